@@ -1,0 +1,65 @@
+import { Link } from "react-router";
+import type { FeaturedProduct } from "../../lib/catalog-types.ts";
+import { Carousel } from "../ui/Carousel.tsx";
+import { DiscountBadge, Price } from "../catalog/Price.tsx";
+import { SectionHeading } from "./Sections.tsx";
+
+export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) {
+  return (
+    <section aria-labelledby="featured-heading" className="mx-auto max-w-7xl px-4 py-12">
+      <SectionHeading id="featured-heading" title="Featured Products" />
+      <Carousel
+        label="Featured products"
+        slideLabel="Product"
+        items={products}
+        itemKey={(p) => p.id}
+        autoplayMs={7000}
+        transitionMs={600}
+        controlsClassName="mb-4 justify-end"
+        renderItem={(product, i) => (
+          <article className="grid items-center gap-8 rounded-xl border border-slate-200 p-6 md:grid-cols-2">
+            <img src={product.imageUrl} alt={product.title} width={600} height={600} loading="lazy" className="mx-auto h-72 w-72 object-contain" />
+            <div>
+              <p className="text-sm font-semibold text-brand-800">{product.categoryName}</p>
+              <h3 className="mt-1 text-2xl font-bold text-ink">
+                <Link to={`/shop/${product.id}`} className="hover:underline">
+                  {product.title}
+                </Link>
+              </h3>
+              <p className="mt-3 line-clamp-3 text-slate-700">{product.description}</p>
+              <ul className="mt-3 list-disc pl-5 text-sm text-slate-700">
+                {product.features.slice(0, 3).map((f) => (
+                  <li key={f}>{f}</li>
+                ))}
+              </ul>
+              <div className="mt-4 flex items-center gap-3">
+                <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} size="lg" />
+                <DiscountBadge percent={product.discountPercent} />
+              </div>
+              <p className="mt-1 text-sm text-slate-700">{product.stockQuantity > 0 ? `In Stock (${product.stockQuantity})` : "Stock out"}</p>
+              <div className="mt-5 flex flex-wrap gap-3">
+                <form method="post" action="/cart">
+                  <input type="hidden" name="intent" value="add" />
+                  <input type="hidden" name="productId" value={product.id} />
+                  <button type="submit" className="btn-primary" disabled={product.stockQuantity === 0} aria-describedby={`featured-title-${i}`}>
+                    Add to cart
+                  </button>
+                </form>
+                <form method="post" action="/wishlist">
+                  <input type="hidden" name="intent" value="add" />
+                  <input type="hidden" name="productId" value={product.id} />
+                  <button type="submit" className="btn-outline" aria-describedby={`featured-title-${i}`}>
+                    Add to Wishlist
+                  </button>
+                </form>
+              </div>
+              <span id={`featured-title-${i}`} hidden>
+                {product.title}
+              </span>
+            </div>
+          </article>
+        )}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+import { useEffect, useId, useState } from "react";
+import { Link, NavLink, useLocation, useSearchParams } from "react-router";
+import { headerNav } from "../../content/navigation.ts";
+import { STORE_NAME } from "../../lib/site.ts";
+import { CartIcon, CloseIcon, HeartIcon, MenuIcon } from "../ui/icons.tsx";
+import { SearchForm } from "./SearchForm.tsx";
+
+function navClass({ isActive }: { isActive: boolean }) {
+  return `rounded px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-100 text-brand-800" : "text-slate-700 hover:text-ink"}`;
+}
+
+function IconLink({ to, label, count, children }: { to: string; label: string; count?: number; children: React.ReactNode }) {
+  const accessibleName = count ? `${label} (${count} item${count === 1 ? "" : "s"})` : label;
+  return (
+    <Link to={to} aria-label={accessibleName} className="relative rounded p-2 text-slate-700 hover:text-ink">
+      {children}
+      {count ? (
+        <span aria-hidden="true" className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-brand-500 px-1 text-center text-xs font-bold text-ink">
+          {count}
+        </span>
+      ) : null}
+    </Link>
+  );
+}
+
+export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: number; wishlistCount?: number }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const menuId = useId();
+  const query = location.pathname === "/shop" ? (params.get("q") ?? "") : "";
+
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
+        <Link to="/" className="shrink-0" aria-label={`${STORE_NAME} home`}>
+          <img src="/images/logo.svg" alt={STORE_NAME} width={160} height={40} />
+        </Link>
+        <nav aria-label="Main" className="hidden lg:block">
+          <ul className="flex items-center gap-1">
+            {headerNav.map((item) => (
+              <li key={item.path}>
+                <NavLink to={item.path} end={item.path === "/"} className={navClass}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <SearchForm id="header-search" defaultValue={query} className="ml-auto hidden w-72 md:flex" key={`d-${query}`} />
+        <div className="ml-auto flex items-center gap-1 md:ml-0">
+          <IconLink to="/wishlist" label="Wishlist" count={wishlistCount}>
+            <HeartIcon />
+          </IconLink>
+          <IconLink to="/cart" label="Cart" count={cartCount}>
+            <CartIcon />
+          </IconLink>
+          <Link to="/login" className="btn-primary ml-2 hidden lg:inline-flex">
+            Login
+          </Link>
+          <button
+            type="button"
+            className="rounded p-2 text-slate-800 lg:hidden"
+            aria-label="Menu"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            {menuOpen ? <CloseIcon /> : <MenuIcon />}
+          </button>
+        </div>
+      </div>
+      <div className="px-4 pb-3 md:hidden">
+        <SearchForm id="mobile-search" defaultValue={query} key={`m-${query}`} />
+      </div>
+      <nav id={menuId} aria-label="Mobile" hidden={!menuOpen} className="border-t border-slate-200 lg:hidden">
+        <ul className="mx-auto flex max-w-7xl flex-col px-4 py-2">
+          {headerNav.map((item) => (
+            <li key={item.path}>
+              <NavLink to={item.path} end={item.path === "/"} className={(s) => `block ${navClass(s)}`}>
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+          <li>
+            <NavLink to="/login" className={(s) => `block ${navClass(s)}`}>
+              Login
+            </NavLink>
+          </li>
+        </ul>
+      </nav>
+    </header>
+  );
+}

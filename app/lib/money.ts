@@ -1,0 +1,27 @@
+const usd = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** Formats integer cents as US dollars with two decimals, e.g. 12000 → "$120.00". */
+export function formatMoney(cents: number): string {
+  if (!Number.isInteger(cents)) throw new RangeError(`Money must be integer cents, got ${cents}`);
+  return usd.format(cents / 100);
+}
+
+/** Cents as a plain decimal string for machine-readable output (JSON-LD, feeds): 12000 → "120.00". */
+export function centsToDecimalString(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** Parses a user-typed dollar amount ("12", "12.5", "12.50") into cents; null when it is not one. */
+export function parseDollarsToCents(input: string): number | null {
+  const trimmed = input.trim();
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(trimmed)) return null;
+  const [whole, fraction = ""] = trimmed.split(".");
+  return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+}

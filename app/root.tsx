@@ -1,0 +1,108 @@
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  useLocation,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+import { Footer } from "./components/layout/Footer.tsx";
+import { Header } from "./components/layout/Header.tsx";
+import { ScrollToTop } from "./components/layout/ScrollToTop.tsx";
+import { useNonce } from "./lib/nonce.ts";
+import { NOT_FOUND_TEXT } from "./lib/site.ts";
+import { config } from "../server/config.ts";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function loader() {
+  return { siteUrl: config().siteUrl, year: new Date().getFullYear() };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f172a" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <Header />
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        <Footer year={data?.year ?? new Date().getFullYear()} />
+        <ScrollToTop />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function NotFoundPage() {
+  return (
+    <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center">
+      <p className="text-7xl font-black text-brand-600" aria-hidden="true">
+        404
+      </p>
+      <h1 className="mt-4 text-2xl font-bold">Page not found</h1>
+      <p className="mt-4 text-slate-700">{NOT_FOUND_TEXT}</p>
+      <Link to="/" className="btn-primary mt-8">
+        Go Home
+      </Link>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const location = useLocation();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <>
+        <title>Page not found | ToolHub Wholesale</title>
+        <meta name="robots" content="noindex" />
+        <NotFoundPage />
+      </>
+    );
+  }
+  if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message = isRouteErrorResponse(error) && error.status < 500 && typeof error.data === "string" ? error.data : null;
+  return (
+    <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center">
+      <title>Something went wrong | ToolHub Wholesale</title>
+      <h1 className="text-2xl font-bold">Something went wrong</h1>
+      <p className="mt-4 text-slate-700">
+        {message ?? "We couldn't load this page. Please try again in a moment — if it keeps happening, our support team is here to help."}
+      </p>
+      <p className="mt-2 text-sm text-slate-600">Error {status}</p>
+      <div className="mt-8 flex gap-3">
+        <a href={`${location.pathname}${location.search}`} className="btn-primary">
+          Try again
+        </a>
+        <Link to="/" className="btn-outline">
+          Go Home
+        </Link>
+      </div>
+    </section>
+  );
+}

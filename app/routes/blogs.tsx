@@ -1,0 +1,32 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/blogs";
+import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { blogPosts } from "../content/blog.ts";
+import { seo } from "../lib/seo.ts";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seo({ title: "Blogs", description: "Guides and advice on choosing, using and caring for tools, from the ToolHub Wholesale team.", path: "/blogs", matches });
+}
+
+export default function Blogs() {
+  return (
+    <>
+      <PageHeader title="Blogs" intro="Guides and advice from our team of tradespeople." />
+      <ul className="mx-auto grid max-w-7xl gap-6 px-4 py-10 md:grid-cols-2">
+        {blogPosts.map((post) => (
+          <li key={post.slug} className="relative rounded-xl border border-slate-200 p-6 hover:shadow-md">
+            <p className="text-sm text-slate-600">
+              <time dateTime={post.publishedAt}>{new Date(post.publishedAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}</time> · {post.author}
+            </p>
+            <h2 className="mt-2 text-xl font-bold text-ink">
+              <Link to={`/blogs/${post.slug}`} className="after:absolute after:inset-0 after:content-['']">
+                {post.title}
+              </Link>
+            </h2>
+            <p className="mt-2 text-slate-700">{post.excerpt}</p>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

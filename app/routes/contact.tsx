@@ -1,0 +1,90 @@
+import type { Route } from "./+types/contact";
+import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { seo } from "../lib/seo.ts";
+import { STORE_ADDRESS, STORE_EMAIL_MASKED, STORE_HOURS, STORE_PHONE } from "../lib/site.ts";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seo({ title: "Contact Us", description: "Visit, call or write to ToolHub Wholesale. Our hours, address and a form to leave us a message.", path: "/contact", matches });
+}
+
+const MAP_SRC = "https://www.openstreetmap.org/export/embed.html?bbox=-1.4800%2C53.3750%2C-1.4600%2C53.3850&layer=mapnik&marker=53.3800%2C-1.4700";
+
+export default function Contact() {
+  return (
+    <>
+      <PageHeader title="Contact Us" intro="Questions about an order, a trade account or a tool? We're here to help." />
+      <div className="mx-auto grid max-w-7xl gap-10 px-4 py-10 lg:grid-cols-2">
+        <div className="space-y-6">
+          <iframe
+            title="Map showing the ToolHub Wholesale store location"
+            src={MAP_SRC}
+            width={600}
+            height={360}
+            loading="lazy"
+            referrerPolicy="no-referrer"
+            className="h-80 w-full rounded-xl border border-slate-200"
+          />
+          <div className="grid gap-6 sm:grid-cols-2">
+            <section aria-labelledby="address-heading">
+              <h2 id="address-heading" className="text-lg font-semibold text-ink">
+                Address
+              </h2>
+              <address className="mt-2 text-slate-700 not-italic">
+                {STORE_ADDRESS.street}
+                <br />
+                {STORE_ADDRESS.city} {STORE_ADDRESS.postcode}
+                <br />
+                {STORE_ADDRESS.country}
+                <br />
+                Email: {STORE_EMAIL_MASKED}
+                <br />
+                Phone: {STORE_PHONE}
+              </address>
+            </section>
+            <section aria-labelledby="hours-heading">
+              <h2 id="hours-heading" className="text-lg font-semibold text-ink">
+                Opening hours
+              </h2>
+              <dl className="mt-2 text-slate-700">
+                {STORE_HOURS.map((h) => (
+                  <div key={h.days} className="flex gap-2">
+                    <dt className="font-medium">{h.days}</dt>
+                    <dd>{h.hours}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          </div>
+        </div>
+        <section aria-labelledby="message-heading" className="rounded-xl border border-slate-200 p-6">
+          <h2 id="message-heading" className="text-2xl font-bold text-ink">
+            Leave a message
+          </h2>
+          <form method="post" action="/contact" className="mt-4 space-y-4" noValidate>
+            {[
+              { name: "name", label: "Name", type: "text", autoComplete: "name" },
+              { name: "email", label: "Email", type: "email", autoComplete: "email" },
+              { name: "subject", label: "Subject", type: "text", autoComplete: "off" },
+            ].map((f) => (
+              <div key={f.name}>
+                <label htmlFor={`contact-${f.name}`} className="block text-sm font-semibold text-ink">
+                  {f.label}
+                </label>
+                <input id={`contact-${f.name}`} name={f.name} type={f.type} autoComplete={f.autoComplete} className="field mt-1" maxLength={200} />
+              </div>
+            ))}
+            <div>
+              <label htmlFor="contact-message" className="block text-sm font-semibold text-ink">
+                Message
+              </label>
+              <textarea id="contact-message" name="message" rows={6} className="field mt-1" maxLength={5000} />
+            </div>
+            <button type="submit" className="btn-primary">
+              Send
+            </button>
+          </form>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+import { data } from "react-router";
+import type { Route } from "./+types/content-page";
+import { ContentBody } from "../components/layout/ContentBody.tsx";
+import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { findContentPage } from "../content/pages.ts";
+import { seo } from "../lib/seo.ts";
+
+export function loader({ request }: Route.LoaderArgs) {
+  const slug = new URL(request.url).pathname.replace(/^\/|\/$/g, "");
+  const page = findContentPage(slug);
+  if (!page) throw data("Page not found", { status: 404 });
+  return { page };
+}
+
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  if (!loaderData) return [];
+  const { page } = loaderData;
+  return seo({ title: page.title, description: page.description, path: `/${page.slug}`, matches, type: "article" });
+}
+
+export default function ContentPageRoute({ loaderData }: Route.ComponentProps) {
+  const { page } = loaderData;
+  return (
+    <>
+      <PageHeader title={page.title} intro={`Last updated ${new Date(page.updated).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}`} />
+      <ContentBody sections={page.sections} />
+    </>
+  );
+}

@@ -1,0 +1,149 @@
+import { data } from "react-router";
+import type { Route } from "./+types/product";
+import { DiscountBadge, FiveStars, Price } from "../components/catalog/Price.tsx";
+import { Carousel } from "../components/ui/Carousel.tsx";
+import { centsToDecimalString } from "../lib/money.ts";
+import { seo, siteUrlFrom } from "../lib/seo.ts";
+import { PRODUCT_SLIDESHOW_MS } from "../lib/site.ts";
+import { getProductDetail } from "../../server/catalog/catalog.ts";
+import { getDb } from "../../server/db/connection.ts";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : NaN;
+  const product = await getProductDetail(getDb(), id);
+  if (!product) throw data("Product not found", { status: 404 });
+  return { product };
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  if (!loaderData) return [];
+  const { product } = loaderData;
+  const origin = siteUrlFrom(matches);
+  return [
+    ...seo({
+      title: product.title,
+      description: product.description.slice(0, 155),
+      path: `/shop/${product.id}`,
+      matches,
+      image: product.images[0],
+      type: "product",
+    }),
+    {
+      "script:ld+json": {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        name: product.title,
+        image: product.images.map((src) => `${origin}${src}`),
+        description: product.description,
+        sku: product.sku,
+        mpn: product.model,
+        brand: { "@type": "Brand", name: product.brandName },
+        offers: {
+          "@type": "Offer",
+          url: `${origin}/shop/${product.id}`,
+          price: centsToDecimalString(product.salePriceCents),
+          priceCurrency: "USD",
+          availability: product.stockQuantity > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+          itemCondition: "https://schema.org/NewCondition",
+        },
+      },
+    },
+  ];
+}
+
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { product } = loaderData;
+  const inStock = product.stockQuantity > 0;
+  const specs: [string, string][] = [
+    ["Brand", product.brandName],
+    ["Model", product.model],
+    ["Material", product.material],
+    ["Weight (gm)", String(product.weightGrams)],
+    ["Country of origin", product.countryOfOrigin],
+    ["Manufacturer", product.manufacturer],
+  ];
+  return (
+    <div className="mx-auto grid max-w-7xl gap-10 px-4 py-8 lg:grid-cols-2">
+      <Carousel
+        label="Product images"
+        slideLabel="Image"
+        items={product.images}
+        itemKey={(src) => src}
+        autoplayMs={PRODUCT_SLIDESHOW_MS}
+        transitionMs={500}
+        controlsClassName="absolute right-3 bottom-3 z-10"
+        className="self-start rounded-xl border border-slate-200 bg-slate-50"
+        renderItem={(src, i) => (
+          <img src={src} alt={`${product.title} — view ${i + 1}`} width={600} height={600} loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : "auto"} className="mx-auto aspect-square w-full object-contain" />
+        )}
+      />
+      <div>
+        <p className="text-sm font-semibold text-brand-800">{product.categoryName}</p>
+        <h1 className="mt-1 text-3xl font-bold text-ink">{product.title}</h1>
+        <div className="mt-2">
+          <FiveStars />
+        </div>
+        <div className="mt-4 flex flex-wrap items-center gap-3">
+          <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} size="lg" />
+          <DiscountBadge percent={product.discountPercent} />
+        </div>
+        <p className="text-sm text-slate-700">Tax included</p>
+        <p className={`mt-3 font-semibold ${inStock ? "text-green-800" : "text-red-700"}`} data-testid="stock">
+          {inStock ? `In Stock (${product.stockQuantity})` : "Stock out"}
+        </p>
+        <form method="post" action="/cart" className="mt-6 space-y-4">
+          <input type="hidden" name="intent" value="add" />
+          <input type="hidden" name="productId" value={product.id} />
+          <fieldset>
+            <legend className="mb-2 font-semibold text-ink">Color</legend>
+            <div className="flex flex-wrap gap-2">
+              {product.colors.map((color, i) => (
+                <label key={color} className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm has-checked:border-ink has-checked:bg-slate-100">
+                  <input type="radio" name="color" value={color} defaultChecked={i === 0} className="accent-ink" />
+                  {color}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <label className="block w-32 text-sm font-semibold text-ink">
+            Quantity
+            <input type="number" name="quantity" min={1} max={Math.max(1, product.stockQuantity)} step={1} defaultValue={1} className="field mt-1" disabled={!inStock} />
+          </label>
+          <div className="flex flex-wrap gap-3">
+            <button type="submit" className="btn-primary" disabled={!inStock}>
+              Add to cart
+            </button>
+            <button type="submit" formAction="/wishlist" className="btn-outline">
+              Add to Wishlist
+            </button>
+          </div>
+        </form>
+        <h2 className="mt-8 text-lg font-semibold text-ink">Description</h2>
+        <p className="mt-2 leading-relaxed text-slate-700">{product.description}</p>
+        {product.features.length ? (
+          <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700">
+            {product.features.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
+        ) : null}
+        <table className="mt-6 w-full text-left text-sm">
+          <caption className="sr-only">Specifications</caption>
+          <tbody>
+            {specs.map(([label, value]) => (
+              <tr key={label} className="border-b border-slate-200">
+                <th scope="row" className="w-48 py-2 font-semibold text-ink">
+                  {label}
+                </th>
+                <td className="py-2 text-slate-700">{value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="mt-6 rounded-md bg-brand-50 p-3 text-sm text-slate-800">
+          <strong>Return policy:</strong> {product.returnPolicy}
+        </p>
+      </div>
+    </div>
+  );
+}

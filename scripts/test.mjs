@@ -1,0 +1,27 @@
+// `npm test`: unit and integration tests (Vitest, SQLite and — when TEST_DATABASE_URL is set —
+// PostgreSQL), then a production build, then the end-to-end suite in Chromium (Playwright).
+import { spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const tmp = path.join(root, ".tmp");
+mkdirSync(tmp, { recursive: true });
+const env = { ...process.env, TMPDIR: tmp };
+if (!env.TEST_DATABASE_URL) {
+  console.warn("TEST_DATABASE_URL is not set: the PostgreSQL integration suite is skipped (CI sets it).");
+}
+
+function step(title, args, extraEnv = {}) {
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...env, ...extraEnv } });
+  if (result.status !== 0) {
+    console.error(`✖ ${title} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const bin = (p) => path.join(root, "node_modules", p);
+step("Unit and integration tests", [bin("vitest/vitest.mjs"), "run"]);
+step("Production build", [bin("@react-router/dev/bin.cjs"), "build"], { NODE_ENV: "production" });
+step("End-to-end tests (Chromium)", [bin("@playwright/test/cli.js"), "test"]);

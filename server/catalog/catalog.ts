@@ -1,0 +1,217 @@
+import type { SelectQueryBuilder } from "kysely";
+import type {
+  FacetOption,
+  FeaturedProduct,
+  ProductDetail,
+  ProductPage,
+  ProductSummary,
+  SortKey,
+} from "../../app/lib/catalog-types.ts";
+import { productImageUrl } from "../../app/lib/catalog-types.ts";
+import { PRODUCTS_PER_PAGE } from "../../app/lib/site.ts";
+import type { Db } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
+
+const FACET_TTL_MS = 60_000;
+const facetCache = new WeakMap<Db, { at: number; categories: FacetOption[]; brands: FacetOption[] }>();
+
+/** Categories and brands in display order. They change only with a deploy, so a short cache is safe. */
+export async function listFacets(db: Db): Promise<{ categories: FacetOption[]; brands: FacetOption[] }> {
+  const hit = facetCache.get(db);
+  if (hit && Date.now() - hit.at < FACET_TTL_MS) return hit;
+  const [categories, brands] = await Promise.all([
+    db.selectFrom("categories").select(["name", "slug"]).orderBy("position").execute(),
+    db.selectFrom("brands").select(["name", "slug"]).orderBy("position").execute(),
+  ]);
+  const entry = { at: Date.now(), categories, brands };
+  facetCache.set(db, entry);
+  return entry;
+}
+
+function summaryQuery(db: Db) {
+  return db
+    .selectFrom("products as p")
+    .innerJoin("brands as b", "b.id", "p.brand_id")
+    .select([
+      "p.id",
+      "p.slug",
+      "p.title",
+      "p.price_cents",
+      "p.discount_percent",
+      "p.sale_price_cents",
+      "p.stock_quantity",
+      "b.name as brand_name",
+    ]);
+}
+
+type SummaryRow = {
+  id: number;
+  slug: string;
+  title: string;
+  price_cents: number;
+  discount_percent: number | null;
+  sale_price_cents: number;
+  stock_quantity: number;
+  brand_name: string;
+};
+
+function toSummary(row: SummaryRow): ProductSummary {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    priceCents: row.price_cents,
+    discountPercent: row.discount_percent,
+    salePriceCents: row.sale_price_cents,
+    stockQuantity: row.stock_quantity,
+    brandName: row.brand_name,
+    imageUrl: productImageUrl(row.id),
+  };
+}
+
+function parseJsonList(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function getProductDetail(db: Db, id: number): Promise<ProductDetail | null> {
+  if (!Number.isSafeInteger(id) || id < 1) return null;
+  const row = await db
+    .selectFrom("products as p")
+    .innerJoin("brands as b", "b.id", "p.brand_id")
+    .innerJoin("categories as c", "c.id", "p.category_id")
+    .selectAll("p")
+    .select(["b.name as brand_name", "b.slug as brand_slug", "c.name as category_name", "c.slug as category_slug"])
+    .where("p.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    ...toSummary(row),
+    sku: row.sku,
+    description: row.description,
+    features: parseJsonList(row.features),
+    colors: parseJsonList(row.colors),
+    images: Array.from({ length: row.image_count }, (_, i) => productImageUrl(row.id, i + 1)),
+    categoryName: row.category_name,
+    categorySlug: row.category_slug,
+    brandSlug: row.brand_slug,
+    model: row.model,
+    material: row.material,
+    weightGrams: row.weight_grams,
+    countryOfOrigin: row.country_of_origin,
+    manufacturer: row.manufacturer,
+    returnPolicy: row.return_policy,
+  };
+}
+
+/** What the product image route needs to draw a picture. */
+export async function getProductImageInfo(db: Db, id: number) {
+  if (!Number.isSafeInteger(id) || id < 1) return null;
+  return db
+    .selectFrom("products as p")
+    .innerJoin("categories as c", "c.id", "p.category_id")
+    .select(["p.id", "p.title", "p.colors", "p.image_count", "c.slug as category_slug"])
+    .where("p.id", "=", id)
+    .executeTakeFirst()
+    .then((row) => row && { ...row, colors: parseJsonList(row.colors) });
+}
+
+export async function listFeaturedProducts(db: Db, limit = 4): Promise<FeaturedProduct[]> {
+  const rows = await summaryQuery(db)
+    .innerJoin("categories as c", "c.id", "p.category_id")
+    .select(["p.description", "p.features", "c.name as category_name"])
+    .where("p.featured", "=", 1)
+    .orderBy("p.id")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    ...toSummary(row),
+    description: row.description,
+    features: parseJsonList(row.features),
+    categoryName: row.category_name,
+  }));
+}
+
+/** The home page's best products: the biggest discounts among products in stock. */
+export async function listBestProducts(db: Db, limit = 8): Promise<ProductSummary[]> {
+  const rows = await summaryQuery(db)
+    .where("p.stock_quantity", ">", 0)
+    .where("p.discount_percent", "is not", null)
+    .where("p.featured", "=", 0)
+    .orderBy("p.discount_percent", "desc")
+    .orderBy("p.id")
+    .limit(limit)
+    .execute();
+  return rows.map(toSummary);
+}
+
+export interface ProductQuery {
+  categories?: string[];
+  brands?: string[];
+  minCents?: number;
+  maxCents?: number;
+  inStockOnly?: boolean;
+  onSaleOnly?: boolean;
+  sort?: SortKey;
+  page?: number;
+  perPage?: number;
+}
+
+type ProductsQB = SelectQueryBuilder<Database & { p: Database["products"] }, "p", object>;
+
+function applyFilters<QB extends ProductsQB>(db: Db, qb: QB, q: ProductQuery): QB {
+  let out = qb;
+  if (q.categories?.length) {
+    out = out.where("p.category_id", "in", db.selectFrom("categories").select("id").where("slug", "in", q.categories)) as QB;
+  }
+  if (q.brands?.length) {
+    out = out.where("p.brand_id", "in", db.selectFrom("brands").select("id").where("slug", "in", q.brands)) as QB;
+  }
+  if (q.minCents != null) out = out.where("p.sale_price_cents", ">=", q.minCents) as QB;
+  if (q.maxCents != null) out = out.where("p.sale_price_cents", "<=", q.maxCents) as QB;
+  if (q.inStockOnly) out = out.where("p.stock_quantity", ">", 0) as QB;
+  if (q.onSaleOnly) out = out.where("p.discount_percent", "is not", null) as QB;
+  return out;
+}
+
+export async function listProducts(db: Db, q: ProductQuery = {}): Promise<ProductPage> {
+  const perPage = q.perPage ?? PRODUCTS_PER_PAGE;
+  const countRow = await applyFilters(db, db.selectFrom("products as p") as unknown as ProductsQB, q)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const total = Number(countRow.n);
+  const pageCount = Math.max(1, Math.ceil(total / perPage));
+  const page = Math.min(Math.max(1, q.page ?? 1), pageCount);
+
+  let listing = applyFilters(db, summaryQuery(db) as unknown as ProductsQB, q) as unknown as ReturnType<typeof summaryQuery>;
+  switch (q.sort) {
+    case "price-asc":
+      listing = listing.orderBy("p.sale_price_cents", "asc");
+      break;
+    case "price-desc":
+      listing = listing.orderBy("p.sale_price_cents", "desc");
+      break;
+    case "newest":
+      listing = listing.orderBy("p.created_at", "desc");
+      break;
+    case "discount":
+      listing = listing.orderBy((eb) => eb.fn.coalesce("p.discount_percent", eb.lit(0)), "desc");
+      break;
+    case "name":
+      listing = listing.orderBy("p.title", "asc");
+      break;
+    default:
+      break;
+  }
+  const rows = await listing.orderBy("p.id").limit(perPage).offset((page - 1) * perPage).execute();
+  return { items: rows.map(toSummary), total, page, pageCount };
+}
+
+/** Every product id with its creation time, for the sitemap. */
+export async function listProductIdsForSitemap(db: Db, limit = 50_000) {
+  return db.selectFrom("products").select(["id", "created_at"]).orderBy("id").limit(limit).execute();
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** Public origin of the store, used for canonical URLs, sitemap and mail links. */
+  SITE_URL: z.string().url().optional(),
+  /** postgres://… selects PostgreSQL; anything else (or unset) uses SQLite at SQLITE_PATH. */
+  DATABASE_URL: z.string().optional(),
+  SQLITE_PATH: z.string().default("./data/store.db"),
+  /** Number of products the start-up seed creates when the catalog is empty. */
+  SEED_PRODUCTS: z.coerce.number().int().min(1).max(2_000_000).default(600),
+  /** Worker processes serving HTTP; 0 means one per CPU core. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(1),
+});
+
+export type AppConfig = z.infer<typeof envSchema> & { siteUrl: string; databaseKind: "sqlite" | "postgres" };
+
+let cached: AppConfig | undefined;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const values = parsed.data;
+  const databaseKind = /^postgres(ql)?:\/\//.test(values.DATABASE_URL ?? "") ? "postgres" : "sqlite";
+  const siteUrl = (values.SITE_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, "");
+  return { ...values, siteUrl, databaseKind };
+}
+
+export function config(): AppConfig {
+  cached ??= loadConfig();
+  return cached;
+}

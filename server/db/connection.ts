@@ -1,0 +1,54 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { config, type AppConfig } from "../config.ts";
+import type { Database } from "./schema.ts";
+import { openSqlite } from "./sqlite-adapter.ts";
+
+export type Db = Kysely<Database>;
+export type DbKind = "sqlite" | "postgres";
+
+// int8 (COUNT(*), SUM) arrives as a string by default; our counts fit in a JS number.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+export interface DbOptions {
+  kind: DbKind;
+  url?: string;
+  sqlitePath?: string;
+  /** PostgreSQL schema to use instead of public (tests isolate themselves this way). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export function createDb(options: DbOptions): Db {
+  if (options.kind === "postgres") {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+    });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const path = options.sqlitePath ?? "./data/store.db";
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(path) }) });
+}
+
+export function dbKind(db: Db): DbKind {
+  const adapter = db.getExecutor().adapter;
+  return adapter.constructor.name.toLowerCase().includes("postgres") ? "postgres" : "sqlite";
+}
+
+const GLOBAL_KEY = Symbol.for("toolstore.db");
+type GlobalWithDb = typeof globalThis & { [GLOBAL_KEY]?: Db };
+
+/**
+ * The process-wide database handle. Held on globalThis because the Express server and the
+ * bundled React Router build are separate module graphs that must share one pool.
+ */
+export function getDb(cfg: AppConfig = config()): Db {
+  const g = globalThis as GlobalWithDb;
+  g[GLOBAL_KEY] ??= createDb({ kind: cfg.databaseKind, url: cfg.DATABASE_URL, sqlitePath: cfg.SQLITE_PATH });
+  return g[GLOBAL_KEY];
+}

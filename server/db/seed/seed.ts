@@ -1,0 +1,68 @@
+import type { Db } from "../connection.ts";
+import type { NewProduct } from "../schema.ts";
+import { BRANDS, CATEGORIES } from "./catalog-data.ts";
+import { generateProduct } from "./generate.ts";
+
+/** Rows per multi-row INSERT: 500 × 24 columns = 12,000 bind parameters, under SQLite's and PostgreSQL's limits. */
+export const SEED_BATCH_SIZE = 500;
+
+async function countRows(db: Db, table: "categories" | "brands" | "products"): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function idsByPosition(db: Db, table: "categories" | "brands", expected: number): Promise<number[]> {
+  const rows = await db.selectFrom(table).select(["id"]).orderBy("position").orderBy("id").execute();
+  if (rows.length < expected) {
+    throw new Error(`Seed expects ${expected} ${table}, found ${rows.length}; fix the table or start from an empty database`);
+  }
+  return rows.slice(0, expected).map((r) => Number(r.id));
+}
+
+/**
+ * Fills the catalog up to `options.products` products. Idempotent and resumable: reference data
+ * is inserted only into empty tables, and product `i` is generated deterministically, so a run
+ * continues from the current product count. Each batch commits in its own transaction.
+ */
+export async function seedCatalog(
+  db: Db,
+  options: { products: number; onProgress?: (done: number) => void },
+): Promise<{ inserted: number }> {
+  const target = options.products;
+  if (!Number.isInteger(target) || target < 0) throw new RangeError(`Invalid product count: ${target}`);
+
+  await db.transaction().execute(async (trx) => {
+    if ((await countRows(trx, "categories")) === 0) {
+      await trx
+        .insertInto("categories")
+        .values(CATEGORIES.map((c, position) => ({ name: c.name, slug: c.slug, position })))
+        .execute();
+    }
+    if ((await countRows(trx, "brands")) === 0) {
+      await trx
+        .insertInto("brands")
+        .values(BRANDS.map((b, position) => ({ name: b.name, slug: b.slug, position })))
+        .execute();
+    }
+  });
+
+  const refs = {
+    categoryIds: await idsByPosition(db, "categories", CATEGORIES.length),
+    brandIds: await idsByPosition(db, "brands", BRANDS.length),
+  };
+
+  const start = await countRows(db, "products");
+  let done = start;
+  while (done < target) {
+    const end = Math.min(done + SEED_BATCH_SIZE, target);
+    const rows: NewProduct[] = [];
+    for (let i = done; i < end; i++) rows.push(generateProduct(i, refs));
+    await db.transaction().execute((trx) => trx.insertInto("products").values(rows).execute());
+    done = end;
+    options.onProgress?.(done);
+  }
+  return { inserted: Math.max(0, done - start) };
+}

@@ -1,0 +1,45 @@
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import type { SqliteDatabase, SqliteStatement } from "kysely";
+
+/**
+ * Adapts Node's built-in `node:sqlite` to the better-sqlite3 shape that Kysely's
+ * SqliteDialect expects, so no native addon has to be compiled.
+ */
+export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA synchronous = NORMAL");
+  const statements = new Map<string, SqliteStatement>();
+
+  function prepare(sql: string): SqliteStatement {
+    const hit = statements.get(sql);
+    if (hit) return hit;
+    const stmt = db.prepare(sql);
+    const reader = stmt.columns().length > 0;
+    const wrapped: SqliteStatement = {
+      reader,
+      all: (params: ReadonlyArray<unknown>) => stmt.all(...toInputs(params)) as unknown[],
+      run: (params: ReadonlyArray<unknown>) => {
+        const r = stmt.run(...toInputs(params));
+        return { changes: Number(r.changes), lastInsertRowid: Number(r.lastInsertRowid) };
+      },
+      iterate: (params: ReadonlyArray<unknown>) => stmt.iterate(...toInputs(params)) as IterableIterator<unknown>,
+    };
+    if (statements.size > 500) statements.clear();
+    statements.set(sql, wrapped);
+    return wrapped;
+  }
+
+  return { prepare, close: () => db.close(), raw: db };
+}
+
+function toInputs(params: ReadonlyArray<unknown>): SQLInputValue[] {
+  return params.map((p) => {
+    if (typeof p === "boolean") return p ? 1 : 0;
+    if (p instanceof Date) return p.toISOString();
+    if (p === undefined) return null;
+    return p as SQLInputValue;
+  });
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type Express } from "express";
+import helmet from "helmet";
+import type { ServerBuild } from "react-router";
+import { legacyRedirects } from "../../app/content/navigation.ts";
+import { NONCE_HEADER } from "../../app/lib/nonce.ts";
+import type { Db } from "../db/connection.ts";
+
+export interface HttpAppOptions {
+  build: ServerBuild;
+  clientDir: string;
+  db: Db;
+}
+
+export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+
+  app.use((req, res, next) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    req.headers[NONCE_HEADER] = nonce;
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+          "img-src": ["'self'", "data:"],
+          "frame-src": ["https://www.openstreetmap.org"],
+          "connect-src": ["'self'"],
+          "form-action": ["'self'"],
+          "upgrade-insecure-requests": null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: process.env.NODE_ENV === "production" && !/^http:/.test(process.env.SITE_URL ?? "http:"),
+    }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await db.selectFrom("categories").select("id").limit(1).execute();
+      res.json({ ok: true });
+    } catch {
+      res.status(503).json({ ok: false, reason: "database unavailable" });
+    }
+  });
+  for (const [from, to] of Object.entries(legacyRedirects)) {
+    app.get(from, (_req, res) => res.redirect(301, to));
+  }
+
+  app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+  app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  app.all("/{*splat}", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+  return app;
+}

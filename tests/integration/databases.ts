@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { createDb, type Db, type DbKind } from "../../server/db/connection.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+
+export const pgUrl = process.env.TEST_DATABASE_URL;
+
+/** The dialects this run tests: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const dialects: DbKind[] = pgUrl ? ["sqlite", "postgres"] : ["sqlite"];
+
+export interface TestDb {
+  db: Db;
+  kind: DbKind;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database: in-memory SQLite, or a throwaway schema in the test PostgreSQL. */
+export async function freshDb(kind: DbKind): Promise<TestDb> {
+  if (kind === "sqlite") {
+    const db = createDb({ kind, sqlitePath: ":memory:" });
+    await migrateToLatest(db);
+    return { db, kind, drop: () => db.destroy() };
+  }
+  const schema = `t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const db = createDb({ kind, url: pgUrl, pgSchema: schema, poolSize: 25 });
+  await migrateToLatest(db);
+  return {
+    db,
+    kind,
+    async drop() {
+      await db.destroy();
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
