@@ -4,10 +4,10 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const dir = path.join(root, ".tmp", "e2e");
+const port = process.env.PORT ?? "3100";
+const dir = path.join(root, ".tmp", `e2e-${port}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-const port = process.env.PORT ?? "3100";
 const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
   cwd: root,
   stdio: "inherit",

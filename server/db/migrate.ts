@@ -2,12 +2,20 @@ import type { Kysely } from "kysely";
 import { Migrator, type Migration, type MigrationProvider } from "kysely/migration";
 import { dbKind, type Db, type DbKind } from "./connection.ts";
 import * as catalog from "./migrations/001_catalog.ts";
+import * as auth from "./migrations/002_auth.ts";
+import * as mail from "./migrations/003_mail.ts";
+import * as search from "./migrations/004_search.ts";
+import * as shopping from "./migrations/005_shopping.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
 /** Ordered list: append new migrations, never reorder or edit shipped ones. */
 const migrations: Record<string, DialectMigration> = {
   "001_catalog": catalog,
+  "002_auth": auth,
+  "003_mail": mail,
+  "004_search": search,
+  "005_shopping": shopping,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -9,7 +9,7 @@ import { prepareDatabase } from "../db/prepare.ts";
 import { createHttpApp } from "./app.ts";
 
 const cfg = config();
-const buildDir = path.resolve("build");
+const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const workers = cfg.WEB_CONCURRENCY === 0 ? availableParallelism() : cfg.WEB_CONCURRENCY;
 
 async function serve() {
