@@ -13,6 +13,24 @@ const envSchema = z.object({
   SEED_PRODUCTS: z.coerce.number().int().min(1).max(2_000_000).default(600),
   /** Worker processes serving HTTP; 0 means one per CPU core. */
   WEB_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(1),
+
+  /** Secret for signing session and cart cookies. Required in production behind a real domain. */
+  AUTH_SECRET: z.string().min(32).optional(),
+  /** Comma-separated origins allowed to call auth endpoints (the authorized domains). Defaults to SITE_URL's origin. */
+  AUTH_TRUSTED_ORIGINS: z.string().optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** OpenID discovery document; tests point it at a local provider. */
+  GOOGLE_DISCOVERY_URL: z.string().url().default("https://accounts.google.com/.well-known/openid-configuration"),
+  /** When set, rate limits (and other shared state) live in Redis so several app processes agree. */
+  REDIS_URL: z.string().optional(),
+
+  /** smtp://user:pass@host:port or smtps://…; unset writes .eml files to OUTBOX_DIR instead. */
+  SMTP_URL: z.string().optional(),
+  OUTBOX_DIR: z.string().default("./data/outbox"),
+  MAIL_FROM: z.string().default("ToolHub Wholesale <no-reply@toolhub.example>"),
+  /** Where contact-form messages are delivered. */
+  STORE_INBOX: z.string().email().default("support@toolhub.example"),
 });
 
 export type AppConfig = z.infer<typeof envSchema> & { siteUrl: string; databaseKind: "sqlite" | "postgres" };
