@@ -15,16 +15,39 @@ import { Header } from "./components/layout/Header.tsx";
 import { ScrollToTop } from "./components/layout/ScrollToTop.tsx";
 import { useNonce } from "./lib/nonce.ts";
 import { NOT_FOUND_TEXT } from "./lib/site.ts";
+import { AlertProvider } from "./components/ui/Alert.tsx";
+import { CurrentUserProvider } from "./lib/current-user.tsx";
 import { config } from "../server/config.ts";
+import { googleConfigured } from "../server/auth/auth.ts";
+import { trustedOrigins } from "../server/auth/origins.ts";
+import { cartCount } from "../server/cart/cart.ts";
+import { getDb } from "../server/db/connection.ts";
+import { resolveShopper } from "../server/shopper/identity.ts";
+import { wishlistProductIds } from "../server/wishlist/wishlist.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export function loader() {
-  return { siteUrl: config().siteUrl, year: new Date().getFullYear() };
+export async function loader({ request }: Route.LoaderArgs) {
+  const cfg = config();
+  const shopper = await resolveShopper(request);
+  const session = shopper.session;
+  const db = getDb();
+  const [cartItems, wishlistIds] = shopper.owner ? await Promise.all([cartCount(db, shopper.owner), wishlistProductIds(db, shopper.owner)]) : [0, []];
+  return {
+    cartCount: cartItems,
+    wishlistIds,
+    siteUrl: cfg.siteUrl,
+    year: new Date().getFullYear(),
+    user: session?.user ?? null,
+    googleEnabled: googleConfigured(cfg),
+    authorizedOrigins: trustedOrigins(cfg),
+  };
 }
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
@@ -42,11 +65,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to content
         </a>
-        <Header />
-        <main id="main" className="flex-1">
-          {children}
-        </main>
-        <Footer year={data?.year ?? new Date().getFullYear()} />
+        <CurrentUserProvider serverUser={data?.user ?? null}>
+          <AlertProvider>
+            <Header cartCount={data?.cartCount ?? 0} wishlistCount={data?.wishlistIds.length ?? 0} />
+            <main id="main" className="flex-1">
+              {children}
+            </main>
+            <Footer year={data?.year ?? new Date().getFullYear()} />
+          </AlertProvider>
+        </CurrentUserProvider>
         <ScrollToTop />
         <Scripts nonce={nonce} />
       </body>

@@ -1,13 +1,19 @@
-// Starts the built store on a fresh SQLite database for the end-to-end suite.
+// Starts the built store for the end-to-end suite: a fresh SQLite database, plus a local SMTP
+// sink (mail lands in .tmp/e2e-<port>/mail) and a local OIDC provider standing in for Google.
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, startSmtpSink } from "../tests/support/fake-services.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-const port = process.env.PORT ?? "3100";
+const port = Number(process.env.PORT ?? "3100");
 const dir = path.join(root, ".tmp", `e2e-${port}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
+
+const smtp = await startSmtpSink(port + 1, path.join(dir, "mail"));
+const oidc = await startOidcProvider(port + 2, path.join(dir, "oidc-identity.json"));
+
 const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
   cwd: root,
   stdio: "inherit",
@@ -17,7 +23,20 @@ const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], 
     SQLITE_PATH: path.join(dir, "store.db"),
     SITE_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
+    SMTP_URL: `smtp://127.0.0.1:${port + 1}`,
+    GOOGLE_CLIENT_ID: OIDC_CLIENT_ID,
+    GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
+    GOOGLE_DISCOVERY_URL: `${oidc.url}/.well-known/openid-configuration`,
+    AUTH_IP_LIMIT: "1000",
+    AUTH_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
   },
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+async function stop(signal) {
+  child.kill(signal);
+  await Promise.allSettled([smtp.close(), oidc.close()]);
+}
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void stop(signal));
+child.on("exit", async (code) => {
+  await Promise.allSettled([smtp.close(), oidc.close()]);
+  process.exit(code ?? 0);
+});

@@ -22,6 +22,10 @@ const envSchema = z.object({
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   /** OpenID discovery document; tests point it at a local provider. */
   GOOGLE_DISCOVERY_URL: z.string().url().default("https://accounts.google.com/.well-known/openid-configuration"),
+  /** Sign-in, sign-up and link requests allowed per IP per minute. */
+  AUTH_IP_LIMIT: z.coerce.number().int().min(1).default(10),
+  /** Sign-in attempts allowed per account (email) per 5 minutes. */
+  AUTH_ACCOUNT_LIMIT: z.coerce.number().int().min(1).default(8),
   /** When set, rate limits (and other shared state) live in Redis so several app processes agree. */
   REDIS_URL: z.string().optional(),
 

@@ -1,7 +1,11 @@
+import { data } from "react-router";
 import type { Route } from "./+types/contact";
+import { ContactForm } from "../components/forms/ContactForm.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { seo } from "../lib/seo.ts";
 import { STORE_ADDRESS, STORE_EMAIL_MASKED, STORE_HOURS, STORE_PHONE } from "../lib/site.ts";
+import { contactAction, defaultContactDeps } from "../../server/contact/action.ts";
+import { getDb } from "../../server/db/connection.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Contact Us", description: "Visit, call or write to ToolHub Wholesale. Our hours, address and a form to leave us a message.", path: "/contact", matches });
@@ -9,7 +13,12 @@ export function meta({ matches }: Route.MetaArgs) {
 
 const MAP_SRC = "https://www.openstreetmap.org/export/embed.html?bbox=-1.4800%2C53.3750%2C-1.4600%2C53.3850&layer=mapnik&marker=53.3800%2C-1.4700";
 
-export default function Contact() {
+export async function action({ request }: Route.ActionArgs) {
+  const result = await contactAction(getDb(), request, defaultContactDeps());
+  return data(result.data, { status: result.status });
+}
+
+export default function Contact({ actionData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title="Contact Us" intro="Questions about an order, a trade account or a tool? We're here to help." />
@@ -60,29 +69,7 @@ export default function Contact() {
           <h2 id="message-heading" className="text-2xl font-bold text-ink">
             Leave a message
           </h2>
-          <form method="post" action="/contact" className="mt-4 space-y-4" noValidate>
-            {[
-              { name: "name", label: "Name", type: "text", autoComplete: "name" },
-              { name: "email", label: "Email", type: "email", autoComplete: "email" },
-              { name: "subject", label: "Subject", type: "text", autoComplete: "off" },
-            ].map((f) => (
-              <div key={f.name}>
-                <label htmlFor={`contact-${f.name}`} className="block text-sm font-semibold text-ink">
-                  {f.label}
-                </label>
-                <input id={`contact-${f.name}`} name={f.name} type={f.type} autoComplete={f.autoComplete} className="field mt-1" maxLength={200} />
-              </div>
-            ))}
-            <div>
-              <label htmlFor="contact-message" className="block text-sm font-semibold text-ink">
-                Message
-              </label>
-              <textarea id="contact-message" name="message" rows={6} className="field mt-1" maxLength={5000} />
-            </div>
-            <button type="submit" className="btn-primary">
-              Send
-            </button>
-          </form>
+          <ContactForm result={actionData} />
         </section>
       </div>
     </>

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/product";
 import { DiscountBadge, FiveStars, Price } from "../components/catalog/Price.tsx";
+import { AddToCartForm, WishlistToggle } from "../components/cart/ShopForms.tsx";
 import { Carousel } from "../components/ui/Carousel.tsx";
 import { centsToDecimalString } from "../lib/money.ts";
 import { seo, siteUrlFrom } from "../lib/seo.ts";
@@ -91,9 +92,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         <p className={`mt-3 font-semibold ${inStock ? "text-green-800" : "text-red-700"}`} data-testid="stock">
           {inStock ? `In Stock (${product.stockQuantity})` : "Stock out"}
         </p>
-        <form method="post" action="/cart" className="mt-6 space-y-4">
-          <input type="hidden" name="intent" value="add" />
-          <input type="hidden" name="productId" value={product.id} />
+        <AddToCartForm productId={product.id} className="mt-6 space-y-4">
           <fieldset>
             <legend className="mb-2 font-semibold text-ink">Color</legend>
             <div className="flex flex-wrap gap-2">
@@ -109,15 +108,19 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             Quantity
             <input type="number" name="quantity" min={1} max={Math.max(1, product.stockQuantity)} step={1} defaultValue={1} className="field mt-1" disabled={!inStock} />
           </label>
-          <div className="flex flex-wrap gap-3">
-            <button type="submit" className="btn-primary" disabled={!inStock}>
-              Add to cart
-            </button>
-            <button type="submit" formAction="/wishlist" className="btn-outline">
+          <button type="submit" className="btn-primary" disabled={!inStock}>
+            Add to cart
+          </button>
+        </AddToCartForm>
+        <WishlistToggle
+          productId={product.id}
+          className="mt-3"
+          renderButton={(pressed) => (
+            <button type="submit" className="btn-outline" aria-pressed={pressed}>
               Add to Wishlist
             </button>
-          </div>
-        </form>
+          )}
+        />
         <h2 className="mt-8 text-lg font-semibold text-ink">Description</h2>
         <p className="mt-2 leading-relaxed text-slate-700">{product.description}</p>
         {product.features.length ? (

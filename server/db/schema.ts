@@ -56,3 +56,177 @@ export type CategoryRow = Selectable<CategoryTable>;
 export type BrandRow = Selectable<BrandTable>;
 export type ProductRow = Selectable<ProductTable>;
 export type NewProduct = Insertable<ProductTable>;
+
+// ---- Mail queue, newsletter and contact messages (issue 6; migration 003_mail) ----
+// Declared as a merged `Database` interface so this block stays self-contained.
+
+export type MailStatus = "queued" | "sending" | "transmitting" | "sent" | "failed" | "unknown";
+
+export interface MailQueueTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  reply_to: string | null;
+  /** JSON object of extra header name → value. */
+  headers: string;
+  message_id: string;
+  status: MailStatus;
+  attempts: number;
+  /** ISO-8601 UTC. */
+  next_attempt_at: string;
+  locked_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+export type NewsletterStatus = "pending" | "confirmed" | "unsubscribed";
+
+export interface NewsletterSubscriberTable {
+  id: Generated<number>;
+  email: string;
+  status: NewsletterStatus;
+  confirm_token_hash: string | null;
+  confirm_expires_at: string | null;
+  unsubscribe_token: string;
+  created_at: string;
+  updated_at: string;
+  confirmation_sent_at: string | null;
+  confirmed_at: string | null;
+  unsubscribed_at: string | null;
+}
+
+export interface ContactMessageTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  ip: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  mail_queue: MailQueueTable;
+  newsletter_subscribers: NewsletterSubscriberTable;
+  contact_messages: ContactMessageTable;
+}
+
+export type MailRow = Selectable<MailQueueTable>;
+export type NewsletterSubscriberRow = Selectable<NewsletterSubscriberTable>;
+export type ContactMessageRow = Selectable<ContactMessageTable>;
+// ---- end of issue 6 block ----
+
+// ---- Product search (issue 5; migration 004_search; docs/decisions/0003-search.md) ----
+// Kept in step with products by triggers (search_products) or rebuilt by the seed (search_terms).
+// PostgreSQL also has search_products.document (tsvector); SQLite has the FTS5 table products_fts.
+
+export interface SearchProductTable {
+  product_id: number;
+  category_id: number;
+  brand_id: number;
+  sale_price_cents: number;
+  discount_percent: number | null;
+  stock_quantity: number;
+  created_at: string;
+  title: string;
+}
+
+export interface SearchTermTable {
+  term: string;
+  /** Porter stem of term. */
+  stem: string;
+  /** Products that use the word anywhere. */
+  doc_count: number;
+  /** Products that use it in the title, brand or category. */
+  title_count: number;
+  trigram_count: number;
+}
+
+/** SQLite only: the trigrams of each vocabulary word (PostgreSQL uses a pg_trgm index instead). */
+export interface SearchTermTrigramTable {
+  trigram: string;
+  term: string;
+}
+
+export interface Database {
+  search_products: SearchProductTable;
+  search_terms: SearchTermTable;
+  search_term_trigrams: SearchTermTrigramTable;
+}
+// ---- end of issue 5 block ----
+
+// ---- Cart, wishlist and orders (issue 4; migration 005_shopping) ----
+// An owner is "u:<user id>" for a signed-in shopper or "g:<guest id>" for the guest cookie.
+
+export interface CartItemTable {
+  owner: string;
+  product_id: number;
+  color: string;
+  quantity: number;
+  /** Unit price when the line was added, to flag later price changes. */
+  seen_price_cents: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WishlistItemTable {
+  owner: string;
+  product_id: number;
+  color: string;
+  created_at: string;
+}
+
+export type OrderStatus = "placed" | "processing" | "shipped" | "delivered" | "cancelled";
+
+export interface OrderTable {
+  id: Generated<number>;
+  number: string;
+  /** Unguessable token for the guest's order link. */
+  access_token: string;
+  /** Idempotency key from the checkout form. */
+  checkout_token: string;
+  user_id: string | null;
+  email: string;
+  status: OrderStatus;
+  payment_method: string;
+  payment_status: string;
+  business_name: string | null;
+  tax_number: string | null;
+  ship_name: string;
+  ship_line1: string;
+  ship_line2: string | null;
+  ship_city: string;
+  ship_region: string | null;
+  ship_postcode: string;
+  ship_country: string;
+  subtotal_cents: number;
+  member_discount_cents: number;
+  shipping_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  created_at: string;
+}
+
+export interface OrderLineTable {
+  id: Generated<number>;
+  order_id: number;
+  product_id: number;
+  title: string;
+  color: string;
+  quantity: number;
+  unit_price_cents: number;
+  line_total_cents: number;
+}
+
+export interface Database {
+  cart_items: CartItemTable;
+  wishlist_items: WishlistItemTable;
+  orders: OrderTable;
+  order_lines: OrderLineTable;
+}
+// ---- end of issue 4 block ----

@@ -7,7 +7,11 @@ import helmet from "helmet";
 import type { ServerBuild } from "react-router";
 import { legacyRedirects } from "../../app/content/navigation.ts";
 import { NONCE_HEADER } from "../../app/lib/nonce.ts";
+import { CLIENT_IP_HEADER, getAuth } from "../auth/auth.ts";
+import { trustedOrigins } from "../auth/origins.ts";
+import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
+import { authRouter } from "./auth-routes.ts";
 
 export interface HttpAppOptions {
   build: ServerBuild;
@@ -21,6 +25,8 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
   app.set("trust proxy", "loopback");
 
   app.use((req, res, next) => {
+    // The only client address the app trusts; a value sent by the client is overwritten.
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     const nonce = randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
     req.headers[NONCE_HEADER] = nonce;
@@ -40,6 +46,8 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
         },
       },
       crossOriginEmbedderPolicy: false,
+      // "no-referrer" would make browsers send `Origin: null` on form posts, which fails origin checks.
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       strictTransportSecurity: process.env.NODE_ENV === "production" && !/^http:/.test(process.env.SITE_URL ?? "http:"),
     }),
   );
@@ -53,6 +61,8 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
       res.status(503).json({ ok: false, reason: "database unavailable" });
     }
   });
+  app.use(authRouter(getAuth(), trustedOrigins(config())));
+
   for (const [from, to] of Object.entries(legacyRedirects)) {
     app.get(from, (_req, res) => res.redirect(301, to));
   }

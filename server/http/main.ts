@@ -6,6 +6,7 @@ import type { ServerBuild } from "react-router";
 import { config } from "../config.ts";
 import { getDb } from "../db/connection.ts";
 import { prepareDatabase } from "../db/prepare.ts";
+import { startMailSender } from "../mail/sender.ts";
 import { createHttpApp } from "./app.ts";
 
 const cfg = config();
@@ -21,8 +22,12 @@ async function serve() {
       console.log(`Store listening on ${cfg.siteUrl} (${cfg.databaseKind}, ${workers} process${workers > 1 ? "es" : ""})`);
     }
   });
+  // Every HTTP process runs a mail sender; the queue's claim/lease scheme makes that safe.
+  const mailSender = startMailSender(db);
   const shutdown = () => {
-    server.close(() => void db.destroy().finally(() => process.exit(0)));
+    // Stopping waits for the mail in flight, so a graceful stop never leaves one half-sent.
+    const mailStopped = mailSender.stop();
+    server.close(() => void mailStopped.finally(() => db.destroy()).finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on("SIGTERM", shutdown);
@@ -32,7 +37,7 @@ async function serve() {
 async function main() {
   if (cluster.isPrimary) {
     const db = getDb(cfg);
-    await prepareDatabase(db, { seedProducts: cfg.SEED_PRODUCTS, log: console.log });
+    await prepareDatabase(db, cfg, { log: console.log });
     if (workers > 1) {
       await db.destroy();
       for (let i = 0; i < workers; i++) cluster.fork();

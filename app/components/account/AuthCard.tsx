@@ -1,15 +1,14 @@
 import { Link } from "react-router";
-import { GoogleIcon } from "../ui/icons.tsx";
+import { GoogleButton } from "./GoogleButton.tsx";
 
 export function AuthCard({ title, children, footer }: { title: string; children: React.ReactNode; footer: { text: string; linkText: string; to: string } }) {
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="rounded-xl border border-slate-200 p-8 shadow-sm">
         <h1 className="text-center text-2xl font-bold text-ink">{title}</h1>
-        <button type="button" className="btn-outline mt-6 w-full">
-          <GoogleIcon width={18} height={18} />
-          Continue with Google
-        </button>
+        <div className="mt-6">
+          <GoogleButton />
+        </div>
         <p className="my-4 text-center text-sm text-slate-600">or</p>
         {children}
         <p className="mt-6 text-center text-sm text-slate-700">

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { ProductSummary } from "../../lib/catalog-types.ts";
+import { AddToCartForm, WishlistToggle } from "../cart/ShopForms.tsx";
 import { CartIcon, HeartIcon } from "../ui/icons.tsx";
 import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
 
@@ -24,20 +25,19 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
           <DiscountBadge percent={product.discountPercent} />
         </div>
         <div className="absolute top-2 right-2 z-10 flex flex-col gap-2 opacity-100 transition-opacity sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100">
-          <form method="post" action="/cart">
-            <input type="hidden" name="intent" value="add" />
-            <input type="hidden" name="productId" value={product.id} />
-            <button type="submit" aria-label="Add to cart" title="Add to cart" className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100">
+          <AddToCartForm productId={product.id}>
+            <button type="submit" aria-label="Add to cart" title="Add to cart" disabled={product.stockQuantity === 0} className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100 disabled:opacity-50">
               <CartIcon width={18} height={18} />
             </button>
-          </form>
-          <form method="post" action="/wishlist">
-            <input type="hidden" name="intent" value="add" />
-            <input type="hidden" name="productId" value={product.id} />
-            <button type="submit" aria-label="Add to wishlist" title="Add to wishlist" className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100">
-              <HeartIcon width={18} height={18} />
-            </button>
-          </form>
+          </AddToCartForm>
+          <WishlistToggle
+            productId={product.id}
+            renderButton={(pressed) => (
+              <button type="submit" aria-label="Add to wishlist" aria-pressed={pressed} title={pressed ? "In your wishlist" : "Add to wishlist"} className={`rounded-full p-2 shadow hover:bg-brand-100 ${pressed ? "bg-brand-500 text-ink" : "bg-white text-ink"}`}>
+                <HeartIcon width={18} height={18} fill={pressed ? "currentColor" : "none"} />
+              </button>
+            )}
+          />
         </div>
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { FeaturedProduct } from "../../lib/catalog-types.ts";
+import { AddToCartForm, WishlistToggle } from "../cart/ShopForms.tsx";
 import { Carousel } from "../ui/Carousel.tsx";
 import { DiscountBadge, Price } from "../catalog/Price.tsx";
 import { SectionHeading } from "./Sections.tsx";
@@ -38,20 +39,19 @@ export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) 
               </div>
               <p className="mt-1 text-sm text-slate-700">{product.stockQuantity > 0 ? `In Stock (${product.stockQuantity})` : "Stock out"}</p>
               <div className="mt-5 flex flex-wrap gap-3">
-                <form method="post" action="/cart">
-                  <input type="hidden" name="intent" value="add" />
-                  <input type="hidden" name="productId" value={product.id} />
+                <AddToCartForm productId={product.id}>
                   <button type="submit" className="btn-primary" disabled={product.stockQuantity === 0} aria-describedby={`featured-title-${i}`}>
                     Add to cart
                   </button>
-                </form>
-                <form method="post" action="/wishlist">
-                  <input type="hidden" name="intent" value="add" />
-                  <input type="hidden" name="productId" value={product.id} />
-                  <button type="submit" className="btn-outline" aria-describedby={`featured-title-${i}`}>
-                    Add to Wishlist
-                  </button>
-                </form>
+                </AddToCartForm>
+                <WishlistToggle
+                  productId={product.id}
+                  renderButton={(pressed) => (
+                    <button type="submit" className="btn-outline" aria-pressed={pressed} aria-describedby={`featured-title-${i}`}>
+                      Add to Wishlist
+                    </button>
+                  )}
+                />
               </div>
               <span id={`featured-title-${i}`} hidden>
                 {product.title}

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { headerNav } from "../../content/navigation.ts";
 import { STORE_NAME } from "../../lib/site.ts";
+import { UserMenu } from "../account/UserMenu.tsx";
 import { CartIcon, CloseIcon, HeartIcon, MenuIcon } from "../ui/icons.tsx";
 import { SearchForm } from "./SearchForm.tsx";
 
@@ -57,9 +58,9 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
           <IconLink to="/cart" label="Cart" count={cartCount}>
             <CartIcon />
           </IconLink>
-          <Link to="/login" className="btn-primary ml-2 hidden lg:inline-flex">
-            Login
-          </Link>
+          <span className="hidden lg:flex">
+            <UserMenu variant="desktop" />
+          </span>
           <button
             type="button"
             className="rounded p-2 text-slate-800 lg:hidden"
@@ -85,9 +86,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
             </li>
           ))}
           <li>
-            <NavLink to="/login" className={(s) => `block ${navClass(s)}`}>
-              Login
-            </NavLink>
+            <UserMenu variant="mobile" />
           </li>
         </ul>
       </nav>

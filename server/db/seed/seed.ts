@@ -2,6 +2,7 @@ import type { Db } from "../connection.ts";
 import type { NewProduct } from "../schema.ts";
 import { BRANDS, CATEGORIES } from "./catalog-data.ts";
 import { generateProduct } from "./generate.ts";
+import { ensureSearchVocabulary, rebuildSearchVocabulary } from "../../catalog/search-vocabulary.ts";
 
 /** Rows per multi-row INSERT: 500 × 24 columns = 12,000 bind parameters, under SQLite's and PostgreSQL's limits. */
 export const SEED_BATCH_SIZE = 500;
@@ -64,5 +65,8 @@ export async function seedCatalog(
     done = end;
     options.onProgress?.(done);
   }
+  // Search: the FTS index and search_products follow by trigger; the typo/prefix vocabulary is rebuilt here.
+  if (done > start) await rebuildSearchVocabulary(db);
+  else await ensureSearchVocabulary(db);
   return { inserted: Math.max(0, done - start) };
 }

@@ -1,0 +1,71 @@
+import { useState } from "react";
+import { Link, useRevalidator } from "react-router";
+import { initials } from "../../lib/auth-rules.ts";
+import { useCurrentUser } from "../../lib/current-user.tsx";
+import { LOGOUT_NOTICE_MS } from "../../lib/site.ts";
+import { useAlert } from "../ui/Alert.tsx";
+import { LogoutDialog } from "./LogoutDialog.tsx";
+
+export function UserAvatar({ fullName, email, profilePhoto }: { fullName: string; email: string; profilePhoto: string | null }) {
+  if (profilePhoto) {
+    return <img src={profilePhoto} alt="" width={32} height={32} referrerPolicy="no-referrer" className="h-8 w-8 rounded-full object-cover" />;
+  }
+  return (
+    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-500 text-xs font-bold text-ink">
+      {initials(fullName, email)}
+    </span>
+  );
+}
+
+/** Login link when signed out; the user icon and a Logout button when signed in. */
+export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
+  const { user, setUser } = useCurrentUser();
+  const alert = useAlert();
+  const revalidator = useRevalidator();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  if (!user) {
+    return (
+      <Link to="/login" className={variant === "desktop" ? "btn-primary ml-2" : "block rounded px-3 py-2 text-sm font-medium text-slate-700"}>
+        Login
+      </Link>
+    );
+  }
+
+  async function logOut() {
+    setBusy(true);
+    try {
+      const response = await fetch("/api/auth/sign-out", { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: "{}" });
+      if (!response.ok) throw new Error(String(response.status));
+      setUser(null);
+      setConfirming(false);
+      alert.show("You successfully Logout.", { title: "Logout!", tone: "success", durationMs: LOGOUT_NOTICE_MS });
+      revalidator.revalidate();
+    } catch {
+      setConfirming(false);
+      alert.show("We couldn't log you out. Check your connection and try again.", { tone: "error", durationMs: 4000 });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <span className={variant === "desktop" ? "ml-2 flex items-center gap-2" : "flex items-center gap-2 px-3 py-2"}>
+      <Link to="/account" className="rounded-full" aria-label={`Your account (${user.fullName || user.email})`} title={user.fullName || user.email}>
+        <UserAvatar {...user} />
+      </Link>
+      <a
+        href="/logout"
+        className="btn-outline"
+        onClick={(e) => {
+          e.preventDefault();
+          setConfirming(true);
+        }}
+      >
+        Logout
+      </a>
+      <LogoutDialog open={confirming} busy={busy} onConfirm={logOut} onCancel={() => setConfirming(false)} />
+    </span>
+  );
+}

@@ -1,0 +1,89 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useFetcher } from "react-router";
+import { CONTACT_FIELDS, CONTACT_MESSAGES, contactSchema, FORM_LIMITS, HONEYPOT_FIELD, readFields, validate, type ContactField, type FieldErrors } from "../../lib/forms.ts";
+import { Field } from "./Field.tsx";
+
+/** The shape the /contact action answers with (server/contact/action.ts). */
+export interface ContactFormResult {
+  ok: boolean;
+  outcome: string;
+  message: string;
+  errors: FieldErrors<ContactField>;
+  values: Record<ContactField, string>;
+}
+
+const LABELS: Record<ContactField, string> = { name: "Name", email: "Email", subject: "Subject", message: "Message" };
+
+/**
+ * 'Leave a message'. Without JavaScript it is a plain POST to /contact that the server answers
+ * with the page, its errors and the typed values; with JavaScript it checks the same zod schema
+ * first and then submits through a fetcher, without a page load.
+ */
+export function ContactForm({ result }: { result?: ContactFormResult }) {
+  const fetcher = useFetcher<ContactFormResult>({ key: "contact" });
+  const formRef = useRef<HTMLFormElement>(null);
+  const statusRef = useRef<HTMLDivElement>(null);
+  const [clientErrors, setClientErrors] = useState<FieldErrors<ContactField> | null>(null);
+  const server = fetcher.data ?? result;
+  const errors = clientErrors ?? server?.errors ?? {};
+  const busy = fetcher.state !== "idle";
+  const success = !clientErrors && server?.ok === true;
+  const formMessage = clientErrors ? CONTACT_MESSAGES.invalid : server?.message;
+
+  function focusFirstError(found: FieldErrors<ContactField>) {
+    const first = CONTACT_FIELDS.find((f) => found[f]);
+    if (first) formRef.current?.querySelector<HTMLElement>(`#contact-${first}`)?.focus();
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const check = validate(contactSchema, readFields(new FormData(event.currentTarget), CONTACT_FIELDS));
+    if (!check.ok) {
+      event.preventDefault();
+      setClientErrors(check.errors);
+      focusFirstError(check.errors);
+      return;
+    }
+    setClientErrors(null);
+  }
+
+  // After the server answers: clear the form on success and move focus to what changed.
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.ok) {
+      formRef.current?.reset();
+      statusRef.current?.focus();
+    } else if (Object.keys(fetcher.data.errors).length) {
+      focusFirstError(fetcher.data.errors);
+    } else {
+      statusRef.current?.focus();
+    }
+  }, [fetcher.state, fetcher.data]);
+
+  const values = server && !server.ok ? server.values : undefined;
+  return (
+    <fetcher.Form ref={formRef} method="post" action="/contact" className="mt-4 space-y-4" noValidate onSubmit={onSubmit}>
+      <p className="text-sm text-slate-700">All fields are required.</p>
+      <div
+        id="contact-status"
+        ref={statusRef}
+        tabIndex={-1}
+        aria-live="polite"
+        className={formMessage ? `rounded-md px-4 py-3 text-sm font-medium ${success ? "border border-green-700 bg-green-50 text-green-900" : "border border-red-700 bg-red-50 text-red-800"}` : "sr-only"}
+      >
+        {formMessage}
+      </div>
+      <Field id="contact-name" name="name" label={LABELS.name} autoComplete="name" maxLength={FORM_LIMITS.name} error={errors.name} defaultValue={values?.name} />
+      <Field id="contact-email" name="email" label={LABELS.email} type="email" autoComplete="email" maxLength={FORM_LIMITS.email} error={errors.email} defaultValue={values?.email} />
+      <Field id="contact-subject" name="subject" label={LABELS.subject} autoComplete="off" maxLength={FORM_LIMITS.subject} error={errors.subject} defaultValue={values?.subject} />
+      <Field id="contact-message" name="message" label={LABELS.message} multiline maxLength={FORM_LIMITS.message} error={errors.message} defaultValue={values?.message} />
+      {/* Honeypot: off-screen, out of the tab order and hidden from assistive tech; people never fill it. */}
+      <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
+        <label htmlFor="contact-website">Leave this field empty</label>
+        <input id="contact-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <button type="submit" className="btn-primary" disabled={busy}>
+        Send
+      </button>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,107 @@
+import { formatMoney } from "../../lib/money.ts";
+import { COUNTRIES, PAYMENT_METHODS } from "../../lib/order-rules.ts";
+import { SummaryTable } from "./SummaryTable.tsx";
+
+export interface OrderView {
+  number: string;
+  status: string;
+  created_at: string;
+  email: string;
+  payment_method: string;
+  ship_name: string;
+  ship_line1: string;
+  ship_line2: string | null;
+  ship_city: string;
+  ship_region: string | null;
+  ship_postcode: string;
+  ship_country: string;
+  subtotal_cents: number;
+  member_discount_cents: number;
+  shipping_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  lines: { id: number; title: string; color: string; quantity: number; unit_price_cents: number; line_total_cents: number }[];
+}
+
+export const STATUS_LABELS: Record<string, string> = {
+  placed: "Placed",
+  processing: "Processing",
+  shipped: "Shipped",
+  delivered: "Delivered",
+  cancelled: "Cancelled",
+};
+
+export function OrderDetail({ order, placed }: { order: OrderView; placed: boolean }) {
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10">
+      {placed ? (
+        <p role="status" className="mb-6 rounded-lg bg-green-50 p-4 text-green-900">
+          Thank you! Your order <strong>{order.number}</strong> has been placed. A confirmation email is on its way to {order.email}.
+        </p>
+      ) : null}
+      <h1 className="text-3xl font-bold text-ink">Order {order.number}</h1>
+      <p className="mt-2 text-slate-700">
+        Status: <strong>{STATUS_LABELS[order.status] ?? order.status}</strong> · Placed {new Date(order.created_at).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}
+      </p>
+      <table className="mt-6 w-full text-left text-sm">
+        <caption className="sr-only">Items in this order</caption>
+        <thead className="border-b border-slate-300">
+          <tr>
+            <th scope="col" className="py-2">Product</th>
+            <th scope="col" className="py-2">Quantity</th>
+            <th scope="col" className="py-2">Unit Price</th>
+            <th scope="col" className="py-2 text-right">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.lines.map((line) => (
+            <tr key={line.id} className="border-b border-slate-200">
+              <td className="py-2">
+                {line.title}
+                {line.color ? <span className="block text-xs text-slate-600">Color: {line.color}</span> : null}
+              </td>
+              <td className="py-2">{line.quantity}</td>
+              <td className="py-2">{formatMoney(line.unit_price_cents)}</td>
+              <td className="py-2 text-right">{formatMoney(line.line_total_cents)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="mt-6 grid gap-8 md:grid-cols-2">
+        <section aria-labelledby="ship-heading">
+          <h2 id="ship-heading" className="font-semibold text-ink">
+            Shipping to
+          </h2>
+          <address className="mt-2 text-sm text-slate-700 not-italic">
+            {order.ship_name}
+            <br />
+            {order.ship_line1}
+            {order.ship_line2 ? (
+              <>
+                <br />
+                {order.ship_line2}
+              </>
+            ) : null}
+            <br />
+            {order.ship_city}
+            {order.ship_region ? `, ${order.ship_region}` : ""} {order.ship_postcode}
+            <br />
+            {COUNTRIES.find((c) => c.code === order.ship_country)?.name ?? order.ship_country}
+          </address>
+          <p className="mt-3 text-sm text-slate-700">Payment: {PAYMENT_METHODS.find((m) => m.id === order.payment_method)?.label ?? order.payment_method}</p>
+        </section>
+        <section aria-labelledby="summary-heading">
+          <h2 id="summary-heading" className="font-semibold text-ink">
+            Summary
+          </h2>
+          <div className="mt-2">
+            <SummaryTable
+              isMember={order.member_discount_cents > 0}
+              summary={{ subtotalCents: order.subtotal_cents, memberDiscountCents: order.member_discount_cents, shippingCents: order.shipping_cents, taxCents: order.tax_cents, totalCents: order.total_cents }}
+            />
+          </div>
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+/** The spec's texts (§5, §8) and the store's own, shared by client and server. */
+export const AUTH_MESSAGES = {
+  required: "Email and password are required",
+  passwordTooShort: "Password must be at least 6 characters",
+  passwordTooLong: "Password must be at most 128 characters",
+  passwordTooCommon: "This password is too common. Choose one that is harder to guess.",
+  invalidEmail: "Enter a valid email address",
+  emailTaken: "An account with this email already exists. Log in instead, or reset your password.",
+  nameTooLong: "Full name must be at most 100 characters",
+  badCredentials: "Incorrect email or password",
+  tooManyAttempts: (seconds: number) => `Too many attempts. Try again in ${seconds} seconds.`,
+  network: "We couldn't reach the store. Check your connection and try again.",
+  server: "Something went wrong on our side. Please try again in a moment.",
+  registered: "User Create Successfully",
+  loggedIn: "Login Successfully",
+  googleLoggedIn: "Login Successful",
+} as const;
+
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 128;
+
+const email = z
+  .string()
+  .trim()
+  .max(254, AUTH_MESSAGES.invalidEmail)
+  .pipe(z.email({ message: AUTH_MESSAGES.invalidEmail }));
+
+export type FieldCheck = { ok: true } | { ok: false; message: string };
+
+/** The spec's register validation, in the spec's order; the first failure wins. */
+export function checkRegistration(input: { fullName?: unknown; email?: unknown; password?: unknown }): FieldCheck {
+  const emailText = typeof input.email === "string" ? input.email.trim() : "";
+  const password = typeof input.password === "string" ? input.password : "";
+  if (!emailText || !password) return { ok: false, message: AUTH_MESSAGES.required };
+  if (password.length < PASSWORD_MIN) return { ok: false, message: AUTH_MESSAGES.passwordTooShort };
+  if (password.length > PASSWORD_MAX) return { ok: false, message: AUTH_MESSAGES.passwordTooLong };
+  if (!email.safeParse(emailText).success) return { ok: false, message: AUTH_MESSAGES.invalidEmail };
+  if (typeof input.fullName === "string" && input.fullName.trim().length > 100) return { ok: false, message: AUTH_MESSAGES.nameTooLong };
+  return { ok: true };
+}
+
+export function checkLogin(input: { email?: unknown; password?: unknown }): FieldCheck {
+  const emailText = typeof input.email === "string" ? input.email.trim() : "";
+  const password = typeof input.password === "string" ? input.password : "";
+  if (!emailText || !password) return { ok: false, message: AUTH_MESSAGES.required };
+  if (!email.safeParse(emailText).success || password.length > PASSWORD_MAX) return { ok: false, message: AUTH_MESSAGES.badCredentials };
+  return { ok: true };
+}
+
+export function isValidEmail(value: unknown): value is string {
+  return typeof value === "string" && email.safeParse(value).success;
+}
+
+/** The public profile mirrored in localStorage under "user". Never a password or token. */
+export interface PublicUser {
+  fullName: string;
+  email: string;
+  profilePhoto: string | null;
+}
+
+export function initials(name: string, fallbackEmail: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const letters = parts.length ? parts.slice(0, 2).map((p) => p[0]) : [fallbackEmail[0] ?? "?"];
+  return letters.join("").toUpperCase();
+}

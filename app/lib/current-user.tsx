@@ -1,0 +1,65 @@
+import { createContext, useCallback, useContext, useEffect, useState } from "react";
+import type { PublicUser } from "./auth-rules.ts";
+
+export const USER_STORAGE_KEY = "user";
+
+function readStoredUser(): PublicUser | null {
+  try {
+    const raw = window.localStorage.getItem(USER_STORAGE_KEY);
+    if (!raw) return null;
+    const value = JSON.parse(raw) as Partial<PublicUser>;
+    return typeof value.email === "string" ? { fullName: String(value.fullName ?? ""), email: value.email, profilePhoto: value.profilePhoto ?? null } : null;
+  } catch {
+    return null; // No web storage (private mode, disabled): the session cookie is enough.
+  }
+}
+
+export function writeStoredUser(user: PublicUser | null): void {
+  try {
+    if (user) {
+      // Only the public profile: never a password or a token.
+      const mirror: PublicUser = { fullName: user.fullName, email: user.email, profilePhoto: user.profilePhoto };
+      window.localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(mirror));
+    } else {
+      window.localStorage.removeItem(USER_STORAGE_KEY);
+    }
+  } catch {
+    // Storage unavailable: nothing to mirror.
+  }
+}
+
+interface CurrentUserApi {
+  user: PublicUser | null;
+  setUser(user: PublicUser | null): void;
+}
+
+const CurrentUserContext = createContext<CurrentUserApi>({ user: null, setUser: () => {} });
+export const useCurrentUser = () => useContext(CurrentUserContext);
+
+/**
+ * The current user: the server session is the truth (it arrives with the page); the localStorage
+ * mirror is brought in line with it on load, and other tabs' sign-outs are followed.
+ */
+export function CurrentUserProvider({ serverUser, children }: { serverUser: PublicUser | null; children: React.ReactNode }) {
+  const [user, setUserState] = useState<PublicUser | null>(serverUser);
+
+  useEffect(() => {
+    setUserState(serverUser);
+    writeStoredUser(serverUser);
+  }, [serverUser?.email, serverUser?.fullName, serverUser?.profilePhoto]);
+
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === USER_STORAGE_KEY || event.key === null) setUserState(readStoredUser());
+    };
+    window.addEventListener("storage", onStorage);
+    return () => window.removeEventListener("storage", onStorage);
+  }, []);
+
+  const setUser = useCallback((next: PublicUser | null) => {
+    setUserState(next);
+    writeStoredUser(next);
+  }, []);
+
+  return <CurrentUserContext value={{ user, setUser }}>{children}</CurrentUserContext>;
+}

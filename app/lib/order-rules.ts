@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { MEMBER_DISCOUNT_THRESHOLD_CENTS } from "./site.ts";
+
+/** Signed-in members get this percent off an order whose subtotal is over the threshold. */
+export const MEMBER_DISCOUNT_PERCENT = 5;
+export { MEMBER_DISCOUNT_THRESHOLD_CENTS };
+/** Every US order ships free; UK orders pay this flat rate. */
+export const UK_FLAT_SHIPPING_CENTS = 999;
+/** Largest quantity one cart line may hold, whatever the stock. */
+export const MAX_LINE_QUANTITY = 999;
+
+export type ShippingCountry = "US" | "GB";
+export const COUNTRIES: { code: ShippingCountry; name: string }[] = [
+  { code: "US", name: "United States" },
+  { code: "GB", name: "United Kingdom" },
+];
+
+export interface PricedLine {
+  unitPriceCents: number;
+  quantity: number;
+}
+
+export interface OrderSummary {
+  subtotalCents: number;
+  memberDiscountCents: number;
+  shippingCents: number;
+  /** Prices include tax (the product page's "Tax included"), so nothing is added for it. */
+  taxCents: number;
+  totalCents: number;
+}
+
+export function shippingCents(country: ShippingCountry | null): number {
+  return country === "GB" ? UK_FLAT_SHIPPING_CENTS : 0;
+}
+
+/** Rounds half-up: a 5% discount on $120.01 is $6.0005 → $6.00. */
+function percentOf(cents: number, percent: number): number {
+  return Math.floor((cents * percent + 50) / 100);
+}
+
+export function memberDiscountCents(subtotalCents: number, isMember: boolean): number {
+  return isMember && subtotalCents > MEMBER_DISCOUNT_THRESHOLD_CENTS ? percentOf(subtotalCents, MEMBER_DISCOUNT_PERCENT) : 0;
+}
+
+export function summarizeOrder(lines: PricedLine[], options: { isMember: boolean; country: ShippingCountry | null }): OrderSummary {
+  const subtotalCents = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
+  const discount = memberDiscountCents(subtotalCents, options.isMember);
+  const shipping = lines.length ? shippingCents(options.country) : 0;
+  return { subtotalCents, memberDiscountCents: discount, shippingCents: shipping, taxCents: 0, totalCents: subtotalCents - discount + shipping };
+}
+
+/** A cart quantity: a whole number from 1 up to `max`. Anything else is null. */
+export function parseQuantity(value: unknown, max = MAX_LINE_QUANTITY): number | null {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  if (!/^\d{1,6}$/.test(text)) return null;
+  const n = Number(text);
+  return n >= 1 && n <= Math.min(max, MAX_LINE_QUANTITY) ? n : null;
+}
+
+export function parseProductId(value: unknown): number | null {
+  const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
+  return /^[1-9]\d{0,9}$/.test(text) ? Number(text) : null;
+}
+
+const US_ZIP = /^\d{5}(-\d{4})?$/;
+// UK postcodes (including GIR 0AA and BFPO-free forms), case-insensitive, optional space.
+const UK_POSTCODE = /^(GIR ?0AA|[A-PR-UWYZ]([0-9]{1,2}|[A-HK-Y][0-9]{1,2}|[0-9][A-HJKPS-UW]|[A-HK-Y][0-9][ABEHMNPRVWXY]) ?[0-9][ABD-HJLNP-UW-Z]{2})$/i;
+
+export function isValidPostcode(country: ShippingCountry, postcode: string): boolean {
+  return (country === "US" ? US_ZIP : UK_POSTCODE).test(postcode.trim());
+}
+
+const text = (label: string, max: number) => z.string().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+const optionalText = (max: number) => z.string().trim().max(max).optional().transform((v) => (v ? v : null));
+const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+
+export const PAYMENT_METHODS = [
+  { id: "pay-on-delivery", label: "Pay on delivery" },
+  { id: "invoice-net30", label: "Invoice (business accounts, net 30)" },
+] as const;
+export type PaymentMethodId = (typeof PAYMENT_METHODS)[number]["id"];
+
+/** The checkout form, validated the same way in the browser and on the server. */
+export const checkoutSchema = z
+  .object({
+    email: z.string().trim().max(254).pipe(z.email({ message: "Enter a valid email address" })),
+    name: text("Full name", 100).refine(noControl, "Full name contains invalid characters"),
+    line1: text("Address line 1", 120).refine(noControl, "Address contains invalid characters"),
+    line2: optionalText(120),
+    city: text("Town or city", 80),
+    region: optionalText(80),
+    postcode: text("ZIP or postcode", 12),
+    country: z.enum(["US", "GB"], { message: "Choose the United States or the United Kingdom" }),
+    paymentMethod: z.enum(["pay-on-delivery", "invoice-net30"], { message: "Choose a payment method" }),
+    businessName: optionalText(120),
+    taxNumber: optionalText(20),
+    checkoutToken: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),
+  })
+  .superRefine((value, ctx) => {
+    if (!isValidPostcode(value.country, value.postcode)) {
+      ctx.addIssue({ code: "custom", path: ["postcode"], message: value.country === "US" ? "Enter a valid US ZIP code, like 10001 or 10001-1234" : "Enter a valid UK postcode, like SW1A 1AA" });
+    }
+    if (value.paymentMethod === "invoice-net30") {
+      if (!value.businessName) ctx.addIssue({ code: "custom", path: ["businessName"], message: "Business name is required for invoice payment" });
+      if (!value.taxNumber || !isValidTaxNumber(value.country, value.taxNumber)) {
+        ctx.addIssue({ code: "custom", path: ["taxNumber"], message: value.country === "US" ? "Enter your EIN, like 12-3456789" : "Enter your VAT number, like GB123456789" });
+      }
+    }
+  });
+
+export type CheckoutInput = z.infer<typeof checkoutSchema>;
+
+export function isValidTaxNumber(country: ShippingCountry, value: string): boolean {
+  const v = value.replace(/\s/g, "").toUpperCase();
+  return country === "US" ? /^\d{2}-?\d{7}$/.test(v) : /^(GB)?(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/.test(v);
+}

@@ -1,0 +1,105 @@
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/account";
+import { PasswordField } from "../components/account/PasswordField.tsx";
+import { UserAvatar } from "../components/account/UserMenu.tsx";
+import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { authErrorMessage } from "../lib/auth-errors.ts";
+import { seo } from "../lib/seo.ts";
+import { callAuthEndpoint, withCookies } from "../../server/auth/forward.ts";
+import { checkNewPassword } from "../../server/auth/password-policy.ts";
+import { getSessionInfo } from "../../server/auth/session.ts";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seo({ title: "Your account", description: "Your ToolHub Wholesale profile, password and sessions.", path: "/account", matches, noindex: true });
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const session = await getSessionInfo(request);
+  if (!session) throw redirect("/login");
+  return { user: session.user };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  if (!(await getSessionInfo(request))) throw redirect("/login");
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "revoke-others") {
+    const result = await callAuthEndpoint(request, "/revoke-other-sessions", {});
+    if (!result.ok) return data({ intent, ok: false, message: authErrorMessage("other", { status: result.status }) }, { status: result.status });
+    return { intent, ok: true, message: "You've been signed out on every other device." };
+  }
+  if (intent === "change-password") {
+    const currentPassword = String(form.get("currentPassword") ?? "");
+    const newPassword = String(form.get("password") ?? "");
+    if (!currentPassword) return data({ intent, ok: false, message: "Enter your current password." }, { status: 400 });
+    const policy = checkNewPassword(newPassword);
+    if (!policy.ok) return data({ intent, ok: false, message: policy.message }, { status: 400 });
+    const result = await callAuthEndpoint(request, "/change-password", { currentPassword, newPassword, revokeOtherSessions: true });
+    if (!result.ok) {
+      const body = (result.body ?? {}) as { code?: string; message?: string };
+      return data({ intent, ok: false, message: authErrorMessage("other", { status: result.status, ...body }) }, { status: result.status });
+    }
+    return data({ intent, ok: true, message: "Your password has been changed. Other devices have been signed out." }, { headers: withCookies({}, result.setCookies) });
+  }
+  return data({ intent: null, ok: false, message: "Unknown action." }, { status: 400 });
+}
+
+function Result({ show, ok, message }: { show: boolean; ok?: boolean; message?: string }) {
+  if (!show || !message) return null;
+  return (
+    <p role="alert" className={`rounded-md p-3 text-sm ${ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+      {message}
+    </p>
+  );
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { user } = loaderData;
+  return (
+    <>
+      <PageHeader title="Your account" />
+      <div className="mx-auto grid max-w-5xl gap-8 px-4 py-10 md:grid-cols-2">
+        <section aria-labelledby="profile-heading" className="rounded-xl border border-slate-200 p-6">
+          <h2 id="profile-heading" className="text-lg font-bold text-ink">
+            Profile
+          </h2>
+          <div className="mt-4 flex items-center gap-4">
+            <UserAvatar {...user} />
+            <dl>
+              <dt className="sr-only">Name</dt>
+              <dd className="font-semibold text-ink">{user.fullName || "—"}</dd>
+              <dt className="sr-only">Email</dt>
+              <dd className="text-slate-700">{user.email}</dd>
+            </dl>
+          </div>
+          <p className="mt-6">
+            <Link to="/account/orders" className="font-semibold text-brand-800 hover:underline">
+              Your orders
+            </Link>
+          </p>
+          <form method="post" className="mt-6 space-y-3">
+            <input type="hidden" name="intent" value="revoke-others" />
+            <Result show={actionData?.intent === "revoke-others"} ok={actionData?.ok} message={actionData?.message} />
+            <button type="submit" className="btn-outline">
+              Sign out of other sessions
+            </button>
+          </form>
+        </section>
+        <section aria-labelledby="password-heading" className="rounded-xl border border-slate-200 p-6">
+          <h2 id="password-heading" className="text-lg font-bold text-ink">
+            Change password
+          </h2>
+          <form method="post" className="mt-4 space-y-4" noValidate>
+            <input type="hidden" name="intent" value="change-password" />
+            <PasswordField id="current-password" name="currentPassword" autoComplete="current-password" label="Current password" />
+            <PasswordField id="new-password" autoComplete="new-password" label="New password" />
+            <Result show={actionData?.intent === "change-password"} ok={actionData?.ok} message={actionData?.message} />
+            <button type="submit" className="btn-primary">
+              Change password
+            </button>
+          </form>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,178 @@
+import { useEffect, useState } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/checkout";
+import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { SummaryTable } from "../components/orders/SummaryTable.tsx";
+import { formatMoney } from "../lib/money.ts";
+import { checkoutSchema, COUNTRIES, PAYMENT_METHODS, type ShippingCountry } from "../lib/order-rules.ts";
+import { seo } from "../lib/seo.ts";
+import { config } from "../../server/config.ts";
+import { getDb } from "../../server/db/connection.ts";
+import { isDomainError } from "../../server/errors.ts";
+import { readSmallForm } from "../../server/http/form-action.ts";
+import { checkoutPreview } from "../../server/orders/checkout.ts";
+import { placeOrder } from "../../server/orders/place-order.ts";
+import { resolveShopper } from "../../server/shopper/identity.ts";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seo({ title: "Checkout", description: "Place your order.", path: "/checkout", matches, noindex: true });
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const shopper = await resolveShopper(request);
+  const preview = await checkoutPreview(getDb(), shopper.owner, Boolean(shopper.session));
+  if (preview.cart.lines.length === 0) throw redirect("/cart");
+  return { ...preview, member: shopper.session ? { email: shopper.session.user.email, name: shopper.session.user.fullName } : null };
+}
+
+type FieldErrors = Partial<Record<string, string>>;
+
+export async function action({ request }: Route.ActionArgs) {
+  const shopper = await resolveShopper(request);
+  const form = Object.fromEntries(await readSmallForm(request));
+  const values = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, typeof v === "string" ? v : ""]));
+  if (shopper.session) values.email = shopper.session.user.email;
+  const parsed = checkoutSchema.safeParse(values);
+  if (!parsed.success) {
+    const errors: FieldErrors = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+    return data({ errors, message: "Please correct the highlighted fields.", values }, { status: 400 });
+  }
+  try {
+    const order = await placeOrder(getDb(), { owner: shopper.owner, userId: shopper.session?.userId ?? null, checkout: parsed.data, siteUrl: config().siteUrl });
+    throw redirect(shopper.session ? `/account/orders/${order.number}?placed=1` : `/orders/${order.accessToken}?placed=1`);
+  } catch (error) {
+    if (isDomainError(error)) return data({ errors: {} as FieldErrors, message: error.message, values }, { status: error.status });
+    throw error;
+  }
+}
+
+function Field({ name, label, errors, values, autoComplete, type = "text", required = true, defaultValue }: { name: string; label: string; errors: FieldErrors; values: Record<string, string>; autoComplete: string; type?: string; required?: boolean; defaultValue?: string }) {
+  const error = errors[name];
+  return (
+    <div>
+      <label htmlFor={`checkout-${name}`} className="block text-sm font-semibold text-ink">
+        {label}
+        {required ? "" : " (optional)"}
+      </label>
+      <input
+        id={`checkout-${name}`}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        defaultValue={values[name] ?? defaultValue ?? ""}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `checkout-${name}-error` : undefined}
+        className="field mt-1"
+        maxLength={254}
+      />
+      {error ? (
+        <p id={`checkout-${name}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { cart, summaries, checkoutToken, member } = loaderData;
+  const values = (actionData?.values ?? {}) as Record<string, string>;
+  const errors = actionData?.errors ?? {};
+  const [country, setCountry] = useState<ShippingCountry>((values.country as ShippingCountry) || "US");
+  const [payment, setPayment] = useState(values.paymentMethod || "pay-on-delivery");
+  const navigation = useNavigation();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const submitting = navigation.state !== "idle" && navigation.formAction === "/checkout";
+  return (
+    <>
+      <PageHeader title="Checkout" />
+      <Form method="post" className="mx-auto grid max-w-6xl gap-10 px-4 py-10 lg:grid-cols-[1fr_22rem]" noValidate>
+        <input type="hidden" name="checkoutToken" value={values.checkoutToken || checkoutToken} />
+        <div className="space-y-8">
+          {actionData?.message ? (
+            <p role="alert" className="rounded-md bg-red-50 p-4 text-red-900">
+              {actionData.message}
+            </p>
+          ) : null}
+          <fieldset className="space-y-4">
+            <legend className="text-lg font-bold text-ink">Contact</legend>
+            {member ? (
+              <p className="text-sm text-slate-700">
+                Signed in as <strong>{member.email}</strong>. Members get 5% off orders over $120.00.
+              </p>
+            ) : (
+              <>
+                <Field name="email" label="Email" type="email" autoComplete="email" errors={errors} values={values} />
+                <p className="text-sm text-slate-700">
+                  Checking out as a guest. <Link to="/login" className="font-semibold text-brand-800 hover:underline">Log in</Link> for the member discount.
+                </p>
+              </>
+            )}
+          </fieldset>
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-2 text-lg font-bold text-ink">Shipping address</legend>
+            <div className="sm:col-span-2">
+              <label htmlFor="checkout-country" className="block text-sm font-semibold text-ink">
+                Country
+              </label>
+              <select id="checkout-country" name="country" autoComplete="country" value={country} onChange={(e) => setCountry(e.currentTarget.value as ShippingCountry)} className="field mt-1">
+                {COUNTRIES.map((c) => (
+                  <option key={c.code} value={c.code}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="sm:col-span-2">
+              <Field name="name" label="Full name" autoComplete="name" errors={errors} values={values} defaultValue={member?.name} />
+            </div>
+            <div className="sm:col-span-2">
+              <Field name="line1" label="Address line 1" autoComplete="address-line1" errors={errors} values={values} />
+            </div>
+            <div className="sm:col-span-2">
+              <Field name="line2" label="Address line 2" autoComplete="address-line2" required={false} errors={errors} values={values} />
+            </div>
+            <Field name="city" label="Town or city" autoComplete="address-level2" errors={errors} values={values} />
+            <Field name="region" label={country === "US" ? "State" : "County"} autoComplete="address-level1" required={false} errors={errors} values={values} />
+            <Field name="postcode" label={country === "US" ? "ZIP code" : "Postcode"} autoComplete="postal-code" errors={errors} values={values} />
+          </fieldset>
+          <fieldset className="space-y-3">
+            <legend className="mb-2 text-lg font-bold text-ink">Payment</legend>
+            {PAYMENT_METHODS.map((m) => (
+              <label key={m.id} className="flex items-center gap-2 text-sm">
+                <input type="radio" name="paymentMethod" value={m.id} checked={payment === m.id} onChange={() => setPayment(m.id)} className="accent-ink" />
+                {m.label}
+              </label>
+            ))}
+            <div className={`grid gap-4 sm:grid-cols-2`} hidden={hydrated && payment !== "invoice-net30"}>
+              <Field name="businessName" label="Business name" autoComplete="organization" errors={errors} values={values} />
+              <Field name="taxNumber" label={country === "US" ? "EIN" : "VAT number"} autoComplete="off" errors={errors} values={values} />
+            </div>
+          </fieldset>
+        </div>
+        <aside aria-labelledby="order-summary-heading" className="h-fit rounded-xl border border-slate-200 p-6">
+          <h2 id="order-summary-heading" className="text-lg font-bold text-ink">
+            Order summary
+          </h2>
+          <ul className="my-4 space-y-2 text-sm">
+            {cart.lines.map((line) => (
+              <li key={`${line.productId}:${line.color}`} className="flex justify-between gap-3">
+                <span>
+                  {line.quantity} × {line.title}
+                </span>
+                <span>{formatMoney(line.lineTotalCents)}</span>
+              </li>
+            ))}
+          </ul>
+          <SummaryTable summary={summaries[country]} isMember={Boolean(member)} />
+          <p className="mt-2 text-xs text-slate-600">Free shipping on every US order; UK orders ship at a flat {formatMoney(summaries.GB.shippingCents)}.</p>
+          <button type="submit" className="btn-primary mt-6 w-full" disabled={submitting}>
+            Place order
+          </button>
+        </aside>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,156 @@
+import { productImageUrl } from "../../app/lib/catalog-types.ts";
+import type { CartLine, CartView } from "../../app/lib/cart-types.ts";
+import { formatMoney } from "../../app/lib/money.ts";
+import { MAX_LINE_QUANTITY } from "../../app/lib/order-rules.ts";
+import type { Db } from "../db/connection.ts";
+import { DomainError } from "../errors.ts";
+
+const now = () => new Date().toISOString();
+
+async function productForCart(db: Db, productId: number) {
+  const product = await db
+    .selectFrom("products")
+    .select(["id", "title", "colors", "stock_quantity", "sale_price_cents"])
+    .where("id", "=", productId)
+    .executeTakeFirst();
+  if (!product) throw new DomainError("UNKNOWN_PRODUCT", "That product doesn't exist.", 404);
+  return product;
+}
+
+function chosenColor(colorsJson: string, requested: string | null | undefined): string {
+  const colors = JSON.parse(colorsJson) as string[];
+  if (!requested) return colors[0] ?? "";
+  if (!colors.includes(requested)) throw new DomainError("UNKNOWN_COLOR", "That color isn't available for this product.");
+  return requested;
+}
+
+/** Adds to the cart. The line's quantity never exceeds the stock; returns the line's new quantity. */
+export async function addToCart(db: Db, owner: string, input: { productId: number; quantity: number; color?: string | null }) {
+  return db.transaction().execute(async (trx) => {
+    const product = await productForCart(trx, input.productId);
+    if (product.stock_quantity < 1) throw new DomainError("OUT_OF_STOCK", `${product.title} is out of stock.`, 409);
+    const color = chosenColor(product.colors, input.color);
+    const existing = await trx
+      .selectFrom("cart_items")
+      .select("quantity")
+      .where("owner", "=", owner)
+      .where("product_id", "=", product.id)
+      .where("color", "=", color)
+      .executeTakeFirst();
+    const limit = Math.min(product.stock_quantity, MAX_LINE_QUANTITY);
+    const quantity = Math.min((existing?.quantity ?? 0) + input.quantity, limit);
+    const capped = (existing?.quantity ?? 0) + input.quantity > limit;
+    if (existing) {
+      await trx
+        .updateTable("cart_items")
+        .set({ quantity, seen_price_cents: product.sale_price_cents, updated_at: now() })
+        .where("owner", "=", owner)
+        .where("product_id", "=", product.id)
+        .where("color", "=", color)
+        .execute();
+    } else {
+      await trx
+        .insertInto("cart_items")
+        .values({ owner, product_id: product.id, color, quantity, seen_price_cents: product.sale_price_cents, created_at: now(), updated_at: now() })
+        .execute();
+    }
+    return { quantity, capped, title: product.title, stock: product.stock_quantity };
+  });
+}
+
+/** Sets a line's quantity: a whole number from 1 to the stock available. */
+export async function setCartQuantity(db: Db, owner: string, input: { productId: number; color: string; quantity: number }) {
+  const product = await productForCart(db, input.productId);
+  if (input.quantity > product.stock_quantity) {
+    throw new DomainError("NOT_ENOUGH_STOCK", `Only ${product.stock_quantity} of ${product.title} in stock.`, 409);
+  }
+  const result = await db
+    .updateTable("cart_items")
+    .set({ quantity: input.quantity, updated_at: now() })
+    .where("owner", "=", owner)
+    .where("product_id", "=", input.productId)
+    .where("color", "=", input.color)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new DomainError("NOT_IN_CART", "That item isn't in your cart.", 404);
+}
+
+export async function removeFromCart(db: Db, owner: string, input: { productId: number; color: string }) {
+  await db.deleteFrom("cart_items").where("owner", "=", owner).where("product_id", "=", input.productId).where("color", "=", input.color).execute();
+}
+
+function noticeFor(row: { quantity: number; stock_quantity: number; sale_price_cents: number; seen_price_cents: number }): string | null {
+  if (row.stock_quantity === 0) return "Out of stock — remove it to check out.";
+  if (row.quantity > row.stock_quantity) return `Only ${row.stock_quantity} left in stock — lower the quantity to check out.`;
+  if (row.sale_price_cents !== row.seen_price_cents) {
+    return `Price changed from ${formatMoney(row.seen_price_cents)} to ${formatMoney(row.sale_price_cents)} since you added it.`;
+  }
+  return null;
+}
+
+/** The cart with today's prices and stock from the database. */
+export async function getCart(db: Db, owner: string): Promise<CartView> {
+  if (!owner) return { lines: [], totalQuantity: 0, totalCents: 0 };
+  const rows = await db
+    .selectFrom("cart_items as ci")
+    .innerJoin("products as p", "p.id", "ci.product_id")
+    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", "p.title", "p.stock_quantity", "p.sale_price_cents"])
+    .where("ci.owner", "=", owner)
+    .orderBy("ci.created_at")
+    .orderBy("ci.product_id")
+    .execute();
+  const lines: CartLine[] = rows.map((row) => ({
+    productId: row.product_id,
+    color: row.color,
+    title: row.title,
+    imageUrl: productImageUrl(row.product_id),
+    quantity: row.quantity,
+    unitPriceCents: row.sale_price_cents,
+    seenPriceCents: row.seen_price_cents,
+    stockQuantity: row.stock_quantity,
+    lineTotalCents: row.sale_price_cents * row.quantity,
+    notice: noticeFor(row),
+  }));
+  return {
+    lines,
+    totalQuantity: lines.reduce((n, l) => n + l.quantity, 0),
+    totalCents: lines.reduce((n, l) => n + l.lineTotalCents, 0),
+  };
+}
+
+/** Marks the current prices as seen, so a flagged price change stops being flagged. */
+export async function acknowledgePrices(db: Db, owner: string) {
+  const rows = await db.selectFrom("cart_items as ci").innerJoin("products as p", "p.id", "ci.product_id").select(["ci.product_id", "ci.color", "p.sale_price_cents"]).where("ci.owner", "=", owner).execute();
+  for (const row of rows) {
+    await db.updateTable("cart_items").set({ seen_price_cents: row.sale_price_cents }).where("owner", "=", owner).where("product_id", "=", row.product_id).where("color", "=", row.color).execute();
+  }
+}
+
+export async function cartCount(db: Db, owner: string): Promise<number> {
+  if (!owner) return 0;
+  const row = await db.selectFrom("cart_items").select((eb) => eb.fn.sum<number>("quantity").as("n")).where("owner", "=", owner).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** At sign-in: the guest's lines join the account's; quantities are summed and capped by stock. */
+export async function mergeCarts(db: Db, fromOwner: string, toOwner: string) {
+  if (!fromOwner || fromOwner === toOwner) return;
+  await db.transaction().execute(async (trx) => {
+    const guestLines = await trx
+      .selectFrom("cart_items as ci")
+      .innerJoin("products as p", "p.id", "ci.product_id")
+      .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", "p.stock_quantity"])
+      .where("ci.owner", "=", fromOwner)
+      .execute();
+    for (const line of guestLines) {
+      const existing = await trx.selectFrom("cart_items").select("quantity").where("owner", "=", toOwner).where("product_id", "=", line.product_id).where("color", "=", line.color).executeTakeFirst();
+      const cap = Math.max(1, Math.min(line.stock_quantity, MAX_LINE_QUANTITY));
+      const quantity = Math.min((existing?.quantity ?? 0) + line.quantity, cap);
+      if (existing) {
+        await trx.updateTable("cart_items").set({ quantity, updated_at: now() }).where("owner", "=", toOwner).where("product_id", "=", line.product_id).where("color", "=", line.color).execute();
+      } else {
+        await trx.insertInto("cart_items").values({ owner: toOwner, product_id: line.product_id, color: line.color, quantity, seen_price_cents: line.seen_price_cents, created_at: now(), updated_at: now() }).execute();
+      }
+    }
+    await trx.deleteFrom("cart_items").where("owner", "=", fromOwner).execute();
+  });
+}

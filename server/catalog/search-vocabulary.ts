@@ -1,0 +1,285 @@
+import { sql } from "kysely";
+import { dbKind, type Db } from "../db/connection.ts";
+import {
+  editDistance,
+  porterStem,
+  STOP_WORDS,
+  TRIGRAM_THRESHOLD,
+  trigrams,
+  trigramSimilarity,
+  words,
+  MAX_TERM_CHARS,
+} from "./search-text.ts";
+
+/**
+ * The search vocabulary: every word of the catalog (titles, brands, categories, descriptions)
+ * with its stem and how many products use it. Query words that the catalog does not know are
+ * completed (prefix) or corrected (one edit, found through trigrams: pg_trgm on PostgreSQL, the
+ * `search_term_trigrams` table on SQLite, both with pg_trgm's similarity formula).
+ */
+
+const READ_BATCH = 5000;
+const WRITE_BATCH = 400;
+
+/** Shortest word that gets prefix completions. */
+export const MIN_PREFIX_CHARS = 2;
+/** Shortest word that gets typo corrections; numbers and model codes never do. */
+export const MIN_TYPO_CHARS = 4;
+/** Completions per prefix and corrections per word that join the query. */
+export const MAX_PREFIX_EXPANSIONS = 12;
+export const MAX_TYPO_EXPANSIONS = 5;
+
+function indexable(word: string): boolean {
+  return word.length >= 2 && word.length <= MAX_TERM_CHARS && !STOP_WORDS.has(word);
+}
+
+/**
+ * Recomputes the vocabulary from the catalog. Idempotent; the seed calls it after adding
+ * products, and the migration after creating the tables.
+ */
+export async function rebuildSearchVocabulary(db: Db): Promise<{ terms: number }> {
+  const docs = new Map<string, number>();
+  const heads = new Map<string, number>();
+  const bump = (map: Map<string, number>, word: string) => map.set(word, (map.get(word) ?? 0) + 1);
+
+  let lastId = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom("products as p")
+      .innerJoin("brands as b", "b.id", "p.brand_id")
+      .innerJoin("categories as c", "c.id", "p.category_id")
+      .select(["p.id", "p.title", "p.description", "b.name as brand", "c.name as category"])
+      .where("p.id", ">", lastId)
+      .orderBy("p.id")
+      .limit(READ_BATCH)
+      .execute();
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const head = new Set(words(`${row.title} ${row.brand} ${row.category}`).filter(indexable));
+      const all = new Set(head);
+      for (const w of words(row.description)) if (indexable(w)) all.add(w);
+      for (const w of head) bump(heads, w);
+      for (const w of all) bump(docs, w);
+    }
+    lastId = Number(rows[rows.length - 1].id);
+  }
+  // Brand and category names are words shoppers type even before any product uses them.
+  const names = await Promise.all([
+    db.selectFrom("brands").select("name").execute(),
+    db.selectFrom("categories").select("name").execute(),
+  ]);
+  for (const { name } of names.flat()) for (const w of words(name)) if (indexable(w) && !docs.has(w)) docs.set(w, 0);
+
+  const terms = [...docs.keys()].sort();
+  const sqlite = dbKind(db) === "sqlite";
+  const write = async (trx: Db) => {
+    await trx.deleteFrom("search_terms").execute();
+    if (sqlite) await trx.deleteFrom("search_term_trigrams").execute();
+    for (let i = 0; i < terms.length; i += WRITE_BATCH) {
+      const chunk = terms.slice(i, i + WRITE_BATCH);
+      await trx
+        .insertInto("search_terms")
+        .values(
+          chunk.map((term) => ({
+            term,
+            stem: porterStem(term),
+            doc_count: docs.get(term) ?? 0,
+            title_count: heads.get(term) ?? 0,
+            trigram_count: trigrams(term).length,
+          })),
+        )
+        .execute();
+      if (sqlite) {
+        await trx
+          .insertInto("search_term_trigrams")
+          .values(chunk.flatMap((term) => trigrams(term).map((trigram) => ({ trigram, term }))))
+          .execute();
+      }
+    }
+  };
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
+  forgetVocabulary(db);
+  return { terms: terms.length };
+}
+
+/** Fills the vocabulary when it is empty but the catalog is not (for catalogs filled some other way). */
+export async function ensureSearchVocabulary(db: Db): Promise<void> {
+  const term = await db.selectFrom("search_terms").select("term").limit(1).executeTakeFirst();
+  if (term) return;
+  const product = await db.selectFrom("products").select("id").limit(1).executeTakeFirst();
+  if (product) await rebuildSearchVocabulary(db);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolving query words. Results are cached per database handle for a few minutes: the
+// vocabulary changes only when the catalog does, and the cache is per process and disposable.
+
+export type TermKind = "known" | "completed" | "corrected" | "unknown";
+
+export interface ResolvedTerm {
+  /** The word as typed (folded). */
+  input: string;
+  kind: TermKind;
+  /** Words that satisfy this term: the input itself, plus completions or corrections. */
+  alternatives: string[];
+  /** The best correction for "did you mean", when the word is not known. */
+  correction: string | null;
+}
+
+interface VocabularyCache {
+  at: number;
+  terms: Map<string, ResolvedTerm>;
+  trgmSchema?: Promise<string>;
+}
+
+const CACHE_TTL_MS = 5 * 60_000;
+const CACHE_MAX = 5000;
+const caches = new WeakMap<Db, VocabularyCache>();
+
+function cacheFor(db: Db): VocabularyCache {
+  let cache = caches.get(db);
+  if (!cache || Date.now() - cache.at > CACHE_TTL_MS) {
+    cache = { at: Date.now(), terms: new Map(), trgmSchema: cache?.trgmSchema };
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Drops cached word lookups (after a vocabulary rebuild, and in benchmarks that want cold lookups). */
+export function forgetVocabulary(db: Db): void {
+  const cache = caches.get(db);
+  if (cache) cache.terms.clear();
+}
+
+interface Candidate {
+  term: string;
+  doc_count: number;
+  title_count: number;
+  similarity: number;
+}
+
+async function isKnown(db: Db, word: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("search_terms")
+    .select("term")
+    .where((eb) => eb.or([eb("term", "=", word), eb("stem", "=", porterStem(word))]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function completions(db: Db, prefix: string, limit: number): Promise<string[]> {
+  // Words are a–z and 0–9 only, and "{" sorts after both, so this range is "starts with prefix".
+  const rows = await db
+    .selectFrom("search_terms")
+    .select("term")
+    .where("term", ">=", prefix)
+    .where("term", "<", `${prefix}{`)
+    .orderBy("title_count", "desc")
+    .orderBy("doc_count", "desc")
+    .orderBy("term")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.term);
+}
+
+async function pgTrigramSchema(db: Db): Promise<string> {
+  const cache = cacheFor(db);
+  cache.trgmSchema ??= sql<{ schema: string }>`
+    SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`
+    .execute(db)
+    .then(({ rows }) => rows[0]?.schema ?? "public");
+  return cache.trgmSchema;
+}
+
+/** Vocabulary words whose trigram similarity to `word` reaches pg_trgm's threshold. */
+async function similarWords(db: Db, word: string): Promise<Candidate[]> {
+  if (dbKind(db) === "postgres") {
+    const schema = await pgTrigramSchema(db);
+    const { rows } = await sql<Candidate>`
+      SELECT term, doc_count, title_count, ${sql.id(schema)}.similarity(term, ${word}) AS similarity
+      FROM search_terms WHERE term OPERATOR(${sql.id(schema)}.%) ${word}`.execute(db);
+    return rows.map((r) => ({ ...r, similarity: Number(r.similarity) }));
+  }
+  const grams = trigrams(word);
+  const { rows } = await sql<{ term: string; doc_count: number; title_count: number; trigram_count: number; shared: number }>`
+    SELECT t.term, t.doc_count, t.title_count, t.trigram_count, count(*) AS shared
+    FROM search_term_trigrams g JOIN search_terms t ON t.term = g.term
+    WHERE g.trigram IN (${sql.join(grams)})
+    GROUP BY t.term, t.doc_count, t.title_count, t.trigram_count`.execute(db);
+  return rows
+    .map((r) => ({
+      term: r.term,
+      doc_count: r.doc_count,
+      title_count: r.title_count,
+      similarity: trigramSimilarity(Number(r.shared), grams.length, r.trigram_count),
+    }))
+    .filter((r) => r.similarity >= TRIGRAM_THRESHOLD);
+}
+
+function byCloseness() {
+  return (a: Candidate & { distance: number }, b: Candidate & { distance: number }) =>
+    a.distance - b.distance ||
+    b.title_count - a.title_count ||
+    b.doc_count - a.doc_count ||
+    (a.term < b.term ? -1 : a.term > b.term ? 1 : 0);
+}
+
+/**
+ * What a query word means to the search. `complete` asks for prefix completions even when the
+ * word is known (suggestions while typing: "dri" may become "drill" or "driver").
+ */
+export async function resolveTerm(db: Db, word: string, options: { complete?: boolean } = {}): Promise<ResolvedTerm> {
+  const key = `${options.complete ? "c" : "f"}:${word}`;
+  const cache = cacheFor(db);
+  const hit = cache.terms.get(key);
+  if (hit) return hit;
+
+  const known = await isKnown(db, word);
+  const alternatives = [word];
+  let kind: TermKind = known ? "known" : "unknown";
+  let correction: string | null = null;
+
+  if ((!known || options.complete) && word.length >= MIN_PREFIX_CHARS) {
+    const completed = await completions(db, word, MAX_PREFIX_EXPANSIONS);
+    for (const w of completed) if (!alternatives.includes(w)) alternatives.push(w);
+    if (!known && completed.length) kind = "completed";
+  }
+  if (!known && word.length >= MIN_TYPO_CHARS && !/\d/.test(word)) {
+    const candidates = (await similarWords(db, word))
+      .map((c) => ({ ...c, distance: editDistance(word, c.term, 2) }))
+      .filter((c) => c.distance <= 2)
+      .sort(byCloseness());
+    const oneEdit = candidates.filter((c) => c.distance <= 1).slice(0, MAX_TYPO_EXPANSIONS);
+    for (const c of oneEdit) if (!alternatives.includes(c.term)) alternatives.push(c.term);
+    if (oneEdit.length && kind === "unknown") kind = "corrected";
+    correction = candidates[0]?.term ?? null;
+  }
+
+  const resolved: ResolvedTerm = { input: word, kind, alternatives, correction };
+  if (cache.terms.size >= CACHE_MAX) cache.terms.clear();
+  cache.terms.set(key, resolved);
+  return resolved;
+}
+
+/** Resolves each word of a query; the last one is completed as a prefix when `completeLast`. */
+export async function resolveTerms(db: Db, terms: string[], options: { completeLast?: boolean } = {}): Promise<ResolvedTerm[]> {
+  const out: ResolvedTerm[] = [];
+  // Sequential: SQLite has one connection anyway, and a PostgreSQL query is cheaper than a pool checkout storm.
+  for (let i = 0; i < terms.length; i++) {
+    out.push(await resolveTerm(db, terms[i], { complete: options.completeLast && i === terms.length - 1 }));
+  }
+  return out;
+}
+
+/** "Did you mean": the query with each unknown word replaced by its closest known word, if any changed. */
+export function correctedQuery(resolved: ResolvedTerm[]): string | null {
+  let changed = false;
+  const parts = resolved.map((t) => {
+    if (t.kind === "known" || !t.correction || t.correction === t.input) return t.input;
+    changed = true;
+    return t.correction;
+  });
+  return changed ? parts.join(" ") : null;
+}

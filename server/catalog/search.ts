@@ -1,0 +1,518 @@
+import { sql, type RawBuilder } from "kysely";
+import type { SortKey } from "../../app/lib/catalog-types.ts";
+import { productImageUrl } from "../../app/lib/catalog-types.ts";
+import { PRODUCTS_PER_PAGE } from "../../app/lib/site.ts";
+import { dbKind, type Db, type DbKind } from "../db/connection.ts";
+import { highlight, MAX_SEARCH_CHARS, porterStem, queryTerms, snippet, words, type TextSegment } from "./search-text.ts";
+import type {
+  FacetCount,
+  SearchHit,
+  SearchQuery,
+  SearchResult,
+  SuggestionOption,
+  Suggestions,
+} from "./search-types.ts";
+import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
+
+export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
+
+/**
+ * Product search over both databases (docs/decisions/0003-search.md).
+ *
+ * A query is cut into words; each word becomes a set of alternatives (itself, plus prefix
+ * completions or one-edit corrections from the vocabulary when the catalog does not know it).
+ * A product matches when every word matches one of its alternatives in the title, brand,
+ * category or description (stemmed by Porter on both databases). Relevance adds, per word,
+ * 4 for a title match, 2 for brand or category, 1 for description only; ties go to the lower id.
+ *
+ * One statement finds the matches (FTS5 or a tsvector GIN index) into a materialized set, counts
+ * them per (category, brand) under the price and availability filters — which gives every facet
+ * count and the total — and picks the requested page from the same set.
+ */
+
+const MAX_PER_PAGE = 60;
+/** Integer columns hold at most this; bigger bounds would make PostgreSQL fail. */
+const MAX_CENTS = 2_147_483_647;
+const MAX_PAGE = 1_000_000;
+const REF_TTL_MS = 60_000;
+const CELLS_TTL_MS = 30_000;
+
+// ---------------------------------------------------------------------------------------------
+// Reference data: categories and brands with their ids, in display order.
+
+interface RefOption {
+  id: number;
+  name: string;
+  slug: string;
+}
+interface References {
+  categories: RefOption[];
+  brands: RefOption[];
+}
+
+const refCache = new WeakMap<Db, { at: number; value: Promise<References> }>();
+
+function references(db: Db): Promise<References> {
+  const hit = refCache.get(db);
+  if (hit && Date.now() - hit.at < REF_TTL_MS) return hit.value;
+  const value = Promise.all([
+    db.selectFrom("categories").select(["id", "name", "slug"]).orderBy("position").orderBy("id").execute(),
+    db.selectFrom("brands").select(["id", "name", "slug"]).orderBy("position").orderBy("id").execute(),
+  ]).then(([categories, brands]) => ({
+    categories: categories.map((c) => ({ ...c, id: Number(c.id) })),
+    brands: brands.map((b) => ({ ...b, id: Number(b.id) })),
+  }));
+  value.catch(() => refCache.delete(db));
+  refCache.set(db, { at: Date.now(), value });
+  return value;
+}
+
+// Counts per (category, brand) for browsing without a query, under no price/availability filter:
+// the most common /shop request. Short-lived, per process.
+const cellsCache = new WeakMap<Db, { at: number; value: Promise<Cell[]> }>();
+
+/** Drops this process's cached counts and reference data (tests and benchmarks). */
+export function clearSearchCaches(db: Db): void {
+  refCache.delete(db);
+  cellsCache.delete(db);
+}
+
+// SQLite's default page cache (2 MB) holds neither the FTS index nor search_products of a large
+// catalog, which makes every search several times slower. Raise it (never lower it) to 64 MB on
+// the shared connection the first time search runs. Belongs in server/db/sqlite-adapter.ts.
+const SQLITE_CACHE_KIB = 65_536;
+const tuned = new WeakSet<Db>();
+
+async function tuneSqlite(db: Db): Promise<void> {
+  if (tuned.has(db) || dbKind(db) !== "sqlite" || db.isTransaction) return;
+  tuned.add(db);
+  const [size] = (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(db)).rows;
+  const [page] = (await sql<{ page_size: number }>`PRAGMA page_size`.execute(db)).rows;
+  const current = Number(size?.cache_size ?? 0);
+  const kib = current < 0 ? -current : (current * Number(page?.page_size ?? 4096)) / 1024;
+  if (kib < SQLITE_CACHE_KIB) await sql.raw(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`).execute(db);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query text.
+
+/** Removes control characters, bidi marks and invalid UTF-16, collapses spaces, caps the length. */
+export function cleanSearchText(value: string | null | undefined): string {
+  return (value ?? "")
+    .toWellFormed()
+    .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, MAX_SEARCH_CHARS)
+    .trim();
+}
+
+const WORD = /^[a-z0-9]+$/;
+
+/** FTS5 expression: each term an OR group of quoted words, the terms joined by AND. */
+function ftsTerm(term: ResolvedTerm, columns?: string): string {
+  const group = `(${term.alternatives.filter((w) => WORD.test(w)).map((w) => `"${w}"`).join(" OR ")})`;
+  return columns ? `{${columns}} : ${group}` : group;
+}
+function ftsQuery(terms: ResolvedTerm[], columns?: string): string {
+  return terms.map((t) => ftsTerm(t, columns)).join(" AND ");
+}
+
+/** PostgreSQL tsquery text in the same shape; weights restrict a word to fields (A title, B brand, C category). */
+function tsTerm(term: ResolvedTerm, weights?: string): string {
+  return `(${term.alternatives.filter((w) => WORD.test(w)).map((w) => (weights ? `${w}:${weights}` : w)).join(" | ")})`;
+}
+function tsQuery(terms: ResolvedTerm[], weights?: string): string {
+  return terms.map((t) => tsTerm(t, weights)).join(" & ");
+}
+
+/** The matching products with the columns filters and sorting read, plus the relevance score. */
+function matchSource(kind: DbKind, terms: ResolvedTerm[], withScore: boolean): RawBuilder<unknown> {
+  if (kind === "postgres") {
+    const score = withScore
+      ? sql.join(
+          terms.map(
+            (t) => sql`(1 + (s.document @@ to_tsquery('search_porter', ${tsTerm(t, "ABC")}))::int
+                          + 2 * (s.document @@ to_tsquery('search_porter', ${tsTerm(t, "A")}))::int)`,
+          ),
+          sql` + `,
+        )
+      : sql`0`;
+    return sql`
+      SELECT s.product_id AS id, s.category_id, s.brand_id, s.sale_price_cents, s.discount_percent,
+             s.stock_quantity, s.created_at, s.title, ${score} AS score
+      FROM search_products s
+      WHERE s.document @@ to_tsquery('search_porter', ${tsQuery(terms)})`;
+  }
+  const inFts = (expr: string) => sql`(s.product_id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${expr}))`;
+  const score = withScore
+    ? sql.join(
+        terms.map((t) => sql`(1 + ${inFts(ftsTerm(t, "title brand category"))} + 2 * ${inFts(ftsTerm(t, "title"))})`),
+        sql` + `,
+      )
+    : sql`0`;
+  return sql`
+    SELECT s.product_id AS id, s.category_id, s.brand_id, s.sale_price_cents, s.discount_percent,
+           s.stock_quantity, s.created_at, s.title, ${score} AS score
+    FROM products_fts JOIN search_products s ON s.product_id = products_fts.rowid
+    WHERE products_fts MATCH ${ftsQuery(terms)}`;
+}
+
+/** Every product, same columns. */
+function allSource(): RawBuilder<unknown> {
+  return sql`
+    SELECT s.product_id AS id, s.category_id, s.brand_id, s.sale_price_cents, s.discount_percent,
+           s.stock_quantity, s.created_at, s.title, 0 AS score
+    FROM search_products s`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filters and sorting (on the columns of a source).
+
+interface Filters {
+  categoryIds: number[];
+  brandIds: number[];
+  minCents?: number;
+  maxCents?: number;
+  inStockOnly: boolean;
+  onSaleOnly: boolean;
+}
+
+/** Filters that apply to every facet: price and availability. */
+function commonConditions(f: Filters): RawBuilder<unknown>[] {
+  const out: RawBuilder<unknown>[] = [];
+  if (f.minCents != null) out.push(sql`sale_price_cents >= ${f.minCents}`);
+  if (f.maxCents != null) out.push(sql`sale_price_cents <= ${f.maxCents}`);
+  if (f.inStockOnly) out.push(sql`stock_quantity > 0`);
+  if (f.onSaleOnly) out.push(sql`discount_percent IS NOT NULL`);
+  return out;
+}
+
+function groupConditions(f: Filters): RawBuilder<unknown>[] {
+  const out: RawBuilder<unknown>[] = [];
+  if (f.categoryIds.length) out.push(sql`category_id IN (${sql.join(f.categoryIds)})`);
+  if (f.brandIds.length) out.push(sql`brand_id IN (${sql.join(f.brandIds)})`);
+  return out;
+}
+
+function where(conditions: RawBuilder<unknown>[]): RawBuilder<unknown> {
+  return conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
+}
+
+function orderBy(sort: SortKey, kind: DbKind): RawBuilder<unknown> {
+  switch (sort) {
+    case "relevance":
+      return sql`score DESC, id ASC`;
+    case "price-asc":
+      return sql`sale_price_cents ASC, id ASC`;
+    case "price-desc":
+      return sql`sale_price_cents DESC, id ASC`;
+    case "discount":
+      return sql`COALESCE(discount_percent, 0) DESC, id ASC`;
+    case "name":
+      return kind === "postgres" ? sql`title COLLATE "C" ASC, id ASC` : sql`title ASC, id ASC`;
+    default:
+      return sql`created_at DESC, id ASC`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Cell {
+  category_id: number;
+  brand_id: number;
+  n: number;
+}
+
+function toInt(value: number | undefined, min: number, max: number): number | undefined {
+  if (value == null || !Number.isFinite(value)) return undefined;
+  return Math.min(max, Math.max(min, Math.trunc(value)));
+}
+
+function facetCounts(refs: References, cells: Cell[], f: Filters) {
+  const byCategory = new Map<number, number>();
+  const byBrand = new Map<number, number>();
+  let total = 0;
+  const catOk = (id: number) => f.categoryIds.length === 0 || f.categoryIds.includes(id);
+  const brandOk = (id: number) => f.brandIds.length === 0 || f.brandIds.includes(id);
+  for (const c of cells) {
+    const category = Number(c.category_id);
+    const brand = Number(c.brand_id);
+    const n = Number(c.n);
+    if (brandOk(brand)) byCategory.set(category, (byCategory.get(category) ?? 0) + n);
+    if (catOk(category)) byBrand.set(brand, (byBrand.get(brand) ?? 0) + n);
+    if (brandOk(brand) && catOk(category)) total += n;
+  }
+  const facets = {
+    categories: refs.categories.map((o): FacetCount => ({ name: o.name, slug: o.slug, count: byCategory.get(o.id) ?? 0 })),
+    brands: refs.brands.map((o): FacetCount => ({ name: o.name, slug: o.slug, count: byBrand.get(o.id) ?? 0 })),
+  };
+  return { facets, total };
+}
+
+async function browseCells(db: Db, f: Filters): Promise<Cell[]> {
+  const common = commonConditions(f);
+  const run = () =>
+    sql<Cell>`SELECT category_id, brand_id, count(*) AS n FROM search_products ${where(common)} GROUP BY category_id, brand_id`
+      .execute(db)
+      .then((r) => r.rows);
+  if (common.length) return run();
+  const hit = cellsCache.get(db);
+  if (hit && Date.now() - hit.at < CELLS_TTL_MS) return hit.value;
+  const value = run();
+  value.catch(() => cellsCache.delete(db));
+  cellsCache.set(db, { at: Date.now(), value });
+  return value;
+}
+
+/** Searches (or, with no words, browses) the catalog: one page of products, the total and the facet counts. */
+export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<SearchResult> {
+  const kind = dbKind(db);
+  await tuneSqlite(db);
+  const refs = await references(db);
+  const q = cleanSearchText(query.q);
+  const terms = queryTerms(q);
+  const perPage = toInt(query.perPage, 1, MAX_PER_PAGE) ?? PRODUCTS_PER_PAGE;
+  const requestedPage = toInt(query.page, 1, MAX_PAGE) ?? 1;
+  const pick = (options: RefOption[], slugs: string[] | undefined) =>
+    options.filter((o) => slugs?.includes(o.slug)).map((o) => o.id);
+  let minCents = toInt(query.minCents, 0, MAX_CENTS);
+  let maxCents = toInt(query.maxCents, 0, MAX_CENTS);
+  if (minCents != null && maxCents != null && minCents > maxCents) [minCents, maxCents] = [maxCents, minCents];
+  const filters: Filters = {
+    categoryIds: pick(refs.categories, query.categories),
+    brandIds: pick(refs.brands, query.brands),
+    minCents,
+    maxCents,
+    inStockOnly: Boolean(query.inStockOnly),
+    onSaleOnly: Boolean(query.onSaleOnly),
+  };
+  const sort: SortKey = query.sort === "relevance" && terms.length === 0 ? "newest" : (query.sort ?? (terms.length ? "relevance" : "newest"));
+  const empty = (): SearchResult => ({
+    q,
+    terms,
+    items: [],
+    total: 0,
+    page: 1,
+    pageCount: 1,
+    perPage,
+    sort,
+    facets: facetCounts(refs, [], filters).facets,
+    didYouMean: null,
+    adjusted: [],
+  });
+
+  // Text that has no searchable word at all ("***", "the") matches nothing.
+  if (q && terms.length === 0) return empty();
+
+  const resolved = terms.length ? await resolveTerms(db, terms) : [];
+  const page = async (source: RawBuilder<unknown>, materialize: boolean, pageNumber: number, cellsToo: boolean) => {
+    const order = orderBy(sort, kind);
+    const all = [...commonConditions(filters), ...groupConditions(filters)];
+    const offset = (pageNumber - 1) * perPage;
+    const m = materialize ? sql`m AS MATERIALIZED (${source})` : sql`m AS (${source})`;
+    if (cellsToo) {
+      const { rows } = await sql<{ part: number; a: number; b: number; n: number }>`
+        WITH ${m}, f AS (SELECT * FROM m ${where(commonConditions(filters))})
+        SELECT 0 AS part, category_id AS a, brand_id AS b, count(*) AS n FROM f GROUP BY category_id, brand_id
+        UNION ALL
+        SELECT 1 AS part, id AS a, position AS b, 0 AS n FROM (
+          SELECT id, row_number() OVER (ORDER BY ${order}) AS position FROM f ${where(groupConditions(filters))}
+          ORDER BY ${order} LIMIT ${perPage} OFFSET ${offset}
+        ) page`.execute(db);
+      const cells = rows.filter((r) => Number(r.part) === 0).map((r) => ({ category_id: r.a, brand_id: r.b, n: r.n }));
+      const ids = rows
+        .filter((r) => Number(r.part) === 1)
+        .sort((x, y) => Number(x.b) - Number(y.b))
+        .map((r) => Number(r.a));
+      return { cells, ids };
+    }
+    const { rows } = await sql<{ id: number }>`
+      WITH ${m} SELECT id FROM m ${where(all)} ORDER BY ${order} LIMIT ${perPage} OFFSET ${offset}`.execute(db);
+    return { cells: null, ids: rows.map((r) => Number(r.id)) };
+  };
+
+  let cells: Cell[];
+  let ids: number[];
+  let source: RawBuilder<unknown>;
+  let materialize: boolean;
+  if (resolved.length) {
+    source = matchSource(kind, resolved, sort === "relevance");
+    materialize = true;
+    const first = await page(source, true, requestedPage, true);
+    cells = first.cells ?? [];
+    ids = first.ids;
+  } else {
+    source = allSource();
+    materialize = false;
+    [cells, { ids }] = await Promise.all([browseCells(db, filters), page(source, false, requestedPage, false)]);
+  }
+
+  const { facets, total } = facetCounts(refs, cells, filters);
+  const pageCount = Math.max(1, Math.ceil(total / perPage));
+  let pageNumber = requestedPage;
+  if (requestedPage > pageCount) {
+    pageNumber = pageCount;
+    ids = total > 0 ? (await page(source, materialize, pageNumber, false)).ids : [];
+  }
+
+  const stems = new Set(resolved.flatMap((t) => t.alternatives.map(porterStem)));
+  const items = await loadHits(db, ids, resolved, stems);
+  const adjusted = resolved
+    .filter((t) => t.kind === "completed" || t.kind === "corrected")
+    .map((t) => ({ input: t.input, used: t.alternatives.filter((w) => w !== t.input) }));
+  return {
+    q,
+    terms,
+    items,
+    total,
+    page: pageNumber,
+    pageCount,
+    perPage,
+    sort,
+    facets,
+    didYouMean: correctedQuery(resolved),
+    adjusted,
+  };
+}
+
+async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set<string>): Promise<SearchHit[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("products as p")
+    .innerJoin("brands as b", "b.id", "p.brand_id")
+    .innerJoin("categories as c", "c.id", "p.category_id")
+    .select([
+      "p.id",
+      "p.slug",
+      "p.title",
+      "p.description",
+      "p.price_cents",
+      "p.discount_percent",
+      "p.sale_price_cents",
+      "p.stock_quantity",
+      "b.name as brand_name",
+      "c.name as category_name",
+    ])
+    .where("p.id", "in", ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  const termStems = terms.map((t) => new Set(t.alternatives.map(porterStem)));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const titleStems = new Set(words(row.title).map(porterStem));
+    const titleHasAll = termStems.every((set) => [...set].some((s) => titleStems.has(s)));
+    return [
+      {
+        id,
+        slug: row.slug,
+        title: row.title,
+        priceCents: row.price_cents,
+        discountPercent: row.discount_percent,
+        salePriceCents: row.sale_price_cents,
+        stockQuantity: row.stock_quantity,
+        brandName: row.brand_name,
+        categoryName: row.category_name,
+        imageUrl: productImageUrl(id),
+        titleSegments: terms.length ? highlight(row.title, stems) : [{ text: row.title, match: false }],
+        snippet: terms.length && !titleHasAll ? snippet(row.description, stems) : null,
+      },
+    ];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Suggestions while typing.
+
+export const SUGGEST_LIMITS = { products: 5, categories: 3, brands: 3 } as const;
+
+function nameMatches(name: string, terms: ResolvedTerm[]): boolean {
+  const nameWords = words(name);
+  return terms.every((t, i) => {
+    const stems = new Set(t.alternatives.map(porterStem));
+    const last = i === terms.length - 1;
+    return nameWords.some((w) => stems.has(porterStem(w)) || (last && w.startsWith(t.input)));
+  });
+}
+
+function nameSegments(name: string, terms: ResolvedTerm[], stems: Set<string>): TextSegment[] {
+  const last = terms.at(-1)?.input;
+  const extra = new Set(stems);
+  // Prefix of a word in the name ("for" in "Forgecrest"): mark the whole word.
+  if (last) for (const w of words(name)) if (w.startsWith(last)) extra.add(porterStem(w));
+  return highlight(name, extra);
+}
+
+async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, exclude: number[]): Promise<number[]> {
+  if (limit <= 0) return [];
+  if (dbKind(db) === "postgres") {
+    const { rows } = await sql<{ id: number }>`
+      SELECT product_id AS id FROM search_products
+      WHERE document @@ to_tsquery('search_porter', ${tsQuery(terms, "A")})
+      ${exclude.length ? sql`AND product_id NOT IN (${sql.join(exclude)})` : sql``}
+      ORDER BY product_id DESC LIMIT ${limit}`.execute(db);
+    return rows.map((r) => Number(r.id));
+  }
+  const { rows } = await sql<{ id: number }>`
+    SELECT rowid AS id FROM products_fts WHERE products_fts MATCH ${ftsQuery(terms, "title")}
+    ${exclude.length ? sql`AND rowid NOT IN (${sql.join(exclude)})` : sql``}
+    ORDER BY rowid DESC LIMIT ${limit}`.execute(db);
+  return rows.map((r) => Number(r.id));
+}
+
+/** Products, categories and brands for the search box, fast enough to run on every keystroke. */
+export async function suggestSearch(db: Db, text: string, limits: { products: number; categories: number; brands: number } = SUGGEST_LIMITS): Promise<Suggestions> {
+  const q = cleanSearchText(text);
+  const terms = queryTerms(q);
+  if (terms.length === 0 || terms.join("").length < 2) return { q, options: [] };
+  await tuneSqlite(db);
+  const refs = await references(db);
+  const resolved = await resolveTerms(db, terms, { completeLast: true });
+  const stems = new Set(resolved.flatMap((t) => t.alternatives.map(porterStem)));
+
+  // Titles that contain the words as typed come first, then completions and corrections.
+  const exact = resolved.map((t) => ({ ...t, alternatives: [t.input] }));
+  const first = await suggestProductIds(db, exact, limits.products, []);
+  const more = await suggestProductIds(db, resolved, limits.products - first.length, first);
+  const ids = [...first, ...more];
+  const rows = ids.length
+    ? await db
+        .selectFrom("products")
+        .select(["id", "title", "price_cents", "sale_price_cents"])
+        .where("id", "in", ids)
+        .execute()
+    : [];
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+
+  const options: SuggestionOption[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) continue;
+    options.push({
+      type: "product",
+      id: `suggest-product-${id}`,
+      label: row.title,
+      href: `/shop/${id}`,
+      segments: highlight(row.title, stems),
+      priceCents: row.price_cents,
+      salePriceCents: row.sale_price_cents,
+      imageUrl: productImageUrl(id),
+    });
+  }
+  for (const [type, list, limit, param] of [
+    ["category", refs.categories, limits.categories, "category"],
+    ["brand", refs.brands, limits.brands, "brand"],
+  ] as const) {
+    for (const o of list.filter((o) => nameMatches(o.name, resolved)).slice(0, limit)) {
+      options.push({
+        type,
+        id: `suggest-${type}-${o.slug}`,
+        label: o.name,
+        href: `/shop?${param}=${encodeURIComponent(o.slug)}`,
+        segments: nameSegments(o.name, resolved, stems),
+      });
+    }
+  }
+  return { q, options };
+}

@@ -1,0 +1,75 @@
+/**
+ * Contact messages: stored, mailed to the store's inbox (Reply-To = the sender) and acknowledged
+ * to the sender — all in one transaction with the mail queue, so a message is never stored
+ * without its mails or mailed without being stored.
+ */
+import { contactSchema, type ContactInput } from "../../app/lib/forms.ts";
+import { STORE_HOURS } from "../../app/lib/site.ts";
+import type { Db } from "../db/connection.ts";
+import { enqueueMail } from "../mail/queue.ts";
+import { renderMail } from "../mail/templates.ts";
+
+export class ContactValidationError extends Error {
+  readonly code = "CONTACT_INVALID";
+  readonly fields: string[];
+  constructor(fields: string[]) {
+    super(`Invalid contact message: ${fields.join(", ")}`);
+    this.name = "ContactValidationError";
+    this.fields = fields;
+  }
+}
+
+/** "Name" <address> with the name quoted, so commas or angle brackets in it stay part of the name. */
+export function mailbox(name: string, address: string): string {
+  return `"${name.replace(/[\\"]/g, "\\$&")}" <${address}>`;
+}
+
+export interface ContactOptions {
+  storeInbox: string;
+  siteUrl: string;
+  ip?: string;
+  now?: Date;
+}
+
+export async function submitContactMessage(db: Db, input: ContactInput, options: ContactOptions): Promise<{ id: number; mailIds: number[] }> {
+  // The action validated already; the domain checks again so no caller can skip it.
+  const parsed = contactSchema.safeParse(input);
+  if (!parsed.success) throw new ContactValidationError([...new Set(parsed.error.issues.map((i) => String(i.path[0])))]);
+  const { name, email, subject, message } = parsed.data;
+  const at = (options.now ?? new Date()).toISOString();
+
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto("contact_messages")
+      .values({ name, email, subject, message, ip: options.ip ?? null, created_at: at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const id = Number(row.id);
+
+    const toStore = await enqueueMail(trx, {
+      to: options.storeInbox,
+      replyTo: mailbox(name, email),
+      subject: `Contact form: ${subject}`,
+      ...renderMail({
+        heading: `New message from ${name}`,
+        paragraphs: [`From: ${name} <${email}>`, `Subject: ${subject}`, message],
+        footer: `Contact message #${id}, received ${at}. Reply to this email to answer ${name}.`,
+      }),
+    });
+    const ack = await enqueueMail(trx, {
+      to: email,
+      subject: "We've received your message — ToolHub Wholesale",
+      ...renderMail({
+        heading: "Thanks for getting in touch",
+        paragraphs: [
+          `Hello ${name},`,
+          `We've received your message "${subject}" and will reply to this address as soon as we can.`,
+          `Our opening hours: ${STORE_HOURS.map((h) => `${h.days} ${h.hours}`).join("; ")}.`,
+        ],
+        action: { label: "Visit ToolHub Wholesale", url: `${options.siteUrl}/` },
+        footer: `You're getting this email because this address was entered in the contact form on ${options.siteUrl}. If that wasn't you, you can ignore it.`,
+      }),
+    });
+    return { id, mailIds: [toStore.id, ack.id] };
+  });
+}

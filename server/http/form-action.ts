@@ -1,0 +1,36 @@
+import { data, redirect } from "react-router";
+import { isDomainError } from "../errors.ts";
+import { isDataRequest } from "./request.ts";
+
+export const MAX_FORM_BYTES = 16 * 1024;
+
+/** Reads a small urlencoded or multipart form; a body that is too large is a 413. */
+export async function readSmallForm(request: Request): Promise<FormData> {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) {
+    throw data("The form is too large.", { status: 413 });
+  }
+  try {
+    return await request.formData();
+  } catch {
+    throw data("The form could not be read.", { status: 400 });
+  }
+}
+
+/**
+ * Runs a form action's domain step and answers both ways: fetchers get { ok, message } data;
+ * a page without JavaScript is redirected (success) or shown the page with the message (failure).
+ */
+export async function answerFormAction(
+  request: Request,
+  run: () => Promise<{ message: string }>,
+  options: { redirectTo: string; headers?: HeadersInit },
+) {
+  try {
+    const { message } = await run();
+    if (isDataRequest(request)) return data({ ok: true, message }, { headers: options.headers });
+    throw redirect(options.redirectTo, { headers: options.headers });
+  } catch (error) {
+    if (isDomainError(error)) return data({ ok: false, message: error.message }, { status: error.status, headers: options.headers });
+    throw error;
+  }
+}

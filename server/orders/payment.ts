@@ -1,0 +1,47 @@
+import type { PaymentMethodId } from "../../app/lib/order-rules.ts";
+
+export interface PaymentRequest {
+  orderNumber: string;
+  totalCents: number;
+  email: string;
+  businessName: string | null;
+  taxNumber: string | null;
+}
+
+export interface PaymentOutcome {
+  /** Stored on the order, e.g. "due_on_delivery", "invoiced_net30", or a gateway's "authorized". */
+  paymentStatus: string;
+}
+
+/**
+ * A way to pay. Methods run inside the order's transaction; a card gateway would authorize here
+ * (and be idempotent on orderNumber) and throw a DomainError to refuse the order.
+ */
+export interface PaymentMethod {
+  id: PaymentMethodId;
+  label: string;
+  requiresBusiness: boolean;
+  authorize(request: PaymentRequest): Promise<PaymentOutcome>;
+}
+
+const payOnDelivery: PaymentMethod = {
+  id: "pay-on-delivery",
+  label: "Pay on delivery",
+  requiresBusiness: false,
+  authorize: async () => ({ paymentStatus: "due_on_delivery" }),
+};
+
+const invoiceNet30: PaymentMethod = {
+  id: "invoice-net30",
+  label: "Invoice (business accounts, net 30)",
+  requiresBusiness: true,
+  authorize: async () => ({ paymentStatus: "invoiced_net30" }),
+};
+
+const methods = new Map<PaymentMethodId, PaymentMethod>([payOnDelivery, invoiceNet30].map((m) => [m.id, m]));
+
+export function paymentMethod(id: PaymentMethodId): PaymentMethod {
+  const method = methods.get(id);
+  if (!method) throw new Error(`Unknown payment method ${id}`);
+  return method;
+}

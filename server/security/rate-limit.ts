@@ -1,0 +1,118 @@
+/**
+ * Fixed-window rate limits. In memory (per process) when no Redis URL is given; in Redis when one
+ * is, so every app process — and every machine — counts against the same window.
+ *
+ * If Redis is unreachable, a limiter falls back to its in-memory window (logged) rather than
+ * taking the form down with it: the limits then hold per process until Redis is back.
+ */
+import { Redis } from "ioredis";
+
+export interface RateLimitResult {
+  allowed: boolean;
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  hit(key: string): Promise<RateLimitResult>;
+}
+
+export interface RateLimiterOptions {
+  /** Distinguishes limiters that share a Redis; part of every key. */
+  name: string;
+  windowSeconds: number;
+  max: number;
+  redisUrl?: string;
+}
+
+/** Header in which the HTTP layer (server/http/app.ts) passes the client address; a client-sent value is overwritten there. */
+export const CLIENT_IP_HEADER = "x-client-ip";
+
+/** The client address the HTTP layer determined for this request ("unknown" when it is missing). */
+export function clientIp(request: Request): string {
+  return request.headers.get(CLIENT_IP_HEADER)?.trim().slice(0, 64) || "unknown";
+}
+
+function memoryWindow(windowMs: number, max: number, now: () => number) {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  let lastSweep = now();
+  return (key: string): RateLimitResult => {
+    const t = now();
+    if (windows.size > 10_000 || t - lastSweep > windowMs) {
+      for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
+      lastSweep = t;
+    }
+    let w = windows.get(key);
+    if (!w || w.resetAt <= t) {
+      w = { count: 0, resetAt: t + windowMs };
+      windows.set(key, w);
+    }
+    w.count += 1;
+    const allowed = w.count <= max;
+    return { allowed, remaining: Math.max(0, max - w.count), retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
+  };
+}
+
+// INCR, and set the window's expiry on the first hit, in one atomic step: parallel requests on
+// several processes cannot slip past a stale count, and a key can never be left without a TTL.
+const HIT_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if n == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {n, ttl}
+`;
+
+const REDIS_KEY = Symbol.for("toolstore.rate-limit.redis");
+type GlobalWithRedis = typeof globalThis & { [REDIS_KEY]?: Map<string, Redis> };
+
+function redisClient(url: string): Redis {
+  const g = globalThis as GlobalWithRedis;
+  const clients = (g[REDIS_KEY] ??= new Map());
+  let client = clients.get(url);
+  if (!client) {
+    client = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000, enableOfflineQueue: true });
+    let lastLog = 0;
+    client.on("error", (error: Error) => {
+      if (Date.now() - lastLog > 60_000) {
+        lastLog = Date.now();
+        console.error(`Rate limits: Redis error (${error.message}); counting in memory until it is back`);
+      }
+    });
+    clients.set(url, client);
+  }
+  return client;
+}
+
+/** Closes the Redis connections the limiters opened (tests, graceful shutdown). */
+export async function closeRateLimitConnections(): Promise<void> {
+  const g = globalThis as GlobalWithRedis;
+  const clients = g[REDIS_KEY];
+  if (!clients) return;
+  g[REDIS_KEY] = new Map();
+  await Promise.all([...clients.values()].map((c) => c.quit().catch(() => c.disconnect())));
+}
+
+export function createRateLimiter(opts: RateLimiterOptions & { now?: () => number }): RateLimiter {
+  if (!opts.name || !/^[\w.-]+$/.test(opts.name)) throw new Error(`Rate limiter name must be a word, got "${opts.name}"`);
+  if (!(opts.windowSeconds > 0) || !(opts.max >= 1)) throw new Error("Rate limiter needs windowSeconds > 0 and max >= 1");
+  const windowMs = Math.round(opts.windowSeconds * 1000);
+  const memory = memoryWindow(windowMs, opts.max, opts.now ?? Date.now);
+  if (!opts.redisUrl) return { hit: async (key) => memory(key) };
+
+  const redis = redisClient(opts.redisUrl);
+  const prefix = `toolstore:rl:${opts.name}:`;
+  return {
+    async hit(key) {
+      try {
+        const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs))) as [number, number];
+        const allowed = count <= opts.max;
+        return { allowed, remaining: Math.max(0, opts.max - count), retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(ttl / 1000)) };
+      } catch {
+        return memory(key);
+      }
+    },
+  };
+}

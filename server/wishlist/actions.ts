@@ -1,0 +1,28 @@
+import { parseProductId } from "../../app/lib/order-rules.ts";
+import { addToCart } from "../cart/cart.ts";
+import type { Db } from "../db/connection.ts";
+import { DomainError } from "../errors.ts";
+import { addToWishlist, removeFromWishlist, toggleWishlist } from "./wishlist.ts";
+
+/** Applies one wishlist form post: toggle, add, remove, or move to the cart. */
+export async function applyWishlistAction(db: Db, owner: string, form: FormData): Promise<{ message: string }> {
+  const productId = parseProductId(form.get("productId"));
+  if (productId == null) throw new DomainError("BAD_PRODUCT_ID", "Choose a product.", 400);
+  const color = typeof form.get("color") === "string" ? String(form.get("color")).slice(0, 40) : null;
+  switch (form.get("intent") ?? "toggle") {
+    case "toggle":
+      return { message: (await toggleWishlist(db, owner, productId, color)) ? "Added to your wishlist." : "Removed from your wishlist." };
+    case "add":
+      await addToWishlist(db, owner, productId, color);
+      return { message: "Added to your wishlist." };
+    case "remove":
+      await removeFromWishlist(db, owner, productId);
+      return { message: "Removed from your wishlist." };
+    case "to-cart": {
+      const result = await addToCart(db, owner, { productId, quantity: 1, color });
+      return { message: `${result.title} added to your cart.` };
+    }
+    default:
+      throw new DomainError("BAD_INTENT", "Unknown wishlist action.", 400);
+  }
+}

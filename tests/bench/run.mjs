@@ -1,0 +1,448 @@
+// `npm run bench`: load test of the production server on a 100k-product SQLite catalog.
+//
+// 1. builds the app into BUILD_DIR (default "build") when its server entry is missing
+//    (or when BENCH_REBUILD=1);
+// 2. seeds .tmp/bench/store-100k.db with 100,000 products (reused when already seeded);
+// 3. starts `node server/http/main.ts` (NODE_ENV=production, WEB_CONCURRENCY default 2) and waits
+//    for /healthz;
+// 4. runs autocannon (10 connections, BENCH_DURATION seconds each, default 10, after a 2 s warm-up)
+//    on /, /shop, /shop/:id (a random product id per request) and a static HTML file of the same
+//    byte size as a product page, served by the same server (the ceiling);
+// 5. measures add-to-cart (POST /cart) when the cart action exists;
+// 6. prints req/s, p50, p99, non-2xx and errors with PASS/FAIL against the targets of issues 2 and 4.
+//
+// It is a report: it exits 0 whether or not the targets are met, and non-zero only when the script
+// itself cannot run (build, seed or server start-up fails). The server it starts is always stopped.
+//
+// Environment: BUILD_DIR, BENCH_PORT (3900), WEB_CONCURRENCY (2), BENCH_DURATION (10),
+// BENCH_CONNECTIONS (10), BENCH_REBUILD (1 = build even when a build exists).
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { setTimeout as sleep } from "node:timers/promises";
+import autocannon from "autocannon";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const BUILD_DIR = process.env.BUILD_DIR || "build";
+const buildAbs = path.resolve(root, BUILD_DIR);
+const serverEntry = path.join(buildAbs, "server/index.js");
+const PORT = Number(process.env.BENCH_PORT || 3900);
+const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY || "2";
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+const WARMUP = 2;
+const PRODUCTS = 100_000;
+const SITE_URL = `http://127.0.0.1:${PORT}`;
+const benchDir = path.join(root, ".tmp/bench");
+const dbPath = path.join(benchDir, "store-100k.db");
+const logPath = path.join(benchDir, "server.log");
+const staticName = "bench-static.html";
+const staticPath = path.join(buildAbs, "client", staticName);
+
+const TARGETS = {
+  "/": { minRps: 400 },
+  "/shop": { minRps: 400 },
+  "/shop/:id": { minRps: 800, maxP99: 50 },
+  "POST /cart (add)": { maxP99: 30 },
+};
+
+let server; // the ChildProcess we started (its own process group)
+let staticCreated = false;
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+function log(line = "") {
+  process.stdout.write(`${line}\n`);
+}
+
+function fail(message) {
+  const error = new Error(message);
+  error.benchFailure = true;
+  throw error;
+}
+
+function runNode(args, env, label) {
+  log(`» ${label}`);
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) fail(`${label} failed (exit ${result.status ?? result.signal})`);
+}
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(target).reduce((max, name) => Math.max(max, newestMtime(path.join(target, name))), stat.mtimeMs);
+}
+
+function ensureBuild() {
+  if (existsSync(serverEntry) && process.env.BENCH_REBUILD !== "1") {
+    const sources = ["app", "package.json", "vite.config.ts", "react-router.config.ts"].map((p) => path.join(root, p));
+    const stale = statSync(serverEntry).mtimeMs < Math.max(...sources.map(newestMtime));
+    log(`Using the existing build in ${BUILD_DIR}${stale ? " (older than app/ sources: set BENCH_REBUILD=1 to rebuild)" : ""}`);
+    return;
+  }
+  runNode([path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], { NODE_ENV: "production", BUILD_DIR }, `Building into ${BUILD_DIR}`);
+  if (!existsSync(serverEntry)) fail(`build finished but ${serverEntry} is missing`);
+}
+
+/** Product ids in the catalog (all of them, and those in stock), or null when the file has no catalog yet. */
+function readCatalog() {
+  if (!existsSync(dbPath)) return null;
+  let db;
+  try {
+    db = new DatabaseSync(dbPath, { readOnly: true });
+    const ids = db.prepare("SELECT id FROM products ORDER BY id").all().map((r) => Number(r.id));
+    const inStock = db.prepare("SELECT id FROM products WHERE stock_quantity > 0 ORDER BY id").all().map((r) => Number(r.id));
+    return { ids, inStock };
+  } catch {
+    return null; // no products table yet
+  } finally {
+    db?.close();
+  }
+}
+
+function ensureCatalog() {
+  mkdirSync(benchDir, { recursive: true });
+  let catalog = readCatalog();
+  if (catalog && catalog.ids.length >= PRODUCTS) {
+    log(`Using the existing catalog ${path.relative(root, dbPath)} (${catalog.ids.length.toLocaleString("en-US")} products)`);
+    return catalog;
+  }
+  runNode(
+    [path.join(root, "server/db/seed/cli.ts"), "--products", String(PRODUCTS)],
+    { SQLITE_PATH: dbPath, DATABASE_URL: "" },
+    `Seeding ${PRODUCTS.toLocaleString("en-US")} products into ${path.relative(root, dbPath)}`,
+  );
+  catalog = readCatalog();
+  if (!catalog || catalog.ids.length < PRODUCTS) fail(`the seed left ${catalog?.ids.length ?? 0} products, expected ${PRODUCTS}`);
+  return catalog;
+}
+
+async function startServer() {
+  const out = createWriteStream(logPath);
+  server = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
+    cwd: root,
+    detached: true, // own process group, so stopping it also stops its cluster workers
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      BUILD_DIR,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      SITE_URL,
+      WEB_CONCURRENCY,
+      SQLITE_PATH: dbPath,
+      DATABASE_URL: "",
+      SMTP_URL: "",
+      OUTBOX_DIR: path.join(benchDir, "outbox"),
+      AUTH_SECRET: process.env.AUTH_SECRET || "bench-only-secret-0123456789abcdef0123456789",
+    },
+  });
+  server.stdout.pipe(out);
+  server.stderr.pipe(out);
+  let exited = null;
+  server.on("exit", (code, signal) => (exited = { code, signal }));
+  log(`» Starting the server on ${SITE_URL} (WEB_CONCURRENCY=${WEB_CONCURRENCY}, pid ${server.pid}, log ${path.relative(root, logPath)})`);
+
+  const deadline = Date.now() + 5 * 60_000; // migrations on a fresh 100k catalog can take a while
+  while (Date.now() < deadline) {
+    if (exited) fail(`the server exited during start-up (${exited.code ?? exited.signal}); see ${logPath}:\n${tail(logPath)}`);
+    try {
+      const res = await fetch(`${SITE_URL}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  fail(`/healthz did not answer within 5 minutes; see ${logPath}:\n${tail(logPath)}`);
+}
+
+function tail(file, lines = 20) {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+async function stopServer() {
+  const child = server;
+  server = undefined;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    process.kill(-child.pid, "SIGTERM"); // the group we created: the primary and its workers
+  } catch {
+    child.kill("SIGTERM");
+  }
+  const stopped = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
+  if (!stopped) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      child.kill("SIGKILL");
+    }
+    await exited;
+  }
+  // Workers may outlive the primary by a moment; wait until the group is gone.
+  for (let i = 0; i < 40; i++) {
+    try {
+      process.kill(-child.pid, 0);
+    } catch {
+      return;
+    }
+    await sleep(250);
+  }
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+function removeStatic() {
+  if (staticCreated) {
+    rmSync(staticPath, { force: true });
+    staticCreated = false;
+  }
+}
+
+/** Serve a static copy of a product page: the same bytes, so the same size, through express.static. */
+async function createStaticFile() {
+  const res = await fetch(`${SITE_URL}/shop/1`);
+  const html = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) fail(`/shop/1 answered ${res.status}; cannot size the static file`);
+  writeFileSync(staticPath, html);
+  staticCreated = true;
+  const check = await fetch(`${SITE_URL}/${staticName}`);
+  const served = Buffer.from(await check.arrayBuffer());
+  if (check.status !== 200 || served.length !== html.length) {
+    fail(`/${staticName} answered ${check.status} with ${served.length} bytes, expected ${html.length}`);
+  }
+  return html.length;
+}
+
+function cannon(opts) {
+  return autocannon({
+    url: SITE_URL,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    timeout: 10,
+    ...opts,
+  });
+}
+
+/** A 2 s warm-up (discarded), then the measured run. */
+async function measure(name, opts) {
+  process.stdout.write(`  ${name.padEnd(24)} warm-up ${WARMUP}s, measuring ${DURATION}s … `);
+  await cannon({ ...opts, duration: WARMUP });
+  const r = await cannon({ ...opts, duration: DURATION });
+  const row = {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    status: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count])),
+    bytesPerReq: r.requests.total ? Math.round(r.throughput.total / r.requests.total) : 0,
+  };
+  log(`${Math.round(row.rps)} req/s`);
+  return row;
+}
+
+function verdict(row, target, { okStatus = (code) => code >= 200 && code < 300 } = {}) {
+  const reasons = [];
+  if (target.minRps !== undefined && row.rps < target.minRps) reasons.push(`${Math.round(row.rps)} < ${target.minRps} req/s`);
+  if (target.maxP99 !== undefined && row.p99 > target.maxP99) reasons.push(`p99 ${row.p99} > ${target.maxP99} ms`);
+  const bad = Object.entries(row.status).filter(([code]) => !okStatus(Number(code))).reduce((n, [, c]) => n + c, 0);
+  if (bad > 0) reasons.push(`${bad} unexpected responses`);
+  if (row.errors > 0) reasons.push(`${row.errors} errors`);
+  return reasons.length ? `FAIL (${reasons.join(", ")})` : "PASS";
+}
+
+function printTable(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  // Columns of numbers are right-aligned, text columns left-aligned.
+  const numeric = headers.map((_, i) => i > 0 && rows.every((r) => /^[\d.]+$|^n\/a$/.test(String(r[i]))));
+  const pad = (c, i) => (numeric[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]));
+  const line = (cells) => `| ${cells.map(pad).join(" | ")} |`;
+  log(line(headers.map((h, i) => pad(h, i))));
+  log(`|${widths.map((w, i) => (numeric[i] ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`);
+  for (const r of rows) log(line(r));
+}
+
+const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+const tableRow = (r) => [r.name, fmt(r.rps), fmt(r.p50), fmt(r.p99), r.requests, r.non2xx, r.errors];
+const TABLE_HEADERS = ["target", "req/s (avg)", "p50 ms", "p99 ms", "requests", "non-2xx", "errors"];
+
+// ---------------------------------------------------------------------------------------------
+// add-to-cart
+
+const CART_BODY = (productId) => `intent=add&productId=${productId}&quantity=1`;
+const cartHeaders = { "content-type": "application/x-www-form-urlencoded", origin: SITE_URL };
+
+function cookiesFrom(headers) {
+  const entry = Object.entries(headers).find(([k]) => k.toLowerCase() === "set-cookie");
+  if (!entry) return null;
+  const values = Array.isArray(entry[1]) ? entry[1] : [entry[1]];
+  return values.map((v) => String(v).split(";")[0]).join("; ");
+}
+
+async function benchCart(inStock) {
+  log("");
+  log("Add to cart (POST /cart, issue 4)");
+  const probe = await fetch(`${SITE_URL}/cart`, {
+    method: "POST",
+    headers: cartHeaders,
+    body: CART_BODY(inStock[0] ?? 1),
+    redirect: "manual",
+  });
+  const probeBody = (await probe.text()).replace(/\s+/g, " ").slice(0, 200);
+  if (probe.status === 404 || probe.status === 405) {
+    log(`  cart not implemented yet (POST /cart answered ${probe.status}); skipped.`);
+    return null;
+  }
+  if (probe.status >= 400) {
+    log(`  POST /cart answered ${probe.status} to a valid add (${probeBody}); skipped, fix the probe or the action.`);
+    return null;
+  }
+  // Each connection is a guest who adds 20 random in-stock products to one cart (kept through the
+  // Set-Cookie it receives), then starts over as a new guest: autocannon resets a connection's
+  // context after the last entry of `requests`. So about 1 add in 20 also creates a cart.
+  const pick = () => inStock[Math.floor(Math.random() * inStock.length)];
+  const step = {
+    method: "POST",
+    path: "/cart",
+    setupRequest: (req, context) => ({
+      ...req,
+      headers: { ...req.headers, ...cartHeaders, ...(context.cookie ? { cookie: context.cookie } : {}) },
+      body: CART_BODY(pick()),
+    }),
+    onResponse: (_status, _body, context, headers) => {
+      const cookie = cookiesFrom(headers ?? {});
+      if (cookie) context.cookie = cookie;
+    },
+  };
+  const row = await measure("POST /cart (add)", { requests: Array.from({ length: 20 }, () => ({ ...step })) });
+  row.probeStatus = probe.status;
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const started = new Date();
+  log(`npm run bench — ${started.toISOString()}`);
+  log(
+    `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
+      `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}; node ${process.version}`,
+  );
+  ensureBuild();
+  const { ids, inStock } = ensureCatalog();
+  await startServer();
+  const staticBytes = await createStaticFile();
+
+  // Every target should answer 200 before we time it.
+  for (const p of ["/", "/shop", `/shop/${ids[ids.length - 1]}`]) {
+    const res = await fetch(`${SITE_URL}${p}`);
+    await res.arrayBuffer();
+    if (res.status !== 200) log(`  warning: GET ${p} answered ${res.status}`);
+  }
+
+  log("");
+  log(`Load: ${CONNECTIONS} connections, ${DURATION} s per target after a ${WARMUP} s warm-up, no Accept-Encoding (identity bodies)`);
+  const randomProduct = () => ids[Math.floor(Math.random() * ids.length)];
+  const rows = [];
+  rows.push(await measure("/", { requests: [{ method: "GET", path: "/" }] }));
+  rows.push(await measure("/shop", { requests: [{ method: "GET", path: "/shop" }] }));
+  rows.push(
+    await measure("/shop/:id", {
+      requests: [{ method: "GET", path: "/shop/1", setupRequest: (req) => ({ ...req, path: `/shop/${randomProduct()}` }) }],
+    }),
+  );
+  rows.push(await measure(`/${staticName}`, { requests: [{ method: "GET", path: `/${staticName}` }] }));
+
+  const cart = await benchCart(inStock);
+
+  log("");
+  log(
+    `Results (WEB_CONCURRENCY=${WEB_CONCURRENCY}, ${ids.length.toLocaleString("en-US")} products, /shop/:id = a random id ` +
+      `among ${ids.length.toLocaleString("en-US")} per request, static file = ${staticBytes} bytes, same as /shop/1)`,
+  );
+  printTable(TABLE_HEADERS, [...rows, ...(cart ? [cart] : [])].map(tableRow));
+  for (const r of [...rows, ...(cart ? [cart] : [])]) {
+    const codes = Object.entries(r.status).map(([c, n]) => `${c}×${n}`).join(", ");
+    if (Object.keys(r.status).some((c) => c !== "200")) log(`  ${r.name}: status codes ${codes}`);
+  }
+
+  log("");
+  log("Targets (issues 2 and 4)");
+  const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
+  const checks = [
+    ["/shop/:id ≥ 800 req/s, p99 ≤ 50 ms", verdict(byName["/shop/:id"], TARGETS["/shop/:id"])],
+    ["/ ≥ 400 req/s", verdict(byName["/"], TARGETS["/"])],
+    ["/shop ≥ 400 req/s", verdict(byName["/shop"], TARGETS["/shop"])],
+    [
+      "add to cart p99 ≤ 30 ms",
+      cart ? verdict(cart, TARGETS["POST /cart (add)"], { okStatus: (c) => c >= 200 && c < 400 }) : "not measured (cart not implemented yet)",
+    ],
+  ];
+  printTable(["target", "result"], checks);
+  log("");
+  log("A target also fails when any response had an unexpected status or errored.");
+
+  const resultFile = path.join(benchDir, "last-run.json");
+  writeFileSync(
+    resultFile,
+    JSON.stringify(
+      { date: started.toISOString(), webConcurrency: WEB_CONCURRENCY, connections: CONNECTIONS, duration: DURATION, staticBytes, rows, cart, checks },
+      null,
+      2,
+    ),
+  );
+  log(`Raw figures: ${path.relative(root, resultFile)}`);
+}
+
+async function cleanup() {
+  removeStatic();
+  await stopServer();
+}
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log(`\n${signal}: stopping the server…`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+// Last resort if the process dies some other way: never leave the server or the static file behind.
+process.on("exit", () => {
+  if (staticCreated) rmSync(staticPath, { force: true });
+  if (server && server.exitCode === null) {
+    try {
+      process.kill(-server.pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+});
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  exitCode = 1;
+  console.error(`\nbench: ${error?.benchFailure ? error.message : (error?.stack ?? error)}`);
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);

@@ -1,0 +1,92 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
+
+const identityFile = () => path.resolve(".tmp", `e2e-${process.env.E2E_PORT ?? 3100}`, "oidc-identity.json");
+function googleSays(identity: Record<string, unknown>) {
+  writeFileSync(identityFile(), JSON.stringify(identity));
+}
+
+async function clickGoogle(page: Page) {
+  await page.getByRole("button", { name: /Continue with Google|Waiting for Google/ }).click();
+}
+
+// The identity file is shared by the whole server, so these run one after another.
+test.describe.configure({ mode: "serial" });
+
+test("the popup signs in through OpenID Connect and closes; the page has the user", async ({ page }) => {
+  const email = uniqueEmail("google");
+  googleSays({ sub: `sub-${email}`, email, email_verified: true, name: "Gina Google", picture: "" });
+  await page.goto("/login");
+  const popupPromise = page.waitForEvent("popup");
+  await clickGoogle(page);
+  const popup = await popupPromise;
+  expect(popup.viewportSize()).toEqual({ width: 500, height: 600 });
+  await popup.waitForEvent("close");
+  await expect(page.getByRole("alert").filter({ hasText: "Login Successful" })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: /Your account \(Gina Google\)/ }).first()).toBeVisible();
+  const stored = JSON.parse((await page.evaluate(() => window.localStorage.getItem("user")))!);
+  expect(stored).toEqual({ fullName: "Gina Google", email, profilePhoto: null });
+});
+
+test("Google joins an existing email account only when it says the email is verified", async ({ page, request, baseURL }) => {
+  const email = uniqueEmail("link");
+  await registerViaApi(request, baseURL!, email);
+  googleSays({ sub: `sub-unverified-${email}`, email, email_verified: false, name: "Una Verified" });
+  await page.goto("/login");
+  let popupPromise = page.waitForEvent("popup");
+  await clickGoogle(page);
+  await (await popupPromise).waitForEvent("close");
+  await expect(page.getByRole("alert")).toContainText("already exists");
+
+  googleSays({ sub: `sub-verified-${email}`, email, email_verified: true, name: "Vera Verified" });
+  popupPromise = page.waitForEvent("popup");
+  await clickGoogle(page);
+  await (await popupPromise).waitForEvent("close");
+  await expect(page.getByRole("alert").filter({ hasText: "Login Successful" })).toBeVisible();
+});
+
+test("a blocked popup gets a message", async ({ page }) => {
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  await page.goto("/login");
+  await clickGoogle(page);
+  await expect(page.getByRole("alert")).toContainText("blocked the Google sign-in window");
+});
+
+test("closing the popup is noticed, and a second click focuses the open popup", async ({ page, context }) => {
+  // Hold the provider's authorize page so the popup stays open until the test closes it.
+  await context.route("**/authorize?**", () => {});
+  await page.goto("/login");
+  const popupPromise = page.waitForEvent("popup");
+  await clickGoogle(page);
+  const popup = await popupPromise;
+  let popups = 1;
+  page.on("popup", () => popups++);
+  await clickGoogle(page);
+  await expect(page.getByRole("alert")).toContainText("already open");
+  expect(popups).toBe(1);
+  await popup.close();
+  await expect(page.getByRole("alert")).toContainText("closed before you finished", { timeout: 8000 });
+});
+
+test("network failure and server failure get their own messages", async ({ page }) => {
+  await page.goto("/login");
+  await page.route("**/api/auth/sign-in/oauth2", (route) => route.abort("internetdisconnected"));
+  await clickGoogle(page);
+  await expect(page.getByRole("alert")).toContainText("couldn't reach Google");
+  await page.unroute("**/api/auth/sign-in/oauth2");
+  await page.route("**/api/auth/sign-in/oauth2", (route) => route.fulfill({ status: 500, body: "{}" }));
+  await clickGoogle(page);
+  await expect(page.getByRole("alert")).toContainText("problem on our side");
+});
+
+test("an origin outside the authorized domains is refused", async ({ page, baseURL }) => {
+  const other = baseURL!.replace("127.0.0.1", "localhost");
+  await page.goto(`${other}/login`);
+  await clickGoogle(page);
+  await expect(page.getByRole("alert")).toContainText("unauthorized domain");
+});

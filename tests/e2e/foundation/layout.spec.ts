@@ -1,0 +1,221 @@
+import { expect, test } from "../support/fixtures.ts";
+import { CONTENT_PAGES, HEADER_NAV, hrefOf, waitForHydration } from "../support/site.ts";
+
+test.describe("header", () => {
+  test("logo, nav links in order, cart, wishlist and Login", async ({ page }) => {
+    await page.goto("/about");
+    const header = page.getByRole("banner");
+    const logo = header.getByRole("link", { name: /ToolHub Wholesale/ });
+    await expect(logo).toHaveAttribute("href", "/");
+    await expect(logo.getByRole("img")).toHaveAttribute("alt", /\S/);
+
+    const nav = header.getByRole("navigation", { name: "Main" });
+    const links = nav.getByRole("link");
+    await expect(links).toHaveText(HEADER_NAV.map((n) => n.name));
+    for (const [i, item] of HEADER_NAV.entries()) {
+      expect(await hrefOf(links.nth(i))).toBe(item.path);
+    }
+
+    expect(await hrefOf(header.getByRole("link", { name: /^Cart/ }))).toBe("/cart");
+    expect(await hrefOf(header.getByRole("link", { name: /^Wishlist/ }))).toBe("/wishlist");
+    const login = header.getByRole("link", { name: "Login", exact: true });
+    await expect(login).toBeVisible();
+    expect(await hrefOf(login)).toBe("/login");
+    await login.click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Login");
+  });
+
+  for (const current of HEADER_NAV) {
+    test(`only "${current.name}" is the current page on ${current.path}`, async ({ page }) => {
+      await page.goto(current.path);
+      const links = page.getByRole("banner").getByRole("navigation", { name: "Main" }).getByRole("link");
+      for (const item of HEADER_NAV) {
+        const link = links.filter({ hasText: new RegExp(`^${item.name}$`) });
+        if (item === current) await expect(link).toHaveAttribute("aria-current", "page");
+        else await expect(link).not.toHaveAttribute("aria-current", /.*/);
+      }
+    });
+  }
+
+  test("clicking a nav link navigates and moves aria-current", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    const nav = page.getByRole("banner").getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "FAQ" }).click();
+    await expect(page).toHaveURL(/\/faq$/);
+    await expect(nav.getByRole("link", { name: "FAQ" })).toHaveAttribute("aria-current", "page");
+    await expect(nav.getByRole("link", { name: "Home" })).not.toHaveAttribute("aria-current", /.*/);
+  });
+
+  test("the search form is a labelled search field that submits to /shop?q=…", async ({ page }) => {
+    await page.goto("/about");
+    const search = page.getByRole("banner").getByRole("search");
+    await expect(search).toHaveCount(1);
+    const field = search.getByRole("searchbox", { name: /search/i });
+    await expect(field).toHaveAttribute("type", "search");
+    await field.fill("cordless drill");
+    await field.press("Enter");
+    await expect(page).toHaveURL(/\/shop\?q=cordless(\+|%20)drill$/);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("cordless drill");
+  });
+});
+
+test.describe("header on a 390×844 phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("a search field and a Menu toggle that opens the same links plus Login", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    const header = page.getByRole("banner");
+    await expect(header.getByRole("navigation", { name: "Main" })).toBeHidden();
+    await expect(header.getByRole("search").getByRole("searchbox", { name: /search/i })).toBeVisible();
+
+    const menu = header.getByRole("button", { name: "Menu" });
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await menu.click();
+    await expect(menu).toHaveAttribute("aria-expanded", "true");
+    const mobileNav = header.getByRole("navigation", { name: "Mobile" });
+    await expect(mobileNav).toBeVisible();
+    await expect(mobileNav.getByRole("link")).toHaveText([...HEADER_NAV.map((n) => n.name), "Login"]);
+    await expect(mobileNav.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
+
+    await mobileNav.getByRole("link", { name: "Shop" }).click();
+    await expect(page).toHaveURL(/\/shop$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shop");
+    // The menu closes after navigating, and toggles open and closed.
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(mobileNav).toBeHidden();
+    await menu.click();
+    await expect(mobileNav.getByRole("link", { name: "Shop" })).toHaveAttribute("aria-current", "page");
+    await menu.click();
+    await expect(mobileNav).toBeHidden();
+  });
+});
+
+/** The spec's footer links, where each now leads, and the h1 a shopper sees there. */
+const FOOTER_LINKS: { name: string; path: string; redirectsTo?: string; h1: string }[] = [
+  { name: "Home", path: "/", h1: "Cordless Drills at Trade Prices" },
+  { name: "About Us", path: "/aboutUs", redirectsTo: "/about", h1: "About Us" },
+  { name: "Contact Us", path: "/contactUs", redirectsTo: "/contact", h1: "Contact Us" },
+  { name: "FAQ", path: "/faq", h1: "Frequently Asked Questions" },
+  { name: "Blogs", path: "/blogs", h1: "Blogs" },
+  { name: "Help", path: "/faq", h1: "Frequently Asked Questions" },
+  { name: "Store Map", path: "/contact", h1: "Contact Us" },
+  { name: "Search Product", path: "/shop", h1: "Shop" },
+  { name: "Wishlist", path: "/wishlist", h1: "Wishlist" },
+  { name: "Order Status", path: "/account/orders", h1: "Order Status" },
+  ...CONTENT_PAGES.map((p) => ({ name: p.title, path: p.path, h1: p.title })),
+];
+
+test.describe("footer", () => {
+  test("year, payments logo, address, masked email and phone", async ({ page }) => {
+    await page.goto("/");
+    const footer = page.getByRole("contentinfo");
+    await expect(footer).toContainText(`© ${new Date().getFullYear()}`);
+    await expect(footer.getByRole("img", { name: /payment/i })).toHaveAttribute("alt", /\S/);
+    await expect(footer).toContainText(/\d+ [A-Z][a-z]+ (Lane|Street|Road)/);
+    await expect(footer).toContainText(/Email: [a-z]+\*{2,}@[a-z.-]+\.[a-z]+/);
+    await expect(footer).toContainText(/Phone: \+?[\d ]{10,}/);
+  });
+
+  test("has the spec's links, each with a real target", async ({ page }) => {
+    await page.goto("/");
+    const footer = page.getByRole("contentinfo");
+    const links = footer.getByRole("link");
+    await expect(links).toHaveCount(FOOTER_LINKS.length);
+    for (const expected of FOOTER_LINKS) {
+      const link = links.filter({ hasText: new RegExp(`^${expected.name.replace(/[&]/g, "\\$&")}$`) });
+      await expect(link, expected.name).toHaveCount(1);
+      expect(await hrefOf(link), expected.name).toBe(expected.path);
+    }
+  });
+
+  test("every footer link answers 200 and only Home points to /", async ({ page, request }) => {
+    await page.goto("/");
+    const hrefs = await Promise.all((await page.getByRole("contentinfo").getByRole("link").all()).map(async (l) => ({ name: (await l.textContent())!.trim(), path: await hrefOf(l) })));
+    expect(hrefs.length).toBeGreaterThanOrEqual(20);
+    for (const { name, path } of hrefs) {
+      if (name !== "Home") expect(path, name).not.toBe("/");
+      const response = await request.get(path);
+      expect(response.status(), `${name} → ${path}`).toBe(200);
+    }
+  });
+
+  test("/aboutUs and /contactUs answer 301 to /about and /contact", async ({ request }) => {
+    for (const { path, redirectsTo } of FOOTER_LINKS.filter((l) => l.redirectsTo)) {
+      const response = await request.get(path, { maxRedirects: 0 });
+      expect(response.status(), path).toBe(301);
+      expect(new URL(response.headers().location, "http://x").pathname, path).toBe(redirectsTo);
+    }
+  });
+
+  /** Clicks each footer link in the browser (client-side navigation) and checks where it lands. */
+  async function followFooterLinks(page: import("@playwright/test").Page, links: typeof FOOTER_LINKS) {
+    await page.goto("/");
+    await waitForHydration(page);
+    for (const link of links) {
+      await page
+        .getByRole("contentinfo")
+        .getByRole("link", { name: link.name, exact: true })
+        .click();
+      const target = link.redirectsTo ?? link.path;
+      await expect(page, link.name).toHaveURL(new RegExp(`${target === "/" ? "/" : target}$`));
+      await expect(page.getByRole("heading", { level: 1 }), link.name).toHaveText(link.h1);
+    }
+  }
+
+  test("footer links to the app's screens work in the browser", async ({ page }) => {
+    await followFooterLinks(
+      page,
+      FOOTER_LINKS.filter((l) => !l.redirectsTo && !CONTENT_PAGES.some((p) => p.path === l.path)),
+    );
+  });
+
+  test.fixme("footer links to the content pages work in the browser", async ({ page }) => {
+    // BUG: content-page loader reads the slug from request.url, which is /<slug>.data on client navigation → 404.
+    await followFooterLinks(page, FOOTER_LINKS.filter((l) => CONTENT_PAGES.some((p) => p.path === l.path)));
+  });
+
+  test.fixme("footer About Us and Contact Us work in the browser", async ({ page }) => {
+    // BUG: the 301 is an Express route for the document URL only; /aboutUs.data falls through to the 404 route.
+    await followFooterLinks(page, FOOTER_LINKS.filter((l) => l.redirectsTo));
+  });
+});
+
+test.describe("scroll to top on navigation", () => {
+  async function scrollDownAndRecord(page: import("@playwright/test").Page) {
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.getByRole("contentinfo").scrollIntoViewIfNeeded();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+    await page.evaluate(() => {
+      const w = window as unknown as { scrollLog: number[] };
+      w.scrollLog = [];
+      window.addEventListener("scroll", () => w.scrollLog.push(window.scrollY));
+    });
+  }
+
+  test("smoothly returns to the top after a footer link", async ({ page }) => {
+    await scrollDownAndRecord(page);
+    await page.getByRole("contentinfo").getByRole("link", { name: "Blogs" }).click();
+    await expect(page).toHaveURL(/\/blogs$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    const log = await page.evaluate(() => (window as unknown as { scrollLog: number[] }).scrollLog);
+    // Smooth: the page passed through several positions on its way up.
+    expect(new Set(log.filter((y) => y > 0)).size).toBeGreaterThan(1);
+  });
+
+  test("jumps to the top at once under prefers-reduced-motion", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await scrollDownAndRecord(page);
+    await page.getByRole("contentinfo").getByRole("link", { name: "Blogs" }).click();
+    await expect(page).toHaveURL(/\/blogs$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Blogs");
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    // No animation on the way up: at most one other position, where the browser clamped the
+    // old scroll offset to the new, shorter page before the jump to the top.
+    const log = await page.evaluate(() => (window as unknown as { scrollLog: number[] }).scrollLog);
+    expect(log.filter((y) => y !== 0).length).toBeLessThanOrEqual(1);
+  });
+});

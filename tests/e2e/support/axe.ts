@@ -1,0 +1,26 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+/** The rule sets the store promises: WCAG 2.0/2.1 A and AA, WCAG 2.2 AA, and axe's best practices. */
+export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
+
+/**
+ * Runs axe on the page as it is now and fails with a readable list of the violations:
+ * rule id, impact, help text, the help URL and every offending element's target.
+ * `disableRules` is only for a known, separately tracked app bug (see the fixme tests).
+ */
+export async function expectNoAxeViolations(
+  page: Page,
+  options: { exclude?: string[]; disableRules?: string[] } = {},
+): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
+  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+  if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
+  const results = await builder.analyze();
+  const report = results.violations.map((v) => {
+    const targets = v.nodes.map((n) => `    - ${n.target.join(" ")}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}` : ""}`);
+    return `${v.id} (${v.impact ?? "n/a"}): ${v.help}\n  ${v.helpUrl}\n${targets.join("\n")}`;
+  });
+  if (report.length) console.log(`axe violations on ${page.url()}:\n${report.join("\n\n")}`);
+  expect(report, `axe violations on ${page.url()}:\n${report.join("\n\n")}`).toEqual([]);
+}
