@@ -5,7 +5,7 @@ export const baseURL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
-  outputDir: ".tmp/test-results",
+  outputDir: `.tmp/test-results-${PORT}`,
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** The spec's texts (§5, §8) and the store's own, shared by client and server. */
 export const AUTH_MESSAGES = {
   required: "Email and password are required",
@@ -21,11 +19,9 @@ export const AUTH_MESSAGES = {
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
 
-const email = z
-  .string()
-  .trim()
-  .max(254, AUTH_MESSAGES.invalidEmail)
-  .pipe(z.email({ message: AUTH_MESSAGES.invalidEmail }));
+// Plain checks instead of a schema library, so the browser bundle stays small.
+const EMAIL_PATTERN = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const email = { safeParse: (value: string) => ({ success: value.length <= 254 && EMAIL_PATTERN.test(value) }) };
 
 export type FieldCheck = { ok: true } | { ok: false; message: string };
 

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { MEMBER_DISCOUNT_THRESHOLD_CENTS } from "./site.ts";
 
 /** Signed-in members get this percent off an order whose subtotal is over the threshold. */
@@ -70,45 +69,11 @@ export function isValidPostcode(country: ShippingCountry, postcode: string): boo
   return (country === "US" ? US_ZIP : UK_POSTCODE).test(postcode.trim());
 }
 
-const text = (label: string, max: number) => z.string().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
-const optionalText = (max: number) => z.string().trim().max(max).optional().transform((v) => (v ? v : null));
-const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
-
 export const PAYMENT_METHODS = [
   { id: "pay-on-delivery", label: "Pay on delivery" },
   { id: "invoice-net30", label: "Invoice (business accounts, net 30)" },
 ] as const;
 export type PaymentMethodId = (typeof PAYMENT_METHODS)[number]["id"];
-
-/** The checkout form, validated the same way in the browser and on the server. */
-export const checkoutSchema = z
-  .object({
-    email: z.string().trim().max(254).pipe(z.email({ message: "Enter a valid email address" })),
-    name: text("Full name", 100).refine(noControl, "Full name contains invalid characters"),
-    line1: text("Address line 1", 120).refine(noControl, "Address contains invalid characters"),
-    line2: optionalText(120),
-    city: text("Town or city", 80),
-    region: optionalText(80),
-    postcode: text("ZIP or postcode", 12),
-    country: z.enum(["US", "GB"], { message: "Choose the United States or the United Kingdom" }),
-    paymentMethod: z.enum(["pay-on-delivery", "invoice-net30"], { message: "Choose a payment method" }),
-    businessName: optionalText(120),
-    taxNumber: optionalText(20),
-    checkoutToken: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),
-  })
-  .superRefine((value, ctx) => {
-    if (!isValidPostcode(value.country, value.postcode)) {
-      ctx.addIssue({ code: "custom", path: ["postcode"], message: value.country === "US" ? "Enter a valid US ZIP code, like 10001 or 10001-1234" : "Enter a valid UK postcode, like SW1A 1AA" });
-    }
-    if (value.paymentMethod === "invoice-net30") {
-      if (!value.businessName) ctx.addIssue({ code: "custom", path: ["businessName"], message: "Business name is required for invoice payment" });
-      if (!value.taxNumber || !isValidTaxNumber(value.country, value.taxNumber)) {
-        ctx.addIssue({ code: "custom", path: ["taxNumber"], message: value.country === "US" ? "Enter your EIN, like 12-3456789" : "Enter your VAT number, like GB123456789" });
-      }
-    }
-  });
-
-export type CheckoutInput = z.infer<typeof checkoutSchema>;
 
 export function isValidTaxNumber(country: ShippingCountry, value: string): boolean {
   const v = value.replace(/\s/g, "").toUpperCase();

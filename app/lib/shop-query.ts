@@ -31,7 +31,13 @@ export interface ShopQuery {
 const slugPattern = /^[a-z0-9-]{1,60}$/;
 
 function cleanText(value: string | null): string {
-  return (value ?? "").replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, " ").trim().slice(0, MAX_QUERY_LENGTH);
+  return (value ?? "")
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
+    .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, MAX_QUERY_LENGTH)
+    .trim();
 }
 
 /** Reads the shop's URL state. Never throws: unusable values are dropped or reported. */
@@ -58,7 +64,8 @@ export function parseShopQuery(params: URLSearchParams): ShopQuery {
     minCents = maxCents = undefined;
   }
   const sortParam = params.get("sort") as SortKey | null;
-  const sort = SORT_OPTIONS.some((o) => o.value === sortParam) ? (sortParam as SortKey) : q ? "relevance" : "newest";
+  const known = SORT_OPTIONS.some((o) => o.value === sortParam) && (sortParam !== "relevance" || q !== "");
+  const sort = known ? (sortParam as SortKey) : q ? "relevance" : "newest";
   const pageNumber = Number.parseInt(params.get("page") ?? "1", 10);
   return {
     q,
@@ -76,8 +83,11 @@ export function parseShopQuery(params: URLSearchParams): ShopQuery {
   };
 }
 
+/** The parts of the shop's state that a link can change. */
+export type ShopState = Pick<ShopQuery, "q" | "categories" | "brands" | "min" | "max" | "inStockOnly" | "onSaleOnly" | "sort" | "page">;
+
 /** Builds a /shop URL from the current query with some values replaced. */
-export function shopHref(query: ShopQuery, changes: Partial<Pick<ShopQuery, "page" | "sort">> = {}): string {
+export function shopHref(query: ShopState, changes: Partial<ShopState> = {}): string {
   const next = { ...query, ...changes };
   const params = new URLSearchParams();
   if (next.q) params.set("q", next.q);
@@ -87,8 +97,39 @@ export function shopHref(query: ShopQuery, changes: Partial<Pick<ShopQuery, "pag
   if (next.max) params.set("max", next.max);
   if (next.inStockOnly) params.set("inStock", "1");
   if (next.onSaleOnly) params.set("onSale", "1");
-  if (next.sort && next.sort !== (next.q ? "relevance" : "newest")) params.set("sort", next.sort);
+  if (next.sort && next.sort !== (next.q ? "relevance" : "newest") && (next.sort !== "relevance" || next.q)) params.set("sort", next.sort);
   if (next.page > 1) params.set("page", String(next.page));
   const s = params.toString();
   return s ? `/shop?${s}` : "/shop";
+}
+
+/** True when any filter (not the words or the sort) narrows the results. */
+export function hasFilters(query: ShopState): boolean {
+  return query.categories.length > 0 || query.brands.length > 0 || Boolean(query.min) || Boolean(query.max) || query.inStockOnly || query.onSaleOnly;
+}
+
+/** The same words and sort with every filter removed. */
+export function withoutFilters(query: ShopState): ShopState {
+  return { ...query, categories: [], brands: [], min: "", max: "", inStockOnly: false, onSaleOnly: false, page: 1 };
+}
+
+/**
+ * Checks a price range the way the server does, for instant feedback in the browser: the same
+ * messages as parseShopQuery. Empty fields are fine.
+ */
+export function priceRangeErrors(min: string, max: string): { min?: string; max?: string; range?: string } {
+  const out: { min?: string; max?: string; range?: string } = {};
+  const parse = (value: string, label: "Min" | "Max") => {
+    const v = value.trim();
+    if (!v) return undefined;
+    const cents = parseDollarsToCents(v);
+    if (cents == null) {
+      out[label === "Min" ? "min" : "max"] = v.startsWith("-") ? `${label} price can't be negative.` : `${label} price must be a number.`;
+    }
+    return cents ?? undefined;
+  };
+  const minCents = parse(min, "Min");
+  const maxCents = parse(max, "Max");
+  if (minCents != null && maxCents != null && minCents > maxCents) out.range = "Min price can't be more than Max price.";
+  return out;
 }

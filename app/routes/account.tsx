@@ -16,8 +16,10 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const session = await getSessionInfo(request);
   if (!session) throw redirect("/login");
-  return { user: session.user };
+  return { user: session.user, changed: new URL(request.url).searchParams.has("changed") };
 }
+
+export const PASSWORD_CHANGED = "Your password has been changed. Other devices have been signed out.";
 
 export async function action({ request }: Route.ActionArgs) {
   if (!(await getSessionInfo(request))) throw redirect("/login");
@@ -39,7 +41,8 @@ export async function action({ request }: Route.ActionArgs) {
       const body = (result.body ?? {}) as { code?: string; message?: string };
       return data({ intent, ok: false, message: authErrorMessage("other", { status: result.status, ...body }) }, { status: result.status });
     }
-    return data({ intent, ok: true, message: "Your password has been changed. Other devices have been signed out." }, { headers: withCookies({}, result.setCookies) });
+    // Changing the password replaces this session too: send the new cookie with a fresh page load.
+    throw redirect("/account?changed=1", { headers: withCookies({}, result.setCookies) });
   }
   return data({ intent: null, ok: false, message: "Unknown action." }, { status: 400 });
 }
@@ -94,6 +97,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             <PasswordField id="current-password" name="currentPassword" autoComplete="current-password" label="Current password" />
             <PasswordField id="new-password" autoComplete="new-password" label="New password" />
             <Result show={actionData?.intent === "change-password"} ok={actionData?.ok} message={actionData?.message} />
+            <Result show={!actionData && loaderData.changed} ok message={PASSWORD_CHANGED} />
             <button type="submit" className="btn-primary">
               Change password
             </button>

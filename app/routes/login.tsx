@@ -72,7 +72,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       (form.elements.namedItem("email") as HTMLInputElement).value = state.email ?? "";
       (form.elements.namedItem("password") as HTMLInputElement).value = state.password ?? "";
     }
-    navigate(location.pathname + location.search, { replace: true, state: { email: state.email } });
+    // Drop the password from this history entry (React Router keeps its state under "usr").
+    const entry = (window.history.state ?? {}) as { usr?: Record<string, unknown> };
+    window.history.replaceState({ ...entry, usr: { email: state.email } }, "");
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

@@ -1,104 +1,204 @@
-import { Form, Link, useSubmit } from "react-router";
+import { useState, type FormEvent } from "react";
+import { Form, Link, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/shop";
-import { FilterGroup } from "../components/catalog/FilterGroup.tsx";
+import { FilterGroup, FilterGroupNoScript } from "../components/catalog/FilterGroup.tsx";
 import { Pagination } from "../components/catalog/Pagination.tsx";
-import { ProductGrid } from "../components/catalog/ProductCard.tsx";
+import { NoResults } from "../components/search/NoResults.tsx";
+import { SearchResultGrid } from "../components/search/SearchResultCard.tsx";
+import { categoryTiles } from "../content/home.ts";
 import { seo } from "../lib/seo.ts";
-import { parseShopQuery, shopHref, SORT_OPTIONS } from "../lib/shop-query.ts";
-import { listFacets, listProducts } from "../../server/catalog/catalog.ts";
+import { hasFilters, parseShopQuery, priceRangeErrors, shopHref, SORT_OPTIONS, withoutFilters } from "../lib/shop-query.ts";
+import { searchProducts } from "../../server/catalog/search.ts";
 import { getDb } from "../../server/db/connection.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const query = parseShopQuery(new URL(request.url).searchParams);
-  const db = getDb();
-  const [facets, results] = await Promise.all([
-    listFacets(db),
-    listProducts(db, {
-      categories: query.categories,
-      brands: query.brands,
-      minCents: query.minCents,
-      maxCents: query.maxCents,
-      inStockOnly: query.inStockOnly,
-      onSaleOnly: query.onSaleOnly,
-      sort: query.sort,
-      page: query.page,
-    }),
-  ]);
-  return { query: { ...query, page: results.page }, facets, results };
+  const results = await searchProducts(getDb(), {
+    q: query.q,
+    categories: query.categories,
+    brands: query.brands,
+    minCents: query.minCents,
+    maxCents: query.maxCents,
+    inStockOnly: query.inStockOnly,
+    onSaleOnly: query.onSaleOnly,
+    sort: query.sort,
+    page: query.page,
+  });
+  return { query: { ...query, page: results.page }, results };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   const page = loaderData?.results.page ?? 1;
+  const q = loaderData?.query.q ?? "";
   return seo({
-    title: page > 1 ? `Shop — page ${page}` : "Shop",
+    title: q ? `Search results for “${q}”` : page > 1 ? `Shop — page ${page}` : "Shop",
     description: "Browse wholesale-priced power tools, hand tools, safety gear, electrical, automotive, gardening and construction equipment.",
-    path: page > 1 ? `/shop?page=${page}` : "/shop",
+    path: page > 1 && !q ? `/shop?page=${page}` : "/shop",
     matches,
+    noindex: Boolean(q),
   });
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { query, facets, results } = loaderData;
+  const { query, results } = loaderData;
   const submit = useSubmit();
-  const first = (results.page - 1) * 15 + 1;
+  const navigation = useNavigation();
+  // While a filter change is on its way, show the boxes as the shopper just set them.
+  const pending = navigation.location?.pathname === "/shop" ? parseShopQuery(new URLSearchParams(navigation.location.search)) : null;
+  const view = pending ?? query;
+  const [priceErrors, setPriceErrors] = useState<{ min?: string; max?: string; range?: string }>({});
+
+  const apply = (form: HTMLFormElement | null) => {
+    if (form) void submit(form, { preventScrollReset: true });
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const data = new FormData(event.currentTarget);
+    const errors = priceRangeErrors(String(data.get("min") ?? ""), String(data.get("max") ?? ""));
+    setPriceErrors(errors);
+    if (errors.min || errors.max || errors.range) {
+      event.preventDefault();
+      const field = event.currentTarget.elements.namedItem(errors.max && !errors.min ? "max" : "min");
+      if (field instanceof HTMLInputElement) field.focus();
+    }
+  };
+
+  const first = (results.page - 1) * results.perPage + 1;
   const last = first + results.items.length - 1;
+  const shownPriceErrors = [priceErrors.min, priceErrors.max, priceErrors.range].filter(Boolean) as string[];
+  const errors = shownPriceErrors.length ? shownPriceErrors : query.priceErrors;
+  const filtered = hasFilters(query);
+  const countText =
+    results.total === 0
+      ? "No products found"
+      : `Showing ${first.toLocaleString("en-US")}–${last.toLocaleString("en-US")} of ${results.total.toLocaleString("en-US")} product${results.total === 1 ? "" : "s"}`;
+
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
+      <FilterGroupNoScript />
       <h1 className="text-3xl font-bold text-ink">{query.q ? `Results for “${query.q}”` : "Shop"}</h1>
+      {results.didYouMean && results.total > 0 ? (
+        <p className="mt-2 text-sm text-slate-700">
+          Did you mean{" "}
+          <Link to={shopHref(query, { q: results.didYouMean, page: 1 })} className="font-semibold text-brand-800 underline">
+            {results.didYouMean}
+          </Link>
+          ?
+        </p>
+      ) : null}
       <div className="mt-6 grid gap-8 lg:grid-cols-[16rem_1fr]">
-        <Form method="get" action="/shop" id="shop-filters" aria-label="Filters" className="space-y-4">
+        <Form
+          method="get"
+          action="/shop"
+          id="shop-filters"
+          aria-label="Filters"
+          noValidate
+          preventScrollReset
+          onSubmit={onSubmit}
+          className="space-y-4"
+        >
           {query.q ? <input type="hidden" name="q" value={query.q} /> : null}
-          <FilterGroup legend="Categories" name="category" options={facets.categories} selected={query.categories} />
-          <FilterGroup legend="Brands" name="brand" options={facets.brands} selected={query.brands} />
+          <FilterGroup
+            legend="Categories"
+            name="category"
+            options={results.facets.categories}
+            selected={view.categories}
+            onToggle={(input) => apply(input.form)}
+          />
+          <FilterGroup legend="Brands" name="brand" options={results.facets.brands} selected={view.brands} onToggle={(input) => apply(input.form)} />
           <fieldset className="border-b border-slate-200 pb-4">
             <legend className="mb-2 text-base font-semibold text-ink">Price</legend>
             <div className="flex gap-2">
               <label className="flex-1 text-sm">
                 Min
-                <input type="number" name="min" min={0} step="0.01" inputMode="decimal" defaultValue={query.min} className="field mt-1" />
+                <input
+                  type="number"
+                  name="min"
+                  min={0}
+                  step="0.01"
+                  inputMode="decimal"
+                  defaultValue={query.min}
+                  key={`min-${query.min}`}
+                  aria-invalid={Boolean(priceErrors.min || priceErrors.range) || undefined}
+                  aria-describedby={errors.length ? "price-errors" : undefined}
+                  className="field mt-1"
+                />
               </label>
               <label className="flex-1 text-sm">
                 Max
-                <input type="number" name="max" min={0} step="0.01" inputMode="decimal" defaultValue={query.max} className="field mt-1" />
+                <input
+                  type="number"
+                  name="max"
+                  min={0}
+                  step="0.01"
+                  inputMode="decimal"
+                  defaultValue={query.max}
+                  key={`max-${query.max}`}
+                  aria-invalid={Boolean(priceErrors.max || priceErrors.range) || undefined}
+                  aria-describedby={errors.length ? "price-errors" : undefined}
+                  className="field mt-1"
+                />
               </label>
             </div>
-            {query.priceErrors.length ? (
-              <ul role="alert" className="mt-2 text-sm text-red-700">
-                {query.priceErrors.map((e) => (
+            {errors.length ? (
+              <ul id="price-errors" role="alert" className="mt-2 text-sm text-red-700">
+                {errors.map((e) => (
                   <li key={e}>{e}</li>
                 ))}
               </ul>
             ) : null}
+            <button type="submit" className="btn-primary mt-3 w-full">
+              Apply
+            </button>
           </fieldset>
           <fieldset className="space-y-1.5">
             <legend className="sr-only">Availability</legend>
             <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name="inStock" value="1" defaultChecked={query.inStockOnly} className="h-4 w-4 accent-brand-600" />
+              <input
+                type="checkbox"
+                name="inStock"
+                value="1"
+                checked={view.inStockOnly}
+                onChange={(e) => apply(e.currentTarget.form)}
+                className="h-4 w-4 accent-brand-600"
+              />
               In stock only
             </label>
             <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name="onSale" value="1" defaultChecked={query.onSaleOnly} className="h-4 w-4 accent-brand-600" />
+              <input
+                type="checkbox"
+                name="onSale"
+                value="1"
+                checked={view.onSaleOnly}
+                onChange={(e) => apply(e.currentTarget.form)}
+                className="h-4 w-4 accent-brand-600"
+              />
               On sale only
             </label>
           </fieldset>
-          <button type="submit" className="btn-primary w-full">
-            Apply
-          </button>
+          <noscript>
+            <button type="submit" className="btn-outline w-full">
+              Apply filters
+            </button>
+          </noscript>
+          {filtered ? (
+            <Link to={shopHref(withoutFilters(query))} className="block text-sm font-semibold text-brand-800 hover:underline">
+              Clear all filters
+            </Link>
+          ) : null}
         </Form>
         <section aria-labelledby="results-heading">
           <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
             <h2 id="results-heading" className="text-sm text-slate-700" aria-live="polite">
-              {results.total === 0 ? "No products found" : `Showing ${first}–${last} of ${results.total.toLocaleString("en-US")} products`}
+              {countText}
             </h2>
             <label className="flex items-center gap-2 text-sm">
               Sort by
               <select
                 name="sort"
                 form="shop-filters"
-                defaultValue={query.sort}
-                key={query.sort}
+                value={view.sort}
                 className="field w-auto"
-                onChange={(e) => submit(e.currentTarget.form)}
+                onChange={(e) => apply(e.currentTarget.form)}
               >
                 {SORT_OPTIONS.filter((o) => o.value !== "relevance" || query.q).map((o) => (
                   <option key={o.value} value={o.value}>
@@ -109,14 +209,15 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             </label>
           </div>
           {results.total === 0 ? (
-            <div className="rounded-lg border border-dashed border-slate-300 p-8 text-center">
-              <p className="font-semibold">No products match these filters.</p>
-              <Link to="/shop" className="btn-outline mt-4">
-                Clear all filters
-              </Link>
-            </div>
+            <NoResults
+              q={query.q}
+              didYouMean={results.didYouMean}
+              didYouMeanHref={results.didYouMean ? shopHref(query, { q: results.didYouMean, page: 1 }) : null}
+              withoutFiltersHref={filtered ? shopHref(withoutFilters(query)) : null}
+              categories={categoryTiles.map((t) => ({ name: t.name, href: `/shop?category=${t.categorySlug}` }))}
+            />
           ) : (
-            <ProductGrid products={results.items} eagerCount={5} />
+            <SearchResultGrid hits={results.items} eagerCount={5} />
           )}
           <Pagination page={results.page} pageCount={results.pageCount} hrefFor={(page) => shopHref(query, { page })} />
         </section>

@@ -16,7 +16,7 @@ import { mergeWishlists } from "../wishlist/wishlist.ts";
 
 export { CLIENT_IP_HEADER } from "../security/rate-limit.ts";
 export const EMAIL_LINK_TTL_SECONDS = 15 * 60;
-const RATE_LIMITED_PATHS = ["/sign-in/email", "/sign-up/email", "/sign-in/magic-link", "/request-password-reset", "/reset-password", "/change-password", "/sign-in/oauth2"];
+const RATE_LIMITED_PATHS = ["/sign-in/email", "/sign-up/email", "/sign-in/magic-link", "/request-password-reset", "/reset-password", "/change-password", "/sign-in/social"];
 
 export function googleConfigured(cfg: AppConfig): boolean {
   return Boolean(cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET);
@@ -48,7 +48,8 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, accountLimiter: RateLim
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: false } },
-    account: { accountLinking: { enabled: true, trustedProviders: [] } },
+    // Google joins an existing email account only when Google says the email is verified (issue 3).
+    account: { accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: false } },
     rateLimit: {
       enabled: true,
       window: 60,

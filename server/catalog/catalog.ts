@@ -1,4 +1,3 @@
-import type { SelectQueryBuilder } from "kysely";
 import type {
   FacetOption,
   FeaturedProduct,
@@ -8,9 +7,8 @@ import type {
   SortKey,
 } from "../../app/lib/catalog-types.ts";
 import { productImageUrl } from "../../app/lib/catalog-types.ts";
-import { PRODUCTS_PER_PAGE } from "../../app/lib/site.ts";
 import type { Db } from "../db/connection.ts";
-import type { Database } from "../db/schema.ts";
+import { searchProducts } from "./search.ts";
 
 const FACET_TTL_MS = 60_000;
 const facetCache = new WeakMap<Db, { at: number; categories: FacetOption[]; brands: FacetOption[] }>();
@@ -161,54 +159,10 @@ export interface ProductQuery {
   perPage?: number;
 }
 
-type ProductsQB = SelectQueryBuilder<Database & { p: Database["products"] }, "p", object>;
-
-function applyFilters<QB extends ProductsQB>(db: Db, qb: QB, q: ProductQuery): QB {
-  let out = qb;
-  if (q.categories?.length) {
-    out = out.where("p.category_id", "in", db.selectFrom("categories").select("id").where("slug", "in", q.categories)) as QB;
-  }
-  if (q.brands?.length) {
-    out = out.where("p.brand_id", "in", db.selectFrom("brands").select("id").where("slug", "in", q.brands)) as QB;
-  }
-  if (q.minCents != null) out = out.where("p.sale_price_cents", ">=", q.minCents) as QB;
-  if (q.maxCents != null) out = out.where("p.sale_price_cents", "<=", q.maxCents) as QB;
-  if (q.inStockOnly) out = out.where("p.stock_quantity", ">", 0) as QB;
-  if (q.onSaleOnly) out = out.where("p.discount_percent", "is not", null) as QB;
-  return out;
-}
-
+/** A page of the catalog under filters, without words: the search (server/catalog/search.ts) does the work. */
 export async function listProducts(db: Db, q: ProductQuery = {}): Promise<ProductPage> {
-  const perPage = q.perPage ?? PRODUCTS_PER_PAGE;
-  const countRow = await applyFilters(db, db.selectFrom("products as p") as unknown as ProductsQB, q)
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirstOrThrow();
-  const total = Number(countRow.n);
-  const pageCount = Math.max(1, Math.ceil(total / perPage));
-  const page = Math.min(Math.max(1, q.page ?? 1), pageCount);
-
-  let listing = applyFilters(db, summaryQuery(db) as unknown as ProductsQB, q) as unknown as ReturnType<typeof summaryQuery>;
-  switch (q.sort) {
-    case "price-asc":
-      listing = listing.orderBy("p.sale_price_cents", "asc");
-      break;
-    case "price-desc":
-      listing = listing.orderBy("p.sale_price_cents", "desc");
-      break;
-    case "newest":
-      listing = listing.orderBy("p.created_at", "desc");
-      break;
-    case "discount":
-      listing = listing.orderBy((eb) => eb.fn.coalesce("p.discount_percent", eb.lit(0)), "desc");
-      break;
-    case "name":
-      listing = listing.orderBy("p.title", "asc");
-      break;
-    default:
-      break;
-  }
-  const rows = await listing.orderBy("p.id").limit(perPage).offset((page - 1) * perPage).execute();
-  return { items: rows.map(toSummary), total, page, pageCount };
+  const result = await searchProducts(db, { ...q, sort: q.sort === "relevance" ? "newest" : q.sort });
+  return { items: result.items, total: result.total, page: result.page, pageCount: result.pageCount };
 }
 
 /** Every product id with its creation time, for the sitemap. */

@@ -188,6 +188,28 @@ export function editDistance(a: string, b: string, max = 2): number {
   return Math.min(prev[n], max + 1);
 }
 
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * Every word one edit away (delete, swap of neighbours, replace, insert over a–z and 0–9). Looked
+ * up exactly in the vocabulary, they catch the typos trigrams miss in short words ("drlil").
+ */
+export function oneEditVariants(word: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    const tail = word.slice(i);
+    if (tail) out.add(head + tail.slice(1));
+    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const c of ALPHABET) {
+      if (tail) out.add(head + c + tail.slice(1));
+      out.add(head + c + tail);
+    }
+  }
+  out.delete(word);
+  return [...out];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Highlighting. The result is a list of plain-text segments; the page renders matched ones in
 // <mark>, so no HTML is ever built from product or query text.

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { dbKind, type Db } from "../db/connection.ts";
 import {
   editDistance,
+  oneEditVariants,
   porterStem,
   STOP_WORDS,
   TRIGRAM_THRESHOLD,
@@ -99,6 +100,9 @@ export async function rebuildSearchVocabulary(db: Db): Promise<{ terms: number }
   };
   if (db.isTransaction) await write(db);
   else await db.transaction().execute(write);
+  // Fresh statistics let the planners pick the right index for filters and sorting after a bulk load.
+  await sql`ANALYZE search_products`.execute(db);
+  await sql`ANALYZE search_terms`.execute(db);
   forgetVocabulary(db);
   return { terms: terms.length };
 }
@@ -193,6 +197,20 @@ async function pgTrigramSchema(db: Db): Promise<string> {
   return cache.trgmSchema;
 }
 
+/** Longest word whose one-edit variants are looked up (longer words share enough trigrams). */
+const MAX_VARIANT_CHARS = 20;
+
+/** Vocabulary words exactly one edit from `word`. */
+async function oneEditWords(db: Db, word: string): Promise<Candidate[]> {
+  if (word.length > MAX_VARIANT_CHARS) return [];
+  const rows = await db
+    .selectFrom("search_terms")
+    .select(["term", "doc_count", "title_count"])
+    .where("term", "in", oneEditVariants(word))
+    .execute();
+  return rows.map((r) => ({ ...r, similarity: 0 }));
+}
+
 /** Vocabulary words whose trigram similarity to `word` reaches pg_trgm's threshold. */
 async function similarWords(db: Db, word: string): Promise<Candidate[]> {
   if (dbKind(db) === "postgres") {
@@ -247,7 +265,9 @@ export async function resolveTerm(db: Db, word: string, options: { complete?: bo
     if (!known && completed.length) kind = "completed";
   }
   if (!known && word.length >= MIN_TYPO_CHARS && !/\d/.test(word)) {
-    const candidates = (await similarWords(db, word))
+    const [similar, near] = [await similarWords(db, word), await oneEditWords(db, word)];
+    const seen = new Set(similar.map((c) => c.term));
+    const candidates = [...similar, ...near.filter((c) => !seen.has(c.term))]
       .map((c) => ({ ...c, distance: editDistance(word, c.term, 2) }))
       .filter((c) => c.distance <= 2)
       .sort(byCloseness());

@@ -99,7 +99,7 @@ async function tuneSqlite(db: Db): Promise<void> {
 /** Removes control characters, bidi marks and invalid UTF-16, collapses spaces, caps the length. */
 export function cleanSearchText(value: string | null | undefined): string {
   return (value ?? "")
-    .toWellFormed()
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
     .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, " ")
     .replace(/\s+/g, " ")
     .trim()
@@ -126,8 +126,19 @@ function tsQuery(terms: ResolvedTerm[], weights?: string): string {
   return terms.map((t) => tsTerm(t, weights)).join(" & ");
 }
 
+/** Columns of search_products a statement needs, given its filters and sort (fewer columns, less work per match). */
+function columnsFor(f: Filters, sort: SortKey): RawBuilder<unknown> {
+  const cols = ["s.product_id AS id", "s.category_id", "s.brand_id"];
+  if (f.minCents != null || f.maxCents != null || sort === "price-asc" || sort === "price-desc") cols.push("s.sale_price_cents");
+  if (f.onSaleOnly || sort === "discount") cols.push("s.discount_percent");
+  if (f.inStockOnly) cols.push("s.stock_quantity");
+  if (sort === "newest") cols.push("s.created_at");
+  if (sort === "name") cols.push("s.title");
+  return sql.raw(cols.join(", "));
+}
+
 /** The matching products with the columns filters and sorting read, plus the relevance score. */
-function matchSource(kind: DbKind, terms: ResolvedTerm[], withScore: boolean): RawBuilder<unknown> {
+function matchSource(kind: DbKind, terms: ResolvedTerm[], columns: RawBuilder<unknown>, withScore: boolean): RawBuilder<unknown> {
   if (kind === "postgres") {
     const score = withScore
       ? sql.join(
@@ -139,8 +150,7 @@ function matchSource(kind: DbKind, terms: ResolvedTerm[], withScore: boolean): R
         )
       : sql`0`;
     return sql`
-      SELECT s.product_id AS id, s.category_id, s.brand_id, s.sale_price_cents, s.discount_percent,
-             s.stock_quantity, s.created_at, s.title, ${score} AS score
+      SELECT ${columns}, ${score} AS score
       FROM search_products s
       WHERE s.document @@ to_tsquery('search_porter', ${tsQuery(terms)})`;
   }
@@ -152,18 +162,14 @@ function matchSource(kind: DbKind, terms: ResolvedTerm[], withScore: boolean): R
       )
     : sql`0`;
   return sql`
-    SELECT s.product_id AS id, s.category_id, s.brand_id, s.sale_price_cents, s.discount_percent,
-           s.stock_quantity, s.created_at, s.title, ${score} AS score
+    SELECT ${columns}, ${score} AS score
     FROM products_fts JOIN search_products s ON s.product_id = products_fts.rowid
     WHERE products_fts MATCH ${ftsQuery(terms)}`;
 }
 
 /** Every product, same columns. */
-function allSource(): RawBuilder<unknown> {
-  return sql`
-    SELECT s.product_id AS id, s.category_id, s.brand_id, s.sale_price_cents, s.discount_percent,
-           s.stock_quantity, s.created_at, s.title, 0 AS score
-    FROM search_products s`;
+function allSource(columns: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`SELECT ${columns}, 0 AS score FROM search_products s`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,7 +259,10 @@ function facetCounts(refs: References, cells: Cell[], f: Filters) {
 async function browseCells(db: Db, f: Filters): Promise<Cell[]> {
   const common = commonConditions(f);
   const run = () =>
-    sql<Cell>`SELECT category_id, brand_id, count(*) AS n FROM search_products ${where(common)} GROUP BY category_id, brand_id`
+    sql<Cell>`
+      SELECT category_id, brand_id, count(*) AS n
+      FROM search_products ${dbKind(db) === "sqlite" ? sql`INDEXED BY search_products_facets_idx` : sql``}
+      ${where(common)} GROUP BY category_id, brand_id`
       .execute(db)
       .then((r) => r.rows);
   if (common.length) return run();
@@ -308,16 +317,18 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
   const resolved = terms.length ? await resolveTerms(db, terms) : [];
   const page = async (source: RawBuilder<unknown>, materialize: boolean, pageNumber: number, cellsToo: boolean) => {
     const order = orderBy(sort, kind);
-    const all = [...commonConditions(filters), ...groupConditions(filters)];
+    const common = commonConditions(filters);
+    const all = [...common, ...groupConditions(filters)];
     const offset = (pageNumber - 1) * perPage;
     const m = materialize ? sql`m AS MATERIALIZED (${source})` : sql`m AS (${source})`;
     if (cellsToo) {
+      // Part 0: counts per (category, brand) under the price/availability filters. Part 1: the page, in order.
       const { rows } = await sql<{ part: number; a: number; b: number; n: number }>`
-        WITH ${m}, f AS (SELECT * FROM m ${where(commonConditions(filters))})
-        SELECT 0 AS part, category_id AS a, brand_id AS b, count(*) AS n FROM f GROUP BY category_id, brand_id
+        WITH ${m}
+        SELECT 0 AS part, category_id AS a, brand_id AS b, count(*) AS n FROM m ${where(common)} GROUP BY category_id, brand_id
         UNION ALL
         SELECT 1 AS part, id AS a, position AS b, 0 AS n FROM (
-          SELECT id, row_number() OVER (ORDER BY ${order}) AS position FROM f ${where(groupConditions(filters))}
+          SELECT id, row_number() OVER (ORDER BY ${order}) AS position FROM m ${where(all)}
           ORDER BY ${order} LIMIT ${perPage} OFFSET ${offset}
         ) page`.execute(db);
       const cells = rows.filter((r) => Number(r.part) === 0).map((r) => ({ category_id: r.a, brand_id: r.b, n: r.n }));
@@ -336,14 +347,15 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
   let ids: number[];
   let source: RawBuilder<unknown>;
   let materialize: boolean;
+  const columns = columnsFor(filters, sort);
   if (resolved.length) {
-    source = matchSource(kind, resolved, sort === "relevance");
+    source = matchSource(kind, resolved, columns, sort === "relevance");
     materialize = true;
     const first = await page(source, true, requestedPage, true);
     cells = first.cells ?? [];
     ids = first.ids;
   } else {
-    source = allSource();
+    source = allSource(columns);
     materialize = false;
     [cells, { ids }] = await Promise.all([browseCells(db, filters), page(source, false, requestedPage, false)]);
   }
@@ -472,8 +484,9 @@ export async function suggestSearch(db: Db, text: string, limits: { products: nu
   const stems = new Set(resolved.flatMap((t) => t.alternatives.map(porterStem)));
 
   // Titles that contain the words as typed come first, then completions and corrections.
+  // (Only when every word is known: an unknown word as typed matches nothing.)
   const exact = resolved.map((t) => ({ ...t, alternatives: [t.input] }));
-  const first = await suggestProductIds(db, exact, limits.products, []);
+  const first = resolved.every((t) => t.kind === "known") ? await suggestProductIds(db, exact, limits.products, []) : [];
   const more = await suggestProductIds(db, resolved, limits.products - first.length, first);
   const ids = [...first, ...more];
   const rows = ids.length

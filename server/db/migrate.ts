@@ -6,6 +6,7 @@ import * as auth from "./migrations/002_auth.ts";
 import * as mail from "./migrations/003_mail.ts";
 import * as search from "./migrations/004_search.ts";
 import * as shopping from "./migrations/005_shopping.ts";
+import * as indexes from "./migrations/006_indexes.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -16,6 +17,7 @@ const migrations: Record<string, DialectMigration> = {
   "003_mail": mail,
   "004_search": search,
   "005_shopping": shopping,
+  "006_indexes": indexes,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

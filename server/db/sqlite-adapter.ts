@@ -13,7 +13,10 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
   db.exec("PRAGMA synchronous = NORMAL");
   const statements = new Map<string, SqliteStatement>();
 
-  function prepare(sql: string): SqliteStatement {
+  function prepare(rawSql: string): SqliteStatement {
+    // Transactions take the write lock up front: a deferred one that reads and then writes can
+    // fail with SQLITE_BUSY when another process got the lock in between, whatever busy_timeout says.
+    const sql = /^begin$/i.test(rawSql.trim()) ? "begin immediate" : rawSql;
     const hit = statements.get(sql);
     if (hit) return hit;
     const stmt = db.prepare(sql);

@@ -46,11 +46,19 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
         },
       },
       crossOriginEmbedderPolicy: false,
+      // The Google sign-in popup must keep its opener after it returns from the provider.
+      crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
       // "no-referrer" would make browsers send `Origin: null` on form posts, which fails origin checks.
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       strictTransportSecurity: process.env.NODE_ENV === "production" && !/^http:/.test(process.env.SITE_URL ?? "http:"),
     }),
   );
+  // The Google popup passes through the OAuth callback to its landing page; neither may switch
+  // browsing-context group (COOP applies to redirects too), or the popup would lose its opener.
+  app.use(["/auth/google/done", "/api/auth/callback"], (_req, res, next) => {
+    res.setHeader("Cross-Origin-Opener-Policy", "unsafe-none");
+    next();
+  });
   app.use(compression());
 
   app.get("/healthz", async (_req, res) => {

@@ -132,7 +132,7 @@ export async function recoverExpiredLeases(db: Db, now: Date): Promise<{ requeue
     .updateTable("mail_queue")
     // locked_by stays, so a sender that was only slow can still record the outcome it got.
     .set({
-      status: "queued",
+      status: "unknown",
       locked_until: null,
       updated_at: at,
       last_error: "lease expired while the message body was being sent; it may have been delivered — not resent",
@@ -157,15 +157,17 @@ export async function claimNextMail(db: Db, token: string, now: Date, leaseMs: n
       attempts: sql<number>`attempts + 1`,
       updated_at: at,
     })
+    .where("status", "=", "queued")
     .where("id", "=", (eb) => {
       const next = eb
         .selectFrom("mail_queue")
         .select("id")
+        .where("status", "=", "queued")
         .where("next_attempt_at", "<=", at)
         .orderBy("next_attempt_at")
         .orderBy("id")
         .limit(1);
-      return next;
+      return postgres ? next.forUpdate().skipLocked() : next;
     })
     .returningAll()
     .executeTakeFirst();

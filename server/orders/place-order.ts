@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { formatMoney } from "../../app/lib/money.ts";
-import { summarizeOrder, type CheckoutInput } from "../../app/lib/order-rules.ts";
+import type { CheckoutInput } from "../../app/lib/checkout-schema.ts";
+import { summarizeOrder } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";

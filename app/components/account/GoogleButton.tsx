@@ -59,8 +59,8 @@ export function GoogleButton() {
     popupRef.current = popup;
     setBusy(true);
 
-    const result = await postAuth<{ url?: string }>("/sign-in/oauth2", {
-      providerId: "google",
+    const result = await postAuth<{ url?: string }>("/sign-in/social", {
+      provider: "google",
       callbackURL: "/auth/google/done",
       errorCallbackURL: "/auth/google/done",
       disableRedirect: true,

@@ -36,6 +36,10 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX search_products_created_idx ON search_products (created_at)`.execute(db);
   await sql`CREATE INDEX search_products_price_idx ON search_products (sale_price_cents)`.execute(db);
   await sql`CREATE INDEX search_products_title_idx ON search_products (title)`.execute(db);
+  // Covers the facet counts: (category, brand) cells under price and availability filters.
+  await sql`
+    CREATE INDEX search_products_facets_idx
+    ON search_products (category_id, brand_id, sale_price_cents, stock_quantity, discount_percent)`.execute(db);
 
   await sql`
     CREATE VIEW products_search_source AS
@@ -166,6 +170,9 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX search_products_created_idx ON search_products (created_at)`.execute(db);
   await sql`CREATE INDEX search_products_price_idx ON search_products (sale_price_cents)`.execute(db);
   await sql`CREATE INDEX search_products_title_idx ON search_products (title COLLATE "C")`.execute(db);
+  await sql`
+    CREATE INDEX search_products_facets_idx
+    ON search_products (category_id, brand_id, sale_price_cents, stock_quantity, discount_percent)`.execute(db);
   await sql`CREATE INDEX search_products_document_idx ON search_products USING gin (document)`.execute(db);
 
   const selectFrom = (rows: string) => sql.raw(`

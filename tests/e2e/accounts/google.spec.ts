@@ -75,11 +75,11 @@ test("closing the popup is noticed, and a second click focuses the open popup", 
 
 test("network failure and server failure get their own messages", async ({ page }) => {
   await page.goto("/login");
-  await page.route("**/api/auth/sign-in/oauth2", (route) => route.abort("internetdisconnected"));
+  await page.route("**/api/auth/sign-in/social", (route) => route.abort("internetdisconnected"));
   await clickGoogle(page);
   await expect(page.getByRole("alert")).toContainText("couldn't reach Google");
-  await page.unroute("**/api/auth/sign-in/oauth2");
-  await page.route("**/api/auth/sign-in/oauth2", (route) => route.fulfill({ status: 500, body: "{}" }));
+  await page.unroute("**/api/auth/sign-in/social");
+  await page.route("**/api/auth/sign-in/social", (route) => route.fulfill({ status: 500, body: "{}" }));
   await clickGoogle(page);
   await expect(page.getByRole("alert")).toContainText("problem on our side");
 });

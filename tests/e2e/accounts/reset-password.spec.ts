@@ -12,6 +12,7 @@ test("forgot password: the mailed link sets a new password and ends the other se
 
   await page.goto("/login");
   await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   const answer = page.getByRole("alert");

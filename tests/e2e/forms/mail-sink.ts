@@ -53,6 +53,15 @@ function decodeQuotedPrintable(s: string): string {
   return Buffer.from(bytes).toString("utf8");
 }
 
+/** Decodes RFC 2047 encoded words (=?UTF-8?Q?…?= / =?UTF-8?B?…?=) in a header value. */
+export function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset: string, enc: string, data: string) =>
+      enc.toUpperCase() === "B" ? Buffer.from(data, "base64").toString("utf8") : decodeQuotedPrintable(data.replace(/_/g, " ")),
+    );
+}
+
 function splitHeaders(block: string): Record<string, string> {
   const out: Record<string, string> = {};
   const unfolded = block.replace(/\r?\n[ \t]+/g, " ");
@@ -60,7 +69,7 @@ function splitHeaders(block: string): Record<string, string> {
     const i = line.indexOf(":");
     if (i <= 0) continue;
     const name = line.slice(0, i).trim().toLowerCase();
-    out[name] ??= line.slice(i + 1).trim();
+    out[name] ??= decodeHeader(line.slice(i + 1).trim());
   }
   return out;
 }

@@ -1,0 +1,43 @@
+import { queryAll } from "../support/db.ts";
+import { expect, test } from "../support/fixtures.ts";
+import { CONTENT_PAGES, jsonLd } from "../support/site.ts";
+
+test("the home page carries JSON-LD Organization", async ({ page }) => {
+  await page.goto("/");
+  const origin = new URL(page.url()).origin;
+  const org = (await jsonLd(page)).find((d) => d["@type"] === "Organization");
+  expect(org).toBeTruthy();
+  expect(org!["@context"]).toBe("https://schema.org");
+  expect(org!.name).toBe("ToolHub Wholesale");
+  expect(org!.url).toBe(`${origin}/`);
+  expect(org!.logo).toMatch(new RegExp(`^${origin}/`));
+});
+
+test("/sitemap.xml lists every product and every content page", async ({ request, baseURL }) => {
+  const response = await request.get("/sitemap.xml");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toMatch(/xml/);
+  const xml = await response.text();
+  expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+  const locs = new Set([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname));
+  const origin = new URL(baseURL!).origin;
+  expect(xml).toContain(`<loc>${origin}/</loc>`);
+  for (const path of ["/", "/shop", "/about", "/faq", "/contact", "/blogs", ...CONTENT_PAGES.map((p) => p.path)]) {
+    expect(locs.has(path), path).toBe(true);
+  }
+  const ids = queryAll<{ id: number }>("SELECT id FROM products ORDER BY id").map((r) => r.id);
+  expect(ids.length).toBeGreaterThanOrEqual(500);
+  const missing = ids.filter((id) => !locs.has(`/shop/${id}`));
+  expect(missing).toEqual([]);
+  expect([...locs].some((p) => p.startsWith("/blogs/"))).toBe(true);
+  // Private screens stay out.
+  for (const path of ["/cart", "/wishlist", "/login", "/register"]) expect(locs.has(path), path).toBe(false);
+});
+
+test("/robots.txt points to the sitemap", async ({ request, baseURL }) => {
+  const response = await request.get("/robots.txt");
+  expect(response.status()).toBe(200);
+  const body = await response.text();
+  expect(body).toMatch(/^User-agent: \*/m);
+  expect(body).toContain(`Sitemap: ${new URL(baseURL!).origin}/sitemap.xml`);
+});
