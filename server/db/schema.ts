@@ -230,3 +230,13 @@ export interface Database {
   order_lines: OrderLineTable;
 }
 // ---- end of issue 4 block ----
+
+// ---- Catalog version (migration 006): bumped when stock or prices change; page caches compare it ----
+export interface CatalogVersionTable {
+  id: number;
+  version: number;
+}
+
+export interface Database {
+  catalog_version: CatalogVersionTable;
+}

@@ -12,6 +12,10 @@ import { trustedOrigins } from "../auth/origins.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import { authRouter } from "./auth-routes.ts";
+import { pageCache } from "./page-cache.ts";
+
+/** Catalog and content pages whose anonymous HTML may be micro-cached (see page-cache.ts). */
+const CACHEABLE_PAGES = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|blogs(?:\/[a-z0-9-]+)?)?\/?$/;
 
 export interface HttpAppOptions {
   build: ServerBuild;
@@ -77,6 +81,7 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
 
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  app.use(pageCache(db, { paths: CACHEABLE_PAGES }));
   app.all("/{*splat}", createRequestHandler({ build, mode: process.env.NODE_ENV }));
   return app;
 }

@@ -6,6 +6,7 @@ import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { renderMail } from "../mail/templates.ts";
+import { bumpCatalogVersion } from "../catalog/version.ts";
 import { paymentMethod } from "./payment.ts";
 
 export interface PlaceOrderInput {
@@ -115,6 +116,7 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) !== 1) soldOut.push(line.title);
       }
+      await bumpCatalogVersion(trx);
       if (soldOut.length) {
         throw new DomainError("OUT_OF_STOCK", `Sorry — not enough stock left for: ${soldOut.join(", ")}. Nothing was charged and your order was not placed; please update your cart.`, 409);
       }

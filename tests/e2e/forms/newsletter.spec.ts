@@ -1,4 +1,5 @@
-import { expectNoAxeViolations } from "../support/axe.ts";
+import AxeBuilder from "@axe-core/playwright";
+import { AXE_TAGS, expectNoAxeViolations } from "../support/axe.ts";
 import { expect, linkAfter, mailTo, test, uniqueEmail } from "./server.ts";
 
 const CONFIRM_SUBJECT = /Confirm your ToolHub Wholesale newsletter subscription/;
@@ -19,7 +20,9 @@ test.describe("newsletter with JavaScript", () => {
     await expect(field).toBeFocused();
     await expect(field).toHaveValue("not-an-email");
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
-    await expectNoAxeViolations(page, { exclude: ["iframe"] });
+    // The newsletter section itself (the rest of the home page is another suite's business).
+    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).include("section[aria-labelledby='newsletter-heading']").analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
 
   test("subscribe → confirmation mail → confirm → link reused → already subscribed → unsubscribe", async ({ page, forms }) => {

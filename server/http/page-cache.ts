@@ -1,0 +1,78 @@
+import type { NextFunction, Request, Response } from "express";
+import { readCatalogVersion } from "../catalog/version.ts";
+import type { Db } from "../db/connection.ts";
+
+interface CachedPage {
+  version: number;
+  storedAt: number;
+  status: number;
+  headers: [string, string][];
+  body: string;
+  nonce: string;
+}
+
+export interface PageCacheOptions {
+  /** Which paths may be cached (anonymous GETs only). */
+  paths: RegExp;
+  maxEntries?: number;
+  maxAgeMs?: number;
+}
+
+const PERSONAL_COOKIE = /(?:^|;\s*)(?:[\w.-]*session_token|guest)=/;
+
+/**
+ * A per-process micro-cache for the server-rendered HTML that anonymous visitors get. An entry is
+ * reused only while the catalog version in the database is unchanged (every stock or price change
+ * bumps it in the same transaction), so no process serves stale stock or prices, and each reply
+ * gets its own CSP nonce.
+ */
+export function pageCache(db: Db, options: PageCacheOptions) {
+  const entries = new Map<string, CachedPage>();
+  const maxEntries = options.maxEntries ?? 5000;
+  const maxAgeMs = options.maxAgeMs ?? 60_000;
+
+  return async function pageCacheMiddleware(req: Request, res: Response, next: NextFunction) {
+    if (req.method !== "GET" || !options.paths.test(req.path) || PERSONAL_COOKIE.test(req.headers.cookie ?? "")) return next();
+    const nonce = String(res.locals.cspNonce ?? "");
+    const key = req.originalUrl;
+    let version: number;
+    try {
+      version = await readCatalogVersion(db);
+    } catch {
+      return next();
+    }
+    const hit = entries.get(key);
+    if (hit && hit.version === version && Date.now() - hit.storedAt < maxAgeMs) {
+      res.status(hit.status);
+      for (const [name, value] of hit.headers) res.setHeader(name, value);
+      res.setHeader("X-Page-Cache", "hit");
+      res.send(nonce ? hit.body.replaceAll(hit.nonce, nonce) : hit.body);
+      return;
+    }
+
+    const chunks: Buffer[] = [];
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (chunk == null || typeof chunk === "function") return;
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8"));
+    };
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return write(chunk, ...rest);
+    }) as Response["write"];
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      const type = String(res.getHeader("content-type") ?? "");
+      if (res.statusCode === 200 && type.startsWith("text/html") && !res.getHeader("set-cookie") && nonce) {
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+        const headers = Object.entries(res.getHeaders())
+          .filter(([name]) => !["content-length", "content-encoding", "transfer-encoding", "vary", "date", "x-page-cache"].includes(name))
+          .map(([name, value]) => [name, String(value)] as [string, string]);
+        entries.set(key, { version, storedAt: Date.now(), status: 200, headers, body: Buffer.concat(chunks).toString("utf8"), nonce });
+      }
+      return end(chunk, ...rest);
+    }) as Response["end"];
+    next();
+  };
+}
