@@ -1,18 +1,13 @@
 /**
- * The newsletter and contact forms' rules: one zod schema per form, used by the browser (before
- * submitting) and by the server actions (always, whatever the browser did).
+ * The newsletter and contact forms' validation: one zod schema per form. Every server action
+ * validates with it, whatever the browser did; the browser loads this module (and zod) only when
+ * a form is submitted, so pages don't carry zod up front. Names, limits and texts live in
+ * app/components/forms/rules.ts (re-exported here).
  */
 import { z } from "zod";
+import { FORM_LIMITS, NEWSLETTER_EMAIL_FIELD, TOO_LARGE_MESSAGE, type FieldErrors } from "../components/forms/rules.ts";
 
-export const NEWSLETTER_EMAIL_FIELD = "userEmail";
-export const HONEYPOT_FIELD = "website";
-
-export const FORM_LIMITS = {
-  email: 254,
-  name: 100,
-  subject: 150,
-  message: 5000,
-} as const;
+export * from "../components/forms/rules.ts";
 
 const LINE_BREAK = /[\r\n\u2028\u2029]/;
 // Other control characters (NUL, escape …) are never part of a name or a subject line.
@@ -54,10 +49,6 @@ export const contactSchema = z.object({
     .refine((v) => !/\u0000/.test(v), { error: "Message contains characters that aren't allowed." }),
 });
 export type ContactInput = z.infer<typeof contactSchema>;
-export const CONTACT_FIELDS = ["name", "email", "subject", "message"] as const;
-export type ContactField = (typeof CONTACT_FIELDS)[number];
-
-export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
 /** Parsed values or the first message per field. */
 export type Validation<T extends Record<string, unknown>> =
@@ -74,22 +65,6 @@ export function validate<S extends z.ZodType<Record<string, unknown>>>(schema: S
   }
   return { ok: false, errors: errors as FieldErrors<Extract<keyof z.infer<S>, string>> };
 }
-
-/**
- * Reads text fields from a submitted form. Files and repeated fields are ignored; values are cut
- * at `maxLength` characters so an oversized post can't make the page echo megabytes back.
- */
-export function readFields<K extends string>(form: FormData, fields: readonly K[], maxLength = 20_000): Record<K, string> {
-  const out = {} as Record<K, string>;
-  for (const f of fields) {
-    const v = form.get(f);
-    out[f] = typeof v === "string" ? v.slice(0, maxLength) : "";
-  }
-  return out;
-}
-
-/** The message every field gets when the request itself is too large to read. */
-export const TOO_LARGE_MESSAGE = "That's more text than this form accepts. Please shorten your message.";
 
 export class FormTooLargeError extends Error {
   constructor() {
@@ -132,23 +107,3 @@ export async function readFormData(request: Request, maxBytes = 128 * 1024): Pro
     return new FormData();
   }
 }
-
-/** What the newsletter pages and the Subscribe form say in each case. */
-export const NEWSLETTER_MESSAGES = {
-  confirmationSent: (email: string) => `Almost there! We've sent a confirmation link to ${email}. Open it to finish subscribing.`,
-  alreadySubscribed: (email: string) => `${email} is already subscribed to our newsletter. Thanks for being with us!`,
-  confirmed: "Your subscription is confirmed. Welcome aboard — look out for trade deals, new arrivals and member offers.",
-  alreadyConfirmed: "This link has already been used: your subscription is confirmed.",
-  expired: "This confirmation link has expired. Enter your email in the newsletter form again and we'll send you a new one.",
-  invalid: "This confirmation link has expired or has already been used. Enter your email in the newsletter form to get a new one.",
-  unsubscribed: "You've been unsubscribed. You won't get any more newsletter emails from us.",
-  alreadyUnsubscribed: "This address is already unsubscribed. You won't get any more newsletter emails from us.",
-  unsubscribeInvalid: "This unsubscribe link isn't valid. Please use the link from the newest newsletter email.",
-  rateLimited: (seconds: number) => `Too many attempts. Please try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? "s" : ""}.`,
-} as const;
-
-export const CONTACT_MESSAGES = {
-  sent: "Thanks for your message! We've received it and will reply by email as soon as we can. A confirmation is on its way to your inbox.",
-  invalid: "Please correct the highlighted fields.",
-  rateLimited: (seconds: number) => `You've sent several messages in a short time. Please try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? "s" : ""}.`,
-} as const;

@@ -1,7 +1,8 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/newsletter-confirm";
 import { NewsletterNotice } from "../components/forms/NewsletterNotice.tsx";
-import { NEWSLETTER_MESSAGES, readFormData } from "../lib/forms.ts";
+import { NEWSLETTER_MESSAGES } from "../components/forms/rules.ts";
+import { readFormData } from "../lib/forms.ts";
 import { seo } from "../lib/seo.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { checkConfirmToken, confirmSubscription, type ConfirmCheck, type ConfirmOutcome } from "../../server/newsletter/newsletter.ts";

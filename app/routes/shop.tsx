@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { Form, Link, redirect, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/shop";
 import { FilterGroup, FilterGroupNoScript } from "../components/catalog/FilterGroup.tsx";
 import { Pagination } from "../components/catalog/Pagination.tsx";
@@ -12,7 +12,12 @@ import { searchProducts } from "../../server/catalog/search.ts";
 import { getDb } from "../../server/db/connection.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const query = parseShopQuery(new URL(request.url).searchParams);
+  const url = new URL(request.url);
+  const query = parseShopQuery(url.searchParams);
+  // One URL per state: a GET form without JavaScript sends empty fields and defaults; tidy them
+  // (and any hand-made URL) into the canonical form, which is what links and sharing use.
+  const canonical = shopHref(query);
+  if (url.search !== new URL(canonical, url).search) throw redirect(canonical);
   const results = await searchProducts(getDb(), {
     q: query.q,
     categories: query.categories,
@@ -41,25 +46,32 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
   const { query, results } = loaderData;
-  const submit = useSubmit();
+  const navigate = useNavigate();
   const navigation = useNavigation();
   // While a filter change is on its way, show the boxes as the shopper just set them.
   const pending = navigation.location?.pathname === "/shop" ? parseShopQuery(new URLSearchParams(navigation.location.search)) : null;
   const view = pending ?? query;
   const [priceErrors, setPriceErrors] = useState<{ min?: string; max?: string; range?: string }>({});
 
+  // With JavaScript, go straight to the canonical URL of the form's state (a new history entry).
   const apply = (form: HTMLFormElement | null) => {
-    if (form) void submit(form, { preventScrollReset: true });
+    if (!form) return;
+    const params = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) if (typeof value === "string") params.append(key, value);
+    void navigate(shopHref(parseShopQuery(params)), { preventScrollReset: true });
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const data = new FormData(event.currentTarget);
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
     const errors = priceRangeErrors(String(data.get("min") ?? ""), String(data.get("max") ?? ""));
     setPriceErrors(errors);
     if (errors.min || errors.max || errors.range) {
-      event.preventDefault();
-      const field = event.currentTarget.elements.namedItem(errors.max && !errors.min ? "max" : "min");
+      const field = form.elements.namedItem(errors.max && !errors.min ? "max" : "min");
       if (field instanceof HTMLInputElement) field.focus();
+      return;
     }
+    apply(form);
   };
 
   const first = (results.page - 1) * results.perPage + 1;

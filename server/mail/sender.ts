@@ -144,6 +144,23 @@ export async function recoverExpiredLeases(db: Db, now: Date): Promise<{ requeue
   return { requeued: requeued.map((r) => Number(r.id)), unknown: unknown.map((r) => Number(r.id)) };
 }
 
+/** Whether any mail is due, or any lease has expired. */
+export async function hasWork(db: Db, now: Date): Promise<boolean> {
+  const at = iso(now);
+  const row = await db
+    .selectFrom("mail_queue")
+    .select("id")
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("status", "=", "queued"), eb("next_attempt_at", "<=", at)]),
+        eb.and([eb("status", "in", ["sending", "transmitting"]), eb("locked_until", "<", at)]),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Claims the next due mail for `token` (rule 1), or returns undefined when none is claimable. */
 export async function claimNextMail(db: Db, token: string, now: Date, leaseMs: number): Promise<MailRow | undefined> {
   const at = iso(now);
@@ -270,6 +287,8 @@ export function startMailSender(db: Db, options: MailSenderOptions = {}): MailSe
 
   /** Recovers stale leases, then sends every due mail it can claim. */
   async function tick(): Promise<void> {
+    // An idle poll is one indexed read: no write (and on SQLite no write lock) unless there is work.
+    if (!(await hasWork(db, now()))) return;
     const recovered = await recoverExpiredLeases(db, now());
     for (const id of recovered.requeued) log(`mail #${id}: lease expired before sending; queued again`);
     for (const id of recovered.unknown) log(`mail #${id}: lease expired while sending; marked unknown, not resent`);

@@ -200,6 +200,58 @@ describe.each(dialects)("shopping on %s", (kind) => {
       await mergeCarts(t.db, "", to);
       expect(await cartRows(to)).toHaveLength(4);
     });
+    it("sequential adds from several requests all count", async () => {
+      const p = await freshProduct({ stock: 100 });
+      const owner = guest();
+      for (let i = 0; i < 4; i++) await applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity: "1" }));
+      expect((await cartRows(owner)).map((r) => r.quantity)).toEqual([4]);
+    });
+
+    // FIXME (app bug, PostgreSQL only): addToCart reads the line, then inserts or updates it. Two
+    // concurrent adds of the same product (a double click on "Add to cart", two tabs) both read
+    // "no line" and both insert: the second fails with a raw duplicate-key error (cart_items_pk),
+    // which the action does not turn into a DomainError, so the request answers 500. Two concurrent
+    // adds to an existing line both read the old quantity and one increment is lost (READ COMMITTED).
+    // server/cart/cart.ts, addToCart (the select of `existing` and the insert/update after it).
+    // Fix: one atomic upsert — INSERT … ON CONFLICT (owner, product_id, color) DO UPDATE SET
+    // quantity = LEAST(cart_items.quantity + excluded.quantity, <limit>) (MIN() on SQLite) — or lock
+    // the product row first (SELECT … FOR UPDATE on PostgreSQL). mergeCarts has the same read-then-write shape.
+    (kind === "postgres" ? fixme : it)("concurrent adds of the same product all count, without errors", async () => {
+      const p = await freshProduct({ stock: 100 });
+      for (let round = 0; round < 5; round++) {
+        const fresh = guest();
+        const first = await Promise.allSettled([1, 2].map(() => addToCart(t.db, fresh, { productId: p.id, quantity: 1 })));
+        expect(first.map((r) => (r.status === "fulfilled" ? "ok" : String(r.reason)))).toEqual(["ok", "ok"]);
+        expect((await cartRows(fresh)).map((r) => r.quantity)).toEqual([2]);
+        await Promise.all([1, 2, 3].map(() => addToCart(t.db, fresh, { productId: p.id, quantity: 1 })));
+        expect((await cartRows(fresh)).map((r) => r.quantity)).toEqual([5]);
+      }
+    });
+
+    // FIXME (app bug, minor): lines are capped at MAX_LINE_QUANTITY (999) whatever the stock, but the
+    // shopper is told otherwise. With 1,500 in stock, adding 1,000 is refused as "Quantity must be a
+    // whole number of at least 1." (parseQuantity's hidden max), and topping a line up past 999 says
+    // "Only 1500 of … in stock — your cart has 999." The cart's plus button is not disabled at 999
+    // either (app/routes/cart.tsx, `atMax`), so its click ends in the same wrong message.
+    // server/cart/actions.ts requireQuantity / server/cart/cart.ts addToCart's capped message.
+    // Fix: accept up to the stock as the issue says, or name the real limit in the message
+    // ("You can order at most 999 of one item.") and disable plus at min(stock, MAX_LINE_QUANTITY).
+    fixme("a quantity over the per-line cap is explained as such", async () => {
+      const p = await freshProduct({ stock: 1_500 });
+      const owner = guest();
+      const outcome = await applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity: "1000" })).then(
+        (r) => r.message,
+        (e: Error) => e.message,
+      );
+      expect(outcome).not.toBe("Quantity must be a whole number of at least 1.");
+      expect(outcome).toMatch(/999|1,?000/);
+      await applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity: "999" })).catch(() => undefined);
+      const topUp = await applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity: "1" })).then(
+        (r) => r.message,
+        (e: Error) => e.message,
+      );
+      expect(topUp).not.toMatch(/Only 1500 of/);
+    });
   });
 
   describe("wishlist", () => {

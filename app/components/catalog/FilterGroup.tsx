@@ -8,7 +8,9 @@ export type FilterOption = FacetOption & { count?: number };
  * A checkbox list that shows the first five options and toggles with +View More / -View Less.
  * Chosen options stay visible when the list is collapsed. Each option may show how many products it would give. With `onToggle` the boxes follow
  * `selected` (the URL) and report each change; without it they are a plain form field.
- * Without JavaScript, `FilterGroupNoScript` shows every option and hides the toggle.
+ * Without JavaScript, `FilterGroupNoScript` shows every option and hides the toggle (which is why
+ * collapsed options use a class rather than the `hidden` attribute: Tailwind's base layer makes
+ * `[hidden]` an !important display:none that an unlayered rule cannot undo).
  */
 export function FilterGroup({
   legend,
@@ -36,7 +38,7 @@ export function FilterGroup({
           const countId = `${name}-${option.slug}-count`;
           const count = option.count?.toLocaleString("en-US");
           return (
-            <li key={option.slug} hidden={hidden} className={`flex items-center gap-2${i >= FILTER_PREVIEW_COUNT ? " filter-more" : ""}`}>
+            <li key={option.slug} className={`${hidden ? "hidden" : "flex"} items-center gap-2${i >= FILTER_PREVIEW_COUNT ? " filter-more" : ""}`}>
               <label className="flex flex-1 cursor-pointer items-center gap-2 text-sm text-slate-800">
                 <input
                   type="checkbox"

@@ -35,14 +35,7 @@ export function DiscountBadge({ percent }: { percent: number | null }) {
   return <span className="rounded bg-red-700 px-2 py-0.5 text-xs font-bold text-white">-{percent}%</span>;
 }
 
+/** The spec's five stars on every card: one small image instead of five inline SVGs. */
 export function FiveStars() {
-  return (
-    <span className="flex text-brand-600" role="img" aria-label="Rated 5 out of 5">
-      {Array.from({ length: 5 }, (_, i) => (
-        <svg key={i} viewBox="0 0 24 24" width="16" height="16" fill="currentColor" aria-hidden="true">
-          <path d="m12 2 3.1 6.3 6.9 1-5 4.9 1.2 6.8L12 17.8 5.8 21l1.2-6.8-5-4.9 6.9-1z" />
-        </svg>
-      ))}
-    </span>
-  );
+  return <img src="/images/five-stars.svg" alt="Rated 5 out of 5" width={80} height={16} className="h-4 w-20" />;
 }

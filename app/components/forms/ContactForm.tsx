@@ -1,7 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useFetcher } from "react-router";
-import { CONTACT_FIELDS, CONTACT_MESSAGES, contactSchema, FORM_LIMITS, HONEYPOT_FIELD, readFields, validate, type ContactField, type FieldErrors } from "../../lib/forms.ts";
 import { Field } from "./Field.tsx";
+import { CONTACT_FIELDS, CONTACT_MESSAGES, FORM_LIMITS, HONEYPOT_FIELD, readFields, type ContactField, type FieldErrors } from "./rules.ts";
+
+/** The shared zod schema, loaded when the visitor starts on the form rather than with the page. */
+const loadRules = () => import("../../lib/forms.ts");
 
 /** The shape the /contact action answers with (server/contact/action.ts). */
 export interface ContactFormResult {
@@ -35,15 +38,22 @@ export function ContactForm({ result }: { result?: ContactFormResult }) {
     if (first) formRef.current?.querySelector<HTMLElement>(`#contact-${first}`)?.focus();
   }
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const check = validate(contactSchema, readFields(new FormData(event.currentTarget), CONTACT_FIELDS));
-    if (!check.ok) {
-      event.preventDefault();
-      setClientErrors(check.errors);
-      focusFirstError(check.errors);
-      return;
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    try {
+      const { contactSchema, validate } = await loadRules();
+      const check = validate(contactSchema, readFields(data, CONTACT_FIELDS));
+      if (!check.ok) {
+        setClientErrors(check.errors);
+        focusFirstError(check.errors);
+        return;
+      }
+    } catch {
+      // The rules could not be loaded: the server checks everything anyway.
     }
     setClientErrors(null);
+    await fetcher.submit(data, { method: "post", action: "/contact" });
   }
 
   // After the server answers: clear the form on success and move focus to what changed.
@@ -61,7 +71,7 @@ export function ContactForm({ result }: { result?: ContactFormResult }) {
 
   const values = server && !server.ok ? server.values : undefined;
   return (
-    <fetcher.Form ref={formRef} method="post" action="/contact" className="mt-4 space-y-4" noValidate onSubmit={onSubmit}>
+    <fetcher.Form ref={formRef} method="post" action="/contact" className="mt-4 space-y-4" noValidate onSubmit={onSubmit} onFocus={() => void loadRules().catch(() => undefined)}>
       <p className="text-sm text-slate-700">All fields are required.</p>
       <div
         id="contact-status"

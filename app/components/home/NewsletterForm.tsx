@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useFetcher } from "react-router";
-import { FORM_LIMITS, NEWSLETTER_EMAIL_FIELD, newsletterSchema, readFields, validate } from "../../lib/forms.ts";
+import { FORM_LIMITS, NEWSLETTER_EMAIL_FIELD, readFields } from "../forms/rules.ts";
+
+/** The shared zod schema, loaded when the visitor starts on the form rather than with the page. */
+const loadRules = () => import("../../lib/forms.ts");
 
 /** The shape the /newsletter action answers with (server/newsletter/action.ts). */
 export interface NewsletterFormResult {
@@ -25,15 +28,22 @@ export function NewsletterForm({ result, headingLevel = 2 }: { result?: Newslett
   const isError = clientError != null || server?.ok === false;
   const Heading = headingLevel === 1 ? "h1" : "h2";
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const check = validate(newsletterSchema, readFields(new FormData(event.currentTarget), [NEWSLETTER_EMAIL_FIELD]));
-    if (!check.ok) {
-      event.preventDefault();
-      setClientError(check.errors[NEWSLETTER_EMAIL_FIELD] ?? "Enter a valid email address.");
-      inputRef.current?.focus();
-      return;
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    try {
+      const { newsletterSchema, validate } = await loadRules();
+      const check = validate(newsletterSchema, readFields(data, [NEWSLETTER_EMAIL_FIELD]));
+      if (!check.ok) {
+        setClientError(check.errors[NEWSLETTER_EMAIL_FIELD] ?? "Enter a valid email address.");
+        inputRef.current?.focus();
+        return;
+      }
+    } catch {
+      // The rules could not be loaded: the server checks everything anyway.
     }
     setClientError(null);
+    await fetcher.submit(data, { method: "post", action: "/newsletter" });
   }
 
   useEffect(() => {
@@ -49,7 +59,7 @@ export function NewsletterForm({ result, headingLevel = 2 }: { result?: Newslett
           Subscribe to our newsletter
         </Heading>
         <p className="text-ink">Trade deals, new arrivals and member offers — straight to your inbox.</p>
-        <fetcher.Form ref={formRef} method="post" action="/newsletter" noValidate onSubmit={onSubmit} className="flex w-full max-w-md flex-col gap-2">
+        <fetcher.Form ref={formRef} method="post" action="/newsletter" noValidate onSubmit={onSubmit} onFocus={() => void loadRules().catch(() => undefined)} className="flex w-full max-w-md flex-col gap-2">
           <div className="flex flex-col gap-2 sm:flex-row">
             <label htmlFor="newsletter-email" className="sr-only">
               Email address

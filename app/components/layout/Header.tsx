@@ -37,7 +37,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
         <Link to="/" className="shrink-0" aria-label={`${STORE_NAME} home`}>
-          <img src="/images/logo.svg" alt={STORE_NAME} width={160} height={40} />
+          <img src="/images/logo.svg" alt={STORE_NAME} width={160} height={40} fetchPriority="high" />
         </Link>
         <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-1">

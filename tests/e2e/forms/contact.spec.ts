@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expectNoAxeViolations } from "../support/axe.ts";
-import { expect, mailTo, test, uniqueEmail } from "./server.ts";
+import { expect, mailTo, open, test, uniqueEmail } from "./server.ts";
 
 const FIELDS = ["Name", "Email", "Subject", "Message"] as const;
 
@@ -15,7 +15,7 @@ async function expectFieldError(page: Page, label: (typeof FIELDS)[number], mess
 
 test.describe("contact form with JavaScript", () => {
   test("every required field gets its own message, tied with aria-describedby; typed values stay", async ({ page }) => {
-    await page.goto("/contact");
+    await open(page, "/contact");
     await expect(page.getByRole("heading", { name: "Leave a message" })).toBeVisible();
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
     await page.getByRole("button", { name: "Send" }).click();
@@ -38,7 +38,7 @@ test.describe("contact form with JavaScript", () => {
 
   test("a valid message shows success in the page, reaches the store inbox and the sender", async ({ page, forms }) => {
     const email = uniqueEmail("jane");
-    await page.goto("/contact");
+    await open(page, "/contact");
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 2));
     await page.getByLabel("Name", { exact: true }).fill("Jane <b>Doe</b>");
     await page.getByLabel("Email", { exact: true }).fill(email);
@@ -62,7 +62,7 @@ test.describe("contact form with JavaScript", () => {
   });
 
   test("the honeypot is hidden from people and assistive technology", async ({ page }) => {
-    await page.goto("/contact");
+    await open(page, "/contact");
     const trap = page.locator('input[name="website"]');
     await expect(trap).toHaveCount(1);
     await expect(trap).not.toBeInViewport();

@@ -1,12 +1,12 @@
 import AxeBuilder from "@axe-core/playwright";
 import { AXE_TAGS, expectNoAxeViolations } from "../support/axe.ts";
-import { expect, linkAfter, mailTo, test, uniqueEmail } from "./server.ts";
+import { expect, linkAfter, mailTo, open, test, uniqueEmail } from "./server.ts";
 
 const CONFIRM_SUBJECT = /Confirm your ToolHub Wholesale newsletter subscription/;
 
 test.describe("newsletter with JavaScript", () => {
   test("an invalid email gets a message next to the field, tied with aria-describedby, without a page load", async ({ page }) => {
-    await page.goto("/");
+    await open(page, "/");
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     const field = page.getByRole("textbox", { name: "Email address" });
     await field.fill("not-an-email");
@@ -27,7 +27,7 @@ test.describe("newsletter with JavaScript", () => {
 
   test("subscribe → confirmation mail → confirm → link reused → already subscribed → unsubscribe", async ({ page, forms }) => {
     const email = uniqueEmail("fan");
-    await page.goto("/");
+    await open(page, "/");
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
     await page.getByRole("textbox", { name: "Email address" }).fill(email);
     await page.getByRole("button", { name: "Subscribe" }).click();
@@ -43,37 +43,37 @@ test.describe("newsletter with JavaScript", () => {
     expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
     expect(mail.html).toContain(unsubscribe);
 
-    await page.goto(confirm);
+    await open(page, confirm);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Confirm your subscription");
     await page.getByRole("button", { name: "Confirm subscription" }).click();
     await expect(page.getByRole("main").getByRole("status")).toHaveText(/Your subscription is confirmed/);
 
-    await page.goto(confirm);
+    await open(page, confirm);
     await expect(page.getByRole("main").getByRole("status")).toHaveText("This link has already been used: your subscription is confirmed.");
 
-    await page.goto("/");
+    await open(page, "/");
     await page.getByRole("textbox", { name: "Email address" }).fill(email);
     await page.getByRole("button", { name: "Subscribe" }).click();
     await expect(page.locator("#newsletter-message")).toHaveText(`${email} is already subscribed to our newsletter. Thanks for being with us!`);
 
-    await page.goto(unsubscribe);
+    await open(page, unsubscribe);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unsubscribe from the newsletter");
     await page.getByRole("button", { name: "Unsubscribe" }).click();
     await expect(page.getByRole("main").getByRole("status")).toHaveText("You've been unsubscribed. You won't get any more newsletter emails from us.");
-    await page.goto(unsubscribe);
+    await open(page, unsubscribe);
     await expect(page.getByRole("main").getByRole("status")).toHaveText(/already unsubscribed/);
     await expectNoAxeViolations(page);
   });
 
   test("a made-up or expired confirmation link says so", async ({ page }) => {
-    await page.goto("/newsletter/confirm?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    await open(page, "/newsletter/confirm?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Link expired or already used");
     await expect(page.getByRole("main").getByRole("status")).toHaveText(/expired or has already been used/);
   });
 
   test("one-click unsubscribe (RFC 8058) from a mail client works with a plain POST", async ({ page, request, forms }) => {
     const email = uniqueEmail("oneclick");
-    await page.goto("/");
+    await open(page, "/");
     await page.getByRole("textbox", { name: "Email address" }).fill(email);
     await page.getByRole("button", { name: "Subscribe" }).click();
     await expect(page.locator("#newsletter-message")).toContainText("Almost there!");
@@ -82,7 +82,7 @@ test.describe("newsletter with JavaScript", () => {
 
     const res = await request.post(target, { form: { "List-Unsubscribe": "One-Click" } });
     expect(res.status()).toBe(200);
-    await page.goto(target);
+    await open(page, target);
     await expect(page.getByRole("main").getByRole("status")).toHaveText(/already unsubscribed/);
   });
 });

@@ -15,6 +15,8 @@ import {
   usd,
 } from "./support.ts";
 
+test.describe.configure({ timeout: 60_000 });
+
 test.describe("cart page", () => {
   test("plus, minus and remove, with Total Quantity and Total price following every change", async ({ page }) => {
     const a = setProduct(210, { stock: 50, priceCents: 1_999, discountPercent: null });
@@ -71,6 +73,39 @@ test.describe("cart page", () => {
     await expectCartCount(page, 0);
     await page.reload();
     await expect(page.getByRole("main")).toContainText("Your cart is empty.");
+  });
+
+  test("changes show at once, before the server answers (optimistic UI)", async ({ page }) => {
+    const a = setProduct(221, { stock: 50, priceCents: 1_000, discountPercent: null });
+    const b = setProduct(224, { stock: 50, priceCents: 500, discountPercent: null });
+    await addFromProductPage(page, a.id);
+    await addFromProductPage(page, b.id);
+    await page.goto("/cart");
+    await waitForHydration(page);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let seen = 0;
+    await page.route("**/cart.data*", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      seen++;
+      await held;
+      await route.continue();
+    });
+    const rowA = cartRow(page, a.title);
+    await rowA.getByRole("button", { name: "Increase quantity" }).click();
+    await expect.poll(() => seen).toBe(1);
+    await expect(rowA.getByTestId("line-quantity")).toHaveText("2");
+    await expect(rowA.getByTestId("line-total")).toHaveText("$20.00");
+    await expectCartTotals(page, 3, 2_500);
+    await cartRow(page, b.title).getByRole("button", { name: `Remove ${b.title}` }).click();
+    await expect.poll(() => seen).toBe(2);
+    await expect(cartRows(page)).toHaveCount(1);
+    await expectCartTotals(page, 2, 2_000);
+    release();
+    await expectCartCount(page, 2);
+    await page.unroute("**/cart.data*");
+    await page.reload();
+    await expectCartTotals(page, 2, 2_000);
   });
 
   test("plus stops at the stock available", async ({ page }) => {

@@ -33,10 +33,17 @@ async function goToCheckout(page: import("@playwright/test").Page) {
 }
 
 test.describe("checkout as a guest", () => {
-  test("US: free shipping, ZIP validation, confirmation page, mail with a working link, and the new stock", async ({ page }) => {
+  test("US: free shipping, ZIP validation, confirmation page, mail with a working link, and the new stock", async ({ page, browser, baseURL }) => {
     const p = setProduct(230, { stock: 40, priceCents: 2_599, discountPercent: null });
     const email = uniqueEmail("guest-us");
     await addFromProductPage(page, p.id, { quantity: 2, color: p.colors[1] });
+    // An anonymous visitor (no cookies, so the page may come from the micro-cache) sees the stock before...
+    const visitor = await browser.newContext({ baseURL });
+    const visitorPage = await visitor.newPage();
+    await visitorPage.goto(`/shop/${p.id}`);
+    await expect(visitorPage.getByTestId("stock")).toHaveText("In Stock (40)");
+    await visitorPage.reload();
+    await expect(visitorPage.getByTestId("stock")).toHaveText("In Stock (40)");
     await goToCheckout(page);
 
     const main = page.getByRole("main");
@@ -66,7 +73,7 @@ test.describe("checkout as a guest", () => {
     await placeOrderButton(page).click();
     const number = await confirmedOrderNumber(page);
     await expect(page).toHaveURL(/\/orders\/[A-Za-z0-9_-]{32}\?placed=1$/);
-    await expect(page.getByRole("status")).toContainText(`A confirmation email is on its way to ${email}`);
+    await expect(page.getByRole("main").getByRole("status")).toContainText(`A confirmation email is on its way to ${email}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
     await expect(page.getByRole("main")).toContainText("Status: Placed");
     const line = page.getByRole("main").getByRole("table").locator("tbody tr");
@@ -86,6 +93,10 @@ test.describe("checkout as a guest", () => {
     // The product page shows the new stock at once.
     await page.goto(`/shop/${p.id}`);
     await expect(page.getByTestId("stock")).toHaveText(`In Stock (${before - 2})`);
+    // ...and the new stock right after the order, too.
+    await visitorPage.reload();
+    await expect(visitorPage.getByTestId("stock")).toHaveText(`In Stock (${before - 2})`);
+    await visitor.close();
 
     // The confirmation mail arrives, and its link opens the order.
     const mail = await waitForMail(email, new RegExp(`order ${number}`), { after: sentAt - 1000 });
@@ -98,7 +109,7 @@ test.describe("checkout as a guest", () => {
     await page.goto(link);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
     await expect(summary(page, "total")).toHaveText("$51.98");
-    await expect(page.getByRole("status")).toHaveCount(0);
+    await expect(page.getByRole("main").getByRole("status")).toHaveCount(0);
   });
 
   test("UK: the flat shipping rate is shown before placing, and the postcode is checked", async ({ page }) => {
@@ -157,6 +168,36 @@ test.describe("checkout as a guest", () => {
     await confirmedOrderNumber(page);
     await expect(page.getByRole("main")).toContainText("Payment: Invoice (business accounts, net 30)");
     expect(ordersFor(email)).toHaveLength(1);
+  });
+});
+
+test.describe("anonymous product pages", () => {
+  // FIXME (app bug): server/http/page-cache.ts stores the response headers with the entry, including
+  // Content-Security-Policy with the first request's nonce, and replays them on a hit
+  // (`for (const [name, value] of hit.headers) res.setHeader(name, value)`), while the body's nonce
+  // is rewritten to the new one. Header and body nonces then differ, the browser blocks every inline
+  // script, and the page never hydrates: JavaScript Add to cart, wishlist toggles, carousels and the
+  // checkout's live summary do not work for an anonymous visitor who gets a cached /, /shop or
+  // /shop/:id. Fix: leave "content-security-policy" out of the stored headers (helmet already set a
+  // fresh one for this request), or rewrite the nonce in the header values too.
+  test("a product page served from the anonymous micro-cache still hydrates, and Add to cart works in place", async ({ page, browser, baseURL }) => {
+    test.fixme(!process.env.RUN_FIXME, "the page micro-cache replays a stale CSP nonce (server/http/page-cache.ts)");
+    const p = setProduct(239, { stock: 40, priceCents: 1_700, discountPercent: null });
+    const first = await browser.newContext({ baseURL });
+    await (await first.newPage()).goto(`/shop/${p.id}`);
+    await first.close();
+
+    const blocked: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy/.test(m.text())) blocked.push(m.text());
+    });
+    const response = await page.goto(`/shop/${p.id}`);
+    expect(response?.headers()["x-page-cache"]).toBe("hit");
+    await waitForHydration(page);
+    expect(blocked).toEqual([]);
+    await page.getByRole("main").getByRole("button", { name: "Add to cart", exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveText(`${p.title} added to your cart.`);
+    await expect(page).toHaveURL(new RegExp(`/shop/${p.id}$`));
   });
 });
 

@@ -39,6 +39,21 @@ export function readProduct(id: number): ShopProduct {
   return { ...row, colors: JSON.parse(row.colors) as string[] };
 }
 
+/**
+ * Tells the store the catalog changed, as every stock or price change in the app does in its own
+ * transaction (the anonymous page micro-cache is keyed on this version).
+ */
+function bumpCatalogVersion() {
+  const db = storeDb();
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'catalog_version'").get();
+  if (exists) db.prepare("UPDATE catalog_version SET version = version + 1 WHERE id = 1").run();
+}
+
+export function catalogVersion(): number {
+  const row = storeDb().prepare("SELECT version FROM catalog_version WHERE id = 1").get() as { version: number } | undefined;
+  return row?.version ?? 0;
+}
+
 /** Puts a product into a known state; the sale price follows the store's own rule. */
 export function setProduct(id: number, state: { stock?: number; priceCents?: number; discountPercent?: number | null }): ShopProduct {
   const current = readProduct(id);
@@ -47,11 +62,13 @@ export function setProduct(id: number, state: { stock?: number; priceCents?: num
   storeDb()
     .prepare("UPDATE products SET price_cents = ?, discount_percent = ?, sale_price_cents = ?, stock_quantity = ? WHERE id = ?")
     .run(price, discount, discountedPriceCents(price, discount), state.stock ?? current.stock_quantity, id);
+  bumpCatalogVersion();
   return readProduct(id);
 }
 
 export function setStock(id: number, stock: number) {
   storeDb().prepare("UPDATE products SET stock_quantity = ? WHERE id = ?").run(stock, id);
+  bumpCatalogVersion();
 }
 
 export interface OrderRow {
@@ -155,7 +172,7 @@ export async function signInViaApi(request: APIRequestContext, baseURL: string, 
 
 /** Reads the order number from the confirmation page. */
 export async function confirmedOrderNumber(page: Page): Promise<string> {
-  const status = page.getByRole("status").filter({ hasText: "Thank you! Your order" });
+  const status = page.getByRole("main").getByRole("status").filter({ hasText: "Thank you! Your order" });
   await expect(status).toBeVisible();
   const number = /TH-[0-9A-F]{10}/.exec((await status.textContent()) ?? "")?.[0];
   if (!number) throw new Error("no order number on the confirmation page");
