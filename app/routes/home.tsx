@@ -48,6 +48,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
+      <h1 className="sr-only">{STORE_NAME}: wholesale-priced tools for the UK and the US</h1>
       <HeroCarousel />
       <BenefitsStrip />
       <CategoryTiles />

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Form, Link, redirect, useNavigate, useNavigation } from "react-router";
+import { Form, Link, redirect, useLocation, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/shop";
 import { FilterGroup, FilterGroupNoScript } from "../components/catalog/FilterGroup.tsx";
 import { Pagination } from "../components/catalog/Pagination.tsx";
@@ -7,7 +7,7 @@ import { NoResults } from "../components/search/NoResults.tsx";
 import { SearchResultGrid } from "../components/search/SearchResultCard.tsx";
 import { categoryTiles } from "../content/home.ts";
 import { seo } from "../lib/seo.ts";
-import { hasFilters, parseShopQuery, priceRangeErrors, shopHref, SORT_OPTIONS, withoutFilters } from "../lib/shop-query.ts";
+import { hasFilters, parseShopQuery, priceRangeErrors, shopHref, SORT_OPTIONS, withoutFilters, type ShopQuery } from "../lib/shop-query.ts";
 import { searchProducts } from "../../server/catalog/search.ts";
 import { getDb } from "../../server/db/connection.ts";
 
@@ -48,9 +48,12 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const { query, results } = loaderData;
   const navigate = useNavigate();
   const navigation = useNavigation();
-  // While a filter change is on its way, show the boxes as the shopper just set them.
+  const location = useLocation();
+  // While a filter change is on its way, show the controls as the shopper just set them: first
+  // from this page's own record of the change (immediate), then from the pending navigation.
+  const [optimistic, setOptimistic] = useState<{ key: string; state: ShopQuery } | null>(null);
   const pending = navigation.location?.pathname === "/shop" ? parseShopQuery(new URLSearchParams(navigation.location.search)) : null;
-  const view = pending ?? query;
+  const view = (optimistic?.key === location.key ? optimistic.state : null) ?? pending ?? query;
   const [priceErrors, setPriceErrors] = useState<{ min?: string; max?: string; range?: string }>({});
 
   // With JavaScript, go straight to the canonical URL of the form's state (a new history entry).
@@ -58,7 +61,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
     if (!form) return;
     const params = new URLSearchParams();
     for (const [key, value] of new FormData(form)) if (typeof value === "string") params.append(key, value);
-    void navigate(shopHref(parseShopQuery(params)), { preventScrollReset: true });
+    const next = parseShopQuery(params);
+    setOptimistic({ key: location.key, state: next });
+    void navigate(shopHref(next), { preventScrollReset: true });
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -18,6 +18,7 @@ export interface PageCacheOptions {
   maxAgeMs?: number;
 }
 
+const STORED_HEADERS = new Set(["content-type", "cache-control", "link", "content-language"]);
 const PERSONAL_COOKIE = /(?:^|;\s*)(?:[\w.-]*session_token|guest)=/;
 
 /**
@@ -66,8 +67,9 @@ export function pageCache(db: Db, options: PageCacheOptions) {
       const type = String(res.getHeader("content-type") ?? "");
       if (res.statusCode === 200 && type.startsWith("text/html") && !res.getHeader("set-cookie") && nonce) {
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+        // Only the page's own headers: security headers (with this reply's CSP nonce) are set afresh.
         const headers = Object.entries(res.getHeaders())
-          .filter(([name]) => !["content-length", "content-encoding", "transfer-encoding", "vary", "date", "x-page-cache"].includes(name))
+          .filter(([name]) => STORED_HEADERS.has(name))
           .map(([name, value]) => [name, String(value)] as [string, string]);
         entries.set(key, { version, storedAt: Date.now(), status: 200, headers, body: Buffer.concat(chunks).toString("utf8"), nonce });
       }

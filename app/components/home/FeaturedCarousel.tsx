@@ -7,7 +7,7 @@ import { SectionHeading } from "./Sections.tsx";
 
 export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) {
   return (
-    <section aria-labelledby="featured-heading" className="mx-auto max-w-7xl px-4 py-12">
+    <div className="mx-auto max-w-7xl px-4 py-12">
       <SectionHeading id="featured-heading" title="Featured Products" />
       <Carousel
         label="Featured products"
@@ -60,6 +60,6 @@ export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) 
           </article>
         )}
       />
-    </section>
+    </div>
   );
 }

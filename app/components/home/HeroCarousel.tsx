@@ -17,11 +17,7 @@ export function HeroCarousel() {
         <div className="mx-auto grid max-w-7xl items-center gap-6 px-4 py-10 md:grid-cols-2 md:py-16">
           <div className="text-white">
             <p className="font-semibold text-brand-400">{slide.eyebrow}</p>
-            {i === 0 ? (
-              <h1 className="mt-2 text-3xl font-black md:text-5xl">{slide.title}</h1>
-            ) : (
-              <h2 className="mt-2 text-3xl font-black md:text-5xl">{slide.title}</h2>
-            )}
+            <h2 className="mt-2 text-3xl font-black md:text-5xl">{slide.title}</h2>
             <p className="mt-4 max-w-prose text-slate-200">{slide.text}</p>
             <Link to="/shop" className="btn-accent mt-6">
               {slide.ctaLabel}

@@ -1,6 +1,6 @@
 import { expectNoAxeViolations } from "../support/axe.ts";
-import { expect, test } from "../support/fixtures.ts";
-import { CONTENT_PAGES, expectSeoHead } from "../support/site.ts";
+import { consoleErrorsOf, expect, test } from "../support/fixtures.ts";
+import { CONTENT_PAGES, expectSeoHead, waitForHydration } from "../support/site.ts";
 
 /** Every screen of the store: status, one h1, the SEO head and no axe violations. */
 const PAGES: { path: string; name: string }[] = [
@@ -57,6 +57,20 @@ test.describe("every page at desktop size", () => {
     // BUG: FeaturedCarousel's <section> "Featured Products" wraps a carousel region labelled "Featured products".
     await page.goto("/");
     await expectNoAxeViolations(page);
+  });
+});
+
+test.describe("a page served again", () => {
+  test.fixme("runs its scripts on every view, not only the first (CSP nonce matches)", async ({ page }) => {
+    // BUG: server/http/page-cache.ts replays the first reply's Content-Security-Policy header (old nonce) with the new-nonce body.
+    for (const view of [1, 2, 3]) {
+      await page.goto("/faq");
+      await waitForHydration(page);
+      const question = page.getByRole("main").getByRole("button").first();
+      await question.click();
+      await expect(question, `view ${view}`).toHaveAttribute("aria-expanded", "true");
+    }
+    expect(consoleErrorsOf(page).filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
   });
 });
 

@@ -1,12 +1,21 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
+
+const consoleErrors = new WeakMap<Page, string[]>();
+
+/** Console errors the page has logged so far (CSP violations, failed hydration, …). */
+export function consoleErrorsOf(page: Page): string[] {
+  return consoleErrors.get(page) ?? [];
+}
 
 /**
- * The suite's `test`: every page gets a stand-in for the OpenStreetMap embed on /contact, so runs
- * do not depend on the network, and no request ever leaves for another host.
+ * The suite's `test`:
+ * - every page gets a stand-in for the OpenStreetMap embed on /contact, so runs do not depend on
+ *   the network, and no request ever leaves for another host;
+ * - the page's console errors are kept, so helpers can explain a page that never came alive.
  */
 export const test = base.extend<{ hermeticNetwork: void }>({
   hermeticNetwork: [
-    async ({ context, baseURL }, use) => {
+    async ({ context, baseURL, page }, use) => {
       const origin = new URL(baseURL!).origin;
       await context.route(
         (url) => url.origin !== origin,
@@ -20,6 +29,12 @@ export const test = base.extend<{ hermeticNetwork: void }>({
           return route.abort();
         },
       );
+      const errors: string[] = [];
+      consoleErrors.set(page, errors);
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      page.on("pageerror", (error) => errors.push(error.message));
       await use();
     },
     { auto: true },

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { consoleErrorsOf } from "./fixtures.ts";
 
 export const NOT_FOUND_TEXT =
   "Sorry, the requested page isn't found. Perhaps a typo or a broken link. Redirecting back to safety.";
@@ -34,17 +35,26 @@ export async function hrefOf(link: Locator): Promise<string> {
 
 /**
  * Resolves once React has hydrated the document, so client behaviour (timers, handlers) is live.
- * Polls on an interval rather than animation frames so it also works under a fake clock.
+ * Polls on an interval rather than animation frames so it also works under a fake clock. When the
+ * page never comes alive, the failure names the console errors (a CSP block, a crash) behind it.
  */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => {
-      const main = document.querySelector("main");
-      return !!main && Object.keys(main).some((k) => k.startsWith("__reactFiber$"));
-    },
-    undefined,
-    { polling: 50 },
-  );
+  try {
+    await page.waitForFunction(
+      () => {
+        const main = document.querySelector("main");
+        return !!main && Object.keys(main).some((k) => k.startsWith("__reactFiber$"));
+      },
+      undefined,
+      { polling: 50, timeout: 10_000 },
+    );
+  } catch (error) {
+    const errors = consoleErrorsOf(page);
+    throw new Error(
+      `${page.url()} did not hydrate within 10 s; console errors:\n${errors.length ? errors.map((e) => `  - ${e.slice(0, 240)}`).join("\n") : "  (none)"}`,
+      { cause: error },
+    );
+  }
 }
 
 /** The page's JSON-LD blocks, parsed. */

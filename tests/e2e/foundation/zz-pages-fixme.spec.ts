@@ -1,0 +1,89 @@
+import { expectNoAxeViolations } from "../support/axe.ts";
+import { consoleErrorsOf, expect, test } from "../support/fixtures.ts";
+import { CONTENT_PAGES, expectSeoHead, waitForHydration } from "../support/site.ts";
+
+/** Every screen of the store: status, one h1, the SEO head and no axe violations. */
+const PAGES: { path: string; name: string }[] = [
+  { path: "/", name: "home" },
+  { path: "/shop", name: "shop" },
+  { path: "/shop/1", name: "product" },
+  { path: "/cart", name: "cart" },
+  { path: "/wishlist", name: "wishlist" },
+  { path: "/login", name: "login" },
+  { path: "/register", name: "register" },
+  { path: "/about", name: "about" },
+  { path: "/faq", name: "faq" },
+  { path: "/contact", name: "contact" },
+  { path: "/blogs", name: "blog index" },
+  { path: "/blogs/how-to-choose-a-cordless-drill", name: "blog article" },
+  ...CONTENT_PAGES.map((p) => ({ path: p.path, name: `content page ${p.title}` })),
+  { path: "/account/orders", name: "order status" },
+];
+
+/**
+ * The home page has two regions named "Featured products" (the section and the carousel inside it),
+ * which axe reports as landmark-unique. That rule is checked on its own in a fixme test below, so
+ * the rest of the home page's accessibility stays covered.
+ */
+const HOME_KNOWN_ISSUE = "landmark-unique";
+
+test.describe("every page at desktop size", () => {
+  for (const { path, name } of PAGES) {
+    test(`${name} (${path}) answers 200 with an h1, SEO head and no axe violations`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+      await expectSeoHead(page, path);
+      await expectNoAxeViolations(page, path === "/" ? { disableRules: [HOME_KNOWN_ISSUE] } : {});
+    });
+  }
+
+  test("the 404 page answers 404 with an h1, a noindex title and no axe violations", async ({ page }) => {
+    const response = await page.goto("/this-page-does-not-exist");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+    await expect(page).toHaveTitle(/not found/i);
+    await expect(page.locator('head meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+    await expectNoAxeViolations(page);
+  });
+
+  test("the 404 page carries a meta description, canonical and Open Graph tags", async ({ page }) => {
+    // BUG: root ErrorBoundary (app/root.tsx) renders only <title> and robots for 404s.
+    await page.goto("/this-page-does-not-exist");
+    await expectSeoHead(page, "/this-page-does-not-exist");
+  });
+
+  test("home has no duplicate landmark names (axe landmark-unique)", async ({ page }) => {
+    // BUG: FeaturedCarousel's <section> "Featured Products" wraps a carousel region labelled "Featured products".
+    await page.goto("/");
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe("a page served again", () => {
+  test("runs its scripts on every view, not only the first (CSP nonce matches)", async ({ page }) => {
+    // BUG: server/http/page-cache.ts replays the first reply's Content-Security-Policy header (old nonce) with the new-nonce body.
+    for (const view of [1, 2, 3]) {
+      await page.goto("/faq");
+      await waitForHydration(page);
+      const question = page.getByRole("main").getByRole("button").first();
+      await question.click();
+      await expect(question, `view ${view}`).toHaveAttribute("aria-expanded", "true");
+    }
+    expect(consoleErrorsOf(page).filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+  });
+});
+
+test.describe("home and shop on a 390×844 phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  for (const path of ["/", "/shop"]) {
+    test(`${path} answers 200 with an h1, SEO head and no axe violations`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+      await expectSeoHead(page, path);
+      await expectNoAxeViolations(page, path === "/" ? { disableRules: [HOME_KNOWN_ISSUE] } : {});
+    });
+  }
+});
