@@ -7,5 +7,6 @@ export default defineConfig({
     pool: "forks",
     fileParallelism: false,
     testTimeout: 30_000,
+    retry: process.env.CI ? 1 : 0,
   },
 });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Form, Link, redirect, useLocation, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/shop";
 import { FilterGroup, FilterGroupNoScript } from "../components/catalog/FilterGroup.tsx";
@@ -54,6 +54,8 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const [optimistic, setOptimistic] = useState<{ key: string; state: ShopQuery } | null>(null);
   const pending = navigation.location?.pathname === "/shop" ? parseShopQuery(new URLSearchParams(navigation.location.search)) : null;
   const view = (optimistic?.key === location.key ? optimistic.state : null) ?? pending ?? query;
+  // Once the page has moved on, forget it, so that coming back (history) shows that URL's state.
+  useEffect(() => setOptimistic(null), [location.key]);
   const [priceErrors, setPriceErrors] = useState<{ min?: string; max?: string; range?: string }>({});
 
   // With JavaScript, go straight to the canonical URL of the form's state (a new history entry).
@@ -167,9 +169,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
               Apply
             </button>
           </fieldset>
-          <fieldset className="space-y-1.5">
+          <fieldset className="space-y-1">
             <legend className="sr-only">Availability</legend>
-            <label className="flex items-center gap-2 text-sm">
+            <label className="flex min-h-6 items-center gap-2 text-sm">
               <input
                 type="checkbox"
                 name="inStock"
@@ -180,7 +182,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
               />
               In stock only
             </label>
-            <label className="flex items-center gap-2 text-sm">
+            <label className="flex min-h-6 items-center gap-2 text-sm">
               <input
                 type="checkbox"
                 name="onSale"

@@ -30,7 +30,7 @@ export function FilterGroup({
   return (
     <fieldset className="border-b border-slate-200 pb-4">
       <legend className="mb-2 text-base font-semibold text-ink">{legend}</legend>
-      <ul id={listId} className="space-y-1.5">
+      <ul id={listId} className="space-y-1">
         {options.map((option, i) => {
           const checked = selected.includes(option.slug);
           const hidden = !expanded && !checked && i >= FILTER_PREVIEW_COUNT;
@@ -38,7 +38,7 @@ export function FilterGroup({
           const countId = `${name}-${option.slug}-count`;
           const count = option.count?.toLocaleString("en-US");
           return (
-            <li key={option.slug} className={`${hidden ? "hidden" : "flex"} items-center gap-2${i >= FILTER_PREVIEW_COUNT ? " filter-more" : ""}`}>
+            <li key={option.slug} className={`${hidden ? "hidden" : "flex"} min-h-6 items-center gap-2${i >= FILTER_PREVIEW_COUNT ? " filter-more" : ""}`}>
               <label className="flex flex-1 cursor-pointer items-center gap-2 text-sm text-slate-800">
                 <input
                   type="checkbox"

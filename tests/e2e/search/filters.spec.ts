@@ -14,7 +14,8 @@ import {
   group,
   matchCount,
   paramsOf,
-  productsByTitle,
+  productsOnPage,
+  type CardProduct,
   sortSelect,
 } from "./helpers.ts";
 
@@ -53,9 +54,10 @@ test.describe("shop filters", () => {
     await group(page, "Categories").getByRole("checkbox", { name: "Power Tools" }).check();
     await expect(page).toHaveURL(/category=power-tools/);
     await expectTotal(page, matchCount('"drill"', "c.slug = 'power-tools'"));
-    for (const p of productsByTitle(await cardTitles(page).allTextContents())) expect(p.category).toBe("power-tools");
+    for (const p of (await productsOnPage(page))) expect(p.category).toBe("power-tools");
 
-    // A second category: either one.
+    // A second category (one of those behind +View More): either one.
+    await group(page, "Categories").getByRole("button", { name: "+View More" }).click();
     await group(page, "Categories").getByRole("checkbox", { name: "Construction" }).check();
     await expect(page).toHaveURL(/category=power-tools&category=construction/);
     await expectTotal(page, matchCount('"drill"', "c.slug IN ('power-tools', 'construction')"));
@@ -80,7 +82,7 @@ test.describe("shop filters", () => {
     await expect(page).toHaveURL(/min=40&max=150/);
     const priced = `${where} AND p.sale_price_cents BETWEEN 4000 AND 15000`;
     await expectTotal(page, matchCount('"drill"', priced));
-    for (const p of productsByTitle(await cardTitles(page).allTextContents())) {
+    for (const p of (await productsOnPage(page))) {
       expect(p.sale_price_cents).toBeGreaterThanOrEqual(4000);
       expect(p.sale_price_cents).toBeLessThanOrEqual(15000);
     }
@@ -173,7 +175,7 @@ test.describe("sort and pages", () => {
     await expect(select).toHaveValue("relevance");
     await expect(select.locator("option")).toHaveText(["Relevance", "Price: low to high", "Price: high to low", "Newest", "Biggest discount", "Name"]);
 
-    const checks: [string, (a: ReturnType<typeof productsByTitle>[number], b: ReturnType<typeof productsByTitle>[number]) => boolean][] = [
+    const checks: [string, (a: CardProduct, b: CardProduct) => boolean][] = [
       ["price-asc", (a, b) => a.sale_price_cents <= b.sale_price_cents],
       ["price-desc", (a, b) => a.sale_price_cents >= b.sale_price_cents],
       ["newest", (a, b) => a.created_at >= b.created_at],
@@ -183,7 +185,7 @@ test.describe("sort and pages", () => {
       await select.selectOption(value);
       await expect(page).toHaveURL(new RegExp(`sort=${value}`));
       await expect(select).toHaveValue(value);
-      const rows = productsByTitle(await cardTitles(page).allTextContents());
+      const rows = (await productsOnPage(page));
       for (let i = 1; i < rows.length; i++) expect(inOrder(rows[i - 1], rows[i]), `${value} at ${i}`).toBe(true);
     }
     await select.selectOption("name");
@@ -283,7 +285,7 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/shop\?q=drill&category=power-tools&brand=fellgate&inStock=1&sort=price-asc$/);
     const where = "c.slug = 'power-tools' AND b.slug = 'fellgate' AND p.stock_quantity > 0";
     await expectTotal(page, matchCount('"drill"', where));
-    const prices = productsByTitle(await cardTitles(page).allTextContents()).map((p) => p.sale_price_cents);
+    const prices = (await productsOnPage(page)).map((p) => p.sale_price_cents);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
 
     const price = group(page, "Price");

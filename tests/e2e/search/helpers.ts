@@ -28,12 +28,25 @@ export function count(where = "1 = 1", ...params: (string | number)[]): number {
   ).n;
 }
 
-export function productsByTitle(titles: string[]) {
-  return titles.map((title) =>
-    queryOne<{ id: number; sale_price_cents: number; discount_percent: number | null; stock_quantity: number; category: string; brand: string; created_at: string }>(
-      `SELECT p.id, p.sale_price_cents, p.discount_percent, p.stock_quantity, c.slug AS category, b.slug AS brand, p.created_at
-       FROM products p JOIN categories c ON c.id = p.category_id JOIN brands b ON b.id = p.brand_id WHERE p.title = ? ORDER BY p.id LIMIT 1`,
-      title,
+export interface CardProduct {
+  id: number;
+  title: string;
+  sale_price_cents: number;
+  discount_percent: number | null;
+  stock_quantity: number;
+  category: string;
+  brand: string;
+  created_at: string;
+}
+
+/** The products of the result cards on the page, in order, read from the database by id. */
+export async function productsOnPage(page: Page): Promise<CardProduct[]> {
+  const hrefs = await cardTitles(page).evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+  return hrefs.map((href) =>
+    queryOne<CardProduct>(
+      `SELECT p.id, p.title, p.sale_price_cents, p.discount_percent, p.stock_quantity, c.slug AS category, b.slug AS brand, p.created_at
+       FROM products p JOIN categories c ON c.id = p.category_id JOIN brands b ON b.id = p.brand_id WHERE p.id = ?`,
+      Number(href.split("/").pop()),
     ),
   );
 }

@@ -172,16 +172,9 @@ test.describe("checkout as a guest", () => {
 });
 
 test.describe("anonymous product pages", () => {
-  // FIXME (app bug): server/http/page-cache.ts stores the response headers with the entry, including
-  // Content-Security-Policy with the first request's nonce, and replays them on a hit
-  // (`for (const [name, value] of hit.headers) res.setHeader(name, value)`), while the body's nonce
-  // is rewritten to the new one. Header and body nonces then differ, the browser blocks every inline
-  // script, and the page never hydrates: JavaScript Add to cart, wishlist toggles, carousels and the
-  // checkout's live summary do not work for an anonymous visitor who gets a cached /, /shop or
-  // /shop/:id. Fix: leave "content-security-policy" out of the stored headers (helmet already set a
-  // fresh one for this request), or rewrite the nonce in the header values too.
+  // Regression: the page micro-cache once replayed the first reply's Content-Security-Policy header
+  // (stale nonce) with a body rewritten to the new nonce, so cached pages never hydrated (fixed in be5dc7b).
   test("a product page served from the anonymous micro-cache still hydrates, and Add to cart works in place", async ({ page, browser, baseURL }) => {
-    test.fixme(!process.env.RUN_FIXME, "the page micro-cache replays a stale CSP nonce (server/http/page-cache.ts)");
     const p = setProduct(239, { stock: 40, priceCents: 1_700, discountPercent: null });
     const first = await browser.newContext({ baseURL });
     await (await first.newPage()).goto(`/shop/${p.id}`);
