@@ -5,8 +5,8 @@ export const MEMBER_DISCOUNT_PERCENT = 5;
 export { MEMBER_DISCOUNT_THRESHOLD_CENTS };
 /** Every US order ships free; UK orders pay this flat rate. */
 export const UK_FLAT_SHIPPING_CENTS = 999;
-/** Largest quantity one cart line may hold, whatever the stock. */
-export const MAX_LINE_QUANTITY = 999;
+/** A sanity bound on one cart line; in practice the stock available is the limit. */
+export const MAX_LINE_QUANTITY = 99_999;
 
 export type ShippingCountry = "US" | "GB";
 export const COUNTRIES: { code: ShippingCountry; name: string }[] = [

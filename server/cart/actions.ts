@@ -37,7 +37,7 @@ export async function applyCartAction(db: Db, owner: string, form: FormData): Pr
   switch (intent) {
     case "add": {
       const result = await addToCart(db, owner, { productId, quantity: requireQuantity(form.get("quantity"), 1), color: color(form) || null });
-      return { message: result.capped ? `Only ${result.stock} of ${result.title} in stock — your cart has ${result.quantity}.` : `${result.title} added to your cart.` };
+      return { message: result.capped ? `${result.title}: your cart now has ${result.quantity}, all we have in stock.` : `${result.title} added to your cart.` };
     }
     case "set": {
       // The minus and plus buttons send the quantity they lead to, so repeated clicks stay consistent.

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { productImageUrl } from "../../app/lib/catalog-types.ts";
 import type { CartLine, CartView } from "../../app/lib/cart-types.ts";
 import { formatMoney } from "../../app/lib/money.ts";
@@ -24,38 +25,34 @@ function chosenColor(colorsJson: string, requested: string | null | undefined): 
   return requested;
 }
 
-/** Adds to the cart. The line's quantity never exceeds the stock; returns the line's new quantity. */
+/** The quantity after adding, never above `limit`, computed by the database in one statement. */
+function cappedSum(limit: number) {
+  return sql<number>`case when cart_items.quantity + excluded.quantity > ${limit} then ${limit} else cart_items.quantity + excluded.quantity end`;
+}
+
+/**
+ * Adds to the cart. One atomic upsert, so simultaneous adds all count; the line's quantity never
+ * exceeds the stock. Returns the line's new quantity.
+ */
 export async function addToCart(db: Db, owner: string, input: { productId: number; quantity: number; color?: string | null }) {
-  return db.transaction().execute(async (trx) => {
-    const product = await productForCart(trx, input.productId);
-    if (product.stock_quantity < 1) throw new DomainError("OUT_OF_STOCK", `${product.title} is out of stock.`, 409);
-    const color = chosenColor(product.colors, input.color);
-    const existing = await trx
-      .selectFrom("cart_items")
-      .select("quantity")
-      .where("owner", "=", owner)
-      .where("product_id", "=", product.id)
-      .where("color", "=", color)
-      .executeTakeFirst();
-    const limit = Math.min(product.stock_quantity, MAX_LINE_QUANTITY);
-    const quantity = Math.min((existing?.quantity ?? 0) + input.quantity, limit);
-    const capped = (existing?.quantity ?? 0) + input.quantity > limit;
-    if (existing) {
-      await trx
-        .updateTable("cart_items")
-        .set({ quantity, seen_price_cents: product.sale_price_cents, updated_at: now() })
-        .where("owner", "=", owner)
-        .where("product_id", "=", product.id)
-        .where("color", "=", color)
-        .execute();
-    } else {
-      await trx
-        .insertInto("cart_items")
-        .values({ owner, product_id: product.id, color, quantity, seen_price_cents: product.sale_price_cents, created_at: now(), updated_at: now() })
-        .execute();
-    }
-    return { quantity, capped, title: product.title, stock: product.stock_quantity };
-  });
+  const product = await productForCart(db, input.productId);
+  if (product.stock_quantity < 1) throw new DomainError("OUT_OF_STOCK", `${product.title} is out of stock.`, 409);
+  const color = chosenColor(product.colors, input.color);
+  const limit = Math.min(product.stock_quantity, MAX_LINE_QUANTITY);
+  const row = await db
+    .insertInto("cart_items")
+    .values({ owner, product_id: product.id, color, quantity: Math.min(input.quantity, limit), seen_price_cents: product.sale_price_cents, created_at: now(), updated_at: now() })
+    .onConflict((oc) =>
+      oc.columns(["owner", "product_id", "color"]).doUpdateSet({
+        quantity: cappedSum(limit),
+        seen_price_cents: product.sale_price_cents,
+        updated_at: now(),
+      }),
+    )
+    .returning("quantity")
+    .executeTakeFirstOrThrow();
+  const quantity = Number(row.quantity);
+  return { quantity, capped: quantity === limit && input.quantity > 0, title: product.title, stock: product.stock_quantity };
 }
 
 /** Sets a line's quantity: a whole number from 1 to the stock available. */
@@ -142,14 +139,12 @@ export async function mergeCarts(db: Db, fromOwner: string, toOwner: string) {
       .where("ci.owner", "=", fromOwner)
       .execute();
     for (const line of guestLines) {
-      const existing = await trx.selectFrom("cart_items").select("quantity").where("owner", "=", toOwner).where("product_id", "=", line.product_id).where("color", "=", line.color).executeTakeFirst();
-      const cap = Math.max(1, Math.min(line.stock_quantity, MAX_LINE_QUANTITY));
-      const quantity = Math.min((existing?.quantity ?? 0) + line.quantity, cap);
-      if (existing) {
-        await trx.updateTable("cart_items").set({ quantity, updated_at: now() }).where("owner", "=", toOwner).where("product_id", "=", line.product_id).where("color", "=", line.color).execute();
-      } else {
-        await trx.insertInto("cart_items").values({ owner: toOwner, product_id: line.product_id, color: line.color, quantity, seen_price_cents: line.seen_price_cents, created_at: now(), updated_at: now() }).execute();
-      }
+      const limit = Math.max(1, Math.min(line.stock_quantity, MAX_LINE_QUANTITY));
+      await trx
+        .insertInto("cart_items")
+        .values({ owner: toOwner, product_id: line.product_id, color: line.color, quantity: Math.min(line.quantity, limit), seen_price_cents: line.seen_price_cents, created_at: now(), updated_at: now() })
+        .onConflict((oc) => oc.columns(["owner", "product_id", "color"]).doUpdateSet({ quantity: cappedSum(limit), updated_at: now() }))
+        .execute();
     }
     await trx.deleteFrom("cart_items").where("owner", "=", fromOwner).execute();
   });

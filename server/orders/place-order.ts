@@ -154,7 +154,9 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
       return { number, accessToken, created: true };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) {
+    // A duplicate of a checkout that just succeeded (a double click) finds the cart emptied or the
+    // token taken: answer with the order the first request made.
+    if (isUniqueViolation(error) || (error instanceof DomainError && error.code === "EMPTY_CART")) {
       const again = await existingOrder(db, checkout.checkoutToken, owner);
       if (again) return again;
     }

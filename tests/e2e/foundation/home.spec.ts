@@ -241,7 +241,7 @@ test.describe("hero carousel", () => {
   test("hovering stops autoplay", async ({ page }) => {
     await openWithClock(page);
     const carousel = hero(page);
-    await carousel.getByRole("heading", { level: 1 }).hover();
+    await current(carousel).getByRole("heading").hover();
     await page.clock.runFor(15_000);
     await expect(current(carousel)).toHaveAccessibleName("Slide 1 of 3");
     await page.mouse.move(5, 5);

@@ -20,13 +20,6 @@ const PAGES: { path: string; name: string }[] = [
   { path: "/account/orders", name: "order status" },
 ];
 
-/**
- * The home page has two regions named "Featured products" (the section and the carousel inside it),
- * which axe reports as landmark-unique. That rule is checked on its own in a fixme test below, so
- * the rest of the home page's accessibility stays covered.
- */
-const HOME_KNOWN_ISSUE = "landmark-unique";
-
 test.describe("every page at desktop size", () => {
   for (const { path, name } of PAGES) {
     test(`${name} (${path}) answers 200 with an h1, SEO head and no axe violations`, async ({ page }) => {
@@ -34,7 +27,7 @@ test.describe("every page at desktop size", () => {
       expect(response?.status()).toBe(200);
       await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
       await expectSeoHead(page, path);
-      await expectNoAxeViolations(page, path === "/" ? { disableRules: [HOME_KNOWN_ISSUE] } : {});
+      await expectNoAxeViolations(page);
     });
   }
 
@@ -53,16 +46,11 @@ test.describe("every page at desktop size", () => {
     await expectSeoHead(page, "/this-page-does-not-exist");
   });
 
-  test.fixme("home has no duplicate landmark names (axe landmark-unique)", async ({ page }) => {
-    // BUG: FeaturedCarousel's <section> "Featured Products" wraps a carousel region labelled "Featured products".
-    await page.goto("/");
-    await expectNoAxeViolations(page);
-  });
 });
 
 test.describe("a page served again", () => {
-  test.fixme("runs its scripts on every view, not only the first (CSP nonce matches)", async ({ page }) => {
-    // BUG: server/http/page-cache.ts replays the first reply's Content-Security-Policy header (old nonce) with the new-nonce body.
+  // Regression: the anonymous page cache once replayed the first reply's CSP header (old nonce).
+  test("runs its scripts on every view, not only the first (CSP nonce matches)", async ({ page }) => {
     for (const view of [1, 2, 3]) {
       await page.goto("/faq");
       await waitForHydration(page);
@@ -83,7 +71,7 @@ test.describe("home and shop on a 390×844 phone", () => {
       expect(response?.status()).toBe(200);
       await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
       await expectSeoHead(page, path);
-      await expectNoAxeViolations(page, path === "/" ? { disableRules: [HOME_KNOWN_ISSUE] } : {});
+      await expectNoAxeViolations(page);
     });
   }
 });
