@@ -102,11 +102,19 @@ export function NotFoundPage() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const location = useLocation();
+  const root = useRouteLoaderData<typeof loader>("root");
   if (isRouteErrorResponse(error) && error.status === 404) {
+    const url = `${root?.siteUrl ?? ""}${location.pathname}`;
     return (
       <>
         <title>Page not found | ToolHub Wholesale</title>
+        <meta name="description" content={NOT_FOUND_TEXT} />
         <meta name="robots" content="noindex" />
+        <link rel="canonical" href={url} />
+        <meta property="og:title" content="Page not found | ToolHub Wholesale" />
+        <meta property="og:description" content={NOT_FOUND_TEXT} />
+        <meta property="og:type" content="website" />
+        <meta property="og:url" content={url} />
         <NotFoundPage />
       </>
     );

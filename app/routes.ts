@@ -12,6 +12,8 @@ export default [
   route("about", "routes/about.tsx"),
   route("faq", "routes/faq.tsx"),
   route("contact", "routes/contact.tsx"),
+  route("aboutUs", "routes/legacy-redirect.ts", { id: "legacy-about" }),
+  route("contactUs", "routes/legacy-redirect.ts", { id: "legacy-contact" }),
   route("blogs", "routes/blogs.tsx"),
   route("blogs/:slug", "routes/blog-post.tsx"),
   route("account", "routes/account.tsx"),

@@ -5,8 +5,8 @@ import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { findContentPage } from "../content/pages.ts";
 import { seo } from "../lib/seo.ts";
 
-export function loader({ request }: Route.LoaderArgs) {
-  const slug = new URL(request.url).pathname.replace(/^\/|\/$/g, "");
+export function loader({ url }: Route.LoaderArgs) {
+  const slug = url.pathname.replace(/^\/|\/$/g, "");
   const page = findContentPage(slug);
   if (!page) throw data("Page not found", { status: 404 });
   return { page };

@@ -15,8 +15,10 @@ import {
 /**
  * The search vocabulary: every word of the catalog (titles, brands, categories, descriptions)
  * with its stem and how many products use it. Query words that the catalog does not know are
- * completed (prefix) or corrected (one edit, found through trigrams: pg_trgm on PostgreSQL, the
- * `search_term_trigrams` table on SQLite, both with pg_trgm's similarity formula).
+ * completed (prefix) or corrected (one edit). Correction candidates come from trigrams — pg_trgm's
+ * `%` on PostgreSQL, the `search_term_trigrams` table with pg_trgm's own formula on SQLite, so both
+ * find the same words — plus an exact look-up of every one-edit variant of short words (trigrams
+ * miss a swapped pair in "drlil"); the edit distance then keeps the words one edit away.
  */
 
 const READ_BATCH = 5000;
@@ -100,9 +102,18 @@ export async function rebuildSearchVocabulary(db: Db): Promise<{ terms: number }
   };
   if (db.isTransaction) await write(db);
   else await db.transaction().execute(write);
-  // Fresh statistics let the planners pick the right index for filters and sorting after a bulk load.
-  await sql`ANALYZE search_products`.execute(db);
-  await sql`ANALYZE search_terms`.execute(db);
+  // After a bulk load: fresh statistics let the planners pick the right index for filters and
+  // sorting, and on PostgreSQL the GIN index's pending list is merged (a long pending list makes the
+  // planner scan the whole table instead) and the visibility map set (index-only facet counts).
+  if (sqlite) {
+    await sql`ANALYZE search_products`.execute(db);
+    await sql`ANALYZE search_terms`.execute(db);
+  } else if (db.isTransaction) {
+    await sql`SELECT gin_clean_pending_list('search_products_document_idx'::regclass)`.execute(db);
+    await sql`ANALYZE search_products, search_terms`.execute(db);
+  } else {
+    await sql`VACUUM (ANALYZE) search_products, search_terms`.execute(db);
+  }
   forgetVocabulary(db);
   return { terms: terms.length };
 }
@@ -203,11 +214,15 @@ const MAX_VARIANT_CHARS = 20;
 /** Vocabulary words exactly one edit from `word`. */
 async function oneEditWords(db: Db, word: string): Promise<Candidate[]> {
   if (word.length > MAX_VARIANT_CHARS) return [];
-  const rows = await db
-    .selectFrom("search_terms")
-    .select(["term", "doc_count", "title_count"])
-    .where("term", "in", oneEditVariants(word))
-    .execute();
+  const variants = oneEditVariants(word);
+  if (dbKind(db) === "postgres") {
+    // A join, not "= ANY": PostgreSQL would answer "= ANY" from the trigram index, slowly.
+    const { rows } = await sql<Candidate>`
+      SELECT t.term, t.doc_count, t.title_count, 0 AS similarity
+      FROM unnest(${variants}::text[]) AS v(term) JOIN search_terms t ON t.term = v.term`.execute(db);
+    return rows;
+  }
+  const rows = await db.selectFrom("search_terms").select(["term", "doc_count", "title_count"]).where("term", "in", variants).execute();
   return rows.map((r) => ({ ...r, similarity: 0 }));
 }
 

@@ -5,7 +5,6 @@ import compression from "compression";
 import express, { type Express } from "express";
 import helmet from "helmet";
 import type { ServerBuild } from "react-router";
-import { legacyRedirects } from "../../app/content/navigation.ts";
 import { NONCE_HEADER } from "../../app/lib/nonce.ts";
 import { CLIENT_IP_HEADER, getAuth } from "../auth/auth.ts";
 import { trustedOrigins } from "../auth/origins.ts";
@@ -74,10 +73,6 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
     }
   });
   app.use(authRouter(getAuth(), trustedOrigins(config())));
-
-  for (const [from, to] of Object.entries(legacyRedirects)) {
-    app.get(from, (_req, res) => res.redirect(301, to));
-  }
 
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static(clientDir, { maxAge: "1h", index: false }));

@@ -175,7 +175,7 @@ export function SearchCombobox({ id, defaultValue = "", className = "" }: { id: 
         id={listboxId}
         aria-label="Search suggestions"
         hidden={!expanded}
-        className="absolute top-full right-0 left-0 z-50 mt-1 max-h-[70vh] overflow-y-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg"
+        className="absolute top-full right-0 z-50 mt-1 max-h-[70vh] w-[min(28rem,calc(100vw-2rem))] overflow-y-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg"
         // Keep focus in the input while the mouse picks an option.
         onMouseDown={(e) => e.preventDefault()}
       >
@@ -203,7 +203,7 @@ export function SearchCombobox({ id, defaultValue = "", className = "" }: { id: 
                     {option.imageUrl ? (
                       <img src={option.imageUrl} alt="" width={32} height={32} loading="lazy" className="h-8 w-8 shrink-0 object-contain" />
                     ) : null}
-                    <span className="min-w-0 flex-1 truncate">
+                    <span className="line-clamp-2 min-w-0 flex-1">
                       <Highlight segments={option.segments} />
                     </span>
                   </div>

@@ -39,10 +39,10 @@ test.describe("FAQ", () => {
   test("one answer open at a time; clicking the open question closes it", async ({ page }) => {
     await page.goto("/faq");
     await waitForHydration(page);
-    const questions = page.getByRole("main").getByRole("button", { expanded: false });
-    const first = page.getByRole("main").getByRole("button").nth(0);
-    const second = page.getByRole("main").getByRole("button").nth(1);
+    const questions = page.getByRole("main").getByRole("button");
+    const [first, second] = [questions.nth(0), questions.nth(1)];
     expect(await questions.count()).toBeGreaterThanOrEqual(10);
+    await expect(page.getByRole("main").getByRole("button", { expanded: true })).toHaveCount(0);
     const firstName = (await first.textContent())!.replace(/[+−]\s*$/, "").trim();
     const secondName = (await second.textContent())!.replace(/[+−]\s*$/, "").trim();
     const firstAnswer = page.getByRole("region", { name: firstName });

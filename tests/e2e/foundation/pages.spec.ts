@@ -40,8 +40,7 @@ test.describe("every page at desktop size", () => {
     await expectNoAxeViolations(page);
   });
 
-  test.fixme("the 404 page carries a meta description, canonical and Open Graph tags", async ({ page }) => {
-    // BUG: root ErrorBoundary (app/root.tsx) renders only <title> and robots for 404s.
+  test("the 404 page carries a meta description, canonical and Open Graph tags", async ({ page }) => {
     await page.goto("/this-page-does-not-exist");
     await expectSeoHead(page, "/this-page-does-not-exist");
   });

@@ -185,13 +185,22 @@ test.describe("sort and pages", () => {
       await select.selectOption(value);
       await expect(page).toHaveURL(new RegExp(`sort=${value}`));
       await expect(select).toHaveValue(value);
-      const rows = (await productsOnPage(page));
-      for (let i = 1; i < rows.length; i++) expect(inOrder(rows[i - 1], rows[i]), `${value} at ${i}`).toBe(true);
+      // The URL changes as the new page is committed; React may paint it a moment later.
+      await expect
+        .poll(async () => {
+          const rows = await productsOnPage(page);
+          return rows.length === 15 && rows.every((row, i) => i === 0 || inOrder(rows[i - 1], row));
+        }, { message: value })
+        .toBe(true);
     }
     await select.selectOption("name");
     await expect(page).toHaveURL(/sort=name/);
-    const titles = await cardTitles(page).allTextContents();
-    expect(titles).toEqual([...titles].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    await expect
+      .poll(async () => {
+        const titles = await cardTitles(page).allTextContents();
+        return JSON.stringify(titles) === JSON.stringify([...titles].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      })
+      .toBe(true);
   });
 
   test("numbered pages with Previous and Next, and a page past the end shows the last page", async ({ page }) => {

@@ -25,6 +25,11 @@ export const HEADER_NAV = [
   { name: "Contact Us", path: "/contact" },
 ] as const;
 
+/** A URL predicate: this path, and at least these query parameters (others, like a sort, may follow). */
+export function urlIs(path: string, params: Record<string, string> = {}) {
+  return (url: URL) => url.pathname === path && Object.entries(params).every(([k, v]) => url.searchParams.get(k) === v);
+}
+
 /** Path (with query) of a link, relative to the site. */
 export async function hrefOf(link: Locator): Promise<string> {
   const href = await link.getAttribute("href");

@@ -1,0 +1,352 @@
+// `npm run bench:search`: search latency on 100k-product catalogs (SQLite and PostgreSQL), and the
+// server-rendered throughput of /shop?q=drill.
+//
+// 1. SQLite: .tmp/bench/search-100k.db, seeded with `npm run seed -- --products 100000` when it
+//    holds fewer products (reused otherwise).
+// 2. PostgreSQL: the database toolstore_bench_search on BENCH_PG_URL (default
+//    postgres://postgres@127.0.0.1:5432), created and seeded when missing or short.
+// 3. Latency, in process: `searchProducts` (the function the shop's loader calls: matching, the
+//    facet counts for categories and brands, the page and its highlighted hits) for four kinds of
+//    query — one word, two words, a typo, and the broad "drill" — each over a rotating list of
+//    queries, after a warm-up. Typo queries run with the word-lookup cache emptied before every call,
+//    so they include the vocabulary look-ups (trigrams, one-edit variants). p50 / p95 / max in ms.
+// 4. With --million: the same on 1,000,000-product catalogs (.tmp/bench/search-1m.db and
+//    toolstore_bench_search_1m; seeding them takes several minutes each).
+// 5. SSR: the production server (server/http/main.ts, NODE_ENV=production, WEB_CONCURRENCY=2) on
+//    each 100k catalog, autocannon with 10 connections for 10 s on /shop?q=drill (what a shopper
+//    gets; after the first request the page micro-cache serves it), then the same page with the
+//    cache out of the way: every request a different page of the results (/shop?q=drill&page=N).
+//
+// A report, not a test: exits 0 whether or not the targets (p95 ≤ 20 ms, ≥ 300 req/s) are met.
+// Flags: --million, --skip-pg, --skip-ssr, --iterations N (per query kind, default 120).
+// Environment: BUILD_DIR (default build; built when missing), SEARCH_BENCH_PORT (3402),
+// BENCH_PG_URL, WEB_CONCURRENCY (2), BENCH_DURATION (10), BENCH_CONNECTIONS (10).
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { setTimeout as sleep } from "node:timers/promises";
+import autocannon from "autocannon";
+import pg from "pg";
+import { createDb } from "../../server/db/connection.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+import { clearSearchCaches, searchProducts } from "../../server/catalog/search.ts";
+import { forgetVocabulary } from "../../server/catalog/search-vocabulary.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const args = process.argv.slice(2);
+const MILLION = args.includes("--million");
+const SKIP_PG = args.includes("--skip-pg");
+const SKIP_SSR = args.includes("--skip-ssr");
+const iterArg = args.indexOf("--iterations");
+const ITERATIONS = iterArg >= 0 ? Number(args[iterArg + 1]) : 120;
+const BUILD_DIR = process.env.BUILD_DIR || "build";
+const PORT = Number(process.env.SEARCH_BENCH_PORT || 3402);
+const PG_BASE = (process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
+const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY || "2";
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+const benchDir = path.join(root, ".tmp/bench");
+
+const QUERIES = {
+  "one word": ["hammer", "saw", "gloves", "ladder", "wrench", "chisel", "trowel", "multimeter", "respirator", "sander", "pliers", "clamp"],
+  "two words": ["cordless drill", "claw hammer", "safety glasses", "circular saw", "tape measure", "work gloves", "angle grinder", "spirit level", "pipe wrench", "paint roller"],
+  typo: ["hamer", "dril", "glovs", "chisle", "Forgcrest", "tidwell", "multimetr", "laddr", "wrnch", "respirtor", "sandr", "plyers"],
+  "broad (drill)": ["drill"],
+};
+const TARGET_P95_MS = 20;
+const TARGET_RPS = 300;
+
+let server;
+
+function log(line = "") {
+  process.stdout.write(`${line}\n`);
+}
+
+function machine() {
+  const c = cpus();
+  return `${c.length} cores (${c[0]?.model.trim() ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.versions.node}, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")}`;
+}
+
+function seed(env, products, label) {
+  log(`» Seeding ${products.toLocaleString("en-US")} products into ${label} (this takes a while)`);
+  const result = spawnSync(process.execPath, [path.join(root, "server/db/seed/cli.ts"), "--products", String(products)], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  });
+  if (result.status !== 0) throw new Error(`seeding ${label} failed (exit ${result.status ?? result.signal})`);
+}
+
+function sqliteCount(file) {
+  if (!existsSync(file)) return 0;
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return Number(db.prepare("SELECT count(*) AS n FROM products").get().n);
+  } catch {
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+async function ensureSqlite(file, products) {
+  mkdirSync(benchDir, { recursive: true });
+  if (sqliteCount(file) < products) seed({ SQLITE_PATH: file, DATABASE_URL: "" }, products, path.relative(root, file));
+  else log(`Using ${path.relative(root, file)} (${sqliteCount(file).toLocaleString("en-US")} products)`);
+  const db = createDb({ kind: "sqlite", sqlitePath: file });
+  await migrateToLatest(db);
+  return db;
+}
+
+async function ensurePostgres(name, products) {
+  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+  await admin.connect();
+  const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount > 0;
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = `${PG_BASE}/${name}`;
+  const probe = new pg.Client({ connectionString: url });
+  await probe.connect();
+  let count = 0;
+  try {
+    count = Number((await probe.query("SELECT count(*) AS n FROM products")).rows[0].n);
+  } catch {
+    count = 0;
+  }
+  await probe.end();
+  if (count < products) seed({ DATABASE_URL: url }, products, `PostgreSQL ${name}`);
+  else log(`Using PostgreSQL ${name} (${count.toLocaleString("en-US")} products)`);
+  const db = createDb({ kind: "postgres", url, poolSize: 4 });
+  await migrateToLatest(db);
+  return { db, url };
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
+}
+
+/** p50/p95/max of searchProducts for each kind of query. */
+async function latency(db, label) {
+  const rows = [];
+  for (const [kind, list] of Object.entries(QUERIES)) {
+    const cold = kind === "typo";
+    const run = async (i) => {
+      if (cold) forgetVocabulary(db);
+      const q = list[i % list.length];
+      const started = performance.now();
+      const result = await searchProducts(db, { q });
+      return { ms: performance.now() - started, total: result.total };
+    };
+    for (let i = 0; i < Math.min(ITERATIONS, 20); i++) await run(i); // warm-up
+    const times = [];
+    let total = 0;
+    for (let i = 0; i < ITERATIONS; i++) {
+      const r = await run(i);
+      times.push(r.ms);
+      total += r.total;
+    }
+    times.sort((a, b) => a - b);
+    rows.push({
+      catalog: label,
+      kind,
+      min: times[0],
+      p50: percentile(times, 0.5),
+      p95: percentile(times, 0.95),
+      max: times.at(-1),
+      avgResults: Math.round(total / ITERATIONS),
+    });
+    log(`  ${label} · ${kind}: p50 ${percentile(times, 0.5).toFixed(2)} ms, p95 ${percentile(times, 0.95).toFixed(2)} ms`);
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SSR
+
+function ensureBuild() {
+  const entry = path.join(root, BUILD_DIR, "server/index.js");
+  if (existsSync(entry)) return log(`Using the build in ${BUILD_DIR}`);
+  log(`» Building into ${BUILD_DIR}`);
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", BUILD_DIR },
+  });
+  if (result.status !== 0 || !existsSync(entry)) throw new Error("build failed");
+}
+
+async function startServer(env) {
+  const out = createWriteStream(path.join(benchDir, "search-server.log"));
+  server = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      BUILD_DIR,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      SITE_URL: `http://127.0.0.1:${PORT}`,
+      WEB_CONCURRENCY,
+      SMTP_URL: "",
+      REDIS_URL: "",
+      ...env,
+    },
+  });
+  server.stdout.pipe(out);
+  server.stderr.pipe(out);
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode != null) throw new Error(`server exited (${server.exitCode}); see .tmp/bench/search-server.log`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(250);
+  }
+  throw new Error("server did not start");
+}
+
+async function stopServer() {
+  if (!server || server.exitCode != null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+  await Promise.race([exited, sleep(8000)]);
+  if (server.exitCode == null) {
+    try {
+      process.kill(-server.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  server = undefined;
+}
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function ssr(label, env, pages) {
+  await startServer(env);
+  const rows = [];
+  try {
+    const base = `http://127.0.0.1:${PORT}`;
+    await cannon({ url: `${base}/shop?q=drill`, duration: 2 }); // warm-up
+    const cached = await cannon({ url: `${base}/shop?q=drill`, duration: DURATION });
+    rows.push({ catalog: label, target: "/shop?q=drill", ...summary(cached) });
+    // Every request a page not asked for before: search, facets and render each time.
+    let n = 1;
+    const amount = Math.min(pages, 600);
+    const fresh = await cannon({
+      url: base,
+      amount,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/shop?q=drill&page=${(n++ % amount) + 1}` }) }],
+    });
+    rows.push({ catalog: label, target: `/shop?q=drill&page=N (${amount} different pages)`, ...summary(fresh) });
+  } finally {
+    await stopServer();
+  }
+  for (const r of rows) log(`  ${r.catalog} · ${r.target}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}`);
+  return rows;
+}
+
+function summary(result) {
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const started = new Date();
+  log(`Search benchmark, ${started.toISOString()}`);
+  log(`Machine: ${machine()}`);
+  const latencyRows = [];
+  const ssrRows = [];
+  const handles = [];
+  try {
+    const lite = await ensureSqlite(path.join(benchDir, "search-100k.db"), 100_000);
+    handles.push(lite);
+    log("Latency, SQLite 100k:");
+    latencyRows.push(...(await latency(lite, "SQLite 100k")));
+    let pgBench;
+    if (!SKIP_PG) {
+      pgBench = await ensurePostgres("toolstore_bench_search", 100_000);
+      handles.push(pgBench.db);
+      log("Latency, PostgreSQL 100k:");
+      latencyRows.push(...(await latency(pgBench.db, "PostgreSQL 100k")));
+    }
+    if (MILLION) {
+      const lite1m = await ensureSqlite(path.join(benchDir, "search-1m.db"), 1_000_000);
+      handles.push(lite1m);
+      log("Latency, SQLite 1M:");
+      latencyRows.push(...(await latency(lite1m, "SQLite 1M")));
+      if (!SKIP_PG) {
+        const pg1m = await ensurePostgres("toolstore_bench_search_1m", 1_000_000);
+        handles.push(pg1m.db);
+        log("Latency, PostgreSQL 1M:");
+        latencyRows.push(...(await latency(pg1m.db, "PostgreSQL 1M")));
+      }
+    }
+    const drillPages = (await searchProducts(lite, { q: "drill" })).pageCount;
+    for (const db of handles) clearSearchCaches(db);
+    await Promise.all(handles.map((db) => db.destroy()));
+    handles.length = 0;
+
+    if (!SKIP_SSR) {
+      ensureBuild();
+      log("SSR throughput:");
+      ssrRows.push(...(await ssr("SQLite 100k", { SQLITE_PATH: path.join(benchDir, "search-100k.db"), DATABASE_URL: "" }, drillPages)));
+      if (pgBench) ssrRows.push(...(await ssr("PostgreSQL 100k", { DATABASE_URL: pgBench.url }, drillPages)));
+    }
+  } finally {
+    await stopServer();
+    await Promise.allSettled(handles.map((db) => db.destroy()));
+  }
+
+  log("");
+  log(`Finished ${new Date().toISOString()}; machine afterwards: ${machine()}`);
+  log("");
+  log("| catalog | query | min ms | p50 ms | p95 ms | max ms | results (avg) | p95 ≤ 20 ms |");
+  log("|---|---|---:|---:|---:|---:|---:|---|");
+  for (const r of latencyRows) {
+    log(
+      `| ${r.catalog} | ${r.kind} | ${r.min.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max.toFixed(1)} | ${r.avgResults.toLocaleString("en-US")} | ${r.p95 <= TARGET_P95_MS ? "PASS" : "FAIL"} |`,
+    );
+  }
+  if (ssrRows.length) {
+    log("");
+    log("| catalog | target | req/s | p50 ms | p99 ms | non-2xx | errors | ≥ 300 req/s |");
+    log("|---|---|---:|---:|---:|---:|---:|---|");
+    for (const r of ssrRows) {
+      log(`| ${r.catalog} | \`${r.target}\` | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.rps >= TARGET_RPS ? "PASS" : "FAIL"} |`);
+    }
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    void stopServer().finally(() => process.exit(130));
+  });
+}
+
+main().catch(async (error) => {
+  console.error(`bench:search failed: ${error instanceof Error ? error.message : String(error)}`);
+  await stopServer();
+  process.exit(1);
+});
