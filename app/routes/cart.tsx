@@ -8,7 +8,7 @@ import { seo } from "../lib/seo.ts";
 import { applyCartAction } from "../../server/cart/actions.ts";
 import { getCart } from "../../server/cart/cart.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { answerFormAction, readSmallForm } from "../../server/http/form-action.ts";
+import { shopperFormAction } from "../../server/http/form-action.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -21,10 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const shopper = await resolveShopper(request, { create: true });
-  const form = await readSmallForm(request);
-  const headers = shopper.setCookie ? { "Set-Cookie": shopper.setCookie } : undefined;
-  return answerFormAction(request, () => applyCartAction(getDb(), shopper.owner, form), { redirectTo: "/cart", headers });
+  return shopperFormAction(request, (owner, form) => applyCartAction(getDb(), owner, form), () => "/cart");
 }
 
 const lineKey = (l: { productId: number; color: string }) => `${l.productId}:${l.color}`;

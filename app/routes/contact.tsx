@@ -1,9 +1,10 @@
 import { data } from "react-router";
+import { StoreAddress } from "../components/layout/StoreAddress.tsx";
 import type { Route } from "./+types/contact";
 import { ContactForm } from "../components/forms/ContactForm.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { seo } from "../lib/seo.ts";
-import { STORE_ADDRESS, STORE_EMAIL_MASKED, STORE_HOURS, STORE_PHONE } from "../lib/site.ts";
+import { STORE_HOURS } from "../lib/site.ts";
 import { contactAction, defaultContactDeps } from "../../server/contact/action.ts";
 import { getDb } from "../../server/db/connection.ts";
 
@@ -38,17 +39,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
               <h2 id="address-heading" className="text-lg font-semibold text-ink">
                 Address
               </h2>
-              <address className="mt-2 text-slate-700 not-italic">
-                {STORE_ADDRESS.street}
-                <br />
-                {STORE_ADDRESS.city} {STORE_ADDRESS.postcode}
-                <br />
-                {STORE_ADDRESS.country}
-                <br />
-                Email: {STORE_EMAIL_MASKED}
-                <br />
-                Phone: {STORE_PHONE}
-              </address>
+              <StoreAddress className="mt-2 text-slate-700" />
             </section>
             <section aria-labelledby="hours-heading">
               <h2 id="hours-heading" className="text-lg font-semibold text-ink">

@@ -8,7 +8,7 @@ import { formatMoney } from "../lib/money.ts";
 import { seo } from "../lib/seo.ts";
 import { WISHLIST_TITLE_MAX } from "../lib/site.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { answerFormAction, readSmallForm } from "../../server/http/form-action.ts";
+import { shopperFormAction } from "../../server/http/form-action.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
 import { applyWishlistAction } from "../../server/wishlist/actions.ts";
 import { getWishlist } from "../../server/wishlist/wishlist.ts";
@@ -23,11 +23,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const shopper = await resolveShopper(request, { create: true });
-  const form = await readSmallForm(request);
-  const headers = shopper.setCookie ? { "Set-Cookie": shopper.setCookie } : undefined;
-  const redirectTo = form.get("intent") === "to-cart" ? "/cart" : "/wishlist";
-  return answerFormAction(request, () => applyWishlistAction(getDb(), shopper.owner, form), { redirectTo, headers });
+  return shopperFormAction(
+    request,
+    (owner, form) => applyWishlistAction(getDb(), owner, form),
+    (form) => (form.get("intent") === "to-cart" ? "/cart" : "/wishlist"),
+  );
 }
 
 /** The spec's Title Name: cut at 30 characters, then dots. */

@@ -12,6 +12,7 @@ import type {
   SuggestionOption,
   Suggestions,
 } from "./search-types.ts";
+import { ensureSearchSchema } from "./search-schema.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
 
 export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
@@ -77,6 +78,7 @@ export function clearSearchCaches(db: Db): void {
   cellsCache.delete(db);
 }
 
+// Before the first search on a handle: the search tables exist (see search-schema.ts), and
 // SQLite's default page cache (2 MB) holds neither the FTS index nor search_products of a large
 // catalog, which makes every search several times slower. Raise it (never lower it) to 64 MB on
 // the shared connection the first time search runs. Belongs in server/db/sqlite-adapter.ts.
@@ -84,6 +86,7 @@ const SQLITE_CACHE_KIB = 65_536;
 const tuned = new WeakSet<Db>();
 
 async function tuneSqlite(db: Db): Promise<void> {
+  await ensureSearchSchema(db);
   if (tuned.has(db) || dbKind(db) !== "sqlite" || db.isTransaction) return;
   tuned.add(db);
   const [size] = (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(db)).rows;

@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { isDomainError } from "../errors.ts";
+import { resolveShopper } from "../shopper/identity.ts";
 import { isDataRequest } from "./request.ts";
 
 export const MAX_FORM_BYTES = 16 * 1024;
@@ -33,4 +34,19 @@ export async function answerFormAction(
     if (isDomainError(error)) return data({ ok: false, message: error.message }, { status: error.status, headers: options.headers });
     throw error;
   }
+}
+
+/**
+ * The cart's and wishlist's form actions: who is shopping (a guest gets a cookie on first use),
+ * the posted form, and the domain step, answered as answerFormAction does.
+ */
+export async function shopperFormAction(
+  request: Request,
+  run: (owner: string, form: FormData) => Promise<{ message: string }>,
+  redirectTo: (form: FormData) => string,
+) {
+  const shopper = await resolveShopper(request, { create: true });
+  const form = await readSmallForm(request);
+  const headers = shopper.setCookie ? { "Set-Cookie": shopper.setCookie } : undefined;
+  return answerFormAction(request, () => run(shopper.owner, form), { redirectTo: redirectTo(form), headers });
 }

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
+import { StoreAddress } from "./StoreAddress.tsx";
 import { footerColumns } from "../../content/navigation.ts";
-import { STORE_ADDRESS, STORE_EMAIL_MASKED, STORE_NAME, STORE_PHONE } from "../../lib/site.ts";
+import { STORE_NAME } from "../../lib/site.ts";
 
 export function Footer({ year }: { year: number }) {
   return (
@@ -8,17 +9,7 @@ export function Footer({ year }: { year: number }) {
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-5">
         <div>
           <p className="text-lg font-bold text-white">{STORE_NAME}</p>
-          <address className="mt-3 text-sm not-italic leading-6">
-            {STORE_ADDRESS.street}
-            <br />
-            {STORE_ADDRESS.city} {STORE_ADDRESS.postcode}
-            <br />
-            {STORE_ADDRESS.country}
-            <br />
-            Email: {STORE_EMAIL_MASKED}
-            <br />
-            Phone: {STORE_PHONE}
-          </address>
+          <StoreAddress className="mt-3 text-sm leading-6" />
         </div>
         {footerColumns.map((column) => (
           <nav key={column.heading} aria-label={column.heading}>

@@ -2,7 +2,7 @@ import type { Db } from "../connection.ts";
 import type { NewProduct } from "../schema.ts";
 import { BRANDS, CATEGORIES } from "./catalog-data.ts";
 import { generateProduct } from "./generate.ts";
-import { ensureSearchVocabulary, rebuildSearchVocabulary } from "../../catalog/search-vocabulary.ts";
+import { refreshSearchIndex } from "../../catalog/search-schema.ts";
 
 /** Rows per multi-row INSERT: 500 × 24 columns = 12,000 bind parameters, under SQLite's and PostgreSQL's limits. */
 export const SEED_BATCH_SIZE = 500;
@@ -66,7 +66,6 @@ export async function seedCatalog(
     options.onProgress?.(done);
   }
   // Search: the FTS index and search_products follow by trigger; the typo/prefix vocabulary is rebuilt here.
-  if (done > start) await rebuildSearchVocabulary(db);
-  else await ensureSearchVocabulary(db);
+  await refreshSearchIndex(db, { productsChanged: done > start });
   return { inserted: Math.max(0, done - start) };
 }

@@ -1,0 +1,69 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { searchProducts } from "../../server/catalog/search.ts";
+import { seedCatalog } from "../../server/db/seed/seed.ts";
+import type { Db } from "../../server/db/connection.ts";
+import { dialects, freshDb, type TestDb } from "./databases.ts";
+
+/** Undo migration 004's work, as in a database that applied it while it was an empty placeholder. */
+async function dropSearchObjects(db: Db, kind: string) {
+  const statements =
+    kind === "sqlite"
+      ? [
+          "DROP TRIGGER products_search_insert",
+          "DROP TRIGGER products_search_delete",
+          "DROP TRIGGER products_search_update_text",
+          "DROP TRIGGER products_search_update_facts",
+          "DROP TRIGGER brands_search_rename",
+          "DROP TRIGGER categories_search_rename",
+          "DROP TABLE products_fts",
+          "DROP VIEW products_search_source",
+          "DROP TABLE search_products",
+          "DROP TABLE search_terms",
+          "DROP TABLE search_term_trigrams",
+        ]
+      : [
+          "DROP TRIGGER products_search_insert ON products",
+          "DROP TRIGGER products_search_update ON products",
+          "DROP TRIGGER brands_search_rename ON brands",
+          "DROP TRIGGER categories_search_rename ON categories",
+          "DROP TABLE search_products, search_terms",
+          "DROP FUNCTION search_products_after_insert(), search_products_after_update(), search_products_after_rename()",
+          "DROP FUNCTION search_document(text, text, text, text), search_fold(text)",
+          "DROP TEXT SEARCH CONFIGURATION search_porter",
+          "DROP TEXT SEARCH DICTIONARY search_porter_stem",
+        ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+const QUERIES = [{ q: "drill" }, { q: "hamer" }, { q: "saw", categories: ["hand"] }, {}];
+
+describe.each(dialects)("a database that recorded migration 004 without its tables, on %s", (kind) => {
+  let expected: unknown[];
+  let broken: TestDb;
+
+  beforeAll(async () => {
+    // One database at a time: Kysely's migrator looks for its own tables in every PostgreSQL schema.
+    const healthy = await freshDb(kind);
+    try {
+      await seedCatalog(healthy.db, { products: 300 });
+      expected = [];
+      for (const query of QUERIES) expected.push(await searchProducts(healthy.db, query));
+    } finally {
+      await healthy.drop();
+    }
+    broken = await freshDb(kind);
+    await dropSearchObjects(broken.db, kind);
+    await seedCatalog(broken.db, { products: 300 });
+  }, 120_000);
+  afterAll(async () => {
+    await broken?.drop();
+  });
+
+  it("gets the search tables and indexes its products, and then searches like any other", async () => {
+    const actual = [];
+    for (const query of QUERIES) actual.push(await searchProducts(broken.db, query));
+    expect(actual).toEqual(expected);
+    expect((await searchProducts(broken.db, { q: "drill" })).total).toBeGreaterThan(0);
+  });
+});
