@@ -166,7 +166,7 @@ test.describe("adding to the cart", () => {
     const p = setProduct(216, { stock: 3, priceCents: 1_234, discountPercent: null });
     await addFromProductPage(page, p.id, { quantity: 2 });
     await addFromProductPage(page, p.id, { quantity: 3 });
-    await expect(page.getByRole("alert")).toHaveText(`Only 3 of ${p.title} in stock — your cart has 3.`);
+    await expect(page.getByRole("alert")).toHaveText(`${p.title}: your cart now has 3, all we have in stock.`);
     await expectCartCount(page, 3);
   });
 
