@@ -75,7 +75,9 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
   app.use(authRouter(getAuth(), trustedOrigins(config())));
 
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-  app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  // Only paths that look like files reach the disk; page URLs go straight to the app.
+  const publicFiles = express.static(clientDir, { maxAge: "1h", index: false });
+  app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   app.use(pageCache(db, { paths: CACHEABLE_PAGES }));
   app.all("/{*splat}", createRequestHandler({ build, mode: process.env.NODE_ENV }));
   return app;

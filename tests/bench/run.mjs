@@ -6,7 +6,7 @@
 // 3. starts `node server/http/main.ts` (NODE_ENV=production, WEB_CONCURRENCY default 2) and waits
 //    for /healthz;
 // 4. runs autocannon (10 connections, BENCH_DURATION seconds each, default 10, after a 2 s warm-up)
-//    on /, /shop, /shop/:id (a random product id per request) and a static HTML file of the same
+//    on /, /shop, /shop/:id (one product, then a random product id per request) and a static HTML file of the same
 //    byte size as a product page, served by the same server (the ceiling);
 // 5. measures add-to-cart (POST /cart) when the cart action exists;
 // 6. prints req/s, p50, p99, non-2xx and errors with PASS/FAIL against the targets of issues 2 and 4.
@@ -362,8 +362,11 @@ async function main() {
   const rows = [];
   rows.push(await measure("/", { requests: [{ method: "GET", path: "/" }] }));
   rows.push(await measure("/shop", { requests: [{ method: "GET", path: "/shop" }] }));
+  // One product page, as autocannon on a single URL measures it (anonymous HTML is micro-cached),
+  // and a random product among all of them per request (nearly every request renders afresh).
+  rows.push(await measure("/shop/:id", { requests: [{ method: "GET", path: "/shop/1" }] }));
   rows.push(
-    await measure("/shop/:id", {
+    await measure("/shop/:id (random)", {
       requests: [{ method: "GET", path: "/shop/1", setupRequest: (req) => ({ ...req, path: `/shop/${randomProduct()}` }) }],
     }),
   );
@@ -373,8 +376,8 @@ async function main() {
 
   log("");
   log(
-    `Results (WEB_CONCURRENCY=${WEB_CONCURRENCY}, ${ids.length.toLocaleString("en-US")} products, /shop/:id = a random id ` +
-      `among ${ids.length.toLocaleString("en-US")} per request, static file = ${staticBytes} bytes, same as /shop/1)`,
+    `Results (WEB_CONCURRENCY=${WEB_CONCURRENCY}, ${ids.length.toLocaleString("en-US")} products, /shop/:id = /shop/1, ` +
+      `(random) = a random id among ${ids.length.toLocaleString("en-US")} per request, static file = ${staticBytes} bytes, same as /shop/1)`,
   );
   printTable(TABLE_HEADERS, [...rows, ...(cart ? [cart] : [])].map(tableRow));
   for (const r of [...rows, ...(cart ? [cart] : [])]) {
@@ -387,6 +390,7 @@ async function main() {
   const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
   const checks = [
     ["/shop/:id ≥ 800 req/s, p99 ≤ 50 ms", verdict(byName["/shop/:id"], TARGETS["/shop/:id"])],
+    ["/shop/:id (random id, uncached) ≥ 800 req/s, p99 ≤ 50 ms", verdict(byName["/shop/:id (random)"], TARGETS["/shop/:id"])],
     ["/ ≥ 400 req/s", verdict(byName["/"], TARGETS["/"])],
     ["/shop ≥ 400 req/s", verdict(byName["/shop"], TARGETS["/shop"])],
     [
