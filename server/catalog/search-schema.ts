@@ -1,14 +1,62 @@
 import { sql } from "kysely";
-import { dbKind, type Db } from "../db/connection.ts";
+import { dbKind, type Db, type DbKind } from "../db/connection.ts";
 import { up as createSearchSchema } from "../db/migrations/004_search.ts";
 import { ensureSearchVocabulary, rebuildSearchVocabulary } from "./search-vocabulary.ts";
 
 const ready = new WeakMap<Db, Promise<void>>();
 
+type SchemaState = "current" | "missing" | "outdated";
+
+/** Is the search schema there, and is it the one this code expects (its newest parts exist)? */
+async function schemaState(db: Db, kind: DbKind): Promise<SchemaState> {
+  if (kind === "sqlite") {
+    const { rows } = await sql<{ name: string }>`
+      SELECT name FROM sqlite_master WHERE name IN ('search_products', 'search_products_facets_idx')`.execute(db);
+    const names = new Set(rows.map((r) => r.name));
+    if (!names.has("search_products")) return "missing";
+    return names.has("search_products_facets_idx") ? "current" : "outdated";
+  }
+  const { rows } = await sql<{ has_table: boolean; has_head: boolean }>`
+    SELECT to_regclass('search_products') IS NOT NULL AS has_table,
+           EXISTS (SELECT 1 FROM pg_attribute
+                   WHERE attrelid = to_regclass('search_products') AND attname = 'head' AND NOT attisdropped) AS has_head`.execute(db);
+  if (!rows[0]?.has_table) return "missing";
+  return rows[0].has_head ? "current" : "outdated";
+}
+
+/** Removes whatever an earlier version of migration 004 created. */
+async function dropSearchSchema(db: Db, kind: DbKind): Promise<void> {
+  const statements =
+    kind === "sqlite"
+      ? [
+          ...["products_search_insert", "products_search_delete", "products_search_update_text", "products_search_update_facts", "brands_search_rename", "categories_search_rename"].map(
+            (t) => `DROP TRIGGER IF EXISTS ${t}`,
+          ),
+          "DROP TABLE IF EXISTS products_fts",
+          "DROP VIEW IF EXISTS products_search_source",
+          "DROP TABLE IF EXISTS search_products",
+          "DROP TABLE IF EXISTS search_terms",
+          "DROP TABLE IF EXISTS search_term_trigrams",
+        ]
+      : [
+          "DROP TRIGGER IF EXISTS products_search_insert ON products",
+          "DROP TRIGGER IF EXISTS products_search_update ON products",
+          "DROP TRIGGER IF EXISTS brands_search_rename ON brands",
+          "DROP TRIGGER IF EXISTS categories_search_rename ON categories",
+          "DROP TABLE IF EXISTS search_products, search_terms",
+          "DROP FUNCTION IF EXISTS search_products_after_insert(), search_products_after_update(), search_products_after_rename()",
+          "DROP FUNCTION IF EXISTS search_document(text, text, text, text), search_head(text, text, text), search_fold(text)",
+          "DROP TEXT SEARCH CONFIGURATION IF EXISTS search_porter",
+          "DROP TEXT SEARCH DICTIONARY IF EXISTS search_porter_stem",
+        ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
 /**
- * Makes sure the search tables exist. Migration 004 was an empty placeholder before issue 5 filled
- * it, so a database created in between has it recorded as applied without the tables; for such a
- * database this runs the migration's work once (it indexes the products already there).
+ * Makes sure the search schema exists in the shape this code expects. Migration 004 was an empty
+ * placeholder before issue 5 filled it, and changed while the issue was in progress, so a database
+ * may have it recorded as applied with no search tables, or with an earlier shape. Such a database
+ * gets the migration's work done here, once (it indexes the products already there).
  * Checked once per handle and process.
  */
 export function ensureSearchSchema(db: Db): Promise<void> {
@@ -16,19 +64,25 @@ export function ensureSearchSchema(db: Db): Promise<void> {
   if (!done) {
     done = (async () => {
       const kind = dbKind(db);
-      const exists =
-        kind === "sqlite"
-          ? (await sql`SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'search_products'`.execute(db)).rows.length > 0
-          : (await sql<{ found: string | null }>`SELECT to_regclass('search_products')::text AS found`.execute(db)).rows[0]?.found != null;
-      if (exists) return;
-      console.warn("search: this database recorded migration 004 before it created the search tables; creating them now");
-      if (db.isTransaction) await createSearchSchema(db, kind);
-      else await db.transaction().execute((trx) => createSearchSchema(trx, kind));
+      const state = await schemaState(db, kind);
+      if (state === "current") return;
+      console.warn(`search: the search tables are ${state}; creating them now`);
+      const rebuild = async (trx: Db) => {
+        await dropSearchSchema(trx, kind);
+        await createSearchSchema(trx, kind);
+      };
+      if (db.isTransaction) await rebuild(db);
+      else await db.transaction().execute(rebuild);
     })();
     done.catch(() => ready.delete(db));
     ready.set(db, done);
   }
   return done;
+}
+
+/** Forgets that the schema was checked for this handle (tests that alter the schema underneath). */
+export function forgetSearchSchemaCheck(db: Db): void {
+  ready.delete(db);
 }
 
 /** After the catalog changed in bulk (the seed): the search tables exist and the vocabulary is current. */

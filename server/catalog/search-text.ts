@@ -42,6 +42,18 @@ export function words(text: string): string[] {
   return folded ? folded.split(" ") : [];
 }
 
+let stopStems: Set<string> | undefined;
+
+/**
+ * Whether a word can take part in a search. Not a stop word, and not a word that stems like one
+ * ("ins" stems to "in"): SQLite indexes stop words and PostgreSQL drops them, so such a word would
+ * match different products on the two databases.
+ */
+export function isSearchableWord(word: string): boolean {
+  stopStems ??= new Set([...STOP_WORDS].flatMap((w) => [w, porterStem(w)]));
+  return word.length > 0 && !STOP_WORDS.has(word) && !stopStems.has(porterStem(word));
+}
+
 /** The distinct, non-stop-word terms of a query, capped in number and length. */
 export function queryTerms(query: string): string[] {
   const out: string[] = [];

@@ -3,8 +3,8 @@ import { dbKind, type Db } from "../db/connection.ts";
 import {
   editDistance,
   oneEditVariants,
+  isSearchableWord,
   porterStem,
-  STOP_WORDS,
   TRIGRAM_THRESHOLD,
   trigrams,
   trigramSimilarity,
@@ -33,7 +33,7 @@ export const MAX_PREFIX_EXPANSIONS = 12;
 export const MAX_TYPO_EXPANSIONS = 5;
 
 function indexable(word: string): boolean {
-  return word.length >= 2 && word.length <= MAX_TERM_CHARS && !STOP_WORDS.has(word);
+  return word.length >= 2 && word.length <= MAX_TERM_CHARS && isSearchableWord(word);
 }
 
 /**
@@ -136,10 +136,12 @@ export interface ResolvedTerm {
   /** The word as typed (folded). */
   input: string;
   kind: TermKind;
-  /** Words that satisfy this term: the input itself, plus completions or corrections. */
+  /** Words that satisfy this term: the input itself, plus completions or corrections (none: nothing matches). */
   alternatives: string[];
   /** The best correction for "did you mean", when the word is not known. */
   correction: string | null;
+  /** Products using the alternatives, by the vocabulary (an upper bound; 0 = none known). */
+  docCount: number;
 }
 
 interface VocabularyCache {
@@ -174,29 +176,44 @@ interface Candidate {
   similarity: number;
 }
 
-async function isKnown(db: Db, word: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("search_terms")
-    .select("term")
-    .where((eb) => eb.or([eb("term", "=", word), eb("stem", "=", porterStem(word))]))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+interface VocabularyRow {
+  term: string;
+  stem: string;
+  doc_count: number;
+  title_count: number;
 }
 
-async function completions(db: Db, prefix: string, limit: number): Promise<string[]> {
-  // Words are a–z and 0–9 only, and "{" sorts after both, so this range is "starts with prefix".
+/**
+ * One query: the vocabulary words that are the word or share its stem (is it known, and how many
+ * products use it), and, when asked, the words it is a prefix of.
+ */
+async function lookUp(db: Db, word: string, withPrefix: boolean): Promise<{ count: number; completions: VocabularyRow[] }> {
+  const stem = porterStem(word);
   const rows = await db
     .selectFrom("search_terms")
-    .select("term")
-    .where("term", ">=", prefix)
-    .where("term", "<", `${prefix}{`)
-    .orderBy("title_count", "desc")
-    .orderBy("doc_count", "desc")
-    .orderBy("term")
-    .limit(limit)
+    .select(["term", "stem", "doc_count", "title_count"])
+    .where((eb) => {
+      const same = [eb("term", "=", word), eb("stem", "=", stem)];
+      // Words are a–z and 0–9 only, and "{" sorts after both, so this range is "starts with word".
+      if (withPrefix) same.push(eb.and([eb("term", ">=", word), eb("term", "<", `${word}{`)]));
+      return eb.or(same);
+    })
     .execute();
-  return rows.map((r) => r.term);
+  const matching = rows.filter((r) => r.term === word || r.stem === stem);
+  const completions = withPrefix
+    ? rows
+        .filter((r) => r.term.startsWith(word))
+        .sort(
+          (a, b) =>
+            Number(b.title_count) - Number(a.title_count) ||
+            Number(b.doc_count) - Number(a.doc_count) ||
+            (a.term < b.term ? -1 : a.term > b.term ? 1 : 0),
+        )
+        .slice(0, MAX_PREFIX_EXPANSIONS)
+    : [];
+  // -1: unknown. A word no product uses yet (a new brand's name) is known, with 0.
+  const count = matching.length === 0 ? -1 : matching.reduce((sum, r) => sum + Number(r.doc_count), 0);
+  return { count, completions };
 }
 
 async function pgTrigramSchema(db: Db): Promise<string> {
@@ -211,44 +228,46 @@ async function pgTrigramSchema(db: Db): Promise<string> {
 /** Longest word whose one-edit variants are looked up (longer words share enough trigrams). */
 const MAX_VARIANT_CHARS = 20;
 
-/** Vocabulary words exactly one edit from `word`. */
-async function oneEditWords(db: Db, word: string): Promise<Candidate[]> {
-  if (word.length > MAX_VARIANT_CHARS) return [];
-  const variants = oneEditVariants(word);
+/**
+ * One query: vocabulary words whose trigram similarity to `word` reaches pg_trgm's threshold
+ * (pg_trgm on PostgreSQL, the same formula over search_term_trigrams on SQLite), and the words
+ * exactly one edit away (every variant looked up; trigrams miss a swapped pair in short words).
+ */
+async function correctionCandidates(db: Db, word: string): Promise<Candidate[]> {
+  const variants = word.length <= MAX_VARIANT_CHARS ? oneEditVariants(word) : [];
+  let rows: Candidate[];
   if (dbKind(db) === "postgres") {
-    // A join, not "= ANY": PostgreSQL would answer "= ANY" from the trigram index, slowly.
-    const { rows } = await sql<Candidate>`
-      SELECT t.term, t.doc_count, t.title_count, 0 AS similarity
-      FROM unnest(${variants}::text[]) AS v(term) JOIN search_terms t ON t.term = v.term`.execute(db);
-    return rows;
-  }
-  const rows = await db.selectFrom("search_terms").select(["term", "doc_count", "title_count"]).where("term", "in", variants).execute();
-  return rows.map((r) => ({ ...r, similarity: 0 }));
-}
-
-/** Vocabulary words whose trigram similarity to `word` reaches pg_trgm's threshold. */
-async function similarWords(db: Db, word: string): Promise<Candidate[]> {
-  if (dbKind(db) === "postgres") {
-    const schema = await pgTrigramSchema(db);
-    const { rows } = await sql<Candidate>`
-      SELECT term, doc_count, title_count, ${sql.id(schema)}.similarity(term, ${word}) AS similarity
-      FROM search_terms WHERE term OPERATOR(${sql.id(schema)}.%) ${word}`.execute(db);
-    return rows.map((r) => ({ ...r, similarity: Number(r.similarity) }));
-  }
-  const grams = trigrams(word);
-  const { rows } = await sql<{ term: string; doc_count: number; title_count: number; trigram_count: number; shared: number }>`
-    SELECT t.term, t.doc_count, t.title_count, t.trigram_count, count(*) AS shared
-    FROM search_term_trigrams g JOIN search_terms t ON t.term = g.term
-    WHERE g.trigram IN (${sql.join(grams)})
-    GROUP BY t.term, t.doc_count, t.title_count, t.trigram_count`.execute(db);
-  return rows
-    .map((r) => ({
+    const trgm = sql.id(await pgTrigramSchema(db));
+    // The variants are joined, not compared with "= ANY", which PostgreSQL would answer from the trigram index, slowly.
+    ({ rows } = await sql<Candidate>`
+      SELECT term, doc_count, title_count, ${trgm}.similarity(term, ${word}) AS similarity
+      FROM search_terms WHERE term OPERATOR(${trgm}.%) ${word}
+      UNION ALL
+      SELECT t.term, t.doc_count, t.title_count, -1 AS similarity
+      FROM unnest(${variants}::text[]) AS v(term) JOIN search_terms t ON t.term = v.term`.execute(db));
+  } else {
+    const grams = trigrams(word);
+    const raw = await sql<{ term: string; doc_count: number; title_count: number; trigram_count: number; shared: number }>`
+      SELECT t.term, t.doc_count, t.title_count, t.trigram_count, count(*) AS shared
+      FROM search_term_trigrams g JOIN search_terms t ON t.term = g.term
+      WHERE g.trigram IN (${sql.join(grams)})
+      GROUP BY t.term, t.doc_count, t.title_count, t.trigram_count
+      ${variants.length ? sql`UNION ALL SELECT term, doc_count, title_count, trigram_count, -1 AS shared FROM search_terms WHERE term IN (${sql.join(variants)})` : sql``}`.execute(db);
+    rows = raw.rows.map((r) => ({
       term: r.term,
       doc_count: r.doc_count,
       title_count: r.title_count,
-      similarity: trigramSimilarity(Number(r.shared), grams.length, r.trigram_count),
-    }))
-    .filter((r) => r.similarity >= TRIGRAM_THRESHOLD);
+      similarity: Number(r.shared) < 0 ? -1 : trigramSimilarity(Number(r.shared), grams.length, r.trigram_count),
+    }));
+  }
+  const out = new Map<string, Candidate>();
+  for (const r of rows) {
+    const similarity = Number(r.similarity);
+    // -1 marks a one-edit variant; the others must reach the threshold (SQLite computed them all).
+    if (similarity !== -1 && similarity < TRIGRAM_THRESHOLD) continue;
+    if (!out.has(r.term)) out.set(r.term, { ...r, doc_count: Number(r.doc_count), title_count: Number(r.title_count), similarity });
+  }
+  return [...out.values()];
 }
 
 function byCloseness() {
@@ -269,30 +288,42 @@ export async function resolveTerm(db: Db, word: string, options: { complete?: bo
   const hit = cache.terms.get(key);
   if (hit) return hit;
 
-  const known = await isKnown(db, word);
-  const alternatives = [word];
+  // Prefix completions are fetched along with the word itself; they are used when the word is
+  // unknown, or always while typing.
+  const wantPrefix = word.length >= MIN_PREFIX_CHARS;
+  const { count, completions } = await lookUp(db, word, wantPrefix);
+  const known = count !== -1;
+  // The word itself, unless it stems like a stop word (then only its completions and corrections).
+  const alternatives = isSearchableWord(word) ? [word] : [];
+  let docCount = Math.max(0, count);
   let kind: TermKind = known ? "known" : "unknown";
   let correction: string | null = null;
 
-  if ((!known || options.complete) && word.length >= MIN_PREFIX_CHARS) {
-    const completed = await completions(db, word, MAX_PREFIX_EXPANSIONS);
-    for (const w of completed) if (!alternatives.includes(w)) alternatives.push(w);
-    if (!known && completed.length) kind = "completed";
+  if (!known || options.complete) {
+    for (const c of completions) {
+      // (A vocabulary built by an older version may hold words the search now leaves out.)
+      if (alternatives.includes(c.term) || !isSearchableWord(c.term)) continue;
+      alternatives.push(c.term);
+      docCount += Number(c.doc_count);
+    }
+    if (!known && completions.length) kind = "completed";
   }
   if (!known && word.length >= MIN_TYPO_CHARS && !/\d/.test(word)) {
-    const [similar, near] = [await similarWords(db, word), await oneEditWords(db, word)];
-    const seen = new Set(similar.map((c) => c.term));
-    const candidates = [...similar, ...near.filter((c) => !seen.has(c.term))]
+    const candidates = (await correctionCandidates(db, word))
       .map((c) => ({ ...c, distance: editDistance(word, c.term, 2) }))
       .filter((c) => c.distance <= 2)
       .sort(byCloseness());
     const oneEdit = candidates.filter((c) => c.distance <= 1).slice(0, MAX_TYPO_EXPANSIONS);
-    for (const c of oneEdit) if (!alternatives.includes(c.term)) alternatives.push(c.term);
+    for (const c of oneEdit) {
+      if (alternatives.includes(c.term) || !isSearchableWord(c.term)) continue;
+      alternatives.push(c.term);
+      docCount += Number(c.doc_count);
+    }
     if (oneEdit.length && kind === "unknown") kind = "corrected";
     correction = candidates[0]?.term ?? null;
   }
 
-  const resolved: ResolvedTerm = { input: word, kind, alternatives, correction };
+  const resolved: ResolvedTerm = { input: word, kind, alternatives, correction, docCount };
   if (cache.terms.size >= CACHE_MAX) cache.terms.clear();
   cache.terms.set(key, resolved);
   return resolved;

@@ -121,7 +121,7 @@ function ftsQuery(terms: ResolvedTerm[], columns?: string): string {
   return terms.map((t) => ftsTerm(t, columns)).join(" AND ");
 }
 
-/** PostgreSQL tsquery text in the same shape; weights restrict a word to fields (A title, B brand, C category). */
+/** PostgreSQL tsquery text in the same shape; weights (on `head`) restrict a word to fields (A title, B brand, C category). */
 function tsTerm(term: ResolvedTerm, weights?: string): string {
   return `(${term.alternatives.filter((w) => WORD.test(w)).map((w) => (weights ? `${w}:${weights}` : w)).join(" | ")})`;
 }
@@ -146,8 +146,8 @@ function matchSource(kind: DbKind, terms: ResolvedTerm[], columns: RawBuilder<un
     const score = withScore
       ? sql.join(
           terms.map(
-            (t) => sql`(1 + (s.document @@ to_tsquery('search_porter', ${tsTerm(t, "ABC")}))::int
-                          + 2 * (s.document @@ to_tsquery('search_porter', ${tsTerm(t, "A")}))::int)`,
+            (t) => sql`(1 + (s.head @@ to_tsquery('search_porter', ${tsTerm(t, "ABC")}))::int
+                          + 2 * (s.head @@ to_tsquery('search_porter', ${tsTerm(t, "A")}))::int)`,
           ),
           sql` + `,
         )
@@ -318,6 +318,8 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
   if (q && terms.length === 0) return empty();
 
   const resolved = terms.length ? await resolveTerms(db, terms) : [];
+  // A word with nothing that can match it (it stems like a stop word, and nothing completes it).
+  if (resolved.some((t) => t.alternatives.length === 0)) return { ...empty(), didYouMean: correctedQuery(resolved) };
   const page = async (source: RawBuilder<unknown>, materialize: boolean, pageNumber: number, cellsToo: boolean) => {
     const order = orderBy(sort, kind);
     const common = commonConditions(filters);
@@ -459,14 +461,24 @@ function nameSegments(name: string, terms: ResolvedTerm[], stems: Set<string>): 
   return highlight(name, extra);
 }
 
+/** Below this many products for its rarest word, PostgreSQL collects the matches first, then sorts. */
+const RARE_WORD_PRODUCTS = 3000;
+
 async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, exclude: number[]): Promise<number[]> {
   if (limit <= 0) return [];
   if (dbKind(db) === "postgres") {
-    const { rows } = await sql<{ id: number }>`
-      SELECT product_id AS id FROM search_products
-      WHERE document @@ to_tsquery('search_porter', ${tsQuery(terms, "A")})
-      ${exclude.length ? sql`AND product_id NOT IN (${sql.join(exclude)})` : sql``}
-      ORDER BY product_id DESC LIMIT ${limit}`.execute(db);
+    const filter = sql`
+      document @@ to_tsquery('search_porter', ${tsQuery(terms)}) AND head @@ to_tsquery('search_porter', ${tsQuery(terms, "A")})
+      ${exclude.length ? sql`AND product_id NOT IN (${sql.join(exclude)})` : sql``}`;
+    // Newest first: walking the primary key backwards finds five common words at once, but
+    // would read the whole table for a rare one, so rare words go through the GIN index.
+    const rare = Math.min(...terms.map((t) => t.docCount)) < RARE_WORD_PRODUCTS;
+    const { rows } = rare
+      ? await sql<{ id: number }>`
+          WITH c AS MATERIALIZED (SELECT product_id FROM search_products WHERE ${filter})
+          SELECT product_id AS id FROM c ORDER BY product_id DESC LIMIT ${limit}`.execute(db)
+      : await sql<{ id: number }>`
+          SELECT product_id AS id FROM search_products WHERE ${filter} ORDER BY product_id DESC LIMIT ${limit}`.execute(db);
     return rows.map((r) => Number(r.id));
   }
   const { rows } = await sql<{ id: number }>`
@@ -484,13 +496,15 @@ export async function suggestSearch(db: Db, text: string, limits: { products: nu
   await tuneSqlite(db);
   const refs = await references(db);
   const resolved = await resolveTerms(db, terms, { completeLast: true });
+  // A word no product uses (by the vocabulary), with nothing close to it, matches no product name.
+  const noProducts = resolved.some((t) => t.alternatives.length === 0 || (t.docCount === 0 && t.alternatives.length === 1));
   const stems = new Set(resolved.flatMap((t) => t.alternatives.map(porterStem)));
 
   // Titles that contain the words as typed come first, then completions and corrections.
   // (Only when every word is known: an unknown word as typed matches nothing.)
   const exact = resolved.map((t) => ({ ...t, alternatives: [t.input] }));
-  const first = resolved.every((t) => t.kind === "known") ? await suggestProductIds(db, exact, limits.products, []) : [];
-  const more = await suggestProductIds(db, resolved, limits.products - first.length, first);
+  const first = !noProducts && resolved.every((t) => t.kind === "known") ? await suggestProductIds(db, exact, limits.products, []) : [];
+  const more = noProducts ? [] : await suggestProductIds(db, resolved, limits.products - first.length, first);
   const ids = [...first, ...more];
   const rows = ids.length
     ? await db

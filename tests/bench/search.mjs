@@ -250,7 +250,7 @@ async function ssr(label, env, pages) {
     const fresh = await cannon({
       url: base,
       amount,
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/shop?q=drill&page=${(n++ % amount) + 1}` }) }],
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/shop?q=drill&page=${(n++ % amount) + 2}` }) }],
     });
     rows.push({ catalog: label, target: `/shop?q=drill&page=N (${amount} different pages)`, ...summary(fresh) });
   } finally {

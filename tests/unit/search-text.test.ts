@@ -7,6 +7,7 @@ import {
   editDistance,
   foldText,
   highlight,
+  isSearchableWord,
   MAX_SEARCH_TERMS,
   porterStem,
   queryTerms,
@@ -29,6 +30,13 @@ describe("query words", () => {
     expect(queryTerms("a b c d e f g h i j k l m n o p").length).toBeLessThanOrEqual(MAX_SEARCH_TERMS);
     expect(queryTerms(`${"x".repeat(41)} saw`)).toEqual(["saw"]);
     expect(queryTerms("\"'*(){}:^-+")).toEqual([]);
+  });
+});
+
+describe("isSearchableWord", () => {
+  it("refuses stop words and words that stem like one", () => {
+    for (const w of ["the", "with", "ins", "ons", "doe"]) expect(isSearchableWord(w), w).toBe(false);
+    for (const w of ["drill", "insulated", "hammer", "18v", "us"]) expect(isSearchableWord(w), w).toBe(true);
   });
 });
 

@@ -11,9 +11,10 @@ import { rebuildSearchVocabulary } from "../../catalog/search-vocabulary.ts";
  * - `search_terms`: the vocabulary of words in the catalog, for typo tolerance, prefixes and
  *   "did you mean" (rebuilt by `rebuildSearchVocabulary`, which the seed calls).
  * SQLite adds the FTS5 index `products_fts` (external content, porter stemmer) over the view
- * `products_search_source`, and `search_term_trigrams` for trigram lookups. PostgreSQL adds a
- * weighted tsvector `search_products.document` (GIN) in the `search_porter` configuration and a
- * pg_trgm index on the vocabulary.
+ * `products_search_source`, and `search_term_trigrams` for trigram lookups. PostgreSQL adds two
+ * tsvectors in the `search_porter` configuration: `search_products.document` (every word, GIN
+ * index, for matching) and `search_products.head` (title A, brand B, category C, for relevance),
+ * and a pg_trgm index on the vocabulary.
  */
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind === "postgres") await upPostgres(db);
@@ -145,14 +146,19 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE FUNCTION search_fold(value text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT regexp_replace(lower(value), '[^[:alnum:]]+', ' ', 'g') $$`.execute(db);
-  // Weights: A title, B brand, C category, D description.
+  // `document`: every word of the product, without positions (matching only, through the GIN index).
   await sql`
     CREATE FUNCTION search_document(title text, brand text, category text, description text) RETURNS tsvector
+    LANGUAGE sql STABLE PARALLEL SAFE AS $$
+      SELECT strip(to_tsvector('search_porter', search_fold(concat_ws(' ', title, brand, category, description))))
+    $$`.execute(db);
+  // `head`: the words relevance weighs, A title, B brand, C category (small, so scoring a match is cheap).
+  await sql`
+    CREATE FUNCTION search_head(title text, brand text, category text) RETURNS tsvector
     LANGUAGE sql STABLE PARALLEL SAFE AS $$
       SELECT setweight(to_tsvector('search_porter', search_fold(title)), 'A')
           || setweight(to_tsvector('search_porter', search_fold(brand)), 'B')
           || setweight(to_tsvector('search_porter', search_fold(category)), 'C')
-          || setweight(to_tsvector('search_porter', search_fold(description)), 'D')
     $$`.execute(db);
 
   await sql`
@@ -165,6 +171,7 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
       stock_quantity integer NOT NULL,
       created_at text NOT NULL,
       title text NOT NULL,
+      head tsvector NOT NULL,
       document tsvector NOT NULL
     )`.execute(db);
   await sql`CREATE INDEX search_products_created_idx ON search_products (created_at)`.execute(db);
@@ -177,14 +184,14 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
 
   const selectFrom = (rows: string) => sql.raw(`
       SELECT n.id, n.category_id, n.brand_id, n.sale_price_cents, n.discount_percent, n.stock_quantity, n.created_at, n.title,
-             search_document(n.title, b.name, c.name, n.description)
+             search_head(n.title, b.name, c.name), search_document(n.title, b.name, c.name, n.description)
       FROM ${rows} n JOIN brands b ON b.id = n.brand_id JOIN categories c ON c.id = n.category_id`);
 
   // Inserts arrive in batches (the seed writes 500 rows per statement): one statement-level trigger per batch.
   await sql`
     CREATE FUNCTION search_products_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      INSERT INTO search_products (product_id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title, document)
+      INSERT INTO search_products (product_id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title, head, document)
       ${selectFrom("new_rows")};
       RETURN NULL;
     END $$`.execute(db);
@@ -192,20 +199,26 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
     CREATE TRIGGER products_search_insert AFTER INSERT ON products
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION search_products_after_insert()`.execute(db);
 
-  // Updates (stock, prices, text) are few: row level, and the document is rebuilt only when its text changed.
+  // Updates (stock, prices, text) are few: row level, and the vectors are rebuilt only when their text changed.
   await sql`
     CREATE FUNCTION search_products_after_update() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      brand_name text;
+      category_name text;
     BEGIN
       UPDATE search_products SET
         category_id = NEW.category_id, brand_id = NEW.brand_id, sale_price_cents = NEW.sale_price_cents,
         discount_percent = NEW.discount_percent, stock_quantity = NEW.stock_quantity,
-        created_at = NEW.created_at, title = NEW.title,
-        document = CASE
-          WHEN (OLD.title, OLD.description, OLD.brand_id, OLD.category_id) IS DISTINCT FROM (NEW.title, NEW.description, NEW.brand_id, NEW.category_id)
-          THEN search_document(NEW.title, (SELECT name FROM brands WHERE id = NEW.brand_id),
-                               (SELECT name FROM categories WHERE id = NEW.category_id), NEW.description)
-          ELSE document END
+        created_at = NEW.created_at, title = NEW.title
       WHERE product_id = NEW.id;
+      IF (OLD.title, OLD.description, OLD.brand_id, OLD.category_id) IS DISTINCT FROM (NEW.title, NEW.description, NEW.brand_id, NEW.category_id) THEN
+        SELECT name INTO brand_name FROM brands WHERE id = NEW.brand_id;
+        SELECT name INTO category_name FROM categories WHERE id = NEW.category_id;
+        UPDATE search_products SET
+          head = search_head(NEW.title, brand_name, category_name),
+          document = search_document(NEW.title, brand_name, category_name, NEW.description)
+        WHERE product_id = NEW.id;
+      END IF;
       RETURN NULL;
     END $$`.execute(db);
   await sql`
@@ -215,7 +228,8 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE FUNCTION search_products_after_rename() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      UPDATE search_products s SET document = search_document(p.title, b.name, c.name, p.description)
+      UPDATE search_products s
+      SET head = search_head(p.title, b.name, c.name), document = search_document(p.title, b.name, c.name, p.description)
       FROM products p JOIN brands b ON b.id = p.brand_id JOIN categories c ON c.id = p.category_id
       WHERE s.product_id = p.id
         AND ((TG_TABLE_NAME = 'brands' AND p.brand_id = NEW.id) OR (TG_TABLE_NAME = 'categories' AND p.category_id = NEW.id));
@@ -230,7 +244,7 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   }
 
   await sql`
-    INSERT INTO search_products (product_id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title, document)
+    INSERT INTO search_products (product_id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title, head, document)
     ${selectFrom("products")}`.execute(db);
 
   await sql`
