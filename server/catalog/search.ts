@@ -78,22 +78,13 @@ export function clearSearchCaches(db: Db): void {
   cellsCache.delete(db);
 }
 
-// Before the first search on a handle: the search tables exist (see search-schema.ts), and
-// SQLite's default page cache (2 MB) holds neither the FTS index nor search_products of a large
-// catalog, which makes every search several times slower. Raise it (never lower it) to 64 MB on
-// the shared connection the first time search runs. Belongs in server/db/sqlite-adapter.ts.
-const SQLITE_CACHE_KIB = 65_536;
+// Before the first search on a handle, the search tables exist (see search-schema.ts).
 const tuned = new WeakSet<Db>();
 
 async function tuneSqlite(db: Db): Promise<void> {
+  if (tuned.has(db)) return;
   await ensureSearchSchema(db);
-  if (tuned.has(db) || dbKind(db) !== "sqlite" || db.isTransaction) return;
   tuned.add(db);
-  const [size] = (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(db)).rows;
-  const [page] = (await sql<{ page_size: number }>`PRAGMA page_size`.execute(db)).rows;
-  const current = Number(size?.cache_size ?? 0);
-  const kib = current < 0 ? -current : (current * Number(page?.page_size ?? 4096)) / 1024;
-  if (kib < SQLITE_CACHE_KIB) await sql.raw(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`).execute(db);
 }
 
 // ---------------------------------------------------------------------------------------------

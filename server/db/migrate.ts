@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { Migrator, type Migration, type MigrationProvider } from "kysely/migration";
 import { dbKind, type Db, type DbKind } from "./connection.ts";
 import * as catalog from "./migrations/001_catalog.ts";
@@ -31,7 +31,11 @@ function staticProvider(kind: DbKind): MigrationProvider {
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: staticProvider(dbKind(db)) });
+  const kind = dbKind(db);
+  // On PostgreSQL, keep the migration bookkeeping in the connection's own schema, so several
+  // schemas in one database (tests, side-by-side installs) never see each other's.
+  const schema = kind === "postgres" ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrator = new Migrator({ db, provider: staticProvider(kind), migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {

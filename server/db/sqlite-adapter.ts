@@ -11,6 +11,9 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA synchronous = NORMAL");
+  // 64 MB page cache: the default 2 MB holds neither the FTS index nor the search table of a large
+  // catalog, which makes every search several times slower.
+  db.exec("PRAGMA cache_size = -65536");
   const statements = new Map<string, SqliteStatement>();
 
   function prepare(rawSql: string): SqliteStatement {

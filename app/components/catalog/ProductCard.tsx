@@ -8,7 +8,19 @@ import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
  * A product in a grid. The hover/focus buttons post to the cart and wishlist; their behaviour
  * arrives with the shopping issue, and until then they are real controls with accessible names.
  */
-export function ProductCard({ product, eager = false }: { product: ProductSummary; eager?: boolean }) {
+export function ProductCard({
+  product,
+  eager = false,
+  title,
+  extract,
+}: {
+  product: ProductSummary;
+  eager?: boolean;
+  /** The title as shown, e.g. with search matches highlighted; the plain title by default. */
+  title?: React.ReactNode;
+  /** A short extract under the title (the search shows where the description matched). */
+  extract?: React.ReactNode;
+}) {
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md focus-within:shadow-md">
       <div className="relative aspect-square bg-slate-50">
@@ -43,9 +55,10 @@ export function ProductCard({ product, eager = false }: { product: ProductSummar
       <div className="flex flex-1 flex-col gap-2 p-4">
         <h3 className="line-clamp-2 text-sm font-semibold text-ink">
           <Link to={`/shop/${product.id}`} className="after:absolute after:inset-0 after:content-['']">
-            {product.title}
+            {title ?? product.title}
           </Link>
         </h3>
+        {extract ? <p className="line-clamp-3 text-xs text-slate-700">{extract}</p> : null}
         <FiveStars />
         <div className="mt-auto">
           <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} />
