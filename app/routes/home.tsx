@@ -5,6 +5,8 @@ import { FeaturedCarousel } from "../components/home/FeaturedCarousel.tsx";
 import { HeroCarousel } from "../components/home/HeroCarousel.tsx";
 import { NewsletterForm } from "../components/home/NewsletterForm.tsx";
 import { BenefitsStrip, BrandStrip, CategoryTiles, PromotionsSection, SectionHeading, TestimonialsCarousel } from "../components/home/Sections.tsx";
+import { benefits, categoryTiles, heroSlides, offerCards, promoBanners } from "../content/home.ts";
+import { testimonials } from "../content/testimonials.ts";
 import { seo, siteUrlFrom } from "../lib/seo.ts";
 import { STORE_ADDRESS, STORE_NAME, STORE_PHONE } from "../lib/site.ts";
 import { listBestProducts, listFacets, listFeaturedProducts } from "../../server/catalog/catalog.ts";
@@ -13,7 +15,8 @@ import { getDb } from "../../server/db/connection.ts";
 export async function loader() {
   const db = getDb();
   const [featured, best, facets] = await Promise.all([listFeaturedProducts(db), listBestProducts(db, 10), listFacets(db)]);
-  return { featured, best, brands: facets.brands };
+  // The fixed copy travels as loader data, so it is not shipped again inside the page's JavaScript.
+  return { featured, best, brands: facets.brands, copy: { heroSlides, benefits, categoryTiles, promoBanners, offerCards, testimonials } };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -46,14 +49,15 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
+  const { copy } = loaderData;
   return (
     <>
       <h1 className="sr-only">{STORE_NAME}: wholesale-priced tools for the UK and the US</h1>
-      <HeroCarousel />
-      <BenefitsStrip />
-      <CategoryTiles />
-      <PromotionsSection />
-      <TestimonialsCarousel />
+      <HeroCarousel heroSlides={copy.heroSlides} />
+      <BenefitsStrip benefits={copy.benefits} />
+      <CategoryTiles categoryTiles={copy.categoryTiles} />
+      <PromotionsSection promoBanners={copy.promoBanners} offerCards={copy.offerCards} />
+      <TestimonialsCarousel testimonials={copy.testimonials} />
       <FeaturedCarousel products={loaderData.featured} />
       <section aria-labelledby="best-heading" className="mx-auto max-w-7xl px-4 py-12">
         <SectionHeading

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { heroSlides } from "../../content/home.ts";
+import type { HeroSlide } from "../../content/types.ts";
 import { HERO_AUTOPLAY_MS, HERO_TRANSITION_MS } from "../../lib/site.ts";
 import { Carousel } from "../ui/Carousel.tsx";
 
-export function HeroCarousel() {
+export function HeroCarousel({ heroSlides }: { heroSlides: HeroSlide[] }) {
   return (
     <Carousel
       label="Featured offers"

@@ -1,6 +1,5 @@
 import { Link } from "react-router";
-import { benefits, categoryTiles, offerCards, promoBanners } from "../../content/home.ts";
-import { testimonials } from "../../content/testimonials.ts";
+import type { Benefit, CategoryTile, OfferCard, PromoBanner, Testimonial } from "../../content/types.ts";
 import type { FacetOption } from "../../lib/catalog-types.ts";
 import { Carousel } from "../ui/Carousel.tsx";
 import { HeadsetIcon, ShieldIcon, TagIcon, TruckIcon } from "../ui/icons.tsx";
@@ -24,7 +23,7 @@ export function SectionHeading({ id, title, action }: { id: string; title: strin
   );
 }
 
-export function BenefitsStrip() {
+export function BenefitsStrip({ benefits }: { benefits: Benefit[] }) {
   return (
     <section aria-label="Why shop with us" className="border-b border-slate-200 bg-slate-50">
       <ul className="mx-auto grid max-w-7xl gap-4 px-4 py-6 sm:grid-cols-2 lg:grid-cols-4">
@@ -47,7 +46,7 @@ export function BenefitsStrip() {
   );
 }
 
-export function CategoryTiles() {
+export function CategoryTiles({ categoryTiles }: { categoryTiles: CategoryTile[] }) {
   return (
     <section aria-labelledby="categories-heading" className="mx-auto max-w-7xl px-4 py-12">
       <SectionHeading id="categories-heading" title="Shop by Category" />
@@ -67,7 +66,7 @@ export function CategoryTiles() {
   );
 }
 
-export function PromotionsSection() {
+export function PromotionsSection({ promoBanners, offerCards }: { promoBanners: PromoBanner[]; offerCards: OfferCard[] }) {
   return (
     <section aria-labelledby="offers-heading" className="mx-auto max-w-7xl px-4 py-12">
       <SectionHeading id="offers-heading" title="Offers of the Week" />
@@ -104,7 +103,7 @@ export function PromotionsSection() {
   );
 }
 
-export function TestimonialsCarousel() {
+export function TestimonialsCarousel({ testimonials }: { testimonials: Testimonial[] }) {
   return (
     <section aria-labelledby="testimonials-heading" className="bg-slate-50 py-12">
       <div className="mx-auto max-w-3xl px-4">
