@@ -1,27 +1,10 @@
+import type { OrderDetail as OrderDetailData } from "../../../server/orders/queries.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { COUNTRIES, PAYMENT_METHODS } from "../../lib/order-rules.ts";
 import { SummaryTable } from "./SummaryTable.tsx";
 
-export interface OrderView {
-  number: string;
-  status: string;
-  created_at: string;
-  email: string;
-  payment_method: string;
-  ship_name: string;
-  ship_line1: string;
-  ship_line2: string | null;
-  ship_city: string;
-  ship_region: string | null;
-  ship_postcode: string;
-  ship_country: string;
-  subtotal_cents: number;
-  member_discount_cents: number;
-  shipping_cents: number;
-  tax_cents: number;
-  total_cents: number;
-  lines: { id: number; title: string; color: string; quantity: number; unit_price_cents: number; line_total_cents: number }[];
-}
+/** An order with its lines, as server/orders/queries.ts reads it. */
+export type OrderView = OrderDetailData;
 
 export const STATUS_LABELS: Record<string, string> = {
   placed: "Placed",
