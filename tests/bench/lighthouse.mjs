@@ -23,8 +23,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { ensureBuild as ensureBuildIn, fail, log, printTable, root, startStoreServer, stopStoreServer } from "./support.mjs";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const ensureBuild = () => ensureBuildIn(BUILD_DIR);
+
 const BUILD_DIR = process.env.BUILD_DIR || "build";
 const buildAbs = path.resolve(root, BUILD_DIR);
 const serverEntry = path.join(buildAbs, "server/index.js");
@@ -59,109 +61,22 @@ const HOME_JS_KIB = 130;
 let server;
 let chrome;
 
-function log(line = "") {
-  process.stdout.write(`${line}\n`);
-}
-
-function fail(message) {
-  const error = new Error(message);
-  error.benchFailure = true;
-  throw error;
-}
-
-function newestMtime(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(target).reduce((max, name) => Math.max(max, newestMtime(path.join(target, name))), stat.mtimeMs);
-}
-
-function ensureBuild() {
-  if (existsSync(serverEntry) && process.env.BENCH_REBUILD !== "1") {
-    const sources = ["app", "package.json", "vite.config.ts", "react-router.config.ts"].map((p) => path.join(root, p));
-    const stale = statSync(serverEntry).mtimeMs < Math.max(...sources.map(newestMtime));
-    log(`Using the existing build in ${BUILD_DIR}${stale ? " (older than app/ sources: set BENCH_REBUILD=1 to rebuild)" : ""}`);
-    return;
-  }
-  log(`» Building into ${BUILD_DIR}`);
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", BUILD_DIR },
-  });
-  if (result.status !== 0 || !existsSync(serverEntry)) fail(`the build failed (exit ${result.status ?? result.signal})`);
-}
-
-function tail(file, lines = 20) {
-  try {
-    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-  } catch {
-    return "";
-  }
-}
-
 async function startServer() {
   mkdirSync(benchDir, { recursive: true });
   // A fresh database each run, so every run sees the same deterministic 600-product catalog.
   for (const suffix of ["", "-wal", "-shm"]) rmSync(dbPath + suffix, { force: true });
-  const out = createWriteStream(logPath);
-  server = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
-    cwd: root,
-    detached: true, // own process group: stopping it stops any worker too
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      BUILD_DIR,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      SITE_URL,
-      WEB_CONCURRENCY: process.env.WEB_CONCURRENCY || "1",
-      SQLITE_PATH: dbPath,
-      SEED_PRODUCTS: "600",
-      DATABASE_URL: "",
-      SMTP_URL: "",
-      OUTBOX_DIR: path.join(benchDir, "outbox"),
-      AUTH_SECRET: process.env.AUTH_SECRET || "bench-only-secret-0123456789abcdef0123456789",
-    },
+  server = await startStoreServer({
+    buildDir: BUILD_DIR,
+    port: PORT,
+    env: { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY || "1", SQLITE_PATH: dbPath, SEED_PRODUCTS: "600" },
+    logPath,
   });
-  server.stdout.pipe(out);
-  server.stderr.pipe(out);
-  let exited = null;
-  server.on("exit", (code, signal) => (exited = { code, signal }));
-  log(`» Starting the server on ${SITE_URL} (pid ${server.pid}, log ${path.relative(root, logPath)})`);
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (exited) fail(`the server exited during start-up (${exited.code ?? exited.signal}):\n${tail(logPath)}`);
-    try {
-      const res = await fetch(`${SITE_URL}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  fail(`/healthz did not answer within 2 minutes:\n${tail(logPath)}`);
 }
 
 async function stopServer() {
   const child = server;
   server = undefined;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    child.kill("SIGTERM");
-  }
-  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      child.kill("SIGKILL");
-    }
-    await exited;
-  }
+  await stopStoreServer(child);
 }
 
 async function stopChrome() {
@@ -210,14 +125,6 @@ async function scriptWeight(lhr) {
 }
 
 const kib = (bytes) => (bytes / 1024).toFixed(1);
-
-function printTable(headers, rows) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(" | ")} |`;
-  log(line(headers));
-  log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-  for (const r of rows) log(line(r));
-}
 
 function failingAudits(lhr, categoryId) {
   const refs = lhr.categories[categoryId]?.auditRefs ?? [];

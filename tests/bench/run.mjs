@@ -23,8 +23,10 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
+import { ensureBuild as ensureBuildIn, fail, log, printTable, root, startStoreServer, stopStoreServer } from "./support.mjs";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const ensureBuild = () => ensureBuildIn(BUILD_DIR);
+
 const BUILD_DIR = process.env.BUILD_DIR || "build";
 const buildAbs = path.resolve(root, BUILD_DIR);
 const serverEntry = path.join(buildAbs, "server/index.js");
@@ -54,38 +56,10 @@ let staticCreated = false;
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-function log(line = "") {
-  process.stdout.write(`${line}\n`);
-}
-
-function fail(message) {
-  const error = new Error(message);
-  error.benchFailure = true;
-  throw error;
-}
-
 function runNode(args, env, label) {
   log(`» ${label}`);
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   if (result.status !== 0) fail(`${label} failed (exit ${result.status ?? result.signal})`);
-}
-
-function newestMtime(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(target).reduce((max, name) => Math.max(max, newestMtime(path.join(target, name))), stat.mtimeMs);
-}
-
-function ensureBuild() {
-  if (existsSync(serverEntry) && process.env.BENCH_REBUILD !== "1") {
-    const sources = ["app", "package.json", "vite.config.ts", "react-router.config.ts"].map((p) => path.join(root, p));
-    const stale = statSync(serverEntry).mtimeMs < Math.max(...sources.map(newestMtime));
-    log(`Using the existing build in ${BUILD_DIR}${stale ? " (older than app/ sources: set BENCH_REBUILD=1 to rebuild)" : ""}`);
-    return;
-  }
-  runNode([path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], { NODE_ENV: "production", BUILD_DIR }, `Building into ${BUILD_DIR}`);
-  if (!existsSync(serverEntry)) fail(`build finished but ${serverEntry} is missing`);
 }
 
 /** Product ids in the catalog (all of them, and those in stock), or null when the file has no catalog yet. */
@@ -122,87 +96,15 @@ function ensureCatalog() {
 }
 
 async function startServer() {
-  const out = createWriteStream(logPath);
-  server = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
-    cwd: root,
-    detached: true, // own process group, so stopping it also stops its cluster workers
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      BUILD_DIR,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      SITE_URL,
-      WEB_CONCURRENCY,
-      SQLITE_PATH: dbPath,
-      DATABASE_URL: "",
-      SMTP_URL: "",
-      OUTBOX_DIR: path.join(benchDir, "outbox"),
-      AUTH_SECRET: process.env.AUTH_SECRET || "bench-only-secret-0123456789abcdef0123456789",
-    },
-  });
-  server.stdout.pipe(out);
-  server.stderr.pipe(out);
-  let exited = null;
-  server.on("exit", (code, signal) => (exited = { code, signal }));
-  log(`» Starting the server on ${SITE_URL} (WEB_CONCURRENCY=${WEB_CONCURRENCY}, pid ${server.pid}, log ${path.relative(root, logPath)})`);
-
-  const deadline = Date.now() + 5 * 60_000; // migrations on a fresh 100k catalog can take a while
-  while (Date.now() < deadline) {
-    if (exited) fail(`the server exited during start-up (${exited.code ?? exited.signal}); see ${logPath}:\n${tail(logPath)}`);
-    try {
-      const res = await fetch(`${SITE_URL}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  fail(`/healthz did not answer within 5 minutes; see ${logPath}:\n${tail(logPath)}`);
-}
-
-function tail(file, lines = 20) {
-  try {
-    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-  } catch {
-    return "";
-  }
+  log(`WEB_CONCURRENCY=${WEB_CONCURRENCY}`);
+  // Migrations on a fresh 100k catalog can take a while.
+  server = await startStoreServer({ buildDir: BUILD_DIR, port: PORT, env: { WEB_CONCURRENCY, SQLITE_PATH: dbPath }, logPath, timeoutMs: 5 * 60_000 });
 }
 
 async function stopServer() {
   const child = server;
   server = undefined;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  try {
-    process.kill(-child.pid, "SIGTERM"); // the group we created: the primary and its workers
-  } catch {
-    child.kill("SIGTERM");
-  }
-  const stopped = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
-  if (!stopped) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      child.kill("SIGKILL");
-    }
-    await exited;
-  }
-  // Workers may outlive the primary by a moment; wait until the group is gone.
-  for (let i = 0; i < 40; i++) {
-    try {
-      process.kill(-child.pid, 0);
-    } catch {
-      return;
-    }
-    await sleep(250);
-  }
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
+  await stopStoreServer(child);
 }
 
 function removeStatic() {
@@ -265,17 +167,6 @@ function verdict(row, target, { okStatus = (code) => code >= 200 && code < 300 }
   if (bad > 0) reasons.push(`${bad} unexpected responses`);
   if (row.errors > 0) reasons.push(`${row.errors} errors`);
   return reasons.length ? `FAIL (${reasons.join(", ")})` : "PASS";
-}
-
-function printTable(headers, rows) {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  // Columns of numbers are right-aligned, text columns left-aligned.
-  const numeric = headers.map((_, i) => i > 0 && rows.every((r) => /^[\d.]+$|^n\/a$/.test(String(r[i]))));
-  const pad = (c, i) => (numeric[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]));
-  const line = (cells) => `| ${cells.map(pad).join(" | ")} |`;
-  log(line(headers.map((h, i) => pad(h, i))));
-  log(`|${widths.map((w, i) => (numeric[i] ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`);
-  for (const r of rows) log(line(r));
 }
 
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");

@@ -1,0 +1,140 @@
+// What the benchmark scripts share: logging, the build check, and starting and stopping the
+// production server in its own process group (so its cluster workers stop with it).
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+
+export function log(line = "") {
+  process.stdout.write(`${line}\n`);
+}
+
+/** Throws an error the scripts print without a stack: the script itself could not run. */
+export function fail(message) {
+  const error = new Error(message);
+  error.benchFailure = true;
+  throw error;
+}
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(target).reduce((max, name) => Math.max(max, newestMtime(path.join(target, name))), stat.mtimeMs);
+}
+
+/** Builds into buildDir when its server entry is missing or BENCH_REBUILD=1; warns when it is stale. */
+export function ensureBuild(buildDir) {
+  const serverEntry = path.join(path.resolve(root, buildDir), "server/index.js");
+  if (existsSync(serverEntry) && process.env.BENCH_REBUILD !== "1") {
+    const sources = ["app", "package.json", "vite.config.ts", "react-router.config.ts"].map((p) => path.join(root, p));
+    const stale = statSync(serverEntry).mtimeMs < Math.max(...sources.map(newestMtime));
+    log(`Using the existing build in ${buildDir}${stale ? " (older than app/ sources: set BENCH_REBUILD=1 to rebuild)" : ""}`);
+    return;
+  }
+  log(`» Building into ${buildDir}`);
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", BUILD_DIR: buildDir },
+  });
+  if (result.status !== 0 || !existsSync(serverEntry)) fail(`the build failed (exit ${result.status ?? result.signal})`);
+}
+
+export function tail(file, lines = 20) {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Starts `node server/http/main.ts` in production mode on 127.0.0.1:port, logs to logPath, and
+ * waits for /healthz. `env` adds or overrides variables (SQLITE_PATH, WEB_CONCURRENCY …).
+ */
+export async function startStoreServer({ buildDir, port, env, logPath, timeoutMs = 120_000 }) {
+  const siteUrl = `http://127.0.0.1:${port}`;
+  const out = createWriteStream(logPath);
+  const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
+    cwd: root,
+    detached: true, // own process group: stopping it stops its workers too
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      BUILD_DIR: buildDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: siteUrl,
+      DATABASE_URL: "",
+      SMTP_URL: "",
+      OUTBOX_DIR: path.join(root, ".tmp/bench/outbox"),
+      AUTH_SECRET: process.env.AUTH_SECRET || "bench-only-secret-0123456789abcdef0123456789",
+      ...env,
+    },
+  });
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  let exited = null;
+  child.on("exit", (code, signal) => (exited = { code, signal }));
+  log(`» Starting the server on ${siteUrl} (pid ${child.pid}, log ${path.relative(root, logPath)})`);
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited) fail(`the server exited during start-up (${exited.code ?? exited.signal}):\n${tail(logPath)}`);
+    try {
+      const res = await fetch(`${siteUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  child.kill("SIGKILL");
+  fail(`/healthz did not answer within ${Math.round(timeoutMs / 1000)} s:\n${tail(logPath)}`);
+}
+
+/** Stops a server started by startStoreServer, its workers included. */
+export async function stopStoreServer(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const signalGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      child.kill(signal);
+    }
+  };
+  signalGroup("SIGTERM");
+  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
+    signalGroup("SIGKILL");
+    await exited;
+  }
+  // Workers may outlive the primary by a moment; wait until the group is gone.
+  for (let i = 0; i < 40; i++) {
+    try {
+      process.kill(-child.pid, 0);
+    } catch {
+      return;
+    }
+    await sleep(250);
+  }
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+export function printTable(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  // Columns of numbers are right-aligned, text columns left-aligned.
+  const numeric = headers.map((_, i) => i > 0 && rows.every((r) => /^[\d.]+$|^n\/a$/.test(String(r[i]))));
+  const pad = (c, i) => (numeric[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]));
+  const line = (cells) => `| ${cells.map(pad).join(" | ")} |`;
+  log(line(headers.map((h, i) => pad(h, i))));
+  log(`|${widths.map((w, i) => (numeric[i] ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`);
+  for (const r of rows) log(line(r));
+}
