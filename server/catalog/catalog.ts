@@ -16,14 +16,13 @@ const facetCache = new WeakMap<Db, { at: number; categories: FacetOption[]; bran
 /** Categories and brands in display order. They change only with a deploy, so a short cache is safe. */
 export async function listFacets(db: Db): Promise<{ categories: FacetOption[]; brands: FacetOption[] }> {
   const hit = facetCache.get(db);
-  if (hit && Date.now() - hit.at < FACET_TTL_MS) return hit;
+  if (hit && Date.now() - hit.at < FACET_TTL_MS) return { categories: hit.categories, brands: hit.brands };
   const [categories, brands] = await Promise.all([
     db.selectFrom("categories").select(["name", "slug"]).orderBy("position").execute(),
     db.selectFrom("brands").select(["name", "slug"]).orderBy("position").execute(),
   ]);
-  const entry = { at: Date.now(), categories, brands };
-  facetCache.set(db, entry);
-  return entry;
+  facetCache.set(db, { at: Date.now(), categories, brands });
+  return { categories, brands };
 }
 
 function summaryQuery(db: Db) {
