@@ -107,3 +107,18 @@ export async function readFormData(request: Request, maxBytes = 128 * 1024): Pro
     return new FormData();
   }
 }
+
+/**
+ * The token a newsletter link's POST carries: the posted field, else the one in the URL (the
+ * one-click unsubscribe sends it there). Null when the body is too large to read.
+ */
+export async function readPostedToken(request: Request): Promise<string | null> {
+  let token = new URL(request.url).searchParams.get("token") ?? "";
+  try {
+    const posted = (await readFormData(request, 4096)).get("token");
+    if (typeof posted === "string" && posted) token = posted;
+  } catch {
+    return null;
+  }
+  return token;
+}

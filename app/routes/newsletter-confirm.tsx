@@ -2,7 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/newsletter-confirm";
 import { NewsletterNotice } from "../components/forms/NewsletterNotice.tsx";
 import { NEWSLETTER_MESSAGES } from "../components/forms/rules.ts";
-import { readFormData } from "../lib/forms.ts";
+import { readPostedToken } from "../lib/forms.ts";
 import { seo } from "../lib/seo.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { checkConfirmToken, confirmSubscription, type ConfirmCheck, type ConfirmOutcome } from "../../server/newsletter/newsletter.ts";
@@ -20,14 +20,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  let token = new URL(request.url).searchParams.get("token") ?? "";
-  try {
-    const form = await readFormData(request, 4096);
-    const posted = form.get("token");
-    if (typeof posted === "string" && posted) token = posted;
-  } catch {
-    return data({ outcome: "invalid" as ConfirmOutcome }, { status: 413 });
-  }
+  const token = await readPostedToken(request);
+  if (token == null) return data({ outcome: "invalid" as ConfirmOutcome }, { status: 413 });
   const outcome = await confirmSubscription(getDb(), token);
   return data({ outcome }, { status: outcome === "confirmed" || outcome === "already-confirmed" ? 200 : 410 });
 }

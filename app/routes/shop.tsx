@@ -127,36 +127,8 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           <fieldset className="border-b border-slate-200 pb-4">
             <legend className="mb-2 text-base font-semibold text-ink">Price</legend>
             <div className="flex gap-2">
-              <label className="flex-1 text-sm">
-                Min
-                <input
-                  type="number"
-                  name="min"
-                  min={0}
-                  step="0.01"
-                  inputMode="decimal"
-                  defaultValue={query.min}
-                  key={`min-${query.min}`}
-                  aria-invalid={Boolean(priceErrors.min || priceErrors.range) || undefined}
-                  aria-describedby={errors.length ? "price-errors" : undefined}
-                  className="field mt-1"
-                />
-              </label>
-              <label className="flex-1 text-sm">
-                Max
-                <input
-                  type="number"
-                  name="max"
-                  min={0}
-                  step="0.01"
-                  inputMode="decimal"
-                  defaultValue={query.max}
-                  key={`max-${query.max}`}
-                  aria-invalid={Boolean(priceErrors.max || priceErrors.range) || undefined}
-                  aria-describedby={errors.length ? "price-errors" : undefined}
-                  className="field mt-1"
-                />
-              </label>
+              <PriceInput name="min" label="Min" value={query.min} invalid={Boolean(priceErrors.min || priceErrors.range)} describedBy={errors.length ? "price-errors" : undefined} />
+              <PriceInput name="max" label="Max" value={query.max} invalid={Boolean(priceErrors.max || priceErrors.range)} describedBy={errors.length ? "price-errors" : undefined} />
             </div>
             {errors.length ? (
               <ul id="price-errors" role="alert" className="mt-2 text-sm text-red-700">
@@ -242,5 +214,25 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
     </div>
+  );
+}
+
+function PriceInput({ name, label, value, invalid, describedBy }: { name: "min" | "max"; label: string; value: string; invalid: boolean; describedBy?: string }) {
+  return (
+    <label className="flex-1 text-sm">
+      {label}
+      <input
+        type="number"
+        name={name}
+        min={0}
+        step="0.01"
+        inputMode="decimal"
+        defaultValue={value}
+        key={`${name}-${value}`}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        className="field mt-1"
+      />
+    </label>
   );
 }
