@@ -5,10 +5,9 @@ import type { Db } from "../db/connection.ts";
 interface CachedPage {
   version: number;
   storedAt: number;
-  status: number;
   headers: [string, string][];
-  body: string;
-  nonce: string;
+  /** The body cut where the CSP nonce of the reply that rendered it appeared. */
+  segments: Buffer[];
 }
 
 export interface PageCacheOptions {
@@ -29,7 +28,8 @@ const PERSONAL_COOKIE = /(?:^|;\s*)(?:[\w.-]*session_token|guest)=/;
  */
 export function pageCache(db: Db, options: PageCacheOptions) {
   const entries = new Map<string, CachedPage>();
-  const maxEntries = options.maxEntries ?? 5000;
+  // At most ~60 MB per process (a product page is ~28 KB), held in Buffers outside the JS heap.
+  const maxEntries = options.maxEntries ?? 2000;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
 
   return async function pageCacheMiddleware(req: Request, res: Response, next: NextFunction) {
@@ -44,10 +44,10 @@ export function pageCache(db: Db, options: PageCacheOptions) {
     }
     const hit = entries.get(key);
     if (hit && hit.version === version && Date.now() - hit.storedAt < maxAgeMs) {
-      res.status(hit.status);
+      res.status(200);
       for (const [name, value] of hit.headers) res.setHeader(name, value);
       res.setHeader("X-Page-Cache", "hit");
-      res.send(nonce ? hit.body.replaceAll(hit.nonce, nonce) : hit.body);
+      res.send(joinWithNonce(hit.segments, nonce));
       return;
     }
 
@@ -71,10 +71,33 @@ export function pageCache(db: Db, options: PageCacheOptions) {
         const headers = Object.entries(res.getHeaders())
           .filter(([name]) => STORED_HEADERS.has(name))
           .map(([name, value]) => [name, String(value)] as [string, string]);
-        entries.set(key, { version, storedAt: Date.now(), status: 200, headers, body: Buffer.concat(chunks).toString("utf8"), nonce });
+        entries.set(key, { version, storedAt: Date.now(), headers, segments: splitAtNonce(Buffer.concat(chunks), nonce) });
       }
       return end(chunk, ...rest);
     }) as Response["end"];
     next();
   };
+}
+
+function splitAtNonce(body: Buffer, nonce: string): Buffer[] {
+  const needle = Buffer.from(nonce);
+  const segments: Buffer[] = [];
+  let from = 0;
+  for (let at = body.indexOf(needle); at >= 0; at = body.indexOf(needle, from)) {
+    segments.push(body.subarray(from, at));
+    from = at + needle.length;
+  }
+  segments.push(body.subarray(from));
+  return segments;
+}
+
+function joinWithNonce(segments: Buffer[], nonce: string): Buffer {
+  if (segments.length === 1) return segments[0]!;
+  const needle = Buffer.from(nonce);
+  const parts: Buffer[] = [];
+  segments.forEach((segment, i) => {
+    if (i > 0) parts.push(needle);
+    parts.push(segment);
+  });
+  return Buffer.concat(parts);
 }

@@ -2,13 +2,16 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { waitForHydration } from "../support/site.ts";
 
 const identityFile = () => path.resolve(".tmp", `e2e-${process.env.E2E_PORT ?? 3100}`, "oidc-identity.json");
 function googleSays(identity: Record<string, unknown>) {
   writeFileSync(identityFile(), JSON.stringify(identity));
 }
 
+/** The popup flow is the hydrated page's; before hydration the button posts the no-JS form. */
 async function clickGoogle(page: Page) {
+  await waitForHydration(page);
   await page.getByRole("button", { name: /Continue with Google|Waiting for Google/ }).click();
 }
 

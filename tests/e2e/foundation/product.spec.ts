@@ -112,3 +112,15 @@ test.describe("product details", () => {
     await expect(show.getByRole("button", { name: /^Play/ })).toBeVisible();
   });
 });
+
+test("a product page paints before its scripts arrive: one stylesheet, no module preloads, and it still hydrates", async ({ page, request }) => {
+  const response = await request.get("/shop/1");
+  const html = await response.text();
+  const head = html.slice(0, html.indexOf("</head>"));
+  expect(head).not.toContain("modulepreload");
+  expect(head.match(/<link[^>]+rel="stylesheet"/g)).toHaveLength(1);
+
+  await page.goto("/shop/1");
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
