@@ -31,6 +31,10 @@ export function pageCache(db: Db, options: PageCacheOptions) {
   // At most ~60 MB per process (a product page is ~28 KB), held in Buffers outside the JS heap.
   const maxEntries = options.maxEntries ?? 2000;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
+  // Admission: a page is stored the second time it is asked for. Most of 100,000 product pages are
+  // seen once in a while; copying each of those into the cache only to evict it unused cost time
+  // and memory on every such request.
+  const askedOnce = new Set<string>();
 
   return async function pageCacheMiddleware(req: Request, res: Response, next: NextFunction) {
     if (req.method !== "GET" || !options.paths.test(req.path) || PERSONAL_COOKIE.test(req.headers.cookie ?? "")) return next();
@@ -49,6 +53,11 @@ export function pageCache(db: Db, options: PageCacheOptions) {
       res.setHeader("X-Page-Cache", "hit");
       res.send(joinWithNonce(hit.segments, nonce));
       return;
+    }
+    if (!hit && !askedOnce.has(key)) {
+      if (askedOnce.size >= maxEntries * 4) askedOnce.clear();
+      askedOnce.add(key);
+      return next();
     }
 
     const chunks: Buffer[] = [];

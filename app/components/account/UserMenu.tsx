@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
 import { initials } from "../../lib/auth-rules.ts";
 import { useCurrentUser } from "../../lib/current-user.tsx";
 import { LOGOUT_NOTICE_MS } from "../../lib/site.ts";
@@ -27,9 +27,9 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
 
   if (!user) {
     return (
-      <Link to="/login" className={variant === "desktop" ? "btn-primary ml-2" : "block rounded px-3 py-2 text-sm font-medium text-slate-700"}>
+      <a href="/login" className={variant === "desktop" ? "btn-primary ml-2" : "block rounded px-3 py-2 text-sm font-medium text-slate-700"}>
         Login
-      </Link>
+      </a>
     );
   }
 
@@ -52,9 +52,9 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
 
   return (
     <span className={variant === "desktop" ? "ml-2 flex items-center gap-2" : "flex items-center gap-2 px-3 py-2"}>
-      <Link to="/account" className="rounded-full" aria-label={`Your account (${user.fullName || user.email})`} title={user.fullName || user.email}>
+      <a href="/account" className="rounded-full" aria-label={`Your account (${user.fullName || user.email})`} title={user.fullName || user.email}>
         <UserAvatar {...user} />
-      </Link>
+      </a>
       <a
         href="/logout"
         className="btn-outline"

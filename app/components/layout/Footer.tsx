@@ -1,11 +1,13 @@
-import { Link } from "react-router";
 import { StoreAddress } from "./StoreAddress.tsx";
 import { footerColumns } from "../../content/navigation.ts";
+import { useLinkClicks } from "../../lib/link-clicks.ts";
 import { STORE_NAME } from "../../lib/site.ts";
 
 export function Footer({ year }: { year: number }) {
+  const onLinkClick = useLinkClicks();
   return (
-    <footer className="mt-16 bg-ink text-slate-200">
+    // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
+    <footer className="mt-16 bg-ink text-slate-200" onClick={onLinkClick}>
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-5">
         <div>
           <p className="text-lg font-bold text-white">{STORE_NAME}</p>
@@ -17,9 +19,9 @@ export function Footer({ year }: { year: number }) {
             <ul className="mt-3 space-y-2 text-sm">
               {column.links.map((link) => (
                 <li key={link.label}>
-                  <Link to={link.path} className="hover:text-brand-400 hover:underline">
+                  <a href={link.path} className="hover:text-brand-400 hover:underline">
                     {link.label}
-                  </Link>
+                  </a>
                 </li>
               ))}
             </ul>

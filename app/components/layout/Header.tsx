@@ -1,26 +1,36 @@
 import { useEffect, useId, useState } from "react";
-import { Link, NavLink, useLocation, useSearchParams } from "react-router";
+import { useLocation, useSearchParams } from "react-router";
 import { headerNav } from "../../content/navigation.ts";
+import { useIsCurrentPath, useLinkClicks } from "../../lib/link-clicks.ts";
 import { STORE_NAME } from "../../lib/site.ts";
 import { UserMenu } from "../account/UserMenu.tsx";
 import { CartIcon, CloseIcon, HeartIcon, MenuIcon } from "../ui/icons.tsx";
 import { SearchForm } from "./SearchForm.tsx";
 
-function navClass({ isActive }: { isActive: boolean }) {
+function navClass(isActive: boolean) {
   return `rounded px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-100 text-brand-800" : "text-slate-700 hover:text-ink"}`;
+}
+
+/** A header nav link; the header turns its clicks into client navigations (useLinkClicks). */
+function NavItemLink({ path, label, current, block = false }: { path: string; label: string; current: boolean; block?: boolean }) {
+  return (
+    <a href={path} aria-current={current ? "page" : undefined} className={`${block ? "block " : ""}${navClass(current)}`}>
+      {label}
+    </a>
+  );
 }
 
 function IconLink({ to, label, count, children }: { to: string; label: string; count?: number; children: React.ReactNode }) {
   const accessibleName = count ? `${label} (${count} item${count === 1 ? "" : "s"})` : label;
   return (
-    <Link to={to} aria-label={accessibleName} className="relative rounded p-2 text-slate-700 hover:text-ink">
+    <a href={to} aria-label={accessibleName} className="relative rounded p-2 text-slate-700 hover:text-ink">
       {children}
       {count ? (
         <span aria-hidden="true" className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-brand-500 px-1 text-center text-xs font-bold text-ink">
           {count}
         </span>
       ) : null}
-    </Link>
+    </a>
   );
 }
 
@@ -29,23 +39,24 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
   const location = useLocation();
   const [params] = useSearchParams();
   const menuId = useId();
+  const onLinkClick = useLinkClicks();
+  const isCurrent = useIsCurrentPath();
   const query = location.pathname === "/shop" ? (params.get("q") ?? "") : "";
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
 
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+    // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur" onClick={onLinkClick}>
       <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
-        <Link to="/" className="shrink-0" aria-label={`${STORE_NAME} home`}>
+        <a href="/" className="shrink-0" aria-label={`${STORE_NAME} home`}>
           <img src="/images/logo.svg" alt={STORE_NAME} width={160} height={40} fetchPriority="high" />
-        </Link>
+        </a>
         <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-1">
             {headerNav.map((item) => (
               <li key={item.path}>
-                <NavLink to={item.path} end={item.path === "/"} className={navClass}>
-                  {item.label}
-                </NavLink>
+                <NavItemLink path={item.path} label={item.label} current={isCurrent(item.path)} />
               </li>
             ))}
           </ul>
@@ -80,9 +91,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
         <ul className="mx-auto flex max-w-7xl flex-col px-4 py-2">
           {headerNav.map((item) => (
             <li key={item.path}>
-              <NavLink to={item.path} end={item.path === "/"} className={(s) => `block ${navClass(s)}`}>
-                {item.label}
-              </NavLink>
+              <NavItemLink path={item.path} label={item.label} current={isCurrent(item.path)} block />
             </li>
           ))}
           <li>

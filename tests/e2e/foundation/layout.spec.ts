@@ -42,14 +42,27 @@ test.describe("header", () => {
     });
   }
 
-  test("clicking a nav link navigates and moves aria-current", async ({ page }) => {
+  test("clicking a nav link navigates in place (no page reload) and moves aria-current", async ({ page }) => {
     await page.goto("/");
     await waitForHydration(page);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     const nav = page.getByRole("banner").getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "FAQ" }).click();
     await expect(page).toHaveURL(/\/faq$/);
     await expect(nav.getByRole("link", { name: "FAQ" })).toHaveAttribute("aria-current", "page");
     await expect(nav.getByRole("link", { name: "Home" })).not.toHaveAttribute("aria-current", /.*/);
+    await page.getByRole("contentinfo").getByRole("link", { name: "Shipping Information" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shipping Information");
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  });
+
+  test("a link opened with a modifier key is left to the browser", async ({ page, context }) => {
+    await page.goto("/about");
+    await waitForHydration(page);
+    const opened = context.waitForEvent("page");
+    await page.getByRole("contentinfo").getByRole("link", { name: "Shipping Information" }).click({ modifiers: ["ControlOrMeta"] });
+    await (await opened).close();
+    await expect(page).toHaveURL(/\/about$/);
   });
 
   test("the search form is a labelled search field that submits to /shop?q=…", async ({ page }) => {
