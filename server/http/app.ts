@@ -13,6 +13,26 @@ import type { Db } from "../db/connection.ts";
 import { authRouter } from "./auth-routes.ts";
 import { pageCache } from "./page-cache.ts";
 
+const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
+  contentSecurityPolicy: {
+    useDefaults: true,
+    directives: {
+      "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+      "img-src": ["'self'", "data:"],
+      "frame-src": ["https://www.openstreetmap.org"],
+      "connect-src": ["'self'"],
+      "form-action": ["'self'"],
+      "upgrade-insecure-requests": null,
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+  // The Google sign-in popup must keep its opener after it returns from the provider.
+  crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
+  // "no-referrer" would make browsers send `Origin: null` on form posts, which fails origin checks.
+  referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  strictTransportSecurity: process.env.NODE_ENV === "production" && !/^http:/.test(process.env.SITE_URL ?? "http:"),
+};
+
 /** Catalog and content pages whose anonymous HTML may be micro-cached (see page-cache.ts). */
 const CACHEABLE_PAGES = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|blogs(?:\/[a-z0-9-]+)?)?\/?$/;
 
@@ -20,6 +40,26 @@ export interface HttpAppOptions {
   build: ServerBuild;
   clientDir: string;
   db: Db;
+}
+
+const NONCE_SLOT = "__CSP_NONCE__";
+
+/**
+ * Helmet's security headers, worked out once with a placeholder for the CSP nonce; every reply
+ * sets them with its own nonce spliced in, instead of running helmet's dozen middlewares each time.
+ */
+function helmetHeaders(): [name: string, value: string, hasNonce: boolean][] {
+  const headers = new Map<string, string>();
+  const res = {
+    locals: { cspNonce: NONCE_SLOT },
+    setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+    getHeader: (name: string) => headers.get(name),
+  };
+  let finished = false;
+  helmet(HELMET_OPTIONS)({} as express.Request, res as unknown as express.Response, () => (finished = true));
+  if (!finished) throw new Error("helmet did not finish synchronously");
+  return [...headers].map(([name, value]) => [name, value, value.includes(NONCE_SLOT)]);
 }
 
 export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express {
@@ -35,27 +75,12 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
     req.headers[NONCE_HEADER] = nonce;
     next();
   });
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: true,
-        directives: {
-          "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-          "img-src": ["'self'", "data:"],
-          "frame-src": ["https://www.openstreetmap.org"],
-          "connect-src": ["'self'"],
-          "form-action": ["'self'"],
-          "upgrade-insecure-requests": null,
-        },
-      },
-      crossOriginEmbedderPolicy: false,
-      // The Google sign-in popup must keep its opener after it returns from the provider.
-      crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
-      // "no-referrer" would make browsers send `Origin: null` on form posts, which fails origin checks.
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-      strictTransportSecurity: process.env.NODE_ENV === "production" && !/^http:/.test(process.env.SITE_URL ?? "http:"),
-    }),
-  );
+  const securityHeaders = helmetHeaders();
+  app.use((_req, res, next) => {
+    const nonce = String(res.locals.cspNonce);
+    for (const [name, value, hasNonce] of securityHeaders) res.setHeader(name, hasNonce ? value.replaceAll(NONCE_SLOT, nonce) : value);
+    next();
+  });
   // The Google popup passes through the OAuth callback to its landing page; neither may switch
   // browsing-context group (COOP applies to redirects too), or the popup would lose its opener.
   app.use(["/auth/google/done", "/api/auth/callback"], (_req, res, next) => {

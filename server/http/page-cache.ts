@@ -40,24 +40,24 @@ export function pageCache(db: Db, options: PageCacheOptions) {
     if (req.method !== "GET" || !options.paths.test(req.path) || PERSONAL_COOKIE.test(req.headers.cookie ?? "")) return next();
     const nonce = String(res.locals.cspNonce ?? "");
     const key = req.originalUrl;
+    const hit = entries.get(key);
+    if (!hit && !askedOnce.has(key)) {
+      if (askedOnce.size >= maxEntries * 4) askedOnce.clear();
+      askedOnce.add(key);
+      return next();
+    }
     let version: number;
     try {
       version = await readCatalogVersion(db);
     } catch {
       return next();
     }
-    const hit = entries.get(key);
     if (hit && hit.version === version && Date.now() - hit.storedAt < maxAgeMs) {
       res.status(200);
       for (const [name, value] of hit.headers) res.setHeader(name, value);
       res.setHeader("X-Page-Cache", "hit");
       res.send(joinWithNonce(hit.segments, nonce));
       return;
-    }
-    if (!hit && !askedOnce.has(key)) {
-      if (askedOnce.size >= maxEntries * 4) askedOnce.clear();
-      askedOnce.add(key);
-      return next();
     }
 
     const chunks: Buffer[] = [];
