@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { useLocation, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 
 /**
  * One click handler for a block of plain <a href> links (the header and the footer, on every
@@ -21,8 +21,7 @@ export function useLinkClicks() {
   );
 }
 
-/** Whether a nav item is the current page, by NavLink's rule ("/" only when exact). */
-export function useIsCurrentPath() {
-  const { pathname } = useLocation();
-  return (path: string) => (path === "/" ? pathname === "/" : pathname === path || pathname.startsWith(`${path}/`));
+/** Whether a nav item's path is the current page, by NavLink's rule ("/" only when exact). */
+export function isCurrentPath(pathname: string, path: string): boolean {
+  return path === "/" ? pathname === "/" : pathname === path || pathname.startsWith(`${path}/`);
 }

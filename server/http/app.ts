@@ -33,15 +33,6 @@ const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   strictTransportSecurity: process.env.NODE_ENV === "production" && !/^http:/.test(process.env.SITE_URL ?? "http:"),
 };
 
-/** Catalog and content pages whose anonymous HTML may be micro-cached (see page-cache.ts). */
-const CACHEABLE_PAGES = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|blogs(?:\/[a-z0-9-]+)?)?\/?$/;
-
-export interface HttpAppOptions {
-  build: ServerBuild;
-  clientDir: string;
-  db: Db;
-}
-
 const NONCE_SLOT = "__CSP_NONCE__";
 
 /**
@@ -60,6 +51,15 @@ function helmetHeaders(): [name: string, value: string, hasNonce: boolean][] {
   helmet(HELMET_OPTIONS)({} as express.Request, res as unknown as express.Response, () => (finished = true));
   if (!finished) throw new Error("helmet did not finish synchronously");
   return [...headers].map(([name, value]) => [name, value, value.includes(NONCE_SLOT)]);
+}
+
+/** Catalog and content pages whose anonymous HTML may be micro-cached (see page-cache.ts). */
+const CACHEABLE_PAGES = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|blogs(?:\/[a-z0-9-]+)?)?\/?$/;
+
+export interface HttpAppOptions {
+  build: ServerBuild;
+  clientDir: string;
+  db: Db;
 }
 
 export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express {

@@ -27,7 +27,7 @@ import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
-import { ensureBuild as ensureBuildIn, fail, log, printTable, root, startStoreServer, stopStoreServer } from "./support.mjs";
+import { ensureBuild as ensureBuildIn, fail, killNow, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer } from "./support.mjs";
 
 const ensureBuild = () => ensureBuildIn(BUILD_DIR);
 
@@ -272,39 +272,11 @@ async function cleanup() {
   await stopServer();
 }
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log(`\n${signal}: stopping the server and the browser…`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-process.on("exit", () => {
-  if (server && server.exitCode === null) {
-    try {
-      process.kill(-server.pid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
-  if (chrome?.pid) {
-    try {
-      process.kill(chrome.pid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
+await runBenchScript("lighthouse", {
+  main,
+  cleanup,
+  lastResort() {
+    if (server && server.exitCode === null) killNow(server.pid);
+    killNow(chrome?.pid, { group: false });
+  },
 });
-
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  exitCode = 1;
-  console.error(`\nlighthouse: ${error?.benchFailure ? error.message : (error?.stack ?? error)}`);
-} finally {
-  await cleanup();
-}
-process.exit(exitCode);

@@ -23,7 +23,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
-import { ensureBuild as ensureBuildIn, fail, log, printTable, root, startStoreServer, stopStoreServer } from "./support.mjs";
+import { ensureBuild as ensureBuildIn, fail, killNow, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer } from "./support.mjs";
 
 const ensureBuild = () => ensureBuildIn(BUILD_DIR);
 
@@ -315,34 +315,12 @@ async function cleanup() {
   await stopServer();
 }
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log(`\n${signal}: stopping the server…`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-// Last resort if the process dies some other way: never leave the server or the static file behind.
-process.on("exit", () => {
-  if (staticCreated) rmSync(staticPath, { force: true });
-  if (server && server.exitCode === null) {
-    try {
-      process.kill(-server.pid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
+await runBenchScript("bench", {
+  main,
+  cleanup,
+  // Never leave the server or the static file behind, however the process dies.
+  lastResort() {
+    if (staticCreated) rmSync(staticPath, { force: true });
+    if (server && server.exitCode === null) killNow(server.pid);
+  },
 });
-
-let exitCode = 0;
-try {
-  await main();
-} catch (error) {
-  exitCode = 1;
-  console.error(`\nbench: ${error?.benchFailure ? error.message : (error?.stack ?? error)}`);
-} finally {
-  await cleanup();
-}
-process.exit(exitCode);

@@ -138,3 +138,41 @@ export function printTable(headers, rows) {
   log(`|${widths.map((w, i) => (numeric[i] ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`);
   for (const r of rows) log(line(r));
 }
+
+/** Kills a process group (or the process itself) with SIGKILL, if it is still there. */
+export function killNow(pid, { group = true } = {}) {
+  if (!pid) return;
+  try {
+    process.kill(group ? -pid : pid, "SIGKILL");
+  } catch {
+    // gone
+  }
+}
+
+/**
+ * Runs a benchmark script's main(): cleanup() runs when main ends or fails and on SIGINT, SIGTERM
+ * or SIGHUP; lastResort() runs on exit however the process dies (it must be synchronous: kill what
+ * is left). Exits 0, 1 when the script itself could not run, 130 when stopped by a signal.
+ */
+export async function runBenchScript(name, { main, cleanup, lastResort = () => {} }) {
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      log(`\n${signal}: stopping what the script started…`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  process.on("exit", lastResort);
+  let exitCode = 0;
+  try {
+    await main();
+  } catch (error) {
+    exitCode = 1;
+    console.error(`\n${name}: ${error?.benchFailure ? error.message : (error?.stack ?? error)}`);
+  } finally {
+    await cleanup();
+  }
+  process.exit(exitCode);
+}

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { headerNav } from "../../content/navigation.ts";
-import { useIsCurrentPath, useLinkClicks } from "../../lib/link-clicks.ts";
+import { isCurrentPath, useLinkClicks } from "../../lib/link-clicks.ts";
 import { STORE_NAME } from "../../lib/site.ts";
 import { UserMenu } from "../account/UserMenu.tsx";
 import { CartIcon, CloseIcon, HeartIcon, MenuIcon } from "../ui/icons.tsx";
@@ -40,7 +40,6 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
   const [params] = useSearchParams();
   const menuId = useId();
   const onLinkClick = useLinkClicks();
-  const isCurrent = useIsCurrentPath();
   const query = location.pathname === "/shop" ? (params.get("q") ?? "") : "";
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
@@ -56,7 +55,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
           <ul className="flex items-center gap-1">
             {headerNav.map((item) => (
               <li key={item.path}>
-                <NavItemLink path={item.path} label={item.label} current={isCurrent(item.path)} />
+                <NavItemLink path={item.path} label={item.label} current={isCurrentPath(location.pathname, item.path)} />
               </li>
             ))}
           </ul>
@@ -91,7 +90,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
         <ul className="mx-auto flex max-w-7xl flex-col px-4 py-2">
           {headerNav.map((item) => (
             <li key={item.path}>
-              <NavItemLink path={item.path} label={item.label} current={isCurrent(item.path)} block />
+              <NavItemLink path={item.path} label={item.label} current={isCurrentPath(location.pathname, item.path)} block />
             </li>
           ))}
           <li>
