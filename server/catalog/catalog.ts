@@ -8,7 +8,9 @@ import type {
 } from "../../app/lib/catalog-types.ts";
 import { productImageUrl } from "../../app/lib/catalog-types.ts";
 import type { Db } from "../db/connection.ts";
+import type { ProductQuery } from "./search-types.ts";
 import { searchProducts } from "./search.ts";
+import { toSummary } from "./summary.ts";
 
 const FACET_TTL_MS = 60_000;
 const facetCache = new WeakMap<Db, { at: number; categories: FacetOption[]; brands: FacetOption[] }>();
@@ -41,30 +43,6 @@ function summaryQuery(db: Db) {
     ]);
 }
 
-type SummaryRow = {
-  id: number;
-  slug: string;
-  title: string;
-  price_cents: number;
-  discount_percent: number | null;
-  sale_price_cents: number;
-  stock_quantity: number;
-  brand_name: string;
-};
-
-function toSummary(row: SummaryRow): ProductSummary {
-  return {
-    id: row.id,
-    slug: row.slug,
-    title: row.title,
-    priceCents: row.price_cents,
-    discountPercent: row.discount_percent,
-    salePriceCents: row.sale_price_cents,
-    stockQuantity: row.stock_quantity,
-    brandName: row.brand_name,
-    imageUrl: productImageUrl(row.id),
-  };
-}
 
 function parseJsonList(text: string): string[] {
   try {
@@ -146,17 +124,7 @@ export async function listBestProducts(db: Db, limit = 8): Promise<ProductSummar
   return rows.map(toSummary);
 }
 
-export interface ProductQuery {
-  categories?: string[];
-  brands?: string[];
-  minCents?: number;
-  maxCents?: number;
-  inStockOnly?: boolean;
-  onSaleOnly?: boolean;
-  sort?: SortKey;
-  page?: number;
-  perPage?: number;
-}
+export type { ProductQuery };
 
 /** A page of the catalog under filters, without words: the search (server/catalog/search.ts) does the work. */
 export async function listProducts(db: Db, q: ProductQuery = {}): Promise<ProductPage> {

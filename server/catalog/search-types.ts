@@ -4,9 +4,8 @@ import type { TextSegment } from "./search-text.ts";
 
 export type { TextSegment };
 
-export interface SearchQuery {
-  /** Free text; capped and cleaned by the search itself as well. */
-  q?: string;
+/** What the shop lists: filters, order and page. */
+export interface ProductQuery {
   /** Category and brand slugs (several = any of them). */
   categories?: string[];
   brands?: string[];
@@ -19,6 +18,11 @@ export interface SearchQuery {
   /** 1-based; a page past the end gives the last page. */
   page?: number;
   perPage?: number;
+}
+
+export interface SearchQuery extends ProductQuery {
+  /** Free text; capped and cleaned by the search itself as well. */
+  q?: string;
 }
 
 export interface SearchHit extends ProductSummary {

@@ -13,6 +13,7 @@ import type {
   Suggestions,
 } from "./search-types.ts";
 import { ensureSearchSchema } from "./search-schema.ts";
+import { toSummary } from "./summary.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
 
 export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
@@ -413,16 +414,8 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
     const titleHasAll = termStems.every((set) => [...set].some((s) => titleStems.has(s)));
     return [
       {
-        id,
-        slug: row.slug,
-        title: row.title,
-        priceCents: row.price_cents,
-        discountPercent: row.discount_percent,
-        salePriceCents: row.sale_price_cents,
-        stockQuantity: row.stock_quantity,
-        brandName: row.brand_name,
+        ...toSummary({ ...row, id }),
         categoryName: row.category_name,
-        imageUrl: productImageUrl(id),
         titleSegments: terms.length ? highlight(row.title, stems) : [{ text: row.title, match: false }],
         snippet: terms.length && !titleHasAll ? snippet(row.description, stems) : null,
       },

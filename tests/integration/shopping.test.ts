@@ -12,6 +12,7 @@ import { getOrderByAccessToken, getOrderForUser, listOrdersForUser } from "../..
 import { applyWishlistAction } from "../../server/wishlist/actions.ts";
 import { addToWishlist, getWishlist, mergeWishlists, toggleWishlist, wishlistProductIds } from "../../server/wishlist/wishlist.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { validCheckoutForm } from "../support/checkout-form.ts";
 
 /**
  * Set RUN_FIXME=1 to run the tests that document known app bugs (they fail until the bug is fixed).
@@ -26,17 +27,8 @@ const token = () => randomBytes(18).toString("base64url");
 
 function checkout(overrides: Partial<Record<string, string>> = {}): CheckoutInput {
   return checkoutSchema.parse({
+    ...validCheckoutForm,
     email: `buyer.${randomBytes(4).toString("hex")}@example.com`,
-    name: "Ada Buyer",
-    line1: "1 Main Street",
-    line2: "",
-    city: "New York",
-    region: "NY",
-    postcode: "10001",
-    country: "US",
-    paymentMethod: "pay-on-delivery",
-    businessName: "",
-    taxNumber: "",
     checkoutToken: token(),
     ...overrides,
   });

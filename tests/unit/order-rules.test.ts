@@ -15,6 +15,7 @@ import {
   UK_FLAT_SHIPPING_CENTS,
   type ShippingCountry,
 } from "../../app/lib/order-rules.ts";
+import { validCheckoutForm } from "../support/checkout-form.ts";
 
 const one = (cents: number) => [{ unitPriceCents: cents, quantity: 1 }];
 
@@ -219,20 +220,7 @@ describe("isValidPostcode", () => {
 });
 
 describe("checkoutSchema", () => {
-  const base = {
-    email: "buyer@example.com",
-    name: "Ada Buyer",
-    line1: "1 Main Street",
-    line2: "",
-    city: "New York",
-    region: "NY",
-    postcode: "10001",
-    country: "US",
-    paymentMethod: "pay-on-delivery",
-    businessName: "",
-    taxNumber: "",
-    checkoutToken: "abcdefghijklmnopqrstuvwx",
-  };
+  const base = validCheckoutForm;
   const issues = (input: Record<string, unknown>) => {
     const r = checkoutSchema.safeParse(input);
     return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message]));
