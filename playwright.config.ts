@@ -2,6 +2,8 @@ import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://127.0.0.1:${PORT}`;
+/** A second store started with the default (unset) configuration. */
+export const DEFAULTS_PORT = PORT + 50;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -30,11 +32,21 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    command: "node scripts/e2e-server.mjs",
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: { PORT: String(PORT), E2E: "1" },
-  },
+  webServer: [
+    {
+      command: "node scripts/e2e-server.mjs",
+      url: `${baseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { PORT: String(PORT), E2E: "1" },
+    },
+    {
+      // The store as a newcomer runs it: no SITE_URL, AUTH_SECRET or trusted origins set (tests/e2e/defaults/).
+      command: "node scripts/e2e-server.mjs --defaults",
+      url: `http://127.0.0.1:${DEFAULTS_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { PORT: String(DEFAULTS_PORT), E2E: "1" },
+    },
+  ],
 });

@@ -14,21 +14,28 @@ mkdirSync(dir, { recursive: true });
 const smtp = await startSmtpSink(port + 1, path.join(dir, "mail"));
 const oidc = await startOidcProvider(port + 2, path.join(dir, "oidc-identity.json"));
 
+// `--defaults`: the store as `npm start` runs it for a newcomer — no SITE_URL, AUTH_SECRET or
+// trusted origins — on SQLite, with only the mail sink and a generous IP limit added.
+const defaults = process.argv.includes("--defaults");
+const { SITE_URL: _site, AUTH_SECRET: _secret, AUTH_TRUSTED_ORIGINS: _origins, ...inherited } = process.env;
+const configured = {
+  SITE_URL: `http://127.0.0.1:${port}`,
+  DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
+  GOOGLE_CLIENT_ID: OIDC_CLIENT_ID,
+  GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
+  GOOGLE_DISCOVERY_URL: `${oidc.url}/.well-known/openid-configuration`,
+  AUTH_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
+};
 const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
   cwd: root,
   stdio: "inherit",
   env: {
-    ...process.env,
+    ...inherited,
     NODE_ENV: "production",
     SQLITE_PATH: path.join(dir, "store.db"),
-    SITE_URL: `http://127.0.0.1:${port}`,
-    DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
     SMTP_URL: `smtp://127.0.0.1:${port + 1}`,
-    GOOGLE_CLIENT_ID: OIDC_CLIENT_ID,
-    GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
-    GOOGLE_DISCOVERY_URL: `${oidc.url}/.well-known/openid-configuration`,
     AUTH_IP_LIMIT: "1000",
-    AUTH_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
+    ...(defaults ? { DATABASE_URL: "" } : configured),
   },
 });
 async function stop(signal) {

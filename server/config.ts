@@ -13,6 +13,18 @@ const envSchema = z.object({
   SEED_PRODUCTS: z.coerce.number().int().min(1).max(2_000_000).default(600),
   /** Worker processes serving HTTP; 0 means one per CPU core. */
   WEB_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(1),
+  /**
+   * Which proxies may tell the app the client's address (X-Forwarded-For / X-Request-Id): unset or
+   * "false" trusts none (the socket address counts); "loopback", an IP, or a comma-separated list of
+   * IPs/CIDRs trusts those hops (Express's `trust proxy`).
+   */
+  TRUST_PROXY: z.string().trim().default("false"),
+  /** Seconds a SIGTERM waits for requests in flight before closing what is left. */
+  SHUTDOWN_TIMEOUT_S: z.coerce.number().min(0).max(600).default(10),
+  /** Addresses (IPs or CIDRs, comma-separated) that may read /metrics; "loopback" = 127.0.0.0/8 and ::1. */
+  METRICS_ALLOW: z.string().trim().default("loopback"),
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
   /** Secret for signing session and cart cookies. Required in production behind a real domain. */
   AUTH_SECRET: z.string().min(32).optional(),
@@ -24,10 +36,20 @@ const envSchema = z.object({
   GOOGLE_DISCOVERY_URL: z.string().url().default("https://accounts.google.com/.well-known/openid-configuration"),
   /** Sign-in, sign-up and link requests allowed per IP per minute. */
   AUTH_IP_LIMIT: z.coerce.number().int().min(1).default(10),
-  /** Sign-in attempts allowed per account (email) per 5 minutes. */
+  /**
+   * Failed password sign-ins per account from one IP per 5 minutes, before that IP is refused for
+   * that account; 10× this from all IPs per 15 minutes pauses password sign-in for the account
+   * (emailed links still work). See server/auth/sign-in-guard.ts.
+   */
   AUTH_ACCOUNT_LIMIT: z.coerce.number().int().min(1).default(8),
   /** When set, rate limits (and other shared state) live in Redis so several app processes agree. */
   REDIS_URL: z.string().optional(),
+  /** Checkouts (order attempts) allowed per client IP per hour. */
+  CHECKOUT_IP_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** Checkouts allowed per email address per hour. */
+  CHECKOUT_EMAIL_LIMIT: z.coerce.number().int().min(1).default(5),
+  /** Minutes a guest's order holds its stock awaiting the confirmation link from the mail. */
+  GUEST_ORDER_HOLD_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60),
 
   /** smtp://user:pass@host:port or smtps://…; unset writes .eml files to OUTBOX_DIR instead. */
   SMTP_URL: z.string().optional(),
@@ -35,6 +57,10 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default("ToolHub Wholesale <no-reply@toolhub.example>"),
   /** Where contact-form messages are delivered. */
   STORE_INBOX: z.string().email().default("support@toolhub.example"),
+  /** Days a sent mail keeps its body and full address; then both are erased (the row and its status stay). */
+  MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Days a failed or unknown mail keeps its body, so a person can still decide to send it again. */
+  MAIL_FAILED_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type AppConfig = z.infer<typeof envSchema> & { siteUrl: string; databaseKind: "sqlite" | "postgres" };

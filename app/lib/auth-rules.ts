@@ -9,11 +9,15 @@ export const AUTH_MESSAGES = {
   nameTooLong: "Full name must be at most 100 characters",
   badCredentials: "Incorrect email or password",
   tooManyAttempts: (seconds: number) => `Too many attempts. Try again in ${seconds} seconds.`,
+  passwordSignInPaused: (minutes: number) =>
+    `Password sign-in for this account is paused for ${minutes} minute${minutes === 1 ? "" : "s"} after too many failed attempts. "Email me a sign-in link" still works.`,
   network: "We couldn't reach the store. Check your connection and try again.",
   server: "Something went wrong on our side. Please try again in a moment.",
   registered: "User Create Successfully",
   loggedIn: "Login Successfully",
   googleLoggedIn: "Login Successful",
+  confirmEmailSent: "We've emailed you a link to confirm your address. You can sign in and shop meanwhile.",
+  emailConfirmed: "Thank you — your email address is confirmed.",
 } as const;
 
 export const PASSWORD_MIN = 6;

@@ -5,8 +5,23 @@ export const MEMBER_DISCOUNT_PERCENT = 5;
 export { MEMBER_DISCOUNT_THRESHOLD_CENTS };
 /** Every US order ships free; UK orders pay this flat rate. */
 export const UK_FLAT_SHIPPING_CENTS = 999;
-/** A sanity bound on one cart line; in practice the stock available is the limit. */
-export const MAX_LINE_QUANTITY = 99_999;
+/** The most units of one cart line (one product in one color) a single order may hold. */
+export const MAX_LINE_QUANTITY = 100;
+/** The most units, all lines together, a single order may hold. */
+export const MAX_ORDER_QUANTITY = 1_000;
+/** How long a guest has to confirm an order from the email before its stock goes back on sale. */
+export const DEFAULT_GUEST_ORDER_HOLD_MINUTES = 60;
+
+export const QUANTITY_LIMIT_MESSAGES = {
+  line: `You can order at most ${MAX_LINE_QUANTITY} of one item in a single order.`,
+  order: `A single order can hold at most ${MAX_ORDER_QUANTITY.toLocaleString("en-US")} units in all.`,
+} as const;
+
+/** Which cap a cart breaks, if any: a line above MAX_LINE_QUANTITY or a total above MAX_ORDER_QUANTITY. */
+export function quantityLimitProblem(quantities: readonly number[]): "line" | "order" | null {
+  if (quantities.some((q) => q > MAX_LINE_QUANTITY)) return "line";
+  return quantities.reduce((sum, q) => sum + q, 0) > MAX_ORDER_QUANTITY ? "order" : null;
+}
 
 export type ShippingCountry = "US" | "GB";
 export const COUNTRIES: { code: ShippingCountry; name: string }[] = [
@@ -48,12 +63,18 @@ export function summarizeOrder(lines: PricedLine[], options: { isMember: boolean
   return { subtotalCents, memberDiscountCents: discount, shippingCents: shipping, taxCents: 0, totalCents: subtotalCents - discount + shipping };
 }
 
-/** A cart quantity: a whole number from 1 up to `max`. Anything else is null. */
-export function parseQuantity(value: unknown, max = MAX_LINE_QUANTITY): number | null {
+/** A whole number of units from 1 to 999,999, whatever the caps; anything else is null. */
+export function parseWholeQuantity(value: unknown): number | null {
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
   if (!/^\d{1,6}$/.test(text)) return null;
   const n = Number(text);
-  return n >= 1 && n <= Math.min(max, MAX_LINE_QUANTITY) ? n : null;
+  return n >= 1 ? n : null;
+}
+
+/** A cart quantity: a whole number from 1 up to `max` (and never above MAX_LINE_QUANTITY). Anything else is null. */
+export function parseQuantity(value: unknown, max = MAX_LINE_QUANTITY): number | null {
+  const n = parseWholeQuantity(value);
+  return n != null && n <= Math.min(max, MAX_LINE_QUANTITY) ? n : null;
 }
 
 export function parseProductId(value: unknown): number | null {

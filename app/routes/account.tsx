@@ -2,12 +2,16 @@ import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/account";
 import { PasswordField } from "../components/account/PasswordField.tsx";
 import { UserAvatar } from "../components/account/UserMenu.tsx";
+import { YourData } from "../components/account/YourData.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { authErrorMessage } from "../lib/auth-errors.ts";
 import { seo } from "../lib/seo.ts";
 import { callAuthEndpoint, withCookies } from "../../server/auth/forward.ts";
+import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkNewPassword } from "../../server/auth/password-policy.ts";
 import { getSessionInfo } from "../../server/auth/session.ts";
+import { getDb } from "../../server/db/connection.ts";
+import { identityCheck } from "../../server/privacy/confirm.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Your account", description: "Your ToolHub Wholesale profile, password and sessions.", path: "/account", matches, noindex: true });
@@ -16,14 +20,14 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const session = await getSessionInfo(request);
   if (!session) throw redirect("/login");
-  return { user: session.user, changed: new URL(request.url).searchParams.has("changed") };
+  return { user: session.user, changed: new URL(request.url).searchParams.has("changed"), identity: await identityCheck(getDb(), session) };
 }
 
 export const PASSWORD_CHANGED = "Your password has been changed. Other devices have been signed out.";
 
 export async function action({ request }: Route.ActionArgs) {
   if (!(await getSessionInfo(request))) throw redirect("/login");
-  const form = await request.formData();
+  const form = await readSmallForm(request);
   const intent = form.get("intent");
   if (intent === "revoke-others") {
     const result = await callAuthEndpoint(request, "/revoke-other-sessions", {});
@@ -103,6 +107,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </button>
           </form>
         </section>
+        <YourData check={loaderData.identity} />
       </div>
     </>
   );

@@ -4,15 +4,12 @@ import type { Route } from "./+types/checkout";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { SummaryTable } from "../components/orders/SummaryTable.tsx";
 import { formatMoney } from "../lib/money.ts";
-import { checkoutSchema } from "../lib/checkout-schema.ts";
 import { COUNTRIES, PAYMENT_METHODS, type ShippingCountry } from "../lib/order-rules.ts";
 import { seo } from "../lib/seo.ts";
-import { config } from "../../server/config.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { isDomainError } from "../../server/errors.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
-import { checkoutPreview } from "../../server/orders/checkout.ts";
-import { placeOrder } from "../../server/orders/place-order.ts";
+import { checkoutPreview, defaultCheckoutDeps, submitCheckout, type FieldErrors } from "../../server/orders/checkout.ts";
+import { clientIp } from "../../server/security/rate-limit.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -23,29 +20,23 @@ export async function loader({ request }: Route.LoaderArgs) {
   const shopper = await resolveShopper(request);
   const preview = await checkoutPreview(getDb(), shopper.owner, Boolean(shopper.session));
   if (preview.cart.lines.length === 0) throw redirect("/cart");
-  return { ...preview, member: shopper.session ? { email: shopper.session.user.email, name: shopper.session.user.fullName } : null };
+  const member = shopper.session ? { email: shopper.session.user.email, name: shopper.session.user.fullName } : null;
+  return { ...preview, member, holdMinutes: defaultCheckoutDeps().holdMinutes };
 }
-
-type FieldErrors = Partial<Record<string, string>>;
 
 export async function action({ request }: Route.ActionArgs) {
   const shopper = await resolveShopper(request);
-  const form = Object.fromEntries(await readSmallForm(request));
-  const values = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, typeof v === "string" ? v : ""]));
-  if (shopper.session) values.email = shopper.session.user.email;
-  const parsed = checkoutSchema.safeParse(values);
-  if (!parsed.success) {
-    const errors: FieldErrors = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-    return data({ errors, message: "Please correct the highlighted fields.", values }, { status: 400 });
-  }
-  try {
-    const order = await placeOrder(getDb(), { owner: shopper.owner, userId: shopper.session?.userId ?? null, checkout: parsed.data, siteUrl: config().siteUrl });
-    throw redirect(shopper.session ? `/account/orders/${order.number}?placed=1` : `/orders/${order.accessToken}?placed=1`);
-  } catch (error) {
-    if (isDomainError(error)) return data({ errors: {} as FieldErrors, message: error.message, values }, { status: error.status });
-    throw error;
-  }
+  const form = await readSmallForm(request);
+  const result = await submitCheckout(
+    getDb(),
+    form,
+    { ip: clientIp(request) },
+    { owner: shopper.owner, userId: shopper.session?.userId ?? null, email: shopper.session?.user.email ?? null },
+    defaultCheckoutDeps(),
+  );
+  if (result.ok) throw redirect(result.location);
+  const headers = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+  return data(result.data, { status: result.status, headers });
 }
 
 function Field({ name, label, errors, values, autoComplete, type = "text", required = true, defaultValue }: { name: string; label: string; errors: FieldErrors; values: Record<string, string>; autoComplete: string; type?: string; required?: boolean; defaultValue?: string }) {
@@ -77,7 +68,7 @@ function Field({ name, label, errors, values, autoComplete, type = "text", requi
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, summaries, checkoutToken, member } = loaderData;
+  const { cart, summaries, checkoutToken, member, holdMinutes } = loaderData;
   const values = (actionData?.values ?? {}) as Record<string, string>;
   const errors = actionData?.errors ?? {};
   const [country, setCountry] = useState<ShippingCountry>((values.country as ShippingCountry) || "US");
@@ -109,6 +100,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 <p className="text-sm text-slate-700">
                   Checking out as a guest. <Link to="/login" className="font-semibold text-brand-800 hover:underline">Log in</Link> for the member discount.
                 </p>
+                <p className="text-sm text-slate-700">We'll email you a link to confirm your order. We hold the items for you for {holdMinutes} minutes.</p>
               </>
             )}
           </fieldset>

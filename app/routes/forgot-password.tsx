@@ -7,6 +7,7 @@ import { authErrorMessage } from "../lib/auth-errors.ts";
 import { isValidEmail } from "../lib/auth-rules.ts";
 import { seo } from "../lib/seo.ts";
 import { callAuthEndpoint } from "../../server/auth/forward.ts";
+import { readSmallForm } from "../../server/http/form-action.ts";
 
 export const RESET_REQUESTED = "If an account uses that email, we've sent it a link to choose a new password. The link works once, for one hour.";
 
@@ -15,7 +16,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const email = String((await request.formData()).get("email") ?? "").trim().slice(0, 300);
+  const email = String((await readSmallForm(request)).get("email") ?? "").trim().slice(0, 300);
   if (!isValidEmail(email)) return data({ ok: false, message: "Enter a valid email address", email }, { status: 400 });
   const result = await callAuthEndpoint(request, "/request-password-reset", { email, redirectTo: "/reset-password" });
   if (!result.ok) {

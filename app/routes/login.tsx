@@ -12,6 +12,7 @@ import { useCurrentUser } from "../lib/current-user.tsx";
 import { seo } from "../lib/seo.ts";
 import { ALERT_MS } from "../lib/site.ts";
 import { callAuthEndpoint, withCookies } from "../../server/auth/forward.ts";
+import { readSmallForm } from "../../server/http/form-action.ts";
 
 export const LINK_SENT_MESSAGE = "If an account uses that email, a sign-in link is on its way. It works once and expires in 15 minutes.";
 export const LINK_INVALID_MESSAGE = "That sign-in link has expired or was already used. Request a new one below.";
@@ -25,12 +26,14 @@ export function loader({ request }: Route.LoaderArgs) {
   return {
     email: params.get("email")?.slice(0, 254) ?? "",
     notice: params.has("error") ? LINK_INVALID_MESSAGE : params.get("registered") ? AUTH_MESSAGES.registered : null,
+    registered: params.has("registered"),
+    verified: params.has("verified"),
   };
 }
 
 /** The no-JavaScript path. It goes through the auth HTTP handler, so rate limits and origin checks apply. */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readSmallForm(request);
   const email = String(form.get("email") ?? "").slice(0, 300);
   if (form.get("intent") === "magic-link") {
     if (!isValidEmail(email.trim())) return data({ error: "Enter your email address to get a sign-in link.", email, sent: false }, { status: 400 });
@@ -61,12 +64,15 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [hydrated, setHydrated] = useState(false);
+  // Registration with JavaScript arrives here with the new account's email in history state.
+  const [justRegistered, setJustRegistered] = useState(false);
 
   // Registration hands over email and password in history state; read them once, then drop the password.
   useEffect(() => {
     setHydrated(true);
     const state = location.state as { email?: string; password?: string } | null;
     if (!state?.email && !state?.password) return;
+    setJustRegistered(true);
     const form = formRef.current;
     if (form) {
       (form.elements.namedItem("email") as HTMLInputElement).value = state.email ?? "";
@@ -117,6 +123,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <AuthCard title="Login" footer={{ text: "New here?", linkText: "Create an account", to: "/register" }}>
       {!hydrated && loaderData.notice ? <StaticAlert tone="success" text={loaderData.notice} /> : null}
+      {loaderData.verified || loaderData.registered || justRegistered ? (
+        <p role="status" className="mb-4 rounded-md bg-green-50 p-3 text-sm text-green-900">
+          {loaderData.verified ? AUTH_MESSAGES.emailConfirmed : AUTH_MESSAGES.confirmEmailSent}
+        </p>
+      ) : null}
       <form ref={formRef} method="post" className="space-y-4" noValidate onSubmit={onSubmit}>
         <EmailField id="login-email" defaultValue={actionData?.email ?? loaderData.email} />
         <PasswordField id="login-password" autoComplete="current-password" />

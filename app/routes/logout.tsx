@@ -12,7 +12,7 @@ export function loader({ request }: Route.LoaderArgs) {
   return { done: new URL(request.url).searchParams.has("done") };
 }
 
-/** Without JavaScript the Logout link lands here; Yes posts to this action. */
+/** Without JavaScript the header's Logout button (a GET form) lands here; Yes posts to this action. */
 export async function action({ request }: Route.ActionArgs) {
   const result = await callAuthEndpoint(request, "/sign-out", {});
   throw redirect("/logout?done=1", { headers: withCookies({}, result.setCookies) });

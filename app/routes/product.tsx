@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/product";
 import { DiscountBadge, FiveStars, Price } from "../components/catalog/Price.tsx";
-import { AddToCartForm, WishlistToggle } from "../components/cart/ShopForms.tsx";
+import { AddToCartForm, WishlistButton } from "../components/cart/ShopForms.tsx";
 import { Carousel } from "../components/ui/Carousel.tsx";
 import { centsToDecimalString } from "../lib/money.ts";
 import { seo, siteUrlFrom } from "../lib/seo.ts";
@@ -111,16 +111,13 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <button type="submit" className="btn-primary" disabled={!inStock}>
             Add to cart
           </button>
-        </AddToCartForm>
-        <WishlistToggle
-          productId={product.id}
-          className="mt-3"
-          renderButton={(pressed) => (
-            <button type="submit" className="btn-outline" aria-pressed={pressed}>
+          {/* In the same form, so the chosen color goes to the wishlist too. */}
+          <div>
+            <WishlistButton productId={product.id} className="btn-outline">
               Add to Wishlist
-            </button>
-          )}
-        />
+            </WishlistButton>
+          </div>
+        </AddToCartForm>
         <h2 className="mt-8 text-lg font-semibold text-ink">Description</h2>
         <p className="mt-2 leading-relaxed text-slate-700">{product.description}</p>
         {product.features.length ? (

@@ -11,6 +11,7 @@ import { AUTH_MESSAGES, checkRegistration } from "../lib/auth-rules.ts";
 import { seo } from "../lib/seo.ts";
 import { ALERT_MS } from "../lib/site.ts";
 import { callAuthEndpoint } from "../../server/auth/forward.ts";
+import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkNewPassword } from "../../server/auth/password-policy.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -19,7 +20,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 /** The no-JavaScript path; the same rules run again inside the auth handler's hook. */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readSmallForm(request);
   const fullName = String(form.get("fullName") ?? "").slice(0, 200);
   const email = String(form.get("email") ?? "").slice(0, 300);
   const password = String(form.get("password") ?? "");

@@ -5,6 +5,7 @@ import { PasswordField } from "../components/account/PasswordField.tsx";
 import { authErrorMessage } from "../lib/auth-errors.ts";
 import { seo } from "../lib/seo.ts";
 import { callAuthEndpoint } from "../../server/auth/forward.ts";
+import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkNewPassword } from "../../server/auth/password-policy.ts";
 
 export const PASSWORD_RESET_DONE = "Your password has been changed. You've been signed out everywhere else — log in with your new password.";
@@ -19,7 +20,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readSmallForm(request);
   const token = String(form.get("token") ?? "").slice(0, 200);
   const newPassword = String(form.get("password") ?? "");
   const policy = checkNewPassword(newPassword);

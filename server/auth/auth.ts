@@ -6,9 +6,12 @@ import { config, type AppConfig } from "../config.ts";
 import { dbKind, getDb, type Db } from "../db/connection.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { renderMail } from "../mail/templates.ts";
-import { CLIENT_IP_HEADER, createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
-import { trustedOrigins } from "./origins.ts";
+import { CLIENT_IP_HEADER } from "../security/rate-limit.ts";
+import { takeOverUnverifiedAccount } from "./google-takeover.ts";
+import { isLoopbackDefault, loopbackHosts, trustedOrigins } from "./origins.ts";
 import { checkNewPassword } from "./password-policy.ts";
+import { createSignInGuard, type SignInGuard } from "./sign-in-guard.ts";
+import { resolveAuthSecret } from "./secret.ts";
 import { redisRateLimitStorage } from "./rate-limit-storage.ts";
 import { mergeCarts } from "../cart/cart.ts";
 import { ownerForGuest, ownerForUser, readGuestId } from "../shopper/identity.ts";
@@ -16,6 +19,7 @@ import { mergeWishlists } from "../wishlist/wishlist.ts";
 
 export { CLIENT_IP_HEADER } from "../security/rate-limit.ts";
 export const EMAIL_LINK_TTL_SECONDS = 15 * 60;
+export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
 const RATE_LIMITED_PATHS = ["/sign-in/email", "/sign-up/email", "/sign-in/magic-link", "/request-password-reset", "/reset-password", "/change-password", "/sign-in/social"];
 
 export function googleConfigured(cfg: AppConfig): boolean {
@@ -26,13 +30,15 @@ function mailLink(heading: string, lines: string[], label: string, url: string) 
   return renderMail({ heading, paragraphs: lines, action: { label, url }, footer: "If you didn't ask for this, you can ignore this email." });
 }
 
-export function buildAuthOptions(db: Db, cfg: AppConfig, accountLimiter: RateLimiter) {
+export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuard) {
   const ipLimit = { window: 60, max: cfg.AUTH_IP_LIMIT };
   const options = {
     appName: "ToolHub Wholesale",
-    baseURL: cfg.siteUrl,
+    // Default (loopback) mode: links and cookies follow the host the request came to, so a
+    // newcomer on 127.0.0.1 gets 127.0.0.1 links; any other host falls back to SITE_URL's default.
+    baseURL: isLoopbackDefault(cfg) ? { allowedHosts: loopbackHosts(cfg.PORT), protocol: "http" as const, fallback: cfg.siteUrl } : cfg.siteUrl,
     basePath: "/api/auth",
-    secret: cfg.AUTH_SECRET ?? "dev-only-secret-change-me-in-production-0123456789",
+    secret: resolveAuthSecret(cfg),
     database: { db, type: dbKind(db), transaction: true },
     trustedOrigins: trustedOrigins(cfg),
     emailAndPassword: {
@@ -48,8 +54,35 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, accountLimiter: RateLim
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: false } },
-    // Google joins an existing email account only when Google says the email is verified (issue 3).
+    // Google joins an existing email account only when Google says the email is verified. A local
+    // account whose email was never verified is taken over cleanly (google-takeover.ts), so a
+    // password set by someone who pre-registered the address stops working.
     account: { accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: false } },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: false,
+      expiresIn: EMAIL_VERIFICATION_TTL_SECONDS,
+      async sendVerificationEmail({ user, url }) {
+        const link = new URL(url);
+        link.searchParams.set("callbackURL", "/login?verified=1");
+        const mail = renderMail({
+          heading: "Confirm your email address",
+          paragraphs: [`Hello ${user.name || "there"},`, "Thanks for creating a ToolHub Wholesale account. Please confirm that this email address is yours. The link works for 24 hours."],
+          action: { label: "Confirm my email", url: link.toString() },
+          footer: "If you didn't create an account, ignore this email: the account stays unconfirmed, and signing in with Google or an emailed link removes any password set on it.",
+        });
+        await enqueueMail(db, { to: user.email, subject: "Confirm your ToolHub Wholesale email address", ...mail });
+      },
+    },
+    databaseHooks: {
+      account: {
+        create: {
+          async after(account) {
+            if (account.providerId !== "credential") await takeOverUnverifiedAccount(db, account.userId, cfg.siteUrl);
+          },
+        },
+      },
+    },
     rateLimit: {
       enabled: true,
       window: 60,
@@ -78,14 +111,11 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, accountLimiter: RateLim
           const policy = checkNewPassword(typeof body.newPassword === "string" ? body.newPassword : "");
           if (!policy.ok) throw new APIError("BAD_REQUEST", { message: policy.message, code: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS" });
         }
-        if (ctx.path === "/sign-in/email" && typeof body.email === "string") {
-          const result = await accountLimiter.hit(body.email.trim().toLowerCase());
-          if (!result.allowed) {
-            throw new APIError("TOO_MANY_REQUESTS", { message: AUTH_MESSAGES.tooManyAttempts(result.retryAfterSeconds) }, { "X-Retry-After": String(result.retryAfterSeconds) });
-          }
-        }
+        // Password sign-in: failed-attempt limits per account and IP, and per account (sign-in-guard.ts).
+        await signInGuard.before(ctx);
       }),
       after: createAuthMiddleware(async (ctx) => {
+        await signInGuard.after(ctx);
         // A new session (password, email link, Google): the guest's cart and wishlist join the account's.
         const session = ctx.context.newSession;
         if (!session) return;
@@ -132,8 +162,7 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, accountLimiter: RateLim
 export type Auth = ReturnType<typeof betterAuth<ReturnType<typeof buildAuthOptions>>>;
 
 export function createAuth(db: Db, cfg: AppConfig): Auth {
-  const accountLimiter = createRateLimiter({ name: "auth-account", windowSeconds: 300, max: cfg.AUTH_ACCOUNT_LIMIT, redisUrl: cfg.REDIS_URL });
-  return betterAuth(buildAuthOptions(db, cfg, accountLimiter));
+  return betterAuth(buildAuthOptions(db, cfg, createSignInGuard(cfg)));
 }
 
 const GLOBAL_KEY = Symbol.for("toolstore.auth");

@@ -1,4 +1,4 @@
-import { parseProductId, parseQuantity } from "../../app/lib/order-rules.ts";
+import { MAX_LINE_QUANTITY, parseProductId, parseWholeQuantity, QUANTITY_LIMIT_MESSAGES } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { addToCart, removeFromCart, setCartQuantity } from "./cart.ts";
@@ -15,11 +15,25 @@ function requireProductId(form: FormData): number {
   return id;
 }
 
+/** A whole number of at least 1; it may still be above the caps, which the caller applies. */
 function requireQuantity(value: FormDataEntryValue | null, fallback?: number): number {
   if ((value == null || value === "") && fallback != null) return fallback;
-  const quantity = parseQuantity(value);
+  const quantity = parseWholeQuantity(value);
   if (quantity == null) throw new DomainError("BAD_QUANTITY", "Quantity must be a whole number of at least 1.", 400);
   return quantity;
+}
+
+function capMessage(result: { title: string; quantity: number; cappedBy: "stock" | "line" | "order" | null }): string {
+  switch (result.cappedBy) {
+    case "stock":
+      return `${result.title}: your cart now has ${result.quantity}, all we have in stock.`;
+    case "line":
+      return `${result.title}: your cart now has ${result.quantity}, the most of one item a single order can take.`;
+    case "order":
+      return `${result.title}: your cart now has ${result.quantity}. ${QUANTITY_LIMIT_MESSAGES.order}`;
+    default:
+      return `${result.title} added to your cart.`;
+  }
 }
 
 function color(form: FormData): string {
@@ -36,12 +50,15 @@ export async function applyCartAction(db: Db, owner: string, form: FormData): Pr
   const productId = requireProductId(form);
   switch (intent) {
     case "add": {
-      const result = await addToCart(db, owner, { productId, quantity: requireQuantity(form.get("quantity"), 1), color: color(form) || null });
-      return { message: result.capped ? `${result.title}: your cart now has ${result.quantity}, all we have in stock.` : `${result.title} added to your cart.` };
+      // More than one line may hold is clamped to the cap (and said so), like more than the stock.
+      const quantity = Math.min(requireQuantity(form.get("quantity"), 1), MAX_LINE_QUANTITY + 1);
+      return { message: capMessage(await addToCart(db, owner, { productId, quantity, color: color(form) || null })) };
     }
     case "set": {
       // The minus and plus buttons send the quantity they lead to, so repeated clicks stay consistent.
-      await setCartQuantity(db, owner, { productId, color: color(form), quantity: requireQuantity(form.get("quantity")) });
+      const quantity = requireQuantity(form.get("quantity"));
+      if (quantity > MAX_LINE_QUANTITY) throw new DomainError("QUANTITY_LIMIT", QUANTITY_LIMIT_MESSAGES.line, 400);
+      await setCartQuantity(db, owner, { productId, color: color(form), quantity });
       return { message: "Cart updated." };
     }
     case "remove":

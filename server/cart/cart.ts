@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { productImageUrl } from "../../app/lib/catalog-types.ts";
 import type { CartLine, CartView } from "../../app/lib/cart-types.ts";
 import { formatMoney } from "../../app/lib/money.ts";
-import { MAX_LINE_QUANTITY } from "../../app/lib/order-rules.ts";
+import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, QUANTITY_LIMIT_MESSAGES } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 
@@ -30,15 +30,33 @@ function cappedSum(limit: number) {
   return sql<number>`case when cart_items.quantity + excluded.quantity > ${limit} then ${limit} else cart_items.quantity + excluded.quantity end`;
 }
 
+/** Units in the owner's other cart lines (all but this product in this color). */
+async function otherUnits(db: Db, owner: string, productId: number, color: string): Promise<number> {
+  const row = await db
+    .selectFrom("cart_items")
+    .select((eb) => eb.fn.sum<number>("quantity").as("n"))
+    .where("owner", "=", owner)
+    .where((eb) => eb.or([eb("product_id", "!=", productId), eb("color", "!=", color)]))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export type CapReason = "stock" | "line" | "order";
+
 /**
  * Adds to the cart. One atomic upsert, so simultaneous adds all count; the line's quantity never
- * exceeds the stock. Returns the line's new quantity.
+ * exceeds the stock, MAX_LINE_QUANTITY, or what keeps the cart within MAX_ORDER_QUANTITY units.
+ * Returns the line's new quantity, and which bound it reached, if any.
  */
 export async function addToCart(db: Db, owner: string, input: { productId: number; quantity: number; color?: string | null }) {
   const product = await productForCart(db, input.productId);
   if (product.stock_quantity < 1) throw new DomainError("OUT_OF_STOCK", `${product.title} is out of stock.`, 409);
   const color = chosenColor(product.colors, input.color);
-  const limit = Math.min(product.stock_quantity, MAX_LINE_QUANTITY);
+  const room = MAX_ORDER_QUANTITY - (await otherUnits(db, owner, product.id, color));
+  if (room < 1) throw new DomainError("ORDER_LIMIT", `Your cart already holds ${MAX_ORDER_QUANTITY.toLocaleString("en-US")} units, the most a single order can take.`, 409);
+  const bounds: [CapReason, number][] = [["stock", product.stock_quantity], ["line", MAX_LINE_QUANTITY], ["order", room]];
+  const limit = Math.min(...bounds.map(([, n]) => n));
+  const limitedBy = bounds.find(([, n]) => n === limit)![0];
   const row = await db
     .insertInto("cart_items")
     .values({ owner, product_id: product.id, color, quantity: Math.min(input.quantity, limit), seen_price_cents: product.sale_price_cents, created_at: now(), updated_at: now() })
@@ -52,14 +70,19 @@ export async function addToCart(db: Db, owner: string, input: { productId: numbe
     .returning("quantity")
     .executeTakeFirstOrThrow();
   const quantity = Number(row.quantity);
-  return { quantity, capped: quantity === limit && input.quantity > 0, title: product.title, stock: product.stock_quantity };
+  const capped = quantity === limit && input.quantity > 0;
+  return { quantity, capped, cappedBy: capped ? limitedBy : null, title: product.title, stock: product.stock_quantity };
 }
 
-/** Sets a line's quantity: a whole number from 1 to the stock available. */
+/** Sets a line's quantity: a whole number from 1 to the stock available, within the order caps. */
 export async function setCartQuantity(db: Db, owner: string, input: { productId: number; color: string; quantity: number }) {
+  if (input.quantity > MAX_LINE_QUANTITY) throw new DomainError("QUANTITY_LIMIT", QUANTITY_LIMIT_MESSAGES.line, 400);
   const product = await productForCart(db, input.productId);
   if (input.quantity > product.stock_quantity) {
     throw new DomainError("NOT_ENOUGH_STOCK", `Only ${product.stock_quantity} of ${product.title} in stock.`, 409);
+  }
+  if ((await otherUnits(db, owner, input.productId, input.color)) + input.quantity > MAX_ORDER_QUANTITY) {
+    throw new DomainError("ORDER_LIMIT", QUANTITY_LIMIT_MESSAGES.order, 409);
   }
   const result = await db
     .updateTable("cart_items")

@@ -21,6 +21,13 @@ export interface DbOptions {
   poolSize?: number;
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The PostgreSQL pool behind a handle (for its connection gauges); undefined on SQLite. */
+export function poolOf(db: Db): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function createDb(options: DbOptions): Db {
   if (options.kind === "postgres") {
     const pool = new pg.Pool({
@@ -28,7 +35,9 @@ export function createDb(options: DbOptions): Db {
       max: options.poolSize ?? 10,
       options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return db;
   }
   const path = options.sqlitePath ?? "./data/store.db";
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });

@@ -7,6 +7,9 @@ import * as mail from "./migrations/003_mail.ts";
 import * as search from "./migrations/004_search.ts";
 import * as shopping from "./migrations/005_shopping.ts";
 import * as indexes from "./migrations/006_indexes.ts";
+import * as jobs from "./migrations/007_jobs.ts";
+import * as orderHolds from "./migrations/008_order_holds.ts";
+import * as privacy from "./migrations/009_privacy.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -18,6 +21,9 @@ const migrations: Record<string, DialectMigration> = {
   "004_search": search,
   "005_shopping": shopping,
   "006_indexes": indexes,
+  "007_jobs": jobs,
+  "008_order_holds": orderHolds,
+  "009_privacy": privacy,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {
@@ -41,4 +47,12 @@ export async function migrateToLatest(db: Db): Promise<void> {
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
   }
+}
+
+/** Names of migrations this build knows that the database has not run yet (readiness check). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const kind = dbKind(db);
+  const schema = kind === "postgres" ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrator = new Migrator({ db, provider: staticProvider(kind), migrationTableSchema: schema });
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
 }

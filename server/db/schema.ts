@@ -82,6 +82,8 @@ export interface MailQueueTable {
   created_at: string;
   updated_at: string;
   sent_at: string | null;
+  /** When the retention job or an account deletion blanked the body and masked the address (migration 009). */
+  body_erased_at: string | null;
 }
 
 export type NewsletterStatus = "pending" | "confirmed" | "unsubscribed";
@@ -181,7 +183,9 @@ export interface WishlistItemTable {
   created_at: string;
 }
 
-export type OrderStatus = "placed" | "processing" | "shipped" | "delivered" | "cancelled";
+// The states and their moves are owned by server/orders/states.ts (migration 008 added version and holds).
+import type { OrderStatus, PaymentStatus } from "../orders/states.ts";
+export type { OrderStatus, PaymentStatus };
 
 export interface OrderTable {
   id: Generated<number>;
@@ -194,7 +198,7 @@ export interface OrderTable {
   email: string;
   status: OrderStatus;
   payment_method: string;
-  payment_status: string;
+  payment_status: PaymentStatus;
   business_name: string | null;
   tax_number: string | null;
   ship_name: string;
@@ -210,6 +214,12 @@ export interface OrderTable {
   tax_cents: number;
   total_cents: number;
   created_at: string;
+  /** Bumped by every status change (server/orders/states.ts). */
+  version: Generated<number>;
+  /** ISO-8601 UTC; while the order holds stock awaiting confirmation or payment. */
+  hold_expires_at: string | null;
+  /** SHA-256 (hex) of the token in a guest's confirmation link. */
+  confirm_token_hash: string | null;
 }
 
 export interface OrderLineTable {
@@ -231,6 +241,25 @@ export interface Database {
 }
 // ---- end of issue 4 block ----
 
+// ---- Stock ledger (migration 008_order_holds; server/inventory/stock.ts) ----
+export interface StockMovementTable {
+  id: Generated<number>;
+  product_id: number;
+  /** Negative for a sale. */
+  delta: number;
+  stock_before: number;
+  stock_after: number;
+  reason: import("../inventory/stock.ts").StockReason;
+  order_id: number | null;
+  actor: string | null;
+  note: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  stock_movements: StockMovementTable;
+}
+
 // ---- Catalog version (migration 006): bumped when stock or prices change; page caches compare it ----
 export interface CatalogVersionTable {
   id: number;
@@ -239,4 +268,75 @@ export interface CatalogVersionTable {
 
 export interface Database {
   catalog_version: CatalogVersionTable;
+}
+
+// ---- Periodic job leases (migration 007_jobs; server/jobs/) ----
+export interface JobLeaseTable {
+  name: string;
+  locked_by: string | null;
+  /** ISO-8601 UTC; the lease is free once this is in the past. */
+  locked_until: string | null;
+  last_started_at: string | null;
+  last_finished_at: string | null;
+  last_error: string | null;
+}
+
+export interface Database {
+  job_leases: JobLeaseTable;
+}
+
+// ---- Better Auth's own tables (created by server/auth/migrate.ts; camelCase columns) ----
+// Dates are ISO strings on SQLite and timestamps on PostgreSQL; booleans are 0/1 on SQLite.
+type AuthDate = string | Date;
+
+export interface AuthUserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean | number;
+  image: string | null;
+  createdAt: AuthDate;
+  updatedAt: AuthDate;
+}
+
+export interface AuthSessionTable {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: AuthDate;
+  ipAddress: string | null;
+  userAgent: string | null;
+  createdAt: AuthDate;
+  updatedAt: AuthDate;
+}
+
+export interface AuthAccountTable {
+  id: string;
+  accountId: string;
+  /** "credential" for a password; "google" for Google. */
+  providerId: string;
+  userId: string;
+  password: string | null;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  scope: string | null;
+  createdAt: AuthDate;
+  updatedAt: AuthDate;
+}
+
+export interface AuthVerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: AuthDate;
+  createdAt: AuthDate;
+  updatedAt: AuthDate;
+}
+
+export interface Database {
+  user: AuthUserTable;
+  session: AuthSessionTable;
+  account: AuthAccountTable;
+  verification: AuthVerificationTable;
 }

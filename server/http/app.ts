@@ -7,10 +7,13 @@ import helmet from "helmet";
 import type { ServerBuild } from "react-router";
 import { NONCE_HEADER } from "../../app/lib/nonce.ts";
 import { CLIENT_IP_HEADER, getAuth } from "../auth/auth.ts";
-import { trustedOrigins } from "../auth/origins.ts";
+import { originPolicy } from "../auth/origins.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import { authRouter } from "./auth-routes.ts";
+import { opsRouter } from "./ops-routes.ts";
+import { requestLog } from "./request-log.ts";
+import { bodyLimit, storeBodyLimit } from "./body-limit.ts";
 import { pageCache } from "./page-cache.ts";
 
 const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
@@ -56,6 +59,14 @@ function helmetHeaders(): [name: string, value: string, hasNonce: boolean][] {
 /** Catalog and content pages whose anonymous HTML may be micro-cached (see page-cache.ts). */
 const CACHEABLE_PAGES = /^\/(?:shop(?:\/\d{1,10})?|about|faq|contact|blogs(?:\/[a-z0-9-]+)?)?\/?$/;
 
+/** TRUST_PROXY as Express understands it: "false" → trust nobody; "true" → everybody; a hop count; or addresses. */
+export function trustProxySetting(value: string): boolean | number | string {
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
 export interface HttpAppOptions {
   build: ServerBuild;
   clientDir: string;
@@ -65,7 +76,11 @@ export interface HttpAppOptions {
 export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  const cfg = config();
+  // Only the proxies named in TRUST_PROXY may say who the client is; by default nobody can.
+  app.set("trust proxy", trustProxySetting(cfg.TRUST_PROXY));
+  const fromTrustedProxy = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+  app.use(requestLog({ trustRequestId: (req) => fromTrustedProxy(req.socket.remoteAddress ?? "", 0) }));
 
   app.use((req, res, next) => {
     // The only client address the app trusts; a value sent by the client is overwritten.
@@ -87,17 +102,12 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
     res.setHeader("Cross-Origin-Opener-Policy", "unsafe-none");
     next();
   });
+  // Before anything reads a body: one byte-counting cap for every form and API post (413 past it).
+  app.use(bodyLimit(storeBodyLimit));
   app.use(compression());
 
-  app.get("/healthz", async (_req, res) => {
-    try {
-      await db.selectFrom("categories").select("id").limit(1).execute();
-      res.json({ ok: true });
-    } catch {
-      res.status(503).json({ ok: false, reason: "database unavailable" });
-    }
-  });
-  app.use(authRouter(getAuth(), trustedOrigins(config())));
+  app.use(opsRouter(db, cfg));
+  app.use(authRouter(getAuth(), originPolicy(cfg)));
 
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
   // Only paths that look like files reach the disk; page URLs go straight to the app.

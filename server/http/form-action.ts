@@ -1,19 +1,33 @@
 import { data, redirect } from "react-router";
 import { isDomainError } from "../errors.ts";
 import { resolveShopper } from "../shopper/identity.ts";
+import { MAX_FORM_BYTES } from "./body-limit.ts";
 import { isDataRequest } from "./request.ts";
 
-export const MAX_FORM_BYTES = 16 * 1024;
+export { MAX_FORM_BYTES };
 
-/** Reads a small urlencoded or multipart form; a body that is too large is a 413. */
-export async function readSmallForm(request: Request): Promise<FormData> {
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) {
-    throw data("The form is too large.", { status: 413 });
-  }
+/**
+ * Reads a small urlencoded or multipart form: the one way route actions read a body. Over
+ * `maxBytes` (declared, or counted as it streams) is a 413; a body that isn't a form is a 400.
+ * In the running store server/http/body-limit.ts has already cut off anything over the cap.
+ */
+export async function readSmallForm(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormData> {
+  const tooLarge = () => data("The form is too large.", { status: 413 });
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  let seen = 0;
+  const body = request.body?.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(new Error("form too large"));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
   try {
-    return await request.formData();
+    return await new Response(body ?? null, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
   } catch {
-    throw data("The form could not be read.", { status: 400 });
+    throw seen > maxBytes ? tooLarge() : data("The form could not be read.", { status: 400 });
   }
 }
 

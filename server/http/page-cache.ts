@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { readCatalogVersion } from "../catalog/version.ts";
 import type { Db } from "../db/connection.ts";
+import { metrics } from "../ops/metrics.ts";
 
 interface CachedPage {
   version: number;
@@ -38,28 +39,33 @@ export function pageCache(db: Db, options: PageCacheOptions) {
 
   return async function pageCacheMiddleware(req: Request, res: Response, next: NextFunction) {
     if (req.method !== "GET" || !options.paths.test(req.path) || PERSONAL_COOKIE.test(req.headers.cookie ?? "")) return next();
+    const counter = metrics().pageCache;
     const nonce = String(res.locals.cspNonce ?? "");
     const key = req.originalUrl;
     const hit = entries.get(key);
     if (!hit && !askedOnce.has(key)) {
       if (askedOnce.size >= maxEntries * 4) askedOnce.clear();
       askedOnce.add(key);
+      counter.inc({ result: "miss" });
       return next();
     }
     let version: number;
     try {
       version = await readCatalogVersion(db);
     } catch {
+      counter.inc({ result: "miss" });
       return next();
     }
     if (hit && hit.version === version && Date.now() - hit.storedAt < maxAgeMs) {
       res.status(200);
       for (const [name, value] of hit.headers) res.setHeader(name, value);
       res.setHeader("X-Page-Cache", "hit");
+      counter.inc({ result: "hit" });
       res.send(joinWithNonce(hit.segments, nonce));
       return;
     }
 
+    counter.inc({ result: "miss" });
     const chunks: Buffer[] = [];
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => Response;

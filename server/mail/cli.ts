@@ -6,35 +6,19 @@
  *   node server/mail/cli.ts requeue <id>        send a 'failed' or 'unknown' mail again
  *
  * Before requeueing an 'unknown' mail, look its Message-ID up in the SMTP server's logs: it may
- * have been delivered already (see docs/decisions/0002-durable-mail.md).
+ * have been delivered already (see docs/decisions/0002-durable-mail.md). A mail whose body the
+ * retention policy erased (MAIL_RETENTION_DAYS, MAIL_FAILED_RETENTION_DAYS) cannot be requeued.
  */
 import { getDb } from "../db/connection.ts";
-import type { MailStatus } from "../db/schema.ts";
-import { countMailByStatus, requeueMail } from "./queue.ts";
+import { runMailCommand } from "./operator.ts";
 
-const [command = "status", arg] = process.argv.slice(2);
 const db = getDb();
 try {
-  if (command === "status") {
-    console.table(await countMailByStatus(db));
-  } else if (command === "list") {
-    const statuses = (arg ? [arg] : ["unknown", "failed"]) as MailStatus[];
-    const rows = await db
-      .selectFrom("mail_queue")
-      .select(["id", "status", "to_address", "subject", "attempts", "message_id", "last_error", "updated_at"])
-      .where("status", "in", statuses)
-      .orderBy("id", "desc")
-      .limit(50)
-      .execute();
-    console.table(rows);
-  } else if (command === "requeue" && arg && /^\d+$/.test(arg)) {
-    const ok = await requeueMail(db, Number(arg));
-    console.log(ok ? `mail #${arg} queued again` : `mail #${arg} is not failed or unknown; nothing changed`);
-    process.exitCode = ok ? 0 : 1;
-  } else {
-    console.error("usage: node server/mail/cli.ts status | list [status] | requeue <id>");
-    process.exitCode = 2;
-  }
+  process.exitCode = await runMailCommand(db, process.argv.slice(2), {
+    table: (rows) => console.table(rows),
+    line: (text) => console.log(text),
+    error: (text) => console.error(text),
+  });
 } finally {
   await db.destroy();
 }

@@ -169,6 +169,7 @@ export async function countMailByStatus(db: Db): Promise<Record<MailStatus, numb
 /**
  * Puts a 'failed' or 'unknown' mail back in the queue. For 'unknown' this is a decision a person
  * makes after checking the SMTP server's logs for the mail's Message-ID: it may be delivered twice.
+ * A mail whose body the retention policy erased (body_erased_at) cannot be sent again.
  */
 export async function requeueMail(db: Db, id: number): Promise<boolean> {
   const now = new Date().toISOString();
@@ -177,6 +178,7 @@ export async function requeueMail(db: Db, id: number): Promise<boolean> {
     .set({ status: "queued", next_attempt_at: now, locked_by: null, locked_until: null, updated_at: now })
     .where("id", "=", id)
     .where("status", "in", ["failed", "unknown"])
+    .where("body_erased_at", "is", null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

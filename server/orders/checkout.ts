@@ -1,7 +1,13 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { summarizeOrder } from "../../app/lib/order-rules.ts";
 import { getCart } from "../cart/cart.ts";
+import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
+import { isDomainError } from "../errors.ts";
+import { clientIp, createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
+import { confirmGuestOrder, type ConfirmOutcome } from "./holds.ts";
+import { placeOrder, type PlacedOrder } from "./place-order.ts";
 
 /** What the checkout page shows: the cart at today's prices and the summary for each country. */
 export async function checkoutPreview(db: Db, owner: string, isMember: boolean) {
@@ -15,4 +21,131 @@ export async function checkoutPreview(db: Db, owner: string, isMember: boolean) 
     },
     checkoutToken: randomBytes(18).toString("base64url"),
   };
+}
+
+export interface CheckoutDeps {
+  siteUrl: string;
+  holdMinutes: number;
+  /** Order attempts per client IP. */
+  ipLimiter: RateLimiter;
+  /** Order attempts per email address (the typed one, or the member's). */
+  emailLimiter: RateLimiter;
+}
+
+export interface CheckoutShopper {
+  owner: string;
+  userId: string | null;
+  /** A member's account email; a guest types one. */
+  email: string | null;
+}
+
+export type FieldErrors = Partial<Record<string, string>>;
+
+export interface CheckoutFailure {
+  errors: FieldErrors;
+  message: string;
+  /** Put back into the form, so nothing typed is lost. */
+  values: Record<string, string>;
+}
+
+export type CheckoutResult =
+  | { ok: true; order: PlacedOrder; location: string }
+  | { ok: false; status: number; data: CheckoutFailure; retryAfterSeconds?: number };
+
+const HOUR = 3600;
+
+/** "45 seconds", "1 minute", "37 minutes". */
+export function waitText(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.ceil(seconds))} second${Math.ceil(seconds) === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+export const CHECKOUT_LIMIT_MESSAGES = {
+  ip: (seconds: number) => `Too many orders have been placed from your network in the last hour. Please try again in ${waitText(seconds)}. Your details are still filled in below.`,
+  email: (seconds: number) => `Too many orders have been placed with this email address in the last hour. Please try again in ${waitText(seconds)}. Your details are still filled in below.`,
+};
+
+/** Limiter key for an address: a hash, so no address sits in Redis in clear. */
+export function emailKey(email: string): string {
+  return createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32);
+}
+
+function echoValues(form: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form) if (typeof value === "string" && key.length <= 40) values[key] = value.slice(0, 300);
+  return values;
+}
+
+/**
+ * The checkout form's server side: validates the form, applies the per-IP and per-email rate
+ * limits (a retry of a checkout that already made its order is not counted), and places the
+ * order. Every refusal comes back with a readable message and the values to refill the form.
+ */
+export async function submitCheckout(db: Db, form: FormData, client: { ip: string }, shopper: CheckoutShopper, deps: CheckoutDeps): Promise<CheckoutResult> {
+  const values = echoValues(form);
+  if (shopper.email) values.email = shopper.email;
+  const parsed = checkoutSchema.safeParse(values);
+  if (!parsed.success) {
+    const errors: FieldErrors = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+    return { ok: false, status: 400, data: { errors, message: "Please correct the highlighted fields.", values } };
+  }
+  const checkout = parsed.data;
+  const retry = await db.selectFrom("orders").select("id").where("checkout_token", "=", checkout.checkoutToken).executeTakeFirst();
+  if (!retry) {
+    const byIp = await deps.ipLimiter.hit(client.ip);
+    if (!byIp.allowed) return { ok: false, status: 429, retryAfterSeconds: byIp.retryAfterSeconds, data: { errors: {}, message: CHECKOUT_LIMIT_MESSAGES.ip(byIp.retryAfterSeconds), values } };
+    const byEmail = await deps.emailLimiter.hit(emailKey(checkout.email));
+    if (!byEmail.allowed) {
+      return { ok: false, status: 429, retryAfterSeconds: byEmail.retryAfterSeconds, data: { errors: {}, message: CHECKOUT_LIMIT_MESSAGES.email(byEmail.retryAfterSeconds), values } };
+    }
+  }
+  try {
+    const order = await placeOrder(db, { owner: shopper.owner, userId: shopper.userId, checkout, siteUrl: deps.siteUrl, holdMinutes: deps.holdMinutes });
+    const location = shopper.userId ? `/account/orders/${order.number}?placed=1` : `/orders/${order.accessToken}?placed=1`;
+    return { ok: true, order, location };
+  } catch (error) {
+    if (isDomainError(error)) return { ok: false, status: error.status, data: { errors: {}, message: error.message, values } };
+    throw error;
+  }
+}
+
+let defaults: CheckoutDeps | undefined;
+
+/** The dependencies the /checkout route uses, built once from the configuration. */
+export function defaultCheckoutDeps(): CheckoutDeps {
+  if (!defaults) {
+    const cfg = config();
+    defaults = {
+      siteUrl: cfg.siteUrl,
+      holdMinutes: cfg.GUEST_ORDER_HOLD_MINUTES,
+      ipLimiter: createRateLimiter({ name: "checkout-ip", windowSeconds: HOUR, max: cfg.CHECKOUT_IP_LIMIT, redisUrl: cfg.REDIS_URL }),
+      emailLimiter: createRateLimiter({ name: "checkout-email", windowSeconds: HOUR, max: cfg.CHECKOUT_EMAIL_LIMIT, redisUrl: cfg.REDIS_URL }),
+    };
+  }
+  return defaults;
+}
+
+let confirmLimiter: RateLimiter | undefined;
+
+/**
+ * The guest order page's "Confirm order" post: rate-limited per client IP (the link's secret is
+ * far too long to guess, this only keeps a flood off the database), then confirmGuestOrder.
+ */
+export async function confirmGuestOrderAction(
+  db: Db,
+  input: { accessToken: string; confirmToken: string; request: Request; limiter?: RateLimiter; siteUrl?: string },
+): Promise<{ ok: true; outcome: ConfirmOutcome } | { ok: false; status: number; message: string; retryAfterSeconds?: number }> {
+  const cfg = config();
+  confirmLimiter ??= createRateLimiter({ name: "order-confirm", windowSeconds: 15 * 60, max: 30, redisUrl: cfg.REDIS_URL });
+  const limit = await (input.limiter ?? confirmLimiter).hit(clientIp(input.request));
+  if (!limit.allowed) return { ok: false, status: 429, retryAfterSeconds: limit.retryAfterSeconds, message: `Too many attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.` };
+  try {
+    const { outcome } = await confirmGuestOrder(db, { accessToken: input.accessToken, confirmToken: input.confirmToken, siteUrl: input.siteUrl ?? cfg.siteUrl });
+    return { ok: true, outcome };
+  } catch (error) {
+    if (isDomainError(error)) return { ok: false, status: error.status, message: error.message };
+    throw error;
+  }
 }

@@ -1,4 +1,5 @@
 import type { PaymentMethodId } from "../../app/lib/order-rules.ts";
+import type { PaymentStatus } from "./states.ts";
 
 export interface PaymentRequest {
   orderNumber: string;
@@ -10,7 +11,7 @@ export interface PaymentRequest {
 
 export interface PaymentOutcome {
   /** Stored on the order, e.g. "due_on_delivery", "invoiced_net30", or a gateway's "authorized". */
-  paymentStatus: string;
+  paymentStatus: PaymentStatus;
 }
 
 /**

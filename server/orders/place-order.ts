@@ -1,12 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { formatMoney } from "../../app/lib/money.ts";
+import type { Transaction } from "kysely";
 import type { CheckoutInput } from "../../app/lib/checkout-schema.ts";
-import { summarizeOrder } from "../../app/lib/order-rules.ts";
+import { DEFAULT_GUEST_ORDER_HOLD_MINUTES, QUANTITY_LIMIT_MESSAGES, quantityLimitProblem, summarizeOrder } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
+import { withTransactionRetry } from "../db/retry.ts";
+import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
+import { moveStocks } from "../inventory/stock.ts";
 import { enqueueMail } from "../mail/queue.ts";
-import { renderMail } from "../mail/templates.ts";
-import { bumpCatalogVersion } from "../catalog/version.ts";
+import { expireOverdueHolds, hashConfirmToken } from "./holds.ts";
+import { confirmOrderMail, orderPlacedMail } from "./mails.ts";
 import { paymentMethod } from "./payment.ts";
 
 export interface PlaceOrderInput {
@@ -14,6 +17,9 @@ export interface PlaceOrderInput {
   userId: string | null;
   checkout: CheckoutInput;
   siteUrl: string;
+  /** How long a guest's order is held awaiting the confirmation from the mail. */
+  holdMinutes?: number;
+  now?: Date;
 }
 
 export interface PlacedOrder {
@@ -21,6 +27,15 @@ export interface PlacedOrder {
   accessToken: string;
   /** False when the checkout token had already placed this order (a double click or a retry). */
   created: boolean;
+}
+
+/** Not enough stock for some lines: nothing was written. */
+export class OutOfStockError extends DomainError {
+  readonly productIds: number[];
+  constructor(titles: string[], productIds: number[]) {
+    super("OUT_OF_STOCK", `Sorry — not enough stock left for: ${titles.join(", ")}. Nothing was charged and your order was not placed; please update your cart.`, 409);
+    this.productIds = productIds;
+  }
 }
 
 function orderNumber(): string {
@@ -39,120 +54,135 @@ async function existingOrder(db: Db, checkoutToken: string, owner: string): Prom
   return { number: row.number, accessToken: row.access_token, created: false };
 }
 
+interface OrderKeys {
+  number: string;
+  accessToken: string;
+  /** Only for a guest's order: the secret of the confirmation link in the mail. */
+  confirmToken: string | null;
+  now: Date;
+}
+
+async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderInput, keys: OrderKeys): Promise<PlacedOrder> {
+  const { checkout, owner } = input;
+  const lines = await trx
+    .selectFrom("cart_items as ci")
+    .innerJoin("products as p", "p.id", "ci.product_id")
+    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents"])
+    .where("ci.owner", "=", owner)
+    .orderBy("ci.created_at")
+    .orderBy("ci.product_id")
+    .execute();
+  if (lines.length === 0) throw new DomainError("EMPTY_CART", "Your cart is empty.", 409);
+  const tooMany = quantityLimitProblem(lines.map((l) => l.quantity));
+  if (tooMany) throw new DomainError("QUANTITY_LIMIT", `${QUANTITY_LIMIT_MESSAGES[tooMany]} Please lower the quantities in your cart; your order was not placed.`, 409);
+
+  const summary = summarizeOrder(
+    lines.map((l) => ({ unitPriceCents: l.sale_price_cents, quantity: l.quantity })),
+    { isMember: input.userId != null, country: checkout.country },
+  );
+  const method = paymentMethod(checkout.paymentMethod);
+  const payment = await method.authorize({
+    orderNumber: keys.number,
+    totalCents: summary.totalCents,
+    email: checkout.email,
+    businessName: checkout.businessName,
+    taxNumber: checkout.taxNumber,
+  });
+  // A guest's order holds its stock until the guest confirms it from the mail; a member's is placed.
+  const holdMinutes = input.holdMinutes ?? DEFAULT_GUEST_ORDER_HOLD_MINUTES;
+  const guest = input.userId == null;
+
+  // Claim the checkout token first: a concurrent duplicate waits here and then fails as a duplicate.
+  const order = await trx
+    .insertInto("orders")
+    .values({
+      number: keys.number,
+      access_token: keys.accessToken,
+      checkout_token: checkout.checkoutToken,
+      user_id: input.userId,
+      email: checkout.email,
+      status: guest ? "awaiting_confirmation" : "placed",
+      hold_expires_at: guest ? new Date(keys.now.getTime() + holdMinutes * 60_000).toISOString() : null,
+      confirm_token_hash: keys.confirmToken ? hashConfirmToken(keys.confirmToken) : null,
+      payment_method: method.id,
+      payment_status: payment.paymentStatus,
+      business_name: method.requiresBusiness ? checkout.businessName : null,
+      tax_number: method.requiresBusiness ? checkout.taxNumber : null,
+      ship_name: checkout.name,
+      ship_line1: checkout.line1,
+      ship_line2: checkout.line2,
+      ship_city: checkout.city,
+      ship_region: checkout.region,
+      ship_postcode: checkout.postcode.toUpperCase(),
+      ship_country: checkout.country,
+      subtotal_cents: summary.subtotalCents,
+      member_discount_cents: summary.memberDiscountCents,
+      shipping_cents: summary.shippingCents,
+      tax_cents: summary.taxCents,
+      total_cents: summary.totalCents,
+      created_at: keys.now.toISOString(),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+
+  // Stock is taken in product-id order (moveStocks), whatever the cart's order, so two checkouts
+  // of the same products never wait for each other's rows in a cycle.
+  const actor = input.userId ? `user:${input.userId}` : "guest";
+  const taken = await moveStocks(
+    trx,
+    lines.map((l) => ({ productId: l.product_id, delta: -l.quantity, reason: "order" as const, orderId: order.id, actor })),
+    { now: keys.now },
+  );
+  const short = lines.filter((_, i) => taken[i] === null);
+  if (short.length) throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+
+  const orderLines = lines.map((l) => ({
+    order_id: order.id,
+    product_id: l.product_id,
+    title: l.title,
+    color: l.color,
+    quantity: l.quantity,
+    unit_price_cents: l.sale_price_cents,
+    line_total_cents: l.sale_price_cents * l.quantity,
+  }));
+  await trx.insertInto("order_lines").values(orderLines).execute();
+  await trx.deleteFrom("cart_items").where("owner", "=", owner).execute();
+
+  const mailOrder = { number: keys.number, email: checkout.email, ship_name: checkout.name, subtotal_cents: summary.subtotalCents, member_discount_cents: summary.memberDiscountCents, shipping_cents: summary.shippingCents, total_cents: summary.totalCents };
+  const mail = keys.confirmToken
+    ? confirmOrderMail(mailOrder, orderLines, { link: `${input.siteUrl}/orders/${keys.accessToken}?confirm=${keys.confirmToken}`, holdMinutes })
+    : orderPlacedMail(mailOrder, orderLines, { link: `${input.siteUrl}/account/orders/${keys.number}`, paymentLabel: method.label });
+  await enqueueMail(trx, mail);
+  return { number: keys.number, accessToken: keys.accessToken, created: true };
+}
+
 /**
- * Places the order in one transaction: reprices every line from the database, takes the stock
- * down with a conditional update that never goes below zero, writes the order and its lines at
- * the prices paid, queues the confirmation mail, and empties the cart. A repeated checkout token
- * returns the order it already made.
+ * Places the order in one transaction: reprices every line from the database, checks the
+ * quantity caps, takes the stock down through the ledger (never below zero, in product-id order),
+ * writes the order and its lines at the prices paid, queues the mail, and empties the cart. A
+ * member's order is placed at once; a guest's waits for the confirmation link in the mail, its
+ * stock held until then. A repeated checkout token returns the order it already made; a
+ * deadlock or serialization failure runs the transaction again. When stock is short, holds that
+ * have run out on those products are released first and the order is tried once more.
  */
 export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<PlacedOrder> {
   const { checkout, owner } = input;
   const earlier = await existingOrder(db, checkout.checkoutToken, owner);
   if (earlier) return earlier;
+  const keys: OrderKeys = {
+    number: orderNumber(),
+    accessToken: randomBytes(24).toString("base64url"),
+    confirmToken: input.userId == null ? randomBytes(24).toString("base64url") : null,
+    now: input.now ?? new Date(),
+  };
+  const attempt = () => withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys)));
   try {
-    return await db.transaction().execute(async (trx) => {
-      const lines = await trx
-        .selectFrom("cart_items as ci")
-        .innerJoin("products as p", "p.id", "ci.product_id")
-        .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.stock_quantity"])
-        .where("ci.owner", "=", owner)
-        .orderBy("ci.created_at")
-        .execute();
-      if (lines.length === 0) throw new DomainError("EMPTY_CART", "Your cart is empty.", 409);
-
-      const summary = summarizeOrder(
-        lines.map((l) => ({ unitPriceCents: l.sale_price_cents, quantity: l.quantity })),
-        { isMember: input.userId != null, country: checkout.country },
-      );
-      const number = orderNumber();
-      const accessToken = randomBytes(24).toString("base64url");
-      const method = paymentMethod(checkout.paymentMethod);
-      const payment = await method.authorize({
-        orderNumber: number,
-        totalCents: summary.totalCents,
-        email: checkout.email,
-        businessName: checkout.businessName,
-        taxNumber: checkout.taxNumber,
-      });
-
-      // Claim the checkout token first: a concurrent duplicate waits here and then fails as a duplicate.
-      const order = await trx
-        .insertInto("orders")
-        .values({
-          number,
-          access_token: accessToken,
-          checkout_token: checkout.checkoutToken,
-          user_id: input.userId,
-          email: checkout.email,
-          status: "placed",
-          payment_method: method.id,
-          payment_status: payment.paymentStatus,
-          business_name: method.requiresBusiness ? checkout.businessName : null,
-          tax_number: method.requiresBusiness ? checkout.taxNumber : null,
-          ship_name: checkout.name,
-          ship_line1: checkout.line1,
-          ship_line2: checkout.line2,
-          ship_city: checkout.city,
-          ship_region: checkout.region,
-          ship_postcode: checkout.postcode.toUpperCase(),
-          ship_country: checkout.country,
-          subtotal_cents: summary.subtotalCents,
-          member_discount_cents: summary.memberDiscountCents,
-          shipping_cents: summary.shippingCents,
-          tax_cents: summary.taxCents,
-          total_cents: summary.totalCents,
-          created_at: new Date().toISOString(),
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-
-      const soldOut: string[] = [];
-      for (const line of lines) {
-        const taken = await trx
-          .updateTable("products")
-          .set((eb) => ({ stock_quantity: eb("stock_quantity", "-", line.quantity) }))
-          .where("id", "=", line.product_id)
-          .where("stock_quantity", ">=", line.quantity)
-          .executeTakeFirst();
-        if (Number(taken.numUpdatedRows) !== 1) soldOut.push(line.title);
-      }
-      await bumpCatalogVersion(trx);
-      if (soldOut.length) {
-        throw new DomainError("OUT_OF_STOCK", `Sorry — not enough stock left for: ${soldOut.join(", ")}. Nothing was charged and your order was not placed; please update your cart.`, 409);
-      }
-
-      await trx
-        .insertInto("order_lines")
-        .values(
-          lines.map((l) => ({
-            order_id: order.id,
-            product_id: l.product_id,
-            title: l.title,
-            color: l.color,
-            quantity: l.quantity,
-            unit_price_cents: l.sale_price_cents,
-            line_total_cents: l.sale_price_cents * l.quantity,
-          })),
-        )
-        .execute();
-      await trx.deleteFrom("cart_items").where("owner", "=", owner).execute();
-
-      const link = input.userId ? `${input.siteUrl}/account/orders/${number}` : `${input.siteUrl}/orders/${accessToken}`;
-      const mail = renderMail({
-        heading: `Thank you for your order ${number}`,
-        paragraphs: [
-          `Hello ${checkout.name},`,
-          `We've received your order ${number}. Here is what you ordered:`,
-          ...lines.map((l) => `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""} — ${formatMoney(l.sale_price_cents * l.quantity)}`),
-          `Subtotal ${formatMoney(summary.subtotalCents)}; member discount −${formatMoney(summary.memberDiscountCents)}; shipping ${summary.shippingCents ? formatMoney(summary.shippingCents) : "free"}; taxes included. Total ${formatMoney(summary.totalCents)}.`,
-          `Payment: ${method.label}.`,
-        ],
-        action: { label: "View your order", url: link },
-        footer: "Keep this email: its link shows your order's status.",
-      });
-      await enqueueMail(trx, { to: checkout.email, subject: `Your ToolHub Wholesale order ${number}`, ...mail });
-      return { number, accessToken, created: true };
-    });
+    try {
+      return await attempt();
+    } catch (error) {
+      if (error instanceof OutOfStockError && (await expireOverdueHolds(db, { now: keys.now, productIds: error.productIds })) > 0) return await attempt();
+      throw error;
+    }
   } catch (error) {
     // A duplicate of a checkout that just succeeded (a double click) finds the cart emptied or the
     // token taken: answer with the order the first request made.

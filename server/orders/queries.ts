@@ -1,6 +1,30 @@
-import type { Selectable } from "kysely";
 import type { Db } from "../db/connection.ts";
-import type { OrderTable } from "../db/schema.ts";
+
+/**
+ * What an order page shows, and nothing else: no row ids, no access or checkout token, no account
+ * id, no payment bookkeeping. Loaders return these views, so they are all that reaches the browser.
+ */
+const ORDER_VIEW_COLUMNS = [
+  "number",
+  "email",
+  "status",
+  "payment_method",
+  "created_at",
+  "ship_name",
+  "ship_line1",
+  "ship_line2",
+  "ship_city",
+  "ship_region",
+  "ship_postcode",
+  "ship_country",
+  "subtotal_cents",
+  "member_discount_cents",
+  "shipping_cents",
+  "tax_cents",
+  "total_cents",
+] as const;
+
+const LINE_VIEW_COLUMNS = ["title", "color", "quantity", "unit_price_cents", "line_total_cents"] as const;
 
 export async function listOrdersForUser(db: Db, userId: string) {
   return db
@@ -12,14 +36,15 @@ export async function listOrdersForUser(db: Db, userId: string) {
     .execute();
 }
 
-async function withLines(db: Db, order: Selectable<OrderTable> | undefined) {
-  if (!order) return null;
-  const lines = await db.selectFrom("order_lines").selectAll().where("order_id", "=", order.id).orderBy("id").execute();
-  return { ...order, lines };
+function findOrder(db: Db) {
+  return db.selectFrom("orders").select(["id", ...ORDER_VIEW_COLUMNS]);
 }
 
-function findOrder(db: Db) {
-  return db.selectFrom("orders").selectAll();
+async function withLines(db: Db, order: Awaited<ReturnType<ReturnType<typeof findOrder>["executeTakeFirst"]>>) {
+  if (!order) return null;
+  const { id, ...view } = order;
+  const lines = await db.selectFrom("order_lines").select(LINE_VIEW_COLUMNS).where("order_id", "=", id).orderBy("id").execute();
+  return { ...view, lines };
 }
 
 /** The order, only when it belongs to this user; otherwise null (the route answers 404). */
@@ -34,4 +59,5 @@ export async function getOrderByAccessToken(db: Db, token: string) {
   return withLines(db, await findOrder(db).where("access_token", "=", token).executeTakeFirst());
 }
 
+/** An order as its page shows it. */
 export type OrderDetail = NonNullable<Awaited<ReturnType<typeof getOrderForUser>>>;

@@ -17,6 +17,14 @@ export interface RateLimiter {
   hit(key: string): Promise<RateLimitResult>;
 }
 
+/** A limiter whose hits can be given back: for counting only some outcomes (server/auth/sign-in-guard.ts). */
+export interface RefundableRateLimiter extends RateLimiter {
+  /** Takes back one hit in the current window (never below zero; the window keeps its end). */
+  undo(key: string): Promise<void>;
+  /** Forgets the key's window. */
+  reset(key: string): Promise<void>;
+}
+
 export interface RateLimiterOptions {
   /** Distinguishes limiters that share a Redis; part of every key. */
   name: string;
@@ -36,7 +44,7 @@ export function clientIp(request: Request): string {
 function memoryWindow(windowMs: number, max: number, now: () => number) {
   const windows = new Map<string, { count: number; resetAt: number }>();
   let lastSweep = now();
-  return (key: string): RateLimitResult => {
+  const hit = (key: string): RateLimitResult => {
     const t = now();
     if (windows.size > 10_000 || t - lastSweep > windowMs) {
       for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
@@ -51,6 +59,11 @@ function memoryWindow(windowMs: number, max: number, now: () => number) {
     const allowed = w.count <= max;
     return { allowed, remaining: Math.max(0, max - w.count), retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
   };
+  const undo = (key: string) => {
+    const w = windows.get(key);
+    if (w && w.resetAt > now() && w.count > 0) w.count -= 1;
+  };
+  return { hit, undo, reset: (key: string) => void windows.delete(key) };
 }
 
 // INCR, and set the window's expiry on the first hit, in one atomic step: parallel requests on
@@ -63,6 +76,13 @@ if n == 1 or ttl < 0 then
   ttl = tonumber(ARGV[1])
 end
 return {n, ttl}
+`;
+
+// DECR only a live, positive count: a window that expired meanwhile must not come back without a TTL.
+const UNDO_SCRIPT = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
 `;
 
 const REDIS_KEY = Symbol.for("toolstore.rate-limit.redis");
@@ -95,12 +115,14 @@ export async function closeRateLimitConnections(): Promise<void> {
   await Promise.all([...clients.values()].map((c) => c.quit().catch(() => c.disconnect())));
 }
 
-export function createRateLimiter(opts: RateLimiterOptions & { now?: () => number }): RateLimiter {
+export function createRateLimiter(opts: RateLimiterOptions & { now?: () => number }): RefundableRateLimiter {
   if (!opts.name || !/^[\w.-]+$/.test(opts.name)) throw new Error(`Rate limiter name must be a word, got "${opts.name}"`);
   if (!(opts.windowSeconds > 0) || !(opts.max >= 1)) throw new Error("Rate limiter needs windowSeconds > 0 and max >= 1");
   const windowMs = Math.round(opts.windowSeconds * 1000);
   const memory = memoryWindow(windowMs, opts.max, opts.now ?? Date.now);
-  if (!opts.redisUrl) return { hit: async (key) => memory(key) };
+  if (!opts.redisUrl) {
+    return { hit: async (key) => memory.hit(key), undo: async (key) => memory.undo(key), reset: async (key) => memory.reset(key) };
+  }
 
   const redis = redisClient(opts.redisUrl);
   const prefix = `toolstore:rl:${opts.name}:`;
@@ -111,7 +133,21 @@ export function createRateLimiter(opts: RateLimiterOptions & { now?: () => numbe
         const allowed = count <= opts.max;
         return { allowed, remaining: Math.max(0, opts.max - count), retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(ttl / 1000)) };
       } catch {
-        return memory(key);
+        return memory.hit(key);
+      }
+    },
+    async undo(key) {
+      try {
+        await redis.eval(UNDO_SCRIPT, 1, prefix + key);
+      } catch {
+        memory.undo(key);
+      }
+    },
+    async reset(key) {
+      try {
+        await redis.del(prefix + key);
+      } catch {
+        memory.reset(key);
       }
     },
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createCookie } from "react-router";
 import { config } from "../config.ts";
+import { resolveAuthSecret } from "../auth/secret.ts";
 import { getSessionInfo, type SessionInfo } from "../auth/session.ts";
 
 const GUEST_ID = /^[A-Za-z0-9_-]{22,64}$/;
@@ -13,7 +14,7 @@ function guestCookie() {
     secure: cfg.siteUrl.startsWith("https://"),
     path: "/",
     maxAge: 60 * 60 * 24 * 90,
-    secrets: [cfg.AUTH_SECRET ?? "dev-only-secret-change-me-in-production-0123456789"],
+    secrets: [resolveAuthSecret(cfg)],
   });
 }
 

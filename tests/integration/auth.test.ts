@@ -100,12 +100,12 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
     expect(crossSite.status).toBe(403);
   });
 
-  it("limits sign-in attempts per account, whatever the IP", async () => {
+  it("limits failed sign-ins per account and IP (more in sign-in-lockout.test.ts)", async () => {
     const who = email("limit");
     await app.post("/sign-up/email", { email: who, password: PASSWORD, name: "Limit" });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const response = await app.post("/sign-in/email", { email: who, password: "Wrong-Password-1" }, { "x-test-ip": `10.0.0.${i}` });
+      const response = await app.post("/sign-in/email", { email: who, password: "Wrong-Password-1" }, { "x-test-ip": "10.0.0.1" });
       statuses.push(response.status);
       if (response.status === 429) {
         expect((await response.json()).message).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
@@ -119,7 +119,8 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
     const who = email("magic");
     await app.post("/sign-up/email", { email: who, password: PASSWORD, name: "Magic" });
     expect((await app.post("/sign-in/magic-link", { email: who, callbackURL: "/" })).status).toBe(200);
-    const [body] = await mailBodies(t, who);
+    // The first mail is the sign-up's address confirmation; the link is the latest.
+    const body = (await mailBodies(t, who)).at(-1)!;
     const link = /https?:\/\/\S+magic-link\/verify\S+/.exec(body)![0];
     const first = await fetch(link, { redirect: "manual" });
     expect(first.status).toBe(302);
@@ -146,7 +147,7 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
     const unknown = await app.post("/request-password-reset", { email: email("ghost"), redirectTo: "/reset-password" });
     expect(known.status).toBe(unknown.status);
     expect(await known.json()).toEqual(await unknown.json());
-    const [body] = await mailBodies(t, who);
+    const body = (await mailBodies(t, who)).at(-1)!;
     const token = /reset-password\/([A-Za-z0-9_-]+)/.exec(body)![1];
     expect((await app.post("/reset-password", { token, newPassword: "Fresh-Chisel-77" })).status).toBe(200);
     expect((await app.post("/reset-password", { token, newPassword: "Other-Chisel-78" })).status).toBe(400);

@@ -50,22 +50,26 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
     }
   }
 
+  // Logout is a button. Without JavaScript its form asks on /logout (a GET: it only shows the
+  // confirmation page); with JavaScript the submit opens the confirmation dialog instead.
   return (
-    <span className={variant === "desktop" ? "ml-2 flex items-center gap-2" : "flex items-center gap-2 px-3 py-2"}>
+    <div className={variant === "desktop" ? "ml-2 flex items-center gap-2" : "flex items-center gap-2 px-3 py-2"}>
       <a href="/account" className="rounded-full" aria-label={`Your account (${user.fullName || user.email})`} title={user.fullName || user.email}>
         <UserAvatar {...user} />
       </a>
-      <a
-        href="/logout"
-        className="btn-outline"
-        onClick={(e) => {
+      <form
+        method="get"
+        action="/logout"
+        onSubmit={(e) => {
           e.preventDefault();
           setConfirming(true);
         }}
       >
-        Logout
-      </a>
+        <button type="submit" className="btn-outline">
+          Logout
+        </button>
+      </form>
       <LogoutDialog open={confirming} busy={busy} onConfirm={logOut} onCancel={() => setConfirming(false)} />
-    </span>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
-import { useEffect } from "react";
-import { useFetcher, useRouteLoaderData } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { useFetcher, useRevalidator, useRouteLoaderData } from "react-router";
 import type { RootData } from "../../root.tsx";
 import { useAlert } from "../ui/Alert.tsx";
 
@@ -15,29 +15,61 @@ function useReplyAlert(data: ActionReply | undefined, state: string) {
 
 /**
  * A form that adds a product to the cart. With JavaScript it stays on the page and the header's
- * count updates; without it, it posts to /cart like any form.
+ * count updates; without it, it posts to /cart like any form. It sends no intent: the cart's
+ * default is "add", so a second submit button (the product page's WishlistButton) can carry its own.
  */
 export function AddToCartForm({ productId, children, className }: { productId: number; children: React.ReactNode; className?: string }) {
   const fetcher = useFetcher<ActionReply>();
   useReplyAlert(fetcher.data, fetcher.state);
   return (
     <fetcher.Form method="post" action="/cart" className={className}>
-      <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={productId} />
       {children}
     </fetcher.Form>
   );
 }
 
-/** Whether a product is in the wishlist, counting a toggle that is still on its way. */
-export function useInWishlist(productId: number, pending?: FormData) {
+/** Where the wishlist toggle posts with JavaScript: /wishlist's action, answered as JSON. */
+export const WISHLIST_UPDATE_URL = "/wishlist/update";
+
+/**
+ * A wishlist toggle as the shopper sees it: pressed from the server's list, flipped at once while
+ * a change is on its way. The change is a keepalive fetch started in the click itself, so leaving
+ * the page straight after (a link, a reload, closing the tab) does not cancel it.
+ */
+function useWishlistToggle(productId: number) {
   const root = useRouteLoaderData("root") as RootData | undefined;
   const saved = root?.wishlistIds.includes(productId) ?? false;
-  if (pending && pending.get("intent") === "toggle" && Number(pending.get("productId")) === productId) return !saved;
-  return saved;
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  const inFlight = useRef(0);
+  const alert = useAlert();
+  const revalidator = useRevalidator();
+  const pressed = wanted ?? saved;
+
+  function send(form: HTMLFormElement, submitter: HTMLElement | null) {
+    const body = new URLSearchParams();
+    for (const [name, value] of new FormData(form, submitter)) if (typeof value === "string") body.append(name, value);
+    body.set("intent", "toggle");
+    body.set("productId", String(productId));
+    setWanted(!pressed);
+    inFlight.current += 1;
+    fetch(WISHLIST_UPDATE_URL, { method: "POST", body, keepalive: true, credentials: "same-origin", headers: { accept: "application/json" } })
+      .then(async (response) => {
+        const reply = (await response.json().catch(() => null)) as ActionReply | null;
+        if (!reply?.message) throw new Error(String(response.status));
+        alert.show(reply.message, { tone: reply.ok ? "success" : "error", durationMs: reply.ok ? 1500 : 4000 });
+      })
+      .catch(() => alert.show("We couldn't update your wishlist. Check your connection and try again.", { tone: "error", durationMs: 4000 }))
+      .then(() => revalidator.revalidate())
+      .finally(() => {
+        inFlight.current -= 1;
+        if (inFlight.current === 0) setWanted(null);
+      });
+  }
+  return { pressed, send };
 }
 
-/** A wishlist toggle; its button reports the state with aria-pressed. */
+/** A wishlist toggle in its own form (cards, carousel); its button reports the state with aria-pressed. */
 export function WishlistToggle({
   productId,
   className,
@@ -47,14 +79,47 @@ export function WishlistToggle({
   className?: string;
   renderButton: (pressed: boolean) => React.ReactNode;
 }) {
-  const fetcher = useFetcher<ActionReply>();
-  useReplyAlert(fetcher.data, fetcher.state);
-  const pressed = useInWishlist(productId, fetcher.formData);
+  const { pressed, send } = useWishlistToggle(productId);
   return (
-    <fetcher.Form method="post" action="/wishlist" className={className}>
+    <form
+      method="post"
+      action="/wishlist"
+      className={className}
+      onSubmit={(event) => {
+        event.preventDefault();
+        send(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
+      }}
+    >
       <input type="hidden" name="intent" value="toggle" />
       <input type="hidden" name="productId" value={productId} />
       {renderButton(pressed)}
-    </fetcher.Form>
+    </form>
+  );
+}
+
+/**
+ * Add to Wishlist as a second submit button of the product page's AddToCartForm, so the chosen
+ * color goes with it, with or without JavaScript (without, the browser posts the form to /wishlist).
+ */
+export function WishlistButton({ productId, className, children }: { productId: number; className?: string; children: React.ReactNode }) {
+  const { pressed, send } = useWishlistToggle(productId);
+  return (
+    <button
+      type="submit"
+      name="intent"
+      value="toggle"
+      formAction="/wishlist"
+      formMethod="post"
+      className={className}
+      aria-pressed={pressed}
+      onClick={(event) => {
+        const form = event.currentTarget.form;
+        if (!form) return;
+        event.preventDefault();
+        send(form, event.currentTarget);
+      }}
+    >
+      {children}
+    </button>
   );
 }

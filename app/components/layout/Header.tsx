@@ -68,9 +68,9 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
           <IconLink to="/cart" label="Cart" count={cartCount}>
             <CartIcon />
           </IconLink>
-          <span className="hidden lg:flex">
+          <div className="hidden lg:flex">
             <UserMenu variant="desktop" />
-          </span>
+          </div>
           <button
             type="button"
             className="rounded p-2 text-slate-800 lg:hidden"

@@ -3,15 +3,20 @@ import { formatMoney } from "../../lib/money.ts";
 import { COUNTRIES, PAYMENT_METHODS } from "../../lib/order-rules.ts";
 import { SummaryTable } from "./SummaryTable.tsx";
 
-/** An order with its lines, as server/orders/queries.ts reads it. */
+/** An order with its lines, as server/orders/queries.ts reads it for the page (no ids or tokens). */
 export type OrderView = OrderDetailData;
 
 export const STATUS_LABELS: Record<string, string> = {
+  awaiting_confirmation: "Awaiting your confirmation",
+  awaiting_payment: "Awaiting payment",
   placed: "Placed",
   processing: "Processing",
+  packed: "Packed",
   shipped: "Shipped",
   delivered: "Delivered",
   cancelled: "Cancelled",
+  returned: "Returned",
+  expired: "Expired (not confirmed)",
 };
 
 export function OrderDetail({ order, placed }: { order: OrderView; placed: boolean }) {
@@ -37,8 +42,8 @@ export function OrderDetail({ order, placed }: { order: OrderView; placed: boole
           </tr>
         </thead>
         <tbody>
-          {order.lines.map((line) => (
-            <tr key={line.id} className="border-b border-slate-200">
+          {order.lines.map((line, i) => (
+            <tr key={i} className="border-b border-slate-200">
               <td className="py-2">
                 {line.title}
                 {line.color ? <span className="block text-xs text-slate-600">Color: {line.color}</span> : null}

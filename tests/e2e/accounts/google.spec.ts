@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
 
 const identityFile = () => path.resolve(".tmp", `e2e-${process.env.E2E_PORT ?? 3100}`, "oidc-identity.json");
@@ -49,6 +50,36 @@ test("Google joins an existing email account only when it says the email is veri
   await clickGoogle(page);
   await (await popupPromise).waitForEvent("close");
   await expect(page.getByRole("alert").filter({ hasText: "Login Successful" })).toBeVisible();
+});
+
+test("pre-account takeover: a password set before the address was confirmed stops working once the owner continues with Google", async ({ page, browser, request, baseURL }) => {
+  const email = uniqueEmail("victim");
+  const attackerPassword = "Attacker-Chosen-99";
+  // Someone registers the owner's address with a password of their own, and stays signed in.
+  await registerViaApi(request, baseURL!, email, attackerPassword, "Not The Owner");
+  const attacker = await browser.newContext();
+  const attackerPage = await attacker.newPage();
+  await logInThroughForm(attackerPage, email, attackerPassword);
+
+  // The real owner continues with Google, which says the address is verified.
+  googleSays({ sub: `sub-owner-${email}`, email, email_verified: true, name: "Real Owner" });
+  await page.goto("/login");
+  const popupPromise = page.waitForEvent("popup");
+  await clickGoogle(page);
+  await (await popupPromise).waitForEvent("close");
+  await expect(page.getByRole("alert").filter({ hasText: "Login Successful" })).toBeVisible();
+
+  // The intruder's session is over and the password no longer opens the account.
+  await attackerPage.reload();
+  await expect(attackerPage.getByRole("banner").getByRole("link", { name: "Login" }).first()).toBeVisible();
+  const retry = await request.post("/api/auth/sign-in/email", { data: { email, password: attackerPassword }, headers: { origin: baseURL! } });
+  expect(retry.status()).toBe(401);
+  // The owner is still signed in, and was told what happened.
+  await page.reload();
+  await expect(page.getByRole("link", { name: /Your account \(Real Owner|Your account \(Not The Owner/ }).first()).toBeVisible();
+  const mail = await waitForMail(email, /Password removed from your ToolHub Wholesale account/);
+  expect(mail.body).toContain("signed out every other device");
+  await attacker.close();
 });
 
 test("a blocked popup gets a message", async ({ page }) => {

@@ -102,7 +102,7 @@ test.describe("Login", () => {
       await page.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
       await page.getByRole("button", { name: "Login", exact: true }).click();
       await expect(page).toHaveURL(/\/$/);
-      await expect(page.getByRole("link", { name: "Logout" }).first()).toBeAttached();
+      await expect(page.getByRole("banner").getByRole("button", { name: "Logout" }).first()).toBeAttached();
     });
   });
 });

@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { GOOD_PASSWORD, registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { linkIn, waitForMail } from "../support/mail.ts";
+import { waitForHydration } from "../support/site.ts";
 
 test.describe("Register", () => {
   test("shows the spec's fields, Google button, show/hide toggle and link to login", async ({ page }) => {
@@ -61,6 +63,25 @@ test.describe("Register", () => {
     const state = await page.evaluate(() => JSON.stringify(window.history.state));
     expect(state).not.toContain(GOOD_PASSWORD);
     expect(state).toContain(email);
+  });
+
+  test("sign-up mails a link that confirms the address; the shopper can sign in before confirming", async ({ page }) => {
+    const email = uniqueEmail("confirm");
+    await page.goto("/register");
+    await waitForHydration(page);
+    await page.getByLabel("Full name").fill("Connie Confirm");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("status").filter({ hasText: "We've emailed you a link to confirm your address" })).toBeVisible();
+    await page.getByRole("button", { name: "Login", exact: true }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Login Successfully" })).toBeVisible();
+
+    const mail = await waitForMail(email, /Confirm your ToolHub Wholesale email address/);
+    await page.goto(linkIn(mail, "/api/auth/verify-email"));
+    await expect(page).toHaveURL(/\/login\?verified=1$/);
+    await expect(page.getByRole("status").filter({ hasText: "your email address is confirmed" })).toBeVisible();
   });
 
   test("an email that is already registered gets a clear message", async ({ page, request, baseURL }) => {

@@ -1,7 +1,8 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures.ts";
+import { queryAll } from "../support/db.ts";
 import { waitForHydration } from "../support/site.ts";
-import { expectCartCount, headerWishlist, MONEY, readProduct, setProduct, usd } from "./support.ts";
+import { expectCartCount, headerWishlist, MONEY, readProduct, setProduct, usd, type ShopProduct } from "./support.ts";
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -133,5 +134,76 @@ test.describe("wishlist", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Wishlist");
     await expect(wishlistRows(page)).toHaveCount(1);
     await expect(page.getByRole("main")).toContainText("Your wishlist is empty. Tap the heart on any product to save it here.");
+  });
+});
+
+/** A product of the 280–299 range (owned by these tests) with at least two colors. */
+function productWithColors(nth: number): ShopProduct {
+  const row = queryAll<{ id: number }>("SELECT id FROM products WHERE id BETWEEN 280 AND 299 AND json_array_length(colors) >= 2 ORDER BY id")[nth];
+  if (!row) throw new Error("no product with two colors in 280–299");
+  return setProduct(row.id, { stock: 30 });
+}
+
+test.describe("wishlist: the chosen color, and a toggle that outlives the page", () => {
+  test("Add to Wishlist on the product page keeps the color the shopper chose", async ({ page }) => {
+    const p = productWithColors(0);
+    const chosen = p.colors[1];
+    await page.goto(`/shop/${p.id}`);
+    await waitForHydration(page);
+    const main = page.getByRole("main");
+    await main.getByRole("radio", { name: chosen, exact: true }).check();
+    const button = main.getByRole("button", { name: "Add to Wishlist" });
+    await toggle(button, true);
+    await expect(page.getByRole("alert")).toHaveText("Added to your wishlist.");
+    await expectWishlistCount(page, 1);
+    await page.goto("/wishlist");
+    await expect(wishlistRows(page)).toHaveCount(1);
+    await expect(wishlistRows(page).first().getByRole("cell").nth(3)).toHaveText(chosen);
+  });
+
+  test("a heart toggled just before leaving the page still lands in the wishlist", async ({ page }) => {
+    await page.goto("/shop");
+    await waitForHydration(page);
+    const card = page.getByRole("main").getByRole("article").nth(2);
+    const title = (await card.getByRole("heading").textContent())!.trim();
+    await card.hover();
+    // The store answers slowly, so the page is surely gone before the answer comes back.
+    await page.route(
+      (url) => url.pathname.startsWith("/wishlist"),
+      async (route) => {
+        if (route.request().method() !== "POST") return route.fallback();
+        await new Promise((resolve) => setTimeout(resolve, 750));
+        await route.continue().catch(() => undefined); // the page that sent it may be gone
+      },
+    );
+    await card.getByRole("button", { name: "Add to wishlist" }).click();
+    // Straight away, a full page load elsewhere (typed address, bookmark, reload): no waiting for the answer.
+    await page.goto("/about");
+    await expect(async () => {
+      await page.goto("/wishlist");
+      await expect(wishlistRows(page)).toHaveCount(1, { timeout: 500 });
+      await expect(wishlistRows(page).first().getByRole("link")).toHaveText(truncated(title), { timeout: 500 });
+    }).toPass({ timeout: 10_000 });
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+    test("Add to Wishlist posts the chosen color too", async ({ page }) => {
+      const p = productWithColors(1);
+      const chosen = p.colors[1];
+      await page.goto(`/shop/${p.id}`);
+      await page.getByRole("main").getByRole("radio", { name: chosen, exact: true }).check();
+      await page.getByRole("main").getByRole("button", { name: "Add to Wishlist" }).click();
+      await expect(page).toHaveURL(/\/wishlist$/);
+      await expect(wishlistRows(page)).toHaveCount(1);
+      await expect(wishlistRows(page).first().getByRole("cell").nth(3)).toHaveText(chosen);
+      // The cart's own button in the same form still adds to the cart.
+      await page.goto(`/shop/${p.id}`);
+      await page.getByRole("main").getByRole("radio", { name: chosen, exact: true }).check();
+      await page.getByRole("main").getByRole("button", { name: "Add to cart", exact: true }).click();
+      await expect(page).toHaveURL(/\/cart$/);
+      await expect(page.getByRole("main").getByRole("table").locator("tbody tr")).toHaveCount(1);
+      await expect(page.getByRole("main").getByRole("table").locator("tbody tr").first()).toContainText(chosen);
+    });
   });
 });

@@ -17,5 +17,5 @@ export async function logInThroughForm(page: Page, email: string, password = GOO
   await page.getByRole("button", { name: "Login", exact: true }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Login Successfully" })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("link", { name: "Logout" }).first()).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("button", { name: "Logout" }).first()).toBeVisible();
 }

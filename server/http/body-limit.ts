@@ -1,0 +1,98 @@
+/**
+ * One cap on request bodies, in front of every handler that reads one (the auth API, the page
+ * cache, the React Router app). A declared Content-Length over the limit is answered 413 at once;
+ * any other body (chunked included) is counted as the HTTP parser hands it to the request stream,
+ * and the request is answered 413 and cut off the moment the count passes the limit. Nothing is
+ * buffered here, and nothing downstream ever sees more than the limit.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+
+/** What the store's forms post (sign-in, register, password, account, cart, checkout …). */
+export const MAX_FORM_BYTES = 16 * 1024;
+/** JSON to /api/auth/*. */
+export const AUTH_BODY_LIMIT_BYTES = 64 * 1024;
+/**
+ * The contact form: 5,000 characters of message, which URL-encoded non-Latin text makes up to
+ * 9 bytes each (what app/lib/forms.ts readFormData accepts).
+ */
+export const CONTACT_BODY_LIMIT_BYTES = 128 * 1024;
+
+export const BODY_TOO_LARGE_MESSAGE = "The request body is too large.";
+
+/** The limit for a request path (React Router's `.data` requests count as their page). */
+export function storeBodyLimit(path: string): number {
+  const page = path.replace(/\.data$/, "");
+  if (page.startsWith("/api/auth/")) return AUTH_BODY_LIMIT_BYTES;
+  if (page === "/contact") return CONTACT_BODY_LIMIT_BYTES;
+  return MAX_FORM_BYTES;
+}
+
+export class BodyTooLargeError extends Error {
+  readonly status = 413;
+  constructor() {
+    super(BODY_TOO_LARGE_MESSAGE);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+const STATE = Symbol("toolstore.body-limit");
+type Limited = Request & { [STATE]?: { refused: boolean } };
+
+/**
+ * The whole body of a request that bodyLimit guards (so never more than its limit), or null when
+ * it never arrives whole: refused with 413, or the client went away.
+ */
+export function collectBody(req: Request): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.once("end", () => resolve(Buffer.concat(chunks)));
+    req.once("error", () => resolve(null));
+    req.once("close", () => resolve(null));
+  });
+}
+
+function refuse(req: Request, res: Response) {
+  const state = ((req as Limited)[STATE] ??= { refused: false });
+  if (state.refused) return;
+  state.refused = true;
+  // Whoever is reading the body gets an error (never a clean end of a cut-off body) once the 413
+  // is on its way; destroying the request earlier would close the socket before the answer left.
+  req.socket.once("close", () => req.destroy(new BodyTooLargeError()));
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  res.status(413).set("Connection", "close").type("text/plain").end(BODY_TOO_LARGE_MESSAGE);
+}
+
+/**
+ * Caps the body of every request but GET and HEAD at `limitFor(path)` bytes. Mounting it twice
+ * is harmless: the first mount decides.
+ */
+export function bodyLimit(limitFor: (path: string) => number): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const limited = req as Limited;
+    if (req.method === "GET" || req.method === "HEAD" || limited[STATE]) return next();
+    limited[STATE] = { refused: false };
+    const limit = limitFor(req.path);
+    if (Number(req.headers["content-length"]) > limit) return refuse(req, res);
+
+    // Bytes the parser already handed over before this ran (none when mounted early), then every chunk.
+    let received = req.readableLength;
+    if (received > limit) return refuse(req, res);
+    const push = req.push;
+    req.push = function countingPush(chunk: unknown, encoding?: BufferEncoding) {
+      if (limited[STATE]!.refused) return false;
+      if (chunk !== null && chunk !== undefined) {
+        received += typeof chunk === "string" ? Buffer.byteLength(chunk, encoding) : (chunk as Uint8Array).byteLength;
+        if (received > limit) {
+          refuse(req, res);
+          return false;
+        }
+      }
+      return push.call(this, chunk, encoding);
+    };
+    next();
+  };
+}

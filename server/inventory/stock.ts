@@ -1,0 +1,86 @@
+/**
+ * The stock ledger. Every change to a product's stock goes through moveStock or moveStocks: one
+ * conditional update that never takes the stock below zero, and one `stock_movements` row with
+ * the stock before and after, in the caller's transaction, so the change and its record commit
+ * or roll back together.
+ */
+import type { Transaction } from "kysely";
+import { bumpCatalogVersion } from "../catalog/version.ts";
+import type { Database } from "../db/schema.ts";
+
+export const STOCK_REASONS = ["order", "order_released", "cancellation", "return", "adjustment", "import", "received", "count_correction", "damaged"] as const;
+export type StockReason = (typeof STOCK_REASONS)[number];
+
+export interface StockMove {
+  productId: number;
+  /** Units added (positive) or taken (negative, e.g. a sale). Never zero. */
+  delta: number;
+  reason: StockReason;
+  orderId?: number | null;
+  /** Who made the change: "user:<id>", "staff:<id>", "system:<job>"… */
+  actor?: string | null;
+  note?: string | null;
+}
+
+export interface StockMoveResult {
+  stockBefore: number;
+  stockAfter: number;
+  movementId: number;
+}
+
+function check(move: StockMove) {
+  if (!Number.isSafeInteger(move.delta) || move.delta === 0) throw new RangeError(`Stock delta must be a non-zero integer, got ${move.delta}`);
+  if (!(STOCK_REASONS as readonly string[]).includes(move.reason)) throw new RangeError(`Unknown stock reason ${move.reason}`);
+}
+
+async function applyMove(trx: Transaction<Database>, move: StockMove, now: string): Promise<StockMoveResult | null> {
+  check(move);
+  const updated = await trx
+    .updateTable("products")
+    .set((eb) => ({ stock_quantity: eb("stock_quantity", "+", move.delta) }))
+    .where("id", "=", move.productId)
+    .where((eb) => eb(eb("stock_quantity", "+", move.delta), ">=", 0))
+    .returning("stock_quantity")
+    .executeTakeFirst();
+  if (!updated) return null;
+  const stockAfter = Number(updated.stock_quantity);
+  const stockBefore = stockAfter - move.delta;
+  const row = await trx
+    .insertInto("stock_movements")
+    .values({
+      product_id: move.productId,
+      delta: move.delta,
+      stock_before: stockBefore,
+      stock_after: stockAfter,
+      reason: move.reason,
+      order_id: move.orderId ?? null,
+      actor: move.actor ?? null,
+      note: move.note?.slice(0, 500) ?? null,
+      created_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { stockBefore, stockAfter, movementId: Number(row.id) };
+}
+
+/**
+ * Applies several moves in one transaction, locking the products in id order (so two
+ * transactions over the same products can never wait for each other in a cycle), and bumps the
+ * catalog version once, after the last product lock. Returns one result per move, in the order
+ * given; null where the stock was short (or the product is gone): nothing was changed for that
+ * move, and the caller decides whether to roll the whole transaction back.
+ */
+export async function moveStocks(trx: Transaction<Database>, moves: StockMove[], options: { now?: Date } = {}): Promise<(StockMoveResult | null)[]> {
+  const now = (options.now ?? new Date()).toISOString();
+  const order = moves.map((move, index) => ({ move, index })).sort((a, b) => a.move.productId - b.move.productId || a.index - b.index);
+  const results: (StockMoveResult | null)[] = new Array(moves.length).fill(null);
+  for (const { move, index } of order) results[index] = await applyMove(trx, move, now);
+  if (results.some((r) => r !== null)) await bumpCatalogVersion(trx);
+  return results;
+}
+
+/** One stock change and its ledger row; null when the stock was short (nothing changed). */
+export async function moveStock(trx: Transaction<Database>, move: StockMove, options: { now?: Date } = {}): Promise<StockMoveResult | null> {
+  const [result] = await moveStocks(trx, [move], options);
+  return result ?? null;
+}

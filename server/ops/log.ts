@@ -1,0 +1,52 @@
+import pino, { type Logger } from "pino";
+
+const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/g;
+// Long base64url/hex runs: session tokens, reset and sign-in tokens, order access tokens, secrets.
+const TOKEN = /[A-Za-z0-9_-]{24,}(?:\.[A-Za-z0-9_-]{10,}){0,2}/g;
+const SECRET_PAIR = /\b(password|passwd|secret|token|cookie|authorization)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&]+)/gi;
+
+/** `jane.doe@example.com` → `j***@example.com`: enough to tell mails apart, not to contact anyone. */
+export function maskEmail(email: string): string {
+  return email.replace(EMAIL, "$1***@$2");
+}
+
+/** Scrubs what must never reach a log line: email addresses, tokens and secret-looking pairs. */
+export function scrubLogText(text: string): string {
+  return maskEmail(text.replace(SECRET_PAIR, "$1$2[redacted]")).replace(TOKEN, "[redacted]");
+}
+
+function scrubValue(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return scrubLogText(value);
+  if (depth > 4 || value === null || typeof value !== "object") return value;
+  if (value instanceof Error) return { type: value.name, message: scrubLogText(value.message), stack: value.stack ? scrubLogText(value.stack) : undefined };
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /password|secret|token|cookie|authorization/i.test(k) ? "[redacted]" : scrubValue(v, depth + 1)]));
+}
+
+function createLogger(): Logger {
+  return pino({
+    level: process.env.LOG_LEVEL ?? "info",
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    hooks: {
+      // Every argument passes the scrubber, so a careless call can't leak an address or a token.
+      logMethod(args, method) {
+        method.apply(this, args.map((a) => scrubValue(a)) as Parameters<typeof method>);
+      },
+    },
+  });
+}
+
+const GLOBAL_KEY = Symbol.for("toolstore.logger");
+type GlobalWithLogger = typeof globalThis & { [GLOBAL_KEY]?: Logger };
+
+/** The process-wide logger: one JSON line per event on stdout (shared by the server and the app build). */
+export function log(): Logger {
+  const g = globalThis as GlobalWithLogger;
+  g[GLOBAL_KEY] ??= createLogger();
+  return g[GLOBAL_KEY];
+}
+
+/** A `(line) => void` for modules that take a plain line logger. */
+export const logLine = (line: string) => log().info(line);

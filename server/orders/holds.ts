@@ -1,0 +1,156 @@
+/**
+ * Orders that hold stock before they are placed: a guest's order waits for the confirmation link
+ * in its mail (later, a card order will wait for its payment). A hold that runs out becomes
+ * `expired` and its stock goes back, through the expiry job, or sooner when someone looks.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { PAYMENT_METHODS } from "../../app/lib/order-rules.ts";
+import type { Db } from "../db/connection.ts";
+import { DomainError } from "../errors.ts";
+import type { PeriodicJob } from "../jobs/runner.ts";
+import { enqueueMail } from "../mail/queue.ts";
+import { orderPlacedMail } from "./mails.ts";
+import { HOLD_STATUSES, isHoldStatus, OrderConflictError, transitionOrder, type OrderStatus } from "./states.ts";
+
+const SYSTEM_ACTOR = "system:hold-expiry";
+
+/** Orders store only this hash of the secret in a guest's confirmation link. */
+export function hashConfirmToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/**
+ * Expires the holds that ran out by `now` (oldest first, at most `limit`), each in its own
+ * transaction with a version check: an order confirmed at the same moment stays confirmed.
+ * `productIds` limits it to orders holding one of those products. Returns how many expired.
+ */
+export async function expireOverdueHolds(db: Db, options: { now?: Date; limit?: number; productIds?: number[] } = {}): Promise<number> {
+  const now = options.now ?? new Date();
+  let query = db
+    .selectFrom("orders")
+    .select(["id", "status", "version"])
+    .where("status", "in", HOLD_STATUSES)
+    .where("hold_expires_at", "<=", now.toISOString())
+    .orderBy("hold_expires_at")
+    .limit(options.limit ?? 200);
+  if (options.productIds?.length) {
+    const ids = options.productIds;
+    query = query.where((eb) => eb.exists(eb.selectFrom("order_lines").select("order_lines.id").whereRef("order_lines.order_id", "=", "orders.id").where("order_lines.product_id", "in", ids)));
+  }
+  let expired = 0;
+  for (const order of await query.execute()) {
+    try {
+      await transitionOrder(db, { orderId: order.id, to: "expired", expectedStatus: order.status, expectedVersion: order.version, actor: SYSTEM_ACTOR, now });
+      expired++;
+    } catch (error) {
+      if (!(error instanceof OrderConflictError)) throw error;
+    }
+  }
+  return expired;
+}
+
+/** The periodic job that releases run-out holds (registered in server/jobs/registry.ts). */
+export function expireHoldsJob(options: { everyMs?: number } = {}): PeriodicJob {
+  return {
+    name: "expire-order-holds",
+    everyMs: options.everyMs ?? 60_000,
+    async run(db, now) {
+      const n = await expireOverdueHolds(db, { now, limit: 500 });
+      return n ? `${n} order hold${n === 1 ? "" : "s"} expired, stock released` : undefined;
+    },
+  };
+}
+
+/** Expires this guest order now if its hold has run out (the order page calls it before showing the order). */
+export async function expireGuestOrderIfOverdue(db: Db, accessToken: string, now = new Date()): Promise<void> {
+  if (!/^[A-Za-z0-9_-]{32}$/.test(accessToken)) return;
+  const order = await db
+    .selectFrom("orders")
+    .select(["id", "status", "version"])
+    .where("access_token", "=", accessToken)
+    .where("status", "in", HOLD_STATUSES)
+    .where("hold_expires_at", "<=", now.toISOString())
+    .executeTakeFirst();
+  if (!order) return;
+  await transitionOrder(db, { orderId: order.id, to: "expired", expectedStatus: order.status, expectedVersion: order.version, actor: SYSTEM_ACTOR, now }).catch((error: unknown) => {
+    if (!(error instanceof OrderConflictError)) throw error;
+  });
+}
+
+export type ConfirmOutcome = "confirmed" | "already_placed" | "expired";
+
+function validConfirmToken(token: unknown, hash: string | null): boolean {
+  return typeof token === "string" && hash != null && /^[A-Za-z0-9_-]{16,64}$/.test(token) && sameHash(hashConfirmToken(token), hash);
+}
+
+/**
+ * For the guest order page: while the order is held, the whole minutes left, and whether this
+ * visitor came with the mail's secret (only then is "Confirm order" offered). Null when not held.
+ */
+export async function guestHoldView(db: Db, accessToken: string, confirmToken: string | null, now = new Date()): Promise<{ minutesLeft: number; canConfirm: boolean } | null> {
+  if (!/^[A-Za-z0-9_-]{32}$/.test(accessToken)) return null;
+  const order = await db.selectFrom("orders").select(["status", "hold_expires_at", "confirm_token_hash"]).where("access_token", "=", accessToken).executeTakeFirst();
+  if (!order || !isHoldStatus(order.status) || !order.hold_expires_at) return null;
+  const minutesLeft = Math.max(1, Math.ceil((Date.parse(order.hold_expires_at) - now.getTime()) / 60_000));
+  return { minutesLeft, canConfirm: order.status === "awaiting_confirmation" && validConfirmToken(confirmToken, order.confirm_token_hash) };
+}
+
+function sameHash(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+function outcomeOf(status: OrderStatus): ConfirmOutcome {
+  if (status === "expired") return "expired";
+  if (status === "cancelled") throw new DomainError("ORDER_CANCELLED", "This order was cancelled, so it can no longer be confirmed.", 409);
+  return "already_placed";
+}
+
+/**
+ * The guest's "Confirm order": with the secret from the mail, moves the held order to `placed`
+ * and queues the usual order mail in the same transaction. Confirming again changes nothing; a
+ * hold that ran out expires instead (and says so). Of a confirmation and the expiry job racing
+ * for the same order, exactly one wins.
+ */
+export async function confirmGuestOrder(db: Db, input: { accessToken: string; confirmToken: string; siteUrl: string; now?: Date }): Promise<{ outcome: ConfirmOutcome; number: string }> {
+  const now = input.now ?? new Date();
+  const read = () =>
+    db
+      .selectFrom("orders")
+      .selectAll()
+      .where("access_token", "=", input.accessToken)
+      .executeTakeFirst();
+  const order = /^[A-Za-z0-9_-]{32}$/.test(input.accessToken) ? await read() : undefined;
+  if (!order) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+  if (!validConfirmToken(input.confirmToken, order.confirm_token_hash)) {
+    throw new DomainError("BAD_CONFIRM_LINK", "This confirmation link isn't valid. Open the link in the email we sent you when you placed the order.", 403);
+  }
+  if (!isHoldStatus(order.status)) return { outcome: outcomeOf(order.status), number: order.number };
+
+  const overdue = !order.hold_expires_at || order.hold_expires_at <= now.toISOString();
+  try {
+    if (overdue) {
+      await transitionOrder(db, { orderId: order.id, to: "expired", expectedStatus: order.status, expectedVersion: order.version, actor: SYSTEM_ACTOR, now });
+      return { outcome: "expired", number: order.number };
+    }
+    await transitionOrder(db, {
+      orderId: order.id,
+      to: "placed",
+      expectedStatus: "awaiting_confirmation",
+      expectedVersion: order.version,
+      actor: "guest",
+      now,
+      then: async (trx) => {
+        const lines = await trx.selectFrom("order_lines").select(["title", "color", "quantity", "line_total_cents"]).where("order_id", "=", order.id).orderBy("id").execute();
+        const paymentLabel = PAYMENT_METHODS.find((m) => m.id === order.payment_method)?.label ?? order.payment_method;
+        await enqueueMail(trx, orderPlacedMail(order, lines, { link: `${input.siteUrl}/orders/${order.access_token}`, paymentLabel }));
+      },
+    });
+    return { outcome: "confirmed", number: order.number };
+  } catch (error) {
+    if (!(error instanceof OrderConflictError)) throw error;
+    // Someone else moved it first (a second click, or the expiry job): report where it ended.
+    const current = await read();
+    if (!current || isHoldStatus(current.status)) throw error;
+    return { outcome: outcomeOf(current.status), number: order.number };
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The one module that owns an order's states and the moves between them. The storefront, the
+ * back office, payment webhooks and jobs all change an order's status through transitionOrder
+ * (or applyTransition inside their own transaction): the move must be in ORDER_TRANSITIONS, it
+ * applies only to the version the caller read (so of two concurrent actors exactly one wins),
+ * and a move that gives stock back writes the ledger in the same transaction.
+ */
+import type { Transaction } from "kysely";
+import type { Db } from "../db/connection.ts";
+import { withTransactionRetry } from "../db/retry.ts";
+import type { Database } from "../db/schema.ts";
+import { DomainError } from "../errors.ts";
+import { moveStocks, type StockReason } from "../inventory/stock.ts";
+
+export const ORDER_STATUSES = [
+  "awaiting_confirmation",
+  "awaiting_payment",
+  "placed",
+  /** Older name for an order being prepared; kept readable, no longer entered. */
+  "processing",
+  "packed",
+  "shipped",
+  "delivered",
+  "cancelled",
+  "returned",
+  "expired",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** States in which an order holds its stock without being placed yet; they end at hold_expires_at. */
+export const HOLD_STATUSES = ["awaiting_confirmation", "awaiting_payment"] as const satisfies readonly OrderStatus[];
+export type HoldStatus = (typeof HOLD_STATUSES)[number];
+
+export function isHoldStatus(status: string): status is HoldStatus {
+  return (HOLD_STATUSES as readonly string[]).includes(status);
+}
+
+/** A move between two states; `restock` names the ledger reason when the move gives the stock back. */
+export interface TransitionRule {
+  restock: StockReason | null;
+}
+
+const keep: TransitionRule = { restock: null };
+
+/**
+ * Every allowed move. A returned order's goods are not restocked automatically: staff record
+ * what came back in sellable condition as a 'return' movement (or 'damaged').
+ */
+export const ORDER_TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, TransitionRule>>> = {
+  awaiting_confirmation: { placed: keep, expired: { restock: "order_released" }, cancelled: { restock: "order_released" } },
+  awaiting_payment: { placed: keep, expired: { restock: "order_released" }, cancelled: { restock: "order_released" } },
+  placed: { packed: keep, cancelled: { restock: "cancellation" } },
+  processing: { packed: keep, shipped: keep, cancelled: { restock: "cancellation" } },
+  packed: { shipped: keep, cancelled: { restock: "cancellation" } },
+  shipped: { delivered: keep, returned: keep },
+  delivered: { returned: keep },
+  cancelled: {},
+  returned: {},
+  expired: {},
+};
+
+export function transitionRule(from: string, to: string): TransitionRule | null {
+  return ORDER_TRANSITIONS[from as OrderStatus]?.[to as OrderStatus] ?? null;
+}
+
+export function canTransition(from: string, to: string): boolean {
+  return transitionRule(from, to) !== null;
+}
+
+/** The payment side of an order. The first two are what the offline methods record today. */
+export const PAYMENT_STATUSES = ["due_on_delivery", "invoiced_net30", "pending", "authorized", "paid", "failed", "refunded"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const PAYMENT_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
+  due_on_delivery: ["paid"],
+  invoiced_net30: ["paid"],
+  pending: ["authorized", "paid", "failed"],
+  authorized: ["paid", "failed"],
+  paid: ["refunded"],
+  failed: ["pending"],
+  refunded: [],
+};
+
+export function canChangePayment(from: string, to: string): boolean {
+  return PAYMENT_TRANSITIONS[from as PaymentStatus]?.includes(to as PaymentStatus) ?? false;
+}
+
+export class OrderConflictError extends DomainError {
+  constructor() {
+    super("ORDER_CHANGED", "This order was changed at the same moment by someone else. Reload the page to see where it stands now.", 409);
+  }
+}
+
+export interface OrderVersion {
+  id: number;
+  status: OrderStatus;
+  version: number;
+}
+
+export interface TransitionOptions {
+  /** Recorded on ledger rows: "system:hold-expiry", "guest", "staff:<id>"… */
+  actor?: string | null;
+  now?: Date;
+  /** For a move into a hold state: when the hold ends. */
+  holdExpiresAt?: Date | null;
+}
+
+/**
+ * Moves the order (as the caller read it) to `to` inside the caller's transaction: refuses a
+ * move that is not allowed, applies only if the order still has that status and version,
+ * restocks when the move releases the stock, and returns the order's new version.
+ */
+export async function applyTransition(trx: Transaction<Database>, order: OrderVersion, to: OrderStatus, options: TransitionOptions = {}): Promise<OrderVersion> {
+  const rule = transitionRule(order.status, to);
+  if (!rule) throw new DomainError("INVALID_TRANSITION", `An order that is ${order.status.replace(/_/g, " ")} cannot become ${to.replace(/_/g, " ")}.`, 409);
+  const hold = isHoldStatus(to) ? (options.holdExpiresAt?.toISOString() ?? null) : null;
+  const updated = await trx
+    .updateTable("orders")
+    .set({ status: to, version: order.version + 1, hold_expires_at: hold })
+    .where("id", "=", order.id)
+    .where("status", "=", order.status)
+    .where("version", "=", order.version)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new OrderConflictError();
+  if (rule.restock) {
+    const lines = await trx.selectFrom("order_lines").select(["product_id", "quantity"]).where("order_id", "=", order.id).orderBy("id").execute();
+    const moves = lines.map((l) => ({ productId: l.product_id, delta: l.quantity, reason: rule.restock!, orderId: order.id, actor: options.actor ?? null }));
+    await moveStocks(trx, moves, { now: options.now });
+  }
+  return { id: order.id, status: to, version: order.version + 1 };
+}
+
+export interface TransitionRequest extends TransitionOptions {
+  orderId: number;
+  to: OrderStatus;
+  /** The version the actor saw; a different current version is a conflict. */
+  expectedVersion?: number;
+  /** The status the actor saw (or any of these). */
+  expectedStatus?: OrderStatus | readonly OrderStatus[];
+  /** More work in the same transaction, after the move (a mail, an audit row…). */
+  then?: (trx: Transaction<Database>, order: OrderVersion) => Promise<void>;
+}
+
+/** One order move in its own transaction (retried on a deadlock or serialization failure). */
+export async function transitionOrder(db: Db, request: TransitionRequest): Promise<OrderVersion> {
+  return withTransactionRetry(() =>
+    db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom("orders").select(["id", "status", "version"]).where("id", "=", request.orderId).executeTakeFirst();
+      if (!current) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+      const expected = request.expectedStatus == null ? null : ([] as OrderStatus[]).concat(request.expectedStatus);
+      if ((request.expectedVersion != null && current.version !== request.expectedVersion) || (expected && !expected.includes(current.status))) {
+        throw new OrderConflictError();
+      }
+      const moved = await applyTransition(trx, current, request.to, request);
+      await request.then?.(trx, moved);
+      return moved;
+    }),
+  );
+}

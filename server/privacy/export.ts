@@ -1,0 +1,145 @@
+/**
+ * "Download your data" (issue 11, item 7): everything the store holds about one account, as JSON.
+ * Never included: password hashes, session or verification tokens, OAuth tokens, an order's
+ * access (guest link) or checkout token, newsletter tokens, or anything about another account.
+ * Orders are the ones linked to the account (user_id): guest orders placed with the same email
+ * belong to whoever holds their link, and the account's email may not be verified.
+ */
+import type { Db } from "../db/connection.ts";
+import { DomainError } from "../errors.ts";
+import { ownerForUser } from "../shopper/identity.ts";
+
+const iso = (value: string | Date | null | undefined) => (value == null ? null : new Date(value).toISOString());
+const isTrue = (v: boolean | number) => v === true || v === 1;
+
+export const EXPORT_FORMAT = "toolhub-account-export/1";
+
+export async function exportAccountData(db: Db, userId: string, options: { currentSessionId?: string; now?: Date } = {}) {
+  const user = await db.selectFrom("user").select(["name", "email", "emailVerified", "image", "createdAt", "updatedAt"]).where("id", "=", userId).executeTakeFirst();
+  if (!user) throw new DomainError("ACCOUNT_NOT_FOUND", "This account no longer exists.", 404);
+  const owner = ownerForUser(userId);
+
+  const [accounts, sessions, orders, wishlist, cart, subscriber] = await Promise.all([
+    db.selectFrom("account").select(["providerId", "createdAt"]).where("userId", "=", userId).orderBy("createdAt").execute(),
+    db.selectFrom("session").select(["id", "createdAt", "expiresAt", "ipAddress", "userAgent"]).where("userId", "=", userId).orderBy("createdAt").execute(),
+    db
+      .selectFrom("orders")
+      .select([
+        "id",
+        "number",
+        "created_at",
+        "status",
+        "payment_method",
+        "payment_status",
+        "email",
+        "business_name",
+        "tax_number",
+        "ship_name",
+        "ship_line1",
+        "ship_line2",
+        "ship_city",
+        "ship_region",
+        "ship_postcode",
+        "ship_country",
+        "subtotal_cents",
+        "member_discount_cents",
+        "shipping_cents",
+        "tax_cents",
+        "total_cents",
+      ])
+      .where("user_id", "=", userId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("wishlist_items as w")
+      .innerJoin("products as p", "p.id", "w.product_id")
+      .select(["w.product_id", "p.title", "w.color", "w.created_at"])
+      .where("w.owner", "=", owner)
+      .orderBy("w.created_at")
+      .execute(),
+    db
+      .selectFrom("cart_items as c")
+      .innerJoin("products as p", "p.id", "c.product_id")
+      .select(["c.product_id", "p.title", "c.color", "c.quantity", "c.created_at"])
+      .where("c.owner", "=", owner)
+      .orderBy("c.created_at")
+      .execute(),
+    db
+      .selectFrom("newsletter_subscribers")
+      .select(["status", "created_at", "confirmed_at", "unsubscribed_at"])
+      .where("email", "=", user.email.trim().toLowerCase())
+      .executeTakeFirst(),
+  ]);
+  const orderIds = orders.map((o) => o.id);
+  const lines = orderIds.length
+    ? await db.selectFrom("order_lines").select(["order_id", "product_id", "title", "color", "quantity", "unit_price_cents", "line_total_cents"]).where("order_id", "in", orderIds).orderBy("id").execute()
+    : [];
+
+  const addressOf = (o: (typeof orders)[number]) => ({
+    name: o.ship_name,
+    line1: o.ship_line1,
+    line2: o.ship_line2,
+    city: o.ship_city,
+    region: o.ship_region,
+    postcode: o.ship_postcode,
+    country: o.ship_country,
+  });
+  const addresses = new Map<string, ReturnType<typeof addressOf> & { lastUsedAt: string | null }>();
+  for (const o of orders) {
+    const address = addressOf(o);
+    addresses.set(JSON.stringify(address), { ...address, lastUsedAt: iso(o.created_at) });
+  }
+
+  return {
+    format: EXPORT_FORMAT,
+    exportedAt: (options.now ?? new Date()).toISOString(),
+    account: {
+      name: user.name,
+      email: user.email,
+      emailVerified: isTrue(user.emailVerified),
+      image: user.image,
+      createdAt: iso(user.createdAt),
+      updatedAt: iso(user.updatedAt),
+      signInMethods: accounts.map((a) => ({ method: a.providerId === "credential" ? "password" : a.providerId, since: iso(a.createdAt) })),
+    },
+    sessions: sessions.map((s) => ({
+      current: s.id === options.currentSessionId,
+      signedInAt: iso(s.createdAt),
+      expiresAt: iso(s.expiresAt),
+      ipAddress: s.ipAddress,
+      userAgent: s.userAgent,
+    })),
+    addresses: [...addresses.values()],
+    orders: orders.map((o) => ({
+      number: o.number,
+      placedAt: iso(o.created_at),
+      status: o.status,
+      paymentMethod: o.payment_method,
+      paymentStatus: o.payment_status,
+      email: o.email,
+      businessName: o.business_name,
+      taxNumber: o.tax_number,
+      shippingAddress: addressOf(o),
+      lines: lines
+        .filter((l) => l.order_id === o.id)
+        .map((l) => ({ productId: l.product_id, title: l.title, color: l.color, quantity: l.quantity, unitPriceCents: l.unit_price_cents, lineTotalCents: l.line_total_cents })),
+      subtotalCents: o.subtotal_cents,
+      memberDiscountCents: o.member_discount_cents,
+      shippingCents: o.shipping_cents,
+      taxCents: o.tax_cents,
+      totalCents: o.total_cents,
+    })),
+    wishlist: wishlist.map((w) => ({ productId: w.product_id, title: w.title, color: w.color, addedAt: iso(w.created_at) })),
+    cart: cart.map((c) => ({ productId: c.product_id, title: c.title, color: c.color, quantity: c.quantity, addedAt: iso(c.created_at) })),
+    newsletter: subscriber
+      ? { email: user.email, status: subscriber.status, subscribedAt: iso(subscriber.created_at), confirmedAt: iso(subscriber.confirmed_at), unsubscribedAt: iso(subscriber.unsubscribed_at) }
+      : null,
+  };
+}
+
+export type AccountExport = Awaited<ReturnType<typeof exportAccountData>>;
+
+/** The download's file name: toolhub-data-<YYYY-MM-DD>.json. */
+export function exportFileName(now = new Date()): string {
+  return `toolhub-data-${now.toISOString().slice(0, 10)}.json`;
+}

@@ -1,0 +1,180 @@
+/**
+ * The built store, started in its own process for one reliability test: its own free port, its
+ * own fresh database (an SQLite file, or a throwaway schema in TEST_DATABASE_URL), mail to an
+ * outbox folder, a local OpenID provider standing in for Google, and rate limits high enough for
+ * a test that sends thousands of requests. Start and stop reuse tests/bench/support.mjs; every
+ * server started here is killed when the test process exits, whatever happened.
+ */
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+import { killNow, root, startStoreServer, stopStoreServer, tail } from "../../bench/support.mjs";
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider } from "../../support/fake-services.mjs";
+import { createDb, type Db, type DbKind } from "../../../server/db/connection.ts";
+
+export const pgUrl = process.env.TEST_DATABASE_URL || "";
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export const storeDialects: DbKind[] = pgUrl ? ["sqlite", "postgres"] : ["sqlite"];
+
+const buildDir = process.env.BUILD_DIR ?? "build";
+const workDir = path.join(root, ".tmp", "reliability");
+
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of running) killNow(child.pid);
+});
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface StoreDatabase {
+  kind: DbKind;
+  /** Variables that point the server at this database. */
+  env: Record<string, string>;
+  /** A Kysely handle on the same database, for the test's own checks. */
+  open(): Db;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database: the server migrates and seeds it at start-up. */
+export async function freshStoreDatabase(kind: DbKind, dir: string): Promise<StoreDatabase> {
+  if (kind === "sqlite") {
+    const sqlitePath = path.join(dir, "store.db");
+    return {
+      kind,
+      env: { SQLITE_PATH: sqlitePath, DATABASE_URL: "" },
+      open: () => createDb({ kind, sqlitePath }),
+      drop: async () => undefined,
+    };
+  }
+  if (!pgUrl) throw new Error("TEST_DATABASE_URL is not set");
+  const schema = `rel_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(pgUrl);
+  url.searchParams.set("options", `-c search_path=${schema}`);
+  return {
+    kind,
+    env: { DATABASE_URL: url.href },
+    open: () => createDb({ kind, url: pgUrl, pgSchema: schema, poolSize: 4 }),
+    async drop() {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+export interface RunningStore {
+  baseUrl: string;
+  port: number;
+  dir: string;
+  database: StoreDatabase;
+  /** The log of the current (or last) server process. */
+  readonly logPath: string;
+  /** The last lines the server logged. */
+  logTail(lines?: number): string;
+  /** Starts the server again on the same port and database (after crash() or stop()). */
+  restart(): Promise<void>;
+  /** kill -9 of the server's process group, as a power cut would; resolves once it is gone. */
+  crash(): Promise<void>;
+  /** Stops the server, the fake Google, and drops a PostgreSQL schema. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface StartStoreOptions {
+  /** Names the working folder under .tmp/reliability/. */
+  name: string;
+  kind: DbKind;
+  /** Extra or overriding server variables. */
+  env?: Record<string, string>;
+}
+
+export async function startStore({ name, kind, env = {} }: StartStoreOptions): Promise<RunningStore> {
+  if (!existsSync(path.resolve(root, buildDir, "server/index.js"))) {
+    throw new Error(`No production build in ${buildDir}/: run the build first (npm test does), or set BUILD_DIR.`);
+  }
+  const port = await freePort();
+  const dir = path.join(workDir, `${name}-${kind}-${port}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const database = await freshStoreDatabase(kind, dir);
+  const oidcPort = await freePort();
+  const oidc = await startOidcProvider(oidcPort, path.join(dir, "oidc-identity.json"));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let launches = 0;
+  const logPath = () => path.join(dir, `server-${launches}.log`);
+  const serverEnv: Record<string, string> = {
+    SITE_URL: baseUrl,
+    OUTBOX_DIR: path.join(dir, "outbox"),
+    SMTP_URL: "",
+    REDIS_URL: "",
+    E2E: "",
+    SEED_PRODUCTS: "60",
+    WEB_CONCURRENCY: "1",
+    AUTH_IP_LIMIT: "100000",
+    AUTH_ACCOUNT_LIMIT: "100000",
+    AUTH_SECRET: "reliability-secret-0123456789abcdef0123456789",
+    GOOGLE_CLIENT_ID: OIDC_CLIENT_ID,
+    GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
+    GOOGLE_DISCOVERY_URL: `${oidc.url}/.well-known/openid-configuration`,
+    ...database.env,
+    ...env,
+  };
+  let child: ChildProcess | null = null;
+  const launch = async () => {
+    launches += 1;
+    child = await startStoreServer({ buildDir, port, env: serverEnv, logPath: logPath(), timeoutMs: 90_000 });
+    running.add(child);
+  };
+  let stopped = false;
+  const store: RunningStore = {
+    baseUrl,
+    port,
+    dir,
+    database,
+    get logPath() {
+      return logPath();
+    },
+    logTail: (lines = 30) => tail(logPath(), lines),
+    restart: launch,
+    async crash() {
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      const exited = new Promise((resolve) => c.once("exit", resolve));
+      killNow(c.pid);
+      await exited;
+      running.delete(c);
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      const c = child;
+      await stopStoreServer(c);
+      if (c) running.delete(c);
+      await oidc.close().catch(() => undefined);
+      await database.drop().catch(() => undefined);
+    },
+  };
+  try {
+    await launch();
+  } catch (error) {
+    await store.stop();
+    throw error;
+  }
+  return store;
+}

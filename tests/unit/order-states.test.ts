@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, parseWholeQuantity, QUANTITY_LIMIT_MESSAGES, quantityLimitProblem } from "../../app/lib/order-rules.ts";
+import { isRetryableTransactionError, withTransactionRetry } from "../../server/db/retry.ts";
+import { DomainError } from "../../server/errors.ts";
+import { STOCK_REASONS } from "../../server/inventory/stock.ts";
+import { emailKey, waitText } from "../../server/orders/checkout.ts";
+import {
+  canChangePayment,
+  canTransition,
+  HOLD_STATUSES,
+  ORDER_STATUSES,
+  ORDER_TRANSITIONS,
+  PAYMENT_STATUSES,
+  transitionRule,
+  type OrderStatus,
+} from "../../server/orders/states.ts";
+
+describe("order caps", () => {
+  it("are 100 units a line and 1,000 units an order, with messages that say so", () => {
+    expect(MAX_LINE_QUANTITY).toBe(100);
+    expect(MAX_ORDER_QUANTITY).toBe(1_000);
+    expect(QUANTITY_LIMIT_MESSAGES.line).toBe("You can order at most 100 of one item in a single order.");
+    expect(QUANTITY_LIMIT_MESSAGES.order).toBe("A single order can hold at most 1,000 units in all.");
+  });
+
+  it.each([
+    [[1], null],
+    [[100], null],
+    [[101], "line"],
+    [[100, 100, 100, 100, 100, 100, 100, 100, 100, 100], null],
+    [[100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 1], "order"],
+    [[5, 101, 2000], "line"],
+    [[], null],
+  ] as const)("quantityLimitProblem(%j) is %j", (quantities, expected) => {
+    expect(quantityLimitProblem(quantities)).toBe(expected);
+  });
+
+  it("parseWholeQuantity accepts any whole number of units and refuses the rest", () => {
+    expect(parseWholeQuantity("101")).toBe(101);
+    expect(parseWholeQuantity("999999")).toBe(999_999);
+    for (const bad of ["0", "-1", "1.5", "1e3", "1000000", "abc", "", null, undefined, 2.5]) expect(parseWholeQuantity(bad)).toBeNull();
+  });
+});
+
+describe("order states", () => {
+  const allowed: [OrderStatus, OrderStatus][] = [
+    ["awaiting_confirmation", "placed"],
+    ["awaiting_confirmation", "expired"],
+    ["awaiting_confirmation", "cancelled"],
+    ["awaiting_payment", "placed"],
+    ["awaiting_payment", "expired"],
+    ["awaiting_payment", "cancelled"],
+    ["placed", "packed"],
+    ["placed", "cancelled"],
+    ["processing", "packed"],
+    ["processing", "shipped"],
+    ["processing", "cancelled"],
+    ["packed", "shipped"],
+    ["packed", "cancelled"],
+    ["shipped", "delivered"],
+    ["shipped", "returned"],
+    ["delivered", "returned"],
+  ];
+
+  it("the table allows exactly these moves", () => {
+    const inTable = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.filter((to) => canTransition(from, to)).map((to) => [from, to]));
+    expect(inTable.sort()).toEqual([...allowed].sort());
+  });
+
+  it("every state has a row, and only known states appear", () => {
+    expect(Object.keys(ORDER_TRANSITIONS).sort()).toEqual([...ORDER_STATUSES].sort());
+    for (const row of Object.values(ORDER_TRANSITIONS)) for (const to of Object.keys(row)) expect(ORDER_STATUSES).toContain(to);
+  });
+
+  it("expired, cancelled and returned are final; nothing moves back into a hold or into processing", () => {
+    for (const final of ["expired", "cancelled", "returned"] as const) expect(ORDER_STATUSES.filter((to) => canTransition(final, to))).toEqual([]);
+    for (const from of ORDER_STATUSES) {
+      for (const hold of HOLD_STATUSES) expect(canTransition(from, hold)).toBe(false);
+      expect(canTransition(from, "processing")).toBe(false);
+    }
+    expect(canTransition("shipped", "cancelled")).toBe(false);
+    expect(canTransition("delivered", "placed")).toBe(false);
+    expect(canTransition("nonsense", "placed")).toBe(false);
+    expect(canTransition("placed", "nonsense")).toBe(false);
+  });
+
+  it("releasing a hold, or cancelling before shipping, gives the stock back with the right ledger reason", () => {
+    expect(transitionRule("awaiting_confirmation", "expired")?.restock).toBe("order_released");
+    expect(transitionRule("awaiting_payment", "cancelled")?.restock).toBe("order_released");
+    expect(transitionRule("placed", "cancelled")?.restock).toBe("cancellation");
+    expect(transitionRule("packed", "cancelled")?.restock).toBe("cancellation");
+    expect(transitionRule("awaiting_confirmation", "placed")?.restock).toBeNull();
+    expect(transitionRule("shipped", "returned")?.restock).toBeNull();
+    for (const row of Object.values(ORDER_TRANSITIONS)) for (const rule of Object.values(row)) if (rule.restock) expect(STOCK_REASONS).toContain(rule.restock);
+  });
+
+  it("payment states keep the offline methods' values and move forward only", () => {
+    expect(PAYMENT_STATUSES).toContain("due_on_delivery");
+    expect(PAYMENT_STATUSES).toContain("invoiced_net30");
+    expect(canChangePayment("due_on_delivery", "paid")).toBe(true);
+    expect(canChangePayment("pending", "paid")).toBe(true);
+    expect(canChangePayment("paid", "refunded")).toBe(true);
+    expect(canChangePayment("refunded", "paid")).toBe(false);
+    expect(canChangePayment("paid", "pending")).toBe(false);
+    expect(canChangePayment("nonsense", "paid")).toBe(false);
+  });
+});
+
+describe("transaction retries", () => {
+  it("recognise deadlocks, serialization failures and a busy SQLite, nothing else", () => {
+    expect(isRetryableTransactionError({ code: "40P01" })).toBe(true);
+    expect(isRetryableTransactionError({ code: "40001" })).toBe(true);
+    expect(isRetryableTransactionError({ code: "ERR_SQLITE_ERROR", errcode: 5, message: "database is locked" })).toBe(true);
+    expect(isRetryableTransactionError(new Error("SQLITE_BUSY: database is locked"))).toBe(true);
+    expect(isRetryableTransactionError({ code: "23505" })).toBe(false);
+    expect(isRetryableTransactionError(new DomainError("OUT_OF_STOCK", "x", 409))).toBe(false);
+    expect(isRetryableTransactionError(null)).toBe(false);
+  });
+
+  it("run the work again after a deadlock, a bounded number of times, then answer 503", async () => {
+    let calls = 0;
+    expect(await withTransactionRetry(async () => (++calls < 3 ? Promise.reject({ code: "40P01" }) : "done"), { baseDelayMs: 1 })).toBe("done");
+    expect(calls).toBe(3);
+
+    calls = 0;
+    const error = await withTransactionRetry(async () => {
+      calls++;
+      throw { code: "40001" };
+    }, { attempts: 4, baseDelayMs: 1 }).catch((e: unknown) => e);
+    expect(calls).toBe(4);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).status).toBe(503);
+
+    calls = 0;
+    await expect(withTransactionRetry(async () => {
+      calls++;
+      throw new DomainError("OUT_OF_STOCK", "gone", 409);
+    })).rejects.toMatchObject({ code: "OUT_OF_STOCK" });
+    expect(calls).toBe(1);
+  });
+});
+
+describe("checkout rate-limit wording", () => {
+  it("says when to try again in words", () => {
+    expect(waitText(1)).toBe("1 second");
+    expect(waitText(45)).toBe("45 seconds");
+    expect(waitText(60)).toBe("1 minute");
+    expect(waitText(61)).toBe("2 minutes");
+    expect(waitText(3600)).toBe("60 minutes");
+  });
+
+  it("keys an address by a hash that ignores case and spaces", () => {
+    expect(emailKey(" Ada@Example.com ")).toBe(emailKey("ada@example.com"));
+    expect(emailKey("ada@example.com")).not.toContain("ada");
+    expect(emailKey("ada@example.com")).not.toBe(emailKey("bob@example.com"));
+  });
+});
