@@ -71,7 +71,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const { cart, summaries, checkoutToken, member, holdMinutes } = loaderData;
   const values = (actionData?.values ?? {}) as Record<string, string>;
   const errors = actionData?.errors ?? {};
-  const [country, setCountry] = useState<ShippingCountry>((values.country as ShippingCountry) || "US");
+  // The refilled form echoes what was posted: only a country the summaries know may pick one.
+  const [country, setCountry] = useState<ShippingCountry>(values.country && Object.hasOwn(summaries, values.country) ? (values.country as ShippingCountry) : "US");
   const [payment, setPayment] = useState(values.paymentMethod || "pay-on-delivery");
   const navigation = useNavigation();
   const [hydrated, setHydrated] = useState(false);

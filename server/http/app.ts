@@ -67,6 +67,9 @@ export function trustProxySetting(value: string): boolean | number | string {
   return value;
 }
 
+/** A Host header as browsers and proxies send it: a name or IP address, and maybe a port. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 export interface HttpAppOptions {
   build: ServerBuild;
   clientDir: string;
@@ -94,6 +97,20 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
   app.use((_req, res, next) => {
     const nonce = String(res.locals.cspNonce);
     for (const [name, value, hasNonce] of securityHeaders) res.setHeader(name, hasNonce ? value.replaceAll(NONCE_SLOT, nonce) : value);
+    next();
+  });
+  // Handlers build each request's URL from Host, X-Forwarded-Host and X-Forwarded-Proto (Better
+  // Auth reads X-Forwarded-Proto whoever sent it): a host that isn't a plain host[:port], or a
+  // protocol other than http(s), is the client's error (400, not a 500 from `new URL`), and
+  // X-Forwarded-Proto is reduced to the protocol Express trusted.
+  app.use((req, res, next) => {
+    const protocol = req.protocol;
+    const hosts = [req.headers.host, req.host].filter((h): h is string => typeof h === "string");
+    if ((protocol !== "http" && protocol !== "https") || hosts.some((h) => !PLAIN_HOST.test(h))) {
+      res.status(400).type("text/plain").send("Bad Request");
+      return;
+    }
+    if (req.headers["x-forwarded-proto"] !== undefined) req.headers["x-forwarded-proto"] = protocol;
     next();
   });
   // The Google popup passes through the OAuth callback to its landing page; neither may switch

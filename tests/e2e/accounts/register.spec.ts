@@ -22,6 +22,7 @@ test.describe("Register", () => {
 
   test("missing email or password shows the spec's alert for 1.5 s, not the browser's popup", async ({ page }) => {
     await page.goto("/register");
+    await waitForHydration(page);
     await page.getByRole("button", { name: "Register" }).click();
     const alert = page.getByRole("alert").filter({ hasText: "Email and password are required" });
     await expect(alert).toBeVisible();

@@ -53,7 +53,7 @@ test("downloads the account's data as a JSON file after the password", async ({ 
   expect(body.wishlist).toEqual([expect.objectContaining({ productId: 391 })]);
   expect(body.newsletter).toBeNull();
   expect(text).not.toContain(who.order.access_token);
-  expect(text).not.toMatch(/"(password|token|accessToken|access_token|refreshToken|idToken)"/);
+  expect(text).not.toMatch(/"(password|token|accessToken|access_token|refreshToken|idToken)"\s*:/);
   const cookies = await page.context().cookies();
   for (const c of cookies) if (c.value.length > 10) expect(text).not.toContain(c.value.split(".")[0]);
 });
@@ -95,7 +95,7 @@ test("deletes the account: signed out, the order link shows nothing, sign-in fai
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page).toHaveURL(/\/account\/delete\?done=1$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Account deleted");
-  await expect(page.getByRole("status")).toHaveText("Your account has been deleted and you've been signed out.");
+  await expect(page.getByRole("main").getByRole("status")).toHaveText("Your account has been deleted and you've been signed out.");
   await expect(page.getByRole("banner").getByRole("link", { name: "Login" }).first()).toBeVisible();
   expect((await page.context().cookies()).filter((c) => c.name.includes("session_token"))).toEqual([]);
   await expectNoAxeViolations(page);
@@ -113,7 +113,7 @@ test("deletes the account: signed out, the order link shows nothing, sign-in fai
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
   await page.getByRole("button", { name: "Login", exact: true }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password" }).first()).toBeVisible();
 
   await registerViaApi(request, baseURL!, who.email);
   await logInThroughForm(page, who.email);
@@ -136,7 +136,7 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Type DELETE to confirm").fill("DELETE");
     await page.getByLabel("Your password").fill(GOOD_PASSWORD);
     await page.getByRole("button", { name: "Delete my account" }).click();
-    await expect(page.getByRole("status")).toHaveText("Your account has been deleted and you've been signed out.");
+    await expect(page.getByRole("main").getByRole("status")).toHaveText("Your account has been deleted and you've been signed out.");
     expect(storeDb().prepare(`SELECT id FROM "user" WHERE email = ?`).get(email)).toBeUndefined();
   });
 

@@ -255,7 +255,7 @@ test.describe("bad input to the cart (4xx with a message; nothing written)", () 
     const p = setProduct(220, { stock: 30, priceCents: 2_500, discountPercent: null });
     await page.goto("/");
     const post = (form: Record<string, string>) => page.request.post("/cart", { form: { intent: "add", ...form }, maxRedirects: 0 });
-    for (const quantity of ["-1", "0", "1.5", "100000", "abc"]) {
+    for (const quantity of ["-1", "0", "1.5", "1000000", "abc"]) {
       const response = await post({ productId: String(p.id), quantity });
       expect(response.status(), `quantity ${quantity}`).toBe(400);
       expect(await response.text()).toContain("Quantity must be a whole number of at least 1.");
@@ -275,5 +275,19 @@ test.describe("bad input to the cart (4xx with a message; nothing written)", () 
     await expect(cartRow(page, p.title).getByRole("cell").nth(2)).toHaveText("$25.00");
     await expectCartTotals(page, 2, 5_000);
     expect(readProduct(p.id).price_cents).toBe(2_500);
+  });
+});
+
+test.describe("order caps (no one order drains the stock)", () => {
+  test("adding more than one order may take of an item stops at the cap; setting more is refused with a reason", async ({ page }) => {
+    const p = setProduct(225, { stock: 500, priceCents: 100, discountPercent: null });
+    await page.goto("/");
+    const response = await page.request.post("/cart", { form: { intent: "add", productId: String(p.id), quantity: "100000" }, maxRedirects: 0 });
+    expect(response.status()).toBe(302);
+    await page.goto("/cart");
+    await expectCartTotals(page, 100, 10_000);
+    const tooMany = await page.request.post("/cart", { form: { intent: "set", productId: String(p.id), quantity: "101" }, maxRedirects: 0 });
+    expect(tooMany.status()).toBe(400);
+    expect(await tooMany.text()).toContain("You can order at most 100 of one item in a single order.");
   });
 });

@@ -73,9 +73,10 @@ test.describe("checkout as a guest", () => {
     await placeOrderButton(page).click();
     const number = await confirmedOrderNumber(page);
     await expect(page).toHaveURL(/\/orders\/[A-Za-z0-9_-]{32}\?placed=1$/);
-    await expect(page.getByRole("main").getByRole("status")).toContainText(`A confirmation email is on its way to ${email}`);
+    // A guest's order is held for them until they confirm it from the mail (issue 17: no anonymous stock drain).
+    await expect(page.getByRole("main").getByRole("status")).toContainText(`is reserved for you. Check your email to confirm your order within 60 minutes. We sent a link to ${email}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
-    await expect(page.getByRole("main")).toContainText("Status: Placed");
+    await expect(page.getByRole("main")).toContainText("Status: Awaiting your confirmation");
     const line = page.getByRole("main").getByRole("table").locator("tbody tr");
     await expect(line).toHaveCount(1);
     await expect(line).toContainText(p.title);
@@ -86,30 +87,44 @@ test.describe("checkout as a guest", () => {
     await expect(page.getByRole("main")).toContainText("United States");
     await expectCartCount(page, 0);
 
-    const [order] = ordersFor(email);
-    expect(order).toMatchObject({ number, user_id: null, status: "placed", ship_country: "US", shipping_cents: 0, total_cents: 5_198 });
-    expect(orderLines(order.id)).toEqual([{ product_id: p.id, title: p.title, color: p.colors[1], quantity: 2, unit_price_cents: 2_599, line_total_cents: 5_198 }]);
+    const [held] = ordersFor(email);
+    expect(held).toMatchObject({ number, user_id: null, status: "awaiting_confirmation", ship_country: "US", shipping_cents: 0, total_cents: 5_198 });
+    expect(orderLines(held.id)).toEqual([{ product_id: p.id, title: p.title, color: p.colors[1], quantity: 2, unit_price_cents: 2_599, line_total_cents: 5_198 }]);
 
-    // The product page shows the new stock at once.
+    // The held units are off sale at once, on the product page...
     await page.goto(`/shop/${p.id}`);
     await expect(page.getByTestId("stock")).toHaveText(`In Stock (${before - 2})`);
-    // ...and the new stock right after the order, too.
+    // ...and for the anonymous visitor too.
     await visitorPage.reload();
     await expect(visitorPage.getByTestId("stock")).toHaveText(`In Stock (${before - 2})`);
     await visitor.close();
 
-    // The confirmation mail arrives, and its link opens the order.
-    const mail = await waitForMail(email, new RegExp(`order ${number}`), { after: sentAt - 1000 });
-    expect(mail.subject).toBe(`Your ToolHub Wholesale order ${number}`);
+    // The confirmation request arrives; its link (opened anywhere, no cookies) offers "Confirm order".
+    const ask = await waitForMail(email, new RegExp(`Confirm your ToolHub Wholesale order ${number}`), { after: sentAt - 1000 });
+    expect(ask.body).toContain(p.title);
+    expect(ask.body).toContain("$51.98");
+    const confirmLink = linkIn(ask, "/orders/");
+    expect(confirmLink).toContain(`/orders/${held.access_token}?confirm=`);
+    await page.context().clearCookies();
+    await page.goto(confirmLink);
+    await expect(page.getByRole("main")).toContainText("This order is waiting for your confirmation.");
+    await page.getByRole("button", { name: "Confirm order" }).click();
+    await expect(page.getByRole("main").getByRole("status")).toContainText(`Thank you! Your order ${number} has been placed. A confirmation email is on its way to ${email}`);
+    await expect(page.getByRole("main")).toContainText("Status: Placed");
+    expect(ordersFor(email)[0].status).toBe("placed");
+
+    // The order mail arrives, and its link opens the order.
+    const mail = await waitForMail(email, new RegExp(`Your ToolHub Wholesale order ${number}`), { after: sentAt - 1000 });
     expect(mail.body).toContain(p.title);
     expect(mail.body).toContain("$51.98");
     const link = linkIn(mail, "/orders/");
-    expect(link).toContain(`/orders/${order.access_token}`);
+    expect(link).toContain(`/orders/${held.access_token}`);
     await page.context().clearCookies();
     await page.goto(link);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
     await expect(summary(page, "total")).toHaveText("$51.98");
     await expect(page.getByRole("main").getByRole("status")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Confirm order" })).toHaveCount(0);
   });
 
   test("UK: the flat shipping rate is shown before placing, and the postcode is checked", async ({ page }) => {

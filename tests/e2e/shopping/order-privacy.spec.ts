@@ -84,7 +84,7 @@ test.describe("order pages send only what they show", () => {
     expectNothingSecret(html.replaceAll(path, "/orders/LINK"), [order.access_token, order.checkout_token]);
 
     await page.goto(`${path}?placed=1`);
-    await expect(page.getByRole("main").getByRole("status")).toContainText(`Your order ${number} has been placed. A confirmation email is on its way to ${email}.`);
+    await expect(page.getByRole("main").getByRole("status")).toContainText(`Your order ${number} is reserved for you. Check your email to confirm your order`);
     await expect(page.getByRole("main").getByRole("table").locator("tbody tr").getByRole("cell")).toHaveText([p.title + `Color: ${p.colors[0]}`, "2", "$23.00", "$46.00"]);
   });
 });

@@ -196,7 +196,7 @@ function encodeBody(rng: Random, entries: [string, string][], preferred: "form" 
 
 /** Headers a client might get wrong, added to some cases. */
 function hostileHeaders(rng: Random, headers: Record<string, string>): void {
-  const name = rng.pick(["x-forwarded-for", "accept", "accept-language", "referer", "origin", "user-agent", "accept-encoding", "if-none-match", "range", "x-client-ip", "authorization", "sec-fetch-site", "content-language", "x-http-method-override", "x-forwarded-proto", "x-forwarded-host"]);
+  const name = rng.pick(["host", "x-forwarded-for", "accept", "accept-language", "referer", "origin", "user-agent", "accept-encoding", "if-none-match", "range", "x-client-ip", "authorization", "sec-fetch-site", "content-language", "x-http-method-override", "x-forwarded-proto", "x-forwarded-host"]);
   const value = rng.pick([
     ...HOSTILE_STRINGS.filter((s) => !/[\u0000-\u001f\u007f-\uffff]/.test(s)),
     "null",

@@ -108,7 +108,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           const code = (error as NodeJS.ErrnoException).code ?? "";
           if (/ERR_INVALID_CHAR|ERR_UNESCAPED_CHARACTERS|ERR_INVALID_HTTP_TOKEN|Invalid character/i.test(`${code} ${message}`)) continue;
           // A body over the app's limits may be refused (413) and the socket closed while it is still being written.
-          if ((code === "ECONNRESET" || code === "EPIPE") && (fuzzCase.body?.length ?? 0) > 16 * 1024) {
+          // Likewise a request line and headers past Node's 16 KiB header limit (431, then the socket is closed).
+          const headBytes = fuzzCase.path.length + Object.entries(headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+          if ((code === "ECONNRESET" || code === "EPIPE") && ((fuzzCase.body?.length ?? 0) > 16 * 1024 || headBytes > 16 * 1024)) {
             statuses.set(0, (statuses.get(0) ?? 0) + 1);
             continue;
           }

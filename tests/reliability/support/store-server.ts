@@ -27,15 +27,31 @@ process.on("exit", () => {
   for (const child of running) killNow(child.pid);
 });
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Ports this suite may use (the machine's other suites keep to their own ranges). */
+const PORT_RANGE = { first: Number(process.env.RELIABILITY_PORT_FIRST ?? 3900), last: Number(process.env.RELIABILITY_PORT_LAST ?? 3999) };
+const handedOut = new Set<number>();
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+}
+
+/** A port of PORT_RANGE that nothing listens on and this process has not handed out yet. */
+export async function freePort(): Promise<number> {
+  const size = PORT_RANGE.last - PORT_RANGE.first + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const port = PORT_RANGE.first + ((start + i) % size);
+    if (handedOut.has(port)) continue;
+    if (await canListen(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port in ${PORT_RANGE.first}-${PORT_RANGE.last}`);
 }
 
 export interface StoreDatabase {
@@ -122,10 +138,14 @@ export async function startStore({ name, kind, env = {} }: StartStoreOptions): P
     SITE_URL: baseUrl,
     OUTBOX_DIR: path.join(dir, "outbox"),
     SMTP_URL: "",
-    REDIS_URL: "",
+    REDIS_URL: process.env.REDIS_URL ?? "",
     E2E: "",
     SEED_PRODUCTS: "60",
     WEB_CONCURRENCY: "1",
+    // The tests give each shopper an address of its own in X-Forwarded-For (and the fuzzer sends hostile ones).
+    TRUST_PROXY: "loopback",
+    CHECKOUT_IP_LIMIT: "100000",
+    CHECKOUT_EMAIL_LIMIT: "100000",
     AUTH_IP_LIMIT: "100000",
     AUTH_ACCOUNT_LIMIT: "100000",
     AUTH_SECRET: "reliability-secret-0123456789abcdef0123456789",
