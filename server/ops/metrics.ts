@@ -40,6 +40,11 @@ export function metrics(): StoreMetrics {
   return g[GLOBAL_KEY];
 }
 
+/** Counts an order that became `placed` (a member's at checkout, a guest's once confirmed). */
+export function countPlacedOrder(payment: string) {
+  metrics().ordersPlaced.inc({ payment });
+}
+
 /** Gauges read from the database and the pool when /metrics is scraped. */
 export function registerDatabaseGauges(db: Db, pool?: { totalCount: number; idleCount: number; waitingCount: number }) {
   const { registry } = metrics();

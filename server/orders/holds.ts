@@ -9,6 +9,7 @@ import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import type { PeriodicJob } from "../jobs/runner.ts";
 import { enqueueMail } from "../mail/queue.ts";
+import { countPlacedOrder } from "../ops/metrics.ts";
 import { orderPlacedMail } from "./mails.ts";
 import { HOLD_STATUSES, isHoldStatus, OrderConflictError, transitionOrder, type OrderStatus } from "./states.ts";
 
@@ -145,6 +146,7 @@ export async function confirmGuestOrder(db: Db, input: { accessToken: string; co
         await enqueueMail(trx, orderPlacedMail(order, lines, { link: `${input.siteUrl}/orders/${order.access_token}`, paymentLabel }));
       },
     });
+    countPlacedOrder(order.payment_method);
     return { outcome: "confirmed", number: order.number };
   } catch (error) {
     if (!(error instanceof OrderConflictError)) throw error;

@@ -1,3 +1,4 @@
+import { countPlacedOrder } from "../ops/metrics.ts";
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { CheckoutInput } from "../../app/lib/checkout-schema.ts";
@@ -175,7 +176,11 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
     confirmToken: input.userId == null ? randomBytes(24).toString("base64url") : null,
     now: input.now ?? new Date(),
   };
-  const attempt = () => withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys)));
+  const attempt = async () => {
+    const placed = await withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys)));
+    if (placed.created && input.userId != null) countPlacedOrder(input.checkout.paymentMethod);
+    return placed;
+  };
   try {
     try {
       return await attempt();
