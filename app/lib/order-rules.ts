@@ -79,7 +79,8 @@ export function parseQuantity(value: unknown, max = MAX_LINE_QUANTITY): number |
 
 export function parseProductId(value: unknown): number | null {
   const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
-  return /^[1-9]\d{0,9}$/.test(text) ? Number(text) : null;
+  // Ids are 32-bit integers in PostgreSQL: a larger one matches nothing (and must not reach the query).
+  return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : null;
 }
 
 const US_ZIP = /^\d{5}(-\d{4})?$/;

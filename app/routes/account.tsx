@@ -1,15 +1,18 @@
-import { data, Link, redirect } from "react-router";
+import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/account";
 import { PasswordField } from "../components/account/PasswordField.tsx";
+import { ActiveSessions } from "../components/account/ActiveSessions.tsx";
 import { UserAvatar } from "../components/account/UserMenu.tsx";
 import { YourData } from "../components/account/YourData.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { authErrorMessage } from "../lib/auth-errors.ts";
 import { seo } from "../lib/seo.ts";
+import { isSessionIntent } from "../lib/sessions.ts";
 import { callAuthEndpoint, withCookies } from "../../server/auth/forward.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkNewPassword } from "../../server/auth/password-policy.ts";
 import { getSessionInfo } from "../../server/auth/session.ts";
+import { listSessions, sessionFormAction } from "../../server/auth/sessions.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { identityCheck } from "../../server/privacy/confirm.ts";
 
@@ -20,19 +23,29 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const session = await getSessionInfo(request);
   if (!session) throw redirect("/login");
-  return { user: session.user, changed: new URL(request.url).searchParams.has("changed"), identity: await identityCheck(getDb(), session) };
+  return {
+    user: session.user,
+    changed: new URL(request.url).searchParams.has("changed"),
+    identity: await identityCheck(getDb(), session),
+    sessions: await listSessions(getDb(), session.userId, session.sessionId),
+  };
+}
+
+/** After an "Active sessions" post, reload the list even when it failed (a session that ended meanwhile drops out). */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return isSessionIntent(formData?.get("intent")) || defaultShouldRevalidate;
 }
 
 export const PASSWORD_CHANGED = "Your password has been changed. Other devices have been signed out.";
 
 export async function action({ request }: Route.ActionArgs) {
-  if (!(await getSessionInfo(request))) throw redirect("/login");
+  const session = await getSessionInfo(request);
+  if (!session) throw redirect("/login");
   const form = await readSmallForm(request);
   const intent = form.get("intent");
-  if (intent === "revoke-others") {
-    const result = await callAuthEndpoint(request, "/revoke-other-sessions", {});
-    if (!result.ok) return data({ intent, ok: false, message: authErrorMessage("other", { status: result.status }) }, { status: result.status });
-    return { intent, ok: true, message: "You've been signed out on every other device." };
+  if (isSessionIntent(intent)) {
+    const { status, ok, message } = await sessionFormAction(getDb(), request, session, form);
+    return data({ intent, ok, message }, { status });
   }
   if (intent === "change-password") {
     const currentPassword = String(form.get("currentPassword") ?? "");
@@ -84,13 +97,6 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               Your orders
             </Link>
           </p>
-          <form method="post" className="mt-6 space-y-3">
-            <input type="hidden" name="intent" value="revoke-others" />
-            <Result show={actionData?.intent === "revoke-others"} ok={actionData?.ok} message={actionData?.message} />
-            <button type="submit" className="btn-outline">
-              Sign out of other sessions
-            </button>
-          </form>
         </section>
         <section aria-labelledby="password-heading" className="rounded-xl border border-slate-200 p-6">
           <h2 id="password-heading" className="text-lg font-bold text-ink">
@@ -107,6 +113,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </button>
           </form>
         </section>
+        <ActiveSessions sessions={loaderData.sessions} result={actionData && isSessionIntent(actionData.intent) ? actionData : undefined} />
         <YourData check={loaderData.identity} />
       </div>
     </>

@@ -107,6 +107,15 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
           const existing = await ctx.context.internalAdapter.findUserByEmail(String(body.email).trim().toLowerCase());
           if (existing) throw new APIError("UNPROCESSABLE_ENTITY", { message: AUTH_MESSAGES.emailTaken, code: "USER_ALREADY_EXISTS" });
         }
+        if (ctx.path === "/update-user") {
+          // Better Auth hands these to the database as posted: anything but text (without NUL, which
+          // PostgreSQL refuses) was a 500.
+          const text = (v: unknown) => typeof v === "string" && !v.includes("\u0000");
+          const fields = typeof body === "object" && body !== null ? body : {};
+          if (("name" in fields && !text(fields.name)) || ("image" in fields && fields.image !== null && !text(fields.image))) {
+            throw new APIError("BAD_REQUEST", { message: "Name and image must be text." });
+          }
+        }
         if (ctx.path === "/reset-password" || ctx.path === "/change-password") {
           const policy = checkNewPassword(typeof body.newPassword === "string" ? body.newPassword : "");
           if (!policy.ok) throw new APIError("BAD_REQUEST", { message: policy.message, code: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS" });

@@ -38,6 +38,8 @@ function capMessage(result: { title: string; quantity: number; cappedBy: "stock"
 
 function color(form: FormData): string {
   const value = form.get("color");
+  // No color has a NUL in it, and PostgreSQL refuses one in any text (a 500).
+  if (typeof value === "string" && value.includes("\u0000")) throw new DomainError("UNKNOWN_COLOR", "That color isn't available for this product.", 400);
   return typeof value === "string" ? value.slice(0, 40) : "";
 }
 

@@ -54,7 +54,7 @@ function parseJsonList(text: string): string[] {
 }
 
 export async function getProductDetail(db: Db, id: number): Promise<ProductDetail | null> {
-  if (!Number.isSafeInteger(id) || id < 1) return null;
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
   const row = await db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
@@ -85,7 +85,7 @@ export async function getProductDetail(db: Db, id: number): Promise<ProductDetai
 
 /** What the product image route needs to draw a picture. */
 export async function getProductImageInfo(db: Db, id: number) {
-  if (!Number.isSafeInteger(id) || id < 1) return null;
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
   return db
     .selectFrom("products as p")
     .innerJoin("categories as c", "c.id", "p.category_id")

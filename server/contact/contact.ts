@@ -5,7 +5,8 @@
  */
 import { contactSchema, type ContactInput } from "../../app/lib/forms.ts";
 import { STORE_HOURS } from "../../app/lib/site.ts";
-import type { Db } from "../db/connection.ts";
+import { sql } from "kysely";
+import { dbKind, type Db } from "../db/connection.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { renderMail } from "../mail/templates.ts";
 
@@ -24,6 +25,9 @@ export function mailbox(name: string, address: string): string {
   return `"${name.replace(/[\\"]/g, "\\$&")}" <${address}>`;
 }
 
+/** An identical message from the same address within this time is a duplicate. */
+export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+
 export interface ContactOptions {
   storeInbox: string;
   siteUrl: string;
@@ -38,7 +42,22 @@ export async function submitContactMessage(db: Db, input: ContactInput, options:
   const { name, email, subject, message } = parsed.data;
   const at = (options.now ?? new Date()).toISOString();
 
+  const postgres = dbKind(db) === "postgres";
   return db.transaction().execute(async (trx) => {
+    // The same message sent again within minutes (a double click, a re-posted form) is the one
+    // already stored and mailed. PostgreSQL: one sender's submissions take turns (SQLite's
+    // transactions already do), so two at once can't both miss each other.
+    if (postgres) await sql`select pg_advisory_xact_lock(hashtext(${`contact:${email.toLowerCase()}`}))`.execute(trx);
+    const since = new Date(Date.parse(at) - DUPLICATE_WINDOW_MS).toISOString();
+    const same = await trx
+      .selectFrom("contact_messages")
+      .select("id")
+      .where("email", "=", email)
+      .where("subject", "=", subject)
+      .where("message", "=", message)
+      .where("created_at", ">=", since)
+      .executeTakeFirst();
+    if (same) return { id: Number(same.id), mailIds: [] };
     const row = await trx
       .insertInto("contact_messages")
       .values({ name, email, subject, message, ip: options.ip ?? null, created_at: at })

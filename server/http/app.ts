@@ -106,7 +106,7 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
   app.use((req, res, next) => {
     const protocol = req.protocol;
     const hosts = [req.headers.host, req.host].filter((h): h is string => typeof h === "string");
-    if ((protocol !== "http" && protocol !== "https") || hosts.some((h) => !PLAIN_HOST.test(h))) {
+    if ((protocol !== "http" && protocol !== "https") || hosts.some((h) => !PLAIN_HOST.test(h) || !URL.canParse(`${protocol}://${h}`))) {
       res.status(400).type("text/plain").send("Bad Request");
       return;
     }

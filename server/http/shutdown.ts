@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import net from "node:net";
 import { lifecycle } from "./lifecycle.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,7 +21,11 @@ export interface ShutdownOptions {
 export async function shutDownGracefully(server: Server, options: ShutdownOptions): Promise<void> {
   const started = Date.now();
   lifecycle.draining = true;
-  server.close();
+  // Stop listening only. http.Server#close() would also drop every idle keep-alive connection at
+  // once (Node ≥ 19), and a proxy may be sending a request on one of them at that very moment: a
+  // POST lost that way is a 502 (nginx never retries a POST it has sent). During the grace period
+  // a request on a pooled connection is still served, answered with `Connection: close`.
+  net.Server.prototype.close.call(server);
   await sleep(Math.min(options.graceMs ?? 1000, options.timeoutMs));
   server.closeIdleConnections();
   while (lifecycle.inFlight > 0 && Date.now() - started < options.timeoutMs) await sleep(25);

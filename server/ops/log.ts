@@ -20,7 +20,14 @@ function scrubValue(value: unknown, depth = 0): unknown {
   if (depth > 4 || value === null || typeof value !== "object") return value;
   if (value instanceof Error) return { type: value.name, message: scrubLogText(value.message), stack: value.stack ? scrubLogText(value.stack) : undefined };
   if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /password|secret|token|cookie|authorization/i.test(k) ? "[redacted]" : scrubValue(v, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      // The request id is ours (or the trusted proxy's, checked in request-log.ts) and must stay
+      // readable: it is how a log line is found from a reply's X-Request-Id or nginx's log.
+      k === "reqId" && depth === 0 && typeof v === "string" ? v : /password|secret|token|cookie|authorization/i.test(k) ? "[redacted]" : scrubValue(v, depth + 1),
+    ]),
+  );
 }
 
 function createLogger(): Logger {

@@ -98,7 +98,14 @@ export async function deleteAccountAction(db: Db, request: Request, session: Sig
     const field = error.code === "PASSWORD_REQUIRED" || error.code === "WRONG_PASSWORD" ? "password" : null;
     return { kind: "refused", status: error.status, field, message: error.message };
   }
-  const summary = await eraseAccount(db, session.userId, { now });
+  let summary: ErasureSummary;
+  try {
+    summary = await eraseAccount(db, session.userId, { now });
+  } catch (error) {
+    // The same delete sent twice at once (a double click): the other request erased it already.
+    if (isDomainError(error) && error.code === "ACCOUNT_NOT_FOUND") return { kind: "erased", summary: { ordersAnonymised: 0, mailsErased: 0, contactMessagesDeleted: 0, sessionsEnded: 0 } };
+    throw error;
+  }
   deps.log?.(`Privacy: account ${session.userId} deleted; ${summary.ordersAnonymised} order(s) anonymised, ${summary.mailsErased} mail(s) blanked`);
   return { kind: "erased", summary };
 }

@@ -145,13 +145,24 @@ describe.each(dialects)("contact form action on %s", (kind) => {
   });
 
   it("limits submissions per IP", async () => {
-    for (let i = 0; i < 5; i++) expect((await contactAction(t.db, post(good, "198.51.100.1"), deps)).status).toBe(200);
-    const limited = await contactAction(t.db, post(good, "198.51.100.1"), deps);
+    // Different messages: the same one again is a duplicate (one message, see the next test).
+    const nth = (i: number) => ({ ...good, message: `${good.message} (${i})` });
+    for (let i = 0; i < 5; i++) expect((await contactAction(t.db, post(nth(i), "198.51.100.1"), deps)).status).toBe(200);
+    const limited = await contactAction(t.db, post(nth(5), "198.51.100.1"), deps);
     expect(limited.status).toBe(429);
     expect(limited.data.message).toMatch(/try again in \d+ minutes?/);
     expect(limited.data.values.subject).toBe(good.subject);
-    expect((await contactAction(t.db, post(good, "198.51.100.2"), deps)).status).toBe(200);
+    expect((await contactAction(t.db, post(nth(6), "198.51.100.2"), deps)).status).toBe(200);
     expect((await counts()).messages).toBe(6);
+  });
+
+  it("stores and mails a message sent twice (a double click) once", async () => {
+    const [a, b] = await Promise.all([contactAction(t.db, post(good), deps), contactAction(t.db, post(good), deps)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await contactAction(t.db, post(good), deps)).status).toBe(200);
+    expect(await counts()).toEqual({ messages: 1, mails: 2 });
+    expect((await contactAction(t.db, post({ ...good, subject: "Another question" }), deps)).status).toBe(200);
+    expect(await counts()).toEqual({ messages: 2, mails: 4 });
   });
 
   it("keeps the mail queued while SMTP is down and delivers it exactly once when it is back", async () => {

@@ -46,7 +46,8 @@ function sendOnce(baseUrl: string, request: RawRequest, timeoutMs: number): Prom
   return new Promise((resolve, reject) => {
     let answered: RawResponse | null = null;
     const req = http.request(
-      { agent, host: url.hostname, port: url.port, method: request.method, path: rawPath(request.path), headers, timeout: timeoutMs },
+      // A large maxHeaderSize: an answer with oversized headers (a long Location) is still read and judged.
+      { agent, host: url.hostname, port: url.port, method: request.method, path: rawPath(request.path), headers, timeout: timeoutMs, maxHeaderSize: 1024 * 1024 },
       (res) => {
         const chunks: Buffer[] = [];
         const setCookie = res.headers["set-cookie"] ?? [];

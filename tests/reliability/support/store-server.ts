@@ -16,8 +16,8 @@ import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider } from "../../sup
 import { createDb, type Db, type DbKind } from "../../../server/db/connection.ts";
 
 export const pgUrl = process.env.TEST_DATABASE_URL || "";
-/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
-export const storeDialects: DbKind[] = pgUrl ? ["sqlite", "postgres"] : ["sqlite"];
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. RELIABILITY_DB=sqlite|postgres keeps one. */
+export const storeDialects: DbKind[] = (pgUrl ? (["sqlite", "postgres"] as DbKind[]) : (["sqlite"] as DbKind[])).filter((k) => !process.env.RELIABILITY_DB || process.env.RELIABILITY_DB === k);
 
 const buildDir = process.env.BUILD_DIR ?? "build";
 const workDir = path.join(root, ".tmp", "reliability");

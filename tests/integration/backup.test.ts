@@ -1,0 +1,126 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
+import { addToCart } from "../../server/cart/cart.ts";
+import { createDb, type Db, type DbKind } from "../../server/db/connection.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+import { seedCatalog } from "../../server/db/seed/seed.ts";
+import { placeOrder } from "../../server/orders/place-order.ts";
+import { validCheckoutForm } from "../support/checkout-form.ts";
+import { dialects, pgUrl } from "./databases.ts";
+
+const run = promisify(execFile);
+const CLI = path.resolve("server/ops/backup-cli.ts");
+const work = mkdtempSync(path.join(tmpdir(), "backup-test-"));
+
+function cli(args: string[], env: Record<string, string>) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "DATABASE_URL" && k !== "SQLITE_PATH"));
+  return run(process.execPath, [CLI, ...args], { env: { ...clean, ...env } });
+}
+
+/** A place to put a store: an SQLite file, or a new PostgreSQL database. */
+async function newStore(kind: DbKind, tag: string): Promise<{ env: Record<string, string>; open(): Db; drop(): Promise<void> }> {
+  if (kind === "sqlite") {
+    const file = path.join(work, `${tag}.db`);
+    return { env: { SQLITE_PATH: file }, open: () => createDb({ kind, sqlitePath: file }), drop: async () => undefined };
+  }
+  const name = `toolstore_bk_${tag}_${randomBytes(4).toString("hex")}`;
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(q);
+    await c.end();
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(pgUrl!);
+  url.pathname = `/${name}`;
+  return { env: { DATABASE_URL: url.toString() }, open: () => createDb({ kind, url: url.toString(), poolSize: 8 }), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it("backs up a store while orders are being placed, restores it elsewhere, and every order committed before the backup is there, whole", async () => {
+    const source = await newStore(kind, "src");
+    const db = source.open();
+    cleanups.push(source.drop, () => db.destroy());
+    await migrateToLatest(db);
+    await seedCatalog(db, { products: 20 });
+    await db.updateTable("products").set({ stock_quantity: 100_000 }).execute();
+
+    // Write load: members placing two-line orders back to back, three at a time.
+    const committed: { number: string; at: number }[] = [];
+    let stop = false;
+    const buyer = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        const owner = `u:load-${n}-${i}`;
+        await addToCart(db, owner, { productId: 1 + ((n + i) % 20), quantity: 1 });
+        await addToCart(db, owner, { productId: 1 + ((n + i + 7) % 20), quantity: 2 });
+        const checkout = checkoutSchema.parse({ ...validCheckoutForm, email: `load.${n}.${i}@example.com`, checkoutToken: randomBytes(18).toString("base64url") });
+        const order = await placeOrder(db, { owner, userId: `load-${n}-${i}`, checkout, siteUrl: "https://shop.example" });
+        committed.push({ number: order.number, at: Date.now() });
+        // SQLite answers synchronously: without this the loop would never let the timers below run.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const load = Promise.all([0, 1, 2].map(buyer));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+
+    const file = path.join(work, `${kind}-backup`);
+    const backupStarted = Date.now();
+    const backup = await cli(["backup", file], source.env);
+    expect(backup.stdout).toMatch(/^Backed up the (SQLite|PostgreSQL) database to /);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stop = true;
+    await load;
+    const mustHave = committed.filter((o) => o.at < backupStarted).map((o) => o.number);
+    expect(mustHave.length).toBeGreaterThan(5);
+    expect(committed.length).toBeGreaterThan(mustHave.length); // orders kept coming while the backup ran
+
+    const target = await newStore(kind, "dst");
+    cleanups.push(target.drop);
+    const restore = await cli(["restore", file], target.env);
+    expect(restore.stdout).toMatch(/^Restored /);
+    const restored = target.open();
+    cleanups.push(() => restored.destroy());
+    const orders = await restored.selectFrom("orders").select(["id", "number"]).execute();
+    const numbers = new Set(orders.map((o) => o.number));
+    expect(mustHave.filter((n) => !numbers.has(n))).toEqual([]);
+    // Whole: two lines each, a ledger row per line, and an order mail per order.
+    const lines = await restored.selectFrom("order_lines").select(["order_id"]).execute();
+    const ledger = await restored.selectFrom("stock_movements").select(["order_id"]).where("reason", "=", "order").execute();
+    const mails = await restored.selectFrom("mail_queue").select(["subject"]).where("subject", "like", "Your ToolHub Wholesale order %").execute();
+    for (const o of orders) {
+      expect(lines.filter((l) => l.order_id === o.id)).toHaveLength(2);
+      expect(ledger.filter((l) => l.order_id === o.id)).toHaveLength(2);
+    }
+    expect(mails).toHaveLength(orders.length);
+  });
+
+  it("refuses a file that is not a backup, an existing target, and a backup of the other database kind, with a reason", async () => {
+    const store = await newStore(kind, "bad");
+    const db = store.open();
+    cleanups.push(store.drop, () => db.destroy());
+    await migrateToLatest(db);
+    const junk = path.join(work, `${kind}-junk.txt`);
+    writeFileSync(junk, "not a database");
+    await expect(cli(["restore", junk], store.env)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("is not a store backup") });
+    await expect(cli(["backup", junk], store.env)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("already exists") });
+    await expect(cli(["restore"], store.env)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("Usage: npm run backup") });
+    const other = kind === "sqlite" ? "PGDMP-not-really" : "SQLite format 3\u0000";
+    const wrongKind = path.join(work, `${kind}-other-kind`);
+    writeFileSync(wrongKind, other);
+    await expect(cli(["restore", wrongKind], store.env)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("backup, but the configured database is") });
+  });
+});
