@@ -38,6 +38,7 @@ import MailComposer from "nodemailer/lib/mail-composer";
 import { config } from "../config.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { MailQueueTable, MailRow, MailStatus } from "../db/schema.ts";
+import { maskEmail } from "../ops/log.ts";
 import { mailWakeSignal } from "./queue.ts";
 import { createOutboxTransport, createSmtpTransport, DeliveryError, type ComposedMail, type MailTransport } from "./transport.ts";
 
@@ -240,7 +241,8 @@ export function startMailSender(db: Db, options: MailSenderOptions = {}): MailSe
   }
 
   async function processMail(row: MailRow, token: string): Promise<void> {
-    const label = `mail #${row.id} to ${row.to_address} "${row.subject.slice(0, 80)}"`;
+    // The address masked: `log` may be any line logger (console.log by default), not only pino's scrubbing one.
+    const label = `mail #${row.id} to ${maskEmail(row.to_address)} "${row.subject.slice(0, 80)}"`;
     let composed: ComposedMail;
     try {
       composed = await composeMail(row, from);

@@ -4,7 +4,7 @@ import type { Db } from "../db/connection.ts";
  * What an order page shows, and nothing else: no row ids, no access or checkout token, no account
  * id, no payment bookkeeping. Loaders return these views, so they are all that reaches the browser.
  */
-const ORDER_VIEW_COLUMNS = [
+export const ORDER_VIEW_COLUMNS = [
   "number",
   "email",
   "status",

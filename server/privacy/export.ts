@@ -7,6 +7,7 @@
  */
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
+import { ORDER_VIEW_COLUMNS } from "../orders/queries.ts";
 import { ownerForUser } from "../shopper/identity.ts";
 
 const iso = (value: string | Date | null | undefined) => (value == null ? null : new Date(value).toISOString());
@@ -24,29 +25,7 @@ export async function exportAccountData(db: Db, userId: string, options: { curre
     db.selectFrom("session").select(["id", "createdAt", "expiresAt", "ipAddress", "userAgent"]).where("userId", "=", userId).orderBy("createdAt").execute(),
     db
       .selectFrom("orders")
-      .select([
-        "id",
-        "number",
-        "created_at",
-        "status",
-        "payment_method",
-        "payment_status",
-        "email",
-        "business_name",
-        "tax_number",
-        "ship_name",
-        "ship_line1",
-        "ship_line2",
-        "ship_city",
-        "ship_region",
-        "ship_postcode",
-        "ship_country",
-        "subtotal_cents",
-        "member_discount_cents",
-        "shipping_cents",
-        "tax_cents",
-        "total_cents",
-      ])
+      .select(["id", ...ORDER_VIEW_COLUMNS, "payment_status", "business_name", "tax_number"])
       .where("user_id", "=", userId)
       .orderBy("id")
       .execute(),

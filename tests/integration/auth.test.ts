@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Redis } from "ioredis";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshDb, redisUp, redisUrl, type TestDb } from "./databases.ts";
 import { startAuthApp, type AuthApp } from "./auth-harness.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
@@ -173,19 +172,6 @@ describe("per-IP rate limit", () => {
   });
 });
 
-const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-async function redisUp() {
-  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 describe("rate limits shared through Redis", async () => {
   const up = await redisUp();

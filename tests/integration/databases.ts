@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
 import pg from "pg";
 import { createDb, type Db, type DbKind } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
@@ -39,4 +40,20 @@ export async function freshDb(kind: DbKind): Promise<TestDb> {
       await c.end();
     },
   };
+}
+
+export const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** Whether the test Redis answers (tests that need it are skipped otherwise). */
+export async function redisUp(): Promise<boolean> {
+  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    await client.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
 }

@@ -5,27 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "../../app/lib/auth-rules.ts";
 import { closeRateLimitConnections, createRateLimiter } from "../../server/security/rate-limit.ts";
 import { startAuthApp, type AuthApp } from "./auth-harness.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshDb, redisUp, redisUrl, type TestDb } from "./databases.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
 const WRONG = "Wrong-Password-1";
 const LIMIT = 4;
 const email = (tag: string) => `${tag}.${randomBytes(4).toString("hex")}@example.com`;
 const ip = () => `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
-const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function redisUp() {
-  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 async function signIn(app: AuthApp, who: string, password: string, from: string) {
   const response = await app.post("/sign-in/email", { email: who, password }, { "x-test-ip": from });
