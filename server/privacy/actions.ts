@@ -5,7 +5,7 @@
  */
 import { redirect } from "react-router";
 import { DELETE_CONFIRMATION_WORD, PRIVACY_MESSAGES } from "../../app/lib/privacy.ts";
-import { trustedOrigins, isTrustedOrigin } from "../auth/origins.ts";
+import { isTrustedOrigin, originPolicy, type OriginPolicy } from "../auth/origins.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError, isDomainError } from "../errors.ts";
@@ -19,7 +19,7 @@ export interface PrivacyDeps {
   /** Counts confirmation attempts per account (password guessing with a borrowed session). */
   limiter: RateLimiter;
   /** The authorized origins for these state-changing posts. */
-  origins: string[];
+  origins: OriginPolicy | string[];
   verify?: PasswordVerifier;
   log?: (line: string) => void;
   now?: () => Date;
@@ -35,7 +35,7 @@ export function defaultPrivacyDeps(): PrivacyDeps {
     const cfg = config();
     defaults = {
       limiter: createRateLimiter({ name: "privacy-confirm", ...CONFIRM_RATE_LIMIT, redisUrl: cfg.REDIS_URL }),
-      origins: trustedOrigins(cfg),
+      origins: originPolicy(cfg),
       log: (line) => console.log(line),
     };
   }
