@@ -1,5 +1,6 @@
 // `npm test`: unit and integration tests (Vitest, SQLite and — when TEST_DATABASE_URL is set —
-// PostgreSQL), then a production build, then the end-to-end suite in Chromium (Playwright).
+// PostgreSQL), then a production build, the reliability suite against it, then the end-to-end
+// suite in Chromium (Playwright).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -24,4 +25,7 @@ function step(title, args, extraEnv = {}) {
 const bin = (p) => path.join(root, "node_modules", p);
 step("Unit and integration tests", [bin("vitest/vitest.mjs"), "run"]);
 step("Production build", [bin("@react-router/dev/bin.cjs"), "build"], { NODE_ENV: "production" });
+// Against that build (build/, or BUILD_DIR when set): fuzzing, double submits and kill -9 during
+// checkout, on SQLite and — with TEST_DATABASE_URL — PostgreSQL (tests/reliability/).
+step("Reliability tests (fuzz, double submit, crash)", [bin("vitest/vitest.mjs"), "run", "--config", "vitest.reliability.config.ts"]);
 step("End-to-end tests (Chromium)", [bin("@playwright/test/cli.js"), "test"]);

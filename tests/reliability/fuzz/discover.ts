@@ -1,6 +1,6 @@
 /**
- * Learns the live site before fuzzing it: visits every route that has no params, as a guest and
- * as a member, keeps each page's post forms and links, fills route params with values seen in
+ * Learns the live site before fuzzing it: visits every route that has no params, as a guest, as
+ * a member and (once the store has roles) as staff, keeps each page's post forms and links, fills route params with values seen in
  * links, submits each kind of form once with the page's own values (which fills the carts, so the
  * cart and checkout forms show up), then visits everything again.
  */
@@ -78,16 +78,16 @@ export async function discover(baseUrl: string, targets: FuzzTarget[], ids: Fuzz
       const values = Object.fromEntries(Object.entries(bucket).map(([k, v]) => [k, v[0]]));
       return [t.pattern.split("/").map((s) => (s === "*" ? values["*"] : s.startsWith(":") ? values[s.slice(1).replace(/\?$/, "")] : s)).filter((s) => s !== undefined).join("/")];
     });
-    for (const cookie of [ids.guest.jar.header(), ids.member.jar.header()]) {
+    for (const cookie of ids.shoppers.map((s) => s.jar.header())) {
       for (const page of [...staticPages, ...paramPages]) await visit(page, cookie);
     }
   };
 
   await crawl();
-  // Submit each kind of form once, as the page filled it, as the guest and as the member.
+  // Submit each kind of form once, as the page filled it, as each identity.
   for (const form of [...forms.values()]) {
     const fields: [string, string][] = form.fields.filter((f) => f.values.length).map((f) => [f.name, f.values[0]]);
-    for (const shopper of [ids.guest, ids.member]) {
+    for (const shopper of ids.shoppers) {
       await shopper.postForm(form.action, fields).catch(() => undefined);
     }
   }

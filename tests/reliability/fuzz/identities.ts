@@ -7,7 +7,7 @@ import { send } from "../support/http.ts";
 import { Shopper, uniqueEmail } from "../support/shopper.ts";
 import type { Random } from "./prng.ts";
 
-export type IdentityKind = "anonymous" | "guest" | "member" | "member+guest" | "forged";
+export type IdentityKind = "anonymous" | "guest" | "member" | "member+guest" | "forged" | "staff";
 
 export const IDENTITY_WEIGHTS: readonly (readonly [number, IdentityKind])[] = [
   [3, "anonymous"],
@@ -15,7 +15,14 @@ export const IDENTITY_WEIGHTS: readonly (readonly [number, IdentityKind])[] = [
   [3, "member"],
   [1, "member+guest"],
   [1, "forged"],
+  [2, "staff"],
 ];
+
+/**
+ * Makes a signed-up account staff (the back office's roles), by writing the database directly;
+ * resolves false when the store has no roles yet, and the "staff" identity is then a member.
+ */
+export type PromoteToStaff = (email: string) => Promise<boolean>;
 
 const FORGED_COOKIES = [
   "guest=abc",
@@ -36,12 +43,17 @@ export class FuzzIdentities {
   /** The member's cookies with a valid signature but the token swapped: a forged session. */
   private tampered = "";
 
-  private readonly baseUrl: string;
+  /** A member with the highest role the store has (null when it has no roles). */
+  staff: Shopper | null = null;
 
-  constructor(baseUrl: string) {
+  private readonly baseUrl: string;
+  private readonly promote?: PromoteToStaff;
+
+  constructor(baseUrl: string, options: { promote?: PromoteToStaff } = {}) {
     this.baseUrl = baseUrl;
     this.guest = new Shopper(baseUrl);
     this.member = new Shopper(baseUrl);
+    this.promote = options.promote;
   }
 
   async setUp(): Promise<void> {
@@ -49,6 +61,15 @@ export class FuzzIdentities {
     await this.member.signIn();
     const token = this.member.jar.get("session_token") ?? "";
     this.tampered = `better-auth.session_token=${token.replace(/^[^.]{4}/, "AAAA")}`;
+    if (this.promote) {
+      const staff = await new Shopper(this.baseUrl).signUp(uniqueEmail("fuzz.staff"));
+      if (await this.promote(staff.email!)) this.staff = await staff.signIn();
+    }
+  }
+
+  /** Everyone whose pages the discovery crawls: the guest, the member, and staff when there are roles. */
+  get shoppers(): Shopper[] {
+    return [this.guest, this.member, ...(this.staff ? [this.staff] : [])];
   }
 
   cookie(kind: IdentityKind, rng: Random): string {
@@ -63,21 +84,29 @@ export class FuzzIdentities {
         return [this.member.jar.header(), this.guest.jar.header()].filter(Boolean).join("; ");
       case "forged":
         return rng.chance(0.3) ? this.tampered : rng.pick(FORGED_COOKIES);
+      case "staff":
+        return (this.staff ?? this.member).jar.header();
     }
   }
 
   /** Makes sure the member is still signed in: signs in again, or signs up a new member. */
   async refresh(): Promise<void> {
-    const res = await send(this.baseUrl, { method: "GET", path: "/api/auth/get-session", headers: { cookie: this.member.jar.header(), "x-forwarded-for": this.member.ip } });
-    if (res.status === 200 && res.text() !== "null") return;
+    this.member = await this.stillSignedIn(this.member, "fuzz.member");
+    if (this.staff) this.staff = await this.stillSignedIn(this.staff, "fuzz.staff", this.promote);
+  }
+
+  /** The shopper, or the same account signed in again, or (when a request deleted it) a new account. */
+  private async stillSignedIn(shopper: Shopper, tag: string, promote?: PromoteToStaff): Promise<Shopper> {
+    const res = await send(this.baseUrl, { method: "GET", path: "/api/auth/get-session", headers: { cookie: shopper.jar.header(), "x-forwarded-for": shopper.ip } });
+    if (res.status === 200 && res.text() !== "null") return shopper;
     const fresh = new Shopper(this.baseUrl);
     try {
-      await fresh.signIn(this.member.email!);
+      await fresh.signIn(shopper.email!);
     } catch {
-      await fresh.signUp(uniqueEmail("fuzz.member"));
+      await fresh.signUp(uniqueEmail(tag));
+      await promote?.(fresh.email!);
       await fresh.signIn();
     }
-    // Keep the member's cart cookie-less identity; only the session changes.
-    this.member = fresh;
+    return fresh;
   }
 }

@@ -6,7 +6,7 @@
 import { send, type RawResponse } from "../support/http.ts";
 import { generateCases, type FuzzCase } from "./cases.ts";
 import { discover } from "./discover.ts";
-import { FuzzIdentities } from "./identities.ts";
+import { FuzzIdentities, type PromoteToStaff } from "./identities.ts";
 import { createRandom } from "./prng.ts";
 import { allTargets, type FuzzTarget } from "./targets.ts";
 
@@ -19,6 +19,8 @@ export interface FuzzOptions {
   /** Only this case index (FUZZ_CASE), to replay one failure. */
   only?: number;
   log?: (line: string) => void;
+  /** Gives an account the back office's role, when the store has roles (support/staff.ts). */
+  promote?: PromoteToStaff;
 }
 
 export interface FuzzFailure {
@@ -74,10 +76,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const log = options.log ?? (() => undefined);
   const started = Date.now();
   const targets = allTargets();
-  const ids = new FuzzIdentities(baseUrl);
+  const ids = new FuzzIdentities(baseUrl, { promote: options.promote });
   await ids.setUp();
   const discovery = await discover(baseUrl, targets, ids);
-  log(`fuzz: seed ${seed}; ${targets.length} targets (${targets.filter((t) => t.source === "app").length} app routes, ${targets.filter((t) => t.source === "auth").length} auth endpoints), ${discovery.forms.length} kinds of form from ${discovery.pagesVisited} page visits`);
+  log(`fuzz: seed ${seed}; ${ids.staff ? "with" : "no"} staff identity; ${targets.length} targets (${targets.filter((t) => t.source === "app").length} app routes, ${targets.filter((t) => t.source === "auth").length} auth endpoints), ${discovery.forms.length} kinds of form from ${discovery.pagesVisited} page visits`);
 
   const rng = createRandom(seed);
   let cases = generateCases(rng, requests, { baseUrl, targets, discovery });

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { CookieJar, formHeaders, jsonHeaders, send, urlencoded, type RawResponse } from "./http.ts";
+import { validCheckoutForm } from "../../support/checkout-form.ts";
 
 export const PASSWORD = "Sturdy-Hammer-42";
 
@@ -70,17 +71,9 @@ export class Shopper {
     const token = /name="checkoutToken"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="checkoutToken"/.exec(page.text());
     if (!token) throw new Error("no checkout token on the checkout page");
     return {
+      ...validCheckoutForm,
       email: this.email ?? uniqueEmail("guest"),
       name: "Reliability Buyer",
-      line1: "1 Main Street",
-      line2: "",
-      city: "New York",
-      region: "NY",
-      postcode: "10001",
-      country: "US",
-      paymentMethod: "pay-on-delivery",
-      businessName: "",
-      taxNumber: "",
       checkoutToken: token[1] ?? token[2],
       ...overrides,
     };
