@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { waitForHydration } from "./site.ts";
 
 export const uniqueEmail = (tag: string) => `${tag}.${randomBytes(4).toString("hex")}@example.com`;
 export const GOOD_PASSWORD = "Sturdy-Hammer-42";
@@ -12,6 +13,8 @@ export async function registerViaApi(request: APIRequestContext, baseURL: string
 
 export async function logInThroughForm(page: Page, email: string, password = GOOD_PASSWORD) {
   await page.goto("/login");
+  // A click before hydration would take the no-JavaScript path, which has no toast.
+  await waitForHydration(page);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Login", exact: true }).click();
