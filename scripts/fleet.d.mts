@@ -76,8 +76,11 @@ export interface FleetOptions {
 }
 
 export const root: string;
+export const MAX_FAILS: number;
+export const FAIL_TIMEOUT_S: number;
 export function fleetOptionsFromEnv(env?: NodeJS.ProcessEnv): Required<Pick<FleetOptions, "size" | "port" | "basePort" | "dir" | "buildDir" | "databaseName" | "pgAdminUrl" | "proxyAddress">> & FleetOptions;
 export function nginxBinary(): string | null;
+export function redisServerBinary(): string | null;
 export function ensureDatabase(adminUrl: string, name: string): Promise<string>;
 export function nginxConfig(fleet: Fleet): string;
 export function startFleet(options?: FleetOptions): Promise<Fleet>;

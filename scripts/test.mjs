@@ -1,6 +1,6 @@
 // `npm test`: unit and integration tests (Vitest, SQLite and — when TEST_DATABASE_URL is set —
-// PostgreSQL), then a production build, the reliability suite against it, then the end-to-end
-// suite in Chromium (Playwright).
+// PostgreSQL), then a production build, the reliability suite and the fleet tests against it, then
+// the end-to-end suite in Chromium (Playwright).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -28,4 +28,7 @@ step("Production build", [bin("@react-router/dev/bin.cjs"), "build"], { NODE_ENV
 // Against that build (build/, or BUILD_DIR when set): fuzzing, double submits and kill -9 during
 // checkout, on SQLite and — with TEST_DATABASE_URL — PostgreSQL (tests/reliability/).
 step("Reliability tests (fuzz, double submit, crash)", [bin("vitest/vitest.mjs"), "run", "--config", "vitest.reliability.config.ts"]);
+// Three instances of that build behind nginx on PostgreSQL (a fresh database next to
+// TEST_DATABASE_URL) and a private Redis: sessions, limits, oversell, restarts, kill -9 (tests/fleet/).
+step("Fleet tests (3 instances behind nginx)", [bin("vitest/vitest.mjs"), "run", "--config", "vitest.fleet.config.ts"]);
 step("End-to-end tests (Chromium)", [bin("@playwright/test/cli.js"), "test"]);

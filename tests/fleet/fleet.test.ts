@@ -12,7 +12,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../server/db/connection.ts";
-import { killFleetNow, killInstance, nginxBinary, restartInstance, root, startFleet, startInstance, stopFleet, type Fleet } from "../../scripts/fleet.mjs";
+import { killFleetNow, killInstance, nginxBinary, redisServerBinary, restartInstance, root, startFleet, startInstance, stopFleet, type Fleet } from "../../scripts/fleet.mjs";
 import { Browser, mapLimit, send } from "./support/http.ts";
 import {
   addToCart,
@@ -100,8 +100,9 @@ describe.skipIf(skipReason !== null)("the store as a fleet: 3 instances behind n
       dir,
       buildDir,
       databaseUrl: database.url,
-      // A Redis of the fleet's own: the tests' counters never mix with another suite's.
-      redis: "private",
+      // A Redis of the fleet's own, so the tests' counters never mix with another suite's (without
+      // redis-server: REDIS_URL, or the one on 127.0.0.1:6379).
+      ...(redisServerBinary() ? { redis: "private" as const } : { redisUrl: process.env.REDIS_URL || undefined }),
       redisPort: basePort + 8,
       build: false,
       quiet: true,
@@ -310,7 +311,7 @@ describe.skipIf(skipReason !== null)("the store as a fleet: 3 instances behind n
     await sleep(1000);
     const took: number[] = [];
     for (const instance of f.instances) {
-      // SIGTERM, wait for the exit, start again, wait for /readyz; then the next one.
+      // SIGTERM, wait for the exit, start again, wait for /readyz and nginx's fail_timeout; then the next.
       // (FLEET_RESTART_DRAIN=1: take it out of nginx's rotation first, by a reload.)
       const t0 = Date.now();
       await restartInstance(f, instance.index, { drain: process.env.FLEET_RESTART_DRAIN === "1" });
@@ -531,6 +532,15 @@ describe.skipIf(skipReason !== null)("the store as a fleet: 3 instances behind n
       else if (/session_token=|"cookie":"[^[]/i.test(raw)) leaks.push(`${where}: ${raw.slice(0, 300)}  ← a cookie`);
     }
     expect(leaks.slice(0, 10)).toEqual([]);
+
+    // A request can be followed from nginx's log to the instance's: both carry nginx's request id
+    // (the app takes X-Request-Id only from the proxy; a client's own is replaced by nginx).
+    const traced = await browserFor(f).get(`/shop/${products[0]}`, { headers: { "x-request-id": "chosen-by-the-client" } });
+    const id = String(traced.headers["x-request-id"]);
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    await sleep(1200);
+    expect(instanceLogs(f).filter((l) => l.entry?.reqId === id).map((l) => l.entry?.route)).toEqual(["/shop/:id"]);
+    expect(readFileSync(path.join(f.logsDir, "nginx-access.log"), "utf8")).toContain(`id=${id}`);
     console.log(`log check: ${lines.length} lines against ${secrets.size} secrets, none found`);
   });
 });
