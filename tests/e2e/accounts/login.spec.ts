@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { GOOD_PASSWORD, logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { waitForHydration } from "../support/site.ts";
 
 test.describe("Login", () => {
   test("has a Google button, the password toggle and a link to register", async ({ page }) => {
@@ -54,6 +55,7 @@ test.describe("Login", () => {
 
   test("a network failure shows a message in the page", async ({ page }) => {
     await page.goto("/login");
+    await waitForHydration(page);
     await page.route("**/api/auth/sign-in/email", (route) => route.abort("internetdisconnected"));
     await page.getByLabel("Email").fill("someone@example.com");
     await page.getByLabel("Password", { exact: true }).fill("Whatever-123");
@@ -63,6 +65,7 @@ test.describe("Login", () => {
 
   test("a server error shows a message in the page", async ({ page }) => {
     await page.goto("/login");
+    await waitForHydration(page);
     await page.route("**/api/auth/sign-in/email", (route) => route.fulfill({ status: 502, body: "Bad gateway" }));
     await page.getByLabel("Email").fill("someone@example.com");
     await page.getByLabel("Password", { exact: true }).fill("Whatever-123");
