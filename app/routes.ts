@@ -33,6 +33,9 @@ export default [
   route("newsletter/confirm", "routes/newsletter-confirm.tsx"),
   route("newsletter/unsubscribe", "routes/newsletter-unsubscribe.tsx"),
   route("search/suggest", "routes/search-suggest.ts"),
+  // The back office: every loader and action calls requireStaff/requireAdmin (server/staff/guard.ts).
+  // (A path on the layout rather than prefix(): prefix() puts "admin" on the index route itself.)
+  route("admin", "routes/admin/layout.tsx", [index("routes/admin/index.tsx")]),
   route("__test/error", "routes/test-error.tsx"),
   route("images/products/:id/:n", "routes/product-image.ts"),
   route("images/brands/:slug", "routes/brand-image.ts"),

@@ -1,6 +1,6 @@
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { genericOAuth, magicLink } from "better-auth/plugins";
+import { admin, genericOAuth, magicLink } from "better-auth/plugins";
 import { AUTH_MESSAGES, checkRegistration } from "../../app/lib/auth-rules.ts";
 import { config, type AppConfig } from "../config.ts";
 import { dbKind, getDb, type Db } from "../db/connection.ts";
@@ -10,6 +10,7 @@ import { CLIENT_IP_HEADER } from "../security/rate-limit.ts";
 import { takeOverUnverifiedAccount } from "./google-takeover.ts";
 import { isLoopbackDefault, loopbackHosts, trustedOrigins } from "./origins.ts";
 import { checkNewPassword } from "./password-policy.ts";
+import { ac, DEFAULT_ROLE, roles } from "./permissions.ts";
 import { createSignInGuard, type SignInGuard } from "./sign-in-guard.ts";
 import { resolveAuthSecret } from "./secret.ts";
 import { redisRateLimitStorage } from "./rate-limit-storage.ts";
@@ -135,6 +136,9 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
       }),
     },
     plugins: [
+      // Roles and bans (user.role, banned, banReason, banExpires; session.impersonatedBy), with the
+      // store's permission statements (permissions.ts). Impersonation is granted to no role.
+      admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"], bannedUserMessage: "This account has been suspended. Please contact us if you think this is a mistake." }),
       magicLink({
         expiresIn: EMAIL_LINK_TTL_SECONDS,
         disableSignUp: true,

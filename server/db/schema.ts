@@ -297,6 +297,12 @@ export interface AuthUserTable {
   image: string | null;
   createdAt: AuthDate;
   updatedAt: AuthDate;
+  // Better Auth's admin plugin (server/auth/permissions.ts). role: "customer" | "staff" | "admin";
+  // null on accounts created before the plugin, which are customers.
+  role: Generated<string | null>;
+  banned: Generated<boolean | number | null>;
+  banReason: Generated<string | null>;
+  banExpires: Generated<AuthDate | null>;
 }
 
 export interface AuthSessionTable {
@@ -308,6 +314,8 @@ export interface AuthSessionTable {
   userAgent: string | null;
   createdAt: AuthDate;
   updatedAt: AuthDate;
+  /** Admin plugin: the admin behind an impersonation session (no role may impersonate today). */
+  impersonatedBy: Generated<string | null>;
 }
 
 export interface AuthAccountTable {

@@ -1,0 +1,52 @@
+import { data, NavLink, Outlet } from "react-router";
+import type { Route } from "./+types/layout";
+import { requireStaff } from "../../../server/staff/guard.ts";
+
+/** Back-office pages are private and never cached or indexed. */
+export function headers() {
+  return { "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex" };
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const staff = await requireStaff(request);
+  return { name: staff.name, role: staff.role };
+}
+
+/** Nothing to post here yet; the guard still answers first, so guests and customers learn nothing. */
+export async function action({ request }: Route.ActionArgs) {
+  await requireStaff(request);
+  throw data("Method not allowed", { status: 405 });
+}
+
+const NAV = [{ to: "/admin", label: "Dashboard", end: true }] as const;
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row">
+      <nav aria-label="Back office" className="md:w-56 md:shrink-0">
+        <p className="text-sm font-semibold uppercase tracking-wide text-slate-700">Back office</p>
+        <ul className="mt-3 flex flex-wrap gap-2 md:flex-col">
+          {NAV.map((item) => (
+            <li key={item.to}>
+              <NavLink
+                to={item.to}
+                end={item.end}
+                className={({ isActive }) =>
+                  `block rounded px-3 py-2 font-medium focus-visible:outline-2 focus-visible:outline-offset-2 ${isActive ? "bg-slate-900 text-white" : "text-ink hover:bg-slate-100"}`
+                }
+              >
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-4 text-sm text-slate-700">
+          Signed in as {loaderData.name || "staff"} ({loaderData.role})
+        </p>
+      </nav>
+      <div className="min-w-0 flex-1">
+        <Outlet />
+      </div>
+    </div>
+  );
+}

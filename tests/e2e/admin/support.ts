@@ -1,0 +1,41 @@
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import type { APIRequestContext } from "@playwright/test";
+import appRoutes from "../../../app/routes.ts";
+import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { signInViaApi, storeDb } from "../shopping/support.ts";
+
+/** Every path pattern in app/routes.ts (nested, prefixed and index routes included). */
+export function routePatterns(routes: readonly RouteConfigEntry[] = appRoutes): string[] {
+  const out = new Set<string>();
+  const join = (parent: string, child?: string) => (child ? `${parent.replace(/\/$/, "")}/${child.replace(/^\//, "")}` : parent);
+  const walk = (entries: readonly RouteConfigEntry[], parent: string) => {
+    for (const entry of entries) {
+      const full = entry.index && !entry.path ? parent || "/" : join(parent, entry.path);
+      if (entry.index || entry.path) out.add(full.startsWith("/") ? full : `/${full}`);
+      if (entry.children) walk(entry.children, full === "/" ? "" : full);
+    }
+  };
+  walk(routes, "");
+  return [...out];
+}
+
+/** The back office's routes, with every `:param` filled in (ids that may or may not exist). */
+export function adminPaths(): string[] {
+  return routePatterns()
+    .filter((p) => p === "/admin" || p.startsWith("/admin/"))
+    .map((p) => p.replace(/:[A-Za-z]+\??/g, "1").replace(/\/\*$/, "/x"));
+}
+
+/** Registers an account; with `role`, gives it that role directly in the e2e server's database. */
+export async function accountWithRole(request: APIRequestContext, baseURL: string, tag: string, role?: "staff" | "admin") {
+  const email = uniqueEmail(tag);
+  await registerViaApi(request, baseURL, email);
+  if (role) storeDb().prepare(`UPDATE "user" SET role = ? WHERE email = ?`).run(role, email);
+  return email;
+}
+
+export function userRow(email: string) {
+  return storeDb().prepare(`SELECT role, banned, updatedAt FROM "user" WHERE email = ?`).get(email);
+}
+
+export { signInViaApi };
