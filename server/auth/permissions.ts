@@ -13,20 +13,7 @@
 import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements } from "better-auth/plugins/admin/access";
 
-export const statements = {
-  ...defaultStatements,
-  dashboard: ["view"],
-  product: ["view", "create", "update", "archive", "import", "export"],
-  stock: ["view", "adjust"],
-  order: ["view", "update", "cancel", "return"],
-  customer: ["view", "ban"],
-  message: ["view", "reply", "handle"],
-  audit: ["view"],
-  staff: ["view", "invite", "set-role", "remove"],
-} as const;
-
-export const ac = createAccessControl(statements);
-
+/** Everything in the back office that staff may do (all but managing staff). */
 const backOffice = {
   dashboard: ["view"],
   product: ["view", "create", "update", "archive", "import", "export"],
@@ -36,6 +23,14 @@ const backOffice = {
   message: ["view", "reply", "handle"],
   audit: ["view"],
 } as const;
+
+export const statements = {
+  ...defaultStatements,
+  ...backOffice,
+  staff: ["view", "invite", "set-role", "remove"],
+} as const;
+
+export const ac = createAccessControl(statements);
 
 export const roles = {
   customer: ac.newRole({ user: [], session: [] }),
