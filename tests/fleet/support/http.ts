@@ -4,6 +4,9 @@
  * local address, so a test can be "another client" (127.0.0.x) to nginx.
  */
 import http from "node:http";
+import { CookieJar } from "../../support/cookie-jar.ts";
+
+export { CookieJar };
 
 export interface Reply {
   status: number;
@@ -79,33 +82,6 @@ export async function send(url: string, options: SendOptions = {}): Promise<Repl
     const e = error as Error & { reusedSocket?: boolean; code?: string };
     if (e.reusedSocket && (e.code === "ECONNRESET" || e.code === "EPIPE")) return sendOnce(target, options);
     throw error;
-  }
-}
-
-/** Cookies by name, from Set-Cookie lines; emptied or expired ones are dropped. */
-export class CookieJar {
-  readonly cookies = new Map<string, string>();
-
-  update(lines: string[]): void {
-    for (const line of lines) {
-      const [pair, ...attributes] = line.split(";");
-      const eq = pair.indexOf("=");
-      if (eq <= 0) continue;
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
-      if (!value || expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
-  get(suffix: string): string | undefined {
-    for (const [name, value] of this.cookies) if (name === suffix || name.endsWith(`.${suffix}`)) return value;
-    return undefined;
-  }
-
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 }
 
