@@ -31,16 +31,27 @@ async function newStore(kind: DbKind, tag: string): Promise<{ env: Record<string
     return { env: { SQLITE_PATH: file }, open: () => createDb({ kind, sqlitePath: file }), drop: async () => undefined };
   }
   const name = `toolstore_bk_${tag}_${randomBytes(4).toString("hex")}`;
-  const admin = async (q: string) => {
+  const admin = async (q: string, values: unknown[] = []) => {
     const c = new pg.Client({ connectionString: pgUrl });
     await c.connect();
-    await c.query(q);
+    const result = await c.query<{ n: number }>(q, values);
     await c.end();
+    return result.rows;
+  };
+  // Dropped only once the test's own pools have really closed: a FORCE drop that terminated a
+  // connection still closing would surface as an unhandled error in that connection.
+  const drop = async () => {
+    for (let i = 0; i < 50; i++) {
+      const [row] = await admin("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+      if (!row?.n) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   };
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(pgUrl!);
   url.pathname = `/${name}`;
-  return { env: { DATABASE_URL: url.toString() }, open: () => createDb({ kind, url: url.toString(), poolSize: 8 }), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { env: { DATABASE_URL: url.toString() }, open: () => createDb({ kind, url: url.toString(), poolSize: 8 }), drop };
 }
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
