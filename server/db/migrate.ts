@@ -10,6 +10,7 @@ import * as indexes from "./migrations/006_indexes.ts";
 import * as jobs from "./migrations/007_jobs.ts";
 import * as orderHolds from "./migrations/008_order_holds.ts";
 import * as privacy from "./migrations/009_privacy.ts";
+import * as backOffice from "./migrations/010_back_office.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -24,6 +25,7 @@ const migrations: Record<string, DialectMigration> = {
   "007_jobs": jobs,
   "008_order_holds": orderHolds,
   "009_privacy": privacy,
+  "010_back_office": backOffice,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -44,6 +44,11 @@ export interface ProductTable {
   rating: number;
   featured: number;
   created_at: string;
+  /** Archived products leave the shop, search and sitemap; old orders still show them (migration 010). */
+  archived_at: string | null;
+  /** The back office lists the product as low on stock at or below this. */
+  low_stock_threshold: Generated<number>;
+  updated_at: string | null;
 }
 
 export interface Database {
@@ -110,6 +115,10 @@ export interface ContactMessageTable {
   message: string;
   ip: string | null;
   created_at: string;
+  /** The back office's marks (migration 010). handled_by: the staff member's user id. */
+  handled_at: string | null;
+  handled_by: string | null;
+  replied_at: string | null;
 }
 
 export interface Database {
@@ -220,6 +229,10 @@ export interface OrderTable {
   hold_expires_at: string | null;
   /** SHA-256 (hex) of the token in a guest's confirmation link. */
   confirm_token_hash: string | null;
+  /** Set when the order is shipped (migration 010). */
+  carrier: string | null;
+  tracking_number: string | null;
+  updated_at: string | null;
 }
 
 export interface OrderLineTable {
@@ -347,4 +360,70 @@ export interface Database {
   session: AuthSessionTable;
   account: AuthAccountTable;
   verification: AuthVerificationTable;
+}
+
+// ---- Back office (issue 12; migration 010_back_office) ----
+export interface ProductImageTable {
+  id: Generated<number>;
+  product_id: number;
+  position: number;
+  /** File name stem under UPLOAD_DIR/products; each rendition adds its width and extension. */
+  file_key: string;
+  width: number;
+  height: number;
+  created_at: string;
+}
+
+export type OrderEventKind = "status" | "return" | "payment" | "note";
+
+export interface OrderEventTable {
+  id: Generated<number>;
+  order_id: number;
+  created_at: string;
+  actor: string | null;
+  kind: OrderEventKind;
+  from_status: string | null;
+  to_status: string | null;
+  /** JSON object. */
+  details: string;
+}
+
+export interface OrderReturnTable {
+  id: Generated<number>;
+  order_id: number;
+  created_at: string;
+  actor: string | null;
+  reason: string;
+  /** 1 when the returned goods went back into stock. */
+  restock: number;
+  note: string | null;
+}
+
+export interface OrderReturnLineTable {
+  id: Generated<number>;
+  return_id: number;
+  order_line_id: number;
+  quantity: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: string;
+  actor_id: string;
+  actor_name: string;
+  action: string;
+  object_type: string;
+  object_id: string;
+  /** JSON, or null when the object was created. */
+  before: string | null;
+  /** JSON, or null when the object was removed. */
+  after: string | null;
+}
+
+export interface Database {
+  product_images: ProductImageTable;
+  order_events: OrderEventTable;
+  order_returns: OrderReturnTable;
+  order_return_lines: OrderReturnLineTable;
+  audit_log: AuditLogTable;
 }

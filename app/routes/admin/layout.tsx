@@ -18,7 +18,17 @@ export async function action({ request }: Route.ActionArgs) {
   throw data("Method not allowed", { status: 405 });
 }
 
-const NAV = [{ to: "/admin", label: "Dashboard", end: true }] as const;
+const NAV: { to: string; label: string; end?: boolean; adminOnly?: boolean }[] = [
+  { to: "/admin", label: "Dashboard", end: true },
+  { to: "/admin/products", label: "Products" },
+  { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/customers", label: "Customers" },
+  { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/newsletter", label: "Newsletter" },
+  { to: "/admin/mail", label: "Mail queue" },
+  { to: "/admin/staff", label: "Staff", adminOnly: true },
+  { to: "/admin/audit", label: "Audit log" },
+];
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
@@ -26,7 +36,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       <nav aria-label="Back office" className="md:w-56 md:shrink-0">
         <p className="text-sm font-semibold uppercase tracking-wide text-slate-700">Back office</p>
         <ul className="mt-3 flex flex-wrap gap-2 md:flex-col">
-          {NAV.map((item) => (
+          {NAV.filter((item) => !item.adminOnly || loaderData.role === "admin").map((item) => (
             <li key={item.to}>
               <NavLink
                 to={item.to}

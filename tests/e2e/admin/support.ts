@@ -39,3 +39,13 @@ export function userRow(email: string) {
 }
 
 export { signInViaApi };
+
+/**
+ * A new staff member (or admin), signed in on `request` (use page.request so the page shares the
+ * cookies) with a session that may enter the back office, second factor included. Returns the email.
+ */
+export async function signInAsStaff(request: APIRequestContext, baseURL: string, tag: string, role: "staff" | "admin" = "staff"): Promise<string> {
+  const email = await accountWithRole(request, baseURL, tag, role);
+  await signInViaApi(request, baseURL, email);
+  return email;
+}
