@@ -15,6 +15,7 @@ import { callAuthEndpoint, withCookies } from "../../server/auth/forward.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 
 export const LINK_SENT_MESSAGE = "If an account uses that email, a sign-in link is on its way. It works once and expires in 15 minutes.";
+export const STAFF_SESSION_ENDED_MESSAGE = "Your back-office session ended after 12 hours. Sign in again.";
 export const LINK_INVALID_MESSAGE = "That sign-in link has expired or was already used. Request a new one below.";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -25,7 +26,7 @@ export function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   return {
     email: params.get("email")?.slice(0, 254) ?? "",
-    notice: params.has("error") ? LINK_INVALID_MESSAGE : params.get("registered") ? AUTH_MESSAGES.registered : null,
+    notice: params.has("error") ? LINK_INVALID_MESSAGE : params.has("expired") ? STAFF_SESSION_ENDED_MESSAGE : params.get("registered") ? AUTH_MESSAGES.registered : null,
     registered: params.has("registered"),
     verified: params.has("verified"),
   };
@@ -50,6 +51,8 @@ export async function action({ request }: Route.ActionArgs) {
     const body = (result.body ?? {}) as { code?: string; message?: string };
     return data({ error: authErrorMessage("login", { status: result.status, code: body.code, message: body.message, retryAfterSeconds: retry }), email, sent: false }, { status: result.status === 401 ? 401 : result.status });
   }
+  // An account with two-factor authentication (staff) has no session yet: the code comes next.
+  if (result.body?.twoFactorRedirect) throw redirect("/two-factor", { headers: withCookies({}, result.setCookies) });
   throw redirect("/", { headers: withCookies({}, result.setCookies) });
 }
 
@@ -103,13 +106,14 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     const check = checkLogin({ email, password });
     if (!check.ok) return alert.show(check.message, { tone: "error" });
     setBusy(true);
-    const result = await postAuth<{ user: { name: string; email: string; image: string | null } }>("/sign-in/email", { email, password, rememberMe: true }, "login");
+    const result = await postAuth<{ user: { name: string; email: string; image: string | null }; twoFactorRedirect?: boolean }>("/sign-in/email", { email, password, rememberMe: true }, "login");
     if (!result.ok) {
       setBusy(false);
       setMessage(result.message);
       alert.show(result.message, { tone: "error", durationMs: 4000 });
       return;
     }
+    if (result.data.twoFactorRedirect) return navigate("/two-factor");
     setUser(toPublicUser(result.data.user));
     alert.show(AUTH_MESSAGES.loggedIn, { tone: "success", durationMs: ALERT_MS });
     window.setTimeout(() => {
@@ -136,6 +140,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             {shown}
           </p>
         ) : null}
+        {loaderData.notice === STAFF_SESSION_ENDED_MESSAGE && hydrated ? <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{STAFF_SESSION_ENDED_MESSAGE}</p> : null}
         {loaderData.notice === LINK_INVALID_MESSAGE && !shown ? <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{LINK_INVALID_MESSAGE}</p> : null}
         <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy || navigation.state === "submitting"}>
           Login

@@ -1,6 +1,6 @@
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { admin, genericOAuth, magicLink } from "better-auth/plugins";
+import { admin, genericOAuth, magicLink, twoFactor } from "better-auth/plugins";
 import { AUTH_MESSAGES, checkRegistration } from "../../app/lib/auth-rules.ts";
 import { config, type AppConfig } from "../config.ts";
 import { dbKind, getDb, type Db } from "../db/connection.ts";
@@ -8,6 +8,7 @@ import { enqueueMail } from "../mail/queue.ts";
 import { renderMail } from "../mail/templates.ts";
 import { CLIENT_IP_HEADER } from "../security/rate-limit.ts";
 import { takeOverUnverifiedAccount } from "./google-takeover.ts";
+import { markSecondFactor, SECOND_FACTOR_PATHS, TWO_FACTOR_ISSUER } from "./second-factor.ts";
 import { isLoopbackDefault, loopbackHosts, trustedOrigins } from "./origins.ts";
 import { checkNewPassword } from "./password-policy.ts";
 import { ac, DEFAULT_ROLE, roles } from "./permissions.ts";
@@ -21,7 +22,7 @@ import { mergeWishlists } from "../wishlist/wishlist.ts";
 export { CLIENT_IP_HEADER } from "../security/rate-limit.ts";
 export const EMAIL_LINK_TTL_SECONDS = 15 * 60;
 export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
-const RATE_LIMITED_PATHS = ["/sign-in/email", "/sign-up/email", "/sign-in/magic-link", "/request-password-reset", "/reset-password", "/change-password", "/sign-in/social"];
+const RATE_LIMITED_PATHS = [...SECOND_FACTOR_PATHS, "/two-factor/enable", "/sign-in/email", "/sign-up/email", "/sign-in/magic-link", "/request-password-reset", "/reset-password", "/change-password", "/sign-in/social"];
 
 export function googleConfigured(cfg: AppConfig): boolean {
   return Boolean(cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET);
@@ -54,7 +55,13 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
         await enqueueMail(db, { to: user.email, subject: "Reset your ToolHub Wholesale password", ...mail });
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: false } },
+    session: {
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+      cookieCache: { enabled: false },
+      // When this session passed a second factor (server/auth/second-factor.ts); the back office requires it.
+      additionalFields: { secondFactorAt: { type: "date", required: false, input: false } },
+    },
     // Google joins an existing email account only when Google says the email is verified. A local
     // account whose email was never verified is taken over cleanly (google-takeover.ts), so a
     // password set by someone who pre-registered the address stops working.
@@ -126,6 +133,7 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
       }),
       after: createAuthMiddleware(async (ctx) => {
         await signInGuard.after(ctx);
+        await markSecondFactor(ctx);
         // A new session (password, email link, Google): the guest's cart and wishlist join the account's.
         const session = ctx.context.newSession;
         if (!session) return;
@@ -139,6 +147,8 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
       // Roles and bans (user.role, banned, banReason, banExpires; session.impersonatedBy), with the
       // store's permission statements (permissions.ts). Impersonation is granted to no role.
       admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"], bannedUserMessage: "This account has been suspended. Please contact us if you think this is a mistake." }),
+      // TOTP with backup codes; staff must enrol before entering /admin (server/staff/guard.ts).
+      twoFactor({ issuer: TWO_FACTOR_ISSUER, backupCodeOptions: { amount: 10, length: 10 } }),
       magicLink({
         expiresIn: EMAIL_LINK_TTL_SECONDS,
         disableSignUp: true,

@@ -316,6 +316,8 @@ export interface AuthUserTable {
   banned: Generated<boolean | number | null>;
   banReason: Generated<string | null>;
   banExpires: Generated<AuthDate | null>;
+  /** Better Auth's twoFactor plugin: true once a TOTP enrolment was confirmed with a code. */
+  twoFactorEnabled: Generated<boolean | number | null>;
 }
 
 export interface AuthSessionTable {
@@ -329,6 +331,17 @@ export interface AuthSessionTable {
   updatedAt: AuthDate;
   /** Admin plugin: the admin behind an impersonation session (no role may impersonate today). */
   impersonatedBy: Generated<string | null>;
+  /** When this session passed a second factor (server/auth/second-factor.ts). */
+  secondFactorAt: Generated<AuthDate | null>;
+}
+
+/** Better Auth's twoFactor plugin: one row per enrolled user (secret and backup codes encrypted). */
+export interface AuthTwoFactorTable {
+  id: string;
+  secret: string;
+  backupCodes: string;
+  userId: string;
+  verified: Generated<boolean | number | null>;
 }
 
 export interface AuthAccountTable {
@@ -360,6 +373,7 @@ export interface Database {
   session: AuthSessionTable;
   account: AuthAccountTable;
   verification: AuthVerificationTable;
+  twoFactor: AuthTwoFactorTable;
 }
 
 // ---- Back office (issue 12; migration 010_back_office) ----

@@ -8,13 +8,15 @@ export function headers() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireStaff(request);
-  return { name: staff.name, role: staff.role };
+  // The enrolment / code page is a child of this layout, so the layout admits a session without a
+  // second factor; every child's own guard still requires one (server/staff/guard.ts).
+  const staff = await requireStaff(request, undefined, { withoutSecondFactor: true });
+  return { name: staff.name, role: staff.role, secondFactor: staff.secondFactor };
 }
 
 /** Nothing to post here yet; the guard still answers first, so guests and customers learn nothing. */
 export async function action({ request }: Route.ActionArgs) {
-  await requireStaff(request);
+  await requireStaff(request, undefined, { withoutSecondFactor: true });
   throw data("Method not allowed", { status: 405 });
 }
 
@@ -33,7 +35,8 @@ const NAV: { to: string; label: string; end?: boolean; adminOnly?: boolean }[] =
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row">
-      <nav aria-label="Back office" className="md:w-56 md:shrink-0">
+      {loaderData.secondFactor ? (
+      <nav aria-label="Back office" className="md:w-56 md:shrink-0 print:hidden">
         <p className="text-sm font-semibold uppercase tracking-wide text-slate-700">Back office</p>
         <ul className="mt-3 flex flex-wrap gap-2 md:flex-col">
           {NAV.filter((item) => !item.adminOnly || loaderData.role === "admin").map((item) => (
@@ -54,6 +57,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           Signed in as {loaderData.name || "staff"} ({loaderData.role})
         </p>
       </nav>
+      ) : null}
       <div className="min-w-0 flex-1">
         <Outlet />
       </div>

@@ -1,6 +1,6 @@
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { accountWithRole, signInViaApi } from "./support.ts";
+import { accountWithRole, signInAsStaff, signInViaApi } from "./support.ts";
 
 test("a guest asking for /admin is sent to /login", async ({ page }) => {
   const response = await page.request.get("/admin", { maxRedirects: 0 });
@@ -29,8 +29,7 @@ test("a signed-in customer gets the store's ordinary 404 page", async ({ page, b
 });
 
 test("staff see the dashboard, which is not indexed and passes axe", async ({ page, baseURL }) => {
-  const email = await accountWithRole(page.request, baseURL!, "admin-staff", "staff");
-  await signInViaApi(page.request, baseURL!, email);
+  await signInAsStaff(page.request, baseURL!, "admin-staff");
 
   const response = await page.goto("/admin");
   expect(response?.status()).toBe(200);

@@ -1,7 +1,8 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import type { APIRequestContext } from "@playwright/test";
 import appRoutes from "../../../app/routes.ts";
-import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { GOOD_PASSWORD, registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { keyFromUri, totpCode } from "../../support/totp.ts";
 import { signInViaApi, storeDb } from "../shopping/support.ts";
 
 /** Every path pattern in app/routes.ts (nested, prefixed and index routes included). */
@@ -40,6 +41,24 @@ export function userRow(email: string) {
 
 export { signInViaApi };
 
+/** Keys of the staff accounts tests enrolled, by email, to compute their codes later. */
+export const staffKeys = new Map<string, string>();
+
+/**
+ * Enrols the signed-in account on `request` in two-factor authentication through the auth API,
+ * as the enrolment page does, and leaves `request` with the second-factor session. Returns the key.
+ */
+export async function enrolTwoFactor(request: APIRequestContext, baseURL: string, email: string, password = GOOD_PASSWORD): Promise<string> {
+  const headers = { origin: baseURL };
+  const enable = await request.post("/api/auth/two-factor/enable", { data: { password }, headers });
+  if (!enable.ok()) throw new Error(`two-factor/enable: ${enable.status()} ${await enable.text()}`);
+  const key = keyFromUri((await enable.json()).totpURI);
+  const verify = await request.post("/api/auth/two-factor/verify-totp", { data: { code: totpCode(key) }, headers });
+  if (!verify.ok()) throw new Error(`two-factor/verify-totp: ${verify.status()} ${await verify.text()}`);
+  staffKeys.set(email, key);
+  return key;
+}
+
 /**
  * A new staff member (or admin), signed in on `request` (use page.request so the page shares the
  * cookies) with a session that may enter the back office, second factor included. Returns the email.
@@ -47,5 +66,6 @@ export { signInViaApi };
 export async function signInAsStaff(request: APIRequestContext, baseURL: string, tag: string, role: "staff" | "admin" = "staff"): Promise<string> {
   const email = await accountWithRole(request, baseURL, tag, role);
   await signInViaApi(request, baseURL, email);
+  await enrolTwoFactor(request, baseURL, email);
   return email;
 }
