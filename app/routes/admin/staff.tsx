@@ -1,22 +1,198 @@
-import { data } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
+import { getAuth } from "../../../server/auth/auth.ts";
+import { config } from "../../../server/config.ts";
+import { getDb } from "../../../server/db/connection.ts";
+import { isDomainError } from "../../../server/errors.ts";
+import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireAdmin } from "../../../server/staff/guard.ts";
+import { changeStaffRole, INVITE_DAYS, inviteSchema, inviteStaff, listStaffForAdmin, removeStaffMember, resendInvite } from "../../../server/staff/manage.ts";
 
-// Placeholder until this page's slice of issue 12 lands; the guard answers first.
 export function meta() {
   return [{ title: "Staff | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return {};
+  const admin = await requireAdmin(request);
+  const notice = new URL(request.url).searchParams.get("notice");
+  return { staff: await listStaffForAdmin(getDb()), me: admin.userId, notice: notice && NOTICES[notice as keyof typeof NOTICES] ? NOTICES[notice as keyof typeof NOTICES] : null };
 }
+
+const NOTICES = {
+  invited: `Invitation sent. The link works for ${INVITE_DAYS} days.`,
+  promoted: "They already had an account: it now has back-office access, and they were told by email.",
+  reinvited: "A new invitation was sent.",
+  role: "Role changed.",
+  removed: "Removed from the staff list. Their sessions have ended.",
+} as const;
+
+type FieldErrors = Partial<Record<"email" | "name" | "role", string>>;
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
-  throw data("Method not allowed", { status: 405 });
+  const admin = await requireAdmin(request);
+  const form = await readSmallForm(request);
+  const db = getDb();
+  const intent = String(form.get("intent") ?? "");
+  const userId = String(form.get("userId") ?? "").slice(0, 100);
+  try {
+    if (intent === "invite") {
+      const parsed = inviteSchema.safeParse({ email: form.get("email") ?? "", name: form.get("name") ?? "", role: form.get("role") ?? "" });
+      if (!parsed.success) {
+        const errors: FieldErrors = {};
+        for (const issue of parsed.error.issues) errors[issue.path[0] as keyof FieldErrors] ??= issue.message;
+        return data({ ok: false, message: "Check the invitation.", errors, values: { email: String(form.get("email") ?? "").slice(0, 254), name: String(form.get("name") ?? "").slice(0, 100) } }, { status: 400 });
+      }
+      const result = await inviteStaff(db, getAuth(), admin, parsed.data, config().siteUrl);
+      throw redirect(`/admin/staff?notice=${result.created ? "invited" : "promoted"}`);
+    }
+    if (intent === "resend") {
+      await resendInvite(db, getAuth(), admin, userId, config().siteUrl);
+      throw redirect("/admin/staff?notice=reinvited");
+    }
+    if (intent === "role") {
+      await changeStaffRole(db, admin, userId, form.get("role"));
+      throw redirect("/admin/staff?notice=role");
+    }
+    if (intent === "remove") {
+      if (userId === admin.userId) return data({ ok: false, message: "You can't remove yourself. Ask another admin.", errors: {}, values: null }, { status: 409 });
+      await removeStaffMember(db, admin, userId);
+      throw redirect("/admin/staff?notice=removed");
+    }
+  } catch (error) {
+    if (isDomainError(error)) return data({ ok: false, message: error.message, errors: {}, values: null }, { status: error.status });
+    throw error;
+  }
+  return data({ ok: false, message: "Unknown action.", errors: {}, values: null }, { status: 400 });
 }
 
-export default function Page() {
-  return <h1 className="text-3xl font-bold text-ink">Staff</h1>;
+export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const errors: FieldErrors = actionData?.errors ?? {};
+  const message = actionData?.message ?? loaderData.notice;
+  return (
+    <section aria-labelledby="staff-heading">
+      <h1 id="staff-heading" className="text-3xl font-bold text-ink">
+        Staff
+      </h1>
+      <div role="status" className="mt-4 min-h-6 text-sm font-semibold">
+        {message ? <p className={actionData && !actionData.ok ? "text-red-800" : "text-green-800"}>{message}</p> : null}
+      </div>
+
+      <div className="mt-4 overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Staff and admins</caption>
+          <thead className="sticky top-0 bg-slate-100">
+            <tr>
+              <th scope="col" className="px-3 py-2">Name</th>
+              <th scope="col" className="px-3 py-2">Email</th>
+              <th scope="col" className="px-3 py-2">Role</th>
+              <th scope="col" className="px-3 py-2">Two-factor</th>
+              <th scope="col" className="px-3 py-2">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaderData.staff.map((member) => (
+              <tr key={member.id} className="border-t border-slate-200 align-top">
+                <th scope="row" className="px-3 py-2 font-semibold">
+                  {member.name}
+                  {member.id === loaderData.me ? " (you)" : ""}
+                </th>
+                <td className="px-3 py-2">{member.email}</td>
+                <td className="px-3 py-2">
+                  <Form method="post" className="flex flex-wrap items-center gap-2">
+                    <input type="hidden" name="intent" value="role" />
+                    <input type="hidden" name="userId" value={member.id} />
+                    <label htmlFor={`role-${member.id}`} className="sr-only">
+                      Role of {member.name}
+                    </label>
+                    <select id={`role-${member.id}`} name="role" defaultValue={member.role} className="field w-auto py-1">
+                      <option value="staff">staff</option>
+                      <option value="admin">admin</option>
+                    </select>
+                    <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Change role of ${member.name}`}>
+                      Change role
+                    </button>
+                  </Form>
+                </td>
+                <td className="px-3 py-2">{member.pending ? "Invitation pending" : member.twoFactorEnabled ? "Enrolled" : "Not enrolled yet"}</td>
+                <td className="px-3 py-2">
+                  <div className="flex flex-wrap gap-2">
+                    {member.pending ? (
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="resend" />
+                        <input type="hidden" name="userId" value={member.id} />
+                        <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Resend invitation to ${member.name}`}>
+                          Resend invitation
+                        </button>
+                      </Form>
+                    ) : null}
+                    {member.id !== loaderData.me ? (
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="remove" />
+                        <input type="hidden" name="userId" value={member.id} />
+                        <button type="submit" className="btn-outline py-1 text-red-800" disabled={busy} aria-label={`Remove ${member.name}`}>
+                          Remove
+                        </button>
+                      </Form>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <h2 className="mt-10 text-xl font-semibold text-ink">Invite staff</h2>
+      <Form method="post" className="mt-4 grid max-w-xl gap-4" noValidate>
+        <input type="hidden" name="intent" value="invite" />
+        <InviteField id="invite-name" name="name" label="Name" autoComplete="off" error={errors.name} defaultValue={actionData?.values?.name} />
+        <InviteField id="invite-email" name="email" label="Email" type="email" autoComplete="off" error={errors.email} defaultValue={actionData?.values?.email} />
+        <div>
+          <label htmlFor="invite-role" className="block text-sm font-semibold text-ink">
+            Role
+          </label>
+          <select id="invite-role" name="role" defaultValue="staff" className="field mt-1 w-auto" aria-invalid={errors.role ? true : undefined} aria-describedby={errors.role ? "invite-role-error" : undefined}>
+            <option value="staff">staff: runs the store</option>
+            <option value="admin">admin: also manages staff</option>
+          </select>
+          {errors.role ? <p id="invite-role-error" className="mt-1 text-sm text-red-800">{errors.role}</p> : null}
+        </div>
+        <div>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            Send invitation
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function InviteField(props: { id: string; name: string; label: string; type?: string; autoComplete: string; error?: string; defaultValue?: string }) {
+  const errorId = `${props.id}-error`;
+  return (
+    <div>
+      <label htmlFor={props.id} className="block text-sm font-semibold text-ink">
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        name={props.name}
+        type={props.type ?? "text"}
+        autoComplete={props.autoComplete}
+        defaultValue={props.defaultValue}
+        maxLength={254}
+        required
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+        className="field mt-1"
+      />
+      {props.error ? (
+        <p id={errorId} className="mt-1 text-sm text-red-800">
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
 }
