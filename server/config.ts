@@ -61,6 +61,9 @@ const envSchema = z.object({
   MAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Days a failed or unknown mail keeps its body, so a person can still decide to send it again. */
   MAIL_FAILED_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+
+  /** Where uploaded product photos are kept (their resized renditions, under products/). Several app processes must share it. */
+  UPLOAD_DIR: z.string().default("./data/uploads"),
 });
 
 export type AppConfig = z.infer<typeof envSchema> & { siteUrl: string; databaseKind: "sqlite" | "postgres" };

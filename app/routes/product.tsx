@@ -75,7 +75,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         controlsClassName="absolute right-3 bottom-3 z-10"
         className="self-start rounded-xl border border-slate-200 bg-slate-50"
         renderItem={(src, i) => (
-          <img src={src} alt={`${product.title} — view ${i + 1}`} width={600} height={600} loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : "auto"} className="mx-auto aspect-square w-full object-contain" />
+          <img src={src} srcSet={src.endsWith("-600.webp") ? `${src} 1x, ${src.replace(/-600\.webp$/, "-1200.webp")} 2x` : undefined} alt={`${product.title} — view ${i + 1}`} width={600} height={600} loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : "auto"} className="mx-auto aspect-square w-full object-contain" />
         )}
       />
       <div>

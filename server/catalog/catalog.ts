@@ -10,6 +10,7 @@ import { productImageUrl } from "../../app/lib/catalog-types.ts";
 import type { Db } from "../db/connection.ts";
 import type { ProductQuery } from "./search-types.ts";
 import { searchProducts } from "./search.ts";
+import { coverImageUrls, listProductImages } from "./product-images.ts";
 import { toSummary } from "./summary.ts";
 
 const FACET_TTL_MS = 60_000;
@@ -62,15 +63,17 @@ export async function getProductDetail(db: Db, id: number): Promise<ProductDetai
     .selectAll("p")
     .select(["b.name as brand_name", "b.slug as brand_slug", "c.name as category_name", "c.slug as category_slug"])
     .where("p.id", "=", id)
+    .where("p.archived_at", "is", null)
     .executeTakeFirst();
   if (!row) return null;
+  const uploads = await listProductImages(db, row.id);
   return {
-    ...toSummary(row),
+    ...toSummary(row, uploads[0]?.url),
     sku: row.sku,
     description: row.description,
     features: parseJsonList(row.features),
     colors: parseJsonList(row.colors),
-    images: Array.from({ length: row.image_count }, (_, i) => productImageUrl(row.id, i + 1)),
+    images: uploads.length ? uploads.map((u) => u.url) : Array.from({ length: row.image_count }, (_, i) => productImageUrl(row.id, i + 1)),
     categoryName: row.category_name,
     categorySlug: row.category_slug,
     brandSlug: row.brand_slug,
@@ -100,11 +103,13 @@ export async function listFeaturedProducts(db: Db, limit = 4): Promise<FeaturedP
     .innerJoin("categories as c", "c.id", "p.category_id")
     .select(["p.description", "p.features", "c.name as category_name"])
     .where("p.featured", "=", 1)
+    .where("p.archived_at", "is", null)
     .orderBy("p.id")
     .limit(limit)
     .execute();
+  const covers = await coverImageUrls(db, rows.map((r) => r.id));
   return rows.map((row) => ({
-    ...toSummary(row),
+    ...toSummary(row, covers.get(row.id)),
     description: row.description,
     features: parseJsonList(row.features),
     categoryName: row.category_name,
@@ -117,11 +122,13 @@ export async function listBestProducts(db: Db, limit = 8): Promise<ProductSummar
     .where("p.stock_quantity", ">", 0)
     .where("p.discount_percent", "is not", null)
     .where("p.featured", "=", 0)
+    .where("p.archived_at", "is", null)
     .orderBy("p.discount_percent", "desc")
     .orderBy("p.id")
     .limit(limit)
     .execute();
-  return rows.map(toSummary);
+  const covers = await coverImageUrls(db, rows.map((r) => r.id));
+  return rows.map((row) => toSummary(row, covers.get(row.id)));
 }
 
 export type { ProductQuery };
@@ -132,7 +139,14 @@ export async function listProducts(db: Db, q: ProductQuery = {}): Promise<Produc
   return { items: result.items, total: result.total, page: result.page, pageCount: result.pageCount };
 }
 
-/** Every product id with its creation time, for the sitemap. */
+/** Every product on sale with its last change (or creation) time, for the sitemap. */
 export async function listProductIdsForSitemap(db: Db, limit = 50_000) {
-  return db.selectFrom("products").select(["id", "created_at"]).orderBy("id").limit(limit).execute();
+  const rows = await db
+    .selectFrom("products")
+    .select(["id", "created_at", "updated_at"])
+    .where("archived_at", "is", null)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, created_at: r.created_at, lastmod: (r.updated_at ?? r.created_at).slice(0, 10) }));
 }

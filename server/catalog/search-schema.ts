@@ -70,6 +70,9 @@ export function ensureSearchSchema(db: Db): Promise<void> {
       const rebuild = async (trx: Db) => {
         await dropSearchSchema(trx, kind);
         await createSearchSchema(trx, kind);
+        // search_products holds the products on sale (search-sync.ts): archived ones leave again.
+        const archived = await sql`DELETE FROM search_products WHERE product_id IN (SELECT id FROM products WHERE archived_at IS NOT NULL)`.execute(trx);
+        if (Number(archived.numAffectedRows ?? 0) > 0) await rebuildSearchVocabulary(trx);
       };
       if (db.isTransaction) await rebuild(db);
       else await db.transaction().execute(rebuild);

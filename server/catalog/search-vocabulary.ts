@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { dbKind, type Db } from "../db/connection.ts";
+import { readCatalogVersion } from "./version.ts";
 import {
   editDistance,
   oneEditVariants,
@@ -32,13 +33,14 @@ export const MIN_TYPO_CHARS = 4;
 export const MAX_PREFIX_EXPANSIONS = 12;
 export const MAX_TYPO_EXPANSIONS = 5;
 
-function indexable(word: string): boolean {
+export function indexable(word: string): boolean {
   return word.length >= 2 && word.length <= MAX_TERM_CHARS && isSearchableWord(word);
 }
 
 /**
- * Recomputes the vocabulary from the catalog. Idempotent; the seed calls it after adding
- * products, and the migration after creating the tables.
+ * Recomputes the vocabulary from the products on sale (those in search_products; archived ones
+ * are not). Idempotent; the seed calls it after adding products, and the migration after creating
+ * the tables. A single product's change updates it in place (search-sync.ts).
  */
 export async function rebuildSearchVocabulary(db: Db): Promise<{ terms: number }> {
   const docs = new Map<string, number>();
@@ -49,6 +51,7 @@ export async function rebuildSearchVocabulary(db: Db): Promise<{ terms: number }
   for (;;) {
     const rows = await db
       .selectFrom("products as p")
+      .innerJoin("search_products as s", "s.product_id", "p.id")
       .innerJoin("brands as b", "b.id", "p.brand_id")
       .innerJoin("categories as c", "c.id", "p.category_id")
       .select(["p.id", "p.title", "p.description", "b.name as brand", "c.name as category"])
@@ -146,6 +149,8 @@ export interface ResolvedTerm {
 
 interface VocabularyCache {
   at: number;
+  /** The catalog version the cached look-ups were made at (a product edit in any process bumps it). */
+  version?: number;
   terms: Map<string, ResolvedTerm>;
   trgmSchema?: Promise<string>;
 }
@@ -331,6 +336,14 @@ export async function resolveTerm(db: Db, word: string, options: { complete?: bo
 
 /** Resolves each word of a query; the last one is completed as a prefix when `completeLast`. */
 export async function resolveTerms(db: Db, terms: string[], options: { completeLast?: boolean } = {}): Promise<ResolvedTerm[]> {
+  // The vocabulary changes with the catalog (a product saved in the back office, in any process):
+  // cached look-ups hold only while the catalog version is the one they were made at.
+  const version = await readCatalogVersion(db).catch(() => 0);
+  const cache = cacheFor(db);
+  if (cache.version !== version) {
+    cache.terms.clear();
+    cache.version = version;
+  }
   const out: ResolvedTerm[] = [];
   // Sequential: SQLite has one connection anyway, and a PostgreSQL query is cheaper than a pool checkout storm.
   for (let i = 0; i < terms.length; i++) {

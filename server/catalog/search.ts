@@ -13,8 +13,10 @@ import type {
   Suggestions,
 } from "./search-types.ts";
 import { ensureSearchSchema } from "./search-schema.ts";
+import { coverImageUrls } from "./product-images.ts";
 import { toSummary } from "./summary.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
+import { readCatalogVersion } from "./version.ts";
 
 export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
 
@@ -71,7 +73,8 @@ function references(db: Db): Promise<References> {
 
 // Counts per (category, brand) for browsing without a query, under no price/availability filter:
 // the most common /shop request. Short-lived, per process.
-const cellsCache = new WeakMap<Db, { at: number; value: Promise<Cell[]> }>();
+// Also dropped when the catalog version moves (a product archived or recategorised in any process).
+const cellsCache = new WeakMap<Db, { at: number; version: number; value: Promise<Cell[]> }>();
 
 /** Drops this process's cached counts and reference data (tests and benchmarks). */
 export function clearSearchCaches(db: Db): void {
@@ -261,11 +264,12 @@ async function browseCells(db: Db, f: Filters): Promise<Cell[]> {
       .execute(db)
       .then((r) => r.rows);
   if (common.length) return run();
+  const version = await readCatalogVersion(db).catch(() => -1);
   const hit = cellsCache.get(db);
-  if (hit && Date.now() - hit.at < CELLS_TTL_MS) return hit.value;
+  if (hit && hit.version === version && Date.now() - hit.at < CELLS_TTL_MS) return hit.value;
   const value = run();
   value.catch(() => cellsCache.delete(db));
-  cellsCache.set(db, { at: Date.now(), value });
+  cellsCache.set(db, { at: Date.now(), version, value });
   return value;
 }
 
@@ -406,6 +410,7 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
     .where("p.id", "in", ids)
     .execute();
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  const covers = await coverImageUrls(db, ids);
   const termStems = terms.map((t) => new Set(t.alternatives.map(porterStem)));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -414,13 +419,28 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
     const titleHasAll = termStems.every((set) => [...set].some((s) => titleStems.has(s)));
     return [
       {
-        ...toSummary({ ...row, id }),
+        ...toSummary({ ...row, id }, covers.get(id)),
         categoryName: row.category_name,
         titleSegments: terms.length ? highlight(row.title, stems) : [{ text: row.title, match: false }],
         snippet: terms.length && !titleHasAll ? snippet(row.description, stems) : null,
       },
     ];
   });
+}
+
+/**
+ * The shop search's matching as a subquery of product ids (`SELECT id …`), for lists that filter
+ * and sort on their own (the back office). Words are resolved as the shop resolves them
+ * (completions, one-typo corrections). Null when the text has no searchable word; "none" when a
+ * word can match nothing. Only products on sale match (archived ones are not in search_products).
+ */
+export async function matchingProductIds(db: Db, text: string): Promise<RawBuilder<{ id: number }> | "none" | null> {
+  const terms = queryTerms(cleanSearchText(text));
+  if (terms.length === 0) return null;
+  await tuneSqlite(db);
+  const resolved = await resolveTerms(db, terms);
+  if (resolved.some((t) => t.alternatives.length === 0)) return "none";
+  return sql<{ id: number }>`SELECT id FROM (${matchSource(dbKind(db), resolved, sql.raw("s.product_id AS id"), false)}) matched`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -465,8 +485,10 @@ async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, e
           SELECT product_id AS id FROM search_products WHERE ${filter} ORDER BY product_id DESC LIMIT ${limit}`.execute(db);
     return rows.map((r) => Number(r.id));
   }
+  // (The FTS index keeps archived products; search_products holds only the products on sale.)
   const { rows } = await sql<{ id: number }>`
     SELECT rowid AS id FROM products_fts WHERE products_fts MATCH ${ftsQuery(terms, "title")}
+    AND rowid IN (SELECT product_id FROM search_products)
     ${exclude.length ? sql`AND rowid NOT IN (${sql.join(exclude)})` : sql``}
     ORDER BY rowid DESC LIMIT ${limit}`.execute(db);
   return rows.map((r) => Number(r.id));
@@ -498,6 +520,7 @@ export async function suggestSearch(db: Db, text: string, limits: { products: nu
         .execute()
     : [];
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  const covers = await coverImageUrls(db, ids);
 
   const options: SuggestionOption[] = [];
   for (const id of ids) {
@@ -511,7 +534,7 @@ export async function suggestSearch(db: Db, text: string, limits: { products: nu
       segments: highlight(row.title, stems),
       priceCents: row.price_cents,
       salePriceCents: row.sale_price_cents,
-      imageUrl: productImageUrl(id),
+      imageUrl: covers.get(id)?.replace(/-600\.webp$/, "-160.webp") ?? productImageUrl(id),
     });
   }
   for (const [type, list, limit, param] of [

@@ -13,8 +13,8 @@ export type SummaryRow = {
   brand_name: string;
 };
 
-/** A product card's data from its row. */
-export function toSummary(row: SummaryRow): ProductSummary {
+/** A product card's data from its row; `imageUrl` is its first uploaded picture, when it has one. */
+export function toSummary(row: SummaryRow, imageUrl?: string): ProductSummary {
   return {
     id: row.id,
     slug: row.slug,
@@ -24,6 +24,6 @@ export function toSummary(row: SummaryRow): ProductSummary {
     salePriceCents: row.sale_price_cents,
     stockQuantity: row.stock_quantity,
     brandName: row.brand_name,
-    imageUrl: productImageUrl(row.id),
+    imageUrl: imageUrl ?? productImageUrl(row.id),
   };
 }

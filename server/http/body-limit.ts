@@ -17,6 +17,11 @@ export const AUTH_BODY_LIMIT_BYTES = 64 * 1024;
  */
 export const CONTACT_BODY_LIMIT_BYTES = 128 * 1024;
 
+/** Back office: a product photo (10 MB) or a CSV import (10 MB) as multipart, with room for the form's other fields. */
+export const ADMIN_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024 + 64 * 1024;
+/** Back office: the product form (a 5,000-character description, features …), URL-encoded. */
+export const ADMIN_PRODUCT_FORM_LIMIT_BYTES = 128 * 1024;
+
 export const BODY_TOO_LARGE_MESSAGE = "The request body is too large.";
 
 /** The limit for a request path (React Router's `.data` requests count as their page). */
@@ -24,6 +29,8 @@ export function storeBodyLimit(path: string): number {
   const page = path.replace(/\.data$/, "");
   if (page.startsWith("/api/auth/")) return AUTH_BODY_LIMIT_BYTES;
   if (page === "/contact") return CONTACT_BODY_LIMIT_BYTES;
+  if (page === "/admin/products/import" || /^\/admin\/products\/\d{1,12}$/.test(page)) return ADMIN_UPLOAD_LIMIT_BYTES;
+  if (page === "/admin/products/new") return ADMIN_PRODUCT_FORM_LIMIT_BYTES;
   return MAX_FORM_BYTES;
 }
 
