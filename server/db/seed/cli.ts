@@ -2,9 +2,11 @@ import { config } from "../../config.ts";
 import { getDb } from "../connection.ts";
 import { migrateToLatest } from "../migrate.ts";
 import { productCountForSeed } from "./generate.ts";
+import { migrateAuth } from "../../auth/migrate.ts";
+import { seedOrders } from "./orders.ts";
 import { seedCatalog } from "./seed.ts";
 
-const USAGE = "Usage: npm run seed -- [--products N]   (N: positive integer, default 600)";
+const USAGE = "Usage: npm run seed -- [--products N] [--orders M]   (N: positive integer, default 600; M: orders of seeded history, default none)";
 
 function fail(message: string): never {
   console.error(`seed: ${message}`);
@@ -12,34 +14,33 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function parseArgs(argv: string[]): { products: number } {
+function count(flag: string, value: string | undefined): number {
+  if (value === undefined) fail(`${flag} needs a value`);
+  const trimmed = value.trim();
+  const n = Number(trimmed);
+  if (!/^\+?\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n <= 0) fail(`${flag} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+function parseArgs(argv: string[]): { products: number; orders: number } {
   let products = productCountForSeed;
+  let orders = 0;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    let value: string | undefined;
+    const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") {
       console.log(USAGE);
       process.exit(0);
-    } else if (arg === "--products") {
-      value = argv[++i];
-      if (value === undefined) fail("--products needs a value");
-    } else if (arg.startsWith("--products=")) {
-      value = arg.slice("--products=".length);
-    } else {
-      fail(`unknown argument "${arg}"`);
-    }
-    const trimmed = value.trim();
-    const n = Number(trimmed);
-    if (!/^\+?\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n <= 0) {
-      fail(`--products must be a positive integer, got "${value}"`);
-    }
-    products = n;
+    } else if (arg === "--products") products = count("--products", argv[++i]);
+    else if (arg.startsWith("--products=")) products = count("--products", arg.slice("--products=".length));
+    else if (arg === "--orders") orders = count("--orders", argv[++i]);
+    else if (arg.startsWith("--orders=")) orders = count("--orders", arg.slice("--orders=".length));
+    else fail(`unknown argument "${arg}"`);
   }
-  return { products };
+  return { products, orders };
 }
 
 async function main(): Promise<void> {
-  const { products } = parseArgs(process.argv.slice(2));
+  const { products, orders } = parseArgs(process.argv.slice(2));
   let cfg;
   try {
     cfg = config();
@@ -69,6 +70,22 @@ async function main(): Promise<void> {
       .selectFrom("products")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
+    if (orders > 0) {
+      // Seeded customers are accounts: the auth tables must exist (as the store creates them at start-up).
+      await migrateAuth(db, cfg);
+      const orderStep = Math.max(orders / 10, 1);
+      let nextOrderReport = orderStep;
+      const seeded = await seedOrders(db, {
+        orders,
+        onProgress: (done) => {
+          if (done >= nextOrderReport || done === orders) {
+            console.log(`  ${done.toLocaleString("en-US")} / ${orders.toLocaleString("en-US")} orders`);
+            while (nextOrderReport <= done) nextOrderReport += orderStep;
+          }
+        },
+      });
+      console.log(`Orders: inserted ${seeded.inserted.toLocaleString("en-US")} (seeded history now ${orders.toLocaleString("en-US")} orders)`);
+    }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
       `Done: inserted ${inserted.toLocaleString("en-US")}, catalog now has ${Number(row.n).toLocaleString("en-US")} products (${seconds}s)`,

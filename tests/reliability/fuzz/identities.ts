@@ -63,7 +63,7 @@ export class FuzzIdentities {
     this.tampered = `better-auth.session_token=${token.replace(/^[^.]{4}/, "AAAA")}`;
     if (this.promote) {
       const staff = await new Shopper(this.baseUrl).signUp(uniqueEmail("fuzz.staff"));
-      if (await this.promote(staff.email!)) this.staff = await staff.signIn();
+      if (await this.promote(staff.email!)) this.staff = await (await staff.signIn()).enrolTwoFactor();
     }
   }
 
@@ -100,12 +100,15 @@ export class FuzzIdentities {
     const res = await send(this.baseUrl, { method: "GET", path: "/api/auth/get-session", headers: { cookie: shopper.jar.header(), "x-forwarded-for": shopper.ip } });
     if (res.status === 200 && res.text() !== "null") return shopper;
     const fresh = new Shopper(this.baseUrl);
+    fresh.twoFactorKey = shopper.twoFactorKey;
     try {
       await fresh.signIn(shopper.email!);
     } catch {
+      fresh.twoFactorKey = null;
       await fresh.signUp(uniqueEmail(tag));
       await promote?.(fresh.email!);
       await fresh.signIn();
+      if (promote) await fresh.enrolTwoFactor();
     }
     return fresh;
   }

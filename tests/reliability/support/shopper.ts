@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { CookieJar, formHeaders, jsonHeaders, send, urlencoded, type RawResponse } from "./http.ts";
 import { validCheckoutForm } from "../../support/checkout-form.ts";
+import { keyFromUri, totpCode } from "../../support/totp.ts";
 
 export const PASSWORD = "Sturdy-Hammer-42";
 
@@ -17,6 +18,8 @@ export class Shopper {
   readonly jar = new CookieJar();
   readonly ip = uniqueIp();
   email: string | null = null;
+  /** The TOTP key once the account enrolled in two-factor authentication (staff). */
+  twoFactorKey: string | null = null;
 
   readonly baseUrl: string;
 
@@ -51,9 +54,22 @@ export class Shopper {
   }
 
   async signIn(email = this.email!, password = PASSWORD): Promise<this> {
-    const res = await this.postJson("/api/auth/sign-in/email", { email, password });
+    let res = await this.postJson("/api/auth/sign-in/email", { email, password });
+    if (res.status === 200 && this.twoFactorKey && res.text().includes("twoFactorRedirect")) {
+      res = await this.postJson("/api/auth/two-factor/verify-totp", { code: totpCode(this.twoFactorKey) });
+    }
     if (res.status !== 200 || !this.jar.has("session_token")) throw new Error(`sign-in of ${email} answered ${res.status}: ${res.text().slice(0, 300)}`);
     this.email = email;
+    return this;
+  }
+
+  /** Enrols the signed-in account in two-factor authentication, as staff must, leaving a second-factor session. */
+  async enrolTwoFactor(password = PASSWORD): Promise<this> {
+    const enable = await this.postJson("/api/auth/two-factor/enable", { password });
+    if (enable.status !== 200) throw new Error(`two-factor/enable answered ${enable.status}: ${enable.text().slice(0, 300)}`);
+    this.twoFactorKey = keyFromUri(JSON.parse(enable.text()).totpURI);
+    const verify = await this.postJson("/api/auth/two-factor/verify-totp", { code: totpCode(this.twoFactorKey) });
+    if (verify.status !== 200) throw new Error(`two-factor/verify-totp answered ${verify.status}: ${verify.text().slice(0, 300)}`);
     return this;
   }
 
