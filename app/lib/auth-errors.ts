@@ -7,12 +7,16 @@ export interface AuthFailure {
   retryAfterSeconds?: number | null;
 }
 
+/** What a banned account is told (Better Auth's admin plugin answers its sign-ins with this). */
+export const ACCOUNT_SUSPENDED_MESSAGE = "This account has been suspended. Please contact us if you think this is a mistake.";
+
 /** Turns an auth endpoint's failure into the sentence the shopper sees. Shared by browser and server. */
 export function authErrorMessage(kind: "login" | "register" | "other", failure: AuthFailure): string {
   const { status, code, message } = failure;
   // The account's password sign-in is paused for everyone: the server's sentence points to the emailed link.
   if (status === 429 && code === "PASSWORD_SIGN_IN_PAUSED" && message) return message;
   if (status === 429) return AUTH_MESSAGES.tooManyAttempts(Math.max(1, failure.retryAfterSeconds ?? 60));
+  if (code === "BANNED_USER") return ACCOUNT_SUSPENDED_MESSAGE;
   if (status === 403) return "This sign-in request came from a site that isn't allowed to use your account (unauthorized domain).";
   if (status >= 500 || status === 0) return AUTH_MESSAGES.server;
   if (kind === "login" && (status === 401 || code === "INVALID_EMAIL_OR_PASSWORD")) return AUTH_MESSAGES.badCredentials;

@@ -6,7 +6,7 @@ import { EmailField } from "../components/account/EmailField.tsx";
 import { PasswordField } from "../components/account/PasswordField.tsx";
 import { StaticAlert, useAlert } from "../components/ui/Alert.tsx";
 import { postAuth, toPublicUser } from "../lib/auth-client.ts";
-import { authErrorMessage } from "../lib/auth-errors.ts";
+import { ACCOUNT_SUSPENDED_MESSAGE, authErrorMessage } from "../lib/auth-errors.ts";
 import { AUTH_MESSAGES, checkLogin, isValidEmail } from "../lib/auth-rules.ts";
 import { useCurrentUser } from "../lib/current-user.tsx";
 import { seo } from "../lib/seo.ts";
@@ -26,7 +26,7 @@ export function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   return {
     email: params.get("email")?.slice(0, 254) ?? "",
-    notice: params.has("error") ? LINK_INVALID_MESSAGE : params.has("expired") ? STAFF_SESSION_ENDED_MESSAGE : params.get("registered") ? AUTH_MESSAGES.registered : null,
+    notice: /banned/i.test(params.get("error") ?? "") ? ACCOUNT_SUSPENDED_MESSAGE : params.has("error") ? LINK_INVALID_MESSAGE : params.has("expired") ? STAFF_SESSION_ENDED_MESSAGE : params.get("registered") ? AUTH_MESSAGES.registered : null,
     registered: params.has("registered"),
     verified: params.has("verified"),
   };
@@ -141,6 +141,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           </p>
         ) : null}
         {loaderData.notice === STAFF_SESSION_ENDED_MESSAGE && hydrated ? <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{STAFF_SESSION_ENDED_MESSAGE}</p> : null}
+        {loaderData.notice === ACCOUNT_SUSPENDED_MESSAGE && !shown ? <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{ACCOUNT_SUSPENDED_MESSAGE}</p> : null}
         {loaderData.notice === LINK_INVALID_MESSAGE && !shown ? <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{LINK_INVALID_MESSAGE}</p> : null}
         <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy || navigation.state === "submitting"}>
           Login

@@ -1,10 +1,30 @@
+/**
+ * The back-office dashboard's figures. Each is one aggregate query on an indexed range, so the page
+ * stays fast with a million orders:
+ * - sales: orders.created_at over the last 30 UTC days, grouped by day (wants an index on
+ *   orders (created_at, status, total_cents) so the scan is index-only);
+ * - waiting to ship: orders.status (orders_hold_idx starts with status);
+ * - low stock: a partial index on products (stock_quantity, id) where archived_at is null and
+ *   stock_quantity <= low_stock_threshold;
+ * - messages: contact_messages where handled_at is null; stuck mail: mail_queue_due_idx.
+ */
+import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { OrderStatus } from "../orders/states.ts";
+import { countUnhandledMessages } from "../contact/inbox.ts";
+import { countStuckMail } from "../mail/admin-queue.ts";
 
 /** Orders that are placed and not yet on their way (server/orders/states.ts). */
 export const WAITING_TO_SHIP: readonly OrderStatus[] = ["placed", "processing", "packed"];
-/** Statuses that never became a real order: unconfirmed holds and their expiry. */
-const NOT_AN_ORDER: readonly OrderStatus[] = ["awaiting_confirmation", "awaiting_payment", "expired"];
+/**
+ * Orders that count as sales: placed and everything after it. Holds that were never confirmed or
+ * paid, their expiry, and cancelled orders (the money was never kept) are not sales. A returned
+ * order stays a sale here: returns are recorded per line and may be partial.
+ */
+export const SALE_STATUSES: readonly OrderStatus[] = ["placed", "processing", "packed", "shipped", "delivered", "returned"];
+
+export const CHART_DAYS = 30;
+export const LOW_STOCK_SHOWN = 5;
 
 export interface DashboardCounts {
   ordersToday: number;
@@ -12,30 +32,130 @@ export interface DashboardCounts {
   unansweredMessages: number;
 }
 
+export interface SalesFigure {
+  orders: number;
+  revenueCents: number;
+}
+
+export interface DailySales extends SalesFigure {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+}
+
+export interface LowStockProduct {
+  id: number;
+  title: string;
+  sku: string;
+  stock: number;
+  threshold: number;
+}
+
+export interface Dashboard {
+  today: SalesFigure;
+  last7Days: SalesFigure;
+  last30Days: SalesFigure;
+  /** Oldest first, one entry per day (days without sales are zero), the last one is today. */
+  daily: DailySales[];
+  waitingToShip: number;
+  lowStock: { count: number; first: LowStockProduct[] };
+  unansweredMessages: number;
+  stuckMails: number;
+}
+
 /** Start of the current UTC day as stored in orders.created_at (ISO-8601 UTC). */
 export function startOfUtcDay(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
 }
 
-/** The first figures of the back-office dashboard. */
-export async function dashboardCounts(db: Db, now = new Date()): Promise<DashboardCounts> {
-  const [today, waiting, messages] = await Promise.all([
-    db
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("created_at", ">=", startOfUtcDay(now))
-      .where("status", "not in", [...NOT_AN_ORDER])
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("status", "in", [...WAITING_TO_SHIP])
-      .executeTakeFirstOrThrow(),
-    // Contact messages have no "handled" mark yet (the Messages slice adds it): all are unanswered.
-    db
-      .selectFrom("contact_messages")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
+/** The UTC days ending today, oldest first, as YYYY-MM-DD. */
+export function lastDays(now: Date, count: number): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+/** The UTC day of an order: created_at is ISO-8601 UTC text on both databases. Literal SQL, so the SELECT and the GROUP BY are the same expression. */
+const DAY = sql<string>`substr(created_at, 1, 10)`;
+
+/** Sales (orders and revenue) per UTC day over the last `days` days: one GROUP BY over a created_at range. */
+export async function dailySales(db: Db, now = new Date(), days = CHART_DAYS): Promise<DailySales[]> {
+  const range = lastDays(now, days);
+  const rows = await db
+    .selectFrom("orders")
+    .select((eb) => [
+      DAY.as("day"),
+      eb.fn.countAll<number>().as("orders"),
+      eb.fn.sum<number>("total_cents").as("revenue"),
+    ])
+    .where("created_at", ">=", `${range[0]}T00:00:00.000Z`)
+    .where("status", "in", [...SALE_STATUSES])
+    .groupBy(DAY)
+    .execute();
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  return range.map((day) => {
+    const row = byDay.get(day);
+    return { day, orders: Number(row?.orders ?? 0), revenueCents: Number(row?.revenue ?? 0) };
+  });
+}
+
+function total(days: DailySales[]): SalesFigure {
+  return days.reduce((sum, d) => ({ orders: sum.orders + d.orders, revenueCents: sum.revenueCents + d.revenueCents }), { orders: 0, revenueCents: 0 });
+}
+
+/** Counts stop here: a figure above it shows as "10,000+", and the count stays cheap whatever the backlog. */
+export const COUNT_CAP = 10_000;
+
+/** Orders waiting to ship, counted up to COUNT_CAP + 1. */
+export async function countWaitingToShip(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom((eb) => eb.selectFrom("orders").select("id").where("status", "in", [...WAITING_TO_SHIP]).limit(COUNT_CAP + 1).as("w"))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Products on sale whose stock is at or below their own threshold: how many, and the lowest few. */
+export async function lowStockProducts(db: Db, shown = LOW_STOCK_SHOWN): Promise<{ count: number; first: LowStockProduct[] }> {
+  const base = db
+    .selectFrom("products")
+    .where("archived_at", "is", null)
+    .whereRef("stock_quantity", "<=", "low_stock_threshold");
+  const [count, first] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    base
+      .select(["id", "title", "sku", "stock_quantity", "low_stock_threshold"])
+      .orderBy("stock_quantity")
+      .orderBy("id")
+      .limit(shown)
+      .execute(),
   ]);
-  return { ordersToday: Number(today.n), waitingToShip: Number(waiting.n), unansweredMessages: Number(messages.n) };
+  return {
+    count: Number(count.n),
+    first: first.map((p) => ({ id: Number(p.id), title: p.title, sku: p.sku, stock: Number(p.stock_quantity), threshold: Number(p.low_stock_threshold) })),
+  };
+}
+
+export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard> {
+  const [daily, waitingToShip, lowStock, unansweredMessages, stuckMails] = await Promise.all([
+    dailySales(db, now),
+    countWaitingToShip(db),
+    lowStockProducts(db),
+    countUnhandledMessages(db),
+    countStuckMail(db, now),
+  ]);
+  return {
+    today: total(daily.slice(-1)),
+    last7Days: total(daily.slice(-7)),
+    last30Days: total(daily),
+    daily,
+    waitingToShip,
+    lowStock,
+    unansweredMessages,
+    stuckMails,
+  };
+}
+
+/** The dashboard's first three figures (kept for callers that need only these). */
+export async function dashboardCounts(db: Db, now = new Date()): Promise<DashboardCounts> {
+  const [daily, waitingToShip, unansweredMessages] = await Promise.all([dailySales(db, now, 1), countWaitingToShip(db), countUnhandledMessages(db)]);
+  return { ordersToday: daily[0]!.orders, waitingToShip, unansweredMessages };
 }

@@ -1,6 +1,7 @@
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { admin, genericOAuth, magicLink, twoFactor } from "better-auth/plugins";
+import { ACCOUNT_SUSPENDED_MESSAGE } from "../../app/lib/auth-errors.ts";
 import { AUTH_MESSAGES, checkRegistration } from "../../app/lib/auth-rules.ts";
 import { config, type AppConfig } from "../config.ts";
 import { dbKind, getDb, type Db } from "../db/connection.ts";
@@ -146,7 +147,7 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
     plugins: [
       // Roles and bans (user.role, banned, banReason, banExpires; session.impersonatedBy), with the
       // store's permission statements (permissions.ts). Impersonation is granted to no role.
-      admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"], bannedUserMessage: "This account has been suspended. Please contact us if you think this is a mistake." }),
+      admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"], bannedUserMessage: ACCOUNT_SUSPENDED_MESSAGE }),
       // TOTP with backup codes; staff must enrol before entering /admin (server/staff/guard.ts).
       twoFactor({ issuer: TWO_FACTOR_ISSUER, backupCodeOptions: { amount: 10, length: 10 } }),
       magicLink({

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { productImageUrl } from "../../app/lib/catalog-types.ts";
+import { cardImage, coverImageUrls } from "../catalog/product-images.ts";
 import type { CartLine, CartView } from "../../app/lib/cart-types.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, QUANTITY_LIMIT_MESSAGES } from "../../app/lib/order-rules.ts";
@@ -13,6 +13,7 @@ async function productForCart(db: Db, productId: number) {
     .selectFrom("products")
     .select(["id", "title", "colors", "stock_quantity", "sale_price_cents"])
     .where("id", "=", productId)
+    .where("archived_at", "is", null)
     .executeTakeFirst();
   if (!product) throw new DomainError("UNKNOWN_PRODUCT", "That product doesn't exist.", 404);
   return product;
@@ -98,7 +99,10 @@ export async function removeFromCart(db: Db, owner: string, input: { productId: 
   await db.deleteFrom("cart_items").where("owner", "=", owner).where("product_id", "=", input.productId).where("color", "=", input.color).execute();
 }
 
-function noticeFor(row: { quantity: number; stock_quantity: number; sale_price_cents: number; seen_price_cents: number }): string | null {
+export const NO_LONGER_SOLD = "No longer sold — remove it to check out.";
+
+function noticeFor(row: { quantity: number; stock_quantity: number; sale_price_cents: number; seen_price_cents: number; archived_at: string | null }): string | null {
+  if (row.archived_at) return NO_LONGER_SOLD;
   if (row.stock_quantity === 0) return "Out of stock — remove it to check out.";
   if (row.quantity > row.stock_quantity) return `Only ${row.stock_quantity} left in stock — lower the quantity to check out.`;
   if (row.sale_price_cents !== row.seen_price_cents) {
@@ -113,20 +117,22 @@ export async function getCart(db: Db, owner: string): Promise<CartView> {
   const rows = await db
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", "p.title", "p.stock_quantity", "p.sale_price_cents"])
+    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", "p.title", "p.stock_quantity", "p.sale_price_cents", "p.archived_at"])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
     .execute();
+  const covers = await coverImageUrls(db, rows.map((r) => r.product_id));
   const lines: CartLine[] = rows.map((row) => ({
     productId: row.product_id,
     color: row.color,
     title: row.title,
-    imageUrl: productImageUrl(row.product_id),
+    imageUrl: cardImage(covers, row.product_id),
     quantity: row.quantity,
     unitPriceCents: row.sale_price_cents,
     seenPriceCents: row.seen_price_cents,
-    stockQuantity: row.stock_quantity,
+    // An archived product can't be bought: the cart shows it as having none to sell.
+    stockQuantity: row.archived_at ? 0 : row.stock_quantity,
     lineTotalCents: row.sale_price_cents * row.quantity,
     notice: noticeFor(row),
   }));

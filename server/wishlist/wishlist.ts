@@ -1,4 +1,4 @@
-import { productImageUrl } from "../../app/lib/catalog-types.ts";
+import { cardImage, coverImageUrls } from "../catalog/product-images.ts";
 import type { WishlistLine } from "../../app/lib/cart-types.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
@@ -46,17 +46,19 @@ export async function getWishlist(db: Db, owner: string): Promise<WishlistLine[]
   const rows = await db
     .selectFrom("wishlist_items as w")
     .innerJoin("products as p", "p.id", "w.product_id")
-    .select(["p.id", "p.title", "p.stock_quantity", "p.price_cents", "p.sale_price_cents", "w.color"])
+    .select(["p.id", "p.title", "p.stock_quantity", "p.price_cents", "p.sale_price_cents", "p.archived_at", "w.color"])
     .where("w.owner", "=", owner)
     .orderBy("w.created_at")
     .orderBy("p.id")
     .execute();
+  const covers = await coverImageUrls(db, rows.map((r) => r.id));
   return rows.map((r) => ({
     productId: r.id,
     title: r.title,
-    imageUrl: productImageUrl(r.id),
+    imageUrl: cardImage(covers, r.id),
     color: r.color,
-    stockQuantity: r.stock_quantity,
+    // Archived: shown as not in stock, so it can't go to the cart from here.
+    stockQuantity: r.archived_at ? 0 : r.stock_quantity,
     unitPriceCents: r.price_cents,
     totalPriceCents: r.sale_price_cents,
   }));

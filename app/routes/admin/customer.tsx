@@ -1,22 +1,190 @@
-import { data } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/customer";
+import { BAN_MESSAGES, BAN_REASON_MAX, CUSTOMER_INTENTS, methodLabels, ROLE_LABELS } from "../../components/admin/customers/labels.ts";
+import { doneMessage, ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { formatMoney } from "../../lib/money.ts";
+import { banCustomer, checkBanReason, unbanCustomer } from "../../../server/customers/ban.ts";
+import { getCustomer } from "../../../server/customers/detail.ts";
+import { getDb } from "../../../server/db/connection.ts";
+import { answerFormAction, readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
+import { STAFF_ROLES } from "../../../server/auth/permissions.ts";
 
-// Placeholder until this page's slice of issue 12 lands; the guard answers first.
-export function meta() {
-  return [{ title: "Customer | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
+export function meta({ loaderData }: Route.MetaArgs) {
+  const name = loaderData?.customer.name || loaderData?.customer.email || "Customer";
+  return [{ title: `${name} | Customers | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+const DONE = { banned: "Customer banned. Their sessions were ended.", unbanned: BAN_MESSAGES.unbanned };
+
+export async function loader({ request, params }: Route.LoaderArgs) {
   await requireStaff(request, { customer: ["view"] });
-  return {};
+  const customer = await getCustomer(getDb(), params.id);
+  if (!customer) throw data("Not found", { status: 404 });
+  return { customer, isStaff: STAFF_ROLES.includes(customer.role), done: doneMessage(new URL(request.url), DONE) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireStaff(request, { customer: ["view"] });
-  throw data("Method not allowed", { status: 405 });
+export async function action({ request, params }: Route.ActionArgs) {
+  const staff = await requireStaff(request, { customer: ["ban"] });
+  const form = await readSmallForm(request);
+  const intent = form.get("intent");
+  const self = `/admin/customers/${encodeURIComponent(params.id)}`;
+  if (intent === CUSTOMER_INTENTS.ban) {
+    const checked = checkBanReason(typeof form.get("reason") === "string" ? form.get("reason") : "");
+    if (!checked.ok) return data({ ok: false, message: checked.message, fieldError: checked.message }, { status: 400 });
+    return answerFormAction(request, () => banCustomer(getDb(), staff, params.id, { reason: checked.reason }), { redirectTo: `${self}?done=banned` });
+  }
+  if (intent === CUSTOMER_INTENTS.unban) {
+    return answerFormAction(request, () => unbanCustomer(getDb(), staff, params.id), { redirectTo: `${self}?done=unbanned` });
+  }
+  return data({ ok: false, message: "Unknown action." }, { status: 400 });
 }
 
-export default function Page() {
-  return <h1 className="text-3xl font-bold text-ink">Customer</h1>;
+function BanForm({ fieldError, busy }: { fieldError?: string; busy: boolean }) {
+  return (
+    <Form method="post" className="mt-4 max-w-xl space-y-3" preventScrollReset>
+      <input type="hidden" name="intent" value={CUSTOMER_INTENTS.ban} />
+      <div>
+        <label htmlFor="ban-reason" className="block text-sm font-semibold text-ink">
+          Reason for the ban
+        </label>
+        <textarea
+          id="ban-reason"
+          name="reason"
+          rows={3}
+          required
+          maxLength={BAN_REASON_MAX}
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby={fieldError ? "ban-reason-error" : "ban-reason-hint"}
+          className={`field mt-1 ${fieldError ? "border-red-700 ring-1 ring-red-700" : ""}`}
+        />
+        {fieldError ? (
+          <p id="ban-reason-error" className="mt-1 text-sm font-medium text-red-700">
+            {fieldError}
+          </p>
+        ) : (
+          <p id="ban-reason-hint" className="mt-1 text-sm text-slate-700">
+            Kept in the audit log. Banning signs the customer out everywhere and stops them signing in.
+          </p>
+        )}
+      </div>
+      <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={busy}>
+        {busy ? "Banning…" : "Ban customer"}
+      </button>
+    </Form>
+  );
+}
+
+export default function Customer({ loaderData, actionData }: Route.ComponentProps) {
+  const { customer: c, done, isStaff } = loaderData;
+  const navigation = useNavigation();
+  const busyIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const result = actionData ?? done;
+  const fieldError = actionData && "fieldError" in actionData && typeof actionData.fieldError === "string" ? actionData.fieldError : undefined;
+  return (
+    <section aria-labelledby="customer-heading">
+      <p className="text-sm">
+        <Link to="/admin/customers" className="underline">
+          Customers
+        </Link>
+      </p>
+      <h1 id="customer-heading" className="mt-1 text-3xl font-bold text-ink">
+        {c.name || c.email}
+      </h1>
+      <ResultMessage result={fieldError ? null : result} />
+
+      <dl className="mt-6 grid max-w-3xl grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+        <dt className="font-semibold text-ink">Email</dt>
+        <dd>
+          {c.email} {c.emailVerified ? "(confirmed)" : "(not confirmed)"}
+        </dd>
+        <dt className="font-semibold text-ink">Role</dt>
+        <dd>{ROLE_LABELS[c.role]}</dd>
+        <dt className="font-semibold text-ink">Sign-in methods</dt>
+        <dd>{methodLabels(c.methods).join(", ")}</dd>
+        <dt className="font-semibold text-ink">Joined</dt>
+        <dd>
+          <When iso={c.createdAt} />
+        </dd>
+        <dt className="font-semibold text-ink">Signed-in devices</dt>
+        <dd>{c.activeSessions}</dd>
+        <dt className="font-semibold text-ink">Status</dt>
+        <dd>{c.banned ? `Banned: ${c.banReason ?? "no reason given"}` : "Active"}</dd>
+        <dt className="font-semibold text-ink">Placed orders</dt>
+        <dd>{c.orderCount}</dd>
+        <dt className="font-semibold text-ink">Lifetime value</dt>
+        <dd>{formatMoney(c.lifetimeValueCents)}</dd>
+      </dl>
+
+      <section aria-labelledby="orders-heading" className="mt-8">
+        <h2 id="orders-heading" className="text-xl font-semibold text-ink">
+          Orders
+        </h2>
+        {c.orders.length === 0 ? (
+          <p className="mt-2 text-slate-700">No orders on this account.</p>
+        ) : (
+          <>
+            <table className={TABLE_CLASS}>
+              <caption className="sr-only">Orders of {c.name || c.email}, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className={TH_CLASS}>
+                    Order
+                  </th>
+                  <th scope="col" className={TH_CLASS}>
+                    Placed
+                  </th>
+                  <th scope="col" className={TH_CLASS}>
+                    Status
+                  </th>
+                  <th scope="col" className={TH_CLASS}>
+                    Total
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {c.orders.map((o) => (
+                  <tr key={o.number}>
+                    <td className={TD_CLASS}>
+                      <Link to={`/admin/orders/${encodeURIComponent(o.number)}`} className="font-medium underline">
+                        {o.number}
+                      </Link>
+                    </td>
+                    <td className={TD_CLASS}>
+                      <When iso={o.createdAt} />
+                    </td>
+                    <td className={TD_CLASS}>{o.status.replace(/_/g, " ")}</td>
+                    <td className={TD_CLASS}>{formatMoney(o.totalCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {c.allOrders > c.orders.length ? (
+              <p className="mt-2 text-sm text-slate-700">
+                Showing the newest {c.orders.length} of {c.allOrders} orders.
+              </p>
+            ) : null}
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="access-heading" className="mt-8">
+        <h2 id="access-heading" className="text-xl font-semibold text-ink">
+          Access
+        </h2>
+        {isStaff ? (
+          <p className="mt-2 text-slate-700">{BAN_MESSAGES.staff}</p>
+        ) : c.banned ? (
+          <Form method="post" className="mt-4" preventScrollReset>
+            <input type="hidden" name="intent" value={CUSTOMER_INTENTS.unban} />
+            <button type="submit" className="btn-outline" disabled={busyIntent === CUSTOMER_INTENTS.unban}>
+              {busyIntent === CUSTOMER_INTENTS.unban ? "Unbanning…" : "Unban customer"}
+            </button>
+          </Form>
+        ) : (
+          <BanForm fieldError={fieldError} busy={busyIntent === CUSTOMER_INTENTS.ban} />
+        )}
+      </section>
+    </section>
+  );
 }

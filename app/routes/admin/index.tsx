@@ -1,6 +1,8 @@
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/index";
-import { dashboardCounts } from "../../../server/admin/dashboard.ts";
+import { RevenueChart } from "../../components/admin/dashboard/RevenueChart.tsx";
+import { formatMoney } from "../../lib/money.ts";
+import { COUNT_CAP, loadDashboard } from "../../../server/admin/dashboard.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
@@ -14,7 +16,7 @@ export function headers() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request, { dashboard: ["view"] });
-  return { counts: await dashboardCounts(getDb()) };
+  return { dashboard: await loadDashboard(getDb()), countCap: COUNT_CAP };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -23,27 +25,75 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 const number = new Intl.NumberFormat("en-US");
+const capped = (n: number, cap: number) => (n > cap ? `${number.format(cap)}+` : number.format(n));
+
+function Figure({ label, value, detail, to, linkLabel }: { label: string; value: string; detail?: string; to?: string; linkLabel?: string }) {
+  return (
+    <div className="rounded border border-slate-200 bg-white p-4">
+      <dt className="text-sm text-slate-700">{label}</dt>
+      <dd className="mt-1 text-3xl font-bold text-ink">{value}</dd>
+      {detail ? <dd className="mt-1 text-sm text-slate-700">{detail}</dd> : null}
+      {to ? (
+        <dd className="mt-2 text-sm">
+          <Link to={to} className="font-medium text-ink underline">
+            {linkLabel}
+          </Link>
+        </dd>
+      ) : null}
+    </div>
+  );
+}
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { counts } = loaderData;
-  const figures = [
-    { label: "Orders today", value: counts.ordersToday },
-    { label: "Orders waiting to ship", value: counts.waitingToShip },
-    { label: "Unanswered contact messages", value: counts.unansweredMessages },
+  const d = loaderData.dashboard;
+  const sales = [
+    { label: "Orders today", value: d.today.orders, revenue: d.today.revenueCents, revenueLabel: "Revenue today" },
+    { label: "Orders, last 7 days", value: d.last7Days.orders, revenue: d.last7Days.revenueCents, revenueLabel: "Revenue, last 7 days" },
+    { label: "Orders, last 30 days", value: d.last30Days.orders, revenue: d.last30Days.revenueCents, revenueLabel: "Revenue, last 30 days" },
   ];
   return (
     <section aria-labelledby="dashboard-heading">
       <h1 id="dashboard-heading" className="text-3xl font-bold text-ink">
         Dashboard
       </h1>
-      <dl className="mt-6 grid gap-4 sm:grid-cols-3">
-        {figures.map((f) => (
-          <div key={f.label} className="rounded border border-slate-200 bg-white p-4">
-            <dt className="text-sm text-slate-700">{f.label}</dt>
-            <dd className="mt-1 text-3xl font-bold text-ink">{number.format(f.value)}</dd>
-          </div>
+      <p className="mt-2 text-sm text-slate-700">Placed orders only (not unconfirmed, unpaid, expired or cancelled), by UTC day.</p>
+
+      <h2 className="mt-6 text-xl font-semibold text-ink">Sales</h2>
+      <dl className="mt-3 grid gap-4 sm:grid-cols-3">
+        {sales.map((s) => (
+          <Figure key={s.label} label={s.label} value={number.format(s.value)} detail={`${s.revenueLabel}: ${formatMoney(s.revenue)}`} />
         ))}
       </dl>
+
+      <RevenueChart days={d.daily} />
+
+      <h2 className="mt-8 text-xl font-semibold text-ink">Needs attention</h2>
+      <dl className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Figure label="Orders waiting to ship" value={capped(d.waitingToShip, loaderData.countCap)} to="/admin/orders?status=placed" linkLabel="See orders to ship" />
+        <Figure label="Products low on stock" value={number.format(d.lowStock.count)} to="/admin/products?stock=low" linkLabel="See low-stock products" />
+        <Figure label="Unanswered contact messages" value={number.format(d.unansweredMessages)} to="/admin/messages?filter=unhandled" linkLabel="Open the inbox" />
+        <Figure label="Mails stuck in the queue" value={number.format(d.stuckMails)} to="/admin/mail" linkLabel="Open the mail queue" />
+      </dl>
+
+      {d.lowStock.first.length > 0 ? (
+        <section aria-labelledby="low-stock-heading" className="mt-6">
+          <h3 id="low-stock-heading" className="text-lg font-semibold text-ink">
+            Lowest stock
+          </h3>
+          <ul className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
+            {d.lowStock.first.map((p) => (
+              <li key={p.id} className="flex flex-wrap items-baseline justify-between gap-2 px-4 py-2">
+                <Link to={`/admin/products/${p.id}`} className="font-medium text-ink underline">
+                  {p.title}
+                </Link>
+                <span className="text-sm text-slate-700">
+                  SKU {p.sku} · {number.format(p.stock)} in stock (threshold {number.format(p.threshold)})
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </section>
   );
 }

@@ -1,22 +1,144 @@
-import { data } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/mail-queue";
+import { doneMessage, ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { MAIL_INTENTS, MAIL_STATUS_NAMES } from "../../components/admin/messages/constants.ts";
+import { getDb } from "../../../server/db/connection.ts";
+import { answerFormAction, readSmallForm } from "../../../server/http/form-action.ts";
+import { mailQueueView, parseMailId, requeueAllFailed, requeueMailAsStaff, STUCK_AFTER_MS, type StuckMail } from "../../../server/mail/admin-queue.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
-// Placeholder until this page's slice of issue 12 lands; the guard answers first.
 export function meta() {
   return [{ title: "Mail queue | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
 }
 
+const DONE = { requeued: "The mail was queued again.", "requeued-all": "Failed mails were queued again." };
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request, { message: ["view"] });
-  return {};
+  return { view: await mailQueueView(getDb()), stuckAfterMinutes: STUCK_AFTER_MS / 60_000, done: doneMessage(new URL(request.url), DONE) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireStaff(request, { message: ["view"] });
-  throw data("Method not allowed", { status: 405 });
+  const staff = await requireStaff(request, { message: ["view"] });
+  const form = await readSmallForm(request);
+  const intent = form.get("intent");
+  if (intent === MAIL_INTENTS.requeue) {
+    const id = parseMailId(form.get("id"));
+    if (!id) return data({ ok: false, message: "Choose a mail to requeue." }, { status: 400 });
+    return answerFormAction(request, () => requeueMailAsStaff(getDb(), staff, id), { redirectTo: "/admin/mail?done=requeued" });
+  }
+  if (intent === MAIL_INTENTS.requeueAllFailed) {
+    return answerFormAction(request, () => requeueAllFailed(getDb(), staff), { redirectTo: "/admin/mail?done=requeued-all" });
+  }
+  return data({ ok: false, message: "Unknown action." }, { status: 400 });
 }
 
-export default function Page() {
-  return <h1 className="text-3xl font-bold text-ink">Mail queue</h1>;
+function MailTable({ caption, rows, busyId }: { caption: string; rows: StuckMail[]; busyId: string | null }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className={TABLE_CLASS}>
+        <caption className="py-2 text-left font-semibold text-ink">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col" className={TH_CLASS}>
+              Mail
+            </th>
+            <th scope="col" className={TH_CLASS}>
+              Status
+            </th>
+            <th scope="col" className={TH_CLASS}>
+              To
+            </th>
+            <th scope="col" className={TH_CLASS}>
+              Subject
+            </th>
+            <th scope="col" className={TH_CLASS}>
+              Attempts
+            </th>
+            <th scope="col" className={TH_CLASS}>
+              Last error
+            </th>
+            <th scope="col" className={TH_CLASS}>
+              Updated
+            </th>
+            <th scope="col" className={TH_CLASS}>
+              <span className="sr-only">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((m) => (
+            <tr key={m.id}>
+              <td className={TD_CLASS}>#{m.id}</td>
+              <td className={TD_CLASS}>{m.status}</td>
+              <td className={TD_CLASS}>{m.to}</td>
+              <td className={TD_CLASS}>{m.subject}</td>
+              <td className={TD_CLASS}>{m.attempts}</td>
+              <td className={`${TD_CLASS} max-w-xs break-words`}>{m.lastError ?? "—"}</td>
+              <td className={TD_CLASS}>
+                <When iso={m.updatedAt} />
+              </td>
+              <td className={TD_CLASS}>
+                {m.canRequeue ? (
+                  <Form method="post" preventScrollReset>
+                    <input type="hidden" name="intent" value={MAIL_INTENTS.requeue} />
+                    <input type="hidden" name="id" value={m.id} />
+                    <button type="submit" className="btn-outline" aria-label={`Requeue mail #${m.id}`} disabled={busyId === String(m.id)}>
+                      {busyId === String(m.id) ? "Requeueing…" : "Requeue"}
+                    </button>
+                  </Form>
+                ) : m.bodyErasedAt ? (
+                  "Body erased"
+                ) : (
+                  "Waiting for the sender"
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default function MailQueue({ loaderData, actionData }: Route.ComponentProps) {
+  const { view, done } = loaderData;
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" ? navigation.formData : null;
+  const busyId = submitting?.get("intent") === MAIL_INTENTS.requeue ? String(submitting.get("id")) : null;
+  const busyAll = submitting?.get("intent") === MAIL_INTENTS.requeueAllFailed;
+  return (
+    <section aria-labelledby="mail-heading">
+      <h1 id="mail-heading" className="text-3xl font-bold text-ink">
+        Mail queue
+      </h1>
+      <ResultMessage result={actionData ?? done} />
+      <h2 className="mt-6 text-xl font-semibold text-ink">Mails by status</h2>
+      <dl className="mt-3 grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
+        {MAIL_STATUS_NAMES.map((s) => (
+          <div key={s} className="rounded border border-slate-200 bg-white p-3">
+            <dt className="text-sm text-slate-700">{s}</dt>
+            <dd className="mt-1 text-2xl font-bold text-ink">{view.counts[s]}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <h2 className="mt-8 text-xl font-semibold text-ink">Stuck mails ({view.stuckCount})</h2>
+      <p className="mt-1 max-w-3xl text-sm text-slate-700">
+        Failed mails ran out of attempts. An “unknown” mail may have reached the mail server already: look its Message-ID up in the server's log before requeueing it, or it
+        may arrive twice. Queued mails more than {loaderData.stuckAfterMinutes} minutes past their next attempt mean no sender is running.
+      </p>
+      {view.counts.failed > 0 ? (
+        <Form method="post" className="mt-3" preventScrollReset>
+          <input type="hidden" name="intent" value={MAIL_INTENTS.requeueAllFailed} />
+          <button type="submit" className="btn-primary" disabled={busyAll}>
+            {busyAll ? "Requeueing…" : "Requeue all failed"}
+          </button>
+        </Form>
+      ) : null}
+      {view.stuck.length === 0 && view.overdue.length === 0 ? <p className="mt-4 text-slate-700">Nothing is stuck.</p> : null}
+      {view.stuck.length > 0 ? <MailTable caption="Failed and unknown mails, newest first" rows={view.stuck} busyId={busyId} /> : null}
+      {view.overdue.length > 0 ? <MailTable caption="Queued mails past their next attempt, oldest first" rows={view.overdue} busyId={busyId} /> : null}
+    </section>
+  );
 }

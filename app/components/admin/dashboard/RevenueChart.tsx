@@ -1,0 +1,78 @@
+import { formatMoney } from "../../../lib/money.ts";
+
+export interface ChartDay {
+  day: string;
+  orders: number;
+  revenueCents: number;
+}
+
+const WIDTH = 720;
+const HEIGHT = 220;
+const PAD = { top: 12, right: 8, bottom: 28, left: 8 };
+
+const dayLabel = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+export function formatDay(day: string): string {
+  return dayLabel.format(new Date(`${day}T00:00:00Z`));
+}
+
+/**
+ * Daily revenue as server-rendered SVG bars. The drawing is hidden from assistive technology; the
+ * same numbers are in a visually hidden table right after it.
+ */
+export function RevenueChart({ days }: { days: ChartDay[] }) {
+  const highest = Math.max(0, ...days.map((d) => d.revenueCents));
+  const max = Math.max(1, highest);
+  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const slot = plotW / Math.max(days.length, 1);
+  const barW = Math.max(2, slot * 0.7);
+  return (
+    <figure className="mt-8 rounded border border-slate-200 bg-white p-4">
+      <figcaption className="text-lg font-semibold text-ink" id="revenue-chart-caption">
+        Daily revenue, last 30 days <span className="text-sm font-normal text-slate-700">(UTC days; highest {formatMoney(highest)})</span>
+      </figcaption>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="mt-3 h-auto w-full" aria-hidden="true" focusable="false" data-testid="revenue-chart">
+        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} stroke="#94a3b8" strokeWidth="1" />
+        {days.map((d, i) => {
+          const h = d.revenueCents === 0 ? 0 : Math.max(2, (d.revenueCents / max) * plotH);
+          const x = PAD.left + i * slot + (slot - barW) / 2;
+          return (
+            <g key={d.day}>
+              <rect x={x} y={HEIGHT - PAD.bottom - h} width={barW} height={h} fill={i === days.length - 1 ? "#b45309" : "#0f172a"} rx="1">
+                <title>{`${formatDay(d.day)}: ${formatMoney(d.revenueCents)}`}</title>
+              </rect>
+              {i % 5 === 0 || i === days.length - 1 ? (
+                <text x={x + barW / 2} y={HEIGHT - 8} textAnchor="middle" fontSize="11" fill="#334155">
+                  {formatDay(d.day)}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+      <div className="sr-only" data-testid="revenue-table">
+        <table>
+          <caption>Daily revenue, last 30 days</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Orders</th>
+              <th scope="col">Revenue</th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.day}>
+                <th scope="row">
+                  <time dateTime={d.day}>{formatDay(d.day)}</time>
+                </th>
+                <td>{d.orders}</td>
+                <td>{formatMoney(d.revenueCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}

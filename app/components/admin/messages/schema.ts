@@ -1,0 +1,18 @@
+/** The reply form's zod schema, enforced on the server (server/contact/inbox.ts); pages import constants.ts only. */
+import { z } from "zod";
+
+import { REPLY_MAX } from "./constants.ts";
+
+export * from "./constants.ts";
+
+export const replySchema = z.object({
+  reply: z
+    .string({ error: "Write your reply." })
+    .trim()
+    .min(1, { error: "Write your reply." })
+    .max(REPLY_MAX, { error: `The reply must be ${REPLY_MAX.toLocaleString("en-US")} characters or fewer.` })
+    .refine((v) => !/\u0000/.test(v), { error: "The reply contains characters that aren't allowed." }),
+  /** replied_at as the page showed it ("" when never replied): two replies at once can't both go out. */
+  seen: z.string().max(40).default(""),
+});
+export type ReplyInput = z.infer<typeof replySchema>;
