@@ -58,3 +58,62 @@ export function confirmOrderMail(order: MailOrder, lines: MailLine[], options: {
   });
   return { to: order.email, subject: `Confirm your ToolHub Wholesale order ${order.number}`, ...mail };
 }
+
+// ---- Mails for the moves staff make in the back office (server/orders/fulfilment.ts, returns.ts) ----
+
+/** What the fulfilment mails need of an order: who to write to and where their order page is. */
+export interface FulfilmentMailOrder {
+  number: string;
+  email: string;
+  ship_name: string;
+  /** The customer's own order page (their account's, or the guest link). */
+  link: string;
+}
+
+function fulfilmentMail(order: FulfilmentMailOrder, subject: string, heading: string, paragraphs: string[]): OutgoingMail {
+  const mail = renderMail({
+    heading,
+    paragraphs: [order.ship_name ? `Hello ${order.ship_name},` : "Hello,", ...paragraphs],
+    action: { label: "View your order", url: order.link },
+    footer: "Questions about this order? Reply to this email or use the contact page, and quote the order number.",
+  });
+  return { to: order.email, subject, ...mail };
+}
+
+export function orderPackedMail(order: FulfilmentMailOrder): OutgoingMail {
+  return fulfilmentMail(order, `Your order ${order.number} is packed`, `Your order ${order.number} is packed`, [
+    `Good news: we've packed your order ${order.number}. We'll email you again with the tracking number as soon as it leaves our warehouse.`,
+  ]);
+}
+
+export function orderShippedMail(order: FulfilmentMailOrder, shipment: { carrier: string; trackingNumber: string }): OutgoingMail {
+  return fulfilmentMail(order, `Your order ${order.number} has shipped`, `Your order ${order.number} is on its way`, [
+    `Your order ${order.number} has left our warehouse with ${shipment.carrier}.`,
+    `Carrier: ${shipment.carrier}\nTracking number: ${shipment.trackingNumber}`,
+    `You can follow the parcel on ${shipment.carrier}'s website with this tracking number.`,
+  ]);
+}
+
+export function orderDeliveredMail(order: FulfilmentMailOrder): OutgoingMail {
+  return fulfilmentMail(order, `Your order ${order.number} was delivered`, `Your order ${order.number} was delivered`, [
+    `Our carrier reports that your order ${order.number} was delivered. We hope the tools serve you well.`,
+    `If anything is missing or damaged, let us know within 30 days and we'll put it right.`,
+  ]);
+}
+
+export function orderCancelledMail(order: FulfilmentMailOrder, cancellation: { reason: string | null }): OutgoingMail {
+  return fulfilmentMail(order, `Your order ${order.number} was cancelled`, `Your order ${order.number} was cancelled`, [
+    `Your order ${order.number} has been cancelled. Nothing will be shipped, and you won't be charged for it.`,
+    ...(cancellation.reason ? [`Reason: ${cancellation.reason}`] : []),
+  ]);
+}
+
+export function orderReturnMail(order: FulfilmentMailOrder, ret: { reason: string; lines: { title: string; color: string; quantity: number }[]; complete: boolean }): OutgoingMail {
+  const subject = ret.complete ? `We received the return of your order ${order.number}` : `We received a return from your order ${order.number}`;
+  return fulfilmentMail(order, subject, subject, [
+    `We've received these items back from your order ${order.number}:`,
+    ...ret.lines.map((l) => `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""}`),
+    `Reason: ${ret.reason}`,
+    ret.complete ? "Every item of the order has now been returned." : "The rest of your order is unchanged.",
+  ]);
+}

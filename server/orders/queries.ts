@@ -1,4 +1,5 @@
 import type { Db } from "../db/connection.ts";
+import { customerTimeline } from "./history.ts";
 
 /**
  * What an order page shows, and nothing else: no row ids, no access or checkout token, no account
@@ -37,14 +38,17 @@ export async function listOrdersForUser(db: Db, userId: string) {
 }
 
 function findOrder(db: Db) {
-  return db.selectFrom("orders").select(["id", ...ORDER_VIEW_COLUMNS]);
+  return db.selectFrom("orders").select(["id", ...ORDER_VIEW_COLUMNS, "carrier", "tracking_number"]);
 }
 
 async function withLines(db: Db, order: Awaited<ReturnType<ReturnType<typeof findOrder>["executeTakeFirst"]>>) {
   if (!order) return null;
   const { id, ...view } = order;
-  const lines = await db.selectFrom("order_lines").select(LINE_VIEW_COLUMNS).where("order_id", "=", id).orderBy("id").execute();
-  return { ...view, lines };
+  const [lines, timeline] = await Promise.all([
+    db.selectFrom("order_lines").select(LINE_VIEW_COLUMNS).where("order_id", "=", id).orderBy("id").execute(),
+    customerTimeline(db, { id, created_at: view.created_at }),
+  ]);
+  return { ...view, lines, timeline };
 }
 
 /** The order, only when it belongs to this user; otherwise null (the route answers 404). */

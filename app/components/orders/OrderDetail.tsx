@@ -1,7 +1,11 @@
 import type { OrderDetail as OrderDetailData } from "../../../server/orders/queries.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { COUNTRIES, PAYMENT_METHODS } from "../../lib/order-rules.ts";
+import { OrderProgress } from "./OrderProgress.tsx";
 import { SummaryTable } from "./SummaryTable.tsx";
+
+/** Statuses of an order that was never placed (a guest's hold): it has no progress to show. */
+const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired"];
 
 /** An order with its lines, as server/orders/queries.ts reads it for the page (no ids or tokens). */
 export type OrderView = OrderDetailData;
@@ -31,6 +35,7 @@ export function OrderDetail({ order, placed }: { order: OrderView; placed: boole
       <p className="mt-2 text-slate-700">
         Status: <strong>{STATUS_LABELS[order.status] ?? order.status}</strong> · Placed {new Date(order.created_at).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}
       </p>
+      {NOT_PLACED.includes(order.status) ? null : <OrderProgress order={order} />}
       <table className="mt-6 w-full text-left text-sm">
         <caption className="sr-only">Items in this order</caption>
         <thead className="border-b border-slate-300">

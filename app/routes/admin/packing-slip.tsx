@@ -1,15 +1,19 @@
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/packing-slip";
+import { ShipTo } from "../../components/admin/orders/OrderInfo.tsx";
+import { getDb } from "../../../server/db/connection.ts";
+import { getPackingSlip } from "../../../server/orders/admin-queries.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
-// Placeholder until this page's slice of issue 12 lands; the guard answers first.
-export function meta() {
-  return [{ title: "Packing slip | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
+export function meta({ params }: Route.MetaArgs) {
+  return [{ title: `Packing slip ${params.number} | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   await requireStaff(request, { order: ["view"] });
-  return {};
+  const slip = await getPackingSlip(getDb(), params.number);
+  if (!slip) throw data("Order not found", { status: 404 });
+  return { slip };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -17,6 +21,99 @@ export async function action({ request }: Route.ActionArgs) {
   throw data("Method not allowed", { status: 405 });
 }
 
-export default function Page() {
-  return <h1 className="text-3xl font-bold text-ink">Packing slip</h1>;
+const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/**
+ * A printable packing slip: where the parcel goes and what goes in it, with a tick column and
+ * no prices. The page's own controls hide when printing; it prints in black on white.
+ */
+export default function PackingSlip({ loaderData }: Route.ComponentProps) {
+  const { slip } = loaderData;
+  return (
+    <article className="max-w-3xl text-ink print:max-w-none print:text-black" aria-labelledby="slip-heading">
+      <div className="mb-4 flex flex-wrap items-center gap-4 print:hidden">
+        <Link to={`/admin/orders/${slip.number}`} className="font-semibold text-brand-800 underline">
+          ← Back to order {slip.number}
+        </Link>
+        <button type="button" className="btn-primary" onClick={() => window.print()}>
+          Print packing slip
+        </button>
+      </div>
+      <header className="flex flex-wrap items-start justify-between gap-4 border-b-2 border-ink pb-3 print:border-black">
+        <div>
+          <p className="text-sm font-semibold uppercase tracking-wide">ToolHub Wholesale</p>
+          <h1 id="slip-heading" className="text-3xl font-bold">
+            Packing slip
+          </h1>
+        </div>
+        <dl className="text-right text-sm">
+          <div>
+            <dt className="inline font-semibold">Order </dt>
+            <dd className="inline font-mono text-lg font-bold" data-testid="slip-number">
+              {slip.number}
+            </dd>
+          </div>
+          <div>
+            <dt className="inline font-semibold">Date </dt>
+            <dd className="inline">{longDate(slip.created_at)}</dd>
+          </div>
+          {slip.carrier ? (
+            <div>
+              <dt className="inline font-semibold">Carrier </dt>
+              <dd className="inline">
+                {slip.carrier} {slip.tracking_number}
+              </dd>
+            </div>
+          ) : null}
+        </dl>
+      </header>
+      <section aria-labelledby="shipto-heading" className="mt-4">
+        <h2 id="shipto-heading" className="text-sm font-semibold uppercase tracking-wide">
+          Ship to
+        </h2>
+        <div className="mt-1 text-lg leading-snug">
+          <ShipTo order={slip} />
+        </div>
+      </section>
+      <table className="mt-6 w-full border-collapse text-left text-sm">
+        <caption className="sr-only">Items to pack for order {slip.number}</caption>
+        <thead>
+          <tr className="border-b-2 border-ink print:border-black">
+            <th scope="col" className="w-16 py-2 pr-3">
+              Packed
+            </th>
+            <th scope="col" className="py-2 pr-3">SKU</th>
+            <th scope="col" className="py-2 pr-3">Item</th>
+            <th scope="col" className="py-2 pr-3">Colour</th>
+            <th scope="col" className="py-2 text-right">Quantity</th>
+          </tr>
+        </thead>
+        <tbody>
+          {slip.lines.map((l, i) => (
+            <tr key={i} className="border-b border-slate-400 break-inside-avoid print:border-black">
+              <td className="py-3 pr-3">
+                <span className="inline-block h-5 w-5 border-2 border-ink print:border-black" aria-hidden="true" />
+                <span className="sr-only">Not ticked</span>
+              </td>
+              <td className="py-3 pr-3 font-mono">{l.sku ?? "—"}</td>
+              <td className="py-3 pr-3">{l.title}</td>
+              <td className="py-3 pr-3">{l.color || "—"}</td>
+              <td className="py-3 text-right text-base font-bold">{l.quantity}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={4} className="py-2 pr-3 text-right">
+              Units in all
+            </th>
+            <td className="py-2 text-right text-base font-bold" data-testid="slip-units">
+              {slip.units}
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+      <p className="mt-8 text-sm">Packed by: ____________________ &nbsp; Checked by: ____________________</p>
+    </article>
+  );
 }

@@ -1,0 +1,139 @@
+import { Link } from "react-router";
+import type { StaffOrderDetail } from "../../../../server/orders/admin-queries.ts";
+import { formatMoney } from "../../../lib/money.ts";
+import { PAYMENT_STATUS_LABELS } from "../../../lib/order-admin-constants.ts";
+import { COUNTRIES } from "../../../lib/order-rules.ts";
+import { paymentLabel } from "./OrdersTable.tsx";
+
+type Order = Omit<StaffOrderDetail, "id" | "events" | "user_id">;
+
+export function OrderLines({ order }: { order: Order }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Items in order {order.number}</caption>
+        <thead className="border-b border-slate-300 text-ink">
+          <tr>
+            <th scope="col" className="py-2 pr-3">SKU</th>
+            <th scope="col" className="py-2 pr-3">Product</th>
+            <th scope="col" className="py-2 pr-3">Colour</th>
+            <th scope="col" className="py-2 pr-3 text-right">Quantity</th>
+            <th scope="col" className="py-2 pr-3 text-right">Returned</th>
+            <th scope="col" className="py-2 pr-3 text-right">Unit price</th>
+            <th scope="col" className="py-2 text-right">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.lines.map((l) => (
+            <tr key={l.id} className="border-b border-slate-200">
+              <td className="py-2 pr-3 font-mono">{l.sku ?? "—"}</td>
+              <td className="py-2 pr-3">{l.title}</td>
+              <td className="py-2 pr-3">{l.color || "—"}</td>
+              <td className="py-2 pr-3 text-right">{l.quantity}</td>
+              <td className="py-2 pr-3 text-right">{l.returned}</td>
+              <td className="py-2 pr-3 text-right">{formatMoney(l.unit_price_cents)}</td>
+              <td className="py-2 text-right">{formatMoney(l.line_total_cents)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="mt-3 ml-auto max-w-xs space-y-1 text-sm">
+        <div className="flex justify-between">
+          <dt>Subtotal</dt>
+          <dd>{formatMoney(order.subtotal_cents)}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt>Member discount</dt>
+          <dd>{order.member_discount_cents ? `−${formatMoney(order.member_discount_cents)}` : formatMoney(0)}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt>Shipping</dt>
+          <dd>{order.shipping_cents ? formatMoney(order.shipping_cents) : "Free"}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt>Taxes</dt>
+          <dd>Included</dd>
+        </div>
+        <div className="flex justify-between border-t border-slate-300 pt-1 font-bold text-ink">
+          <dt>Total</dt>
+          <dd data-testid="order-total">{formatMoney(order.total_cents)}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+export function ShipTo({ order }: { order: Pick<Order, "ship_name" | "business_name" | "ship_line1" | "ship_line2" | "ship_city" | "ship_region" | "ship_postcode" | "ship_country"> }) {
+  return (
+    <address className="not-italic">
+      {order.ship_name}
+      {order.business_name ? (
+        <>
+          <br />
+          {order.business_name}
+        </>
+      ) : null}
+      <br />
+      {order.ship_line1}
+      {order.ship_line2 ? (
+        <>
+          <br />
+          {order.ship_line2}
+        </>
+      ) : null}
+      <br />
+      {order.ship_city}
+      {order.ship_region ? `, ${order.ship_region}` : ""} {order.ship_postcode}
+      <br />
+      {COUNTRIES.find((c) => c.code === order.ship_country)?.name ?? order.ship_country}
+    </address>
+  );
+}
+
+export function OrderFacts({ order, customerId }: { order: Order; customerId: string | null }) {
+  return (
+    <div className="grid gap-6 text-sm sm:grid-cols-3">
+      <section aria-labelledby="customer-heading">
+        <h2 id="customer-heading" className="font-semibold text-ink">
+          Customer
+        </h2>
+        <p className="mt-2">{order.ship_name || "—"}</p>
+        <p className="break-all text-slate-700">{order.email || "(account deleted)"}</p>
+        {customerId ? (
+          <p className="mt-1">
+            <Link to={`/admin/customers/${encodeURIComponent(customerId)}`} className="font-semibold text-brand-800 underline">
+              Customer account
+            </Link>
+          </p>
+        ) : (
+          <p className="mt-1 text-slate-700">Guest checkout (no account)</p>
+        )}
+        {order.tax_number ? <p className="mt-1 text-slate-700">Tax number: {order.tax_number}</p> : null}
+      </section>
+      <section aria-labelledby="address-heading">
+        <h2 id="address-heading" className="font-semibold text-ink">
+          Ship to
+        </h2>
+        <div className="mt-2">
+          <ShipTo order={order} />
+        </div>
+      </section>
+      <section aria-labelledby="payment-heading">
+        <h2 id="payment-heading" className="font-semibold text-ink">
+          Payment and shipment
+        </h2>
+        <p className="mt-2">{paymentLabel(order.payment_method)}</p>
+        <p className="text-slate-700" data-testid="payment-status">
+          {PAYMENT_STATUS_LABELS[order.payment_status] ?? order.payment_status}
+        </p>
+        {order.carrier ? (
+          <p className="mt-2" data-testid="shipment">
+            {order.carrier}, tracking number <span className="font-mono">{order.tracking_number}</span>
+          </p>
+        ) : (
+          <p className="mt-2 text-slate-700">Not shipped yet</p>
+        )}
+      </section>
+    </div>
+  );
+}
