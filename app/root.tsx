@@ -62,7 +62,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <a href="#main" className="skip-link">
+        <a href="#main" className="skip-link print:hidden">
           Skip to content
         </a>
         <CurrentUserProvider serverUser={data?.user ?? null}>

@@ -1,6 +1,7 @@
 import { getMigrations } from "better-auth/db/migration";
 import type { AppConfig } from "../config.ts";
-import type { Db } from "../db/connection.ts";
+import { sql } from "kysely";
+import { dbKind, type Db } from "../db/connection.ts";
 import { buildAuthOptions } from "./auth.ts";
 import { UNGUARDED } from "./sign-in-guard.ts";
 
@@ -11,4 +12,11 @@ export async function migrateAuth(db: Db, cfg: AppConfig): Promise<void> {
   // The retention job (server/privacy/retention.ts) deletes expired rows by these columns.
   await db.schema.createIndex("session_expires_at_idx").ifNotExists().on("session").column("expiresAt").execute();
   await db.schema.createIndex("verification_expires_at_idx").ifNotExists().on("verification").column("expiresAt").execute();
+  // The back office's customer list, newest first, and its search by name or email (pg_trgm on
+  // PostgreSQL, created in public by migration 004; SQLite scans, within budget at 100k accounts).
+  await db.schema.createIndex("user_created_idx").ifNotExists().on("user").columns(["createdAt", "id"]).execute();
+  if (dbKind(db) === "postgres") {
+    await sql`create index if not exists user_name_trgm_idx on "user" using gin (name public.gin_trgm_ops)`.execute(db);
+    await sql`create index if not exists user_email_trgm_idx on "user" using gin (email public.gin_trgm_ops)`.execute(db);
+  }
 }

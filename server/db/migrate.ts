@@ -11,6 +11,7 @@ import * as jobs from "./migrations/007_jobs.ts";
 import * as orderHolds from "./migrations/008_order_holds.ts";
 import * as privacy from "./migrations/009_privacy.ts";
 import * as backOffice from "./migrations/010_back_office.ts";
+import * as backOfficeIndexes from "./migrations/011_back_office_indexes.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -26,6 +27,7 @@ const migrations: Record<string, DialectMigration> = {
   "008_order_holds": orderHolds,
   "009_privacy": privacy,
   "010_back_office": backOffice,
+  "011_back_office_indexes": backOfficeIndexes,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

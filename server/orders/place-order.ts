@@ -68,12 +68,14 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   const lines = await trx
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents"])
+    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at"])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
     .execute();
   if (lines.length === 0) throw new DomainError("EMPTY_CART", "Your cart is empty.", 409);
+  const archived = lines.find((l) => l.archived_at);
+  if (archived) throw new DomainError("NO_LONGER_SOLD", `${archived.title} is no longer sold. Remove it from your cart; your order was not placed.`, 409);
   const tooMany = quantityLimitProblem(lines.map((l) => l.quantity));
   if (tooMany) throw new DomainError("QUANTITY_LIMIT", `${QUANTITY_LIMIT_MESSAGES[tooMany]} Please lower the quantities in your cart; your order was not placed.`, 409);
 

@@ -579,6 +579,21 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(await stockOf(p.id)).toBe(1);
     });
 
+    it("a product archived while in the cart: the cart says it is no longer sold, it can't be added again, and placing the order writes nothing", async () => {
+      const product = await freshProduct({ stock: 10 });
+      const owner = guest();
+      await addToCart(t.db, owner, { productId: product.id, quantity: 2 });
+      await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "=", product.id).execute();
+      const cart = await getCart(t.db, owner);
+      expect(cart.lines[0]).toMatchObject({ productId: product.id, stockQuantity: 0, notice: "No longer sold — remove it to check out." });
+      await domainError(addToCart(t.db, owner, { productId: product.id, quantity: 1 }), "UNKNOWN_PRODUCT", 404);
+      const before = { orders: await count("orders"), mail: await count("mail_queue") };
+      const error = await domainError(placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE }), "NO_LONGER_SOLD", 409);
+      expect(error.message).toContain(product.title);
+      expect({ orders: await count("orders"), mail: await count("mail_queue") }).toEqual(before);
+      expect(await stockOf(product.id)).toBe(10);
+    });
+
     it("out of stock during placement writes nothing: no order, no lines, no mail, cart kept, stock unchanged", async () => {
       const plenty = await freshProduct({ stock: 10 });
       const scarce = await freshProduct({ stock: 10 });

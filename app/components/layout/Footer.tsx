@@ -7,7 +7,7 @@ export function Footer({ year }: { year: number }) {
   const onLinkClick = useLinkClicks();
   return (
     // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
-    <footer className="mt-16 bg-ink text-slate-200" onClick={onLinkClick}>
+    <footer className="mt-16 bg-ink text-slate-200 print:hidden" onClick={onLinkClick}>
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-5">
         <div>
           <p className="text-lg font-bold text-white">{STORE_NAME}</p>

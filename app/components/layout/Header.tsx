@@ -46,7 +46,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
 
   return (
     // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur" onClick={onLinkClick}>
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur print:hidden" onClick={onLinkClick}>
       <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
         <a href="/" className="shrink-0" aria-label={`${STORE_NAME} home`}>
           <img src="/images/logo.svg" alt={STORE_NAME} width={160} height={40} fetchPriority="high" />

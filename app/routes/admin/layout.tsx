@@ -34,7 +34,7 @@ const NAV: { to: string; label: string; end?: boolean; adminOnly?: boolean }[] =
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row">
+    <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row print:max-w-none print:p-0">
       {loaderData.secondFactor ? (
       <nav aria-label="Back office" className="md:w-56 md:shrink-0 print:hidden">
         <p className="text-sm font-semibold uppercase tracking-wide text-slate-700">Back office</p>

@@ -164,5 +164,6 @@ export function generateProduct(index: number, refs: { categoryIds: number[]; br
     rating: 5,
     featured: index < 4 ? 1 : 0,
     created_at: new Date(EPOCH_MS + index * SECONDS_PER_PRODUCT * 1000).toISOString(),
+    updated_at: new Date(EPOCH_MS + index * SECONDS_PER_PRODUCT * 1000).toISOString(),
   };
 }
