@@ -35,6 +35,8 @@ const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], 
     SQLITE_PATH: path.join(dir, "store.db"),
     SMTP_URL: `smtp://127.0.0.1:${port + 1}`,
     AUTH_IP_LIMIT: "1000",
+    // Every e2e test checks out from 127.0.0.1: the per-network hourly cap would refuse the later ones.
+    CHECKOUT_IP_LIMIT: "1000",
     // Rate limits in memory: a shared Redis would carry one run's counts (checkouts per IP per
     // hour) into the next. Sharing through Redis is covered by the integration and fleet tests.
     REDIS_URL: "",

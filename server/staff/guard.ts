@@ -54,21 +54,44 @@ function toDate(value: unknown): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+type Session = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>["api"]["getSession"]>>>;
+
+/**
+ * The request's session, looked up once per request: a page's loaders run in parallel with the
+ * same Request, so they share one answer (one query, and one verdict when a staff session has
+ * just expired and is deleted).
+ */
+const sessions = new WeakMap<Request, Promise<Session | "expired" | null>>();
+
+function sessionOf(request: Request): Promise<Session | "expired" | null> {
+  let found = sessions.get(request);
+  if (!found) {
+    found = (async () => {
+      const auth = getAuth();
+      const session = await auth.api.getSession({ headers: request.headers });
+      if (!session) return null;
+      const createdAt = toDate(session.session.createdAt);
+      const staff = STAFF_ROLES.includes(roleOf(session.user.role));
+      if (staff && (!createdAt || Date.now() - createdAt.getTime() > STAFF_SESSION_HOURS * 3600_000)) {
+        await (await auth.$context).internalAdapter.deleteSession(session.session.token);
+        return "expired";
+      }
+      return session;
+    })();
+    sessions.set(request, found);
+  }
+  return found;
+}
+
 /** The signed-in staff member, if the request may enter the back office with these permissions; otherwise throws a redirect, a 404, a 403 or a 429. */
 export async function requireStaff(request: Request, permissions?: Permissions, options: GuardOptions = {}): Promise<StaffSession> {
   if (!request.headers.get("cookie")?.includes("session_token")) throw redirect("/login");
-  const auth = getAuth();
-  const session = await auth.api.getSession({ headers: request.headers });
+  const session = await sessionOf(request);
+  if (session === "expired") throw redirect("/login?expired=1");
   if (!session) throw redirect("/login");
   const role = roleOf(session.user.role);
   if (!STAFF_ROLES.includes(role) || session.user.banned) notFound();
   if (permissions && !can(role, permissions)) notFound();
-
-  const createdAt = toDate(session.session.createdAt);
-  if (!createdAt || Date.now() - createdAt.getTime() > STAFF_SESSION_HOURS * 3600_000) {
-    await (await auth.$context).internalAdapter.deleteSession(session.session.token);
-    throw redirect("/login?expired=1");
-  }
   if (request.method !== "GET" && request.method !== "HEAD") {
     if (!isTrustedOrigin(request.headers, originPolicy(config()))) throw data("This form was sent from another site, so it was refused.", { status: 403 });
     const hit = await actionLimiter().hit(session.user.id);

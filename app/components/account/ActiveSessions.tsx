@@ -20,9 +20,10 @@ export function ActiveSessions({ sessions, result }: { sessions: ActiveSession[]
   const message = useRef<HTMLParagraphElement>(null);
 
   // The button that was pressed disappears with its session: keep keyboard focus on the answer.
+  // (Checked again when the list changes: the answer can arrive before the reloaded list drops the button.)
   useEffect(() => {
     if (result && (document.activeElement === document.body || document.activeElement === null)) message.current?.focus();
-  }, [result]);
+  }, [result, sessions]);
 
   return (
     <section id="active-sessions" aria-labelledby="active-sessions-heading" className="rounded-xl border border-slate-200 p-6 md:col-span-2">

@@ -23,9 +23,14 @@ test.describe("wishlist", () => {
     // 1. A product card's hover button on /shop.
     await page.goto("/shop");
     await waitForHydration(page);
-    const card = page.getByRole("main").getByRole("article").first();
-    const cardId = Number((await card.getByRole("heading").getByRole("link").getAttribute("href"))!.split("/").pop());
-    const fromCard = readProduct(cardId);
+    // A card with a title long enough to be cut in the table (products made by the back-office
+    // tests of the same run may come first on the page).
+    const cards = page.getByRole("main").getByRole("article");
+    let index = 0;
+    const idOf = async (i: number) => Number((await cards.nth(i).getByRole("heading").getByRole("link").getAttribute("href"))!.split("/").pop());
+    while (readProduct(await idOf(index)).title.length <= 30) index++;
+    const card = cards.nth(index);
+    const fromCard = readProduct(await idOf(index));
     await card.hover();
     const heart = card.getByRole("button", { name: "Add to wishlist" });
     await expect(heart).toHaveAttribute("aria-pressed", "false");
@@ -36,7 +41,7 @@ test.describe("wishlist", () => {
     await expectWishlistCount(page, 0);
     await toggle(heart, true);
     await page.reload();
-    await expect(page.getByRole("main").getByRole("article").first().getByRole("button", { name: "Add to wishlist" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("main").getByRole("article").nth(index).getByRole("button", { name: "Add to wishlist" })).toHaveAttribute("aria-pressed", "true");
 
     // 2. The product page: a title of exactly 30 characters is not cut.
     const exact = setProduct(246, { stock: 49, priceCents: 2_000, discountPercent: 10 });
