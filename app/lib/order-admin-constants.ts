@@ -10,30 +10,6 @@ export type ReturnReason = (typeof RETURN_REASONS)[number];
 export const MAX_RETURN_QUANTITY = 1_000;
 export const NOTE_MAX = 500;
 
-/** What staff see for each status (the customer's page has its own wording). */
-export const ADMIN_STATUS_LABELS: Record<string, string> = {
-  awaiting_confirmation: "Awaiting guest confirmation",
-  awaiting_payment: "Awaiting payment",
-  placed: "Placed",
-  processing: "Processing",
-  packed: "Packed",
-  shipped: "Shipped",
-  delivered: "Delivered",
-  cancelled: "Cancelled",
-  returned: "Returned",
-  expired: "Expired (never confirmed)",
-};
-
-export const PAYMENT_STATUS_LABELS: Record<string, string> = {
-  due_on_delivery: "Due on delivery",
-  invoiced_net30: "Invoiced, net 30",
-  pending: "Pending",
-  authorized: "Authorized",
-  paid: "Paid",
-  failed: "Failed",
-  refunded: "Refunded",
-};
-
 /** Statuses the list filter offers; holds that never became orders come last. */
 export const FILTER_STATUSES = ["placed", "packed", "shipped", "delivered", "cancelled", "returned", "processing", "awaiting_confirmation", "awaiting_payment", "expired"] as const;
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/account-orders";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
-import { STATUS_LABELS } from "../components/orders/OrderDetail.tsx";
+import { STATUS_LABELS } from "../lib/order-labels.ts";
 import { formatMoney } from "../lib/money.ts";
 import { seo } from "../lib/seo.ts";
 import { getSessionInfo } from "../../server/auth/session.ts";

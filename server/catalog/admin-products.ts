@@ -5,12 +5,13 @@
  * leave everything the storefront lists: search_products, the vocabulary, the sitemap.
  */
 import { sql } from "kysely";
+import { ADMIN_PER_PAGE } from "../../app/lib/admin-products.ts";
 import type { ProductField } from "../../app/lib/product-schema.ts";
-import { productToFields } from "../../app/lib/product-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { listProductImages, type ProductImage } from "./product-images.ts";
+import { isProductId, productRowToFields, productsWithSlugs } from "./product-rows.ts";
 import { cleanSearchText, matchingProductIds } from "./search.ts";
 import { restoreToSearch, searchTextOf, updateVocabulary, withdrawFromSearch } from "./search-sync.ts";
 import { assertCan, type StaffActor } from "./staff-actor.ts";
@@ -23,7 +24,6 @@ export const STOCK_FILTERS = ["in", "low", "out"] as const;
 export type StockFilter = (typeof STOCK_FILTERS)[number];
 export const ARCHIVE_FILTERS = ["live", "archived", "all"] as const;
 export type ArchiveFilter = (typeof ARCHIVE_FILTERS)[number];
-export const ADMIN_PER_PAGE = 50;
 export const MAX_BULK = 100;
 const MAX_PAGE = 10_000;
 
@@ -145,7 +145,7 @@ export async function listAdminProducts(db: Db, actor: StaffActor, query: AdminP
 }
 
 function checkIds(ids: number[]): number[] {
-  const clean = [...new Set(ids.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647))];
+  const clean = [...new Set(ids.filter(isProductId))];
   if (clean.length === 0) throw new DomainError("nothing_selected", "Choose at least one product.", 400);
   if (clean.length > MAX_BULK) throw new DomainError("too_many", `Choose at most ${MAX_BULK} products at a time.`, 400);
   return clean;
@@ -217,49 +217,16 @@ export interface ProductForEdit {
 
 export async function loadProductForEdit(db: Db, actor: StaffActor, id: number): Promise<ProductForEdit | null> {
   assertCan(actor, { product: ["view"] });
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
-  const row = await db
-    .selectFrom("products as p")
-    .innerJoin("brands as b", "b.id", "p.brand_id")
-    .innerJoin("categories as c", "c.id", "p.category_id")
-    .selectAll("p")
-    .select(["b.slug as brand_slug", "c.slug as category_slug"])
-    .where("p.id", "=", id)
-    .executeTakeFirst();
+  if (!isProductId(id)) return null;
+  const row = await productsWithSlugs(db).where("p.id", "=", id).executeTakeFirst();
   if (!row) return null;
   const [orders, images] = await Promise.all([
     db.selectFrom("order_lines").select((eb) => eb.fn.countAll<number>().as("n")).where("product_id", "=", id).executeTakeFirstOrThrow(),
     listProductImages(db, id),
   ]);
-  const list = (text: string) => {
-    try {
-      const v: unknown = JSON.parse(text);
-      return Array.isArray(v) ? v.map(String) : [];
-    } catch {
-      return [];
-    }
-  };
   return {
     id: Number(row.id),
-    fields: productToFields({
-      sku: row.sku,
-      title: row.title,
-      brandSlug: row.brand_slug,
-      categorySlug: row.category_slug,
-      colors: list(row.colors),
-      priceCents: row.price_cents,
-      discountPercent: row.discount_percent,
-      stock: row.stock_quantity,
-      lowStockThreshold: Number(row.low_stock_threshold),
-      description: row.description,
-      features: list(row.features),
-      model: row.model,
-      material: row.material,
-      weightGrams: row.weight_grams,
-      countryOfOrigin: row.country_of_origin,
-      manufacturer: row.manufacturer,
-      returnPolicy: row.return_policy,
-    }),
+    fields: productRowToFields(row),
     version: versionOf(row),
     stock: row.stock_quantity,
     archivedAt: row.archived_at,

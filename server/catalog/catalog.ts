@@ -11,6 +11,7 @@ import type { Db } from "../db/connection.ts";
 import type { ProductQuery } from "./search-types.ts";
 import { searchProducts } from "./search.ts";
 import { coverImageUrls, listProductImages } from "./product-images.ts";
+import { isProductId, parseJsonList, productsWithSlugs } from "./product-rows.ts";
 import { toSummary } from "./summary.ts";
 
 const FACET_TTL_MS = 60_000;
@@ -45,23 +46,10 @@ function summaryQuery(db: Db) {
 }
 
 
-function parseJsonList(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.map(String) : [];
-  } catch {
-    return [];
-  }
-}
-
 export async function getProductDetail(db: Db, id: number): Promise<ProductDetail | null> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
-  const row = await db
-    .selectFrom("products as p")
-    .innerJoin("brands as b", "b.id", "p.brand_id")
-    .innerJoin("categories as c", "c.id", "p.category_id")
-    .selectAll("p")
-    .select(["b.name as brand_name", "b.slug as brand_slug", "c.name as category_name", "c.slug as category_slug"])
+  if (!isProductId(id)) return null;
+  const row = await productsWithSlugs(db)
+    .select(["b.name as brand_name", "c.name as category_name"])
     .where("p.id", "=", id)
     .where("p.archived_at", "is", null)
     .executeTakeFirst();
@@ -88,7 +76,7 @@ export async function getProductDetail(db: Db, id: number): Promise<ProductDetai
 
 /** What the product image route needs to draw a picture. */
 export async function getProductImageInfo(db: Db, id: number) {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  if (!isProductId(id)) return null;
   return db
     .selectFrom("products as p")
     .innerJoin("categories as c", "c.id", "p.category_id")

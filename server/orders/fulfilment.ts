@@ -5,6 +5,7 @@
  * order_events row, an audit row and the customer's mail in the durable queue. Of two staff
  * acting on one order at once, exactly one wins; the other gets a StaleOrderError.
  */
+import type { z } from "zod";
 import { cancelSchema, orderStepSchema, shipSchema, type CancelInput, type OrderStepInput, type ShipInput } from "../../app/lib/order-admin-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
@@ -93,52 +94,47 @@ async function move(db: Db, staff: StaffActor, order: LoadedOrder, request: Move
   }
 }
 
-export async function packOrder(db: Db, staff: StaffActor, number: string, input: OrderStepInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> {
+/** Loads the order, checks the form with `schema`, and makes the move `build` describes from both. */
+async function moveWith<S extends z.ZodType<{ version: number }>>(
+  db: Db,
+  staff: StaffActor,
+  number: string,
+  schema: S,
+  input: unknown,
+  options: StaffOrderOptions,
+  build: (order: LoadedOrder, parsed: z.infer<S>) => Omit<MoveRequest, "expectedVersion">,
+): Promise<ActionOutcome> {
   const order = await loadOrder(db, number);
-  const { version } = parseInput(orderStepSchema, input);
-  return move(db, staff, order, { action: "pack", expectedVersion: version, mail: orderPackedMail, message: `Order ${order.number} is marked as packed. The customer has been emailed.` }, options);
+  const parsed = parseInput(schema, input);
+  return move(db, staff, order, { ...build(order, parsed), expectedVersion: parsed.version }, options);
 }
 
-export async function shipOrder(db: Db, staff: StaffActor, number: string, input: ShipInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> {
-  const order = await loadOrder(db, number);
-  const { version, carrier, trackingNumber } = parseInput(shipSchema, input);
-  return move(
-    db,
-    staff,
-    order,
-    {
-      action: "ship",
-      expectedVersion: version,
-      set: { carrier, tracking_number: trackingNumber },
-      details: { carrier, trackingNumber },
-      mail: (o) => orderShippedMail(o, { carrier, trackingNumber }),
-      message: `Order ${order.number} is marked as shipped with ${carrier}, tracking number ${trackingNumber}. The customer has been emailed.`,
-    },
-    options,
-  );
+/** A move that takes nothing but the version (pack, deliver): "Order … is marked as <done>." */
+function plainStep(action: "pack" | "deliver", mail: MoveRequest["mail"], done: string) {
+  return (db: Db, staff: StaffActor, number: string, input: OrderStepInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> =>
+    moveWith(db, staff, number, orderStepSchema, input, options, (order) => ({ action, mail, message: `Order ${order.number} is marked as ${done}. The customer has been emailed.` }));
 }
 
-export async function deliverOrder(db: Db, staff: StaffActor, number: string, input: OrderStepInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> {
-  const order = await loadOrder(db, number);
-  const { version } = parseInput(orderStepSchema, input);
-  return move(db, staff, order, { action: "deliver", expectedVersion: version, mail: orderDeliveredMail, message: `Order ${order.number} is marked as delivered. The customer has been emailed.` }, options);
+export const packOrder = plainStep("pack", orderPackedMail, "packed");
+
+export const deliverOrder = plainStep("deliver", orderDeliveredMail, "delivered");
+
+export function shipOrder(db: Db, staff: StaffActor, number: string, input: ShipInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> {
+  return moveWith(db, staff, number, shipSchema, input, options, (order, { carrier, trackingNumber }) => ({
+    action: "ship",
+    set: { carrier, tracking_number: trackingNumber },
+    details: { carrier, trackingNumber },
+    mail: (o) => orderShippedMail(o, { carrier, trackingNumber }),
+    message: `Order ${order.number} is marked as shipped with ${carrier}, tracking number ${trackingNumber}. The customer has been emailed.`,
+  }));
 }
 
 /** Cancels a placed or packed order; its stock goes back through the ledger ("cancellation"). */
-export async function cancelOrder(db: Db, staff: StaffActor, number: string, input: CancelInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> {
-  const order = await loadOrder(db, number);
-  const { version, reason } = parseInput(cancelSchema, input);
-  return move(
-    db,
-    staff,
-    order,
-    {
-      action: "cancel",
-      expectedVersion: version,
-      details: reason ? { reason } : {},
-      mail: (o) => orderCancelledMail(o, { reason }),
-      message: `Order ${order.number} is cancelled and its items are back in stock. The customer has been emailed.`,
-    },
-    options,
-  );
+export function cancelOrder(db: Db, staff: StaffActor, number: string, input: CancelInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> {
+  return moveWith(db, staff, number, cancelSchema, input, options, (order, { reason }) => ({
+    action: "cancel",
+    details: reason ? { reason } : {},
+    mail: (o) => orderCancelledMail(o, { reason }),
+    message: `Order ${order.number} is cancelled and its items are back in stock. The customer has been emailed.`,
+  }));
 }

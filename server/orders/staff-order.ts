@@ -3,7 +3,8 @@
  * check (the version the page showed), the guard messages for moves that aren't allowed, and the
  * customer's own order link for the mails.
  */
-import { ADMIN_STATUS_LABELS, orderNumberSchema } from "../../app/lib/order-admin-schema.ts";
+import { orderNumberSchema } from "../../app/lib/order-admin-schema.ts";
+import { ADMIN_STATUS_LABELS } from "../../app/lib/order-labels.ts";
 import type { AuditActor } from "../audit/audit.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";

@@ -3,19 +3,8 @@ import { migrateAuth } from "../../server/auth/migrate.ts";
 import { banCustomer, BAN_MESSAGES, unbanCustomer } from "../../server/customers/ban.ts";
 import { getCustomer } from "../../server/customers/detail.ts";
 import { likeContains, listCustomers } from "../../server/customers/list.ts";
-import { isDomainError } from "../../server/errors.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
-import { auditRows, authFor, cfg, insertOrder, PASSWORD, staffActor } from "./admin-people-fixtures.ts";
-
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isDomainError(error)) return { status: error.status, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
+import { auditRows, authFor, cfg, insertOrder, PASSWORD, refusal, staffActor } from "./admin-people-fixtures.ts";
 
 describe("likeContains", () => {
   it("escapes LIKE wildcards", () => {

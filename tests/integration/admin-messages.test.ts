@@ -2,27 +2,16 @@ import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getMessage, INBOX_MESSAGES, listMessages, replyToMessage, setMessageHandled } from "../../server/contact/inbox.ts";
 import { replySubject } from "../../server/contact/reply-mail.ts";
-import { isDomainError } from "../../server/errors.ts";
 import { mailQueueView, requeueAllFailed, requeueMailAsStaff } from "../../server/mail/admin-queue.ts";
 import { enqueueMail } from "../../server/mail/queue.ts";
 import { countSubscribersByStatus, listSubscribers, spreadsheetSafe, subscribersCsv } from "../../server/newsletter/admin.ts";
 import type { Db } from "../../server/db/connection.ts";
 import type { MailStatus, NewsletterStatus } from "../../server/db/schema.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
-import { auditRows, cfg, insertMessage, staffActor } from "./admin-people-fixtures.ts";
+import { auditRows, cfg, insertMessage, refusal, staffActor } from "./admin-people-fixtures.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 
 const options = { storeInbox: "support@toolhub.example", siteUrl: "http://127.0.0.1:3999" };
-
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isDomainError(error)) return { status: error.status, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 const mailCount = async (db: Db) => Number((await db.selectFrom("mail_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
 

@@ -6,6 +6,7 @@ import { UNGUARDED } from "../../server/auth/sign-in-guard.ts";
 import type { AuditActor } from "../../server/audit/audit.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Db } from "../../server/db/connection.ts";
+import { isDomainError } from "../../server/errors.ts";
 import type { OrderStatus } from "../../server/orders/states.ts";
 
 export const cfg = loadConfig({ SITE_URL: "http://127.0.0.1:3999", NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
@@ -13,6 +14,17 @@ export const PASSWORD = "Sturdy-Hammer-42";
 export const authFor = (db: Db) => betterAuth(buildAuthOptions(db, cfg, UNGUARDED));
 
 export const staffActor: AuditActor = { userId: "staff-user-1", name: "Sam Staff" };
+
+/** What a refused call said: its status and message (anything but a DomainError, or success, fails the test). */
+export async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isDomainError(error)) return { status: error.status, message: error.message };
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
 
 let n = 0;
 export async function insertOrder(db: Db, o: { status: OrderStatus; total: number; createdAt: string; userId?: string | null; email?: string }): Promise<{ id: number; number: string }> {

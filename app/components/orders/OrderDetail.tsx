@@ -1,27 +1,15 @@
 import type { OrderDetail as OrderDetailData } from "../../../server/orders/queries.ts";
 import { formatMoney } from "../../lib/money.ts";
-import { COUNTRIES, PAYMENT_METHODS } from "../../lib/order-rules.ts";
+import { paymentLabel, STATUS_LABELS } from "../../lib/order-labels.ts";
 import { OrderProgress } from "./OrderProgress.tsx";
-import { SummaryTable } from "./SummaryTable.tsx";
+import { ShippingAddress } from "./ShippingAddress.tsx";
+import { orderSummary, SummaryTable } from "./SummaryTable.tsx";
 
 /** Statuses of an order that was never placed (a guest's hold): it has no progress to show. */
 const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired"];
 
 /** An order with its lines, as server/orders/queries.ts reads it for the page (no ids or tokens). */
 export type OrderView = OrderDetailData;
-
-export const STATUS_LABELS: Record<string, string> = {
-  awaiting_confirmation: "Awaiting your confirmation",
-  awaiting_payment: "Awaiting payment",
-  placed: "Placed",
-  processing: "Processing",
-  packed: "Packed",
-  shipped: "Shipped",
-  delivered: "Delivered",
-  cancelled: "Cancelled",
-  returned: "Returned",
-  expired: "Expired (not confirmed)",
-};
 
 export function OrderDetail({ order, placed }: { order: OrderView; placed: boolean }) {
   return (
@@ -65,33 +53,15 @@ export function OrderDetail({ order, placed }: { order: OrderView; placed: boole
           <h2 id="ship-heading" className="font-semibold text-ink">
             Shipping to
           </h2>
-          <address className="mt-2 text-sm text-slate-700 not-italic">
-            {order.ship_name}
-            <br />
-            {order.ship_line1}
-            {order.ship_line2 ? (
-              <>
-                <br />
-                {order.ship_line2}
-              </>
-            ) : null}
-            <br />
-            {order.ship_city}
-            {order.ship_region ? `, ${order.ship_region}` : ""} {order.ship_postcode}
-            <br />
-            {COUNTRIES.find((c) => c.code === order.ship_country)?.name ?? order.ship_country}
-          </address>
-          <p className="mt-3 text-sm text-slate-700">Payment: {PAYMENT_METHODS.find((m) => m.id === order.payment_method)?.label ?? order.payment_method}</p>
+          <ShippingAddress order={order} className="mt-2 text-sm text-slate-700 not-italic" />
+          <p className="mt-3 text-sm text-slate-700">Payment: {paymentLabel(order.payment_method)}</p>
         </section>
         <section aria-labelledby="summary-heading">
           <h2 id="summary-heading" className="font-semibold text-ink">
             Summary
           </h2>
           <div className="mt-2">
-            <SummaryTable
-              isMember={order.member_discount_cents > 0}
-              summary={{ subtotalCents: order.subtotal_cents, memberDiscountCents: order.member_discount_cents, shippingCents: order.shipping_cents, taxCents: order.tax_cents, totalCents: order.total_cents }}
-            />
+            <SummaryTable isMember={order.member_discount_cents > 0} summary={orderSummary(order)} />
           </div>
         </section>
       </div>

@@ -1,9 +1,27 @@
 import { formatMoney } from "../../lib/money.ts";
 import type { OrderSummary } from "../../lib/order-rules.ts";
 
-export function SummaryTable({ summary, isMember }: { summary: OrderSummary; isMember: boolean }) {
+/** The summary of a stored order (its columns). */
+export function orderSummary(order: { subtotal_cents: number; member_discount_cents: number; shipping_cents: number; tax_cents: number; total_cents: number }): OrderSummary {
+  return { subtotalCents: order.subtotal_cents, memberDiscountCents: order.member_discount_cents, shippingCents: order.shipping_cents, taxCents: order.tax_cents, totalCents: order.total_cents };
+}
+
+/** Subtotal, discount, shipping, taxes and total. The back office words the tax line shorter and names the total for its own tests. */
+export function SummaryTable({
+  summary,
+  isMember,
+  taxLabel = "Included in prices",
+  totalTestId = "summary-total",
+  className = "space-y-2 text-sm",
+}: {
+  summary: OrderSummary;
+  isMember: boolean;
+  taxLabel?: string;
+  totalTestId?: string;
+  className?: string;
+}) {
   return (
-    <dl className="space-y-2 text-sm" data-testid="order-summary">
+    <dl className={className} data-testid="order-summary">
       <div className="flex justify-between">
         <dt>Subtotal</dt>
         <dd data-testid="summary-subtotal">{formatMoney(summary.subtotalCents)}</dd>
@@ -18,11 +36,11 @@ export function SummaryTable({ summary, isMember }: { summary: OrderSummary; isM
       </div>
       <div className="flex justify-between">
         <dt>Taxes</dt>
-        <dd data-testid="summary-tax">Included in prices</dd>
+        <dd data-testid="summary-tax">{taxLabel}</dd>
       </div>
       <div className="flex justify-between border-t border-slate-300 pt-2 text-base font-bold text-ink">
         <dt>Total</dt>
-        <dd data-testid="summary-total">{formatMoney(summary.totalCents)}</dd>
+        <dd data-testid={totalTestId}>{formatMoney(summary.totalCents)}</dd>
       </div>
     </dl>
   );

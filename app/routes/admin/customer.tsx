@@ -1,7 +1,9 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/customer";
+import { BackHeading } from "../../components/admin/BackHeading.tsx";
+import { TextArea } from "../../components/admin/fields.tsx";
 import { BAN_MESSAGES, BAN_REASON_MAX, CUSTOMER_INTENTS, methodLabels, ROLE_LABELS } from "../../components/admin/customers/labels.ts";
-import { doneMessage, ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { doneMessage, fieldErrorOf, ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
 import { formatMoney } from "../../lib/money.ts";
 import { banCustomer, checkBanReason, unbanCustomer } from "../../../server/customers/ban.ts";
 import { getCustomer } from "../../../server/customers/detail.ts";
@@ -44,30 +46,15 @@ function BanForm({ fieldError, busy }: { fieldError?: string; busy: boolean }) {
   return (
     <Form method="post" className="mt-4 max-w-xl space-y-3" preventScrollReset>
       <input type="hidden" name="intent" value={CUSTOMER_INTENTS.ban} />
-      <div>
-        <label htmlFor="ban-reason" className="block text-sm font-semibold text-ink">
-          Reason for the ban
-        </label>
-        <textarea
-          id="ban-reason"
-          name="reason"
-          rows={3}
-          required
-          maxLength={BAN_REASON_MAX}
-          aria-invalid={fieldError ? true : undefined}
-          aria-describedby={fieldError ? "ban-reason-error" : "ban-reason-hint"}
-          className={`field mt-1 ${fieldError ? "border-red-700 ring-1 ring-red-700" : ""}`}
-        />
-        {fieldError ? (
-          <p id="ban-reason-error" className="mt-1 text-sm font-medium text-red-700">
-            {fieldError}
-          </p>
-        ) : (
-          <p id="ban-reason-hint" className="mt-1 text-sm text-slate-700">
-            Kept in the audit log. Banning signs the customer out everywhere and stops them signing in.
-          </p>
-        )}
-      </div>
+      <TextArea
+        id="ban-reason"
+        name="reason"
+        label="Reason for the ban"
+        rows={3}
+        maxLength={BAN_REASON_MAX}
+        error={fieldError}
+        hint={fieldError ? undefined : "Kept in the audit log. Banning signs the customer out everywhere and stops them signing in."}
+      />
       <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={busy}>
         {busy ? "Banning…" : "Ban customer"}
       </button>
@@ -80,17 +67,10 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
   const navigation = useNavigation();
   const busyIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const result = actionData ?? done;
-  const fieldError = actionData && "fieldError" in actionData && typeof actionData.fieldError === "string" ? actionData.fieldError : undefined;
+  const fieldError = fieldErrorOf(actionData);
   return (
     <section aria-labelledby="customer-heading">
-      <p className="text-sm">
-        <Link to="/admin/customers" className="underline">
-          Customers
-        </Link>
-      </p>
-      <h1 id="customer-heading" className="mt-1 text-3xl font-bold text-ink">
-        {c.name || c.email}
-      </h1>
+      <BackHeading backTo="/admin/customers" backLabel="Customers" id="customer-heading" title={c.name || c.email} />
       <ResultMessage result={fieldError ? null : result} />
 
       <dl className="mt-6 grid max-w-3xl grid-cols-[auto_1fr] gap-x-6 gap-y-2">

@@ -1,6 +1,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/customers";
 import { methodLabels, ROLE_LABELS } from "../../components/admin/customers/labels.ts";
+import { SortHeader } from "../../components/admin/SortHeader.tsx";
 import { hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
 import { formatMoney } from "../../lib/money.ts";
 import { MAX_SEARCH_LENGTH } from "../../components/admin/customers/labels.ts";
@@ -38,17 +39,19 @@ const listHref = (query: Query, overrides: Partial<Query> = {}) => {
   return hrefWith("/admin/customers", { q: q.q, role: q.role === "all" ? null : q.role, banned: q.bannedOnly ? "1" : null, sort: q.sort === "newest" ? null : q.sort, page: q.page });
 };
 
-function SortHeader({ query, label, sort, alt }: { query: Query; label: string; sort: CustomerSort; alt?: CustomerSort }) {
+function CustomerSortHeader({ query, label, sort, alt }: { query: Query; label: string; sort: CustomerSort; alt?: CustomerSort }) {
   const active = query.sort === sort || query.sort === alt;
-  const ariaSort = !active ? undefined : query.sort === "newest" ? "descending" : "ascending";
+  const direction = !active ? null : query.sort === "newest" ? "descending" : "ascending";
   const next = alt && query.sort === sort ? alt : sort;
   return (
-    <th scope="col" className={TH_CLASS} aria-sort={ariaSort}>
-      <Link to={listHref(query, { sort: next, page: 1 })} className="underline">
-        {label}
-        {active ? <span aria-hidden="true">{ariaSort === "descending" ? " ↓" : " ↑"}</span> : null}
-      </Link>
-    </th>
+    <SortHeader
+      label={label}
+      href={listHref(query, { sort: next, page: 1 })}
+      direction={direction}
+      className={TH_CLASS}
+      linkClassName="underline"
+      marker={direction ? (direction === "descending" ? " ↓" : " ↑") : null}
+    />
   );
 }
 
@@ -100,8 +103,8 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
             <caption className="sr-only">Customers, page {page}</caption>
             <thead>
               <tr>
-                <SortHeader query={query} label="Name" sort="name" />
-                <SortHeader query={query} label="Email" sort="email" />
+                <CustomerSortHeader query={query} label="Name" sort="name" />
+                <CustomerSortHeader query={query} label="Email" sort="email" />
                 <th scope="col" className={TH_CLASS}>
                   Sign-in methods
                 </th>
@@ -114,7 +117,7 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
                 <th scope="col" className={TH_CLASS}>
                   Lifetime value
                 </th>
-                <SortHeader query={query} label="Joined" sort="newest" alt="oldest" />
+                <CustomerSortHeader query={query} label="Joined" sort="newest" alt="oldest" />
               </tr>
             </thead>
             <tbody>

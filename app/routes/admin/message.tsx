@@ -1,6 +1,8 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/message";
-import { doneMessage, ResultMessage, When } from "../../components/admin/messages/ListParts.tsx";
+import { BackHeading } from "../../components/admin/BackHeading.tsx";
+import { TextArea } from "../../components/admin/fields.tsx";
+import { doneMessage, fieldErrorOf, ResultMessage, When } from "../../components/admin/messages/ListParts.tsx";
 import { MESSAGE_INTENTS, REPLY_MAX, replySubject } from "../../components/admin/messages/constants.ts";
 import { checkReply, getMessage, INBOX_MESSAGES, parseMessageId, replyToMessage, setMessageHandled } from "../../../server/contact/inbox.ts";
 import { config } from "../../../server/config.ts";
@@ -51,18 +53,11 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
   const m = detail.message;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
-  const fieldError = actionData && "fieldError" in actionData && typeof actionData.fieldError === "string" ? actionData.fieldError : undefined;
+  const fieldError = fieldErrorOf(actionData);
   const result = fieldError ? null : (actionData ?? done);
   return (
     <article aria-labelledby="message-heading">
-      <p className="text-sm">
-        <Link to="/admin/messages" className="underline">
-          Messages
-        </Link>
-      </p>
-      <h1 id="message-heading" className="mt-1 text-3xl font-bold text-ink">
-        {m.subject}
-      </h1>
+      <BackHeading backTo="/admin/messages" backLabel="Messages" id="message-heading" title={m.subject} />
       <ResultMessage result={result} />
       <dl className="mt-4 grid max-w-3xl grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
         <dt className="font-semibold text-ink">From</dt>
@@ -126,26 +121,7 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
         <Form method="post" className="mt-3 space-y-3" preventScrollReset key={m.replied_at ?? "none"}>
           <input type="hidden" name="intent" value={MESSAGE_INTENTS.reply} />
           <input type="hidden" name="seen" value={m.replied_at ?? ""} />
-          <div>
-            <label htmlFor="reply-text" className="block text-sm font-semibold text-ink">
-              Your reply
-            </label>
-            <textarea
-              id="reply-text"
-              name="reply"
-              rows={8}
-              required
-              maxLength={REPLY_MAX}
-              aria-invalid={fieldError ? true : undefined}
-              aria-describedby={fieldError ? "reply-text-error" : undefined}
-              className={`field mt-1 ${fieldError ? "border-red-700 ring-1 ring-red-700" : ""}`}
-            />
-            {fieldError ? (
-              <p id="reply-text-error" className="mt-1 text-sm font-medium text-red-700">
-                {fieldError}
-              </p>
-            ) : null}
-          </div>
+          <TextArea id="reply-text" name="reply" label="Your reply" rows={8} maxLength={REPLY_MAX} error={fieldError} />
           <button type="submit" className="btn-primary" disabled={Boolean(busy)}>
             {busy === MESSAGE_INTENTS.reply ? "Sending…" : "Send reply"}
           </button>

@@ -1,5 +1,6 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/orders";
+import { PrevNextNav } from "../../components/admin/messages/ListParts.tsx";
 import { OrderFilters, type FilterValues } from "../../components/admin/orders/OrderFilters.tsx";
 import { OrdersTable, type SortState } from "../../components/admin/orders/OrdersTable.tsx";
 import { FILTER_FIELDS, orderFilterSchema } from "../../lib/order-admin-schema.ts";
@@ -62,20 +63,15 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       ) : (
         <OrdersTable rows={page.rows} sort={sort} sortHref={(s) => queryString(values, sortParams(s))} />
       )}
-      {page.previous || page.next ? (
-        <nav aria-label="Pages of orders" className="mt-4 flex gap-4">
-          {page.previous ? (
-            <Link to={queryString(values, { ...sortParams(sort), before: page.previous })} className="btn-outline" rel="prev">
-              ← Previous page
-            </Link>
-          ) : null}
-          {page.next ? (
-            <Link to={queryString(values, { ...sortParams(sort), after: page.next })} className="btn-outline" rel="next">
-              Next page →
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <PrevNextNav
+        label="Pages of orders"
+        prevHref={page.previous ? queryString(values, { ...sortParams(sort), before: page.previous }) : null}
+        nextHref={page.next ? queryString(values, { ...sortParams(sort), after: page.next }) : null}
+        prevText="← Previous page"
+        nextText="Next page →"
+        className="mt-4 flex gap-4"
+        linkClassName="btn-outline"
+      />
     </>
   );
 }

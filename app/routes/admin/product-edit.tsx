@@ -2,10 +2,12 @@ import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-r
 import type { Route } from "./+types/product-edit";
 import { ArchivePanel, FormMessage, ImagesPanel, LedgerTable, StockPanel } from "../../components/admin/products/EditPanels.tsx";
 import { ProductForm } from "../../components/admin/products/ProductForm.tsx";
+import { ProductsHeading } from "../../components/admin/BackHeading.tsx";
 import { formFields, PRODUCT_FIELDS, productEditSchema, stockAdjustSchema, validateWith, type FieldErrors } from "../../lib/product-schema.ts";
 import { can } from "../../../server/auth/permissions.ts";
 import { listCatalogRefs, loadProductForEdit, setArchived } from "../../../server/catalog/admin-products.ts";
 import { ProductConflictError, ProductFieldError, updateProduct } from "../../../server/catalog/product-form.ts";
+import { isProductId } from "../../../server/catalog/product-rows.ts";
 import { addProductImage, makeCoverImage, MAX_IMAGE_BYTES, removeProductImage } from "../../../server/catalog/product-images.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { DomainError, isDomainError } from "../../../server/errors.ts";
@@ -21,7 +23,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 function productId(params: { id?: string }): number {
   const id = /^\d{1,10}$/.test(params.id ?? "") ? Number(params.id) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw data("Product not found", { status: 404 });
+  if (!isProductId(id)) throw data("Product not found", { status: 404 });
   return id;
 }
 
@@ -125,12 +127,7 @@ export default function EditProductPage({ loaderData, actionData }: Route.Compon
   return (
     <div className="space-y-8">
       <div>
-        <p className="text-sm">
-          <Link to="/admin/products" className="text-brand-800 underline">
-            Products
-          </Link>
-        </p>
-        <h1 className="mt-1 text-3xl font-bold text-ink">{product.fields.title}</h1>
+        <ProductsHeading title={product.fields.title} />
         <p className="mt-1 text-sm text-slate-700">
           #{product.id} · SKU {product.fields.sku} ·{" "}
           {product.archivedAt ? (

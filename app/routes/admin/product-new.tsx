@@ -1,6 +1,7 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/product-new";
 import { ProductForm } from "../../components/admin/products/ProductForm.tsx";
+import { ProductsHeading } from "../../components/admin/BackHeading.tsx";
 import { formFields, PRODUCT_FIELDS, productSchema, validateWith } from "../../lib/product-schema.ts";
 import { listCatalogRefs } from "../../../server/catalog/admin-products.ts";
 import { createProduct, ProductFieldError } from "../../../server/catalog/product-form.ts";
@@ -38,12 +39,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function NewProductPage({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div>
-      <p className="text-sm">
-        <Link to="/admin/products" className="text-brand-800 underline">
-          Products
-        </Link>
-      </p>
-      <h1 className="mt-1 mb-6 text-3xl font-bold text-ink">New product</h1>
+      <ProductsHeading title="New product" className="mb-6" />
       <ProductForm
         mode="new"
         values={actionData?.values ?? {}}

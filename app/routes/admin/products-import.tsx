@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/products-import";
-import { FormMessage } from "../../components/admin/products/fields.tsx";
+import { FormMessage } from "../../components/admin/fields.tsx";
+import { ProductsHeading } from "../../components/admin/BackHeading.tsx";
 import { applyImport, MAX_IMPORT_BYTES, previewImport, type ImportPlan } from "../../../server/catalog/product-import.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
@@ -58,12 +59,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
   return (
     <div className="space-y-6">
       <div>
-        <p className="text-sm">
-          <Link to="/admin/products" className="text-brand-800 underline">
-            Products
-          </Link>
-        </p>
-        <h1 className="mt-1 text-3xl font-bold text-ink">Import products</h1>
+        <ProductsHeading title="Import products" />
         <p className="mt-2 max-w-3xl text-sm text-slate-700">
           Either two columns, <code>sku,stock</code>, to set stock counts, or every product column as the{" "}
           <a href="/admin/products/export.csv" className="text-brand-800 underline">
@@ -125,18 +121,11 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
                 <caption className="sr-only">Changes the import makes</caption>
                 <thead className="sticky top-0 bg-slate-100">
                   <tr>
-                    <th scope="col" className="px-2 py-2">
-                      Line
-                    </th>
-                    <th scope="col" className="px-2 py-2">
-                      SKU
-                    </th>
-                    <th scope="col" className="px-2 py-2">
-                      Action
-                    </th>
-                    <th scope="col" className="px-2 py-2">
-                      Changes
-                    </th>
+                    {["Line", "SKU", "Action", "Changes"].map((h) => (
+                      <th key={h} scope="col" className="px-2 py-2">
+                        {h}
+                      </th>
+                    ))}
                   </tr>
                 </thead>
                 <tbody>

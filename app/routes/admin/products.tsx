@@ -1,9 +1,11 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/products";
-import { FormMessage } from "../../components/admin/products/fields.tsx";
+import { FormMessage } from "../../components/admin/fields.tsx";
+import { SortHeader } from "../../components/admin/SortHeader.tsx";
 import { Pagination } from "../../components/catalog/Pagination.tsx";
 import { formatMoney } from "../../lib/money.ts";
-import { ADMIN_PER_PAGE, listAdminProducts, listCatalogRefs, parseAdminProductQuery, setArchived, setCategory, type AdminSort } from "../../../server/catalog/admin-products.ts";
+import { ADMIN_PER_PAGE } from "../../lib/admin-products.ts";
+import { listAdminProducts, listCatalogRefs, parseAdminProductQuery, setArchived, setCategory, type AdminSort } from "../../../server/catalog/admin-products.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
@@ -46,6 +48,8 @@ export async function action({ request }: Route.ActionArgs) {
     throw error;
   }
 }
+
+const HEADER_CLASS = "px-2 py-2 font-semibold whitespace-nowrap";
 
 const COLUMNS: { key: AdminSort | null; label: string }[] = [
   { key: "sku", label: "SKU" },
@@ -178,23 +182,23 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
               <th scope="col" className="px-2 py-2">
                 <span className="sr-only">Select</span>
               </th>
-              {COLUMNS.map((c) => (
-                <th
-                  key={c.label}
-                  scope="col"
-                  className="px-2 py-2 font-semibold whitespace-nowrap"
-                  aria-sort={c.key && query.sort === c.key ? (query.dir === "asc" ? "ascending" : "descending") : undefined}
-                >
-                  {c.key ? (
-                    <Link to={sortLink(c.key)} className="underline decoration-dotted">
-                      {c.label}
-                      {query.sort === c.key ? <span aria-hidden="true">{query.dir === "asc" ? " ▲" : " ▼"}</span> : null}
-                    </Link>
-                  ) : (
-                    c.label
-                  )}
-                </th>
-              ))}
+              {COLUMNS.map((c) =>
+                c.key ? (
+                  <SortHeader
+                    key={c.label}
+                    label={c.label}
+                    href={sortLink(c.key)}
+                    direction={query.sort === c.key ? (query.dir === "asc" ? "ascending" : "descending") : null}
+                    className={HEADER_CLASS}
+                    linkClassName="underline decoration-dotted"
+                    marker={query.sort === c.key ? (query.dir === "asc" ? " ▲" : " ▼") : null}
+                  />
+                ) : (
+                  <th key={c.label} scope="col" className={HEADER_CLASS}>
+                    {c.label}
+                  </th>
+                ),
+              )}
             </tr>
           </thead>
           <tbody>

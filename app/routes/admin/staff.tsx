@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
+import { Select, TextInput } from "../../components/admin/fields.tsx";
 import { getAuth } from "../../../server/auth/auth.ts";
 import { config } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/connection.ts";
@@ -25,6 +26,11 @@ const NOTICES = {
   role: "Role changed.",
   removed: "Removed from the staff list. Their sessions have ended.",
 } as const;
+
+const INVITE_ROLES = [
+  { value: "staff", label: "staff: runs the store" },
+  { value: "admin", label: "admin: also manages staff" },
+];
 
 type FieldErrors = Partial<Record<"email" | "name" | "role", string>>;
 
@@ -147,18 +153,9 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
       <h2 className="mt-10 text-xl font-semibold text-ink">Invite staff</h2>
       <Form method="post" className="mt-4 grid max-w-xl gap-4" noValidate>
         <input type="hidden" name="intent" value="invite" />
-        <InviteField id="invite-name" name="name" label="Name" autoComplete="off" error={errors.name} defaultValue={actionData?.values?.name} />
-        <InviteField id="invite-email" name="email" label="Email" type="email" autoComplete="off" error={errors.email} defaultValue={actionData?.values?.email} />
-        <div>
-          <label htmlFor="invite-role" className="block text-sm font-semibold text-ink">
-            Role
-          </label>
-          <select id="invite-role" name="role" defaultValue="staff" className="field mt-1 w-auto" aria-invalid={errors.role ? true : undefined} aria-describedby={errors.role ? "invite-role-error" : undefined}>
-            <option value="staff">staff: runs the store</option>
-            <option value="admin">admin: also manages staff</option>
-          </select>
-          {errors.role ? <p id="invite-role-error" className="mt-1 text-sm text-red-800">{errors.role}</p> : null}
-        </div>
+        <TextInput id="invite-name" name="name" label="Name" autoComplete="off" maxLength={254} error={errors.name} defaultValue={actionData?.values?.name} />
+        <TextInput id="invite-email" name="email" label="Email" type="email" autoComplete="off" maxLength={254} error={errors.email} defaultValue={actionData?.values?.email} />
+        <Select id="invite-role" name="role" label="Role" required={false} defaultValue="staff" error={errors.role} controlClassName="w-auto" options={INVITE_ROLES} />
         <div>
           <button type="submit" className="btn-primary" disabled={busy}>
             Send invitation
@@ -166,33 +163,5 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
         </div>
       </Form>
     </section>
-  );
-}
-
-function InviteField(props: { id: string; name: string; label: string; type?: string; autoComplete: string; error?: string; defaultValue?: string }) {
-  const errorId = `${props.id}-error`;
-  return (
-    <div>
-      <label htmlFor={props.id} className="block text-sm font-semibold text-ink">
-        {props.label}
-      </label>
-      <input
-        id={props.id}
-        name={props.name}
-        type={props.type ?? "text"}
-        autoComplete={props.autoComplete}
-        defaultValue={props.defaultValue}
-        maxLength={254}
-        required
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-        className="field mt-1"
-      />
-      {props.error ? (
-        <p id={errorId} className="mt-1 text-sm text-red-800">
-          {props.error}
-        </p>
-      ) : null}
-    </div>
   );
 }

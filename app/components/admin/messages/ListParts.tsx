@@ -1,5 +1,5 @@
 /** Small pieces the people pages (customers, messages, newsletter, mail) share. */
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Link } from "react-router";
 
 /** A URL with these query parameters, leaving out empty ones (and page 1). */
@@ -18,24 +18,50 @@ export function pageParam(raw: string | null): number {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
-/** Previous / next pagination for lists that don't count their rows. */
-export function Pager({ page, hasNext, hrefFor, label }: { page: number; hasNext: boolean; hrefFor: (page: number) => string; label: string }) {
-  if (page === 1 && !hasNext) return null;
-  const cls = "rounded-md border border-slate-300 px-3 py-2 text-sm hover:bg-slate-100";
+/** A "Previous" and a "Next" link (either left out when there is no such page), with anything between them. */
+export function PrevNextNav({
+  label,
+  prevHref,
+  nextHref,
+  prevText = "Previous page",
+  nextText = "Next page",
+  className = "mt-4 flex items-center gap-3",
+  linkClassName = "rounded-md border border-slate-300 px-3 py-2 text-sm hover:bg-slate-100",
+  children,
+}: {
+  label: string;
+  prevHref: string | null;
+  nextHref: string | null;
+  prevText?: string;
+  nextText?: string;
+  className?: string;
+  linkClassName?: string;
+  children?: ReactNode;
+}) {
+  if (!prevHref && !nextHref) return null;
   return (
-    <nav aria-label={label} className="mt-4 flex items-center gap-3">
-      {page > 1 ? (
-        <Link to={hrefFor(page - 1)} rel="prev" className={cls}>
-          Previous page
+    <nav aria-label={label} className={className}>
+      {prevHref ? (
+        <Link to={prevHref} rel="prev" className={linkClassName}>
+          {prevText}
         </Link>
       ) : null}
-      <span className="text-sm text-slate-700">Page {page}</span>
-      {hasNext ? (
-        <Link to={hrefFor(page + 1)} rel="next" className={cls}>
-          Next page
+      {children}
+      {nextHref ? (
+        <Link to={nextHref} rel="next" className={linkClassName}>
+          {nextText}
         </Link>
       ) : null}
     </nav>
+  );
+}
+
+/** Previous / next pagination for lists that don't count their rows. */
+export function Pager({ page, hasNext, hrefFor, label }: { page: number; hasNext: boolean; hrefFor: (page: number) => string; label: string }) {
+  return (
+    <PrevNextNav label={label} prevHref={page > 1 ? hrefFor(page - 1) : null} nextHref={hasNext ? hrefFor(page + 1) : null}>
+      <span className="text-sm text-slate-700">Page {page}</span>
+    </PrevNextNav>
   );
 }
 
@@ -51,6 +77,11 @@ export function ResultMessage({ result }: { result?: { ok: boolean; message: str
       {result.message}
     </p>
   );
+}
+
+/** The one field's error a refused post carries (`{ fieldError }`), if any. */
+export function fieldErrorOf(actionData: object | undefined | null): string | undefined {
+  return actionData && "fieldError" in actionData && typeof actionData.fieldError === "string" ? actionData.fieldError : undefined;
 }
 
 /** A "done" notice carried through the redirect of a no-JavaScript post (?done=...). */

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import type { StaffOrderDetail } from "../../../../server/orders/admin-queries.ts";
 import { formatMoney } from "../../../lib/money.ts";
-import { PAYMENT_STATUS_LABELS } from "../../../lib/order-admin-constants.ts";
-import { COUNTRIES } from "../../../lib/order-rules.ts";
-import { paymentLabel } from "./OrdersTable.tsx";
+import { PAYMENT_STATUS_LABELS, paymentLabel } from "../../../lib/order-labels.ts";
+import { ShippingAddress, type AddressFields } from "../../orders/ShippingAddress.tsx";
+import { orderSummary, SummaryTable } from "../../orders/SummaryTable.tsx";
 
 type Order = Omit<StaffOrderDetail, "id" | "events" | "user_id">;
 
@@ -37,57 +37,13 @@ export function OrderLines({ order }: { order: Order }) {
           ))}
         </tbody>
       </table>
-      <dl className="mt-3 ml-auto max-w-xs space-y-1 text-sm">
-        <div className="flex justify-between">
-          <dt>Subtotal</dt>
-          <dd>{formatMoney(order.subtotal_cents)}</dd>
-        </div>
-        <div className="flex justify-between">
-          <dt>Member discount</dt>
-          <dd>{order.member_discount_cents ? `−${formatMoney(order.member_discount_cents)}` : formatMoney(0)}</dd>
-        </div>
-        <div className="flex justify-between">
-          <dt>Shipping</dt>
-          <dd>{order.shipping_cents ? formatMoney(order.shipping_cents) : "Free"}</dd>
-        </div>
-        <div className="flex justify-between">
-          <dt>Taxes</dt>
-          <dd>Included</dd>
-        </div>
-        <div className="flex justify-between border-t border-slate-300 pt-1 font-bold text-ink">
-          <dt>Total</dt>
-          <dd data-testid="order-total">{formatMoney(order.total_cents)}</dd>
-        </div>
-      </dl>
+      <SummaryTable summary={orderSummary(order)} isMember={false} taxLabel="Included" totalTestId="order-total" className="mt-3 ml-auto max-w-xs space-y-1 text-sm" />
     </div>
   );
 }
 
-export function ShipTo({ order }: { order: Pick<Order, "ship_name" | "business_name" | "ship_line1" | "ship_line2" | "ship_city" | "ship_region" | "ship_postcode" | "ship_country"> }) {
-  return (
-    <address className="not-italic">
-      {order.ship_name}
-      {order.business_name ? (
-        <>
-          <br />
-          {order.business_name}
-        </>
-      ) : null}
-      <br />
-      {order.ship_line1}
-      {order.ship_line2 ? (
-        <>
-          <br />
-          {order.ship_line2}
-        </>
-      ) : null}
-      <br />
-      {order.ship_city}
-      {order.ship_region ? `, ${order.ship_region}` : ""} {order.ship_postcode}
-      <br />
-      {COUNTRIES.find((c) => c.code === order.ship_country)?.name ?? order.ship_country}
-    </address>
-  );
+export function ShipTo({ order }: { order: AddressFields & { business_name: string | null } }) {
+  return <ShippingAddress order={order} businessName={order.business_name} />;
 }
 
 export function OrderFacts({ order, customerId }: { order: Order; customerId: string | null }) {

@@ -1,8 +1,9 @@
 import { Link } from "react-router";
+import { SortHeader } from "../SortHeader.tsx";
 import type { OrderListRow } from "../../../../server/orders/admin-queries.ts";
 import { formatMoney } from "../../../lib/money.ts";
-import { ADMIN_STATUS_LABELS, PAYMENT_STATUS_LABELS, type SortKey } from "../../../lib/order-admin-constants.ts";
-import { PAYMENT_METHODS } from "../../../lib/order-rules.ts";
+import type { SortKey } from "../../../lib/order-admin-constants.ts";
+import { ADMIN_STATUS_LABELS, PAYMENT_STATUS_LABELS, paymentLabel } from "../../../lib/order-labels.ts";
 
 export interface SortState {
   sort: SortKey;
@@ -15,19 +16,20 @@ export function shortWhen(iso: string): string {
   return `${d.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}, ${d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" })}`;
 }
 
-export const paymentLabel = (id: string) => PAYMENT_METHODS.find((m) => m.id === id)?.label ?? id;
-
-function SortHeader({ label, column, current, href }: { label: string; column: SortKey; current: SortState; href: (s: SortState) => string }) {
+function OrderSortHeader({ label, column, current, href }: { label: string; column: SortKey; current: SortState; href: (s: SortState) => string }) {
   const active = current.sort === column;
   const nextDir = active && current.dir === "desc" ? "asc" : "desc";
   return (
-    <th scope="col" aria-sort={active ? (current.dir === "asc" ? "ascending" : "descending") : "none"} className="sticky top-0 z-10 bg-slate-100 px-3 py-2">
-      <Link to={href({ sort: column, dir: nextDir })} className="inline-flex items-center gap-1 font-semibold text-ink underline decoration-dotted underline-offset-4">
-        {label}
-        <span aria-hidden="true">{active ? (current.dir === "asc" ? "▲" : "▼") : "↕"}</span>
-        <span className="sr-only">{`, sort ${nextDir === "asc" ? "ascending" : "descending"}`}</span>
-      </Link>
-    </th>
+    <SortHeader
+      label={label}
+      href={href({ sort: column, dir: nextDir })}
+      direction={active ? (current.dir === "asc" ? "ascending" : "descending") : null}
+      inactiveSort="none"
+      className="sticky top-0 z-10 bg-slate-100 px-3 py-2"
+      linkClassName="inline-flex items-center gap-1 font-semibold text-ink underline decoration-dotted underline-offset-4"
+      marker={active ? (current.dir === "asc" ? "▲" : "▼") : "↕"}
+      hint={`, sort ${nextDir === "asc" ? "ascending" : "descending"}`}
+    />
   );
 }
 
@@ -43,23 +45,16 @@ export function OrdersTable({ rows, sort, sortHref }: { rows: OrderListRow[]; so
             <th scope="col" className={plainHeader}>
               Order
             </th>
-            <SortHeader label="Placed" column="date" current={sort} href={sortHref} />
-            <th scope="col" className={plainHeader}>
-              Customer
-            </th>
-            <th scope="col" className={plainHeader}>
-              Ship to
-            </th>
-            <th scope="col" className={plainHeader}>
-              Payment
-            </th>
-            <th scope="col" className={plainHeader}>
-              Status
-            </th>
+            <OrderSortHeader label="Placed" column="date" current={sort} href={sortHref} />
+            {["Customer", "Ship to", "Payment", "Status"].map((h) => (
+              <th key={h} scope="col" className={plainHeader}>
+                {h}
+              </th>
+            ))}
             <th scope="col" className={`${plainHeader} text-right`}>
               Items
             </th>
-            <SortHeader label="Total" column="total" current={sort} href={sortHref} />
+            <OrderSortHeader label="Total" column="total" current={sort} href={sortHref} />
           </tr>
         </thead>
         <tbody>

@@ -1,4 +1,4 @@
-import { ADMIN_STATUS_LABELS } from "../../../lib/order-admin-constants.ts";
+import { ADMIN_STATUS_LABELS } from "../../../lib/order-labels.ts";
 
 export const statusName = (status: string) => ADMIN_STATUS_LABELS[status] ?? status.replace(/_/g, " ");
 

@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "react-router";
+import type { LedgerEntry } from "../../../../server/inventory/adjust.ts";
 import { ADJUST_REASONS, type FieldErrors } from "../../../lib/product-schema.ts";
-import { FormMessage, Select, TextInput } from "./fields.tsx";
+import { fieldAria, FieldShell, FormMessage, Select, TextInput } from "../fields.tsx";
 
 function useBusy(intent: string) {
   const navigation = useNavigation();
@@ -39,19 +40,7 @@ export function StockPanel({ stock, errors = {}, values = {} }: { stock: number;
   );
 }
 
-export interface LedgerRow {
-  id: number;
-  createdAt: string;
-  who: string;
-  delta: number;
-  before: number;
-  after: number;
-  reason: string;
-  orderNumber: string | null;
-  note: string | null;
-}
-
-export function LedgerTable({ rows }: { rows: LedgerRow[] }) {
+export function LedgerTable({ rows }: { rows: LedgerEntry[] }) {
   if (rows.length === 0) return <p className="text-sm text-slate-700">No stock movements yet.</p>;
   return (
     <div className="overflow-x-auto">
@@ -124,26 +113,9 @@ export function ImagesPanel({ title, images, error }: { title: string; images: {
       </ul>
       <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Upload a picture">
         <input type="hidden" name="intent" value="upload-image" />
-        <div>
-          <label htmlFor="image-file" className="block text-sm font-semibold text-ink">
-            Picture (JPEG, PNG or WebP, up to 10 MB)
-          </label>
-          <input
-            id="image-file"
-            name="image"
-            type="file"
-            accept="image/jpeg,image/png,image/webp"
-            required
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "image-file-error" : undefined}
-            className="mt-1 block text-sm"
-          />
-          {error ? (
-            <p id="image-file-error" className="mt-1 text-sm font-medium text-red-700">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <FieldShell id="image-file" label="Picture (JPEG, PNG or WebP, up to 10 MB)" error={error}>
+          <input id="image-file" name="image" type="file" accept="image/jpeg,image/png,image/webp" required {...fieldAria("image-file", error)} className="mt-1 block text-sm" />
+        </FieldShell>
         <button type="submit" className="btn-outline" disabled={busy}>
           {busy ? "Uploading…" : "Upload picture"}
         </button>

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { PRODUCT_LIMITS, productEditSchema, productSchema, validateWith, type FieldErrors, type ProductField } from "../../../lib/product-schema.ts";
-import { FormMessage, Select, TextArea, TextInput } from "./fields.tsx";
+import { FormMessage, Select, TextArea, TextInput } from "../fields.tsx";
 
 interface Option {
   name: string;
