@@ -4,7 +4,7 @@
  * products' indexed columns. Archived products stay in the database (old orders show them) but
  * leave everything the storefront lists: search_products, the vocabulary, the sitemap.
  */
-import { sql } from "kysely";
+import { sql, type Expression, type SqlBool } from "kysely";
 import { ADMIN_PER_PAGE } from "../../app/lib/admin-products.ts";
 import type { ProductField } from "../../app/lib/product-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
@@ -88,8 +88,11 @@ export async function listAdminProducts(db: Db, actor: StaffActor, query: AdminP
   if (q) {
     const sku = q.toUpperCase();
     base = base.where((eb) => {
-      const any = [eb("p.sku", "=", sku)];
-      if (match && match !== "none") any.push(sql<boolean>`p.id IN (${match})` as never);
+      // One IN over the search's matches and the SKU's product: an OR of the two would make
+      // PostgreSQL run the search once per product row.
+      const bySku = sql<{ id: number }>`SELECT id FROM products WHERE sku = ${sku}`;
+      const ids = match && match !== "none" ? sql`${match} UNION ${bySku}` : bySku;
+      const any: Expression<SqlBool>[] = [sql<SqlBool>`p.id IN (${ids})`];
       // Archived products are not in the shop's search: staff find them by SKU or by words of the title.
       if (archived !== "live") {
         const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
