@@ -74,6 +74,20 @@ function refuse(req: Request, res: Response) {
 }
 
 /**
+ * An answer that leaves part of the request body unread on the socket (a redirect or 404 decided
+ * before the body was read: the back office's guard answers first) closes the connection after
+ * it. Kept alive, the unread bytes would sit in front of the client's next request on that
+ * socket, and that request would never be answered.
+ */
+function closeIfBodyUnread(req: Request, res: Response) {
+  const writeHead = res.writeHead;
+  res.writeHead = function writeHeadClosingIfUnread(this: Response, ...args: unknown[]) {
+    if (!req.complete && !this.headersSent) this.setHeader("Connection", "close");
+    return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+  } as typeof res.writeHead;
+}
+
+/**
  * Caps the body of every request but GET and HEAD at `limitFor(path)` bytes. Mounting it twice
  * is harmless: the first mount decides.
  */
@@ -82,6 +96,7 @@ export function bodyLimit(limitFor: (path: string) => number): RequestHandler {
     const limited = req as Limited;
     if (req.method === "GET" || req.method === "HEAD" || limited[STATE]) return next();
     limited[STATE] = { refused: false };
+    closeIfBodyUnread(req, res);
     const limit = limitFor(req.path);
     if (Number(req.headers["content-length"]) > limit) return refuse(req, res);
 

@@ -28,6 +28,8 @@ function stubBuild(onForm: (form: FormData) => void): ServerBuild {
     routes: {
       root: { id: "root", path: "", module: { default: () => null } },
       any: { id: "any", parentId: "root", path: "*", module: { action } },
+      // Like the back office's guard: answers (a redirect) before reading the body.
+      answersFirst: { id: "answersFirst", parentId: "root", path: "admin/products/:id", module: { action: () => new Response(null, { status: 302, headers: { location: "/login" } }) } },
     },
     assets: { entry: { imports: [], module: "/entry.js" }, routes: {}, url: "/manifest.js", version: "test" },
     publicPath: "/",
@@ -111,6 +113,24 @@ describe("one cap on request bodies, in front of every form route", () => {
     await new Promise((resolve) => server.close(resolve));
     delete (globalThis as Record<symbol, unknown>)[Symbol.for("toolstore.auth")];
     await t.drop();
+  });
+
+  it("closes the connection after an answer that left the body unread, so the next request on a kept-alive socket is answered", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (method: string, path: string, body?: Buffer, type = "multipart/form-data; boundary=x") =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const req = http.request(`${base}${path}`, { agent, method, timeout: 5_000, headers: body ? { "content-type": type } : {} }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        });
+        req.on("timeout", () => req.destroy(new Error(`${method} ${path}: no answer`)));
+        req.on("error", reject);
+        req.end(body);
+      });
+    const first = await ask("POST", "/admin/products/1", Buffer.alloc(512 * 1024, "a"));
+    expect(first).toEqual({ status: 302, connection: "close" });
+    expect((await ask("POST", "/anything", Buffer.from("name=ok"), "application/x-www-form-urlencoded")).status).toBe(200);
+    agent.destroy();
   });
 
   it("answers a chunked 20 MB body with 413 at once, on every form route, and the route never reads it", async () => {
