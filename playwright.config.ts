@@ -4,6 +4,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://127.0.0.1:${PORT}`;
 /** A second store started with the default (unset) configuration. */
 export const DEFAULTS_PORT = PORT + 50;
+/** The store on PostgreSQL (when TEST_DATABASE_URL is set): specs where the data layer differs. */
+export const POSTGRES_PORT = PORT + 70;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -48,5 +50,16 @@ export default defineConfig({
       timeout: 120_000,
       env: { PORT: String(DEFAULTS_PORT), E2E: "1" },
     },
+    ...(process.env.TEST_DATABASE_URL
+      ? [
+          {
+            command: "node scripts/e2e-server.mjs --postgres",
+            url: `http://127.0.0.1:${POSTGRES_PORT}/healthz`,
+            reuseExistingServer: false,
+            timeout: 120_000,
+            env: { PORT: String(POSTGRES_PORT), E2E: "1" },
+          },
+        ]
+      : []),
   ],
 });

@@ -1,7 +1,7 @@
 // Starts the built store for the end-to-end suite: a fresh SQLite database, plus a local SMTP
 // sink (mail lands in .tmp/e2e-<port>/mail) and a local OIDC provider standing in for Google.
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, startSmtpSink } from "../tests/support/fake-services.mjs";
 
@@ -17,10 +17,38 @@ const oidc = await startOidcProvider(port + 2, path.join(dir, "oidc-identity.jso
 // `--defaults`: the store as `npm start` runs it for a newcomer — no SITE_URL, AUTH_SECRET or
 // trusted origins — on SQLite, with only the mail sink and a generous IP limit added.
 const defaults = process.argv.includes("--defaults");
+// `--postgres`: the same store on a fresh PostgreSQL database on TEST_DATABASE_URL's server (for
+// the specs where the data layer differs, tests/e2e/admin/postgres.spec.ts); its URL is written to
+// .tmp/e2e-<port>/database-url, and the database is dropped when the store stops.
+const postgres = process.argv.includes("--postgres");
+let databaseUrl = null;
+let dropDatabase = async () => {};
+if (postgres) {
+  const { default: pg } = await import("pg");
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error("--postgres needs TEST_DATABASE_URL");
+  const name = `${(new URL(base).pathname.slice(1) || "toolstore").replace(/[^a-z0-9_]/gi, "_").toLowerCase().slice(0, 40)}_e2e_${port}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`drop database if exists ${name} with (force)`);
+  await admin(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  databaseUrl = url.href;
+  writeFileSync(path.join(dir, "database-url"), databaseUrl);
+  dropDatabase = () => admin(`drop database if exists ${name} with (force)`).catch(() => {});
+}
 const { SITE_URL: _site, AUTH_SECRET: _secret, AUTH_TRUSTED_ORIGINS: _origins, ...inherited } = process.env;
 const configured = {
   SITE_URL: `http://127.0.0.1:${port}`,
-  DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
+  DATABASE_URL: databaseUrl ?? process.env.E2E_DATABASE_URL ?? "",
   GOOGLE_CLIENT_ID: OIDC_CLIENT_ID,
   GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
   GOOGLE_DISCOVERY_URL: `${oidc.url}/.well-known/openid-configuration`,
@@ -49,6 +77,6 @@ async function stop(signal) {
 }
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void stop(signal));
 child.on("exit", async (code) => {
-  await Promise.allSettled([smtp.close(), oidc.close()]);
+  await Promise.allSettled([smtp.close(), oidc.close(), dropDatabase()]);
   process.exit(code ?? 0);
 });
