@@ -57,6 +57,8 @@ export default defineConfig({
             url: `http://127.0.0.1:${POSTGRES_PORT}/healthz`,
             reuseExistingServer: false,
             timeout: 120_000,
+            // SIGTERM (not Playwright's default SIGKILL) lets it drop its database on the way out.
+            gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
             env: { PORT: String(POSTGRES_PORT), E2E: "1" },
           },
         ]
