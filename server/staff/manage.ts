@@ -6,11 +6,13 @@
  * enrol in two-factor authentication like everyone else.
  */
 import { randomBytes } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
 import { z } from "zod";
 import type { Auth } from "../auth/auth.ts";
 import { roleOf } from "../auth/permissions.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { renderMail } from "../mail/templates.ts";
@@ -44,7 +46,7 @@ export async function listStaffForAdmin(db: Db): Promise<StaffListEntry[]> {
   return members.map((m) => ({ ...m, twoFactorEnabled: tfa.get(m.id) ?? false, pending: !withPassword.has(m.id) }));
 }
 
-async function countAdmins(db: Db): Promise<number> {
+async function countAdmins(db: Kysely<Database> | Transaction<Database>): Promise<number> {
   const row = await db.selectFrom("user").select((eb) => eb.fn.countAll<number>().as("n")).where("role", "=", "admin").executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -133,7 +135,7 @@ export async function changeStaffRole(db: Db, actor: AuditActor, userId: string,
   const member = await staffMember(db, userId);
   if (member.role === role) return { changed: false };
   await db.transaction().execute(async (trx) => {
-    if (member.role === "admin" && (await countAdmins(trx as unknown as Db)) <= 1) throw new DomainError("LAST_ADMIN", "There must always be at least one admin.", 409);
+    if (member.role === "admin" && (await countAdmins(trx)) <= 1) throw new DomainError("LAST_ADMIN", "There must always be at least one admin.", 409);
     const changed = await trx.updateTable("user").set({ role }).where("id", "=", userId).where("role", "=", member.role).executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) throw new DomainError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.", 409);
     await writeAudit(trx, actor, { action: "staff.set-role", objectType: "user", objectId: userId, before: { role: member.role }, after: { role } }, now);
@@ -145,7 +147,7 @@ export async function changeStaffRole(db: Db, actor: AuditActor, userId: string,
 export async function removeStaffMember(db: Db, actor: AuditActor, userId: string, now = new Date()) {
   const member = await staffMember(db, userId);
   await db.transaction().execute(async (trx) => {
-    if (member.role === "admin" && (await countAdmins(trx as unknown as Db)) <= 1) throw new DomainError("LAST_ADMIN", "There must always be at least one admin.", 409);
+    if (member.role === "admin" && (await countAdmins(trx)) <= 1) throw new DomainError("LAST_ADMIN", "There must always be at least one admin.", 409);
     const changed = await trx.updateTable("user").set({ role: "customer" }).where("id", "=", userId).where("role", "=", member.role).executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) throw new DomainError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.", 409);
     await trx.deleteFrom("session").where("userId", "=", userId).execute();

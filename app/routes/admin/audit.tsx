@@ -1,9 +1,9 @@
-import { Form, Link } from "react-router";
+import { AdminTable } from "../../components/admin/AdminTable.tsx";
+import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/audit";
 import { listAudit } from "../../../server/audit/audit.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
-import { data } from "react-router";
 
 export function meta() {
   return [{ title: "Audit log | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -106,20 +106,7 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
           Filter
         </button>
       </Form>
-      <div className="mt-6 overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Audit log entries</caption>
-          <thead className="sticky top-0 bg-slate-100">
-            <tr>
-              <th scope="col" className="px-3 py-2">When</th>
-              <th scope="col" className="px-3 py-2">Who</th>
-              <th scope="col" className="px-3 py-2">What</th>
-              <th scope="col" className="px-3 py-2">Object</th>
-              <th scope="col" className="px-3 py-2">Before</th>
-              <th scope="col" className="px-3 py-2">After</th>
-            </tr>
-          </thead>
-          <tbody>
+      <AdminTable caption="Audit log entries" columns={["When", "Who", "What", "Object", "Before", "After"]} className="mt-6">
             {page.rows.length === 0 ? (
               <tr>
                 <td colSpan={6} className="px-3 py-6 text-center text-slate-700">
@@ -144,9 +131,7 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
                 </tr>
               ))
             )}
-          </tbody>
-        </table>
-      </div>
+          </AdminTable>
       {page.nextBeforeId ? (
         <p className="mt-4">
           <Link to={`/admin/audit?${next}`} className="font-semibold text-brand-800 underline">

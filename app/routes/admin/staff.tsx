@@ -1,3 +1,4 @@
+import { AdminTable } from "../../components/admin/AdminTable.tsx";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
 import { Select, TextInput } from "../../components/admin/fields.tsx";
@@ -85,19 +86,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
         {message ? <p className={actionData && !actionData.ok ? "text-red-800" : "text-green-800"}>{message}</p> : null}
       </div>
 
-      <div className="mt-4 overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Staff and admins</caption>
-          <thead className="sticky top-0 bg-slate-100">
-            <tr>
-              <th scope="col" className="px-3 py-2">Name</th>
-              <th scope="col" className="px-3 py-2">Email</th>
-              <th scope="col" className="px-3 py-2">Role</th>
-              <th scope="col" className="px-3 py-2">Two-factor</th>
-              <th scope="col" className="px-3 py-2">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
+      <AdminTable caption="Staff and admins" columns={["Name", "Email", "Role", "Two-factor", "Actions"]}>
             {loaderData.staff.map((member) => (
               <tr key={member.id} className="border-t border-slate-200 align-top">
                 <th scope="row" className="px-3 py-2 font-semibold">
@@ -146,9 +135,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </AdminTable>
 
       <h2 className="mt-10 text-xl font-semibold text-ink">Invite staff</h2>
       <Form method="post" className="mt-4 grid max-w-xl gap-4" noValidate>
