@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, startSmtpSink } from "../tests/support/fake-services.mjs";
+import { createFakeStripe } from "../tests/support/fake-stripe.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const port = Number(process.env.PORT ?? "3100");
@@ -13,6 +14,10 @@ mkdirSync(dir, { recursive: true });
 
 const smtp = await startSmtpSink(port + 1, path.join(dir, "mail"));
 const oidc = await startOidcProvider(port + 2, path.join(dir, "oidc-identity.json"));
+// A local stand-in for Stripe (API, hosted payment page, signed webhooks) on port + 3.
+const E2E_STRIPE_WEBHOOK_SECRET = "whsec_e2e_0123456789abcdef";
+const stripe = createFakeStripe({ webhookUrl: `http://127.0.0.1:${port}/api/payments/stripe/webhook`, webhookSecret: E2E_STRIPE_WEBHOOK_SECRET, retryDelaysMs: [500, 1000, 2000, 4000] });
+await stripe.listen(port + 3);
 
 // `--defaults`: the store as `npm start` runs it for a newcomer — no SITE_URL, AUTH_SECRET or
 // trusted origins — on SQLite, with only the mail sink and a generous IP limit added.
@@ -53,6 +58,10 @@ const configured = {
   GOOGLE_CLIENT_SECRET: OIDC_CLIENT_SECRET,
   GOOGLE_DISCOVERY_URL: `${oidc.url}/.well-known/openid-configuration`,
   AUTH_SECRET: "e2e-secret-0123456789abcdef0123456789abcdef",
+  STRIPE_SECRET_KEY: "sk_test_e2e",
+  STRIPE_WEBHOOK_SECRET: E2E_STRIPE_WEBHOOK_SECRET,
+  STRIPE_API_URL: `http://127.0.0.1:${port + 3}`,
+  PAYMENT_RECONCILE_SECONDS: "2",
 };
 const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
   cwd: root,
@@ -73,10 +82,10 @@ const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], 
 });
 async function stop(signal) {
   child.kill(signal);
-  await Promise.allSettled([smtp.close(), oidc.close()]);
+  await Promise.allSettled([smtp.close(), oidc.close(), stripe.close()]);
 }
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void stop(signal));
 child.on("exit", async (code) => {
-  await Promise.allSettled([smtp.close(), oidc.close(), dropDatabase()]);
+  await Promise.allSettled([smtp.close(), oidc.close(), stripe.close(), dropDatabase()]);
   process.exit(code ?? 0);
 });

@@ -64,6 +64,16 @@ const envSchema = z.object({
 
   /** Where uploaded product photos are kept (their resized renditions, under products/). Several app processes must share it. */
   UPLOAD_DIR: z.string().default("./data/uploads"),
+
+  /** Card payments through Stripe Checkout: both must be set to offer "Card, Apple Pay or Google Pay". */
+  STRIPE_SECRET_KEY: z.string().trim().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().optional(),
+  /** Only for tests and local stand-ins: where the Stripe SDK sends its requests (default: Stripe's own API). */
+  STRIPE_API_URL: z.string().url().optional(),
+  /** How long a card order holds its stock while the shopper pays (minutes; fractions allowed for tests). */
+  PAYMENT_HOLD_MINUTES: z.coerce.number().min(0.05).max(24 * 60).default(30),
+  /** How often the payment reconciliation job re-checks orders past their hold against Stripe (seconds). */
+  PAYMENT_RECONCILE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
 });
 
 export type AppConfig = z.infer<typeof envSchema> & { siteUrl: string; databaseKind: "sqlite" | "postgres" };

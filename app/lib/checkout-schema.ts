@@ -17,7 +17,7 @@ export const checkoutSchema = z
     region: optionalText(80),
     postcode: text("ZIP or postcode", 12),
     country: z.enum(["US", "GB"], { message: "Choose the United States or the United Kingdom" }),
-    paymentMethod: z.enum(["pay-on-delivery", "invoice-net30"], { message: "Choose a payment method" }),
+    paymentMethod: z.enum(["card", "pay-on-delivery", "invoice-net30"], { message: "Choose a payment method" }),
     businessName: optionalText(120),
     taxNumber: optionalText(20),
     checkoutToken: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),

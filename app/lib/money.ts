@@ -25,3 +25,6 @@ export function parseDollarsToCents(input: string): number | null {
   const [whole, fraction = ""] = trimmed.split(".");
   return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }
+
+/** The currency every price is in and every card payment is taken in (ISO 4217, lower case as Stripe writes it). */
+export const STORE_CURRENCY = "usd";

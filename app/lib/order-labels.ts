@@ -23,10 +23,18 @@ export const STATUS_LABELS = statusLabels({ awaiting_confirmation: "Awaiting you
 /** What staff see for each status. */
 export const ADMIN_STATUS_LABELS = statusLabels({ awaiting_confirmation: "Awaiting guest confirmation", expired: "Expired (never confirmed)" });
 
+/** A card order that was never paid is "not paid", not "not confirmed". */
+export function customerStatusLabel(order: { status: string; payment_method: string; payment_status?: string }): string {
+  if (order.payment_method === "card" && order.status === "expired") return order.payment_status === "failed" ? "Payment failed" : "Expired (not paid)";
+  if (order.payment_method === "card" && order.status === "awaiting_payment" && order.payment_status === "processing") return "Payment processing";
+  return STATUS_LABELS[order.status] ?? order.status;
+}
+
 export const PAYMENT_STATUS_LABELS: Record<string, string> = {
   due_on_delivery: "Due on delivery",
   invoiced_net30: "Invoiced, net 30",
   pending: "Pending",
+  processing: "Processing (settles later)",
   authorized: "Authorized",
   paid: "Paid",
   failed: "Failed",

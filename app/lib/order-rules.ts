@@ -92,6 +92,7 @@ export function isValidPostcode(country: ShippingCountry, postcode: string): boo
 }
 
 export const PAYMENT_METHODS = [
+  { id: "card", label: "Card, Apple Pay or Google Pay" },
   { id: "pay-on-delivery", label: "Pay on delivery" },
   { id: "invoice-net30", label: "Invoice (business accounts, net 30)" },
 ] as const;

@@ -1,9 +1,14 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/account-order";
 import { OrderDetail } from "../components/orders/OrderDetail.tsx";
 import { getSessionInfo } from "../../server/auth/session.ts";
 import { getDb } from "../../server/db/connection.ts";
+import { readSmallForm } from "../../server/http/form-action.ts";
 import { getOrderForUser } from "../../server/orders/queries.ts";
+import { payFromOrderPage, paymentReturnParam, settleOnReturn } from "../../server/payments/order-page.ts";
+import { paymentsFromConfig, returnOrigin } from "../../server/payments/stripe.ts";
+import { clientIp } from "../../server/security/rate-limit.ts";
+import { isDomainError } from "../../server/errors.ts";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: `Order ${params.number} | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
@@ -12,11 +17,37 @@ export function meta({ params }: Route.MetaArgs) {
 /** Only the order's owner sees it; anyone else (or nobody signed in) gets the 404 page. */
 export async function loader({ params, request }: Route.LoaderArgs) {
   const session = await getSessionInfo(request);
+  const url = new URL(request.url);
+  const returned = paymentReturnParam(url);
+  // Settled now (paid, released…): load the page again, so every part of it (the header's cart too) shows the new state.
+  if (session && returned && (await settleOnReturn(getDb(), paymentsFromConfig(), { number: params.number, userId: session.userId }, returned))) throw redirect(url.pathname + url.search);
   const order = session ? await getOrderForUser(getDb(), params.number, session.userId) : null;
   if (!order) throw data("Order not found", { status: 404 });
-  return { order, placed: new URL(request.url).searchParams.has("placed") };
+  return { order, placed: url.searchParams.has("placed"), returned };
 }
 
-export default function AccountOrder({ loaderData }: Route.ComponentProps) {
-  return <OrderDetail order={loaderData.order} placed={loaderData.placed} />;
+/** "Pay now" / "Try again" on a card order: on to Stripe's payment page for this same order. */
+export async function action({ params, request }: Route.ActionArgs) {
+  const session = await getSessionInfo(request);
+  await readSmallForm(request);
+  if (!session) throw data("Order not found", { status: 404 });
+  try {
+    throw redirect(await payFromOrderPage(getDb(), paymentsFromConfig(), { number: params.number, userId: session.userId }, returnOrigin(request), clientIp(request)));
+  } catch (error) {
+    if (isDomainError(error)) return data({ message: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function AccountOrder({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <>
+      {actionData?.message ? (
+        <p role="alert" className="mx-auto mt-10 max-w-4xl rounded-lg bg-red-50 p-4 text-red-900">
+          {actionData.message}
+        </p>
+      ) : null}
+      <OrderDetail order={loaderData.order} placed={loaderData.placed} returned={loaderData.returned} />
+    </>
+  );
 }

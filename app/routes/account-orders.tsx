@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/account-orders";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
-import { STATUS_LABELS } from "../lib/order-labels.ts";
+import { customerStatusLabel } from "../lib/order-labels.ts";
 import { formatMoney } from "../lib/money.ts";
 import { seo } from "../lib/seo.ts";
 import { getSessionInfo } from "../../server/auth/session.ts";
@@ -57,7 +57,7 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
                     </Link>
                   </td>
                   <td className="py-2">{new Date(o.created_at).toLocaleDateString("en-GB", { timeZone: "UTC" })}</td>
-                  <td className="py-2">{STATUS_LABELS[o.status] ?? o.status}</td>
+                  <td className="py-2">{customerStatusLabel(o)}</td>
                   <td className="py-2 text-right">{formatMoney(o.total_cents)}</td>
                 </tr>
               ))}

@@ -9,6 +9,7 @@ import { seo } from "../lib/seo.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkoutPreview, defaultCheckoutDeps, submitCheckout, type FieldErrors } from "../../server/orders/checkout.ts";
+import { returnOrigin } from "../../server/payments/stripe.ts";
 import { clientIp } from "../../server/security/rate-limit.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
 
@@ -21,7 +22,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const preview = await checkoutPreview(getDb(), shopper.owner, Boolean(shopper.session));
   if (preview.cart.lines.length === 0) throw redirect("/cart");
   const member = shopper.session ? { email: shopper.session.user.email, name: shopper.session.user.fullName } : null;
-  return { ...preview, member, holdMinutes: defaultCheckoutDeps().holdMinutes };
+  const deps = defaultCheckoutDeps();
+  return { ...preview, member, holdMinutes: deps.holdMinutes, cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -30,7 +32,7 @@ export async function action({ request }: Route.ActionArgs) {
   const result = await submitCheckout(
     getDb(),
     form,
-    { ip: clientIp(request) },
+    { ip: clientIp(request), origin: returnOrigin(request) },
     { owner: shopper.owner, userId: shopper.session?.userId ?? null, email: shopper.session?.user.email ?? null },
     defaultCheckoutDeps(),
   );
@@ -68,7 +70,8 @@ function Field({ name, label, errors, values, autoComplete, type = "text", requi
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, summaries, checkoutToken, member, holdMinutes } = loaderData;
+  const { cart, summaries, checkoutToken, member, holdMinutes, cardHoldMinutes } = loaderData;
+  const methods = PAYMENT_METHODS.filter((m) => m.id !== "card" || cardHoldMinutes !== null);
   const values = (actionData?.values ?? {}) as Record<string, string>;
   const errors = actionData?.errors ?? {};
   // The refilled form echoes what was posted: only a country the summaries know may pick one.
@@ -101,7 +104,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 <p className="text-sm text-slate-700">
                   Checking out as a guest. <Link to="/login" className="font-semibold text-brand-800 hover:underline">Log in</Link> for the member discount.
                 </p>
-                <p className="text-sm text-slate-700">We'll email you a link to confirm your order. We hold the items for you for {holdMinutes} minutes.</p>
+                <p className="text-sm text-slate-700" hidden={hydrated && payment === "card"}>
+                  We'll email you a link to confirm your order. We hold the items for you for {holdMinutes} minutes.
+                  {cardHoldMinutes !== null ? " (Not needed when you pay by card.)" : null}
+                </p>
               </>
             )}
           </fieldset>
@@ -134,12 +140,22 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           </fieldset>
           <fieldset className="space-y-3">
             <legend className="mb-2 text-lg font-bold text-ink">Payment</legend>
-            {PAYMENT_METHODS.map((m) => (
+            {errors.paymentMethod ? (
+              <p id="checkout-paymentMethod-error" className="text-sm text-red-700">
+                {errors.paymentMethod}
+              </p>
+            ) : null}
+            {methods.map((m) => (
               <label key={m.id} className="flex items-center gap-2 text-sm">
                 <input type="radio" name="paymentMethod" value={m.id} checked={payment === m.id} onChange={() => setPayment(m.id)} className="accent-ink" />
                 {m.label}
               </label>
             ))}
+            {cardHoldMinutes !== null ? (
+              <p className="text-sm text-slate-700" hidden={hydrated && payment !== "card"}>
+                By card, Apple Pay or Google Pay you pay on Stripe's secure payment page. We hold your items for {cardHoldMinutes} minutes while you pay; your order is placed once the payment is through.
+              </p>
+            ) : null}
             <div className={`grid gap-4 sm:grid-cols-2`} hidden={hydrated && payment !== "invoice-net30"}>
               <Field name="businessName" label="Business name" autoComplete="organization" errors={errors} values={values} />
               <Field name="taxNumber" label={country === "US" ? "EIN" : "VAT number"} autoComplete="off" errors={errors} values={values} />
@@ -163,7 +179,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <SummaryTable summary={summaries[country]} isMember={Boolean(member)} />
           <p className="mt-2 text-xs text-slate-600">Free shipping on every US order; UK orders ship at a flat {formatMoney(summaries.GB.shippingCents)}.</p>
           <button type="submit" className="btn-primary mt-6 w-full" disabled={submitting}>
-            Place order
+            {hydrated && payment === "card" ? "Continue to payment" : "Place order"}
           </button>
         </aside>
       </Form>

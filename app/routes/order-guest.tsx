@@ -6,6 +6,10 @@ import { readSmallForm } from "../../server/http/form-action.ts";
 import { confirmGuestOrderAction } from "../../server/orders/checkout.ts";
 import { expireGuestOrderIfOverdue, guestHoldView } from "../../server/orders/holds.ts";
 import { getOrderByAccessToken } from "../../server/orders/queries.ts";
+import { isDomainError } from "../../server/errors.ts";
+import { payFromOrderPage, paymentReturnParam, settleOnReturn } from "../../server/payments/order-page.ts";
+import { paymentsFromConfig, returnOrigin } from "../../server/payments/stripe.ts";
+import { clientIp } from "../../server/security/rate-limit.ts";
 
 export function meta() {
   return [{ title: "Your order | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -15,11 +19,14 @@ export function meta() {
 export async function loader({ params, request }: Route.LoaderArgs) {
   const db = getDb();
   const url = new URL(request.url);
+  const returned = paymentReturnParam(url);
+  // Settled now (paid, released…): load the page again, so every part of it (the header's cart too) shows the new state.
+  if (returned && (await settleOnReturn(db, paymentsFromConfig(), { accessToken: params.token }, returned))) throw redirect(url.pathname + url.search);
   await expireGuestOrderIfOverdue(db, params.token);
   const order = await getOrderByAccessToken(db, params.token);
   if (!order) throw data("Order not found", { status: 404 });
   const hold = await guestHoldView(db, params.token, url.searchParams.get("confirm"));
-  return { order, hold, placed: url.searchParams.has("placed"), confirmed: url.searchParams.has("confirmed") };
+  return { order, hold, placed: url.searchParams.has("placed"), confirmed: url.searchParams.has("confirmed"), returned };
 }
 
 /**
@@ -27,7 +34,16 @@ export async function loader({ params, request }: Route.LoaderArgs) {
  * from the mail's link, which the form posts back as part of this page's URL.
  */
 export async function action({ params, request }: Route.ActionArgs) {
-  await readSmallForm(request);
+  const form = await readSmallForm(request);
+  if (form.get("intent") === "pay") {
+    // "Pay now" / "Try again" on a card order: on to Stripe's payment page for this same order.
+    try {
+      throw redirect(await payFromOrderPage(getDb(), paymentsFromConfig(), { accessToken: params.token }, returnOrigin(request), clientIp(request)));
+    } catch (error) {
+      if (isDomainError(error)) return data({ message: error.message }, { status: error.status });
+      throw error;
+    }
+  }
   const confirmToken = new URL(request.url).searchParams.get("confirm") ?? "";
   const result = await confirmGuestOrderAction(getDb(), { accessToken: params.token, confirmToken, request });
   if (result.ok) throw redirect(result.outcome === "expired" ? `/orders/${params.token}` : `/orders/${params.token}?confirmed=1`);
@@ -44,13 +60,14 @@ function Notice({ tone, children }: { tone: "info" | "warning"; children: React.
 }
 
 export default function GuestOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, hold, placed, confirmed } = loaderData;
+  const { order, hold, placed, confirmed, returned } = loaderData;
+  const card = order.payment !== null;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const minutes = `${hold?.minutesLeft ?? 0} minute${hold?.minutesLeft === 1 ? "" : "s"}`;
   return (
     <>
-      {order.status === "awaiting_confirmation" || order.status === "expired" || actionData?.message ? (
+      {order.status === "awaiting_confirmation" || (order.status === "expired" && !card) || actionData?.message ? (
         <div className="mx-auto max-w-4xl px-4 pt-10">
           {actionData?.message ? (
             <p role="alert" className="mb-6 rounded-lg bg-red-50 p-4 text-red-900">
@@ -81,7 +98,7 @@ export default function GuestOrder({ loaderData, actionData }: Route.ComponentPr
               )}
             </Notice>
           ) : null}
-          {order.status === "expired" ? (
+          {order.status === "expired" && !card ? (
             <Notice tone="warning">
               <p>
                 <strong>This order expired because it was not confirmed</strong> in time. Its items went back on sale; nothing will be shipped or charged.{" "}
@@ -93,7 +110,7 @@ export default function GuestOrder({ loaderData, actionData }: Route.ComponentPr
           ) : null}
         </div>
       ) : null}
-      <OrderDetail order={order} placed={order.status === "placed" && (confirmed || placed)} />
+      <OrderDetail order={order} placed={order.status === "placed" && (confirmed || placed)} returned={returned} />
     </>
   );
 }

@@ -18,7 +18,7 @@ const backOffice = {
   dashboard: ["view"],
   product: ["view", "create", "update", "archive", "import", "export"],
   stock: ["view", "adjust"],
-  order: ["view", "update", "cancel", "return"],
+  order: ["view", "update", "cancel", "return", "refund"],
   customer: ["view", "ban"],
   message: ["view", "reply", "handle"],
   audit: ["view"],

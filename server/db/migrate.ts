@@ -12,6 +12,7 @@ import * as orderHolds from "./migrations/008_order_holds.ts";
 import * as privacy from "./migrations/009_privacy.ts";
 import * as backOffice from "./migrations/010_back_office.ts";
 import * as backOfficeIndexes from "./migrations/011_back_office_indexes.ts";
+import * as payments from "./migrations/012_payments.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -28,6 +29,7 @@ const migrations: Record<string, DialectMigration> = {
   "009_privacy": privacy,
   "010_back_office": backOffice,
   "011_back_office_indexes": backOfficeIndexes,
+  "012_payments": payments,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -233,6 +233,16 @@ export interface OrderTable {
   carrier: string | null;
   tracking_number: string | null;
   updated_at: string | null;
+  /** Card payments (migration 012; server/payments/). */
+  cart_owner: string | null;
+  payment_session_id: string | null;
+  payment_session_expires_at: string | null;
+  payment_attempts: Generated<number>;
+  payment_intent_id: string | null;
+  paid_cents: number | null;
+  paid_at: string | null;
+  refunded_cents: Generated<number>;
+  payment_flag: string | null;
 }
 
 export interface OrderLineTable {
@@ -440,4 +450,37 @@ export interface Database {
   order_returns: OrderReturnTable;
   order_return_lines: OrderReturnLineTable;
   audit_log: AuditLogTable;
+}
+
+// ---- Card payments (migration 012_payments; server/payments/) ----
+export interface PaymentEventTable {
+  /** Stripe's event id. */
+  id: string;
+  type: string;
+  object_id: string | null;
+  order_id: number | null;
+  created: number;
+  received_at: string;
+  outcome: string;
+}
+
+export type RefundStatus = "pending" | "succeeded" | "failed";
+
+export interface PaymentRefundTable {
+  id: Generated<number>;
+  order_id: number;
+  idempotency_key: string;
+  stripe_refund_id: string | null;
+  amount_cents: number;
+  reason: string | null;
+  actor: string | null;
+  status: RefundStatus;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Database {
+  payment_events: PaymentEventTable;
+  payment_refunds: PaymentRefundTable;
 }

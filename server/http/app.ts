@@ -12,6 +12,8 @@ import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import { authRouter } from "./auth-routes.ts";
 import { opsRouter } from "./ops-routes.ts";
+import { paymentRouter } from "./payment-routes.ts";
+import { checkoutPageOrigins } from "../payments/stripe.ts";
 import { requestLog } from "./request-log.ts";
 import { bodyLimit, storeBodyLimit } from "./body-limit.ts";
 import { pageCache } from "./page-cache.ts";
@@ -24,7 +26,8 @@ const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
       "img-src": ["'self'", "data:"],
       "frame-src": ["https://www.openstreetmap.org"],
       "connect-src": ["'self'"],
-      "form-action": ["'self'"],
+      // A card checkout's form answers with a redirect to Stripe's payment page.
+      "form-action": ["'self'", ...checkoutPageOrigins()],
       "upgrade-insecure-requests": null,
     },
   },
@@ -124,6 +127,7 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
   app.use(compression());
 
   app.use(opsRouter(db, cfg));
+  app.use(paymentRouter(db, cfg));
   app.use(authRouter(getAuth(), originPolicy(cfg)));
 
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));

@@ -37,7 +37,7 @@ async function serve() {
   // Every HTTP process runs a mail sender; the queue's claim/lease scheme makes that safe.
   const mailSender = startMailSender(db, { log: logLine });
   // Periodic jobs (retention, expired holds …) run in every process too, each claimed by a lease.
-  const jobs = startJobs(db, backgroundJobs(), { log: logLine });
+  const jobs = startJobs(db, backgroundJobs(), { log: logLine, tickMs: Math.min(5_000, cfg.PAYMENT_RECONCILE_SECONDS * 1000) });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

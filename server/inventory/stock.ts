@@ -7,6 +7,16 @@
 import type { Transaction } from "kysely";
 import { bumpCatalogVersion } from "../catalog/version.ts";
 import type { Database } from "../db/schema.ts";
+import { DomainError } from "../errors.ts";
+
+/** Not enough stock for some lines: nothing was written. */
+export class OutOfStockError extends DomainError {
+  readonly productIds: number[];
+  constructor(titles: string[], productIds: number[]) {
+    super("OUT_OF_STOCK", `Sorry — not enough stock left for: ${titles.join(", ")}. Nothing was charged and your order was not placed; please update your cart.`, 409);
+    this.productIds = productIds;
+  }
+}
 
 export const STOCK_REASONS = ["order", "order_released", "cancellation", "return", "adjustment", "import", "received", "count_correction", "damaged"] as const;
 export type StockReason = (typeof STOCK_REASONS)[number];

@@ -147,11 +147,14 @@ export async function getOrderForStaff(db: Db, number: string) {
       "o.total_cents",
       "o.carrier",
       "o.tracking_number",
+      "o.paid_cents",
+      "o.refunded_cents",
+      "o.payment_flag",
     ])
     .where("o.number", "=", number)
     .executeTakeFirst();
   if (!order) return null;
-  const [lineRows, returned, events, returns] = await Promise.all([
+  const [lineRows, returned, events, returns, pendingRefunds] = await Promise.all([
     db
       .selectFrom("order_lines as l")
       .leftJoin("products as p", "p.id", "l.product_id")
@@ -162,13 +165,23 @@ export async function getOrderForStaff(db: Db, number: string) {
     returnableLines(db, order.id),
     listOrderEvents(db, order.id),
     listReturns(db, order.id),
+    db
+      .selectFrom("payment_refunds")
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount_cents"), eb.lit(0)).as("total"))
+      .where("order_id", "=", order.id)
+      .where("status", "=", "pending")
+      .executeTakeFirstOrThrow(),
   ]);
   const returnedBy = new Map(returned.map((r) => [r.id, r.returned]));
   const lines = lineRows.map((l) => ({ ...l, returned: returnedBy.get(l.id) ?? 0 }));
   const status = order.status;
   const canReturn = RETURNABLE_STATUSES.includes(status) && lines.some((l) => l.returned < l.quantity);
+  const refundableCents = order.payment_method === "card" && order.paid_cents != null ? order.paid_cents - Number(order.refunded_cents) - Number(pendingRefunds.total) : 0;
   return {
     ...order,
+    refunded_cents: Number(order.refunded_cents),
+    refundableCents,
+    pendingRefundCents: Number(pendingRefunds.total),
     version: Number(order.version),
     lines,
     events,
@@ -178,8 +191,9 @@ export async function getOrderForStaff(db: Db, number: string) {
       pack: canTransition(status, "packed"),
       ship: status === "packed" || status === "processing",
       deliver: status === "shipped",
-      cancel: ["placed", "processing", "packed"].includes(status),
+      cancel: ["placed", "processing", "packed"].includes(status) || (status === "awaiting_payment" && order.payment_flag != null),
       return: canReturn,
+      refund: refundableCents > 0,
     },
   };
 }

@@ -8,6 +8,9 @@ import { isDomainError } from "../errors.ts";
 import { clientIp, createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { confirmGuestOrder, type ConfirmOutcome } from "./holds.ts";
 import { placeOrder, type PlacedOrder } from "./place-order.ts";
+import { openPaymentPage, orderPagePath } from "../payments/attempts.ts";
+import { paymentsFromConfig, type Payments } from "../payments/stripe.ts";
+import { logLine } from "../ops/log.ts";
 
 /** What the checkout page shows: the cart at today's prices and the summary for each country. */
 export async function checkoutPreview(db: Db, owner: string, isMember: boolean) {
@@ -30,6 +33,8 @@ export interface CheckoutDeps {
   ipLimiter: RateLimiter;
   /** Order attempts per email address (the typed one, or the member's). */
   emailLimiter: RateLimiter;
+  /** Card payments through Stripe, or null when they are off (the card option is then refused). */
+  payments: Payments | null;
 }
 
 export interface CheckoutShopper {
@@ -82,7 +87,7 @@ function echoValues(form: FormData): Record<string, string> {
  * limits (a retry of a checkout that already made its order is not counted), and places the
  * order. Every refusal comes back with a readable message and the values to refill the form.
  */
-export async function submitCheckout(db: Db, form: FormData, client: { ip: string }, shopper: CheckoutShopper, deps: CheckoutDeps): Promise<CheckoutResult> {
+export async function submitCheckout(db: Db, form: FormData, client: { ip: string; origin?: string }, shopper: CheckoutShopper, deps: CheckoutDeps): Promise<CheckoutResult> {
   const values = echoValues(form);
   if (shopper.email) values.email = shopper.email;
   const parsed = checkoutSchema.safeParse(values);
@@ -92,6 +97,10 @@ export async function submitCheckout(db: Db, form: FormData, client: { ip: strin
     return { ok: false, status: 400, data: { errors, message: "Please correct the highlighted fields.", values } };
   }
   const checkout = parsed.data;
+  if (checkout.paymentMethod === "card" && !deps.payments) {
+    const message = "Card payment isn't available on this store. Choose another way to pay.";
+    return { ok: false, status: 400, data: { errors: { paymentMethod: message }, message, values } };
+  }
   const retry = await db.selectFrom("orders").select("id").where("checkout_token", "=", checkout.checkoutToken).executeTakeFirst();
   if (!retry) {
     const byIp = await deps.ipLimiter.hit(client.ip);
@@ -102,12 +111,34 @@ export async function submitCheckout(db: Db, form: FormData, client: { ip: strin
     }
   }
   try {
-    const order = await placeOrder(db, { owner: shopper.owner, userId: shopper.userId, checkout, siteUrl: deps.siteUrl, holdMinutes: deps.holdMinutes });
-    const location = shopper.userId ? `/account/orders/${order.number}?placed=1` : `/orders/${order.accessToken}?placed=1`;
-    return { ok: true, order, location };
+    const order = await placeOrder(db, {
+      owner: shopper.owner,
+      userId: shopper.userId,
+      checkout,
+      siteUrl: deps.siteUrl,
+      holdMinutes: deps.holdMinutes,
+      paymentHoldMinutes: deps.payments?.holdMinutes,
+    });
+    const orderPath = orderPagePath({ user_id: shopper.userId, number: order.number, access_token: order.accessToken });
+    if (checkout.paymentMethod === "card" && deps.payments) {
+      return { ok: true, order, location: await paymentLocation(db, deps.payments, order, orderPath, client.origin ?? deps.siteUrl) };
+    }
+    return { ok: true, order, location: `${orderPath}?placed=1` };
   } catch (error) {
     if (isDomainError(error)) return { ok: false, status: error.status, data: { errors: {}, message: error.message, values } };
     throw error;
+  }
+}
+
+/** Stripe's page for a new card order; if Stripe can't be reached, the order's page, which offers "Pay now". */
+async function paymentLocation(db: Db, payments: Payments, order: PlacedOrder, orderPath: string, origin: string): Promise<string> {
+  const row = await db.selectFrom("orders").select(["id", "status", "payment_status"]).where("number", "=", order.number).executeTakeFirstOrThrow();
+  if (row.status !== "awaiting_payment" || row.payment_status !== "pending") return orderPath;
+  try {
+    return await openPaymentPage(db, payments, row.id, { orderPath, origin });
+  } catch (error) {
+    logLine(`Payment page for order ${order.number} not opened: ${error instanceof Error ? error.message : String(error)}`);
+    return `${orderPath}?payment=unavailable`;
   }
 }
 
@@ -122,6 +153,7 @@ export function defaultCheckoutDeps(): CheckoutDeps {
       holdMinutes: cfg.GUEST_ORDER_HOLD_MINUTES,
       ipLimiter: createRateLimiter({ name: "checkout-ip", windowSeconds: HOUR, max: cfg.CHECKOUT_IP_LIMIT, redisUrl: cfg.REDIS_URL }),
       emailLimiter: createRateLimiter({ name: "checkout-email", windowSeconds: HOUR, max: cfg.CHECKOUT_EMAIL_LIMIT, redisUrl: cfg.REDIS_URL }),
+      payments: paymentsFromConfig(cfg),
     };
   }
   return defaults;

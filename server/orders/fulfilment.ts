@@ -5,10 +5,13 @@
  * order_events row, an audit row and the customer's mail in the durable queue. Of two staff
  * acting on one order at once, exactly one wins; the other gets a StaleOrderError.
  */
+import type { Transaction } from "kysely";
 import type { z } from "zod";
 import { cancelSchema, orderStepSchema, shipSchema, type CancelInput, type OrderStepInput, type ShipInput } from "../../app/lib/order-admin-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
+import { DomainError } from "../errors.ts";
 import { enqueueMail, type OutgoingMail } from "../mail/queue.ts";
 import { recordOrderEvent, type EventDetails } from "./history.ts";
 import { orderCancelledMail, orderDeliveredMail, orderPackedMail, orderShippedMail, type FulfilmentMailOrder } from "./mails.ts";
@@ -35,7 +38,8 @@ const STAFF_MOVES: Record<Action, { to: OrderStatus; from: readonly OrderStatus[
   pack: { to: "packed", from: ["placed", "processing"], audit: "order.pack" },
   ship: { to: "shipped", from: ["packed", "processing"], audit: "order.ship" },
   deliver: { to: "delivered", from: ["shipped"], audit: "order.deliver" },
-  cancel: { to: "cancelled", from: ["placed", "processing", "packed"], audit: "order.cancel" },
+  // awaiting_payment: only an order whose payment was flagged for staff (server/payments/settle.ts).
+  cancel: { to: "cancelled", from: ["placed", "processing", "packed", "awaiting_payment"], audit: "order.cancel" },
 };
 
 interface MoveRequest {
@@ -46,6 +50,18 @@ interface MoveRequest {
   details?: EventDetails;
   mail: (order: FulfilmentMailOrder) => OutgoingMail;
   message: string;
+}
+
+/**
+ * A card order is cancelled only once its money is back with the customer (the refund form on the
+ * same page), and an order awaiting payment only when its payment was flagged for staff.
+ */
+async function checkCardMoneyBeforeCancel(trx: Transaction<Database>, orderId: number, status: OrderStatus) {
+  const row = await trx.selectFrom("orders").select(["payment_method", "paid_cents", "refunded_cents", "payment_flag"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+  if (status === "awaiting_payment" && !row.payment_flag) throw refusal(status, "cancel");
+  if (row.payment_method === "card" && row.paid_cents != null && Number(row.refunded_cents) < row.paid_cents) {
+    throw new DomainError("REFUND_FIRST", "This order was paid by card. Refund the payment first (Refund, below), then cancel the order.", 409);
+  }
 }
 
 async function move(db: Db, staff: StaffActor, order: LoadedOrder, request: MoveRequest, options: StaffOrderOptions): Promise<ActionOutcome> {
@@ -63,6 +79,7 @@ async function move(db: Db, staff: StaffActor, order: LoadedOrder, request: Move
       actor,
       now,
       then: async (trx, after) => {
+        if (request.action === "cancel") await checkCardMoneyBeforeCancel(trx, order.id, order.status);
         await trx
           .updateTable("orders")
           .set({ updated_at: now.toISOString(), ...request.set })

@@ -117,3 +117,14 @@ export function orderReturnMail(order: FulfilmentMailOrder, ret: { reason: strin
     ret.complete ? "Every item of the order has now been returned." : "The rest of your order is unchanged.",
   ]);
 }
+
+export function orderRefundMail(order: FulfilmentMailOrder, refund: { amountCents: number; totalRefundedCents: number; paidCents: number; reason: string | null }): OutgoingMail {
+  const whole = refund.totalRefundedCents >= refund.paidCents;
+  const subject = whole ? `Your payment for order ${order.number} was refunded` : `Part of your payment for order ${order.number} was refunded`;
+  return fulfilmentMail(order, subject, subject, [
+    `We've refunded ${formatMoney(refund.amountCents)} to the card you paid order ${order.number} with.`,
+    ...(refund.reason ? [`Reason: ${refund.reason}`] : []),
+    whole ? `That is the whole of the ${formatMoney(refund.paidCents)} you paid.` : `In all, ${formatMoney(refund.totalRefundedCents)} of the ${formatMoney(refund.paidCents)} you paid has been refunded.`,
+    "Refunds usually reach your account within 5 to 10 working days, depending on your bank.",
+  ]);
+}

@@ -22,6 +22,8 @@ export interface PaymentMethod {
   id: PaymentMethodId;
   label: string;
   requiresBusiness: boolean;
+  /** Paid online before the order is placed: the order waits in `awaiting_payment`, holding its stock. */
+  collectsOnline: boolean;
   authorize(request: PaymentRequest): Promise<PaymentOutcome>;
 }
 
@@ -29,6 +31,7 @@ const payOnDelivery: PaymentMethod = {
   id: "pay-on-delivery",
   label: "Pay on delivery",
   requiresBusiness: false,
+  collectsOnline: false,
   authorize: async () => ({ paymentStatus: "due_on_delivery" }),
 };
 
@@ -36,10 +39,20 @@ const invoiceNet30: PaymentMethod = {
   id: "invoice-net30",
   label: "Invoice (business accounts, net 30)",
   requiresBusiness: true,
+  collectsOnline: false,
   authorize: async () => ({ paymentStatus: "invoiced_net30" }),
 };
 
-const methods = new Map<PaymentMethodId, PaymentMethod>([payOnDelivery, invoiceNet30].map((m) => [m.id, m]));
+/** Stripe Checkout (server/payments/): the money is taken on Stripe's page after the order is created. */
+const card: PaymentMethod = {
+  id: "card",
+  label: "Card, Apple Pay or Google Pay",
+  requiresBusiness: false,
+  collectsOnline: true,
+  authorize: async () => ({ paymentStatus: "pending" }),
+};
+
+const methods = new Map<PaymentMethodId, PaymentMethod>([card, payOnDelivery, invoiceNet30].map((m) => [m.id, m]));
 
 export function paymentMethod(id: PaymentMethodId): PaymentMethod {
   const method = methods.get(id);

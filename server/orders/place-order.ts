@@ -7,7 +7,7 @@ import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
-import { moveStocks } from "../inventory/stock.ts";
+import { moveStocks, OutOfStockError } from "../inventory/stock.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { expireOverdueHolds, hashConfirmToken } from "./holds.ts";
 import { confirmOrderMail, orderPlacedMail } from "./mails.ts";
@@ -20,6 +20,8 @@ export interface PlaceOrderInput {
   siteUrl: string;
   /** How long a guest's order is held awaiting the confirmation from the mail. */
   holdMinutes?: number;
+  /** How long a card order holds its stock while the shopper pays (PAYMENT_HOLD_MINUTES). */
+  paymentHoldMinutes?: number;
   now?: Date;
 }
 
@@ -30,14 +32,7 @@ export interface PlacedOrder {
   created: boolean;
 }
 
-/** Not enough stock for some lines: nothing was written. */
-export class OutOfStockError extends DomainError {
-  readonly productIds: number[];
-  constructor(titles: string[], productIds: number[]) {
-    super("OUT_OF_STOCK", `Sorry — not enough stock left for: ${titles.join(", ")}. Nothing was charged and your order was not placed; please update your cart.`, 409);
-    this.productIds = productIds;
-  }
-}
+export { OutOfStockError };
 
 function orderNumber(): string {
   return `TH-${randomBytes(5).toString("hex").toUpperCase()}`;
@@ -91,9 +86,12 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     businessName: checkout.businessName,
     taxNumber: checkout.taxNumber,
   });
-  // A guest's order holds its stock until the guest confirms it from the mail; a member's is placed.
-  const holdMinutes = input.holdMinutes ?? DEFAULT_GUEST_ORDER_HOLD_MINUTES;
-  const guest = input.userId == null;
+  // A card order holds its stock until it is paid (the cart stays until then); a guest's other
+  // orders hold it until the guest confirms from the mail; a member's are placed at once.
+  const online = method.collectsOnline;
+  const guest = input.userId == null && !online;
+  const holdMinutes = online ? (input.paymentHoldMinutes ?? 30) : (input.holdMinutes ?? DEFAULT_GUEST_ORDER_HOLD_MINUTES);
+  const held = online || guest;
 
   // Claim the checkout token first: a concurrent duplicate waits here and then fails as a duplicate.
   const order = await trx
@@ -104,9 +102,10 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
       checkout_token: checkout.checkoutToken,
       user_id: input.userId,
       email: checkout.email,
-      status: guest ? "awaiting_confirmation" : "placed",
-      hold_expires_at: guest ? new Date(keys.now.getTime() + holdMinutes * 60_000).toISOString() : null,
-      confirm_token_hash: keys.confirmToken ? hashConfirmToken(keys.confirmToken) : null,
+      status: online ? "awaiting_payment" : guest ? "awaiting_confirmation" : "placed",
+      hold_expires_at: held ? new Date(keys.now.getTime() + holdMinutes * 60_000).toISOString() : null,
+      confirm_token_hash: keys.confirmToken && guest ? hashConfirmToken(keys.confirmToken) : null,
+      cart_owner: owner,
       payment_method: method.id,
       payment_status: payment.paymentStatus,
       business_name: method.requiresBusiness ? checkout.businessName : null,
@@ -149,6 +148,8 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     line_total_cents: l.sale_price_cents * l.quantity,
   }));
   await trx.insertInto("order_lines").values(orderLines).execute();
+  // A card order's confirmation mail goes out when the payment arrives (server/payments/settle.ts).
+  if (online) return { number: keys.number, accessToken: keys.accessToken, created: true };
   await trx.deleteFrom("cart_items").where("owner", "=", owner).execute();
 
   const mailOrder = { number: keys.number, email: checkout.email, ship_name: checkout.name, subtotal_cents: summary.subtotalCents, member_discount_cents: summary.memberDiscountCents, shipping_cents: summary.shippingCents, total_cents: summary.totalCents };
@@ -180,7 +181,7 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
   };
   const attempt = async () => {
     const placed = await withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys)));
-    if (placed.created && input.userId != null) countPlacedOrder(input.checkout.paymentMethod);
+    if (placed.created && input.userId != null && !paymentMethod(input.checkout.paymentMethod).collectsOnline) countPlacedOrder(input.checkout.paymentMethod);
     return placed;
   };
   try {

@@ -1,4 +1,5 @@
 import type { Db } from "../db/connection.ts";
+import { paymentView } from "../payments/order-page.ts";
 import { customerTimeline } from "./history.ts";
 
 /**
@@ -30,7 +31,7 @@ const LINE_VIEW_COLUMNS = ["title", "color", "quantity", "unit_price_cents", "li
 export async function listOrdersForUser(db: Db, userId: string) {
   return db
     .selectFrom("orders")
-    .select(["number", "status", "total_cents", "created_at", "payment_method"])
+    .select(["number", "status", "total_cents", "created_at", "payment_method", "payment_status"])
     .where("user_id", "=", userId)
     .orderBy("id", "desc")
     .limit(100)
@@ -38,17 +39,18 @@ export async function listOrdersForUser(db: Db, userId: string) {
 }
 
 function findOrder(db: Db) {
-  return db.selectFrom("orders").select(["id", ...ORDER_VIEW_COLUMNS, "carrier", "tracking_number"]);
+  return db.selectFrom("orders").select(["id", ...ORDER_VIEW_COLUMNS, "carrier", "tracking_number", "payment_status", "payment_flag", "hold_expires_at", "paid_cents", "refunded_cents"]);
 }
 
 async function withLines(db: Db, order: Awaited<ReturnType<ReturnType<typeof findOrder>["executeTakeFirst"]>>) {
   if (!order) return null;
-  const { id, ...view } = order;
+  const { id, payment_status, payment_flag, hold_expires_at, paid_cents, refunded_cents, ...view } = order;
+  const payment = paymentView({ ...view, payment_status, payment_flag, hold_expires_at, paid_cents, refunded_cents });
   const [lines, timeline] = await Promise.all([
     db.selectFrom("order_lines").select(LINE_VIEW_COLUMNS).where("order_id", "=", id).orderBy("id").execute(),
     customerTimeline(db, { id, created_at: view.created_at }),
   ]);
-  return { ...view, lines, timeline };
+  return { ...view, lines, timeline, payment };
 }
 
 /** The order, only when it belongs to this user; otherwise null (the route answers 404). */

@@ -10,7 +10,7 @@ import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
-import { moveStocks, type StockReason } from "../inventory/stock.ts";
+import { moveStocks, OutOfStockError, type StockReason } from "../inventory/stock.ts";
 
 export const ORDER_STATUSES = [
   "awaiting_confirmation",
@@ -35,9 +35,13 @@ export function isHoldStatus(status: string): status is HoldStatus {
   return (HOLD_STATUSES as readonly string[]).includes(status);
 }
 
-/** A move between two states; `restock` names the ledger reason when the move gives the stock back. */
+/**
+ * A move between two states; `restock` names the ledger reason when the move gives the stock back,
+ * `take` when the move takes it again (a card order's new payment attempt after its hold ended).
+ */
 export interface TransitionRule {
   restock: StockReason | null;
+  take?: StockReason;
 }
 
 const keep: TransitionRule = { restock: null };
@@ -56,7 +60,8 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, 
   delivered: { returned: keep },
   cancelled: {},
   returned: {},
-  expired: {},
+  // Only card orders move back (server/payments/attempts.ts): a fresh payment attempt for the same order.
+  expired: { awaiting_payment: { restock: null, take: "order" } },
 };
 
 export function transitionRule(from: string, to: string): TransitionRule | null {
@@ -68,13 +73,15 @@ export function canTransition(from: string, to: string): boolean {
 }
 
 /** The payment side of an order. The first two are what the offline methods record today. */
-export const PAYMENT_STATUSES = ["due_on_delivery", "invoiced_net30", "pending", "authorized", "paid", "failed", "refunded"] as const;
+export const PAYMENT_STATUSES = ["due_on_delivery", "invoiced_net30", "pending", "processing", "authorized", "paid", "failed", "refunded"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   due_on_delivery: ["paid"],
   invoiced_net30: ["paid"],
-  pending: ["authorized", "paid", "failed"],
+  pending: ["processing", "authorized", "paid", "failed"],
+  /** Paid by a method that settles later (the Checkout session completed unpaid). */
+  processing: ["paid", "failed"],
   authorized: ["paid", "failed"],
   paid: ["refunded"],
   failed: ["pending"],
@@ -126,6 +133,21 @@ export async function applyTransition(trx: Transaction<Database>, order: OrderVe
     const lines = await trx.selectFrom("order_lines").select(["product_id", "quantity"]).where("order_id", "=", order.id).orderBy("id").execute();
     const moves = lines.map((l) => ({ productId: l.product_id, delta: l.quantity, reason: rule.restock!, orderId: order.id, actor: options.actor ?? null }));
     await moveStocks(trx, moves, { now: options.now });
+  }
+  if (rule.take) {
+    const lines = await trx
+      .selectFrom("order_lines")
+      .select(["product_id", "quantity", "title"])
+      .where("order_id", "=", order.id)
+      .orderBy("id")
+      .execute();
+    const taken = await moveStocks(
+      trx,
+      lines.map((l) => ({ productId: l.product_id, delta: -l.quantity, reason: rule.take!, orderId: order.id, actor: options.actor ?? null })),
+      { now: options.now },
+    );
+    const short = lines.filter((_, i) => taken[i] === null);
+    if (short.length) throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
   }
   return { id: order.id, status: to, version: order.version + 1 };
 }

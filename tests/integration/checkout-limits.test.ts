@@ -26,6 +26,7 @@ function depsFrom(config: typeof cfg): CheckoutDeps {
     holdMinutes: config.GUEST_ORDER_HOLD_MINUTES,
     ipLimiter: createRateLimiter({ name: `${name}-ip`, windowSeconds: HOUR, max: config.CHECKOUT_IP_LIMIT }),
     emailLimiter: createRateLimiter({ name: `${name}-email`, windowSeconds: HOUR, max: config.CHECKOUT_EMAIL_LIMIT }),
+    payments: null,
   };
 }
 

@@ -57,6 +57,7 @@ function roomyDeps(): CheckoutDeps {
     holdMinutes: HOLD_MINUTES,
     ipLimiter: createRateLimiter({ name: `${name}-ip`, windowSeconds: 3600, max: 10_000 }),
     emailLimiter: createRateLimiter({ name: `${name}-email`, windowSeconds: 3600, max: 10_000 }),
+    payments: null,
   };
 }
 

@@ -60,6 +60,8 @@ describe("order states", () => {
     ["shipped", "delivered"],
     ["shipped", "returned"],
     ["delivered", "returned"],
+    // A card order's "Try again" after its payment failed or its hold ran out (takes the stock again).
+    ["expired", "awaiting_payment"],
   ];
 
   it("the table allows exactly these moves", () => {
@@ -72,10 +74,12 @@ describe("order states", () => {
     for (const row of Object.values(ORDER_TRANSITIONS)) for (const to of Object.keys(row)) expect(ORDER_STATUSES).toContain(to);
   });
 
-  it("expired, cancelled and returned are final; nothing moves back into a hold or into processing", () => {
-    for (const final of ["expired", "cancelled", "returned"] as const) expect(ORDER_STATUSES.filter((to) => canTransition(final, to))).toEqual([]);
+  it("cancelled and returned are final; expired only goes back to awaiting payment (taking the stock again); nothing else moves back into a hold or into processing", () => {
+    for (const final of ["cancelled", "returned"] as const) expect(ORDER_STATUSES.filter((to) => canTransition(final, to))).toEqual([]);
+    expect(ORDER_STATUSES.filter((to) => canTransition("expired", to))).toEqual(["awaiting_payment"]);
+    expect(transitionRule("expired", "awaiting_payment")).toEqual({ restock: null, take: "order" });
     for (const from of ORDER_STATUSES) {
-      for (const hold of HOLD_STATUSES) expect(canTransition(from, hold)).toBe(false);
+      for (const hold of HOLD_STATUSES) if (from !== "expired") expect(canTransition(from, hold)).toBe(false);
       expect(canTransition(from, "processing")).toBe(false);
     }
     expect(canTransition("shipped", "cancelled")).toBe(false);

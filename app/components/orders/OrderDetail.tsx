@@ -1,6 +1,8 @@
 import type { OrderDetail as OrderDetailData } from "../../../server/orders/queries.ts";
 import { formatMoney } from "../../lib/money.ts";
-import { paymentLabel, STATUS_LABELS } from "../../lib/order-labels.ts";
+import { customerStatusLabel, paymentLabel } from "../../lib/order-labels.ts";
+import type { PaymentReturn } from "../../../server/payments/order-page.ts";
+import { PaymentPanel, paymentStatusText } from "./PaymentPanel.tsx";
 import { OrderProgress } from "./OrderProgress.tsx";
 import { ShippingAddress } from "./ShippingAddress.tsx";
 import { orderSummary, SummaryTable } from "./SummaryTable.tsx";
@@ -11,17 +13,20 @@ const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired"];
 /** An order with its lines, as server/orders/queries.ts reads it for the page (no ids or tokens). */
 export type OrderView = OrderDetailData;
 
-export function OrderDetail({ order, placed }: { order: OrderView; placed: boolean }) {
+export function OrderDetail({ order, placed, returned = null }: { order: OrderView; placed: boolean; returned?: PaymentReturn | null }) {
+  const payment = order.payment;
+  const paymentStatus = payment?.state === "failed" ? "failed" : payment?.state === "processing" ? "processing" : undefined;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
-      {placed ? (
+      {payment ? <PaymentPanel number={order.number} email={order.email} payment={payment} returned={returned} /> : null}
+      {placed && !payment ? (
         <p role="status" className="mb-6 rounded-lg bg-green-50 p-4 text-green-900">
           Thank you! Your order <strong>{order.number}</strong> has been placed. A confirmation email is on its way to {order.email}.
         </p>
       ) : null}
       <h1 className="text-3xl font-bold text-ink">Order {order.number}</h1>
       <p className="mt-2 text-slate-700">
-        Status: <strong>{STATUS_LABELS[order.status] ?? order.status}</strong> · Placed {new Date(order.created_at).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}
+        Status: <strong>{customerStatusLabel({ status: order.status, payment_method: order.payment_method, payment_status: paymentStatus })}</strong> · Placed {new Date(order.created_at).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}
       </p>
       {NOT_PLACED.includes(order.status) ? null : <OrderProgress order={order} />}
       <table className="mt-6 w-full text-left text-sm">
@@ -54,7 +59,10 @@ export function OrderDetail({ order, placed }: { order: OrderView; placed: boole
             Shipping to
           </h2>
           <ShippingAddress order={order} className="mt-2 text-sm text-slate-700 not-italic" />
-          <p className="mt-3 text-sm text-slate-700">Payment: {paymentLabel(order.payment_method)}</p>
+          <p className="mt-3 text-sm text-slate-700">
+            Payment: {paymentLabel(order.payment_method)}
+            {payment ? ` — ${paymentStatusText(payment)}` : null}
+          </p>
         </section>
         <section aria-labelledby="summary-heading">
           <h2 id="summary-heading" className="font-semibold text-ink">

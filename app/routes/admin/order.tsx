@@ -15,6 +15,8 @@ import { getOrderForStaff } from "../../../server/orders/admin-queries.ts";
 import { cancelOrder, deliverOrder, packOrder, shipOrder } from "../../../server/orders/fulfilment.ts";
 import { OrderInputError } from "../../../server/orders/input.ts";
 import { recordReturn } from "../../../server/orders/returns.ts";
+import { refundOrder } from "../../../server/payments/refunds.ts";
+import { paymentsFromConfig } from "../../../server/payments/stripe.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta({ params }: Route.MetaArgs) {
@@ -28,6 +30,7 @@ const DONE: Record<OrderAction, string> = {
   deliver: "Marked as delivered. The customer has been emailed.",
   cancel: "The order is cancelled and its items are back in stock. The customer has been emailed.",
   return: "The return is recorded. The customer has been emailed.",
+  refund: "The refund is sent. The customer has been emailed.",
 };
 
 const PERMISSION: Record<OrderAction, Permissions> = {
@@ -36,6 +39,7 @@ const PERMISSION: Record<OrderAction, Permissions> = {
   deliver: { order: ["update"] },
   cancel: { order: ["cancel"] },
   return: { order: ["return"] },
+  refund: { order: ["refund"] },
 };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -67,6 +71,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       deliver: () => deliverOrder(db, staff, params.number, fields),
       cancel: () => cancelOrder(db, staff, params.number, fields),
       return: () => recordReturn(db, staff, params.number, returnFormInput(form)),
+      refund: () => refundOrder(db, paymentsFromConfig(), staff, params.number, fields),
     }[intent];
     const outcome = await run();
     if (isDataRequest(request)) return data<ActionResult>({ ok: true, message: outcome.message, intent });

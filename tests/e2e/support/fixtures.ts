@@ -7,18 +7,26 @@ export function consoleErrorsOf(page: Page): string[] {
   return consoleErrors.get(page) ?? [];
 }
 
+/** The local Stripe stand-in beside the store at `baseURL` (its API and its hosted payment page). */
+export function stripeOrigin(baseURL: string): string {
+  const url = new URL(baseURL);
+  return `${url.protocol}//${url.hostname}:${Number(url.port) + 3}`;
+}
+
 /**
  * The suite's `test`:
  * - every page gets a stand-in for the OpenStreetMap embed on /contact, so runs do not depend on
- *   the network, and no request ever leaves for another host;
+ *   the network, and no request ever leaves for another host (except the local Stripe stand-in
+ *   that scripts/e2e-server.mjs runs beside the store, on the store's port + 3);
  * - the page's console errors are kept, so helpers can explain a page that never came alive.
  */
 export const test = base.extend<{ hermeticNetwork: void }>({
   hermeticNetwork: [
     async ({ context, baseURL, page }, use) => {
       const origin = new URL(baseURL!).origin;
+      const stripe = stripeOrigin(baseURL!);
       await context.route(
-        (url) => url.origin !== origin,
+        (url) => url.origin !== origin && url.origin !== stripe,
         (route) => {
           if (new URL(route.request().url()).hostname === "www.openstreetmap.org") {
             return route.fulfill({

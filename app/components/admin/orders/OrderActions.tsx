@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { FetcherWithComponents } from "react-router";
 import type { StaffOrderDetail } from "../../../../server/orders/admin-queries.ts";
 import { CARRIERS, NOTE_MAX, RETURN_REASONS, type OrderAction } from "../../../lib/order-admin-constants.ts";
+import { formatMoney } from "../../../lib/money.ts";
 import { fieldAria, FieldMessages, Select, sameOptions, TextArea, TextInput } from "../fields.tsx";
 
 export interface ActionResult {
@@ -13,7 +14,7 @@ export interface ActionResult {
   values?: Record<string, string>;
 }
 
-type Order = Pick<StaffOrderDetail, "number" | "version" | "status" | "actions" | "lines">;
+type Order = Pick<StaffOrderDetail, "number" | "version" | "status" | "actions" | "lines" | "refundableCents">;
 
 function Hidden({ intent, version }: { intent: OrderAction; version: number }) {
   return (
@@ -62,7 +63,9 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
   const errors = (intent: OrderAction) => (refused(intent) ? (result?.fields ?? {}) : {});
   const typed = (intent: OrderAction) => (refused(intent) ? (result?.values ?? {}) : {});
   const { actions, version } = order;
-  const any = actions.pack || actions.ship || actions.deliver || actions.cancel || actions.return;
+  const any = actions.pack || actions.ship || actions.deliver || actions.cancel || actions.return || actions.refund;
+  const refund = errors("refund");
+  const refundTyped = typed("refund");
   const ship = errors("ship");
   const cancel = errors("cancel");
   const ret = errors("return");
@@ -152,6 +155,25 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
           <button type="submit" className="btn-primary mt-3" disabled={busy}>
             Record return
           </button>
+        </MoveForm>
+      ) : null}
+      {actions.refund ? (
+        <MoveForm
+          fetcher={fetcher}
+          intent="refund"
+          version={version}
+          title="Refund the card payment"
+          intro={`Up to ${formatMoney(order.refundableCents)} can be refunded. Leave the amount blank to refund all of it. The refund goes through Stripe to the customer's card, and the customer is emailed.`}
+          className="mt-6 grid gap-3 border-t border-slate-200 pt-4 sm:grid-cols-2"
+          headingClassName="sm:col-span-2"
+        >
+          <TextInput id="refund-amount" name="amount" label="Amount to refund in US dollars (optional)" required={false} inputMode="decimal" maxLength={13} autoComplete="off" defaultValue={refundTyped.amount} error={refund.amount} />
+          <TextArea id="refund-reason" name="reason" label="Reason (optional, told to the customer)" required={false} rows={2} maxLength={NOTE_MAX} defaultValue={refundTyped.reason} error={refund.reason} />
+          <div className="sm:col-span-2">
+            <button type="submit" className="btn-primary" disabled={busy}>
+              Refund
+            </button>
+          </div>
         </MoveForm>
       ) : null}
       {actions.cancel ? (

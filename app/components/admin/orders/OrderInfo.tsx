@@ -81,7 +81,15 @@ export function OrderFacts({ order, customerId }: { order: Order; customerId: st
         <p className="mt-2">{paymentLabel(order.payment_method)}</p>
         <p className="text-slate-700" data-testid="payment-status">
           {PAYMENT_STATUS_LABELS[order.payment_status] ?? order.payment_status}
+          {order.paid_cents != null ? ` · received ${formatMoney(order.paid_cents)}` : ""}
+          {order.refunded_cents > 0 ? ` · refunded ${formatMoney(order.refunded_cents)}` : ""}
+          {order.pendingRefundCents > 0 ? ` · ${formatMoney(order.pendingRefundCents)} refund waiting for Stripe` : ""}
         </p>
+        {order.payment_flag ? (
+          <p className="mt-2 rounded-md bg-red-50 p-2 text-red-900" data-testid="payment-flag">
+            <strong>Payment needs attention:</strong> {order.payment_flag}
+          </p>
+        ) : null}
         {order.carrier ? (
           <p className="mt-2" data-testid="shipment">
             {order.carrier}, tracking number <span className="font-mono">{order.tracking_number}</span>

@@ -1,0 +1,122 @@
+/**
+ * Payment attempts of a card order: each one a Stripe Checkout session for the order's total
+ * (integer cents from the database, never from the browser), created with an idempotency key made
+ * of the order number and the attempt's number, so a retried request can't open a second session.
+ * Trying again after the hold ended takes the stock again for the same order (never a second order).
+ */
+import type Stripe from "stripe";
+import { STORE_CURRENCY } from "../../app/lib/money.ts";
+import type { Db } from "../db/connection.ts";
+import { withTransactionRetry } from "../db/retry.ts";
+import { DomainError } from "../errors.ts";
+import { recordOrderEvent } from "../orders/history.ts";
+import { applyTransition, OrderConflictError } from "../orders/states.ts";
+import type { Payments } from "./stripe.ts";
+
+/** Stripe refuses a Checkout session that expires sooner than 30 minutes after it is made. */
+const STRIPE_MIN_SESSION_MINUTES = 31;
+
+export const PAYMENT_UNAVAILABLE_MESSAGE =
+  "We couldn't open the payment page just now. Your order and its items are held for you; please try again in a moment.";
+
+export interface PaymentTarget {
+  /** Where the order's page is, from the shopper's point of view (/account/orders/… or /orders/…). */
+  orderPath: string;
+  /** The site's origin the shopper is on (server/payments/stripe.ts returnOrigin). */
+  origin: string;
+}
+
+export function orderPagePath(order: { user_id: string | null; number: string; access_token: string }): string {
+  return order.user_id ? `/account/orders/${order.number}` : `/orders/${order.access_token}`;
+}
+
+function readOrder(db: Db, orderId: number) {
+  return db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
+}
+
+async function reusableSession(payments: Payments, sessionId: string | null): Promise<Stripe.Checkout.Session | null> {
+  if (!sessionId) return null;
+  const session = await payments.stripe.checkout.sessions.retrieve(sessionId);
+  return session.status === "open" && session.url ? session : null;
+}
+
+/**
+ * The payment page for a card order awaiting payment: its open session if it has one, otherwise
+ * a new session (attempt n+1). Returns the Stripe URL to send the shopper to.
+ */
+export async function openPaymentPage(db: Db, payments: Payments, orderId: number, target: PaymentTarget, now = new Date()): Promise<string> {
+  const order = await readOrder(db, orderId);
+  if (!order || order.payment_method !== "card") throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+  if (order.status !== "awaiting_payment" || order.payment_status !== "pending" || order.payment_flag) {
+    throw new DomainError("NOT_AWAITING_PAYMENT", "This order isn't waiting for a payment any more. Reload the page to see where it stands.", 409);
+  }
+  const open = await reusableSession(payments, order.payment_session_id);
+  if (open) return open.url!;
+
+  const attempt = order.payment_attempts + 1;
+  const claimed = await db
+    .updateTable("orders")
+    .set({ payment_attempts: attempt })
+    .where("id", "=", order.id)
+    .where("payment_attempts", "=", order.payment_attempts)
+    .where("status", "=", "awaiting_payment")
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw new OrderConflictError();
+
+  const holdEnd = Date.parse(order.hold_expires_at ?? now.toISOString());
+  const expiresAt = Math.ceil(Math.max(holdEnd, now.getTime() + STRIPE_MIN_SESSION_MINUTES * 60_000) / 1000);
+  const base = `${target.origin}${target.orderPath}`;
+  const session = await payments.stripe.checkout.sessions.create(
+    {
+      mode: "payment",
+      client_reference_id: order.number,
+      metadata: { order_number: order.number },
+      payment_intent_data: { metadata: { order_number: order.number } },
+      customer_email: order.email,
+      allowed_payment_method_types: ["card", "link"],
+      line_items: [
+        {
+          quantity: 1,
+          price_data: { currency: STORE_CURRENCY, unit_amount: order.total_cents, product_data: { name: `ToolHub Wholesale order ${order.number}` } },
+        },
+      ],
+      expires_at: expiresAt,
+      success_url: `${base}${base.includes("?") ? "&" : "?"}payment=return`,
+      cancel_url: `${base}${base.includes("?") ? "&" : "?"}payment=cancelled`,
+    },
+    { idempotencyKey: `checkout-${order.number}-${attempt}` },
+  );
+  const saved = await db
+    .updateTable("orders")
+    .set({ payment_session_id: session.id, payment_session_expires_at: new Date(session.expires_at * 1000).toISOString(), updated_at: now.toISOString() })
+    .where("id", "=", order.id)
+    .where("payment_attempts", "=", attempt)
+    .executeTakeFirst();
+  if (Number(saved.numUpdatedRows) !== 1) {
+    // A newer attempt started meanwhile (two tabs): this session must never be payable.
+    await payments.stripe.checkout.sessions.expire(session.id).catch(() => undefined);
+    throw new OrderConflictError();
+  }
+  return session.url!;
+}
+
+/**
+ * "Try again" on an order whose payment failed or whose hold ran out: the same order takes its
+ * stock again (refused with the reason when it's gone) and waits for payment for a new hold.
+ */
+export async function holdAgainForPayment(db: Db, payments: Payments, orderId: number, actor: string, now = new Date()): Promise<void> {
+  await withTransactionRetry(() =>
+    db.transaction().execute(async (trx) => {
+      const order = await trx.selectFrom("orders").select(["id", "status", "version", "payment_method", "payment_status", "payment_flag"]).where("id", "=", orderId).executeTakeFirst();
+      if (!order || order.payment_method !== "card") throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+      if (order.status === "awaiting_payment") return;
+      if (order.status !== "expired" || order.payment_flag || (order.payment_status !== "pending" && order.payment_status !== "failed")) {
+        throw new DomainError("NOT_AWAITING_PAYMENT", "This order can't be paid again. Reload the page to see where it stands.", 409);
+      }
+      const holdExpiresAt = new Date(now.getTime() + payments.holdMinutes * 60_000);
+      await applyTransition(trx, order, "awaiting_payment", { actor, now, holdExpiresAt });
+      await trx.updateTable("orders").set({ payment_status: "pending", payment_session_id: null, payment_session_expires_at: null, updated_at: now.toISOString() }).where("id", "=", order.id).execute();
+      await recordOrderEvent(trx, { orderId: order.id, actor, kind: "status", from: "expired", to: "awaiting_payment", details: { reason: "Payment tried again; items held again" }, now });
+    }),
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The card-payment side of the customer's order page (members' /account/orders/:number and
+ * guests' /orders/:token): coming back from Stripe's page, "Pay now" / "Try again", and what the
+ * page says about the payment. Coming back never marks an order paid by itself: the store asks
+ * Stripe (server-side) and settles what Stripe says, exactly as the webhook would.
+ */
+import { config } from "../config.ts";
+import type { Db } from "../db/connection.ts";
+import { DomainError } from "../errors.ts";
+import { holdAgainForPayment, openPaymentPage, orderPagePath } from "./attempts.ts";
+import { checkOrderWithStripe } from "./reconcile.ts";
+import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
+import { waitText } from "../orders/checkout.ts";
+import type { Payments } from "./stripe.ts";
+
+export type PaymentReturn = "return" | "cancelled" | "unavailable";
+
+export function paymentReturnParam(url: URL): PaymentReturn | null {
+  const value = url.searchParams.get("payment");
+  return value === "return" || value === "cancelled" || value === "unavailable" ? value : null;
+}
+
+function readCardOrder(db: Db, where: { number: string; userId: string } | { accessToken: string }) {
+  let query = db
+    .selectFrom("orders")
+    .select(["id", "number", "user_id", "access_token", "status", "payment_method", "payment_status", "payment_session_id", "payment_flag"])
+    .where("payment_method", "=", "card");
+  query = "accessToken" in where ? query.where("access_token", "=", where.accessToken) : query.where("number", "=", where.number).where("user_id", "=", where.userId);
+  return query.executeTakeFirst();
+}
+
+export type OrderRef = { number: string; userId: string } | { accessToken: string };
+
+/**
+ * Back from Stripe's page: on "return", asks Stripe whether the session is paid and settles it;
+ * on "cancelled", closes the session at Stripe (so it can't be paid later) and releases the
+ * stock. Stripe being unreachable changes nothing: the webhook or the reconciliation job settles it.
+ * True when it changed the order (the page then loads again, so the header's cart count agrees).
+ */
+export async function settleOnReturn(db: Db, payments: Payments | null, ref: OrderRef, kind: PaymentReturn, siteUrl = config().siteUrl): Promise<boolean> {
+  if (!payments || kind === "unavailable") return false;
+  const order = await readCardOrder(db, ref);
+  if (!order || order.status !== "awaiting_payment" || !order.payment_session_id) return false;
+  if (kind === "return" && order.payment_status !== "pending" && order.payment_status !== "processing") return false;
+  if (kind === "cancelled" && order.payment_status !== "pending") return false;
+  const outcome = await checkOrderWithStripe(db, payments, order, { now: new Date(), siteUrl, actor: "system:payment-return" }, { expireIfOpen: kind === "cancelled" }).catch(() => null);
+  return outcome != null && outcome.result !== "ignored";
+}
+
+/**
+ * "Pay now" (an order awaiting payment) or "Try again" (its payment failed or its hold ran out):
+ * the same order, its stock held again, and the URL of a Stripe payment page for it.
+ */
+let payLimiter: RateLimiter | undefined;
+
+export async function payFromOrderPage(db: Db, payments: Payments | null, ref: OrderRef, origin: string, clientIp: string): Promise<string> {
+  payLimiter ??= createRateLimiter({ name: "order-pay", windowSeconds: 15 * 60, max: 30, redisUrl: config().REDIS_URL });
+  const limit = await payLimiter.hit(clientIp);
+  if (!limit.allowed) throw new DomainError("TOO_MANY_ATTEMPTS", `Too many payment attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.`, 429);
+  if (!payments) throw new DomainError("CARD_PAYMENTS_OFF", "Card payment isn't available on this store right now. Contact us to pay another way.", 409);
+  const order = await readCardOrder(db, ref);
+  if (!order) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+  const actor = order.user_id ? `user:${order.user_id}` : "guest";
+  if (order.status === "expired") await holdAgainForPayment(db, payments, order.id, actor);
+  return openPaymentPage(db, payments, order.id, { orderPath: orderPagePath(order), origin });
+}
+
+/** What the order page says about a card payment (nothing internal: a flag is only "being checked"). */
+export interface PaymentView {
+  state: "awaiting" | "processing" | "paid" | "failed" | "expired" | "refunded" | "checking";
+  canPay: boolean;
+  canTryAgain: boolean;
+  minutesLeft: number | null;
+  paidCents: number | null;
+  refundedCents: number;
+}
+
+export function paymentView(
+  order: { status: string; payment_method: string; payment_status: string; payment_flag: string | null; hold_expires_at: string | null; paid_cents: number | null; refunded_cents: number },
+  now = new Date(),
+): PaymentView | null {
+  if (order.payment_method !== "card") return null;
+  const base = { canPay: false, canTryAgain: false, minutesLeft: null, paidCents: order.paid_cents, refundedCents: order.refunded_cents };
+  if (order.payment_flag) return { ...base, state: "checking" };
+  if (order.status === "awaiting_payment") {
+    if (order.payment_status === "processing") return { ...base, state: "processing" };
+    const left = order.hold_expires_at ? Math.max(1, Math.ceil((Date.parse(order.hold_expires_at) - now.getTime()) / 60_000)) : null;
+    return { ...base, state: "awaiting", canPay: true, minutesLeft: left };
+  }
+  if (order.status === "expired") return { ...base, state: order.payment_status === "failed" ? "failed" : "expired", canTryAgain: true };
+  if (order.payment_status === "refunded") return { ...base, state: "refunded" };
+  return { ...base, state: "paid" };
+}
