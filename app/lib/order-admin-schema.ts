@@ -129,6 +129,7 @@ export const orderFilterSchema = z
     to: opt(isoDate),
     payment: opt(z.enum(PAYMENT_METHODS.map((m) => m.id) as [string, ...string[]], { error: "Choose a payment method from the list." })),
     country: opt(z.enum(["US", "GB"] as [ShippingCountry, ...ShippingCountry[]], { error: "Choose a country from the list." })),
+    attention: opt(z.enum(["payment"], { error: "Unknown filter." })),
     email: opt(z.string().max(254, { error: "An email address is at most 254 characters." }).toLowerCase()),
     number: opt(orderNumberSchema),
     sort: opt(z.enum(SORT_KEYS, { error: "Unknown sort." })),
@@ -139,4 +140,4 @@ export const orderFilterSchema = z
   .refine((f) => !f.from || !f.to || f.from <= f.to, { error: "The end date is before the start date.", path: ["to"] });
 export type OrderFilter = z.infer<typeof orderFilterSchema>;
 
-export const FILTER_FIELDS = ["status", "from", "to", "payment", "country", "email", "number"] as const;
+export const FILTER_FIELDS = ["status", "from", "to", "payment", "country", "email", "number", "attention"] as const;

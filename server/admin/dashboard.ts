@@ -13,6 +13,7 @@ import type { Db } from "../db/connection.ts";
 import type { OrderStatus } from "../orders/states.ts";
 import { countUnhandledMessages } from "../contact/inbox.ts";
 import { countStuckMail } from "../mail/admin-queue.ts";
+import { countPaymentsNeedingAttention } from "../payments/attention.ts";
 
 /** Orders that are placed and not yet on their way (server/orders/states.ts). */
 export const WAITING_TO_SHIP: readonly OrderStatus[] = ["placed", "processing", "packed"];
@@ -60,6 +61,8 @@ export interface Dashboard {
   lowStock: { count: number; first: LowStockProduct[] };
   unansweredMessages: number;
   stuckMails: number;
+  /** Card payments flagged for staff (amount mismatch, paid twice, paid after release). */
+  paymentsNeedingAttention: number;
 }
 
 /** Start of the current UTC day as stored in orders.created_at (ISO-8601 UTC). */
@@ -135,12 +138,13 @@ export async function lowStockProducts(db: Db, shown = LOW_STOCK_SHOWN): Promise
 }
 
 export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard> {
-  const [daily, waitingToShip, lowStock, unansweredMessages, stuckMails] = await Promise.all([
+  const [daily, waitingToShip, lowStock, unansweredMessages, stuckMails, paymentsNeedingAttention] = await Promise.all([
     dailySales(db, now),
     countWaitingToShip(db),
     lowStockProducts(db),
     countUnhandledMessages(db),
     countStuckMail(db, now),
+    countPaymentsNeedingAttention(db),
   ]);
   return {
     today: total(daily.slice(-1)),
@@ -151,6 +155,7 @@ export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard
     lowStock,
     unansweredMessages,
     stuckMails,
+    paymentsNeedingAttention,
   };
 }
 

@@ -5,6 +5,7 @@
 import { sql } from "kysely";
 import type { OrderFilter } from "../../app/lib/order-admin-schema.ts";
 import type { Db } from "../db/connection.ts";
+import { needsPaymentAttention } from "../payments/attention.ts";
 import { HOLD_STATUSES } from "./states.ts";
 import { listOrderEvents } from "./history.ts";
 import { RETURNABLE_STATUSES, returnableLines } from "./returns.ts";
@@ -84,7 +85,9 @@ export async function listOrdersForStaff(db: Db, filter: OrderFilter, pageSize =
           .as("items"),
     ]);
   if (filter.status) query = query.where("o.status", "=", filter.status as never);
-  else query = query.where("o.status", "not in", NEVER_PLACED);
+  // Flagged payments include orders never placed (a mismatched payment keeps the order waiting).
+  else if (!filter.attention) query = query.where("o.status", "not in", NEVER_PLACED);
+  if (filter.attention === "payment") query = query.where(needsPaymentAttention("o"));
   if (filter.number) query = query.where("o.number", "=", filter.number);
   if (filter.email) query = query.where(sql<string>`lower(o.email)`, "=", filter.email.trim().toLowerCase());
   if (filter.payment) query = query.where("o.payment_method", "=", filter.payment);

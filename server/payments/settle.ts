@@ -166,7 +166,9 @@ async function settlePaid(trx: Transaction<Database>, order: NonNullable<OrderRo
 
 async function settleProcessing(trx: Transaction<Database>, order: NonNullable<OrderRow>, facts: SessionFacts, ctx: SettleContext): Promise<SettleOutcome> {
   let current = order;
-  if (current.status === "expired" && current.payment_status !== "paid") {
+  // Only an order whose hold ran out before the payment began takes its stock again: one whose
+  // delayed payment already failed (this "processing" report came late, out of order) stays released.
+  if (current.status === "expired" && current.payment_status === "pending") {
     const reserved = await reserveAgain(trx, current, ctx);
     if (!reserved) return flag(trx, current, facts, ctx, "A delayed payment started after the reservation ran out, and the items are no longer in stock.");
     current = reserved;

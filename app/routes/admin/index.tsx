@@ -68,11 +68,12 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <RevenueChart days={d.daily} />
 
       <h2 className="mt-8 text-xl font-semibold text-ink">Needs attention</h2>
-      <dl className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <dl className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
         <Figure label="Orders waiting to ship" value={capped(d.waitingToShip, loaderData.countCap)} to="/admin/orders?status=placed" linkLabel="See orders to ship" />
         <Figure label="Products low on stock" value={number.format(d.lowStock.count)} to="/admin/products?stock=low" linkLabel="See low-stock products" />
         <Figure label="Unanswered contact messages" value={number.format(d.unansweredMessages)} to="/admin/messages?filter=unhandled" linkLabel="Open the inbox" />
         <Figure label="Mails stuck in the queue" value={number.format(d.stuckMails)} to="/admin/mail" linkLabel="Open the mail queue" />
+        <Figure label="Payments needing attention" value={number.format(d.paymentsNeedingAttention)} to="/admin/orders?attention=payment" linkLabel="See flagged payments" />
       </dl>
 
       {d.lowStock.first.length > 0 ? (

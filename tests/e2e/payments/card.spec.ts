@@ -190,6 +190,44 @@ test("staff refund part, then the rest, of a card payment from the back office; 
   await staff.close();
 });
 
+test("a payment that doesn't match the order is flagged for staff, never marked paid; staff refund it and cancel the order", async ({ page, request, baseURL, browser }) => {
+  const p = setProduct(457, { stock: 6, priceCents: 2_000, discountPercent: null });
+  const email = await signedInShopper(page, baseURL!, "card-mismatch");
+  await addFromProductPage(page, p.id, { quantity: 1 });
+  await checkoutByCard(page, US_ADDRESS);
+  const [order] = ordersFor(email);
+  const session = orderRow(order.number).payment_session_id!;
+  const paid = await request.post(`${stripeOrigin(baseURL!)}/_test/checkout/sessions/${session}/complete`, { form: { outcome: "paid", amount_total: "1500" } });
+  expect(paid.ok()).toBe(true);
+  await expect.poll(() => storeDb().prepare("SELECT payment_flag FROM orders WHERE number = ?").get(order.number)?.payment_flag).toContain("differs from the order total");
+  expect(orderRow(order.number)).toMatchObject({ status: "awaiting_payment", payment_status: "pending", paid_cents: 1_500 });
+  expect(readProduct(p.id).stock_quantity).toBe(5);
+  await page.goto(`/account/orders/${order.number}`);
+  await expect(page.getByRole("main").getByRole("status").first()).toContainText("We're checking your payment.");
+
+  const staff = await browser.newContext({ baseURL });
+  await useSharedStaffSession(staff, baseURL!, "staff");
+  const admin = await staff.newPage();
+  await admin.goto("/admin");
+  await expect(admin.getByRole("main").getByText("Payments needing attention")).toBeVisible();
+  await admin.goto("/admin/orders?attention=payment");
+  await expect(admin.getByRole("main").getByRole("link", { name: order.number })).toBeVisible();
+  await admin.goto(`/admin/orders/${order.number}`);
+  await waitForHydration(admin);
+  await expect(admin.getByTestId("payment-flag")).toContainText("Payment needs attention: Amount paid $15.00 USD differs from the order total $20.00 USD.");
+  const cancel = admin.getByRole("form", { name: "Cancel the order" });
+  await cancel.getByRole("button", { name: "Cancel order" }).click();
+  await expect(admin.getByRole("main").getByRole("alert")).toHaveText("This order was paid by card. Refund the payment first (Refund, below), then cancel the order.");
+  await admin.getByRole("form", { name: "Refund the card payment" }).getByRole("button", { name: "Refund" }).click();
+  await expect(admin.getByRole("main").getByRole("status").filter({ hasText: "Refunded $15.00" })).toBeVisible();
+  await cancel.getByRole("button", { name: "Cancel order" }).click();
+  await expect(admin.getByTestId("order-status")).toHaveText("Cancelled");
+  expect(readProduct(p.id).stock_quantity).toBe(6);
+  await admin.goto("/admin/orders?attention=payment");
+  await expect(admin.getByRole("main").getByRole("link", { name: order.number })).toHaveCount(0);
+  await staff.close();
+});
+
 test("without JavaScript: card checkout goes to the payment page and back", async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();

@@ -4,7 +4,7 @@ import { ADMIN_STATUS_LABELS } from "../../../lib/order-labels.ts";
 import { COUNTRIES, PAYMENT_METHODS } from "../../../lib/order-rules.ts";
 import { fieldAria, FieldShell } from "../fields.tsx";
 
-export type FilterValues = Partial<Record<"status" | "from" | "to" | "payment" | "country" | "email" | "number", string>>;
+export type FilterValues = Partial<Record<"status" | "from" | "to" | "payment" | "country" | "email" | "number" | "attention", string>>;
 
 /** The order list's filters: a GET form, so the query string is the state and it works without JavaScript. */
 export function OrderFilters({ values, errors, sort }: { values: FilterValues; errors: Record<string, string>; sort: { sort?: string; dir?: string } }) {
@@ -53,6 +53,12 @@ export function OrderFilters({ values, errors, sort }: { values: FilterValues; e
       <FieldShell id="f-to" label="Placed until" error={errors.to}>
         <input id="f-to" name="to" type="date" defaultValue={v("to")} className="field mt-1" {...fieldAria("f-to", errors.to)} />
       </FieldShell>
+      <div className="flex items-end">
+        <label htmlFor="f-attention" className="inline-flex items-center gap-2 text-sm font-semibold text-ink">
+          <input id="f-attention" name="attention" type="checkbox" value="payment" defaultChecked={v("attention") === "payment"} />
+          Only payments needing attention
+        </label>
+      </div>
       {sort.sort ? <input type="hidden" name="sort" value={sort.sort} /> : null}
       {sort.dir ? <input type="hidden" name="dir" value={sort.dir} /> : null}
       <div className="flex items-end gap-3">
