@@ -10,6 +10,7 @@ import { getDb } from "../../server/db/connection.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkoutPreview, defaultCheckoutDeps, submitCheckout, type FieldErrors } from "../../server/orders/checkout.ts";
 import { returnOrigin } from "../../server/payments/stripe.ts";
+import { orderAwaitingPayment } from "../../server/payments/order-page.ts";
 import { clientIp } from "../../server/security/rate-limit.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
 
@@ -23,7 +24,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (preview.cart.lines.length === 0) throw redirect("/cart");
   const member = shopper.session ? { email: shopper.session.user.email, name: shopper.session.user.fullName } : null;
   const deps = defaultCheckoutDeps();
-  return { ...preview, member, holdMinutes: deps.holdMinutes, cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null };
+  const awaitingPayment = deps.payments ? await orderAwaitingPayment(getDb(), shopper.owner) : null;
+  return { ...preview, member, holdMinutes: deps.holdMinutes, cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null, awaitingPayment };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -70,7 +72,7 @@ function Field({ name, label, errors, values, autoComplete, type = "text", requi
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, summaries, checkoutToken, member, holdMinutes, cardHoldMinutes } = loaderData;
+  const { cart, summaries, checkoutToken, member, holdMinutes, cardHoldMinutes, awaitingPayment } = loaderData;
   const methods = PAYMENT_METHODS.filter((m) => m.id !== "card" || cardHoldMinutes !== null);
   const values = (actionData?.values ?? {}) as Record<string, string>;
   const errors = actionData?.errors ?? {};
@@ -90,6 +92,15 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           {actionData?.message ? (
             <p role="alert" className="rounded-md bg-red-50 p-4 text-red-900">
               {actionData.message}
+            </p>
+          ) : null}
+          {awaitingPayment ? (
+            <p className="rounded-md bg-amber-50 p-4 text-amber-950">
+              Your order <strong>{awaitingPayment.number}</strong> from this cart is still waiting for payment.{" "}
+              <Link to={awaitingPayment.path} className="font-semibold underline">
+                Pay for order {awaitingPayment.number}
+              </Link>{" "}
+              — or place a new order below.
             </p>
           ) : null}
           <fieldset className="space-y-4">

@@ -5,6 +5,9 @@
  * Trying again after the hold ended takes the stock again for the same order (never a second order).
  */
 import type Stripe from "stripe";
+import { config } from "../config.ts";
+import { settleSession } from "./reconcile.ts";
+import { sessionFacts } from "./settle.ts";
 import { STORE_CURRENCY } from "../../app/lib/money.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
@@ -34,10 +37,21 @@ function readOrder(db: Db, orderId: number) {
   return db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
 }
 
-async function reusableSession(payments: Payments, sessionId: string | null): Promise<Stripe.Checkout.Session | null> {
-  if (!sessionId) return null;
-  const session = await payments.stripe.checkout.sessions.retrieve(sessionId);
-  return session.status === "open" && session.url ? session : null;
+export const ALREADY_PAID_MESSAGE = "Your payment for this order has already gone through. Reload the page to see your order.";
+
+/**
+ * The order's current session if it can still be paid. A session that was paid (its webhook not
+ * in yet) is settled now instead, and no second page is opened: that would let the shopper pay twice.
+ */
+async function reusableSession(db: Db, payments: Payments, order: { number: string; payment_session_id: string | null }, now: Date): Promise<Stripe.Checkout.Session | null> {
+  if (!order.payment_session_id) return null;
+  const session = await payments.stripe.checkout.sessions.retrieve(order.payment_session_id, { expand: ["payment_intent"] });
+  if (session.status === "open" && session.url) return session;
+  if (session.status === "complete") {
+    await settleSession(db, { ...sessionFacts(session), orderNumber: order.number }, { now, siteUrl: config().siteUrl, actor: "system:payment-page" });
+    throw new DomainError("ALREADY_PAID", ALREADY_PAID_MESSAGE, 409);
+  }
+  return null;
 }
 
 /**
@@ -50,7 +64,7 @@ export async function openPaymentPage(db: Db, payments: Payments, orderId: numbe
   if (order.status !== "awaiting_payment" || order.payment_status !== "pending" || order.payment_flag) {
     throw new DomainError("NOT_AWAITING_PAYMENT", "This order isn't waiting for a payment any more. Reload the page to see where it stands.", 409);
   }
-  const open = await reusableSession(payments, order.payment_session_id);
+  const open = await reusableSession(db, payments, order, now);
   if (open) return open.url!;
 
   const attempt = order.payment_attempts + 1;

@@ -7,7 +7,8 @@
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
-import { holdAgainForPayment, openPaymentPage, orderPagePath } from "./attempts.ts";
+import { ALREADY_PAID_MESSAGE, holdAgainForPayment, openPaymentPage, orderPagePath, PAYMENT_UNAVAILABLE_MESSAGE } from "./attempts.ts";
+import { logLine } from "../ops/log.ts";
 import { checkOrderWithStripe } from "./reconcile.ts";
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { waitText } from "../orders/checkout.ts";
@@ -23,7 +24,7 @@ export function paymentReturnParam(url: URL): PaymentReturn | null {
 function readCardOrder(db: Db, where: { number: string; userId: string } | { accessToken: string }) {
   let query = db
     .selectFrom("orders")
-    .select(["id", "number", "user_id", "access_token", "status", "payment_method", "payment_status", "payment_session_id", "payment_flag"])
+    .select(["id", "number", "user_id", "access_token", "status", "payment_method", "payment_status", "payment_session_id", "payment_flag", "hold_expires_at"])
     .where("payment_method", "=", "card");
   query = "accessToken" in where ? query.where("access_token", "=", where.accessToken) : query.where("number", "=", where.number).where("user_id", "=", where.userId);
   return query.executeTakeFirst();
@@ -58,11 +59,32 @@ export async function payFromOrderPage(db: Db, payments: Payments | null, ref: O
   const limit = await payLimiter.hit(clientIp);
   if (!limit.allowed) throw new DomainError("TOO_MANY_ATTEMPTS", `Too many payment attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.`, 429);
   if (!payments) throw new DomainError("CARD_PAYMENTS_OFF", "Card payment isn't available on this store right now. Contact us to pay another way.", 409);
-  const order = await readCardOrder(db, ref);
+  let order = await readCardOrder(db, ref);
   if (!order) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+  const now = new Date();
   const actor = order.user_id ? `user:${order.user_id}` : "guest";
+  const pastHold = order.status === "awaiting_payment" && order.hold_expires_at != null && order.hold_expires_at <= now.toISOString();
+  if (order.payment_session_id && (order.status === "expired" || pastHold)) {
+    // Before a new page: what Stripe says of the last one (paid late → the order is placed; still
+    // open past the hold → closed there, so only one page can ever take the money).
+    try {
+      await checkOrderWithStripe(db, payments, order, { now, siteUrl: config().siteUrl, actor }, { expireIfOpen: true });
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      throw new DomainError("PAYMENT_UNAVAILABLE", PAYMENT_UNAVAILABLE_MESSAGE, 503);
+    }
+    order = (await readCardOrder(db, ref))!;
+  }
+  if (order.status !== "expired" && order.status !== "awaiting_payment") throw new DomainError("ALREADY_PAID", ALREADY_PAID_MESSAGE, 409);
   if (order.status === "expired") await holdAgainForPayment(db, payments, order.id, actor);
-  return openPaymentPage(db, payments, order.id, { orderPath: orderPagePath(order), origin });
+  try {
+    return await openPaymentPage(db, payments, order.id, { orderPath: orderPagePath(order), origin });
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    // Stripe unreachable or refusing: the order and its hold stay; the shopper can try again.
+    logLine(`Payment page for order ${order.number} not opened: ${error instanceof Error ? error.message : String(error)}`);
+    throw new DomainError("PAYMENT_UNAVAILABLE", PAYMENT_UNAVAILABLE_MESSAGE, 503);
+  }
 }
 
 /** What the order page says about a card payment (nothing internal: a flag is only "being checked"). */
@@ -90,4 +112,19 @@ export function paymentView(
   if (order.status === "expired") return { ...base, state: order.payment_status === "failed" ? "failed" : "expired", canTryAgain: true };
   if (order.payment_status === "refunded") return { ...base, state: "refunded" };
   return { ...base, state: "paid" };
+}
+
+/** The checkout page's reminder: this cart's newest card order still waiting for payment, if any (its page's path). */
+export async function orderAwaitingPayment(db: Db, cartOwner: string): Promise<{ number: string; path: string } | null> {
+  const order = await db
+    .selectFrom("orders")
+    .select(["number", "user_id", "access_token"])
+    .where("cart_owner", "=", cartOwner)
+    .where("status", "=", "awaiting_payment")
+    .where("payment_method", "=", "card")
+    .where("payment_status", "=", "pending")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return order ? { number: order.number, path: orderPagePath(order) } : null;
 }

@@ -7,6 +7,7 @@
  */
 import type Stripe from "stripe";
 import type { Db } from "../db/connection.ts";
+import { countPlacedOrder } from "../ops/metrics.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { PeriodicJob } from "../jobs/runner.ts";
 import { applyCheckoutSession, retryOnOrderConflict, sessionFacts, type SessionFacts, type SettleContext, type SettleOutcome } from "./settle.ts";
@@ -17,7 +18,9 @@ const ACTOR = "system:payment-reconciliation";
 
 /** Applies a session's facts to its order in a transaction of its own. */
 export async function settleSession(db: Db, facts: SessionFacts, ctx: SettleContext): Promise<SettleOutcome> {
-  return retryOnOrderConflict(() => withTransactionRetry(() => db.transaction().execute((trx) => applyCheckoutSession(trx, facts, ctx))));
+  const outcome = await retryOnOrderConflict(() => withTransactionRetry(() => db.transaction().execute((trx) => applyCheckoutSession(trx, facts, ctx))));
+  if (outcome.result === "paid") countPlacedOrder("card");
+  return outcome;
 }
 
 /** The session as Stripe has it now, with its PaymentIntent (to tell a failed delayed payment). */

@@ -192,12 +192,8 @@ export async function recordChargeRefunds(trx: Transaction<Database>, charge: St
     .where("status", "in", ["pending", "succeeded"])
     .executeTakeFirstOrThrow();
   const unknown = charge.amount_refunded - Number(known.total);
-  if (unknown <= 0) {
-    if (charge.amount_refunded > order.refunded_cents) {
-      await trx.updateTable("orders").set({ refunded_cents: charge.amount_refunded }).where("id", "=", order.id).execute();
-    }
-    return { result: "ignored", detail: "refunds already recorded", orderId: order.id };
-  }
+  // The store's own refunds (pending ones included) are counted when their answer is recorded.
+  if (unknown <= 0) return { result: "ignored", detail: "refunds already recorded", orderId: order.id };
   await trx
     .insertInto("payment_refunds")
     .values({

@@ -7,6 +7,7 @@
 import type { Transaction } from "kysely";
 import Stripe from "stripe";
 import type { Db } from "../db/connection.ts";
+import { countPlacedOrder } from "../ops/metrics.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { applyCheckoutSession, retryOnOrderConflict, sessionFacts, type SettleContext, type SettleOutcome } from "./settle.ts";
@@ -86,6 +87,7 @@ export async function handleStripeWebhook(
         return result;
       }),
     ));
+    if (outcome.result === "paid") countPlacedOrder("card");
     return { status: 200, body: { received: true, outcome: outcome.result } };
   } catch (error) {
     if (isUniqueViolation(error)) return { status: 200, body: { received: true, duplicate: true } };

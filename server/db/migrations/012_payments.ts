@@ -33,6 +33,8 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   }
   await db.schema.createIndex("orders_payment_session_idx").on("orders").column("payment_session_id").execute();
   await db.schema.createIndex("orders_payment_intent_idx").on("orders").column("payment_intent_id").execute();
+  // The checkout page looks for the cart's order still waiting for payment.
+  await db.schema.createIndex("orders_cart_owner_idx").on("orders").columns(["cart_owner", "status"]).execute();
   // Flagged payments are few: the dashboard counts them through this index.
   await db.schema.createIndex("orders_payment_flag_idx").on("orders").column("payment_flag").execute();
 

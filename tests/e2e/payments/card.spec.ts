@@ -59,6 +59,12 @@ test("pay by card: stock held while paying, the order placed and mailed only onc
   expect(order).toMatchObject({ status: "awaiting_payment", payment_method: "card", payment_status: "pending", total_cents: 8_000 });
   expect(readProduct(p.id).stock_quantity).toBe(18);
   await expect(page.getByRole("main")).toContainText("Total due: $80.00");
+  // Back at the checkout in another tab, the shopper is reminded of the order waiting for payment.
+  const other = await page.context().newPage();
+  await other.goto("/checkout");
+  await expect(other.getByRole("main")).toContainText(`Your order ${order.number} from this cart is still waiting for payment.`);
+  await expect(other.getByRole("main").getByRole("link", { name: `Pay for order ${order.number}` })).toHaveAttribute("href", `/account/orders/${order.number}`);
+  await other.close();
   const sentAt = Date.now();
 
   await page.getByRole("button", { name: "Pay $80.00" }).click();
