@@ -9,6 +9,7 @@ const PATTERNS: [RegExp, string][] = [
   [/^\/api\/auth\/(?:callback|oauth2\/callback)\/[^/]+$/, "/api/auth/callback/:provider"],
   [/^\/api\/auth\/reset-password\/[^/]+$/, "/api/auth/reset-password/:token"],
   [/^\/api\/auth\/[a-z0-9/-]+$/, ""],
+  [/^\/api\/payments\/stripe\/webhook$/, ""],
   [/^\/shop\/[^/]+$/, "/shop/:id"],
   [/^\/account\/orders\/[^/]+$/, "/account/orders/:number"],
   [/^\/orders\/[^/]+(?:\/[a-z-]+)?$/, "/orders/:token"],

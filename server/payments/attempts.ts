@@ -68,10 +68,13 @@ export async function openPaymentPage(db: Db, payments: Payments, orderId: numbe
   if (open) return open.url!;
 
   const attempt = order.payment_attempts + 1;
+  // The claim bumps the version too: the hold-expiry job, which read the order before, then loses
+  // its race instead of releasing the stock under a page about to be opened.
   const claimed = await db
     .updateTable("orders")
-    .set({ payment_attempts: attempt })
+    .set({ payment_attempts: attempt, version: order.version + 1 })
     .where("id", "=", order.id)
+    .where("version", "=", order.version)
     .where("payment_attempts", "=", order.payment_attempts)
     .where("status", "=", "awaiting_payment")
     .executeTakeFirst();
@@ -105,9 +108,12 @@ export async function openPaymentPage(db: Db, payments: Payments, orderId: numbe
     .set({ payment_session_id: session.id, payment_session_expires_at: new Date(session.expires_at * 1000).toISOString(), updated_at: now.toISOString() })
     .where("id", "=", order.id)
     .where("payment_attempts", "=", attempt)
+    // The hold may have run out while Stripe opened the page (the reconciliation job or another
+    // checkout released the order and its stock): then the page must not take a payment either.
+    .where("status", "=", "awaiting_payment")
     .executeTakeFirst();
   if (Number(saved.numUpdatedRows) !== 1) {
-    // A newer attempt started meanwhile (two tabs): this session must never be payable.
+    // A newer attempt started meanwhile (two tabs), or the order stopped waiting for payment: this session must never be payable.
     await payments.stripe.checkout.sessions.expire(session.id).catch(() => undefined);
     throw new OrderConflictError();
   }

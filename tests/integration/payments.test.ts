@@ -114,7 +114,7 @@ describe.each(dialects)("card payments on %s", (kind) => {
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(replies.filter((r) => r.body.outcome === "paid")).toHaveLength(1);
     expect(replies.filter((r) => r.body.duplicate)).toHaveLength(4);
-    expect(await orderRow(h.db, order.number)).toMatchObject({ status: "placed", payment_status: "paid", version: 1 });
+    expect(await orderRow(h.db, order.number)).toMatchObject({ status: "placed", payment_status: "paid", version: 2 }); // 1 when the payment page was opened, 2 when paid: one state change
     expect(await placedMails(h.db, order)).toBe(1);
     expect(await countRows(h.db, "payment_events")).toBe(1);
     const moves = await h.db.selectFrom("order_events").select(["from_status", "to_status"]).where("order_id", "=", order.id).where("kind", "=", "status").execute();
@@ -159,7 +159,7 @@ describe.each(dialects)("card payments on %s", (kind) => {
       ["checkout.session.async_payment_succeeded", "paid"],
       ["checkout.session.completed", "ignored"],
     ]);
-    expect(await orderRow(h.db, b.number)).toMatchObject({ status: "placed", payment_status: "paid", hold_expires_at: null, version: 1 });
+    expect(await orderRow(h.db, b.number)).toMatchObject({ status: "placed", payment_status: "paid", hold_expires_at: null, version: 2 }); // opened, then paid once
     expect(await placedMails(h.db, b)).toBe(1);
     expect(await ledgerOf(h.db, b.id)).toEqual([["order", -2]]);
     expect(await stockOf(h.db, 1)).toBe(7);

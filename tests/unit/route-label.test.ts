@@ -10,6 +10,7 @@ describe("routeLabel", () => {
     ["/account/orders/TH-0123456789", "/account/orders/:number"],
     ["/orders/aB3_xY-secret-token-0123456789abcd", "/orders/:token"],
     ["/api/auth/sign-in/email", "/api/auth/sign-in/email"],
+    ["/api/payments/stripe/webhook", "/api/payments/stripe/webhook"],
     ["/api/auth/reset-password/abcdef0123456789", "/api/auth/reset-password/:token"],
     ["/assets/root-AbC123.js", "/assets/*"],
     ["/favicon.svg", "/static"],
