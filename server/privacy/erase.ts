@@ -55,6 +55,12 @@ async function anonymiseOrders(trx: Trx, userId: string): Promise<number> {
       .where("order_id", "in", orders.map((o) => o.id))
       .where("actor", "=", `user:${userId}`)
       .execute();
+    await trx
+      .updateTable("order_events")
+      .set({ actor: ERASED_ACTOR })
+      .where("order_id", "in", orders.map((o) => o.id))
+      .where("actor", "=", `user:${userId}`)
+      .execute();
   }
   for (const order of orders) {
     await trx
@@ -70,6 +76,8 @@ async function anonymiseOrders(trx: Trx, userId: string): Promise<number> {
         ship_city: "",
         ship_postcode: postcodeDistrict(order.ship_country, order.ship_postcode),
         access_token: randomBytes(24).toString("base64url"),
+        // "u:<id>", the cart a card order came from.
+        cart_owner: null,
       })
       .where("id", "=", order.id)
       .execute();
