@@ -3,8 +3,9 @@ import { expectNoAxeViolations } from "../support/axe.ts";
 import { usd } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
+import { useSharedStaffSession } from "../support/staff.ts";
 import { auditActions, insertOrder, userIdOf } from "./people-fixtures.ts";
-import { accountWithRole, signInAsStaff, signInViaApi } from "./support.ts";
+import { accountWithRole, signInViaApi } from "./support.ts";
 
 const SUSPENDED = "This account has been suspended. Please contact us if you think this is a mistake.";
 
@@ -21,7 +22,8 @@ test("staff find a customer, see their orders and lifetime value, and ban them: 
   await shopper.goto("/account");
   await expect(shopper).toHaveURL(/\/account$/);
 
-  await signInAsStaff(page.request, baseURL!, "ban-staff");
+  // Staff: this worker's back-office session (tests/e2e/support/staff.ts); banning is the subject.
+  await useSharedStaffSession(page.context(), baseURL!);
   await page.goto("/admin/customers");
   await expectNoAxeViolations(page);
   await waitForHydration(page);
@@ -80,7 +82,7 @@ test("the login page tells a banned customer their account is suspended", async 
 test("staff accounts can't be banned: the page says so and a forged post changes nothing", async ({ page, baseURL }) => {
   const colleague = await accountWithRole(page.request, baseURL!, "colleague", "staff");
   const colleagueId = userIdOf(colleague);
-  await signInAsStaff(page.request, baseURL!, "ban-staff-2");
+  await useSharedStaffSession(page.context(), baseURL!);
   await page.goto(`/admin/customers/${colleagueId}`);
   await expect(page.getByText("Staff and admin accounts can't be banned here.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Ban customer" })).toHaveCount(0);
@@ -100,7 +102,7 @@ test.describe("without JavaScript", () => {
   test("staff ban and unban a customer with plain form posts", async ({ page, baseURL }) => {
     const email = await accountWithRole(page.request, baseURL!, "nojs-ban");
     const userId = userIdOf(email);
-    await signInAsStaff(page.request, baseURL!, "nojs-staff");
+    await useSharedStaffSession(page.context(), baseURL!);
     await page.goto(`/admin/customers?q=${encodeURIComponent(email)}`);
     await page.getByRole("row").filter({ hasText: email }).getByRole("link").first().click();
     await page.getByLabel("Reason for the ban").fill("Abusive messages");

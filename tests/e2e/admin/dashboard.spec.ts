@@ -1,15 +1,15 @@
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { usd } from "../support/db.ts";
+import { useSharedStaffSession } from "../support/staff.ts";
 import { insertOrder, salesToday } from "./people-fixtures.ts";
-import { signInAsStaff } from "./support.ts";
 
 test("the dashboard shows today's sales, a 30-day revenue chart with a hidden table of the same numbers, and passes axe", async ({ page, baseURL }) => {
   insertOrder({ status: "placed", totalCents: 12_345 });
   insertOrder({ status: "cancelled", totalCents: 99_999 });
   insertOrder({ status: "awaiting_payment", totalCents: 88_888 });
   const expected = salesToday();
-  await signInAsStaff(page.request, baseURL!, "dash-staff");
+  await useSharedStaffSession(page.context(), baseURL!);
 
   await page.goto("/admin");
   const main = page.getByRole("main");

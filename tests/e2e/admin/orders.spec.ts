@@ -1,44 +1,46 @@
-import type { Browser, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { queryAll } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForMail } from "../support/mail.ts";
+import { placeOrderViaHttp } from "../support/orders.ts";
 import { waitForHydration } from "../support/site.ts";
-import { addFromProductPage, confirmedOrderNumber, fillCheckout, placeOrderButton, readProduct, setProduct, signInViaApi, US_ADDRESS } from "../shopping/support.ts";
-import { signInAsStaff } from "./support.ts";
+import { useSharedStaffSession } from "../support/staff.ts";
+import { readProduct, setProduct, signInViaApi, US_ADDRESS } from "../shopping/support.ts";
 
 /**
  * The back office's orders (issue 12, item 4). Each test owns products 440–459 and sets them to
- * a known state first. A customer orders through the store in their own browser context; staff
- * work in another.
+ * a known state first. A customer orders in their own browser context, with the form posts the
+ * store's pages make (the checkout screens themselves are tests/e2e/shopping/'s subject); staff
+ * work in another, signed in as this worker's staff member (tests/e2e/support/staff.ts).
  */
 test.describe.configure({ timeout: 120_000 });
 
 interface Customer {
-  page: Page;
   email: string;
+  /** The customer's session (the context's cookies), for the posts their pages make. */
+  request: APIRequestContext;
+  /** A tab in the customer's browser context, for what they see. */
+  openPage(): Promise<Page>;
   close(): Promise<void>;
 }
 
 /** A signed-in customer in a browser context of their own. */
 async function customer(browser: Browser, baseURL: string, tag: string): Promise<Customer> {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: true });
-  const page = await context.newPage();
   const email = uniqueEmail(tag);
-  await registerViaApi(page.request, baseURL, email);
-  await signInViaApi(page.request, baseURL, email);
-  return { page, email, close: () => context.close() };
+  await registerViaApi(context.request, baseURL, email);
+  await signInViaApi(context.request, baseURL, email);
+  return { email, request: context.request, openPage: () => context.newPage(), close: () => context.close() };
 }
 
-/** The customer orders through the store: product page, cart, checkout. Returns the order number. */
-async function placeOrder(c: Customer, productId: number, quantity: number): Promise<string> {
-  await addFromProductPage(c.page, productId, { quantity });
-  await c.page.goto("/checkout");
-  await waitForHydration(c.page);
-  await fillCheckout(c.page, US_ADDRESS);
-  await placeOrderButton(c.page).click();
-  return confirmedOrderNumber(c.page);
+/**
+ * The customer orders (to US_ADDRESS, pay on delivery) with the posts of the product page's "Add
+ * to cart" and of the checkout form, on their own session. Returns the order number.
+ */
+async function placeOrder(c: Customer, baseURL: string, productId: number, quantity: number): Promise<string> {
+  return placeOrderViaHttp(c.request, baseURL, productId, quantity);
 }
 
 const main = (page: Page) => page.getByRole("main");
@@ -65,8 +67,8 @@ test("a customer's order: staff find it by filter, pack it and ship it; the cust
   const p = setProduct(440, { stock: 40, priceCents: 3_000, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-buyer");
   try {
-    const number = await placeOrder(buyer, p.id, 2);
-    await signInAsStaff(page.request, baseURL!, "orders-staff");
+    const number = await placeOrder(buyer, baseURL!, p.id, 2);
+    await useSharedStaffSession(page.context(), baseURL!);
 
     await page.goto("/admin/orders");
     await waitForHydration(page);
@@ -96,15 +98,16 @@ test("a customer's order: staff find it by filter, pack it and ship it; the cust
     await expect(history.nth(2)).toContainText("Packed → Shipped");
     await expect(history.nth(2)).toContainText("DPD, tracking number 155012345678");
 
-    await buyer.page.goto(`/account/orders/${number}`);
-    await expect(main(buyer.page)).toContainText("Status: Shipped");
-    await expect(buyer.page.getByTestId("shipment")).toHaveText("Shipped with DPD. Tracking number: 155012345678");
-    const steps = main(buyer.page).getByRole("list", { name: "Order history" }).getByRole("listitem");
+    const buyerPage = await buyer.openPage();
+    await buyerPage.goto(`/account/orders/${number}`);
+    await expect(main(buyerPage)).toContainText("Status: Shipped");
+    await expect(buyerPage.getByTestId("shipment")).toHaveText("Shipped with DPD. Tracking number: 155012345678");
+    const steps = main(buyerPage).getByRole("list", { name: "Order history" }).getByRole("listitem");
     await expect(steps).toHaveCount(3);
     await expect(steps.nth(0)).toContainText("Order placed");
     await expect(steps.nth(1)).toContainText("Packed");
     await expect(steps.nth(2)).toContainText("Shipped with DPD");
-    await expectNoAxeViolations(buyer.page);
+    await expectNoAxeViolations(buyerPage);
 
     const mail = await waitForMail(buyer.email, new RegExp(`Your order ${number} has shipped`));
     expect(mail.body).toContain("Tracking number: 155012345678");
@@ -119,9 +122,9 @@ test("cancelling an order puts its stock back through the ledger, and the custom
   const p = setProduct(441, { stock: 20, priceCents: 1_500, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-cancel");
   try {
-    const number = await placeOrder(buyer, p.id, 3);
+    const number = await placeOrder(buyer, baseURL!, p.id, 3);
     expect(readProduct(p.id).stock_quantity).toBe(17);
-    await signInAsStaff(page.request, baseURL!, "orders-cancel-staff");
+    await useSharedStaffSession(page.context(), baseURL!);
     await openOrder(page, number);
     await main(page).getByLabel("Reason (optional, told to the customer)").fill("Out of stock at our supplier");
     await act(page, "Cancel order", /cancelled and its items are back in stock/);
@@ -138,9 +141,10 @@ test("cancelling an order puts its stock back through the ledger, and the custom
     ]);
     expect(ledger[1]!.actor).toMatch(/^staff:/);
 
-    await buyer.page.goto(`/account/orders/${number}`);
-    await expect(main(buyer.page)).toContainText("Status: Cancelled");
-    await expect(buyer.page.getByTestId("cancellation")).toContainText("Reason: Out of stock at our supplier");
+    const buyerPage = await buyer.openPage();
+    await buyerPage.goto(`/account/orders/${number}`);
+    await expect(main(buyerPage)).toContainText("Status: Cancelled");
+    await expect(buyerPage.getByTestId("cancellation")).toContainText("Reason: Out of stock at our supplier");
     await waitForMail(buyer.email, new RegExp(`Your order ${number} was cancelled`));
   } finally {
     await buyer.close();
@@ -151,8 +155,8 @@ test("a return of part of a delivered order restocks what came back and shows on
   const p = setProduct(442, { stock: 30, priceCents: 2_000, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-return");
   try {
-    const number = await placeOrder(buyer, p.id, 3);
-    await signInAsStaff(page.request, baseURL!, "orders-return-staff");
+    const number = await placeOrder(buyer, baseURL!, p.id, 3);
+    await useSharedStaffSession(page.context(), baseURL!);
     await openOrder(page, number);
     await act(page, "Mark as packed", /marked as packed/);
     await ship(page, "Royal Mail", "RM123456789GB");
@@ -170,9 +174,10 @@ test("a return of part of a delivered order restocks what came back and shows on
     expect(readProduct(p.id).stock_quantity).toBe(29);
     await expect(main(page).getByRole("region", { name: "Returns" })).toContainText("Reason: Faulty. Back in stock.");
 
-    await buyer.page.goto(`/account/orders/${number}`);
-    await expect(buyer.page.getByTestId("partial-return")).toBeVisible();
-    const last = main(buyer.page).getByRole("list", { name: "Order history" }).getByRole("listitem").last();
+    const buyerPage = await buyer.openPage();
+    await buyerPage.goto(`/account/orders/${number}`);
+    await expect(buyerPage.getByTestId("partial-return")).toBeVisible();
+    const last = main(buyerPage).getByRole("list", { name: "Order history" }).getByRole("listitem").last();
     await expect(last).toContainText("Return received");
     await expect(last).toContainText(`2 × ${p.title}`);
     await expect(last).toContainText("Faulty");
@@ -186,8 +191,8 @@ test("two staff acting on one order at once: the second is told it changed and s
   const p = setProduct(443, { stock: 30, priceCents: 1_000, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-race");
   try {
-    const number = await placeOrder(buyer, p.id, 1);
-    await signInAsStaff(page.request, baseURL!, "orders-race-staff");
+    const number = await placeOrder(buyer, baseURL!, p.id, 1);
+    await useSharedStaffSession(page.context(), baseURL!);
     const other = await context.newPage();
     await openOrder(page, number);
     await openOrder(other, number);
@@ -211,8 +216,8 @@ test("the packing slip prints the address and the items with a tick column and n
   const p = setProduct(444, { stock: 30, priceCents: 4_200, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-slip");
   try {
-    const number = await placeOrder(buyer, p.id, 4);
-    await signInAsStaff(page.request, baseURL!, "orders-slip-staff");
+    const number = await placeOrder(buyer, baseURL!, p.id, 4);
+    await useSharedStaffSession(page.context(), baseURL!);
     await openOrder(page, number);
     await main(page).getByRole("link", { name: "Packing slip" }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/orders/${number}/packing-slip$`));
@@ -240,8 +245,8 @@ test("the order list and the order page pass axe; sorting is by links with aria-
   const p = setProduct(445, { stock: 30, priceCents: 900, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-axe");
   try {
-    const number = await placeOrder(buyer, p.id, 1);
-    await signInAsStaff(page.request, baseURL!, "orders-axe-staff");
+    const number = await placeOrder(buyer, baseURL!, p.id, 1);
+    await useSharedStaffSession(page.context(), baseURL!);
     await page.goto("/admin/orders");
     await expect(main(page).getByRole("table").locator("tbody tr").first()).toBeVisible();
     const placedHeader = main(page).getByRole("columnheader", { name: /Placed/ });
@@ -274,8 +279,8 @@ test.describe("without JavaScript", () => {
     const p = setProduct(446, { stock: 30, priceCents: 1_200, discountPercent: null });
     const buyer = await customer(browser, baseURL!, "orders-nojs");
     try {
-      const number = await placeOrder(buyer, p.id, 1);
-      await signInAsStaff(page.request, baseURL!, "orders-nojs-staff");
+      const number = await placeOrder(buyer, baseURL!, p.id, 1);
+      await useSharedStaffSession(page.context(), baseURL!);
       await page.goto("/admin/orders");
       await main(page).getByLabel("Order number").fill(number.slice(3).toLowerCase());
       await main(page).getByRole("button", { name: "Filter" }).click();
