@@ -13,9 +13,13 @@ if (!env.TEST_DATABASE_URL) {
   console.warn("TEST_DATABASE_URL is not set: the PostgreSQL integration suite is skipped (CI sets it).");
 }
 
+const started = Date.now();
 function step(title, args, extraEnv = {}) {
   console.log(`\n▶ ${title}`);
+  const stepStarted = Date.now();
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...env, ...extraEnv } });
+  const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+  console.log(`⏱ ${title}: ${seconds(Date.now() - stepStarted)} (${seconds(Date.now() - started)} so far)`);
   if (result.status !== 0) {
     console.error(`✖ ${title} failed`);
     process.exit(result.status ?? 1);
