@@ -1,11 +1,19 @@
+import type { PriceSource, TradeRule, VolumeBreak } from "./pricing.ts";
+
 export interface CartLine {
   productId: number;
   color: string;
   title: string;
   imageUrl: string;
   quantity: number;
-  /** Current unit price (after any discount), from the database. */
+  /** The unit price this shopper pays for this quantity (list, volume break or trade price), from the server. */
   unitPriceCents: number;
+  /** Everyone's price for one unit (after any sale discount). */
+  listPriceCents: number;
+  priceSource: PriceSource;
+  /** The product's volume breaks and the buyer's trade rule: the browser reprices a changed quantity with the same rule. */
+  volumeBreaks: VolumeBreak[];
+  trade: TradeRule | null;
   /** What the unit price was when the shopper added the line. */
   seenPriceCents: number;
   stockQuantity: number;

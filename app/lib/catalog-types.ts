@@ -24,6 +24,7 @@ export interface ProductDetail extends FeaturedProduct {
   colors: string[];
   brandSlug: string;
   categorySlug: string;
+  categoryId: number;
   model: string;
   material: string;
   weightGrams: number;

@@ -15,6 +15,7 @@ import { getSessionInfo } from "../../server/auth/session.ts";
 import { listSessions, sessionFormAction } from "../../server/auth/sessions.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { identityCheck } from "../../server/privacy/confirm.ts";
+import { companyOf } from "../../server/trade/company.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Your account", description: "Your ToolHub Wholesale profile, password and sessions.", path: "/account", matches, noindex: true });
@@ -28,6 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     changed: new URL(request.url).searchParams.has("changed"),
     identity: await identityCheck(getDb(), session),
     sessions: await listSessions(getDb(), session.userId, session.sessionId),
+    company: (await companyOf(getDb(), session.userId))?.company.name ?? null,
   };
 }
 
@@ -74,7 +76,7 @@ function Result({ show, ok, message }: { show: boolean; ok?: boolean; message?: 
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const { user } = loaderData;
+  const { user, company } = loaderData;
   return (
     <>
       <PageHeader title="Your account" />
@@ -96,6 +98,17 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             <Link to="/account/orders" className="font-semibold text-brand-800 hover:underline">
               Your orders
             </Link>
+          </p>
+          <p className="mt-2">
+            {company ? (
+              <Link to="/account/company" className="font-semibold text-brand-800 hover:underline">
+                Your company: {company}
+              </Link>
+            ) : (
+              <Link to="/account/trade" className="font-semibold text-brand-800 hover:underline">
+                Trade account for your business
+              </Link>
+            )}
           </p>
         </section>
         <section aria-labelledby="password-heading" className="rounded-xl border border-slate-200 p-6">

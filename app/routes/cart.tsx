@@ -4,6 +4,7 @@ import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { StaticAlert } from "../components/ui/Alert.tsx";
 import type { CartLine } from "../lib/cart-types.ts";
 import { formatMoney } from "../lib/money.ts";
+import { priceLines } from "../lib/pricing.ts";
 import { seo } from "../lib/seo.ts";
 import { applyCartAction } from "../../server/cart/actions.ts";
 import { getCart } from "../../server/cart/cart.ts";
@@ -36,11 +37,19 @@ function useOptimisticLines(lines: CartLine[]): CartLine[] {
     if (intent === "remove") pending.set(key, null);
     if (intent === "set") pending.set(key, Number(f.formData.get("quantity")));
   }
-  return lines.flatMap((line) => {
+  const changed = lines.flatMap((line) => {
     if (!pending.has(lineKey(line))) return [line];
     const quantity = pending.get(lineKey(line));
-    return quantity == null ? [] : [{ ...line, quantity, lineTotalCents: line.unitPriceCents * quantity }];
+    return quantity == null ? [] : [{ ...line, quantity }];
   });
+  if (pending.size === 0) return lines;
+  // The same price rule as the server's, so a volume break shows the moment the quantity reaches it.
+  return priceLines(changed.map((l) => ({ ...l, listCents: l.listPriceCents }))).map(({ unit, listCents: _, ...l }) => ({
+    ...l,
+    unitPriceCents: unit.unitCents,
+    priceSource: unit.source,
+    lineTotalCents: unit.unitCents * l.quantity,
+  }));
 }
 
 function CartRow({ line }: { line: CartLine }) {
@@ -74,7 +83,14 @@ function CartRow({ line }: { line: CartLine }) {
           </span>
         ) : null}
       </td>
-      <td className="py-3 pr-4">{formatMoney(line.unitPriceCents)}</td>
+      <td className="py-3 pr-4" data-testid="unit-price">
+        {formatMoney(line.unitPriceCents)}
+        {line.priceSource !== "list" ? (
+          <span className="block text-xs text-slate-600">
+            {line.priceSource === "volume" ? "Volume price" : "Your trade price"} (list <s>{formatMoney(line.listPriceCents)}</s>)
+          </span>
+        ) : null}
+      </td>
       <td className="py-3 pr-4">
         <div className="flex items-center gap-2">
           <fetcher.Form method="post" action="/cart">

@@ -8,12 +8,21 @@ import { seo, siteUrlFrom } from "../lib/seo.ts";
 import { PRODUCT_SLIDESHOW_MS } from "../lib/site.ts";
 import { getProductDetail } from "../../server/catalog/catalog.ts";
 import { getDb } from "../../server/db/connection.ts";
+import { getSessionInfo } from "../../server/auth/session.ts";
+import { buyerPriceRules, volumeBreaksFor } from "../../server/trade/prices.ts";
+import { tradeRuleFor } from "../lib/pricing.ts";
+import { QuantityPrice } from "../components/catalog/QuantityPrice.tsx";
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : NaN;
-  const product = await getProductDetail(getDb(), id);
+  const db = getDb();
+  const product = await getProductDetail(db, id);
   if (!product) throw data("Product not found", { status: 404 });
-  return { product };
+  // Volume breaks are everyone's (cacheable); a trade price only for a signed-in buyer, whose
+  // session cookie keeps the page out of the anonymous page cache.
+  const session = await getSessionInfo(request);
+  const [breaks, rules] = await Promise.all([volumeBreaksFor(db, [product.id]), session ? buyerPriceRules(db, session.userId) : null]);
+  return { product, volumeBreaks: breaks.get(product.id) ?? [], trade: tradeRuleFor(rules, product.id, product.categoryId) };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -53,7 +62,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product } = loaderData;
+  const { product, volumeBreaks, trade } = loaderData;
   const inStock = product.stockQuantity > 0;
   const specs: [string, string][] = [
     ["Brand", product.brandName],
@@ -104,10 +113,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               ))}
             </div>
           </fieldset>
-          <label className="block w-32 text-sm font-semibold text-ink">
-            Quantity
-            <input type="number" name="quantity" min={1} max={Math.max(1, product.stockQuantity)} step={1} defaultValue={1} className="field mt-1" disabled={!inStock} />
-          </label>
+          <QuantityPrice listCents={product.salePriceCents} volumeBreaks={volumeBreaks} trade={trade} stockQuantity={product.stockQuantity} />
           <button type="submit" className="btn-primary" disabled={!inStock}>
             Add to cart
           </button>

@@ -1,6 +1,9 @@
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { admin, genericOAuth, magicLink, twoFactor } from "better-auth/plugins";
+import { admin, genericOAuth, magicLink, organization, twoFactor } from "better-auth/plugins";
+import { companyAc, companyRoles, INVITATION_DAYS } from "./company-roles.ts";
+import { invitationMail } from "../trade/mails.ts";
+import { ALREADY_IN_COMPANY_MESSAGE, companyOf } from "../trade/company.ts";
 import { ACCOUNT_SUSPENDED_MESSAGE } from "../../app/lib/auth-errors.ts";
 import { AUTH_MESSAGES, checkRegistration } from "../../app/lib/auth-rules.ts";
 import { config, type AppConfig } from "../config.ts";
@@ -150,6 +153,27 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
       admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"], bannedUserMessage: ACCOUNT_SUSPENDED_MESSAGE }),
       // TOTP with backup codes; staff must enrol before entering /admin (server/staff/guard.ts).
       twoFactor({ issuer: TWO_FACTOR_ISSUER, backupCodeOptions: { amount: 10, length: 10 } }),
+      // Trade companies: members, roles and invitations. Companies are created only when staff
+      // approve a trade application (server/trade/applications.ts), never by customers.
+      organization({
+        ac: companyAc,
+        roles: companyRoles,
+        creatorRole: "owner",
+        allowUserToCreateOrganization: false,
+        disableOrganizationDeletion: true,
+        membershipLimit: 200,
+        invitationExpiresIn: INVITATION_DAYS * 24 * 60 * 60,
+        cancelPendingInvitationsOnReInvite: true,
+        organizationHooks: {
+          // One company per person: prices, limits and invoices follow the company they order for.
+          async beforeAcceptInvitation({ user }) {
+            if (await companyOf(db, user.id)) throw new APIError("CONFLICT", { message: ALREADY_IN_COMPANY_MESSAGE });
+          },
+        },
+        async sendInvitationEmail({ id, email, role, organization: company, inviter }) {
+          await enqueueMail(db, invitationMail({ email, role, companyName: company.name, inviterName: inviter.user.name, link: `${cfg.siteUrl}/account/company/join?invitation=${encodeURIComponent(id)}` }));
+        },
+      }),
       magicLink({
         expiresIn: EMAIL_LINK_TTL_SECONDS,
         disableSignUp: true,

@@ -14,6 +14,9 @@ export async function migrateAuth(db: Db, cfg: AppConfig): Promise<void> {
   await db.schema.createIndex("verification_expires_at_idx").ifNotExists().on("verification").column("expiresAt").execute();
   // The back office's customer list, newest first, and its search by name or email (pg_trgm on
   // PostgreSQL, created in public by migration 004; SQLite scans, within budget at 100k accounts).
+  // A buyer's company is looked up on every priced page (server/trade/prices.ts).
+  await db.schema.createIndex("member_user_idx").ifNotExists().on("member").columns(["userId", "createdAt"]).execute();
+  await db.schema.createIndex("invitation_organization_idx").ifNotExists().on("invitation").columns(["organizationId", "status"]).execute();
   await db.schema.createIndex("user_created_idx").ifNotExists().on("user").columns(["createdAt", "id"]).execute();
   if (dbKind(db) === "postgres") {
     await sql`create index if not exists user_name_trgm_idx on "user" using gin (name public.gin_trgm_ops)`.execute(db);

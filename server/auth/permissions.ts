@@ -21,6 +21,7 @@ const backOffice = {
   order: ["view", "update", "cancel", "return", "refund"],
   customer: ["view", "ban"],
   message: ["view", "reply", "handle"],
+  trade: ["view", "decide", "update"],
   audit: ["view"],
 } as const;
 

@@ -5,6 +5,8 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, QUANTITY_LIMIT_MESSAGES } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
+import { priceLines, tradeRuleFor } from "../../app/lib/pricing.ts";
+import { buyerPriceRules, userOfOwner, volumeBreaksFor } from "../trade/prices.ts";
 
 const now = () => new Date().toISOString();
 
@@ -117,23 +119,38 @@ export async function getCart(db: Db, owner: string): Promise<CartView> {
   const rows = await db
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", "p.title", "p.stock_quantity", "p.sale_price_cents", "p.archived_at"])
+    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", "p.title", "p.stock_quantity", "p.sale_price_cents", "p.archived_at", "p.category_id"])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
     .execute();
-  const covers = await coverImageUrls(db, rows.map((r) => r.product_id));
-  const lines: CartLine[] = rows.map((row) => ({
+  const ids = rows.map((r) => r.product_id);
+  const [covers, breaks, rules] = await Promise.all([coverImageUrls(db, ids), volumeBreaksFor(db, ids), rows.length ? buyerPriceRules(db, userOfOwner(owner)) : null]);
+  const priced = priceLines(
+    rows.map((row) => ({
+      row,
+      productId: row.product_id,
+      quantity: row.quantity,
+      listCents: row.sale_price_cents,
+      volumeBreaks: breaks.get(row.product_id),
+      trade: tradeRuleFor(rules, row.product_id, row.category_id),
+    })),
+  );
+  const lines: CartLine[] = priced.map(({ row, unit, volumeBreaks, trade }) => ({
     productId: row.product_id,
     color: row.color,
     title: row.title,
     imageUrl: cardImage(covers, row.product_id),
     quantity: row.quantity,
-    unitPriceCents: row.sale_price_cents,
+    unitPriceCents: unit.unitCents,
+    listPriceCents: row.sale_price_cents,
+    priceSource: unit.source,
+    volumeBreaks: volumeBreaks ?? [],
+    trade: trade ?? null,
     seenPriceCents: row.seen_price_cents,
     // An archived product can't be bought: the cart shows it as having none to sell.
     stockQuantity: row.archived_at ? 0 : row.stock_quantity,
-    lineTotalCents: row.sale_price_cents * row.quantity,
+    lineTotalCents: unit.unitCents * row.quantity,
     notice: noticeFor(row),
   }));
   return {

@@ -64,6 +64,7 @@ export async function getProductDetail(db: Db, id: number): Promise<ProductDetai
     images: uploads.length ? uploads.map((u) => u.url) : Array.from({ length: row.image_count }, (_, i) => productImageUrl(row.id, i + 1)),
     categoryName: row.category_name,
     categorySlug: row.category_slug,
+    categoryId: row.category_id,
     brandSlug: row.brand_slug,
     model: row.model,
     material: row.material,

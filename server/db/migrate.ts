@@ -13,6 +13,7 @@ import * as privacy from "./migrations/009_privacy.ts";
 import * as backOffice from "./migrations/010_back_office.ts";
 import * as backOfficeIndexes from "./migrations/011_back_office_indexes.ts";
 import * as payments from "./migrations/012_payments.ts";
+import * as trade from "./migrations/013_trade.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -30,6 +31,7 @@ const migrations: Record<string, DialectMigration> = {
   "010_back_office": backOffice,
   "011_back_office_indexes": backOfficeIndexes,
   "012_payments": payments,
+  "013_trade": trade,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

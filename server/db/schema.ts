@@ -484,3 +484,4 @@ export interface Database {
   payment_events: PaymentEventTable;
   payment_refunds: PaymentRefundTable;
 }
+export type * from "./schema-trade.ts";

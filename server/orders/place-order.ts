@@ -12,6 +12,8 @@ import { enqueueMail } from "../mail/queue.ts";
 import { expireOverdueHolds, hashConfirmToken } from "./holds.ts";
 import { confirmOrderMail, orderPlacedMail } from "./mails.ts";
 import { paymentMethod } from "./payment.ts";
+import { priceLines, tradeRuleFor } from "../../app/lib/pricing.ts";
+import { buyerPriceRules, volumeBreaksFor } from "../trade/prices.ts";
 
 export interface PlaceOrderInput {
   owner: string;
@@ -63,7 +65,7 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   const lines = await trx
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at"])
+    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id"])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
@@ -74,8 +76,13 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   const tooMany = quantityLimitProblem(lines.map((l) => l.quantity));
   if (tooMany) throw new DomainError("QUANTITY_LIMIT", `${QUANTITY_LIMIT_MESSAGES[tooMany]} Please lower the quantities in your cart; your order was not placed.`, 409);
 
+  // The one price rule, as the cart showed it: list, volume break or the buyer's trade price.
+  const [breaks, rules] = await Promise.all([volumeBreaksFor(trx, lines.map((l) => l.product_id)), buyerPriceRules(trx, input.userId)]);
+  const unitCents = priceLines(
+    lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, listCents: l.sale_price_cents, volumeBreaks: breaks.get(l.product_id), trade: tradeRuleFor(rules, l.product_id, l.category_id) })),
+  ).map((l) => l.unit.unitCents);
   const summary = summarizeOrder(
-    lines.map((l) => ({ unitPriceCents: l.sale_price_cents, quantity: l.quantity })),
+    lines.map((l, i) => ({ unitPriceCents: unitCents[i]!, quantity: l.quantity })),
     { isMember: input.userId != null, country: checkout.country },
   );
   const method = paymentMethod(checkout.paymentMethod);
@@ -138,14 +145,14 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   const short = lines.filter((_, i) => taken[i] === null);
   if (short.length) throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
 
-  const orderLines = lines.map((l) => ({
+  const orderLines = lines.map((l, i) => ({
     order_id: order.id,
     product_id: l.product_id,
     title: l.title,
     color: l.color,
     quantity: l.quantity,
-    unit_price_cents: l.sale_price_cents,
-    line_total_cents: l.sale_price_cents * l.quantity,
+    unit_price_cents: unitCents[i]!,
+    line_total_cents: unitCents[i]! * l.quantity,
   }));
   await trx.insertInto("order_lines").values(orderLines).execute();
   // A card order's confirmation mail goes out when the payment arrives (server/payments/settle.ts).

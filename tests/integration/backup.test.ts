@@ -9,11 +9,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import { createDb, type Db, type DbKind } from "../../server/db/connection.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { dialects, pgUrl } from "./databases.ts";
+import { dialects, migrateAll, pgUrl } from "./databases.ts";
 
 const run = promisify(execFile);
 const CLI = path.resolve("server/ops/backup-cli.ts");
@@ -66,7 +65,7 @@ describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
     const source = await newStore(kind, "src");
     const db = source.open();
     cleanups.push(source.drop, () => db.destroy());
-    await migrateToLatest(db);
+    await migrateAll(db);
     await seedCatalog(db, { products: 20 });
     await db.updateTable("products").set({ stock_quantity: 100_000 }).execute();
 
@@ -123,7 +122,7 @@ describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
     const store = await newStore(kind, "bad");
     const db = store.open();
     cleanups.push(store.drop, () => db.destroy());
-    await migrateToLatest(db);
+    await migrateAll(db);
     const junk = path.join(work, `${kind}-junk.txt`);
     writeFileSync(junk, "not a database");
     await expect(cli(["restore", junk], store.env)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("is not a store backup") });

@@ -227,6 +227,7 @@ for (const kind of dialects) {
         images: Array.from({ length: row.image_count }, (_, i) => `/images/products/7/${i + 1}.svg`),
         brandName: brand.name,
         brandSlug: brand.slug,
+        categoryId: row.category_id,
         categoryName: category.name,
         categorySlug: category.slug,
         model: row.model,

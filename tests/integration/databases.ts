@@ -3,6 +3,8 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { createDb, type Db, type DbKind } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
+import { migrateAuth } from "../../server/auth/migrate.ts";
+import { loadConfig } from "../../server/config.ts";
 
 export const pgUrl = process.env.TEST_DATABASE_URL;
 
@@ -15,11 +17,20 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
+// Better Auth's tables exist in every running store (server start migrates both), and the order
+// and pricing code reads them (a buyer's company comes from the organization plugin's member table).
+const authConfig = loadConfig({ NODE_ENV: "test", AUTH_SECRET: "databases-secret-0123456789abcdef0123456" });
+/** The store's migrations and Better Auth's tables, as server start runs them. */
+export async function migrateAll(db: Db): Promise<void> {
+  await migrateToLatest(db);
+  await migrateAuth(db, authConfig);
+}
+
 /** A fresh, migrated database: in-memory SQLite, or a throwaway schema in the test PostgreSQL. */
 export async function freshDb(kind: DbKind): Promise<TestDb> {
   if (kind === "sqlite") {
     const db = createDb({ kind, sqlitePath: ":memory:" });
-    await migrateToLatest(db);
+    await migrateAll(db);
     return { db, kind, drop: () => db.destroy() };
   }
   const schema = `t_${randomBytes(6).toString("hex")}`;
@@ -28,7 +39,7 @@ export async function freshDb(kind: DbKind): Promise<TestDb> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const db = createDb({ kind, url: pgUrl, pgSchema: schema, poolSize: 25 });
-  await migrateToLatest(db);
+  await migrateAll(db);
   return {
     db,
     kind,

@@ -7,7 +7,9 @@ interface FieldProps {
   error?: string;
   defaultValue?: string;
   maxLength?: number;
-  type?: "text" | "email";
+  type?: "text" | "email" | "tel";
+  /** Defaults to true; optional fields say so in their label. */
+  required?: boolean;
   autoComplete?: string;
   multiline?: boolean;
   rows?: number;
@@ -18,14 +20,14 @@ interface FieldProps {
  * A labelled text field whose error message sits under it and is tied to it with
  * aria-describedby (and aria-invalid), so screen readers read the message with the field.
  */
-export function Field({ id, name, label, error, defaultValue, maxLength, type = "text", autoComplete, multiline, rows = 6, inputRef }: FieldProps) {
+export function Field({ id, name, label, error, defaultValue, maxLength, type = "text", autoComplete, multiline, rows = 6, inputRef, required = true }: FieldProps) {
   const errorId = `${id}-error`;
   const common = {
     id,
     name,
     defaultValue,
     maxLength,
-    required: true,
+    required,
     "aria-invalid": error ? true : undefined,
     "aria-describedby": error ? errorId : undefined,
     className: `field mt-1 ${error ? "border-red-700 ring-1 ring-red-700" : ""}`,

@@ -25,6 +25,7 @@ const NAV: { to: string; label: string; end?: boolean; adminOnly?: boolean }[] =
   { to: "/admin/products", label: "Products" },
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/customers", label: "Customers" },
+  { to: "/admin/trade", label: "Trade accounts" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/newsletter", label: "Newsletter" },
   { to: "/admin/mail", label: "Mail queue" },

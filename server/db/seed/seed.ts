@@ -3,6 +3,22 @@ import type { NewProduct } from "../schema.ts";
 import { BRANDS, CATEGORIES } from "./catalog-data.ts";
 import { generateProduct } from "./generate.ts";
 import { refreshSearchIndex } from "../../catalog/search-schema.ts";
+import { sql } from "kysely";
+
+/** One product in five (ids 3, 8, 13 …) sells cheaper by volume: 10+ at −5%, 50+ at −10%. */
+export const SEED_VOLUME_BREAKS = [
+  { minQuantity: 10, percentOff: 5 },
+  { minQuantity: 50, percentOff: 10 },
+] as const;
+
+/** Gives the seeded volume breaks to the products that have none yet (one statement per break). */
+async function seedVolumeBreaks(db: Db): Promise<void> {
+  for (const b of SEED_VOLUME_BREAKS) {
+    await sql`insert into volume_breaks (product_id, min_quantity, percent_off)
+      select p.id, ${b.minQuantity}, ${b.percentOff} from products p
+      where p.id % 5 = 3 and not exists (select 1 from volume_breaks v where v.product_id = p.id and v.min_quantity = ${b.minQuantity})`.execute(db);
+  }
+}
 
 /** Rows per multi-row INSERT: 500 × 24 columns = 12,000 bind parameters, under SQLite's and PostgreSQL's limits. */
 export const SEED_BATCH_SIZE = 500;
@@ -65,6 +81,7 @@ export async function seedCatalog(
     done = end;
     options.onProgress?.(done);
   }
+  if (done > start) await seedVolumeBreaks(db);
   // Search: the FTS index and search_products follow by trigger; the typo/prefix vocabulary is rebuilt here.
   await refreshSearchIndex(db, { productsChanged: done > start });
   return { inserted: Math.max(0, done - start) };

@@ -1,0 +1,145 @@
+import { Form } from "react-router";
+
+export interface ActionMessage {
+  ok: boolean;
+  message: string;
+  intent: string;
+  field?: "email" | "role";
+  email?: string;
+}
+
+const ROLE_LABELS: Record<string, string> = { owner: "Owner", approver: "Approver", buyer: "Buyer" };
+const roleLabel = (role: string) =>
+  role
+    .split(",")
+    .map((r) => ROLE_LABELS[r.trim()] ?? r)
+    .join(", ");
+
+interface Member {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  you: boolean;
+}
+
+interface Invitation {
+  id: string;
+  email: string;
+  role: string;
+  expiresAt: string;
+}
+
+/** The company's members and open invitations; owners get Remove and Cancel buttons. */
+export function CompanyMembers({ members, invitations, manages }: { members: Member[]; invitations: Invitation[]; manages: boolean }) {
+  return (
+    <section aria-labelledby="members-heading">
+      <h2 id="members-heading" className="text-lg font-bold text-ink">
+        Members
+      </h2>
+      <table className="mt-2 w-full text-left text-sm">
+        <caption className="sr-only">Members of your company</caption>
+        <thead className="border-b border-slate-300 text-ink">
+          <tr>
+            <th scope="col" className="py-2">Name</th>
+            <th scope="col" className="py-2">Email</th>
+            <th scope="col" className="py-2">Role</th>
+            {manages ? <th scope="col" className="py-2"><span className="sr-only">Actions</span></th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => (
+            <tr key={m.id} className="border-b border-slate-100">
+              <td className="py-2">{m.name}{m.you ? " (you)" : ""}</td>
+              <td className="py-2">{m.email}</td>
+              <td className="py-2">{roleLabel(m.role)}</td>
+              {manages ? (
+                <td className="py-2 text-right">
+                  {m.you ? null : (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="remove-member" />
+                      <input type="hidden" name="memberId" value={m.id} />
+                      <button type="submit" className="text-sm font-semibold text-red-800 hover:underline" aria-label={`Remove ${m.name} from the company`}>
+                        Remove
+                      </button>
+                    </Form>
+                  )}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {manages && invitations.length ? (
+        <>
+          <h3 className="mt-6 font-bold text-ink">Open invitations</h3>
+          <ul className="mt-2 space-y-2">
+            {invitations.map((i) => (
+              <li key={i.id} className="flex flex-wrap items-center gap-3">
+                <span>
+                  {i.email} · {roleLabel(i.role)} · until {new Date(i.expiresAt).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}
+                </span>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="cancel-invitation" />
+                  <input type="hidden" name="invitationId" value={i.id} />
+                  <button type="submit" className="text-sm font-semibold text-red-800 hover:underline" aria-label={`Cancel the invitation to ${i.email}`}>
+                    Cancel
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** The owner's form to invite a colleague by email, as a buyer, an approver or an owner. */
+export function InviteForm({ error }: { error?: ActionMessage }) {
+  return (
+    <section aria-labelledby="invite-heading">
+      <h2 id="invite-heading" className="text-lg font-bold text-ink">
+        Invite a colleague
+      </h2>
+      <Form method="post" noValidate className="mt-2 flex flex-wrap items-end gap-4">
+        <input type="hidden" name="intent" value="invite" />
+        <div>
+          <label htmlFor="invite-email" className="block text-sm font-semibold text-ink">
+            Colleague's email
+          </label>
+          <input
+            id="invite-email"
+            name="email"
+            type="email"
+            required
+            maxLength={254}
+            autoComplete="off"
+            defaultValue={error?.email ?? ""}
+            className="field mt-1"
+            aria-invalid={error?.field === "email" ? true : undefined}
+            aria-describedby={error?.field === "email" ? "invite-email-error" : undefined}
+          />
+          {error?.field === "email" ? (
+            <p id="invite-email-error" className="mt-1 text-sm font-medium text-red-700">
+              {error.message}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <label htmlFor="invite-role" className="block text-sm font-semibold text-ink">
+            Role
+          </label>
+          <select id="invite-role" name="role" defaultValue="buyer" className="field mt-1">
+            <option value="buyer">Buyer: orders</option>
+            <option value="approver">Approver: orders and approves orders above a limit</option>
+            <option value="owner">Owner: manages members and limits</option>
+          </select>
+        </div>
+        <button type="submit" className="btn-primary">
+          Send invitation
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/account-company";
+import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { CompanyMembers, InviteForm, type ActionMessage } from "../components/trade/CompanyMembers.tsx";
+import { seo } from "../lib/seo.ts";
+import { COMPANY_ROLE_LABELS, companyCan, isCompanyRole } from "../../server/auth/company-roles.ts";
+import { getDb } from "../../server/db/connection.ts";
+import { readSmallForm } from "../../server/http/form-action.ts";
+import { cancelInvitation, inviteColleague, removeMember } from "../../server/trade/company-actions.ts";
+import { companyMembers, companyOf, pendingInvitations } from "../../server/trade/company.ts";
+import { requireCustomer } from "../../server/trade/guard.ts";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seo({ title: "Your company", description: "Your company's trade account.", path: "/account/company", matches, noindex: true });
+}
+
+async function membership(request: Request) {
+  const session = await requireCustomer(request);
+  const found = await companyOf(getDb(), session.userId);
+  if (!found) throw redirect("/account/trade");
+  return { session, ...found };
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { session, company, role } = await membership(request);
+  const db = getDb();
+  const manages = companyCan(role, { member: ["create"] });
+  const [members, invitations] = await Promise.all([companyMembers(db, company.organization_id), manages ? pendingInvitations(db, company.organization_id) : []]);
+  return {
+    company: { name: company.name, country: company.country, taxId: company.tax_id, net30: Boolean(company.net30), poRequired: Boolean(company.po_required), creditLimitCents: company.credit_limit_cents },
+    roleLabel: role.split(",").filter(isCompanyRole).map((r) => COMPANY_ROLE_LABELS[r]).join(", "),
+    manages,
+    members: members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role, you: m.userId === session.userId })),
+    invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: i.role ?? "buyer", expiresAt: new Date(i.expiresAt).toISOString() })),
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const { company } = await membership(request);
+  const form = await readSmallForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const result =
+    intent === "invite"
+      ? await inviteColleague(request, company.organization_id, form)
+      : intent === "cancel-invitation"
+        ? await cancelInvitation(request, form)
+        : intent === "remove-member"
+          ? await removeMember(request, company.organization_id, form)
+          : { ok: false, status: 400, message: "Unknown action." };
+  const body: ActionMessage = { ok: result.ok, message: result.message, intent, field: "field" in result ? result.field : undefined, email: intent === "invite" ? String(form.get("email") ?? "").slice(0, 254) : undefined };
+  return data(body, { status: result.ok ? 200 : result.status });
+}
+
+export default function AccountCompany({ loaderData, actionData }: Route.ComponentProps) {
+  const { company, roleLabel, manages, members, invitations } = loaderData;
+  return (
+    <>
+      <PageHeader title="Your company" intro={`${company.name} · your role: ${roleLabel}`} />
+      <div className="mx-auto max-w-4xl space-y-8 px-4 py-10 text-slate-700">
+        {actionData ? (
+          <p role={actionData.ok ? "status" : "alert"} className={`rounded-lg p-4 ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+            {actionData.message}
+          </p>
+        ) : null}
+        <section aria-labelledby="company-details-heading">
+          <h2 id="company-details-heading" className="text-lg font-bold text-ink">
+            Trade account
+          </h2>
+          <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1">
+            <dt className="font-semibold">Company</dt>
+            <dd>{company.name}</dd>
+            <dt className="font-semibold">{company.country === "GB" ? "VAT number" : "EIN"}</dt>
+            <dd>{company.taxId}</dd>
+            <dt className="font-semibold">Payment terms</dt>
+            <dd>{company.net30 ? "Invoice, net 30" : "Card or pay on delivery (ask us about net-30 terms)"}</dd>
+          </dl>
+        </section>
+        <CompanyMembers members={members} invitations={invitations} manages={manages} />
+        {manages ? <InviteForm error={actionData && !actionData.ok && actionData.intent === "invite" ? actionData : undefined} /> : null}
+        <p>
+          <Link to="/account" className="font-semibold text-brand-800 hover:underline">
+            Back to your account
+          </Link>
+        </p>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+// Tables of trade accounts (migration 013_trade; server/trade/), merged into Database.
+import type { Generated } from "kysely";
+
+export interface VolumeBreakTable {
+  product_id: number;
+  min_quantity: number;
+  percent_off: number;
+}
+
+export interface PriceListTable {
+  id: Generated<number>;
+  name: string;
+  created_at: string;
+}
+
+export interface PriceListRuleTable {
+  price_list_id: number;
+  /** "all", "category:<id>" or "product:<id>". */
+  target: string;
+  percent_off: number | null;
+  fixed_cents: number | null;
+}
+
+export type TradeApplicationStatus = "pending" | "approved" | "rejected";
+
+interface BillingColumns {
+  country: "US" | "GB";
+  /** A UK VAT number (GB + 9 or 12 digits) or a US EIN (NN-NNNNNNN), normalized. */
+  tax_id: string;
+  billing_line1: string;
+  billing_line2: string | null;
+  billing_city: string;
+  billing_region: string | null;
+  billing_postcode: string;
+  phone: string;
+}
+
+export interface TradeApplicationTable extends BillingColumns {
+  id: Generated<number>;
+  user_id: string;
+  company_name: string;
+  status: TradeApplicationStatus;
+  /** Staff's reason, sent to the applicant on a rejection. */
+  reason: string | null;
+  created_at: string;
+  decided_at: string | null;
+  /** The deciding staff member's user id. */
+  decided_by: string | null;
+  organization_id: string | null;
+}
+
+export interface CompanyTable extends BillingColumns {
+  /** Better Auth's organization id (members, roles and invitations live there). */
+  organization_id: string;
+  application_id: number;
+  name: string;
+  price_list_id: number | null;
+  /** 1 when every order must carry a purchase-order number. */
+  po_required: Generated<number>;
+  /** 1 when the company may pay by invoice, net 30, up to its credit limit. */
+  net30: Generated<number>;
+  credit_limit_cents: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Better Auth's organization plugin tables, read by the store (written through the plugin). */
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: string | null;
+  createdAt: Date | string;
+}
+
+export interface MemberTable {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: Date | string;
+}
+
+export interface InvitationTable {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string | null;
+  status: string;
+  expiresAt: Date | string;
+  inviterId: string;
+  createdAt: Date | string;
+}
+
+declare module "./schema.ts" {
+  interface Database {
+    volume_breaks: VolumeBreakTable;
+    price_lists: PriceListTable;
+    price_list_rules: PriceListRuleTable;
+    trade_applications: TradeApplicationTable;
+    companies: CompanyTable;
+    organization: OrganizationTable;
+    member: MemberTable;
+    invitation: InvitationTable;
+  }
+}

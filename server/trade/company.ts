@@ -1,0 +1,53 @@
+/** A customer's trade company: who belongs to it, in which role, and what the store knows of it. */
+import type { Db } from "../db/connection.ts";
+
+export const ALREADY_IN_COMPANY_MESSAGE = "You already order for a company on ToolHub Wholesale. Leave it before joining another.";
+
+/** The company a user orders for (the first approved one they belong to), with their role in it. */
+export async function companyOf(db: Db, userId: string) {
+  const row = await db
+    .selectFrom("member as m")
+    .innerJoin("companies as c", "c.organization_id", "m.organizationId")
+    .selectAll("c")
+    .select(["m.role as member_role", "m.id as member_id"])
+    .where("m.userId", "=", userId)
+    .orderBy("m.createdAt")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { member_role, member_id, ...company } = row;
+  return { company, role: member_role, memberId: member_id };
+}
+
+export type CompanyMembership = NonNullable<Awaited<ReturnType<typeof companyOf>>>;
+
+export async function companyMembers(db: Db, organizationId: string) {
+  return db
+    .selectFrom("member as m")
+    .innerJoin("user as u", "u.id", "m.userId")
+    .select(["m.id", "m.userId", "m.role", "m.createdAt", "u.name", "u.email"])
+    .where("m.organizationId", "=", organizationId)
+    .orderBy("m.createdAt")
+    .execute();
+}
+
+export async function pendingInvitations(db: Db, organizationId: string, now = new Date()) {
+  const rows = await db
+    .selectFrom("invitation")
+    .select(["id", "email", "role", "expiresAt"])
+    .where("organizationId", "=", organizationId)
+    .where("status", "=", "pending")
+    .orderBy("createdAt")
+    .execute();
+  return rows.filter((r) => new Date(r.expiresAt).getTime() > now.getTime());
+}
+
+/** An invitation as its recipient sees it before accepting: the company's name and the role offered. */
+export async function invitationForRecipient(db: Db, invitationId: string) {
+  return db
+    .selectFrom("invitation as i")
+    .innerJoin("companies as c", "c.organization_id", "i.organizationId")
+    .select(["i.id", "i.email", "i.role", "i.status", "i.expiresAt", "c.name as company_name"])
+    .where("i.id", "=", invitationId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,159 @@
+/**
+ * Trade accounts (server/trade/): applications, the staff decision (one winner when two staff
+ * decide at once), the company Better Auth's organization plugin creates with the applicant as
+ * owner, and invitations (owner only; one company per person), on SQLite and PostgreSQL.
+ */
+import { betterAuth } from "better-auth";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildAuthOptions, type Auth } from "../../server/auth/auth.ts";
+import { migrateAuth } from "../../server/auth/migrate.ts";
+import { UNGUARDED } from "../../server/auth/sign-in-guard.ts";
+import { loadConfig } from "../../server/config.ts";
+import { applyForTrade, decideApplication, latestApplication } from "../../server/trade/applications.ts";
+import { companyMembers, companyOf } from "../../server/trade/company.ts";
+import { createOrganizationThroughAuth } from "../../server/trade/organizations.ts";
+import { tradeApplicationSchema, type TradeApplicationInput } from "../../app/lib/trade-schema.ts";
+import { dialects, freshDb, type TestDb } from "./databases.ts";
+
+const PASSWORD = "Sturdy-Hammer-42";
+const SITE = "http://127.0.0.1:3998";
+const cfg = loadConfig({ SITE_URL: SITE, NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+const STAFF = { userId: "staff-1", name: "Sam Staff" };
+
+function form(overrides: Partial<Record<string, string>> = {}): TradeApplicationInput {
+  return tradeApplicationSchema.parse({
+    companyName: "Acme Builders Ltd",
+    country: "GB",
+    taxId: "GB 123 4567 89",
+    line1: "1 High Street",
+    city: "London",
+    postcode: "sw1a 1aa",
+    phone: "+44 20 7946 0000",
+    ...overrides,
+  });
+}
+
+describe.each(dialects)("trade accounts on %s", (kind) => {
+  let t: TestDb;
+  let auth: Auth;
+  let n = 0;
+
+  beforeAll(async () => {
+    t = await freshDb(kind);
+    await migrateAuth(t.db, cfg);
+    auth = betterAuth(buildAuthOptions(t.db, cfg, UNGUARDED)) as never;
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  async function customer(name = "Ada Applicant") {
+    const email = `customer${++n}@example.com`;
+    const { user } = await auth.api.signUpEmail({ body: { email, password: PASSWORD, name } });
+    const res = await auth.api.signInEmail({ body: { email, password: PASSWORD }, asResponse: true });
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    return { id: user.id, email, name, headers: new Headers({ cookie }) };
+  }
+  // The store's trade mails to this address (not the sign-up's email confirmation).
+  const mails = (to: string) =>
+    t.db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", to).where("subject", "not like", "Confirm your%").orderBy("id").execute();
+  const decide = (id: number, approve: boolean, reason: string | null = null, actor = STAFF) =>
+    decideApplication(t.db, { id, approve, reason, actor, siteUrl: SITE, createOrganization: createOrganizationThroughAuth(t.db, auth) });
+
+  it("takes an application once, mails the applicant, and refuses a second while the first is reviewed", async () => {
+    const c = await customer();
+    const { id } = await applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE });
+    const row = await latestApplication(t.db, c.id);
+    expect(row).toMatchObject({ id, status: "pending", tax_id: "GB123456789", billing_postcode: "SW1A 1AA", company_name: "Acme Builders Ltd" });
+    expect((await mails(c.email)).map((m) => m.subject)).toEqual(["Your ToolHub Wholesale trade account application"]);
+    await expect(applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE })).rejects.toMatchObject({ code: "APPLICATION_PENDING", status: 409 });
+    // Two tabs at once: the unique index lets one through.
+    const other = await customer();
+    const both = await Promise.allSettled([0, 1].map(() => applyForTrade(t.db, { userId: other.id, email: other.email, name: other.name, form: form(), siteUrl: SITE })));
+    expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await t.db.selectFrom("trade_applications").select("id").where("user_id", "=", other.id).execute()).toHaveLength(1);
+  });
+
+  it("approval creates the company with the applicant as owner, an audit row and the mail; a second decision is refused", async () => {
+    const c = await customer("Olive Owner");
+    const { id } = await applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form({ companyName: "Olive Electrical" }), siteUrl: SITE });
+    const { organizationId } = await decide(id, true);
+    const membership = await companyOf(t.db, c.id);
+    expect(membership).toMatchObject({ role: "owner", company: { organization_id: organizationId, name: "Olive Electrical", tax_id: "GB123456789", net30: 0, credit_limit_cents: 0 } });
+    expect(await t.db.selectFrom("organization").select(["name", "slug"]).where("id", "=", organizationId!).executeTakeFirst()).toEqual({ name: "Olive Electrical", slug: `trade-${id}` });
+    expect(await t.db.selectFrom("audit_log").select(["action", "actor_id", "after"]).where("object_type", "=", "trade_application").where("object_id", "=", String(id)).execute()).toEqual([
+      { action: "trade.approve", actor_id: STAFF.userId, after: JSON.stringify({ status: "approved", organizationId }) },
+    ]);
+    const [, decided] = await mails(c.email);
+    expect(decided!.subject).toBe("Your ToolHub Wholesale trade account is approved");
+    expect(decided!.text_body).toContain(`${SITE}/account/company`);
+    await expect(decide(id, false, "late")).rejects.toMatchObject({ code: "ALREADY_DECIDED", status: 409 });
+    await expect(applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE })).rejects.toMatchObject({ code: "ALREADY_TRADE" });
+  });
+
+  it("rejection needs a reason, mails it, and lets the customer apply again", async () => {
+    const c = await customer();
+    const { id } = await applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE });
+    await expect(decide(id, false, null)).rejects.toMatchObject({ code: "REASON_REQUIRED", status: 400 });
+    await decide(id, false, "The VAT number is not registered to this company.");
+    expect((await mails(c.email)).at(-1)!.text_body).toContain("Reason: The VAT number is not registered to this company.");
+    expect(await companyOf(t.db, c.id)).toBeNull();
+    expect(await t.db.selectFrom("member").select("id").where("userId", "=", c.id).execute()).toEqual([]);
+    const again = await applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE });
+    expect(again.id).toBeGreaterThan(id);
+  });
+
+  it("two staff approving at once make one company, one audit row and one mail", async () => {
+    const c = await customer();
+    const { id } = await applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE });
+    const results = await Promise.allSettled([decide(id, true), decide(id, true, null, { userId: "staff-2", name: "Sue" })]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "ALREADY_DECIDED" } });
+    expect(await t.db.selectFrom("companies").select("organization_id").where("application_id", "=", id).execute()).toHaveLength(1);
+    expect(await t.db.selectFrom("organization").select("id").where("slug", "=", `trade-${id}`).execute()).toHaveLength(1);
+    expect(await t.db.selectFrom("audit_log").select("id").where("object_id", "=", String(id)).where("object_type", "=", "trade_application").execute()).toHaveLength(1);
+    expect((await mails(c.email)).filter((m) => m.subject.includes("approved"))).toHaveLength(1);
+  });
+
+  it("an approval racing a rejection leaves one outcome, and no company behind a rejection", async () => {
+    const c = await customer();
+    const { id } = await applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE });
+    await Promise.allSettled([decide(id, true), decide(id, false, "Duplicate application")]);
+    const row = await latestApplication(t.db, c.id);
+    const orgs = await t.db.selectFrom("organization").select("id").where("slug", "=", `trade-${id}`).execute();
+    const members = await t.db.selectFrom("member").select("id").where("userId", "=", c.id).execute();
+    if (row!.status === "approved") expect([orgs.length, members.length]).toEqual([1, 1]);
+    else expect([row!.status, orgs.length, members.length]).toEqual(["rejected", 0, 0]);
+  });
+
+  it("the owner invites a buyer who accepts; a buyer can't invite; nobody joins a second company", async () => {
+    const owner = await customer("Owen Owner");
+    const { id } = await applyForTrade(t.db, { userId: owner.id, email: owner.email, name: owner.name, form: form({ companyName: "Owen Plumbing" }), siteUrl: SITE });
+    const { organizationId } = await decide(id, true);
+    const buyer = await customer("Bea Buyer");
+    const invitation = await auth.api.createInvitation({ headers: owner.headers, body: { email: buyer.email, role: "buyer", organizationId: organizationId! } });
+    const [mail] = await mails(buyer.email);
+    expect(mail!.subject).toBe("Invitation to join Owen Plumbing on ToolHub Wholesale");
+    expect(mail!.text_body).toContain(`${SITE}/account/company/join?invitation=${invitation.id}`);
+    await auth.api.acceptInvitation({ headers: buyer.headers, body: { invitationId: invitation.id } });
+    expect(await companyOf(t.db, buyer.id)).toMatchObject({ role: "buyer", company: { name: "Owen Plumbing" } });
+    expect((await companyMembers(t.db, organizationId!)).map((m) => [m.name, m.role])).toEqual([
+      ["Owen Owner", "owner"],
+      ["Bea Buyer", "buyer"],
+    ]);
+
+    const stranger = await customer();
+    await expect(auth.api.createInvitation({ headers: buyer.headers, body: { email: stranger.email, role: "buyer", organizationId: organizationId! } })).rejects.toMatchObject({ statusCode: 403 });
+
+    // The owner of another company is invited here: refused at acceptance.
+    const other = await customer("Oscar Other");
+    const second = await applyForTrade(t.db, { userId: other.id, email: other.email, name: other.name, form: form({ companyName: "Oscar Roofing" }), siteUrl: SITE });
+    await decide(second.id, true);
+    const cross = await auth.api.createInvitation({ headers: owner.headers, body: { email: other.email, role: "buyer", organizationId: organizationId! } });
+    await expect(auth.api.acceptInvitation({ headers: other.headers, body: { invitationId: cross.id } })).rejects.toMatchObject({ statusCode: 409 });
+    expect((await companyOf(t.db, other.id))!.company.name).toBe("Oscar Roofing");
+  });
+});
