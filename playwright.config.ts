@@ -14,7 +14,8 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  timeout: 30_000,
+  // Two workers, three stores, mail, OIDC and Stripe stand-ins share two cores: a sign-in flow can take 20 s there.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   use: {
     baseURL,

@@ -6,6 +6,8 @@ export default [
   route("shop", "routes/shop.tsx"),
   route("shop/:id", "routes/product.tsx"),
   route("cart", "routes/cart.tsx"),
+  route("quick-order", "routes/quick-order.tsx"),
+  route("quick-order/skus", "routes/quick-order-skus.ts"),
   route("wishlist", "routes/wishlist.tsx"),
   route("wishlist/update", "routes/wishlist-update.ts"),
   route("login", "routes/login.tsx"),

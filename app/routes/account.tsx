@@ -98,6 +98,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             <Link to="/account/orders" className="font-semibold text-brand-800 hover:underline">
               Your orders
             </Link>
+            {" · "}
+            <Link to="/quick-order" className="font-semibold text-brand-800 hover:underline">
+              Quick order
+            </Link>
           </p>
           <p className="mt-2">
             {company ? (

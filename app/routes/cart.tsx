@@ -161,6 +161,12 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           </tbody>
         </table>
         <div className="mt-6 flex flex-col items-end gap-2">
+          <p className="text-sm">
+            Know your SKUs?{" "}
+            <Link to="/quick-order" className="font-semibold text-brand-800 hover:underline">
+              Quick order
+            </Link>
+          </p>
           <p>
             Total Quantity: <strong data-testid="total-quantity">{totalQuantity}</strong>
           </p>

@@ -21,6 +21,11 @@ export const CONTACT_BODY_LIMIT_BYTES = 128 * 1024;
 export const ADMIN_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 /** Back office: the product form (a 5,000-character description, features …), URL-encoded. */
 export const ADMIN_PRODUCT_FORM_LIMIT_BYTES = 128 * 1024;
+/**
+ * Quick order: up to 500 lines as typed rows, a pasted CSV and an uploaded one (with a SKU of up
+ * to 64 characters each), as multipart.
+ */
+export const QUICK_ORDER_BODY_LIMIT_BYTES = 256 * 1024;
 
 export const BODY_TOO_LARGE_MESSAGE = "The request body is too large.";
 
@@ -31,6 +36,7 @@ export function storeBodyLimit(path: string): number {
   if (page === "/contact") return CONTACT_BODY_LIMIT_BYTES;
   if (page === "/admin/products/import" || /^\/admin\/products\/\d{1,12}$/.test(page)) return ADMIN_UPLOAD_LIMIT_BYTES;
   if (page === "/admin/products/new") return ADMIN_PRODUCT_FORM_LIMIT_BYTES;
+  if (page === "/quick-order") return QUICK_ORDER_BODY_LIMIT_BYTES;
   return MAX_FORM_BYTES;
 }
 
