@@ -27,6 +27,7 @@ export default [
   route("account/trade", "routes/account-trade.tsx"),
   route("account/company", "routes/account-company.tsx"),
   route("account/company/join", "routes/account-company-join.tsx"),
+  route("account/company/approvals", "routes/account-company-approvals.tsx"),
   route("checkout", "routes/checkout.tsx"),
   route("orders/:token", "routes/order-guest.tsx"),
   route("logout", "routes/logout.tsx"),

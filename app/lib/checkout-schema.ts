@@ -20,6 +20,8 @@ export const checkoutSchema = z
     paymentMethod: z.enum(["card", "pay-on-delivery", "invoice-net30"], { message: "Choose a payment method" }),
     businessName: optionalText(120),
     taxNumber: optionalText(20),
+    /** A trade account's purchase-order number (ignored for other shoppers). */
+    poNumber: optionalText(40).refine((v) => v == null || noControl(v), "PO number contains invalid characters"),
     checkoutToken: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),
   })
   .superRefine((value, ctx) => {

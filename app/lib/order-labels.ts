@@ -14,6 +14,7 @@ function statusLabels(hold: { awaiting_confirmation: string; expired: string }):
     cancelled: "Cancelled",
     returned: "Returned",
     expired: hold.expired,
+    awaiting_approval: "Awaiting approval",
   };
 }
 

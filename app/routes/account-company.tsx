@@ -2,6 +2,7 @@ import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/account-company";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { CompanyMembers, InviteForm, type ActionMessage } from "../components/trade/CompanyMembers.tsx";
+import { SpendingLimits } from "../components/trade/SpendingLimits.tsx";
 import { seo } from "../lib/seo.ts";
 import { COMPANY_ROLE_LABELS, companyCan, isCompanyRole } from "../../server/auth/company-roles.ts";
 import { getDb } from "../../server/db/connection.ts";
@@ -9,6 +10,9 @@ import { readSmallForm } from "../../server/http/form-action.ts";
 import { cancelInvitation, inviteColleague, removeMember } from "../../server/trade/company-actions.ts";
 import { companyMembers, companyOf, pendingInvitations } from "../../server/trade/company.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
+import { parseLimit, setSpendingLimit, spendingLimits } from "../../server/trade/limits.ts";
+import { waitingForApproval } from "../../server/trade/approvals.ts";
+import { isDomainError } from "../../server/errors.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Your company", description: "Your company's trade account.", path: "/account/company", matches, noindex: true });
@@ -25,20 +29,30 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { session, company, role } = await membership(request);
   const db = getDb();
   const manages = companyCan(role, { member: ["create"] });
-  const [members, invitations] = await Promise.all([companyMembers(db, company.organization_id), manages ? pendingInvitations(db, company.organization_id) : []]);
+  const approves = companyCan(role, { order: ["approve"] });
+  const [members, invitations, limits, waiting] = await Promise.all([
+    companyMembers(db, company.organization_id),
+    manages ? pendingInvitations(db, company.organization_id) : [],
+    spendingLimits(db, company.organization_id),
+    approves ? waitingForApproval(db, company.organization_id) : [],
+  ]);
   return {
     company: { name: company.name, country: company.country, taxId: company.tax_id, net30: Boolean(company.net30), poRequired: Boolean(company.po_required), creditLimitCents: company.credit_limit_cents },
     roleLabel: role.split(",").filter(isCompanyRole).map((r) => COMPANY_ROLE_LABELS[r]).join(", "),
     manages,
+    approves,
+    waitingCount: waiting.length,
     members: members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role, you: m.userId === session.userId })),
+    limits: members.map((m) => ({ userId: m.userId, name: m.name, limitCents: limits.get(m.userId) ?? null })),
     invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: i.role ?? "buyer", expiresAt: new Date(i.expiresAt).toISOString() })),
   };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const { company } = await membership(request);
+  const { company, role, session } = await membership(request);
   const form = await readSmallForm(request);
   const intent = String(form.get("intent") ?? "");
+  if (intent === "set-limit") return limitAction(form, { userId: session.userId, name: session.user.fullName, organizationId: company.organization_id, role });
   const result =
     intent === "invite"
       ? await inviteColleague(request, company.organization_id, form)
@@ -51,8 +65,20 @@ export async function action({ request }: Route.ActionArgs) {
   return data(body, { status: result.ok ? 200 : result.status });
 }
 
+async function limitAction(form: FormData, owner: { userId: string; name: string; organizationId: string; role: string }) {
+  const cents = parseLimit(form.get("limit"));
+  const answer = (ok: boolean, message: string, status = 200) => data<ActionMessage>({ ok, message, intent: "set-limit" }, { status });
+  if (cents === undefined) return answer(false, "Give the limit as an amount in dollars, like 250 or 1250.50, or leave it empty for no limit.", 400);
+  try {
+    return answer(true, await setSpendingLimit(getDb(), owner, String(form.get("userId") ?? "").slice(0, 100), cents));
+  } catch (error) {
+    if (isDomainError(error)) return answer(false, error.message, error.status);
+    throw error;
+  }
+}
+
 export default function AccountCompany({ loaderData, actionData }: Route.ComponentProps) {
-  const { company, roleLabel, manages, members, invitations } = loaderData;
+  const { company, roleLabel, manages, approves, waitingCount, members, invitations, limits } = loaderData;
   return (
     <>
       <PageHeader title="Your company" intro={`${company.name} · your role: ${roleLabel}`} />
@@ -75,7 +101,15 @@ export default function AccountCompany({ loaderData, actionData }: Route.Compone
             <dd>{company.net30 ? "Invoice, net 30" : "Card or pay on delivery (ask us about net-30 terms)"}</dd>
           </dl>
         </section>
+        {approves ? (
+          <p>
+            <Link to="/account/company/approvals" className="font-semibold text-brand-800 hover:underline">
+              Orders waiting for approval ({waitingCount})
+            </Link>
+          </p>
+        ) : null}
         <CompanyMembers members={members} invitations={invitations} manages={manages} />
+        <SpendingLimits members={limits} manages={manages} />
         {manages ? <InviteForm error={actionData && !actionData.ok && actionData.intent === "invite" ? actionData : undefined} /> : null}
         <p>
           <Link to="/account" className="font-semibold text-brand-800 hover:underline">

@@ -13,6 +13,7 @@ import { returnOrigin } from "../../server/payments/stripe.ts";
 import { orderAwaitingPayment } from "../../server/payments/order-page.ts";
 import { clientIp } from "../../server/security/rate-limit.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
+import { buyerTerms } from "../../server/trade/limits.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Checkout", description: "Place your order.", path: "/checkout", matches, noindex: true });
@@ -25,7 +26,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const member = shopper.session ? { email: shopper.session.user.email, name: shopper.session.user.fullName } : null;
   const deps = defaultCheckoutDeps();
   const awaitingPayment = deps.payments ? await orderAwaitingPayment(getDb(), shopper.owner) : null;
-  return { ...preview, member, holdMinutes: deps.holdMinutes, cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null, awaitingPayment };
+  const terms = await buyerTerms(getDb(), shopper.session?.userId ?? null);
+  const trade = terms ? { companyName: terms.companyName, poRequired: terms.poRequired, limitCents: terms.limitCents } : null;
+  return { ...preview, member, trade, holdMinutes: deps.holdMinutes, cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null, awaitingPayment };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -72,7 +75,7 @@ function Field({ name, label, errors, values, autoComplete, type = "text", requi
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, summaries, checkoutToken, member, holdMinutes, cardHoldMinutes, awaitingPayment } = loaderData;
+  const { cart, summaries, checkoutToken, member, trade, holdMinutes, cardHoldMinutes, awaitingPayment } = loaderData;
   const methods = PAYMENT_METHODS.filter((m) => m.id !== "card" || cardHoldMinutes !== null);
   const values = (actionData?.values ?? {}) as Record<string, string>;
   const errors = actionData?.errors ?? {};
@@ -149,6 +152,17 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             <Field name="region" label={country === "US" ? "State" : "County"} autoComplete="address-level1" required={false} errors={errors} values={values} />
             <Field name="postcode" label={country === "US" ? "ZIP code" : "Postcode"} autoComplete="postal-code" errors={errors} values={values} />
           </fieldset>
+          {trade ? (
+            <fieldset className="space-y-3">
+              <legend className="mb-2 text-lg font-bold text-ink">Trade account: {trade.companyName}</legend>
+              <Field name="poNumber" label="PO number" autoComplete="off" errors={errors} values={values} required={trade.poRequired} />
+              {trade.limitCents != null ? (
+                <p className="text-sm text-slate-700">
+                  Your spending limit is {formatMoney(trade.limitCents)} per order. Above it, your order goes to your company's approvers and is placed when one approves it.
+                </p>
+              ) : null}
+            </fieldset>
+          ) : null}
           <fieldset className="space-y-3">
             <legend className="mb-2 text-lg font-bold text-ink">Payment</legend>
             {errors.paymentMethod ? (

@@ -14,6 +14,7 @@ import * as backOffice from "./migrations/010_back_office.ts";
 import * as backOfficeIndexes from "./migrations/011_back_office_indexes.ts";
 import * as payments from "./migrations/012_payments.ts";
 import * as trade from "./migrations/013_trade.ts";
+import * as tradeOrders from "./migrations/014_trade_orders.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -32,6 +33,7 @@ const migrations: Record<string, DialectMigration> = {
   "011_back_office_indexes": backOfficeIndexes,
   "012_payments": payments,
   "013_trade": trade,
+  "014_trade_orders": tradeOrders,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

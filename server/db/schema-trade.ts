@@ -93,8 +93,37 @@ export interface InvitationTable {
   createdAt: Date | string;
 }
 
+/** A member's most per order; above it the order waits for an approver. */
+export interface SpendingLimitTable {
+  organization_id: string;
+  user_id: string;
+  per_order_cents: number;
+  updated_by: string;
+  updated_at: string;
+}
+
+export interface OrderApprovalTable {
+  order_id: number;
+  organization_id: string;
+  buyer_user_id: string;
+  /** The buyer's limit when the order was sent for approval. */
+  limit_cents: number;
+  decision: "approved" | "rejected" | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
 declare module "./schema.ts" {
+  interface OrderTable {
+    po_number: string | null;
+    /** The trade company the order was placed for (a member's order). */
+    organization_id: string | null;
+  }
   interface Database {
+    spending_limits: SpendingLimitTable;
+    order_approvals: OrderApprovalTable;
     volume_breaks: VolumeBreakTable;
     price_lists: PriceListTable;
     price_list_rules: PriceListRuleTable;

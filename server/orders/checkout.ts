@@ -125,7 +125,10 @@ export async function submitCheckout(db: Db, form: FormData, client: { ip: strin
     }
     return { ok: true, order, location: `${orderPath}?placed=1` };
   } catch (error) {
-    if (isDomainError(error)) return { ok: false, status: error.status, data: { errors: {}, message: error.message, values } };
+    if (isDomainError(error)) {
+      const field = error.code === "PO_REQUIRED" ? "poNumber" : error.code === "APPROVAL_NOT_BY_CARD" ? "paymentMethod" : null;
+      return { ok: false, status: error.status, data: { errors: field ? { [field]: error.message } : {}, message: error.message, values } };
+    }
     throw error;
   }
 }

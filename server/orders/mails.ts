@@ -22,6 +22,8 @@ export interface MailOrder {
   member_discount_cents: number;
   shipping_cents: number;
   total_cents: number;
+  /** A trade order's purchase-order number. */
+  po_number?: string | null;
 }
 
 const itemLine = (l: MailLine) => `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""} — ${formatMoney(l.line_total_cents)}`;
@@ -36,6 +38,7 @@ export function orderPlacedMail(order: MailOrder, lines: MailLine[], options: { 
       ...lines.map(itemLine),
       `Subtotal ${formatMoney(order.subtotal_cents)}; member discount −${formatMoney(order.member_discount_cents)}; shipping ${order.shipping_cents ? formatMoney(order.shipping_cents) : "free"}; taxes included. Total ${formatMoney(order.total_cents)}.`,
       `Payment: ${options.paymentLabel}.`,
+      ...(order.po_number ? [`Your PO number: ${order.po_number}.`] : []),
     ],
     action: { label: "View your order", url: options.link },
     footer: "Keep this email: its link shows your order's status.",

@@ -14,6 +14,9 @@ import { confirmOrderMail, orderPlacedMail } from "./mails.ts";
 import { paymentMethod } from "./payment.ts";
 import { priceLines, tradeRuleFor } from "../../app/lib/pricing.ts";
 import { buyerPriceRules, volumeBreaksFor } from "../trade/prices.ts";
+import { buyerTerms } from "../trade/limits.ts";
+import { requestApproval } from "../trade/approvals.ts";
+import { formatMoney } from "../../app/lib/money.ts";
 
 export interface PlaceOrderInput {
   owner: string;
@@ -32,6 +35,8 @@ export interface PlacedOrder {
   accessToken: string;
   /** False when the checkout token had already placed this order (a double click or a retry). */
   created: boolean;
+  /** Above the trade buyer's spending limit: sent to the company's approvers, not placed. */
+  awaitingApproval?: boolean;
 }
 
 export { OutOfStockError };
@@ -77,7 +82,8 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   if (tooMany) throw new DomainError("QUANTITY_LIMIT", `${QUANTITY_LIMIT_MESSAGES[tooMany]} Please lower the quantities in your cart; your order was not placed.`, 409);
 
   // The one price rule, as the cart showed it: list, volume break or the buyer's trade price.
-  const [breaks, rules] = await Promise.all([volumeBreaksFor(trx, lines.map((l) => l.product_id)), buyerPriceRules(trx, input.userId)]);
+  const [breaks, rules, trade] = await Promise.all([volumeBreaksFor(trx, lines.map((l) => l.product_id)), buyerPriceRules(trx, input.userId), buyerTerms(trx, input.userId)]);
+  if (trade?.poRequired && !checkout.poNumber) throw new DomainError("PO_REQUIRED", `${trade.companyName} asks for a purchase-order number on every order.`, 400);
   const unitCents = priceLines(
     lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, listCents: l.sale_price_cents, volumeBreaks: breaks.get(l.product_id), trade: tradeRuleFor(rules, l.product_id, l.category_id) })),
   ).map((l) => l.unit.unitCents);
@@ -86,6 +92,11 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     { isMember: input.userId != null, country: checkout.country },
   );
   const method = paymentMethod(checkout.paymentMethod);
+  // Above the buyer's spending limit the order waits for an approver, holding no stock.
+  const needsApproval = trade?.limitCents != null && summary.totalCents > trade.limitCents;
+  if (needsApproval && method.collectsOnline) {
+    throw new DomainError("APPROVAL_NOT_BY_CARD", `This order is above your spending limit of ${formatMoney(trade!.limitCents!)}, so it goes to your company's approvers first: choose pay on delivery or invoice.`, 409);
+  }
   const payment = await method.authorize({
     orderNumber: keys.number,
     totalCents: summary.totalCents,
@@ -99,6 +110,7 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   const guest = input.userId == null && !online;
   const holdMinutes = online ? (input.paymentHoldMinutes ?? 30) : (input.holdMinutes ?? DEFAULT_GUEST_ORDER_HOLD_MINUTES);
   const held = online || guest;
+  const status = needsApproval ? "awaiting_approval" : online ? "awaiting_payment" : guest ? "awaiting_confirmation" : "placed";
 
   // Claim the checkout token first: a concurrent duplicate waits here and then fails as a duplicate.
   const order = await trx
@@ -109,7 +121,7 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
       checkout_token: checkout.checkoutToken,
       user_id: input.userId,
       email: checkout.email,
-      status: online ? "awaiting_payment" : guest ? "awaiting_confirmation" : "placed",
+      status,
       hold_expires_at: held ? new Date(keys.now.getTime() + holdMinutes * 60_000).toISOString() : null,
       confirm_token_hash: keys.confirmToken && guest ? hashConfirmToken(keys.confirmToken) : null,
       cart_owner: owner,
@@ -117,6 +129,8 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
       payment_status: payment.paymentStatus,
       business_name: method.requiresBusiness ? checkout.businessName : null,
       tax_number: method.requiresBusiness ? checkout.taxNumber : null,
+      po_number: trade ? checkout.poNumber : null,
+      organization_id: trade?.organizationId ?? null,
       ship_name: checkout.name,
       ship_line1: checkout.line1,
       ship_line2: checkout.line2,
@@ -137,11 +151,13 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   // Stock is taken in product-id order (moveStocks), whatever the cart's order, so two checkouts
   // of the same products never wait for each other's rows in a cycle.
   const actor = input.userId ? `user:${input.userId}` : "guest";
-  const taken = await moveStocks(
-    trx,
-    lines.map((l) => ({ productId: l.product_id, delta: -l.quantity, reason: "order" as const, orderId: order.id, actor })),
-    { now: keys.now },
-  );
+  const taken = needsApproval
+    ? lines.map(() => 0)
+    : await moveStocks(
+        trx,
+        lines.map((l) => ({ productId: l.product_id, delta: -l.quantity, reason: "order" as const, orderId: order.id, actor })),
+        { now: keys.now },
+      );
   const short = lines.filter((_, i) => taken[i] === null);
   if (short.length) throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
 
@@ -158,8 +174,13 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   // A card order's confirmation mail goes out when the payment arrives (server/payments/settle.ts).
   if (online) return { number: keys.number, accessToken: keys.accessToken, created: true };
   await trx.deleteFrom("cart_items").where("owner", "=", owner).execute();
+  if (needsApproval) {
+    const pending = { id: order.id, number: keys.number, email: checkout.email, ship_name: checkout.name, total_cents: summary.totalCents, po_number: checkout.poNumber };
+    await requestApproval(trx, { order: pending, userId: input.userId!, organizationId: trade!.organizationId, companyName: trade!.companyName, limitCents: trade!.limitCents!, siteUrl: input.siteUrl, now: keys.now });
+    return { number: keys.number, accessToken: keys.accessToken, created: true, awaitingApproval: true };
+  }
 
-  const mailOrder = { number: keys.number, email: checkout.email, ship_name: checkout.name, subtotal_cents: summary.subtotalCents, member_discount_cents: summary.memberDiscountCents, shipping_cents: summary.shippingCents, total_cents: summary.totalCents };
+  const mailOrder = { number: keys.number, email: checkout.email, ship_name: checkout.name, subtotal_cents: summary.subtotalCents, member_discount_cents: summary.memberDiscountCents, shipping_cents: summary.shippingCents, total_cents: summary.totalCents, po_number: trade ? checkout.poNumber : null };
   const mail = keys.confirmToken
     ? confirmOrderMail(mailOrder, orderLines, { link: `${input.siteUrl}/orders/${keys.accessToken}?confirm=${keys.confirmToken}`, holdMinutes })
     : orderPlacedMail(mailOrder, orderLines, { link: `${input.siteUrl}/account/orders/${keys.number}`, paymentLabel: method.label });
@@ -188,7 +209,7 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
   };
   const attempt = async () => {
     const placed = await withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys)));
-    if (placed.created && input.userId != null && !paymentMethod(input.checkout.paymentMethod).collectsOnline) countPlacedOrder(input.checkout.paymentMethod);
+    if (placed.created && !placed.awaitingApproval && input.userId != null && !paymentMethod(input.checkout.paymentMethod).collectsOnline) countPlacedOrder(input.checkout.paymentMethod);
     return placed;
   };
   try {

@@ -24,6 +24,7 @@ export const ORDER_VIEW_COLUMNS = [
   "shipping_cents",
   "tax_cents",
   "total_cents",
+  "po_number",
 ] as const;
 
 const LINE_VIEW_COLUMNS = ["title", "color", "quantity", "unit_price_cents", "line_total_cents"] as const;

@@ -81,6 +81,7 @@ export function refusal(status: string, action: "pack" | "ship" | "deliver" | "c
     expired: "This order was never confirmed by the customer, so it can't be fulfilled.",
     awaiting_confirmation: "The customer hasn't confirmed this order yet, so it can't be fulfilled.",
     awaiting_payment: "This order is waiting for payment, so it can't be fulfilled yet.",
+    awaiting_approval: "This order is waiting for the customer's company to approve it, so it can't be fulfilled yet.",
   };
   const byAction: Record<typeof action, Record<string, string>> = {
     pack: { packed: "This order is already packed.", shipped: "This order has already been shipped.", delivered: "This order has already been delivered." },

@@ -24,6 +24,8 @@ export const ORDER_STATUSES = [
   "cancelled",
   "returned",
   "expired",
+  /** A trade buyer's order above their spending limit: no stock taken until an approver approves it. */
+  "awaiting_approval",
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -62,6 +64,8 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, 
   returned: {},
   // Only card orders move back (server/payments/attempts.ts): a fresh payment attempt for the same order.
   expired: { awaiting_payment: { restock: null, take: "order" } },
+  // Approved: the stock is taken at that moment (refused when short); not approved: nothing to give back.
+  awaiting_approval: { placed: { restock: null, take: "order" }, cancelled: keep },
 };
 
 export function transitionRule(from: string, to: string): TransitionRule | null {

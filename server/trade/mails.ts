@@ -1,3 +1,4 @@
+import { formatMoney } from "../../app/lib/money.ts";
 import { renderMail } from "../mail/templates.ts";
 import type { OutgoingMail } from "../mail/queue.ts";
 
@@ -46,4 +47,45 @@ export function applicationDecidedMail(input: { email: string; name: string; com
         action: { label: "See your application", url: input.link },
       });
   return { to: input.email, subject: input.approved ? "Your ToolHub Wholesale trade account is approved" : "Your ToolHub Wholesale trade account application", ...mail };
+}
+
+interface ApprovalMailOrder {
+  number: string;
+  total_cents: number;
+  po_number: string | null;
+}
+
+const poText = (order: ApprovalMailOrder) => (order.po_number ? ` (PO ${order.po_number})` : "");
+
+/** To the buyer: the order went to the company's approvers instead of being placed. */
+export function orderAwaitingApprovalMail(input: { email: string; name: string; order: ApprovalMailOrder; limitCents: number; link: string }): OutgoingMail {
+  const mail = renderMail({
+    heading: `Order ${input.order.number} is waiting for approval`,
+    paragraphs: [
+      `Hello ${input.name || "there"},`,
+      `Your order ${input.order.number}${poText(input.order)} for ${formatMoney(input.order.total_cents)} is above your spending limit of ${formatMoney(input.limitCents)}, so it was sent to your company's approvers. Nothing is taken from stock until one of them approves it; we'll email you either way.`,
+    ],
+    action: { label: "View the order", url: input.link },
+  });
+  return { to: input.email, subject: `Your order ${input.order.number} is waiting for approval`, ...mail };
+}
+
+/** To each approver: a colleague's order needs a decision. */
+export function approvalRequestMail(input: { email: string; buyerName: string; companyName: string; order: ApprovalMailOrder; link: string }): OutgoingMail {
+  const mail = renderMail({
+    heading: `${input.buyerName} needs your approval`,
+    paragraphs: [`${input.buyerName} ordered ${formatMoney(input.order.total_cents)} for ${input.companyName} (order ${input.order.number}${poText(input.order)}), above their spending limit. Approve it to place the order, or reject it with a reason.`],
+    action: { label: "Review the order", url: input.link },
+  });
+  return { to: input.email, subject: `Order ${input.order.number} needs your approval`, ...mail };
+}
+
+/** To the buyer: an approver rejected the order. */
+export function orderRejectedMail(input: { email: string; name: string; order: ApprovalMailOrder; reason: string; link: string }): OutgoingMail {
+  const mail = renderMail({
+    heading: `Order ${input.order.number} was not approved`,
+    paragraphs: [`Hello ${input.name || "there"},`, `Your company's approver did not approve order ${input.order.number}${poText(input.order)}. The reason given: ${input.reason}`, "Nothing was charged and nothing was taken from stock."],
+    action: { label: "View the order", url: input.link },
+  });
+  return { to: input.email, subject: `Your order ${input.order.number} was not approved`, ...mail };
 }

@@ -8,7 +8,7 @@ import { ShippingAddress } from "./ShippingAddress.tsx";
 import { orderSummary, SummaryTable } from "./SummaryTable.tsx";
 
 /** Statuses of an order that was never placed (a guest's hold): it has no progress to show. */
-const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired"];
+const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired", "awaiting_approval"];
 
 /** An order with its lines, as server/orders/queries.ts reads it for the page (no ids or tokens). */
 export type OrderView = OrderDetailData;
@@ -19,7 +19,11 @@ export function OrderDetail({ order, placed, returned = null }: { order: OrderVi
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       {payment ? <PaymentPanel number={order.number} email={order.email} payment={payment} returned={returned} /> : null}
-      {placed && !payment ? (
+      {placed && order.status === "awaiting_approval" ? (
+        <p role="status" className="mb-6 rounded-lg bg-amber-50 p-4 text-amber-900">
+          Your order <strong>{order.number}</strong> is above your spending limit, so it was sent to your company's approvers. Nothing is charged or taken from stock until one approves it; we'll email you either way.
+        </p>
+      ) : placed && !payment ? (
         <p role="status" className="mb-6 rounded-lg bg-green-50 p-4 text-green-900">
           Thank you! Your order <strong>{order.number}</strong> has been placed. A confirmation email is on its way to {order.email}.
         </p>
@@ -59,6 +63,7 @@ export function OrderDetail({ order, placed, returned = null }: { order: OrderVi
             Shipping to
           </h2>
           <ShippingAddress order={order} className="mt-2 text-sm text-slate-700 not-italic" />
+          {order.po_number ? <p className="mt-3 text-sm text-slate-700">PO number: {order.po_number}</p> : null}
           <p className="mt-3 text-sm text-slate-700">
             Payment: {paymentLabel(order.payment_method)}
             {payment ? ` — ${paymentStatusText(payment)}` : null}

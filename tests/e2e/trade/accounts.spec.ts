@@ -1,11 +1,11 @@
 import { GOOD_PASSWORD, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
-import { queryOne } from "../support/db.ts";
+import { queryAll, queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
-import { signInViaApi } from "../shopping/support.ts";
+import { fillCheckout, signInViaApi } from "../shopping/support.ts";
 
 test("a customer applies for a trade account, staff approve it, the owner invites a colleague who joins as a buyer", async ({ page, browser, baseURL }) => {
   test.slow();
@@ -91,6 +91,54 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   // The link is spent.
   await colleague.goto(joinUrl.pathname + joinUrl.search);
   await expect(colleague.getByText("This invitation no longer exists")).toBeVisible();
+
+  // The owner gives the buyer a $200 limit per order.
+  await applicant.reload();
+  await applicant.getByLabel("Limit for Bea Buyer in USD (empty: no limit)").fill("200");
+  await applicant.getByRole("button", { name: "Save limit for Bea Buyer" }).click();
+  await expect(applicant.getByRole("main").getByRole("status")).toHaveText("Bea Buyer may now order up to $200.00 per order; above that, an approver decides.");
+  await expect(applicant.getByText("Bea Buyer: $200.00 per order")).toBeVisible();
+
+  // The buyer pastes a 50-line CSV with 3 bad lines into the quick order and adds the rest.
+  const skus = queryAll<{ sku: string }>("SELECT sku FROM products WHERE archived_at IS NULL AND stock_quantity >= 100 ORDER BY id LIMIT 47 OFFSET 5").map((r) => r.sku);
+  const csv = ["sku,quantity", ...skus.slice(0, 20).map((sku) => `${sku},1`), "TH-0000000,2", ...skus.slice(20, 40).map((sku) => `${sku},1`), `${skus[0]},x`, ...skus.slice(40).map((sku) => `${sku},1`), "NOT-A-SKU,1"];
+  await colleague.goto("/quick-order");
+  await waitForHydration(colleague);
+  await colleague.getByLabel("CSV lines (sku,quantity)").fill(csv.join("\n"));
+  await expect(colleague.getByRole("main").getByRole("status")).toHaveText("47 lines ready, 3 lines with a problem.");
+  const checked = colleague.getByRole("table", { name: "Each line of the quick order and its result" });
+  await expect(checked.getByRole("row", { name: /^Line 22/ })).toContainText("Unknown SKU TH-0000000.");
+  await expect(checked.getByRole("row", { name: /^Line 43/ })).toContainText('"x" is not a quantity');
+  await expect(checked.getByRole("row", { name: /^Line 51/ })).toContainText("Unknown SKU NOT-A-SKU.");
+  await colleague.getByRole("button", { name: "Add to cart" }).click();
+  await expect(colleague.getByRole("main").getByRole("status")).toContainText("47 lines (47 units) added to your cart. 3 lines not added");
+
+  // Checkout: above the limit, so the order goes to the approvers with its PO number.
+  await colleague.goto("/checkout");
+  await waitForHydration(colleague);
+  await expect(colleague.getByText("Your spending limit is $200.00 per order.", { exact: false })).toBeVisible();
+  await fillCheckout(colleague, { name: "Bea Buyer", line1: "1 Site Road", city: "Leeds", postcode: "10001" });
+  await colleague.getByLabel("PO number (optional)").fill("PO-4471");
+  await colleague.getByRole("button", { name: "Place order" }).click();
+  const waiting = colleague.getByRole("main").getByRole("status");
+  await expect(waiting).toContainText("is above your spending limit, so it was sent to your company's approvers.");
+  const number = /TH-[0-9A-F]{10}/.exec((await waiting.textContent()) ?? "")![0];
+  await expect(colleague.getByText("Status: Awaiting approval")).toBeVisible();
+  await expect(colleague.getByText("PO number: PO-4471")).toBeVisible();
+  await waitForMail(colleagueEmail, new RegExp(`^Your order ${number} is waiting for approval$`));
+
+  // The owner approves it from their account pages; the buyer is mailed and the order is placed.
+  const request = await waitForMail(email, new RegExp(`^Order ${number} needs your approval$`));
+  await applicant.goto(new URL(linkIn(request, "/account/company/approvals")).pathname);
+  await expect(applicant.getByRole("heading", { level: 2, name: `Order ${number} by Bea Buyer` })).toBeVisible();
+  await expectNoAxeViolations(applicant);
+  await applicant.getByRole("button", { name: `Approve order ${number}` }).click();
+  await expect(applicant.getByRole("main").getByRole("status")).toHaveText(`Order ${number} is approved and placed; the buyer was emailed.`);
+  await expect(applicant.getByText("No order is waiting for approval.")).toBeVisible();
+  const placedMail = await waitForMail(colleagueEmail, new RegExp(`^Your ToolHub Wholesale order ${number}$`));
+  expect(placedMail.body).toContain("Your PO number: PO-4471.");
+  await colleague.goto(`/account/orders/${number}`);
+  await expect(colleague.getByText("Status: Placed")).toBeVisible();
 
   await applicantContext.close();
   await colleagueContext.close();

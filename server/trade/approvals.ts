@@ -1,0 +1,130 @@
+/**
+ * Orders above a buyer's spending limit wait in `awaiting_approval`, holding no stock. An approver
+ * (or owner) of the same company approves one — it is placed then, its stock taken at that moment
+ * with the usual no-oversell rule — or rejects it with a reason; the buyer is mailed either way.
+ * Two approvers deciding at once: the order's status and version decide, exactly one wins.
+ */
+import type { Transaction } from "kysely";
+import { paymentLabel } from "../../app/lib/order-labels.ts";
+import type { PaymentMethodId } from "../../app/lib/order-rules.ts";
+import { companyCan } from "../auth/company-roles.ts";
+import type { Db } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
+import { DomainError } from "../errors.ts";
+import { enqueueMail } from "../mail/queue.ts";
+import { countPlacedOrder } from "../ops/metrics.ts";
+import { recordOrderEvent } from "../orders/history.ts";
+import { orderPlacedMail } from "../orders/mails.ts";
+import { OrderConflictError, transitionOrder } from "../orders/states.ts";
+import { approvalRequestMail, orderAwaitingApprovalMail, orderRejectedMail } from "./mails.ts";
+
+export const REJECT_REASON_MAX = 300;
+
+interface PendingOrder {
+  id: number;
+  number: string;
+  email: string;
+  ship_name: string;
+  total_cents: number;
+  po_number: string | null;
+}
+
+/**
+ * Inside the checkout's transaction: records the approval the order waits for and mails the buyer
+ * and every approver of the company (owners approve too), never the buyer themself.
+ */
+export async function requestApproval(trx: Transaction<Database>, input: { order: PendingOrder; userId: string; organizationId: string; companyName: string; limitCents: number; siteUrl: string; now: Date }) {
+  const { order } = input;
+  await trx
+    .insertInto("order_approvals")
+    .values({ order_id: order.id, organization_id: input.organizationId, buyer_user_id: input.userId, limit_cents: input.limitCents, decision: null, decided_by: null, decided_at: null, reason: null, created_at: input.now.toISOString() })
+    .execute();
+  await enqueueMail(trx, orderAwaitingApprovalMail({ email: order.email, name: order.ship_name, order, limitCents: input.limitCents, link: `${input.siteUrl}/account/orders/${order.number}` }));
+  const buyer = await trx.selectFrom("user").select("name").where("id", "=", input.userId).executeTakeFirst();
+  const approvers = await trx
+    .selectFrom("member as m")
+    .innerJoin("user as u", "u.id", "m.userId")
+    .select(["u.email", "m.role"])
+    .where("m.organizationId", "=", input.organizationId)
+    .where("m.userId", "!=", input.userId)
+    .execute();
+  for (const approver of approvers.filter((a) => companyCan(a.role, { order: ["approve"] }))) {
+    await enqueueMail(trx, approvalRequestMail({ email: approver.email, buyerName: buyer?.name || "A colleague", companyName: input.companyName, order, link: `${input.siteUrl}/account/company/approvals` }));
+  }
+}
+
+/** The company's orders waiting for approval, oldest first, with their lines. */
+export async function waitingForApproval(db: Db, organizationId: string) {
+  const orders = await db
+    .selectFrom("order_approvals as a")
+    .innerJoin("orders as o", "o.id", "a.order_id")
+    .innerJoin("user as u", "u.id", "a.buyer_user_id")
+    .select(["o.id", "o.number", "o.total_cents", "o.po_number", "o.created_at", "o.version", "a.limit_cents", "a.buyer_user_id", "u.name as buyer_name"])
+    .where("a.organization_id", "=", organizationId)
+    .where("o.status", "=", "awaiting_approval")
+    .orderBy("o.created_at")
+    .limit(200)
+    .execute();
+  const lines = orders.length
+    ? await db.selectFrom("order_lines").select(["order_id", "title", "color", "quantity", "line_total_cents"]).where("order_id", "in", orders.map((o) => o.id)).orderBy("id").execute()
+    : [];
+  return orders.map(({ id, ...o }) => ({ ...o, lines: lines.filter((l) => l.order_id === id).map(({ order_id: _, ...l }) => l) }));
+}
+
+export interface Approver {
+  userId: string;
+  name: string;
+  organizationId: string;
+  role: string;
+}
+
+/** Approves (places) or rejects an order waiting for this approver's company. */
+export async function decideApproval(db: Db, approver: Approver, number: string, decision: { approve: boolean; reason?: string | null; siteUrl: string; now?: Date }): Promise<string> {
+  if (!companyCan(approver.role, { order: ["approve"] })) throw new DomainError("NOT_ALLOWED", "Only your company's approvers and owners decide on orders above a limit.", 403);
+  const reason = (decision.reason ?? "").trim().slice(0, REJECT_REASON_MAX);
+  if (!decision.approve && !reason) throw new DomainError("REASON_REQUIRED", "Say why the order is rejected: the buyer is told.", 400);
+  const order = await db
+    .selectFrom("orders as o")
+    .innerJoin("order_approvals as a", "a.order_id", "o.id")
+    .select(["o.id", "o.number", "o.status", "o.email", "o.ship_name", "o.subtotal_cents", "o.member_discount_cents", "o.shipping_cents", "o.total_cents", "o.po_number", "o.payment_method", "o.user_id", "a.organization_id"])
+    .where("o.number", "=", number)
+    .executeTakeFirst();
+  if (!order || order.organization_id !== approver.organizationId) throw new DomainError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.", 404);
+  if (order.user_id === approver.userId) throw new DomainError("OWN_ORDER", "You can't approve your own order: another approver decides.", 403);
+  if (order.status !== "awaiting_approval") throw new DomainError("ALREADY_DECIDED", "This order was already decided.", 409);
+  const now = decision.now ?? new Date();
+  const to = decision.approve ? "placed" : "cancelled";
+  const actor = `user:${approver.userId}`;
+  try {
+    await transitionOrder(db, {
+      orderId: order.id,
+      to,
+      expectedStatus: "awaiting_approval",
+      actor,
+      now,
+      then: async (trx) => {
+        await trx
+          .updateTable("order_approvals")
+          .set({ decision: decision.approve ? "approved" : "rejected", decided_by: approver.userId, decided_at: now.toISOString(), reason: decision.approve ? null : reason })
+          .where("order_id", "=", order.id)
+          .execute();
+        await recordOrderEvent(trx, { orderId: order.id, actor, kind: "status", from: "awaiting_approval", to, details: decision.approve ? { by: approver.name } : { by: approver.name, reason: `Not approved: ${reason}` }, now });
+        const link = `${decision.siteUrl}/account/orders/${order.number}`;
+        if (decision.approve) {
+          const lines = await trx.selectFrom("order_lines").select(["title", "color", "quantity", "line_total_cents"]).where("order_id", "=", order.id).orderBy("id").execute();
+          await enqueueMail(trx, orderPlacedMail(order, lines, { link, paymentLabel: paymentLabel(order.payment_method) }));
+        } else {
+          await enqueueMail(trx, orderRejectedMail({ email: order.email, name: order.ship_name, order, reason, link }));
+        }
+      },
+    });
+  } catch (error) {
+    if (error instanceof OrderConflictError) throw new DomainError("ALREADY_DECIDED", "This order was already decided by another approver.", 409);
+    if (error instanceof DomainError && error.code === "OUT_OF_STOCK") {
+      throw new DomainError("OUT_OF_STOCK", `${error.message.replace(/ Nothing was charged.*$/, "")} The order is still waiting: reject it, or approve it once the stock is back.`, 409);
+    }
+    throw error;
+  }
+  if (decision.approve) countPlacedOrder(order.payment_method as PaymentMethodId);
+  return decision.approve ? `Order ${order.number} is approved and placed; the buyer was emailed.` : `Order ${order.number} is rejected; the buyer was emailed the reason.`;
+}

@@ -1,0 +1,91 @@
+/**
+ * Spending limits: an owner gives a member a per-order limit; a checkout above it becomes an order
+ * awaiting approval (server/orders/place-order.ts, server/trade/approvals.ts).
+ */
+import type { Kysely, Transaction } from "kysely";
+import { formatMoney } from "../../app/lib/money.ts";
+import { companyCan } from "../auth/company-roles.ts";
+import type { Db } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
+import { DomainError } from "../errors.ts";
+import { writeAudit } from "../audit/audit.ts";
+
+type Handle = Kysely<Database> | Transaction<Database>;
+
+/** The most a per-order limit may be set to ($1,000,000). */
+export const MAX_LIMIT_CENTS = 100_000_000;
+
+/** What the checkout needs to know of a trade buyer: their company, role, PO rule and limit. */
+export interface BuyerTerms {
+  organizationId: string;
+  companyName: string;
+  role: string;
+  poRequired: boolean;
+  limitCents: number | null;
+}
+
+export async function buyerTerms(db: Handle, userId: string | null): Promise<BuyerTerms | null> {
+  if (!userId) return null;
+  const row = await db
+    .selectFrom("member as m")
+    .innerJoin("companies as c", "c.organization_id", "m.organizationId")
+    .leftJoin("spending_limits as l", (join) => join.onRef("l.organization_id", "=", "m.organizationId").onRef("l.user_id", "=", "m.userId"))
+    .select(["c.organization_id", "c.name", "c.po_required", "m.role", "l.per_order_cents"])
+    .where("m.userId", "=", userId)
+    .orderBy("m.createdAt")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { organizationId: row.organization_id, companyName: row.name, role: row.role, poRequired: Boolean(row.po_required), limitCents: row.per_order_cents ?? null };
+}
+
+export async function spendingLimits(db: Db, organizationId: string): Promise<Map<string, number>> {
+  const rows = await db.selectFrom("spending_limits").select(["user_id", "per_order_cents"]).where("organization_id", "=", organizationId).execute();
+  return new Map(rows.map((r) => [r.user_id, r.per_order_cents]));
+}
+
+/** "250", "250.00", "1,250.5" → cents; empty → null (no limit). */
+export function parseLimit(value: unknown): number | null | undefined {
+  const text = typeof value === "string" ? value.trim().replace(/[$,\s]/g, "") : "";
+  if (text === "") return null;
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(text)) return undefined;
+  return Math.round(Number(text) * 100);
+}
+
+/**
+ * Sets (or, with null, removes) a member's per-order limit. Only a company owner may; the member
+ * must belong to the same company. Written with an audit row.
+ */
+export async function setSpendingLimit(db: Db, owner: { userId: string; name: string; organizationId: string; role: string }, memberUserId: string, cents: number | null): Promise<string> {
+  if (!companyCan(owner.role, { limit: ["set"] })) throw new DomainError("NOT_ALLOWED", "Only the company's owner sets spending limits.", 403);
+  if (cents != null && (cents < 0 || cents > MAX_LIMIT_CENTS)) throw new DomainError("BAD_LIMIT", `A limit is an amount from $0 to ${formatMoney(MAX_LIMIT_CENTS)}.`, 400);
+  return db.transaction().execute(async (trx) => {
+    const member = await trx
+      .selectFrom("member as m")
+      .innerJoin("user as u", "u.id", "m.userId")
+      .select(["m.userId", "u.name"])
+      .where("m.organizationId", "=", owner.organizationId)
+      .where("m.userId", "=", memberUserId)
+      .executeTakeFirst();
+    if (!member) throw new DomainError("NOT_A_MEMBER", "That person isn't a member of your company.", 404);
+    const before = await trx.selectFrom("spending_limits").select("per_order_cents").where("organization_id", "=", owner.organizationId).where("user_id", "=", memberUserId).executeTakeFirst();
+    const now = new Date().toISOString();
+    if (cents == null) {
+      await trx.deleteFrom("spending_limits").where("organization_id", "=", owner.organizationId).where("user_id", "=", memberUserId).execute();
+    } else {
+      await trx
+        .insertInto("spending_limits")
+        .values({ organization_id: owner.organizationId, user_id: memberUserId, per_order_cents: cents, updated_by: owner.userId, updated_at: now })
+        .onConflict((oc) => oc.columns(["organization_id", "user_id"]).doUpdateSet({ per_order_cents: cents, updated_by: owner.userId, updated_at: now }))
+        .execute();
+    }
+    await writeAudit(trx, { userId: owner.userId, name: owner.name }, {
+      action: "company.limit",
+      objectType: "member",
+      objectId: memberUserId,
+      before: { perOrderCents: before?.per_order_cents ?? null },
+      after: { perOrderCents: cents },
+    });
+    return cents == null ? `${member.name} has no spending limit now.` : `${member.name} may now order up to ${formatMoney(cents)} per order; above that, an approver decides.`;
+  });
+}
