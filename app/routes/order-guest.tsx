@@ -59,7 +59,7 @@ function Notice({ tone, children }: { tone: "info" | "warning"; children: React.
   );
 }
 
-export default function GuestOrder({ loaderData, actionData }: Route.ComponentProps) {
+export default function GuestOrder({ loaderData, actionData, params }: Route.ComponentProps) {
   const { order, hold, placed, confirmed, returned } = loaderData;
   const card = order.payment !== null;
   const navigation = useNavigation();
@@ -110,7 +110,7 @@ export default function GuestOrder({ loaderData, actionData }: Route.ComponentPr
           ) : null}
         </div>
       ) : null}
-      <OrderDetail order={order} placed={order.status === "placed" && (confirmed || placed)} returned={returned} />
+      <OrderDetail order={order} placed={order.status === "placed" && (confirmed || placed)} returned={returned} invoiceHref={`/orders/${params.token}/invoice.pdf`} />
     </>
   );
 }

@@ -15,6 +15,7 @@ import * as backOfficeIndexes from "./migrations/011_back_office_indexes.ts";
 import * as payments from "./migrations/012_payments.ts";
 import * as trade from "./migrations/013_trade.ts";
 import * as tradeOrders from "./migrations/014_trade_orders.ts";
+import * as invoices from "./migrations/015_invoices.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -34,6 +35,7 @@ const migrations: Record<string, DialectMigration> = {
   "012_payments": payments,
   "013_trade": trade,
   "014_trade_orders": tradeOrders,
+  "015_invoices": invoices,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -115,7 +115,30 @@ export interface OrderApprovalTable {
   created_at: string;
 }
 
+export interface InvoiceSequenceTable {
+  name: string;
+  last_number: number;
+}
+
+export interface InvoiceTable {
+  id: Generated<number>;
+  /** INV-000001, from the gap-free invoice_sequence. */
+  number: string;
+  order_id: number;
+  organization_id: string | null;
+  issued_at: string;
+  /** Net-30 invoices: when payment is due; null when paid up front or due on delivery. */
+  due_at: string | null;
+  total_cents: number;
+  status: "unpaid" | "paid";
+  paid_at: string | null;
+}
+
 declare module "./schema.ts" {
+  interface OrderLineTable {
+    /** The line's list price when ordered (null on lines from before invoices). */
+    list_price_cents: number | null;
+  }
   interface OrderTable {
     po_number: string | null;
     /** The trade company the order was placed for (a member's order). */
@@ -123,6 +146,8 @@ declare module "./schema.ts" {
   }
   interface Database {
     spending_limits: SpendingLimitTable;
+    invoice_sequence: InvoiceSequenceTable;
+    invoices: InvoiceTable;
     order_approvals: OrderApprovalTable;
     volume_breaks: VolumeBreakTable;
     price_lists: PriceListTable;

@@ -169,6 +169,7 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     quantity: l.quantity,
     unit_price_cents: unitCents[i]!,
     line_total_cents: unitCents[i]! * l.quantity,
+    list_price_cents: l.sale_price_cents,
   }));
   await trx.insertInto("order_lines").values(orderLines).execute();
   // A card order's confirmation mail goes out when the payment arrives (server/payments/settle.ts).

@@ -13,7 +13,7 @@ const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired", "awa
 /** An order with its lines, as server/orders/queries.ts reads it for the page (no ids or tokens). */
 export type OrderView = OrderDetailData;
 
-export function OrderDetail({ order, placed, returned = null }: { order: OrderView; placed: boolean; returned?: PaymentReturn | null }) {
+export function OrderDetail({ order, placed, returned = null, invoiceHref = null }: { order: OrderView; placed: boolean; returned?: PaymentReturn | null; invoiceHref?: string | null }) {
   const payment = order.payment;
   const paymentStatus = payment?.state === "failed" ? "failed" : payment?.state === "processing" ? "processing" : undefined;
   return (
@@ -33,6 +33,13 @@ export function OrderDetail({ order, placed, returned = null }: { order: OrderVi
         Status: <strong>{customerStatusLabel({ status: order.status, payment_method: order.payment_method, payment_status: paymentStatus })}</strong> · Placed {new Date(order.created_at).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}
       </p>
       {NOT_PLACED.includes(order.status) ? null : <OrderProgress order={order} />}
+      {NOT_PLACED.includes(order.status) || !invoiceHref ? null : (
+        <p className="mt-4">
+          <a href={invoiceHref} className="font-semibold text-brand-800 hover:underline" download>
+            Download invoice (PDF)
+          </a>
+        </p>
+      )}
       <table className="mt-6 w-full text-left text-sm">
         <caption className="sr-only">Items in this order</caption>
         <thead className="border-b border-slate-300">

@@ -109,6 +109,14 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <Link to={`/admin/orders/${order.number}/packing-slip`} className="font-semibold text-brand-800 underline">
           Packing slip
         </Link>
+        {["awaiting_confirmation", "awaiting_payment", "awaiting_approval", "expired"].includes(order.status) ? null : (
+          <>
+            {" · "}
+            <a href={`/admin/orders/${order.number}/invoice.pdf`} className="font-semibold text-brand-800 underline" download>
+              Invoice (PDF)
+            </a>
+          </>
+        )}
       </p>
       <div aria-live="polite">
         {result ? (

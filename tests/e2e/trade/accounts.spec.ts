@@ -1,6 +1,8 @@
 import { GOOD_PASSWORD, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
-import { queryAll, queryOne } from "../support/db.ts";
+import { readFileSync } from "node:fs";
+import { extractText, getDocumentProxy } from "unpdf";
+import { queryAll, queryOne, usd } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
@@ -120,7 +122,7 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   await fillCheckout(colleague, { name: "Bea Buyer", line1: "1 Site Road", city: "Leeds", postcode: "10001" });
   await colleague.getByLabel("PO number (optional)").fill("PO-4471");
   await colleague.getByRole("button", { name: "Place order" }).click();
-  const waiting = colleague.getByRole("main").getByRole("status");
+  const waiting = colleague.getByRole("main").getByRole("status").filter({ hasText: "spending limit" });
   await expect(waiting).toContainText("is above your spending limit, so it was sent to your company's approvers.");
   const number = /TH-[0-9A-F]{10}/.exec((await waiting.textContent()) ?? "")![0];
   await expect(colleague.getByText("Status: Awaiting approval")).toBeVisible();
@@ -139,6 +141,16 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   expect(placedMail.body).toContain("Your PO number: PO-4471.");
   await colleague.goto(`/account/orders/${number}`);
   await expect(colleague.getByText("Status: Placed")).toBeVisible();
+
+  // The invoice PDF downloads from the order page; its text holds the PO number, VAT number and totals.
+  const download = colleague.waitForEvent("download");
+  await colleague.getByRole("link", { name: "Download invoice (PDF)" }).click();
+  const pdf = readFileSync((await (await download).path())!);
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
+  const flat = text.replace(/\s+/g, "");
+  const totals = queryOne<{ total_cents: number; shipping_cents: number }>("SELECT total_cents, shipping_cents FROM orders WHERE number = ?", number);
+  for (const part of ["PO number: PO-4471", "VAT number: GB123456789", `Bill to${company}`, `Total${usd(totals.total_cents)}`, `Order: ${number}`]) expect(flat, part).toContain(part.replace(/\s+/g, ""));
+  expect(flat).toMatch(/^InvoiceINV-\d{6}/);
 
   await applicantContext.close();
   await colleagueContext.close();

@@ -1,0 +1,134 @@
+/**
+ * Invoices: one per placed order, issued the first time anyone asks for it (the customer's or
+ * staff's download), numbered INV-000001… from a gap-free sequence, with everything the PDF shows.
+ */
+import type { Transaction } from "kysely";
+import { COUNTRIES } from "../../app/lib/order-rules.ts";
+import type { Db } from "../db/connection.ts";
+import { withTransactionRetry } from "../db/retry.ts";
+import type { Database } from "../db/schema.ts";
+import { DomainError } from "../errors.ts";
+
+/** Net-30: days from the invoice's date to its due date. */
+export const NET_TERMS_DAYS = 30;
+/** UK VAT, included in the prices: shown on a UK buyer's invoice. */
+export const UK_VAT_PERCENT = 20;
+/** Statuses of an order that was never placed: no invoice. */
+const NEVER_PLACED = ["awaiting_confirmation", "awaiting_payment", "awaiting_approval", "expired"];
+
+const formatNumber = (n: number) => `INV-${String(n).padStart(6, "0")}`;
+
+/** The next number of the sequence, inside the caller's transaction (a rollback gives it back). */
+async function nextInvoiceNumber(trx: Transaction<Database>): Promise<string> {
+  const row = await trx
+    .updateTable("invoice_sequence")
+    .set((eb) => ({ last_number: eb("last_number", "+", 1) }))
+    .where("name", "=", "invoices")
+    .returning("last_number")
+    .executeTakeFirstOrThrow();
+  return formatNumber(row.last_number);
+}
+
+/** The order's invoice, issued now if it has none yet. Two requests at once issue one. */
+export async function issueInvoice(db: Db, orderId: number, now = new Date()) {
+  const existing = await db.selectFrom("invoices").selectAll().where("order_id", "=", orderId).executeTakeFirst();
+  if (existing) return existing;
+  return withTransactionRetry(() =>
+    db.transaction().execute(async (trx) => {
+      // The order row first: concurrent issues of one order queue here, then see the first one's invoice.
+      const order = await trx.selectFrom("orders").select(["id", "status", "payment_method", "total_cents", "organization_id", "version"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+      await trx.updateTable("orders").set({ version: order.version }).where("id", "=", orderId).execute();
+      const again = await trx.selectFrom("invoices").selectAll().where("order_id", "=", orderId).executeTakeFirst();
+      if (again) return again;
+      const rejected = order.status === "cancelled" && (await trx.selectFrom("order_approvals").select("decision").where("order_id", "=", orderId).where("decision", "=", "rejected").executeTakeFirst());
+      if (NEVER_PLACED.includes(order.status) || rejected) throw new DomainError("NO_INVOICE_YET", "This order hasn't been placed, so it has no invoice yet.", 409);
+      const net30 = order.payment_method === "invoice-net30";
+      const invoice = {
+        number: await nextInvoiceNumber(trx),
+        order_id: orderId,
+        organization_id: order.organization_id,
+        issued_at: now.toISOString(),
+        due_at: net30 ? new Date(now.getTime() + NET_TERMS_DAYS * 86_400_000).toISOString() : null,
+        total_cents: order.total_cents,
+        status: "unpaid" as const,
+        paid_at: null,
+      };
+      await trx.insertInto("invoices").values(invoice).execute();
+      return trx.selectFrom("invoices").selectAll().where("order_id", "=", orderId).executeTakeFirstOrThrow();
+    }),
+  );
+}
+
+/** VAT included in a tax-inclusive amount at `percent` (20% of a £120 total is £20). */
+export function includedVatCents(totalCents: number, percent = UK_VAT_PERCENT): number {
+  return Math.round((totalCents * percent) / (100 + percent));
+}
+
+const countryName = (code: string) => COUNTRIES.find((c) => c.code === code)?.name ?? code;
+
+/** Everything the invoice PDF shows, issuing the invoice if needed. */
+async function invoiceData(db: Db, order: { id: number }) {
+  const invoice = await issueInvoice(db, order.id);
+  const o = await db.selectFrom("orders").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow();
+  const [lines, company] = await Promise.all([
+    db
+      .selectFrom("order_lines as l")
+      .leftJoin("products as p", "p.id", "l.product_id")
+      .select(["p.sku", "l.title", "l.color", "l.quantity", "l.unit_price_cents", "l.line_total_cents", "l.list_price_cents"])
+      .where("l.order_id", "=", o.id)
+      .orderBy("l.id")
+      .execute(),
+    o.organization_id ? db.selectFrom("companies").selectAll().where("organization_id", "=", o.organization_id).executeTakeFirst() : undefined,
+  ]);
+  const billing = company
+    ? { name: company.name, lines: [company.billing_line1, company.billing_line2, `${company.billing_city}${company.billing_region ? `, ${company.billing_region}` : ""} ${company.billing_postcode}`, countryName(company.country)], taxLabel: company.country === "GB" ? "VAT number" : "EIN", taxId: company.tax_id }
+    : {
+        name: o.business_name ?? o.ship_name,
+        lines: [o.business_name ? o.ship_name : null, o.ship_line1, o.ship_line2, `${o.ship_city}${o.ship_region ? `, ${o.ship_region}` : ""} ${o.ship_postcode}`, countryName(o.ship_country)],
+        taxLabel: o.ship_country === "GB" ? "VAT number" : "EIN",
+        taxId: o.tax_number,
+      };
+  const uk = o.ship_country === "GB";
+  return {
+    number: invoice.number,
+    issuedAt: invoice.issued_at,
+    dueAt: invoice.due_at,
+    status: invoice.status,
+    orderNumber: o.number,
+    orderedAt: o.created_at,
+    poNumber: o.po_number,
+    paymentMethod: o.payment_method,
+    paymentStatus: o.payment_status,
+    billing: { ...billing, lines: billing.lines.filter((l): l is string => Boolean(l)) },
+    shipTo: [o.ship_name, o.ship_line1, o.ship_line2, `${o.ship_city}${o.ship_region ? `, ${o.ship_region}` : ""} ${o.ship_postcode}`, countryName(o.ship_country)].filter((l): l is string => Boolean(l)),
+    lines: lines.map((l) => ({ sku: l.sku ?? "", title: l.title, color: l.color, quantity: l.quantity, unitCents: l.unit_price_cents, listCents: l.list_price_cents, totalCents: l.line_total_cents })),
+    subtotalCents: o.subtotal_cents,
+    memberDiscountCents: o.member_discount_cents,
+    shippingCents: o.shipping_cents,
+    totalCents: o.total_cents,
+    tax: uk ? { kind: "uk-vat" as const, percent: UK_VAT_PERCENT, cents: includedVatCents(o.total_cents) } : { kind: "us-sales-tax" as const },
+  };
+}
+
+export type InvoiceData = Awaited<ReturnType<typeof invoiceData>>;
+
+/** The signed-in customer's own order's invoice; null for anyone else's (a 404). */
+export async function invoiceForCustomer(db: Db, userId: string, number: string): Promise<InvoiceData | null> {
+  if (!/^TH-[0-9A-F]{10}$/.test(number)) return null;
+  const order = await db.selectFrom("orders").select("id").where("number", "=", number).where("user_id", "=", userId).executeTakeFirst();
+  return order ? invoiceData(db, order) : null;
+}
+
+/** Any order's invoice, for staff. */
+export async function invoiceForStaff(db: Db, number: string): Promise<InvoiceData | null> {
+  if (!/^TH-[0-9A-F]{10}$/.test(number)) return null;
+  const order = await db.selectFrom("orders").select("id").where("number", "=", number).executeTakeFirst();
+  return order ? invoiceData(db, order) : null;
+}
+
+/** A guest's order's invoice, behind the unguessable link of the order mail. */
+export async function invoiceForAccessToken(db: Db, token: string): Promise<InvoiceData | null> {
+  if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return null;
+  const order = await db.selectFrom("orders").select("id").where("access_token", "=", token).executeTakeFirst();
+  return order ? invoiceData(db, order) : null;
+}
