@@ -1,14 +1,17 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/account-order";
+import { OrderAgain } from "../components/orders/OrderAgain.tsx";
 import { OrderDetail } from "../components/orders/OrderDetail.tsx";
 import { getSessionInfo } from "../../server/auth/session.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { getOrderForUser } from "../../server/orders/queries.ts";
+import { orderAgain } from "../../server/orders/reorder.ts";
 import { payFromOrderPage, paymentReturnParam, settleOnReturn } from "../../server/payments/order-page.ts";
 import { paymentsFromConfig, returnOrigin } from "../../server/payments/stripe.ts";
 import { clientIp } from "../../server/security/rate-limit.ts";
 import { isDomainError } from "../../server/errors.ts";
+import { requireCustomer } from "../../server/trade/guard.ts";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: `Order ${params.number} | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
@@ -26,10 +29,22 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   return { order, placed: url.searchParams.has("placed"), returned };
 }
 
-/** "Pay now" / "Try again" on a card order: on to Stripe's payment page for this same order. */
+/** "Order again": a signed-in customer's post from this store, within the limit on account changes. */
+async function orderAgainAction(request: Request, number: string) {
+  const session = await requireCustomer(request);
+  try {
+    return { reorder: await orderAgain(getDb(), session.userId, number) };
+  } catch (error) {
+    if (isDomainError(error) && error.status === 404) throw data("Order not found", { status: 404 });
+    throw error;
+  }
+}
+
+/** "Order again"; else "Pay now" / "Try again" on a card order: on to Stripe's payment page for this same order. */
 export async function action({ params, request }: Route.ActionArgs) {
+  const form = await readSmallForm(request);
+  if (form.get("intent") === "order-again") return orderAgainAction(request, params.number);
   const session = await getSessionInfo(request);
-  await readSmallForm(request);
   if (!session) throw data("Order not found", { status: 404 });
   try {
     throw redirect(await payFromOrderPage(getDb(), paymentsFromConfig(), { number: params.number, userId: session.userId }, returnOrigin(request), clientIp(request)));
@@ -40,14 +55,16 @@ export async function action({ params, request }: Route.ActionArgs) {
 }
 
 export default function AccountOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const reorder = actionData && "reorder" in actionData ? actionData.reorder : null;
   return (
     <>
-      {actionData?.message ? (
+      {actionData && "message" in actionData ? (
         <p role="alert" className="mx-auto mt-10 max-w-4xl rounded-lg bg-red-50 p-4 text-red-900">
           {actionData.message}
         </p>
       ) : null}
-      <OrderDetail order={loaderData.order} placed={loaderData.placed} returned={loaderData.returned} />
+      <OrderDetail order={loaderData.order} placed={loaderData.placed} returned={loaderData.returned} invoiceHref={`/account/orders/${loaderData.order.number}/invoice.pdf`} />
+      <OrderAgain number={loaderData.order.number} posted={reorder} />
     </>
   );
 }
