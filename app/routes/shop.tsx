@@ -10,6 +10,8 @@ import { seo } from "../lib/seo.ts";
 import { hasFilters, parseShopQuery, priceRangeErrors, shopHref, SORT_OPTIONS, withoutFilters, type ShopQuery } from "../lib/shop-query.ts";
 import { searchProducts } from "../../server/catalog/search.ts";
 import { getDb } from "../../server/db/connection.ts";
+import { getSessionInfo } from "../../server/auth/session.ts";
+import { tradeGridPrices } from "../../server/trade/prices.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -29,7 +31,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     sort: query.sort,
     page: query.page,
   });
-  return { query: { ...query, page: results.page }, results };
+  // A trade buyer sees their own prices (never on a cached page: only a session gets them).
+  const session = await getSessionInfo(request);
+  const yourPrices = session ? await tradeGridPrices(getDb(), session.userId, results.items) : {};
+  return { query: { ...query, page: results.page }, results, yourPrices };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -208,7 +213,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
               categories={categoryTiles.map((t) => ({ name: t.name, href: `/shop?category=${t.categorySlug}` }))}
             />
           ) : (
-            <SearchResultGrid hits={results.items} eagerCount={5} />
+            <SearchResultGrid hits={results.items} eagerCount={5} yourPrices={loaderData.yourPrices} />
           )}
           <Pagination page={results.page} pageCount={results.pageCount} hrefFor={(page) => shopHref(query, { page })} />
         </section>

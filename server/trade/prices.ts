@@ -3,7 +3,7 @@
  * breaks, and the price list of the company a signed-in buyer orders for.
  */
 import type { Kysely, Transaction } from "kysely";
-import type { PriceListRules, TradeRule, VolumeBreak } from "../../app/lib/pricing.ts";
+import { tradeRuleFor, unitPrice, type PriceListRules, type TradeRule, type VolumeBreak } from "../../app/lib/pricing.ts";
 import type { Database } from "../db/schema.ts";
 
 type Handle = Kysely<Database> | Transaction<Database>;
@@ -65,4 +65,21 @@ export async function buyerPriceRules(db: Handle, userId: string | null): Promis
 /** The user id of a cart owner ("u:<id>"); a guest's cart ("g:…") has none. */
 export function userOfOwner(owner: string): string | null {
   return owner.startsWith("u:") ? owner.slice(2) : null;
+}
+
+/**
+ * A signed-in trade buyer's price for one unit of each listed product, where it is below the
+ * list price: what the shop's grid shows them as "Your price". Empty for everyone else.
+ */
+export async function tradeGridPrices(db: Handle, userId: string | null, products: readonly { id: number; salePriceCents: number }[]): Promise<Record<number, number>> {
+  const rules = products.length ? await buyerPriceRules(db, userId) : null;
+  if (!rules) return {};
+  const categories = await db.selectFrom("products").select(["id", "category_id"]).where("id", "in", products.map((p) => p.id)).execute();
+  const categoryOf = new Map(categories.map((c) => [c.id, c.category_id]));
+  const prices: Record<number, number> = {};
+  for (const p of products) {
+    const unit = unitPrice({ listCents: p.salePriceCents, quantity: 1, volumeBreaks: [], trade: tradeRuleFor(rules, p.id, categoryOf.get(p.id) ?? 0) });
+    if (unit.source === "trade") prices[p.id] = unit.unitCents;
+  }
+  return prices;
 }

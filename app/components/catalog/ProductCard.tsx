@@ -3,6 +3,7 @@ import type { ProductSummary } from "../../lib/catalog-types.ts";
 import { AddToCartForm, WishlistToggle } from "../cart/ShopForms.tsx";
 import { CartIcon, HeartIcon } from "../ui/icons.tsx";
 import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
+import { formatMoney } from "../../lib/money.ts";
 
 /**
  * A product in a grid. The hover/focus buttons post to the cart and wishlist; their behaviour
@@ -13,8 +14,11 @@ export function ProductCard({
   eager = false,
   title,
   extract,
+  yourPriceCents,
 }: {
   product: ProductSummary;
+  /** A signed-in trade buyer's own price, when below the list price. */
+  yourPriceCents?: number;
   eager?: boolean;
   /** The title as shown, e.g. with search matches highlighted; the plain title by default. */
   title?: React.ReactNode;
@@ -62,6 +66,11 @@ export function ProductCard({
         <FiveStars />
         <div className="mt-auto">
           <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} />
+          {yourPriceCents != null ? (
+            <p className="text-sm font-semibold text-green-800" data-testid="your-price">
+              Your price {formatMoney(yourPriceCents)}
+            </p>
+          ) : null}
         </div>
       </div>
     </article>
