@@ -66,6 +66,8 @@ export default [
     route("audit", "routes/admin/audit.tsx"),
     route("trade", "routes/admin/trade.tsx"),
     route("trade/:id", "routes/admin/trade-application.tsx"),
+    route("price-lists", "routes/admin/price-lists.tsx"),
+    route("price-lists/:id", "routes/admin/price-list.tsx"),
   ]),
   route("two-factor", "routes/two-factor.tsx"),
   route("__test/error", "routes/test-error.tsx"),

@@ -62,6 +62,8 @@ describe("order states", () => {
     ["delivered", "returned"],
     // A card order's "Try again" after its payment failed or its hold ran out (takes the stock again).
     ["expired", "awaiting_payment"],
+    ["awaiting_approval", "placed"],
+    ["awaiting_approval", "cancelled"],
   ];
 
   it("the table allows exactly these moves", () => {
@@ -91,6 +93,9 @@ describe("order states", () => {
   it("releasing a hold, or cancelling before shipping, gives the stock back with the right ledger reason", () => {
     expect(transitionRule("awaiting_confirmation", "expired")?.restock).toBe("order_released");
     expect(transitionRule("awaiting_payment", "cancelled")?.restock).toBe("order_released");
+    // A trade order waiting for approval holds no stock: approval takes it, rejection has none to give back.
+    expect(transitionRule("awaiting_approval", "placed")).toEqual({ restock: null, take: "order" });
+    expect(transitionRule("awaiting_approval", "cancelled")).toEqual({ restock: null });
     expect(transitionRule("placed", "cancelled")?.restock).toBe("cancellation");
     expect(transitionRule("packed", "cancelled")?.restock).toBe("cancellation");
     expect(transitionRule("awaiting_confirmation", "placed")?.restock).toBeNull();

@@ -18,3 +18,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     throw error;
   }
 }
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireStaff(request, { order: ["view"] });
+  throw data("Method not allowed", { status: 405 });
+}

@@ -1,43 +1,84 @@
-import { data, Form, redirect } from "react-router";
+import { data, Form, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/trade-application";
 import { BackHeading } from "../../components/admin/BackHeading.tsx";
 import { TextArea } from "../../components/admin/fields.tsx";
 import { doneMessage, ResultMessage, When } from "../../components/admin/messages/ListParts.tsx";
+import { CompanyTermsForm, CompanyTermsSummary, type TermsFormValues } from "../../components/admin/trade/CompanyTermsForm.tsx";
+import { can } from "../../../server/auth/permissions.ts";
 import { config } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
-import { requireStaff } from "../../../server/staff/guard.ts";
+import { requireStaff, type StaffSession } from "../../../server/staff/guard.ts";
 import { decideApplication, getApplication } from "../../../server/trade/applications.ts";
+import { companyTermsOf, CompanyTermsFieldError, parseCompanyTermsForm, saveCompanyTerms } from "../../../server/trade/company-terms.ts";
 import { createOrganizationThroughAuth } from "../../../server/trade/organizations.ts";
+import { priceListChoices } from "../../../server/trade/price-lists.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: `${loaderData?.application.company_name ?? "Application"} | Trade accounts | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
 }
 
-const DONE = { approved: "Approved: the company's trade account is open and the applicant was emailed.", rejected: "Rejected: the applicant was emailed the reason." };
+const DONE = {
+  approved: "Approved: the company's trade account is open and the applicant was emailed.",
+  rejected: "Rejected: the applicant was emailed the reason.",
+  terms: "Company terms saved.",
+  "terms-unchanged": "Nothing to save: the company's terms were already these.",
+};
 
 function parseId(raw: string | undefined): number | null {
   return raw && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireStaff(request, { trade: ["view"] });
+  const staff = await requireStaff(request, { trade: ["view"] });
   const id = parseId(params.id);
-  const application = id ? await getApplication(getDb(), id) : null;
+  const db = getDb();
+  const application = id ? await getApplication(db, id) : null;
   if (!application) throw data("Not found", { status: 404 });
-  return { application, done: doneMessage(new URL(request.url), DONE) };
+  const [terms, priceLists] = application.organization_id ? await Promise.all([companyTermsOf(db, application.organization_id), priceListChoices(db)]) : [null, []];
+  return { application, terms, priceLists, canChangeTerms: can(staff.role, { trade: ["update"] }), done: doneMessage(new URL(request.url), DONE) };
+}
+
+/** A refused save re-reads the company, so the terms form shows what someone else saved. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 ? true : defaultShouldRevalidate;
+}
+
+type Answer = { ok: false; message: string; fieldError?: string; terms?: { values?: TermsFormValues; errors?: Partial<Record<"priceListId" | "creditLimit", string>> } };
+const refuse = (answer: Omit<Answer, "ok">, status: number) => data<Answer>({ ok: false, ...answer }, { status });
+const NO_PERMISSION = "You don't have permission to do that.";
+
+async function saveTerms(staff: StaffSession, id: number, form: FormData) {
+  if (!can(staff.role, { trade: ["update"] })) return refuse({ message: NO_PERMISSION }, 403);
+  const db = getDb();
+  const application = await getApplication(db, id);
+  if (!application) return refuse({ message: "This application doesn't exist." }, 404);
+  if (!application.organization_id) return refuse({ message: "Only an approved application has a company whose terms can be set." }, 409);
+  const posted = { priceListId: form.get("priceListId"), poRequired: form.get("poRequired"), net30: form.get("net30"), creditLimit: form.get("creditLimit") };
+  const values: TermsFormValues = { priceListId: String(posted.priceListId ?? "").slice(0, 12), poRequired: posted.poRequired === "on", net30: posted.net30 === "on", creditLimit: String(posted.creditLimit ?? "").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 20) };
+  try {
+    const terms = parseCompanyTermsForm(posted);
+    const { changed } = await saveCompanyTerms(db, { userId: staff.userId, name: staff.name }, { organizationId: application.organization_id, terms, expectedUpdatedAt: String(form.get("updatedAt") ?? "") });
+    throw redirect(`/admin/trade/${id}?done=${changed ? "terms" : "terms-unchanged"}`, { status: 303 });
+  } catch (error) {
+    if (error instanceof CompanyTermsFieldError) return refuse({ message: error.message, terms: { values, errors: { [error.field]: error.message } } }, error.status);
+    if (isDomainError(error)) return refuse({ message: error.message }, error.status);
+    throw error;
+  }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const staff = await requireStaff(request, { trade: ["decide"] });
+  const staff = await requireStaff(request, { trade: ["view"] });
   const id = parseId(params.id);
-  if (!id) return data({ ok: false, message: "This application doesn't exist.", fieldError: undefined }, { status: 404 });
+  if (!id) return refuse({ message: "This application doesn't exist." }, 404);
   const form = await readSmallForm(request);
   const intent = form.get("intent");
-  if (intent !== "approve" && intent !== "reject") return data({ ok: false, message: "Unknown action.", fieldError: undefined }, { status: 400 });
+  if (intent === "terms") return saveTerms(staff, id, form);
+  if (intent !== "approve" && intent !== "reject") return refuse({ message: "Unknown action." }, 400);
+  if (!can(staff.role, { trade: ["decide"] })) return refuse({ message: NO_PERMISSION }, 403);
   const reason = String(form.get("reason") ?? "").trim().slice(0, 1000) || null;
-  if (intent === "reject" && !reason) return data({ ok: false, message: "Give the applicant a reason for the rejection.", fieldError: "Give the applicant a reason for the rejection." }, { status: 400 });
+  if (intent === "reject" && !reason) return refuse({ message: "Give the applicant a reason for the rejection.", fieldError: "Give the applicant a reason for the rejection." }, 400);
   const db = getDb();
   try {
     await decideApplication(db, {
@@ -49,19 +90,20 @@ export async function action({ request, params }: Route.ActionArgs) {
       createOrganization: createOrganizationThroughAuth(db),
     });
   } catch (error) {
-    if (isDomainError(error)) return data({ ok: false, message: error.message, fieldError: undefined }, { status: error.status });
+    if (isDomainError(error)) return refuse({ message: error.message }, error.status);
     throw error;
   }
   throw redirect(`/admin/trade/${id}?done=${intent === "approve" ? "approved" : "rejected"}`, { status: 303 });
 }
 
 export default function TradeApplication({ loaderData, actionData }: Route.ComponentProps) {
-  const { application: a, done } = loaderData;
+  const { application: a, terms, priceLists, canChangeTerms, done } = loaderData;
+  const fieldRefusal = Boolean(actionData?.fieldError || actionData?.terms?.errors);
   const address = [a.billing_line1, a.billing_line2, a.billing_city, a.billing_region, a.billing_postcode].filter(Boolean).join(", ");
   return (
     <article aria-labelledby="application-heading">
       <BackHeading backTo="/admin/trade" backLabel="Trade accounts" id="application-heading" title={a.company_name} />
-      <ResultMessage result={actionData && !actionData.fieldError ? actionData : done} />
+      <ResultMessage result={actionData ? (fieldRefusal ? null : actionData) : done} />
       <dl className="mt-4 grid max-w-3xl grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
         <dt className="font-semibold text-ink">Applicant</dt>
         <dd>
@@ -107,6 +149,18 @@ export default function TradeApplication({ loaderData, actionData }: Route.Compo
             </button>
           </Form>
         </div>
+      ) : null}
+      {terms ? (
+        <section aria-labelledby="terms-heading" className="mt-8 max-w-3xl border-t border-slate-200 pt-6">
+          <h2 id="terms-heading" className="text-xl font-semibold text-ink">
+            Company terms
+          </h2>
+          {canChangeTerms ? (
+            <CompanyTermsForm key={terms.updatedAt} terms={terms} priceLists={priceLists} values={actionData?.terms?.values} errors={actionData?.terms?.errors} />
+          ) : (
+            <CompanyTermsSummary terms={terms} priceLists={priceLists} />
+          )}
+        </section>
       ) : null}
     </article>
   );

@@ -1,0 +1,92 @@
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/price-lists";
+import { ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { PriceListNameForm } from "../../components/admin/trade/PriceListNameForm.tsx";
+import { can } from "../../../server/auth/permissions.ts";
+import { getDb } from "../../../server/db/connection.ts";
+import { isDomainError } from "../../../server/errors.ts";
+import { readSmallForm } from "../../../server/http/form-action.ts";
+import { requireStaff } from "../../../server/staff/guard.ts";
+import { createPriceList, listPriceLists, PriceListFieldError } from "../../../server/trade/price-lists.ts";
+
+export function meta() {
+  return [{ title: "Price lists | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, { trade: ["view"] });
+  return { lists: await listPriceLists(getDb()), canChange: can(staff.role, { trade: ["update"] }) };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const staff = await requireStaff(request, { trade: ["update"] });
+  const form = await readSmallForm(request);
+  if (form.get("intent") !== "create") return data({ ok: false as const, message: "Unknown action.", field: undefined, name: "" }, { status: 400 });
+  const name = String(form.get("name") ?? "").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 200);
+  try {
+    const { id } = await createPriceList(getDb(), { userId: staff.userId, name: staff.name }, form.get("name"));
+    throw redirect(`/admin/price-lists/${id}?done=created`, { status: 303 });
+  } catch (error) {
+    if (isDomainError(error)) return data({ ok: false as const, message: error.message, field: error instanceof PriceListFieldError ? error.field : undefined, name }, { status: error.status });
+    throw error;
+  }
+}
+
+export default function PriceLists({ loaderData, actionData }: Route.ComponentProps) {
+  const { lists, canChange } = loaderData;
+  return (
+    <section aria-labelledby="price-lists-heading">
+      <h1 id="price-lists-heading" className="text-3xl font-bold text-ink">
+        Price lists
+      </h1>
+      <p className="mt-2 max-w-3xl text-slate-700">
+        Trade prices for companies: give a company a list on its trade application's page. Within a list, a product's own rule wins over its category's, and that over the rule for everything; the
+        buyer then pays the lowest of the list price, the volume price and this trade price.
+      </p>
+      <ResultMessage result={actionData && !actionData.field ? actionData : null} />
+      {lists.length === 0 ? (
+        <p className="mt-6 text-slate-700">No price lists yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className={TABLE_CLASS}>
+            <caption className="sr-only">Price lists</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={TH_CLASS}>Name</th>
+                <th scope="col" className={TH_CLASS}>Rules</th>
+                <th scope="col" className={TH_CLASS}>Companies</th>
+                <th scope="col" className={TH_CLASS}>Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {lists.map((list) => (
+                <tr key={list.id}>
+                  <td className={TD_CLASS}>
+                    <Link to={`/admin/price-lists/${list.id}`} className="underline">
+                      {list.name}
+                    </Link>
+                  </td>
+                  <td className={TD_CLASS}>{list.rule_count}</td>
+                  <td className={TD_CLASS}>{list.company_count}</td>
+                  <td className={TD_CLASS}>
+                    <When iso={list.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {canChange ? (
+        <section aria-labelledby="new-price-list-heading" className="mt-8 max-w-3xl border-t border-slate-200 pt-6">
+          <h2 id="new-price-list-heading" className="text-xl font-semibold text-ink">
+            New price list
+          </h2>
+          <div className="mt-3">
+            <PriceListNameForm intent="create" id="new-price-list-name" label="Name" button="Create price list" defaultValue={actionData?.name} error={actionData?.field ? actionData.message : undefined} />
+          </div>
+        </section>
+      ) : null}
+    </section>
+  );
+}
