@@ -2,6 +2,7 @@
 // production server in its own process group (so its cluster workers stop with it).
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { loadavg } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -175,4 +176,38 @@ export async function runBenchScript(name, { main, cleanup, lastResort = () => {
     await cleanup();
   }
   process.exit(exitCode);
+}
+
+/** A numeric command-line flag (`--samples 10`), or the fallback. */
+export function numberFlag(name, fallback) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+}
+
+/** The p-th percentile of an ascending list (nearest rank). */
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+export const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+
+/** `npm run seed -- --products N` on the database `env` names (reused when already seeded). */
+export function seedProducts(kind, env, { products, authSecret }) {
+  log(`» Seeding ${kind} (${products.toLocaleString("en-US")} products; reused when already there)`);
+  const result = spawnSync(process.execPath, ["--experimental-strip-types", "server/db/seed/cli.ts", "--products", String(products)], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, AUTH_SECRET: authSecret, DATABASE_URL: "", ...env },
+  });
+  if (result.status !== 0) fail(`seeding ${kind} failed`);
+}
+
+/** The URL of a PostgreSQL database on the server at pgBase, created when missing. */
+export async function ensurePgDatabase(pgBase, name) {
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: `${pgBase}/postgres` });
+  await admin.connect();
+  const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
+  if (exists.rowCount === 0) await admin.query(`create database ${name}`);
+  await admin.end();
+  return `${pgBase}/${name}`;
 }

@@ -36,21 +36,16 @@
 // characters of its body are printed) or the trade path did not show. Flags: --skip-sqlite,
 // --skip-pg, --samples N (30), --rounds N (3). Environment: BUILD_DIR (build; built when
 // missing), TRADE_PAGES_BENCH_PORT (3412), BENCH_PG_URL.
-import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { cpus } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { createDb } from "../../server/db/connection.ts";
-import { ensureBuild, fail, killNow, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer } from "./support.mjs";
+import { ensureBuild, ensurePgDatabase, fail, killNow, loadAverage, log, numberFlag, percentile, printTable, root, runBenchScript, seedProducts, startStoreServer, stopStoreServer } from "./support.mjs";
 
 const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const SAMPLES = flag("--samples", 30);
-const ROUNDS = flag("--rounds", 3);
+
+const SAMPLES = numberFlag("--samples", 30);
+const ROUNDS = numberFlag("--rounds", 3);
 const WARM_UP = 3;
 const PRODUCTS = 100_000;
 const TARGET_RATIO = 1.2;
@@ -60,8 +55,6 @@ const SITE_URL = `http://127.0.0.1:${PORT}`;
 const PG_BASE = (process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
 const AUTH_SECRET = "bench-only-secret-0123456789abcdef0123456789";
 const benchDir = path.join(root, ".tmp/bench");
-const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(" ");
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 const BUYER = { email: "bench-trade-buyer@example.com", password: "Bench-Sturdy-Pass-42", name: "Bench Trade Buyer" };
 const PRICE_LIST = "Bench trade buyers";
@@ -71,25 +64,6 @@ const COMPANY = "Bench Trade Co";
 const ALL_OFF = 8;
 const CATEGORY_SLUG = "power-tools";
 const CATEGORY_OFF = 12;
-
-function seed(kind, env) {
-  log(`» Seeding ${kind} (${PRODUCTS.toLocaleString("en-US")} products; reused when already there)`);
-  const result = spawnSync(process.execPath, ["--experimental-strip-types", "server/db/seed/cli.ts", "--products", String(PRODUCTS)], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, AUTH_SECRET, DATABASE_URL: "", ...env },
-  });
-  if (result.status !== 0) fail(`seeding ${kind} failed`);
-}
-
-async function ensurePgDatabase(name) {
-  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
-  await admin.connect();
-  const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
-  if (exists.rowCount === 0) await admin.query(`create database ${name}`);
-  await admin.end();
-  return `${PG_BASE}/${name}`;
-}
 
 /** POSTs JSON to the auth API as a browser on the site would; returns the answer. */
 async function authPost(p, body, cookie = "") {
@@ -265,7 +239,7 @@ const met = (ratio) => (ratio <= TARGET_RATIO ? "yes" : "NO");
 
 async function benchDatabase(kind, env, open) {
   log(`\n» ${kind}: load average ${loadAverage()} at the start`);
-  seed(kind, env);
+  seedProducts(kind, env, { products: PRODUCTS, authSecret: AUTH_SECRET });
   db = open();
   const products = Number((await db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
   if (products < PRODUCTS) fail(`${kind}: ${products} products, not ${PRODUCTS}`);
@@ -322,7 +296,7 @@ await runBenchScript("trade-pages", {
       summary.push(await benchDatabase("sqlite", { SQLITE_PATH: file }, () => createDb({ kind: "sqlite", sqlitePath: file })));
     }
     if (!args.includes("--skip-pg")) {
-      const url = await ensurePgDatabase("toolstore_bench_trade");
+      const url = await ensurePgDatabase(PG_BASE, "toolstore_bench_trade");
       summary.push(await benchDatabase("postgres", { DATABASE_URL: url }, () => createDb({ kind: "postgres", url, poolSize: 2 })));
     }
     log("\nSummary (median round per page), ms; ratio = trade buyer / anonymous uncached");
