@@ -77,11 +77,14 @@ export function parseQuantity(value: unknown, max = MAX_LINE_QUANTITY): number |
   return n != null && n <= Math.min(max, MAX_LINE_QUANTITY) ? n : null;
 }
 
-export function parseProductId(value: unknown): number | null {
+/** A row id from a form or a URL: a whole number from 1 to 2,147,483,647; anything else is null. */
+export function parseRowId(value: unknown): number | null {
   const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
   // Ids are 32-bit integers in PostgreSQL: a larger one matches nothing (and must not reach the query).
   return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : null;
 }
+
+export const parseProductId = parseRowId;
 
 const US_ZIP = /^\d{5}(-\d{4})?$/;
 // UK postcodes (including GIR 0AA and BFPO-free forms), case-insensitive, optional space.

@@ -1,8 +1,7 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import type { Route } from "./+types/account-order-invoice";
 import { getSessionInfo } from "../../server/auth/session.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { isDomainError } from "../../server/errors.ts";
 import { invoiceResponse } from "../../server/invoices/InvoiceDocument.tsx";
 import { invoiceForCustomer } from "../../server/invoices/invoices.ts";
 
@@ -10,12 +9,5 @@ import { invoiceForCustomer } from "../../server/invoices/invoices.ts";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const session = await getSessionInfo(request);
   if (!session) throw redirect("/login");
-  try {
-    const invoice = await invoiceForCustomer(getDb(), session.userId, params.number);
-    if (!invoice) throw data("Order not found", { status: 404 });
-    return await invoiceResponse(invoice);
-  } catch (error) {
-    if (isDomainError(error)) throw data(error.message, { status: error.status });
-    throw error;
-  }
+  return invoiceResponse(() => invoiceForCustomer(getDb(), session.userId, params.number));
 }

@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
-import { Link, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
+import { ViewCartLink } from "../components/cart/ViewCartLink.tsx";
 import type { Route } from "./+types/quick-order";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { QuickOrderResults } from "../components/trade/QuickOrderResults.tsx";
@@ -80,12 +81,7 @@ export default function QuickOrder({ actionData }: Route.ComponentProps) {
             <p role="status" className={`mt-6 rounded-lg p-4 ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
               {result.message}
               {result.intent === "add" && result.ok ? (
-                <>
-                  {" "}
-                  <Link to="/cart" className="font-semibold underline">
-                    View your cart
-                  </Link>
-                </>
+                <ViewCartLink />
               ) : null}
             </p>
           ) : (

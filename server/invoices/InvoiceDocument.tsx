@@ -4,6 +4,8 @@
  * the due date. Only characters of the built-in Helvetica (WinAnsi) are used.
  */
 import { Document, Page, renderToBuffer, StyleSheet, Text, View } from "@react-pdf/renderer";
+import { data } from "react-router";
+import { isDomainError } from "../errors.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { paymentLabel } from "../../app/lib/order-labels.ts";
 import { STORE_ADDRESS, STORE_NAME, STORE_PHONE } from "../../app/lib/site.ts";
@@ -138,8 +140,19 @@ export function invoicePdf(invoice: InvoiceData): Promise<Buffer> {
   return renderToBuffer(<InvoiceDocument invoice={invoice} />);
 }
 
-/** The answer to a download: the PDF, named after the invoice, never cached by a shared cache. */
-export async function invoiceResponse(invoice: InvoiceData): Promise<Response> {
+/**
+ * The answer to a download: the PDF, named after the invoice, never cached by a shared cache; 404
+ * when the order isn't the asker's, and the refusal's message (409) when it has no invoice yet.
+ */
+export async function invoiceResponse(find: () => Promise<InvoiceData | null>): Promise<Response> {
+  let invoice: InvoiceData | null;
+  try {
+    invoice = await find();
+  } catch (error) {
+    if (isDomainError(error)) throw data(error.message, { status: error.status });
+    throw error;
+  }
+  if (!invoice) throw data("Order not found", { status: 404 });
   const pdf = await invoicePdf(invoice);
   return new Response(new Uint8Array(pdf), {
     headers: {

@@ -4,6 +4,7 @@
  * companies.updated_at the form was rendered with; if someone saved in between, it is refused
  * and nothing is written. Each save writes one audit row ("company.terms") in its transaction.
  */
+import { parseRowId } from "../../app/lib/order-rules.ts";
 import { MAX_CREDIT_LIMIT_CENTS } from "../../app/components/admin/trade/limits.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { diffFields, writeAudit, type AuditActor } from "../audit/audit.ts";
@@ -50,9 +51,10 @@ export function parseCreditLimit(raw: unknown): number {
 
 export function parseCompanyTermsForm(form: CompanyTermsForm): CompanyTerms {
   const list = typeof form.priceListId === "string" ? form.priceListId.trim() : "";
-  if (list && (!/^[1-9]\d{0,9}$/.test(list) || Number(list) > 2_147_483_647)) throw new CompanyTermsFieldError("priceListId", "Choose one of the price lists, or none.");
+  const priceListId = list ? parseRowId(list) : null;
+  if (list && priceListId == null) throw new CompanyTermsFieldError("priceListId", "Choose one of the price lists, or none.");
   return {
-    priceListId: list ? Number(list) : null,
+    priceListId,
     poRequired: form.poRequired === "on",
     net30: form.net30 === "on",
     creditLimitCents: parseCreditLimit(form.creditLimit),

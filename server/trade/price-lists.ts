@@ -4,6 +4,7 @@
  * company's list reaches the cart is server/trade/prices.ts. Every change writes an audit row in
  * its own transaction (objectType "price_list").
  */
+import { parseRowId } from "../../app/lib/order-rules.ts";
 import { sql, type Transaction } from "kysely";
 import { FIXED_PRICE_MAX_CENTS, PERCENT_OFF_MAX, PERCENT_OFF_MIN, PRICE_LIST_NAME_MAX, SKU_MAX } from "../../app/components/admin/trade/limits.ts";
 import { formatMoney } from "../../app/lib/money.ts";
@@ -57,9 +58,9 @@ function parseTarget(form: RuleForm): RuleTarget {
   const appliesTo = text(form.appliesTo);
   if (appliesTo === "all") return { kind: "all" };
   if (appliesTo === "category") {
-    const raw = text(form.categoryId);
-    if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw new PriceListFieldError("categoryId", "Choose the category the rule applies to.");
-    return { kind: "category", categoryId: Number(raw) };
+    const categoryId = parseRowId(form.categoryId);
+    if (categoryId == null) throw new PriceListFieldError("categoryId", "Choose the category the rule applies to.");
+    return { kind: "category", categoryId };
   }
   if (appliesTo === "product") {
     const sku = text(form.sku).toUpperCase();

@@ -1,4 +1,5 @@
-import { Link, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
+import { ViewCartLink } from "../cart/ViewCartLink.tsx";
 import type { ReorderedLine, ReorderResult } from "../../../server/orders/reorder.ts";
 
 export interface OrderAgainData {
@@ -21,12 +22,7 @@ function Outcome({ result }: { result: ReorderResult }) {
       <p>
         {result.summary}
         {result.inCart > 0 ? (
-          <>
-            {" "}
-            <Link to="/cart" className="font-semibold underline">
-              View your cart
-            </Link>
-          </>
+          <ViewCartLink />
         ) : null}
       </p>
       {toCheck.length ? (

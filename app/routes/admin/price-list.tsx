@@ -1,3 +1,4 @@
+import { parseRowId } from "../../lib/order-rules.ts";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/price-list";
 import { BackHeading } from "../../components/admin/BackHeading.tsx";
@@ -25,13 +26,9 @@ const DONE = {
   unchanged: "Nothing to save: the name was already this.",
 };
 
-function parseId(raw: string | undefined): number | null {
-  return raw && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const staff = await requireStaff(request, { trade: ["view"] });
-  const id = parseId(params.id);
+  const id = parseRowId(params.id);
   const db = getDb();
   const list = id ? await getPriceList(db, id) : null;
   if (!list) throw data("Not found", { status: 404 });
@@ -52,7 +49,7 @@ const RULE_FIELDS = ["appliesTo", "categoryId", "sku", "percentOff", "fixedPrice
 
 export async function action({ request, params }: Route.ActionArgs) {
   const staff = await requireStaff(request, { trade: ["update"] });
-  const id = parseId(params.id);
+  const id = parseRowId(params.id);
   if (!id) return refuse({ form: "other", message: "This price list doesn't exist." }, 404);
   const form = await readSmallForm(request);
   const intent = form.get("intent");

@@ -1,3 +1,4 @@
+import { parseRowId } from "../../lib/order-rules.ts";
 import { data, Form, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/trade-application";
 import { BackHeading } from "../../components/admin/BackHeading.tsx";
@@ -26,13 +27,9 @@ const DONE = {
   "terms-unchanged": "Nothing to save: the company's terms were already these.",
 };
 
-function parseId(raw: string | undefined): number | null {
-  return raw && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const staff = await requireStaff(request, { trade: ["view"] });
-  const id = parseId(params.id);
+  const id = parseRowId(params.id);
   const db = getDb();
   const application = id ? await getApplication(db, id) : null;
   if (!application) throw data("Not found", { status: 404 });
@@ -70,7 +67,7 @@ async function saveTerms(staff: StaffSession, id: number, form: FormData) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const staff = await requireStaff(request, { trade: ["view"] });
-  const id = parseId(params.id);
+  const id = parseRowId(params.id);
   if (!id) return refuse({ message: "This application doesn't exist." }, 404);
   const form = await readSmallForm(request);
   const intent = form.get("intent");
