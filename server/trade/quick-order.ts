@@ -65,7 +65,8 @@ const normalizeSku = (sku: string) => sku.trim().toUpperCase();
  */
 export async function checkQuickOrder(db: Db, raw: RawQuickOrderLine[]): Promise<QuickOrderCheck> {
   if (raw.length > QUICK_ORDER_MAX_LINES) throw tooMany(raw.length);
-  const skus = [...new Set(raw.map((l) => normalizeSku(l.sku)).filter((s) => s !== ""))];
+  // PostgreSQL refuses a NUL in any text (a 500): such a SKU can't exist, so it is never looked up.
+  const skus = [...new Set(raw.map((l) => normalizeSku(l.sku)).filter((s) => s !== "" && !s.includes("\u0000")))];
   const products = new Map<string, { id: number; title: string; stock: number; archived: boolean; colors: string }>();
   for (let i = 0; i < skus.length; i += 250) {
     const rows = await db

@@ -88,6 +88,11 @@ describe.each(dialects)("quick order on %s", (kind) => {
     expect(view.lines.find((l) => l.productId === 12)?.quantity).toBe(12);
   });
 
+  it("a SKU with a NUL in it is an unknown SKU, never a database error", async () => {
+    const check = await checkQuickOrder(t.db, quickOrderRows(["TH-\u00000001", sku(1)], ["1", "1"]));
+    expect(check.lines.map((l) => [l.status, l.reason])).toEqual([["problem", "Unknown SKU TH-\u00000001."], ["ok", null]]);
+  });
+
   it("typed rows are numbered as on the page; empty rows are skipped", () => {
     expect(quickOrderRows(["", sku(1), " th-0000002 "], ["", "2", "3"])).toEqual([
       { label: "Row 2", sku: sku(1), quantity: "2" },
