@@ -83,6 +83,7 @@ export async function decideApproval(db: Db, approver: Approver, number: string,
   if (!companyCan(approver.role, { order: ["approve"] })) throw new DomainError("NOT_ALLOWED", "Only your company's approvers and owners decide on orders above a limit.", 403);
   const reason = (decision.reason ?? "").trim().slice(0, REJECT_REASON_MAX);
   if (!decision.approve && !reason) throw new DomainError("REASON_REQUIRED", "Say why the order is rejected: the buyer is told.", 400);
+  if (!/^TH-[0-9A-F]{10}$/.test(number)) throw new DomainError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.", 404);
   const order = await db
     .selectFrom("orders as o")
     .innerJoin("order_approvals as a", "a.order_id", "o.id")

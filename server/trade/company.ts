@@ -44,6 +44,8 @@ export async function pendingInvitations(db: Db, organizationId: string, now = n
 
 /** An invitation as its recipient sees it before accepting: the company's name and the role offered. */
 export async function invitationForRecipient(db: Db, invitationId: string) {
+  // Better Auth's ids are URL-safe; anything else (a NUL would be a 500 on PostgreSQL) matches nothing.
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(invitationId)) return undefined;
   return db
     .selectFrom("invitation as i")
     .innerJoin("companies as c", "c.organization_id", "i.organizationId")

@@ -59,6 +59,8 @@ export function parseLimit(value: unknown): number | null | undefined {
 export async function setSpendingLimit(db: Db, owner: { userId: string; name: string; organizationId: string; role: string }, memberUserId: string, cents: number | null): Promise<string> {
   if (!companyCan(owner.role, { limit: ["set"] })) throw new DomainError("NOT_ALLOWED", "Only the company's owner sets spending limits.", 403);
   if (cents != null && (cents < 0 || cents > MAX_LIMIT_CENTS)) throw new DomainError("BAD_LIMIT", `A limit is an amount from $0 to ${formatMoney(MAX_LIMIT_CENTS)}.`, 400);
+  // A user id is Better Auth's random id; anything else (a NUL would be a 500 on PostgreSQL) is no member.
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(memberUserId)) throw new DomainError("NOT_A_MEMBER", "That person isn't a member of your company.", 404);
   return db.transaction().execute(async (trx) => {
     const member = await trx
       .selectFrom("member as m")

@@ -12,6 +12,7 @@ import { placeOrder } from "../../server/orders/place-order.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { decideApproval, waitingForApproval } from "../../server/trade/approvals.ts";
 import { buyerTerms, parseLimit, setSpendingLimit } from "../../server/trade/limits.ts";
+import { invitationForRecipient } from "../../server/trade/company.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
@@ -166,6 +167,9 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
     await expect(setSpendingLimit(t.db, { ...owner, role: "approver" }, people.buyer, 100)).rejects.toMatchObject({ status: 403 });
     await expect(setSpendingLimit(t.db, owner, people.buyer, 100_000_001)).rejects.toMatchObject({ code: "BAD_LIMIT" });
     await expect(setSpendingLimit(t.db, owner, "user-elsewhere", 100)).rejects.toMatchObject({ status: 404 });
+    await expect(setSpendingLimit(t.db, owner, "user-\u0000", 100)).rejects.toMatchObject({ code: "NOT_A_MEMBER", status: 404 });
+    expect(await invitationForRecipient(t.db, "inv-\u0000")).toBeUndefined();
+    await expect(decideApproval(t.db, approverActor("approverA"), "TH-\u0000", { approve: true, siteUrl: SITE })).rejects.toMatchObject({ code: "ORDER_NOT_FOUND", status: 404 });
     expect(await setSpendingLimit(t.db, owner, people.buyer, null)).toMatch(/has no spending limit now\.$/);
     expect((await buyerTerms(t.db, people.buyer))?.limitCents).toBeNull();
     const audit = await t.db.selectFrom("audit_log").select(["action", "after"]).where("object_id", "=", people.buyer).orderBy("id", "desc").executeTakeFirstOrThrow();
