@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Form, Link, useLocation, useNavigation, useRevalidator } from "react-router";
 import { formatMoney } from "../../lib/money.ts";
 import type { PaymentReturn, PaymentView } from "../../../server/payments/order-page.ts";
@@ -15,6 +15,20 @@ function useRefreshWhile(active: boolean) {
     }, 2_000);
     return () => clearInterval(timer);
   }, [active, revalidator]);
+}
+
+/**
+ * The header's cart count is read alongside the order, so on the visit that confirms a payment it
+ * may still count the items the payment just bought; one fresh read after loading corrects it.
+ */
+function useRefreshOnceWhen(active: boolean) {
+  const revalidator = useRevalidator();
+  const [done, setDone] = useState(false);
+  useEffect(() => {
+    if (!active || done) return;
+    setDone(true);
+    void revalidator.revalidate();
+  }, [active, done, revalidator]);
 }
 
 function PayButton({ label }: { label: string }) {
@@ -37,6 +51,7 @@ export function PaymentPanel({ number, email, payment, returned }: { number: str
   const location = useLocation();
   const confirming = payment.state === "processing" || (payment.state === "awaiting" && returned === "return");
   useRefreshWhile(confirming);
+  useRefreshOnceWhen(payment.state === "paid" && returned === "return");
   const minutes = `${payment.minutesLeft ?? 0} minute${payment.minutesLeft === 1 ? "" : "s"}`;
 
   if (confirming) {

@@ -1,18 +1,27 @@
 import { expectNoAxeViolations } from "../support/axe.ts";
-import { queryAll, queryOne } from "../support/db.ts";
+import { queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
+import { setProduct, storeDb } from "../shopping/support.ts";
 
-/** Live products with plenty of stock (other specs buy a few units at a time). */
-function stockedSkus(count: number, offset = 0): { sku: string; title: string }[] {
-  return queryAll<{ sku: string; title: string }>("SELECT sku, title FROM products WHERE archived_at IS NULL AND stock_quantity >= 200 ORDER BY id DESC LIMIT ? OFFSET ?", count, offset);
+/**
+ * This file owns products 500–519 and sets them to a known state first (see shopping/support.ts),
+ * so no other spec's stock or price change can move them while these tests run.
+ */
+function stockedSkus(count: number, firstId: number): { sku: string; title: string }[] {
+  return Array.from({ length: count }, (_, i) => ownedProduct(firstId + i, 500));
 }
 function scarceProduct() {
-  return queryOne<{ sku: string; title: string }>("SELECT sku, title FROM products WHERE archived_at IS NULL AND stock_quantity BETWEEN 1 AND 40 ORDER BY id DESC LIMIT 1");
+  return ownedProduct(519, 12);
+}
+function ownedProduct(id: number, stock: number) {
+  setProduct(id, { stock });
+  storeDb().prepare("UPDATE products SET archived_at = NULL WHERE id = ?").run(id);
+  return queryOne<{ sku: string; title: string }>("SELECT sku, title FROM products WHERE id = ?", id);
 }
 
 test("a pasted CSV is checked at once, line by line; the good lines go to the cart in one action", async ({ page }) => {
-  const [a, b, c] = stockedSkus(3, 40);
+  const [a, b, c] = stockedSkus(3, 500);
   const scarce = scarceProduct();
   await page.goto("/quick-order");
   await expect(page.getByRole("heading", { level: 1, name: "Quick order" })).toBeVisible();
@@ -38,12 +47,15 @@ test("a pasted CSV is checked at once, line by line; the good lines go to the ca
   // What was left over stays in the box to fix.
   await expect(page.getByLabel("CSV lines (sku,quantity)")).toHaveValue(["TH-9999999,1", `${b!.sku},0`, `${scarce.sku},99`].join("\n"));
   await page.getByRole("link", { name: "View your cart" }).click();
+  await expect(page).toHaveURL(/\/cart$/);
+  // Checked on the whole page first, so that a failure prints what the cart did show.
+  await expect(page.getByRole("main")).toContainText(a!.title, { timeout: 15_000 });
   await expect(page.getByRole("row").filter({ hasText: a!.title }).getByTestId("line-quantity")).toHaveText("3");
   await expect(page.getByRole("row").filter({ hasText: c!.title }).getByTestId("line-quantity")).toHaveText("3");
 });
 
 test("rows are typed with the keyboard alone: SKU suggestions, Enter to the next field and the next row", async ({ page }) => {
-  const [a, b] = stockedSkus(2, 50);
+  const [a, b] = stockedSkus(2, 503);
   await page.goto("/quick-order");
   await waitForHydration(page);
   const firstSku = page.getByLabel("SKU, row 1", { exact: true });
@@ -77,7 +89,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("an uploaded CSV file goes to the cart with a plain form post", async ({ page }) => {
-    const [a, b] = stockedSkus(2, 60);
+    const [a, b] = stockedSkus(2, 505);
     await page.goto("/quick-order");
     await page.getByLabel("Upload a CSV file").setInputFiles({ name: "restock.csv", mimeType: "text/csv", buffer: Buffer.from(`sku,quantity\r\n${a!.sku},2\r\n${b!.sku},5\r\nnope,1\r\n`) });
     await page.getByRole("button", { name: "Check lines" }).click();
@@ -92,7 +104,7 @@ test.describe("without JavaScript", () => {
 });
 
 test("refuses more than 500 lines and a form from another site, saying why", async ({ page, baseURL }) => {
-  const [a] = stockedSkus(1);
+  const [a] = stockedSkus(1, 507);
   const many = Array.from({ length: 501 }, () => `${a!.sku},1`).join("\n");
   const tooMany = await page.request.post("/quick-order", { multipart: { intent: "check", csv: many }, headers: { origin: baseURL! } });
   expect(tooMany.status()).toBe(400);
