@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isValidPostcode, isValidTaxNumber } from "./order-rules.ts";
+import { isValidPostcode } from "./order-rules.ts";
 
 /** The checkout form's server-side schema (kept out of the browser bundle). */
 const text = (label: string, max: number) => z.string().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
@@ -18,8 +18,6 @@ export const checkoutSchema = z
     postcode: text("ZIP or postcode", 12),
     country: z.enum(["US", "GB"], { message: "Choose the United States or the United Kingdom" }),
     paymentMethod: z.enum(["card", "pay-on-delivery", "invoice-net30"], { message: "Choose a payment method" }),
-    businessName: optionalText(120),
-    taxNumber: optionalText(20),
     /** A trade account's purchase-order number (ignored for other shoppers). */
     poNumber: optionalText(40).refine((v) => v == null || noControl(v), "PO number contains invalid characters"),
     checkoutToken: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),
@@ -27,12 +25,6 @@ export const checkoutSchema = z
   .superRefine((value, ctx) => {
     if (!isValidPostcode(value.country, value.postcode)) {
       ctx.addIssue({ code: "custom", path: ["postcode"], message: value.country === "US" ? "Enter a valid US ZIP code, like 10001 or 10001-1234" : "Enter a valid UK postcode, like SW1A 1AA" });
-    }
-    if (value.paymentMethod === "invoice-net30") {
-      if (!value.businessName) ctx.addIssue({ code: "custom", path: ["businessName"], message: "Business name is required for invoice payment" });
-      if (!value.taxNumber || !isValidTaxNumber(value.country, value.taxNumber)) {
-        ctx.addIssue({ code: "custom", path: ["taxNumber"], message: value.country === "US" ? "Enter your EIN, like 12-3456789" : "Enter your VAT number, like GB123456789" });
-      }
     }
   });
 

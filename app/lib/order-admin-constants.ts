@@ -13,7 +13,7 @@ export const NOTE_MAX = 500;
 /** Statuses the list filter offers; holds that never became orders come last. */
 export const FILTER_STATUSES = ["placed", "packed", "shipped", "delivered", "cancelled", "returned", "processing", "awaiting_confirmation", "awaiting_payment", "expired", "awaiting_approval"] as const;
 
-export const ORDER_ACTIONS = ["pack", "ship", "deliver", "cancel", "return", "refund"] as const;
+export const ORDER_ACTIONS = ["pack", "ship", "deliver", "cancel", "return", "refund", "mark-paid"] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
 export const SORT_KEYS = ["date", "total"] as const;

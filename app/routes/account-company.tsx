@@ -13,6 +13,9 @@ import { requireCustomer } from "../../server/trade/guard.ts";
 import { parseLimit, setSpendingLimit, spendingLimits } from "../../server/trade/limits.ts";
 import { waitingForApproval } from "../../server/trade/approvals.ts";
 import { isDomainError } from "../../server/errors.ts";
+import { CompanyInvoices } from "../components/trade/CompanyInvoices.tsx";
+import { creditStanding } from "../../server/invoices/credit.ts";
+import { companyOpenInvoices } from "../../server/invoices/open-invoices.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Your company", description: "Your company's trade account.", path: "/account/company", matches, noindex: true });
@@ -30,11 +33,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const db = getDb();
   const manages = companyCan(role, { member: ["create"] });
   const approves = companyCan(role, { order: ["approve"] });
-  const [members, invitations, limits, waiting] = await Promise.all([
+  const [members, invitations, limits, waiting, credit, invoices] = await Promise.all([
     companyMembers(db, company.organization_id),
     manages ? pendingInvitations(db, company.organization_id) : [],
     spendingLimits(db, company.organization_id),
     approves ? waitingForApproval(db, company.organization_id) : [],
+    company.net30 ? creditStanding(db, company.organization_id) : null,
+    company.net30 ? companyOpenInvoices(db, company.organization_id) : [],
   ]);
   return {
     company: { name: company.name, country: company.country, taxId: company.tax_id, net30: Boolean(company.net30), poRequired: Boolean(company.po_required), creditLimitCents: company.credit_limit_cents },
@@ -44,6 +49,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     waitingCount: waiting.length,
     members: members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role, you: m.userId === session.userId })),
     limits: members.map((m) => ({ userId: m.userId, name: m.name, limitCents: limits.get(m.userId) ?? null })),
+    credit,
+    invoices: invoices.map((i) => ({ number: i.number, orderNumber: i.orderNumber, totalCents: i.totalCents, dueAt: i.dueAt, daysOverdue: i.daysOverdue, yours: i.buyerUserId === session.userId })),
     invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: i.role ?? "buyer", expiresAt: new Date(i.expiresAt).toISOString() })),
   };
 }
@@ -101,6 +108,7 @@ export default function AccountCompany({ loaderData, actionData }: Route.Compone
             <dd>{company.net30 ? "Invoice, net 30" : "Card or pay on delivery (ask us about net-30 terms)"}</dd>
           </dl>
         </section>
+        {loaderData.credit ? <CompanyInvoices credit={loaderData.credit} invoices={loaderData.invoices} /> : null}
         {approves ? (
           <p>
             <Link to="/account/company/approvals" className="font-semibold text-brand-800 hover:underline">

@@ -14,6 +14,7 @@ import { orderAwaitingPayment } from "../../server/payments/order-page.ts";
 import { clientIp } from "../../server/security/rate-limit.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
 import { buyerTerms } from "../../server/trade/limits.ts";
+import { creditStanding } from "../../server/invoices/credit.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Checkout", description: "Place your order.", path: "/checkout", matches, noindex: true });
@@ -27,7 +28,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const deps = defaultCheckoutDeps();
   const awaitingPayment = deps.payments ? await orderAwaitingPayment(getDb(), shopper.owner) : null;
   const terms = await buyerTerms(getDb(), shopper.session?.userId ?? null);
-  const trade = terms ? { companyName: terms.companyName, poRequired: terms.poRequired, limitCents: terms.limitCents } : null;
+  const credit = terms?.net30 ? await creditStanding(getDb(), terms.organizationId) : null;
+  const trade = terms ? { companyName: terms.companyName, poRequired: terms.poRequired, limitCents: terms.limitCents, taxId: terms.taxId, credit } : null;
   return { ...preview, member, trade, holdMinutes: deps.holdMinutes, cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null, awaitingPayment };
 }
 
@@ -76,7 +78,8 @@ function Field({ name, label, errors, values, autoComplete, type = "text", requi
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { cart, summaries, checkoutToken, member, trade, holdMinutes, cardHoldMinutes, awaitingPayment } = loaderData;
-  const methods = PAYMENT_METHODS.filter((m) => m.id !== "card" || cardHoldMinutes !== null);
+  // Net 30 is offered only to a company with net-30 terms (its credit is checked again on placing).
+  const methods = PAYMENT_METHODS.filter((m) => (m.id !== "card" || cardHoldMinutes !== null) && (m.id !== "invoice-net30" || trade?.credit));
   const values = (actionData?.values ?? {}) as Record<string, string>;
   const errors = actionData?.errors ?? {};
   // The refilled form echoes what was posted: only a country the summaries know may pick one.
@@ -181,10 +184,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 By card, Apple Pay or Google Pay you pay on Stripe's secure payment page. We hold your items for {cardHoldMinutes} minutes while you pay; your order is placed once the payment is through.
               </p>
             ) : null}
-            <div className={`grid gap-4 sm:grid-cols-2`} hidden={hydrated && payment !== "invoice-net30"}>
-              <Field name="businessName" label="Business name" autoComplete="organization" errors={errors} values={values} />
-              <Field name="taxNumber" label={country === "US" ? "EIN" : "VAT number"} autoComplete="off" errors={errors} values={values} />
-            </div>
+            {trade?.credit ? (
+              <p className="text-sm text-slate-700" hidden={hydrated && payment !== "invoice-net30"}>
+                On account: invoiced to {trade.companyName} ({trade.taxId}), due 30 days after the invoice date. Credit available: {formatMoney(trade.credit.availableCents)} of {formatMoney(trade.credit.limitCents)}.
+              </p>
+            ) : null}
           </fieldset>
         </div>
         <aside aria-labelledby="order-summary-heading" className="h-fit rounded-xl border border-slate-200 p-6">

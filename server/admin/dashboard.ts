@@ -8,6 +8,7 @@
  *   stock_quantity <= low_stock_threshold;
  * - messages: contact_messages where handled_at is null; stuck mail: mail_queue_due_idx.
  */
+import { overdueInvoices } from "../invoices/open-invoices.ts";
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { OrderStatus } from "../orders/states.ts";
@@ -63,6 +64,8 @@ export interface Dashboard {
   stuckMails: number;
   /** Card payments flagged for staff (amount mismatch, paid twice, paid after release). */
   paymentsNeedingAttention: number;
+  /** Net-30 invoices past their due date, the oldest first. */
+  overdueInvoices: Awaited<ReturnType<typeof overdueInvoices>>;
 }
 
 /** Start of the current UTC day as stored in orders.created_at (ISO-8601 UTC). */
@@ -138,13 +141,14 @@ export async function lowStockProducts(db: Db, shown = LOW_STOCK_SHOWN): Promise
 }
 
 export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard> {
-  const [daily, waitingToShip, lowStock, unansweredMessages, stuckMails, paymentsNeedingAttention] = await Promise.all([
+  const [daily, waitingToShip, lowStock, unansweredMessages, stuckMails, paymentsNeedingAttention, overdue] = await Promise.all([
     dailySales(db, now),
     countWaitingToShip(db),
     lowStockProducts(db),
     countUnhandledMessages(db),
     countStuckMail(db, now),
     countPaymentsNeedingAttention(db),
+    overdueInvoices(db, now),
   ]);
   return {
     today: total(daily.slice(-1)),
@@ -156,6 +160,7 @@ export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard
     unansweredMessages,
     stuckMails,
     paymentsNeedingAttention,
+    overdueInvoices: overdue,
   };
 }
 

@@ -22,6 +22,7 @@ const backOffice = {
   customer: ["view", "ban"],
   message: ["view", "reply", "handle"],
   trade: ["view", "decide", "update"],
+  invoice: ["mark-paid"],
   audit: ["view"],
 } as const;
 

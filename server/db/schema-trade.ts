@@ -130,8 +130,29 @@ export interface InvoiceTable {
   /** Net-30 invoices: when payment is due; null when paid up front or due on delivery. */
   due_at: string | null;
   total_cents: number;
-  status: "unpaid" | "paid";
+  /** void: the order was cancelled, so nothing is owed. */
+  status: "unpaid" | "paid" | "void";
   paid_at: string | null;
+}
+
+/** A customer's named list (migration 016_saved_lists); shared with a company when organization_id is set. */
+export interface SavedListTable {
+  id: Generated<number>;
+  /** The owner: only they change the list. */
+  user_id: string;
+  /** The company it is shared with (its members see it and add it to their carts), or null. */
+  organization_id: string | null;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SavedListLineTable {
+  list_id: number;
+  product_id: number;
+  color: Generated<string>;
+  quantity: number;
+  created_at: string;
 }
 
 declare module "./schema.ts" {
@@ -148,6 +169,8 @@ declare module "./schema.ts" {
     spending_limits: SpendingLimitTable;
     invoice_sequence: InvoiceSequenceTable;
     invoices: InvoiceTable;
+    saved_lists: SavedListTable;
+    saved_list_lines: SavedListLineTable;
     order_approvals: OrderApprovalTable;
     volume_breaks: VolumeBreakTable;
     price_lists: PriceListTable;

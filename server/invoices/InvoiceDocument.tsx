@@ -45,6 +45,8 @@ function discountText(line: InvoiceData["lines"][number]): string {
 }
 
 function dueText(invoice: InvoiceData): string {
+  if (invoice.status === "void") return "Void: the order was cancelled";
+  if (invoice.status === "paid" && invoice.paidAt) return `Paid ${day(invoice.paidAt)}`;
   if (invoice.dueAt) return `Due ${day(invoice.dueAt)} (net ${NET_TERMS_DAYS} days)`;
   if (invoice.paymentStatus === "paid") return "Paid";
   if (invoice.paymentMethod === "pay-on-delivery") return "Due on delivery";

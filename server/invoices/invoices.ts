@@ -29,34 +29,45 @@ async function nextInvoiceNumber(trx: Transaction<Database>): Promise<string> {
   return formatNumber(row.last_number);
 }
 
+/**
+ * Issues the order's invoice inside the caller's transaction (the order row is locked first, so
+ * concurrent issues of one order queue and the later ones see the first one's invoice). A net-30
+ * invoice is due NET_TERMS_DAYS after it is issued; an order already paid gets a paid invoice.
+ */
+export async function issueInvoiceInTransaction(trx: Transaction<Database>, orderId: number, now = new Date()) {
+  const order = await trx.selectFrom("orders").select(["id", "status", "payment_method", "payment_status", "total_cents", "organization_id", "version"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+  await trx.updateTable("orders").set({ version: order.version }).where("id", "=", orderId).execute();
+  const again = await trx.selectFrom("invoices").selectAll().where("order_id", "=", orderId).executeTakeFirst();
+  if (again) return again;
+  const rejected = order.status === "cancelled" && (await trx.selectFrom("order_approvals").select("decision").where("order_id", "=", orderId).where("decision", "=", "rejected").executeTakeFirst());
+  if (NEVER_PLACED.includes(order.status) || rejected) throw new DomainError("NO_INVOICE_YET", "This order hasn't been placed, so it has no invoice yet.", 409);
+  const net30 = order.payment_method === "invoice-net30";
+  const paid = order.payment_status === "paid";
+  const invoice = {
+    number: await nextInvoiceNumber(trx),
+    order_id: orderId,
+    organization_id: order.organization_id,
+    issued_at: now.toISOString(),
+    due_at: net30 ? new Date(now.getTime() + NET_TERMS_DAYS * 86_400_000).toISOString() : null,
+    total_cents: order.total_cents,
+    // A cancelled order's invoice (first asked for after the cancellation) is void from the start.
+    status: order.status === "cancelled" ? ("void" as const) : paid ? ("paid" as const) : ("unpaid" as const),
+    paid_at: paid ? now.toISOString() : null,
+  };
+  await trx.insertInto("invoices").values(invoice).execute();
+  return trx.selectFrom("invoices").selectAll().where("order_id", "=", orderId).executeTakeFirstOrThrow();
+}
+
 /** The order's invoice, issued now if it has none yet. Two requests at once issue one. */
 export async function issueInvoice(db: Db, orderId: number, now = new Date()) {
   const existing = await db.selectFrom("invoices").selectAll().where("order_id", "=", orderId).executeTakeFirst();
   if (existing) return existing;
-  return withTransactionRetry(() =>
-    db.transaction().execute(async (trx) => {
-      // The order row first: concurrent issues of one order queue here, then see the first one's invoice.
-      const order = await trx.selectFrom("orders").select(["id", "status", "payment_method", "total_cents", "organization_id", "version"]).where("id", "=", orderId).executeTakeFirstOrThrow();
-      await trx.updateTable("orders").set({ version: order.version }).where("id", "=", orderId).execute();
-      const again = await trx.selectFrom("invoices").selectAll().where("order_id", "=", orderId).executeTakeFirst();
-      if (again) return again;
-      const rejected = order.status === "cancelled" && (await trx.selectFrom("order_approvals").select("decision").where("order_id", "=", orderId).where("decision", "=", "rejected").executeTakeFirst());
-      if (NEVER_PLACED.includes(order.status) || rejected) throw new DomainError("NO_INVOICE_YET", "This order hasn't been placed, so it has no invoice yet.", 409);
-      const net30 = order.payment_method === "invoice-net30";
-      const invoice = {
-        number: await nextInvoiceNumber(trx),
-        order_id: orderId,
-        organization_id: order.organization_id,
-        issued_at: now.toISOString(),
-        due_at: net30 ? new Date(now.getTime() + NET_TERMS_DAYS * 86_400_000).toISOString() : null,
-        total_cents: order.total_cents,
-        status: "unpaid" as const,
-        paid_at: null,
-      };
-      await trx.insertInto("invoices").values(invoice).execute();
-      return trx.selectFrom("invoices").selectAll().where("order_id", "=", orderId).executeTakeFirstOrThrow();
-    }),
-  );
+  return withTransactionRetry(() => db.transaction().execute((trx) => issueInvoiceInTransaction(trx, orderId, now)));
+}
+
+/** A cancelled order owes nothing: its unpaid invoice is void (it stays, numbered, for the books). */
+export async function voidInvoice(trx: Transaction<Database>, orderId: number): Promise<void> {
+  await trx.updateTable("invoices").set({ status: "void" }).where("order_id", "=", orderId).where("status", "=", "unpaid").execute();
 }
 
 /** VAT included in a tax-inclusive amount at `percent` (20% of a £120 total is £20). */
@@ -94,6 +105,7 @@ async function invoiceData(db: Db, order: { id: number }) {
     issuedAt: invoice.issued_at,
     dueAt: invoice.due_at,
     status: invoice.status,
+    paidAt: invoice.paid_at,
     orderNumber: o.number,
     orderedAt: o.created_at,
     poNumber: o.po_number,

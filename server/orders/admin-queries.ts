@@ -123,7 +123,11 @@ export async function getOrderForStaff(db: Db, number: string) {
   if (!/^TH-[0-9A-F]{10}$/.test(number)) return null;
   const order = await db
     .selectFrom("orders as o")
+    .leftJoin("invoices as i", "i.order_id", "o.id")
     .select([
+      "i.number as invoice_number",
+      "i.status as invoice_status",
+      "i.due_at as invoice_due_at",
       "o.id",
       "o.number",
       "o.status",
@@ -197,6 +201,7 @@ export async function getOrderForStaff(db: Db, number: string) {
       cancel: ["placed", "processing", "packed"].includes(status) || (status === "awaiting_payment" && order.payment_flag != null),
       return: canReturn,
       refund: refundableCents > 0,
+      "mark-paid": order.payment_method === "invoice-net30" && order.invoice_status === "unpaid",
     },
   };
 }

@@ -5,6 +5,7 @@
  * order_events row, an audit row and the customer's mail in the durable queue. Of two staff
  * acting on one order at once, exactly one wins; the other gets a StaleOrderError.
  */
+import { voidInvoice } from "../invoices/invoices.ts";
 import type { Transaction } from "kysely";
 import type { z } from "zod";
 import { cancelSchema, orderStepSchema, shipSchema, type CancelInput, type OrderStepInput, type ShipInput } from "../../app/lib/order-admin-schema.ts";
@@ -79,7 +80,10 @@ async function move(db: Db, staff: StaffActor, order: LoadedOrder, request: Move
       actor,
       now,
       then: async (trx, after) => {
-        if (request.action === "cancel") await checkCardMoneyBeforeCancel(trx, order.id, order.status);
+        if (request.action === "cancel") {
+          await checkCardMoneyBeforeCancel(trx, order.id, order.status);
+          await voidInvoice(trx, order.id);
+        }
         await trx
           .updateTable("orders")
           .set({ updated_at: now.toISOString(), ...request.set })

@@ -5,6 +5,7 @@ export interface PaymentRequest {
   orderNumber: string;
   totalCents: number;
   email: string;
+  /** A net-30 order's company and its VAT number or EIN. */
   businessName: string | null;
   taxNumber: string | null;
 }
@@ -21,7 +22,6 @@ export interface PaymentOutcome {
 export interface PaymentMethod {
   id: PaymentMethodId;
   label: string;
-  requiresBusiness: boolean;
   /** Paid online before the order is placed: the order waits in `awaiting_payment`, holding its stock. */
   collectsOnline: boolean;
   authorize(request: PaymentRequest): Promise<PaymentOutcome>;
@@ -30,7 +30,6 @@ export interface PaymentMethod {
 const payOnDelivery: PaymentMethod = {
   id: "pay-on-delivery",
   label: "Pay on delivery",
-  requiresBusiness: false,
   collectsOnline: false,
   authorize: async () => ({ paymentStatus: "due_on_delivery" }),
 };
@@ -38,7 +37,6 @@ const payOnDelivery: PaymentMethod = {
 const invoiceNet30: PaymentMethod = {
   id: "invoice-net30",
   label: "Invoice (business accounts, net 30)",
-  requiresBusiness: true,
   collectsOnline: false,
   authorize: async () => ({ paymentStatus: "invoiced_net30" }),
 };
@@ -47,7 +45,6 @@ const invoiceNet30: PaymentMethod = {
 const card: PaymentMethod = {
   id: "card",
   label: "Card, Apple Pay or Google Pay",
-  requiresBusiness: false,
   collectsOnline: true,
   authorize: async () => ({ paymentStatus: "pending" }),
 };

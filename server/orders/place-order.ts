@@ -17,6 +17,8 @@ import { buyerPriceRules, volumeBreaksFor } from "../trade/prices.ts";
 import { buyerTerms } from "../trade/limits.ts";
 import { requestApproval } from "../trade/approvals.ts";
 import { formatMoney } from "../../app/lib/money.ts";
+import { checkCredit, NET30_METHOD, NET30_NOT_OFFERED_MESSAGE } from "../invoices/credit.ts";
+import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
 
 export interface PlaceOrderInput {
   owner: string;
@@ -92,6 +94,12 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     { isMember: input.userId != null, country: checkout.country },
   );
   const method = paymentMethod(checkout.paymentMethod);
+  const onAccount = method.id === NET30_METHOD;
+  // Net 30 is a company's credit: only for a company with net-30 terms, never above its credit limit.
+  if (onAccount) {
+    if (!trade) throw new DomainError("NET30_NOT_OFFERED", NET30_NOT_OFFERED_MESSAGE, 409);
+    await checkCredit(trx, trade, summary.totalCents);
+  }
   // Above the buyer's spending limit the order waits for an approver, holding no stock.
   const needsApproval = trade?.limitCents != null && summary.totalCents > trade.limitCents;
   if (needsApproval && method.collectsOnline) {
@@ -101,8 +109,8 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     orderNumber: keys.number,
     totalCents: summary.totalCents,
     email: checkout.email,
-    businessName: checkout.businessName,
-    taxNumber: checkout.taxNumber,
+    businessName: onAccount ? trade!.companyName : null,
+    taxNumber: onAccount ? trade!.taxId : null,
   });
   // A card order holds its stock until it is paid (the cart stays until then); a guest's other
   // orders hold it until the guest confirms from the mail; a member's are placed at once.
@@ -127,8 +135,8 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
       cart_owner: owner,
       payment_method: method.id,
       payment_status: payment.paymentStatus,
-      business_name: method.requiresBusiness ? checkout.businessName : null,
-      tax_number: method.requiresBusiness ? checkout.taxNumber : null,
+      business_name: onAccount ? trade!.companyName : null,
+      tax_number: onAccount ? trade!.taxId : null,
       po_number: trade ? checkout.poNumber : null,
       organization_id: trade?.organizationId ?? null,
       ship_name: checkout.name,
@@ -181,6 +189,8 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     return { number: keys.number, accessToken: keys.accessToken, created: true, awaitingApproval: true };
   }
 
+  // A net-30 order is invoiced as it is placed: the 30 days and the credit it uses start now.
+  if (onAccount) await issueInvoiceInTransaction(trx, order.id, keys.now);
   const mailOrder = { number: keys.number, email: checkout.email, ship_name: checkout.name, subtotal_cents: summary.subtotalCents, member_discount_cents: summary.memberDiscountCents, shipping_cents: summary.shippingCents, total_cents: summary.totalCents, po_number: trade ? checkout.poNumber : null };
   const mail = keys.confirmToken
     ? confirmOrderMail(mailOrder, orderLines, { link: `${input.siteUrl}/orders/${keys.accessToken}?confirm=${keys.confirmToken}`, holdMinutes })

@@ -4,6 +4,8 @@
  * with the usual no-oversell rule — or rejects it with a reason; the buyer is mailed either way.
  * Two approvers deciding at once: the order's status and version decide, exactly one wins.
  */
+import { checkCredit, NET30_METHOD } from "../invoices/credit.ts";
+import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
 import type { Transaction } from "kysely";
 import { paymentLabel } from "../../app/lib/order-labels.ts";
 import type { PaymentMethodId } from "../../app/lib/order-rules.ts";
@@ -111,6 +113,12 @@ export async function decideApproval(db: Db, approver: Approver, number: string,
           .execute();
         await recordOrderEvent(trx, { orderId: order.id, actor, kind: "status", from: "awaiting_approval", to, details: decision.approve ? { by: approver.name } : { by: approver.name, reason: `Not approved: ${reason}` }, now });
         const link = `${decision.siteUrl}/account/orders/${order.number}`;
+        if (decision.approve && order.payment_method === NET30_METHOD) {
+          // The credit is checked again now: invoices may have been paid, or other orders placed, since.
+          const company = await trx.selectFrom("companies").select(["name", "net30", "credit_limit_cents"]).where("organization_id", "=", order.organization_id).executeTakeFirstOrThrow();
+          await checkCredit(trx, { organizationId: order.organization_id, companyName: company.name, net30: Boolean(company.net30), creditLimitCents: Number(company.credit_limit_cents) }, order.total_cents);
+          await issueInvoiceInTransaction(trx, order.id, now);
+        }
         if (decision.approve) {
           const lines = await trx.selectFrom("order_lines").select(["title", "color", "quantity", "line_total_cents"]).where("order_id", "=", order.id).orderBy("id").execute();
           await enqueueMail(trx, orderPlacedMail(order, lines, { link, paymentLabel: paymentLabel(order.payment_method) }));
@@ -121,6 +129,9 @@ export async function decideApproval(db: Db, approver: Approver, number: string,
     });
   } catch (error) {
     if (error instanceof OrderConflictError) throw new DomainError("ALREADY_DECIDED", "This order was already decided by another approver.", 409);
+    if (error instanceof DomainError && (error.code === "CREDIT_LIMIT" || error.code === "NET30_NOT_OFFERED")) {
+      throw new DomainError(error.code, `${error.message} The order is still waiting: reject it, or approve it once there is credit for it.`, 409);
+    }
     if (error instanceof DomainError && error.code === "OUT_OF_STOCK") {
       throw new DomainError("OUT_OF_STOCK", `${error.message.replace(/ Nothing was charged.*$/, "")} The order is still waiting: reject it, or approve it once the stock is back.`, 409);
     }

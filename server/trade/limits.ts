@@ -22,6 +22,11 @@ export interface BuyerTerms {
   role: string;
   poRequired: boolean;
   limitCents: number | null;
+  /** The company's VAT number or EIN, printed on its orders and invoices. */
+  taxId: string;
+  /** Invoice on net-30 terms, against the company's credit limit (server/invoices/credit.ts). */
+  net30: boolean;
+  creditLimitCents: number;
 }
 
 export async function buyerTerms(db: Handle, userId: string | null): Promise<BuyerTerms | null> {
@@ -30,13 +35,22 @@ export async function buyerTerms(db: Handle, userId: string | null): Promise<Buy
     .selectFrom("member as m")
     .innerJoin("companies as c", "c.organization_id", "m.organizationId")
     .leftJoin("spending_limits as l", (join) => join.onRef("l.organization_id", "=", "m.organizationId").onRef("l.user_id", "=", "m.userId"))
-    .select(["c.organization_id", "c.name", "c.po_required", "m.role", "l.per_order_cents"])
+    .select(["c.organization_id", "c.name", "c.po_required", "c.tax_id", "c.net30", "c.credit_limit_cents", "m.role", "l.per_order_cents"])
     .where("m.userId", "=", userId)
     .orderBy("m.createdAt")
     .limit(1)
     .executeTakeFirst();
   if (!row) return null;
-  return { organizationId: row.organization_id, companyName: row.name, role: row.role, poRequired: Boolean(row.po_required), limitCents: row.per_order_cents ?? null };
+  return {
+    organizationId: row.organization_id,
+    companyName: row.name,
+    role: row.role,
+    poRequired: Boolean(row.po_required),
+    limitCents: row.per_order_cents ?? null,
+    taxId: row.tax_id,
+    net30: Boolean(row.net30),
+    creditLimitCents: Number(row.credit_limit_cents),
+  };
 }
 
 export async function spendingLimits(db: Db, organizationId: string): Promise<Map<string, number>> {

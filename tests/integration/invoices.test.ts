@@ -15,6 +15,7 @@ import { includedVatCents, invoiceForAccessToken, invoiceForCustomer, invoiceFor
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { net30Buyer } from "./trade-support.ts";
 
 const token = () => randomBytes(18).toString("base64url");
 
@@ -59,9 +60,9 @@ describe.each(dialects)("invoices on %s", (kind) => {
   });
 
   it("a UK business's net-30 invoice: VAT number, PO, VAT at 20% included, due in 30 days, and the PDF says so", async () => {
-    const placed = await order("user-uk", { country: "GB", postcode: "SW1A 1AA", paymentMethod: "invoice-net30", businessName: "Hammer & Sons Ltd", taxNumber: "GB123456789", poNumber: "PO-77" }, 12);
-    // A PO number is kept for trade accounts (tests/integration/trade-approvals.test.ts); here it is set directly.
-    await t.db.updateTable("orders").set({ po_number: "PO-77" }).where("id", "=", placed.id).execute();
+    await net30Buyer(t.db, { name: "Hammer & Sons Ltd", country: "GB", taxId: "GB123456789", userId: "user-uk" });
+    const placed = await order("user-uk", { country: "GB", postcode: "SW1A 1AA", paymentMethod: "invoice-net30", poNumber: "PO-77" }, 12);
+    expect(placed.po_number).toBe("PO-77");
     const invoice = (await invoiceForCustomer(t.db, "user-uk", placed.number))!;
     expect(invoice.tax).toEqual({ kind: "uk-vat", percent: 20, cents: includedVatCents(placed.total_cents) });
     expect(new Date(invoice.dueAt!).getTime() - new Date(invoice.issuedAt).getTime()).toBe(30 * 86_400_000);

@@ -13,6 +13,7 @@ import { applyWishlistAction } from "../../server/wishlist/actions.ts";
 import { addToWishlist, getWishlist, mergeWishlists, toggleWishlist, wishlistProductIds } from "../../server/wishlist/wishlist.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
+import { net30Buyer } from "./trade-support.ts";
 
 /**
  * Set RUN_FIXME=1 to run the tests that document known app bugs (they fail until the bug is fixed).
@@ -436,13 +437,21 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(mail.text_body).toContain(`${SITE}/account/orders/${placed.number}`);
     });
 
-    it("records the business details for an invoice order", async () => {
+    it("invoices on net 30 only a company with net-30 terms, recording its name and EIN; a guest or a plain member is refused", async () => {
       const p = await freshProduct({ stock: 10 });
-      const owner = guest();
+      const member = userId();
+      for (const [owner, who] of [[guest(), null], [`u:${member}`, member]] as const) {
+        await addToCart(t.db, owner, { productId: p.id, quantity: 1 });
+        const before = await count("orders");
+        await domainError(placeOrder(t.db, { owner, userId: who, checkout: checkout({ paymentMethod: "invoice-net30" }), siteUrl: SITE }), "NET30_NOT_OFFERED", 409);
+        expect(await count("orders")).toBe(before);
+      }
+      const buyer = await net30Buyer(t.db, { name: "Acme Tools LLC", taxId: "12-3456789" });
+      const owner = `u:${buyer.userId}`;
       await addToCart(t.db, owner, { productId: p.id, quantity: 1 });
-      const placed = await placeOrder(t.db, { owner, userId: null, checkout: checkout({ paymentMethod: "invoice-net30", businessName: "Acme Tools LLC", taxNumber: "12-3456789" }), siteUrl: SITE });
-      expect(await getOrderByAccessToken(t.db, placed.accessToken)).toMatchObject({ payment_method: "invoice-net30" });
-      expect(await orderRecord(placed.number)).toMatchObject({ payment_status: "invoiced_net30", business_name: "Acme Tools LLC", tax_number: "12-3456789" });
+      const placed = await placeOrder(t.db, { owner, userId: buyer.userId, checkout: checkout({ paymentMethod: "invoice-net30" }), siteUrl: SITE });
+      expect(await getOrderByAccessToken(t.db, placed.accessToken)).toMatchObject({ payment_method: "invoice-net30", status: "placed" });
+      expect(await orderRecord(placed.number)).toMatchObject({ payment_status: "invoiced_net30", business_name: "Acme Tools LLC", tax_number: "12-3456789", organization_id: buyer.organizationId });
     });
 
     it("refuses an empty cart", async () => {

@@ -4,6 +4,7 @@
  * oversold) or rejects it; two approvers at once make one order; a PO number when the company
  * asks for one.
  */
+import { insertCompany, insertMember } from "./trade-support.ts";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
@@ -26,29 +27,8 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
   let unitCents = 0;
   const PRODUCT = 2;
 
-  async function person(role: string, organizationId: string): Promise<string> {
-    const id = randomBytes(6).toString("hex");
-    const now = new Date().toISOString();
-    await t.db.insertInto("user").values({ id: `user-${id}`, name: `${role} ${id}`, email: `${role}.${id}@example.com`, emailVerified: true, createdAt: now, updatedAt: now } as never).execute();
-    await t.db.insertInto("member").values({ id: `mem-${id}`, organizationId, userId: `user-${id}`, role, createdAt: now }).execute();
-    return `user-${id}`;
-  }
-
-  async function company(poRequired = false): Promise<string> {
-    const id = randomBytes(6).toString("hex");
-    const now = new Date().toISOString();
-    await t.db.insertInto("organization").values({ id: `org-${id}`, name: `Acme ${id}`, slug: `acme-${id}`, logo: null, metadata: null, createdAt: now }).execute();
-    const app = await t.db
-      .insertInto("trade_applications")
-      .values({ user_id: "nobody", company_name: "Acme", country: "US", tax_id: "12-3456789", billing_line1: "1 Main St", billing_line2: null, billing_city: "New York", billing_region: "NY", billing_postcode: "10001", phone: "+1 212 555 0100", status: "approved", reason: null, created_at: now, decided_at: now, decided_by: "staff", organization_id: `org-${id}` })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await t.db
-      .insertInto("companies")
-      .values({ organization_id: `org-${id}`, application_id: app.id, name: `Acme ${id}`, country: "US", tax_id: "12-3456789", billing_line1: "1 Main St", billing_line2: null, billing_city: "New York", billing_region: "NY", billing_postcode: "10001", phone: "+1 212 555 0100", price_list_id: null, po_required: poRequired ? 1 : 0, created_at: now, updated_at: now })
-      .execute();
-    return `org-${id}`;
-  }
+  const person = (role: string, organizationId: string) => insertMember(t.db, organizationId, role);
+  const company = (poRequired = false) => insertCompany(t.db, { poRequired });
 
   async function order(userId: string, quantity: number, extra: Record<string, string> = {}) {
     const owner = `u:${userId}`;

@@ -9,7 +9,5 @@ export const validCheckoutForm = {
   postcode: "10001",
   country: "US",
   paymentMethod: "pay-on-delivery",
-  businessName: "",
-  taxNumber: "",
   checkoutToken: "abcdefghijklmnopqrstuvwx",
 } as const;

@@ -230,7 +230,7 @@ describe("checkoutSchema", () => {
 
   it("accepts a complete US pay-on-delivery order and normalises optional fields to null", () => {
     const parsed = checkoutSchema.parse(base);
-    expect(parsed).toMatchObject({ country: "US", paymentMethod: "pay-on-delivery", line2: null, businessName: null, taxNumber: null });
+    expect(parsed).toMatchObject({ country: "US", paymentMethod: "pay-on-delivery", line2: null, poNumber: null });
   });
 
   it("checks the postcode against the chosen country, with a message naming the format", () => {
@@ -256,24 +256,11 @@ describe("checkoutSchema", () => {
     expect(issues({ ...base, name: "Ada\u0000Buyer" }).name).toMatch(/invalid characters/);
   });
 
-  it("invoice payment needs a business name and an EIN (US) or VAT number (UK)", () => {
-    const invoice = { ...base, paymentMethod: "invoice-net30" };
-    const none = issues(invoice);
-    expect(none.businessName).toBe("Business name is required for invoice payment");
-    expect(none.taxNumber).toBe("Enter your EIN, like 12-3456789");
-    expect(issues({ ...invoice, businessName: "Acme Ltd" }).taxNumber).toBe("Enter your EIN, like 12-3456789");
-    expect(issues({ ...invoice, taxNumber: "12-3456789" }).businessName).toBe("Business name is required for invoice payment");
-    expect(issues({ ...invoice, businessName: "Acme Ltd", taxNumber: "12-3456789" })).toEqual({});
-    expect(issues({ ...invoice, businessName: "Acme Ltd", taxNumber: "GB123456789" }).taxNumber).toBe("Enter your EIN, like 12-3456789");
-
-    const uk = { ...invoice, country: "GB", postcode: "SW1A 1AA", businessName: "Acme Ltd" };
-    expect(issues({ ...uk, taxNumber: "12-3456789" }).taxNumber).toBe("Enter your VAT number, like GB123456789");
-    expect(issues({ ...uk, taxNumber: "GB123456789" })).toEqual({});
-    expect(issues({ ...uk, taxNumber: "gb 123 4567 89" })).toEqual({});
-  });
-
-  it("pay on delivery ignores the business fields", () => {
-    expect(issues({ ...base, businessName: "", taxNumber: "nonsense" })).toEqual({});
+  it("invoice payment takes no business fields from the form: the company's own name and VAT number or EIN are used", () => {
+    const parsed = checkoutSchema.parse({ ...base, paymentMethod: "invoice-net30", businessName: "Typed Ltd", taxNumber: "nonsense" });
+    expect(parsed.paymentMethod).toBe("invoice-net30");
+    expect(parsed).not.toHaveProperty("businessName");
+    expect(parsed).not.toHaveProperty("taxNumber");
   });
 
   it("isValidTaxNumber accepts the documented formats only", () => {

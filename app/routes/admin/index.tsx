@@ -68,13 +68,34 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <RevenueChart days={d.daily} />
 
       <h2 className="mt-8 text-xl font-semibold text-ink">Needs attention</h2>
-      <dl className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+      <dl className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <Figure label="Orders waiting to ship" value={capped(d.waitingToShip, loaderData.countCap)} to="/admin/orders?status=placed" linkLabel="See orders to ship" />
         <Figure label="Products low on stock" value={number.format(d.lowStock.count)} to="/admin/products?stock=low" linkLabel="See low-stock products" />
         <Figure label="Unanswered contact messages" value={number.format(d.unansweredMessages)} to="/admin/messages?filter=unhandled" linkLabel="Open the inbox" />
         <Figure label="Mails stuck in the queue" value={number.format(d.stuckMails)} to="/admin/mail" linkLabel="Open the mail queue" />
         <Figure label="Payments needing attention" value={number.format(d.paymentsNeedingAttention)} to="/admin/orders?attention=payment" linkLabel="See flagged payments" />
+        <Figure label="Overdue invoices" value={number.format(d.overdueInvoices.count)} detail={`Owed: ${formatMoney(d.overdueInvoices.totalCents)}`} />
       </dl>
+
+      {d.overdueInvoices.first.length > 0 ? (
+        <section aria-labelledby="overdue-heading" className="mt-6">
+          <h3 id="overdue-heading" className="text-lg font-semibold text-ink">
+            Overdue invoices, oldest first
+          </h3>
+          <ul className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
+            {d.overdueInvoices.first.map((i) => (
+              <li key={i.number} className="flex flex-wrap items-baseline justify-between gap-2 px-4 py-2">
+                <Link to={`/admin/orders/${i.orderNumber}`} className="font-medium text-ink underline">
+                  {i.number} · {i.companyName}
+                </Link>
+                <span className="text-sm text-slate-700">
+                  {formatMoney(i.totalCents)} · due {i.dueAt.slice(0, 10)} · {i.daysOverdue} day{i.daysOverdue === 1 ? "" : "s"} overdue
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       {d.lowStock.first.length > 0 ? (
         <section aria-labelledby="low-stock-heading" className="mt-6">

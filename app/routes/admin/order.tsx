@@ -18,6 +18,7 @@ import { recordReturn } from "../../../server/orders/returns.ts";
 import { refundOrder } from "../../../server/payments/refunds.ts";
 import { paymentsFromConfig } from "../../../server/payments/stripe.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
+import { markInvoicePaid } from "../../../server/invoices/mark-paid.ts";
 
 export function meta({ params }: Route.MetaArgs) {
   return [{ title: `Order ${params.number} | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
@@ -31,6 +32,7 @@ const DONE: Record<OrderAction, string> = {
   cancel: "The order is cancelled and its items are back in stock. The customer has been emailed.",
   return: "The return is recorded. The customer has been emailed.",
   refund: "The refund is sent. The customer has been emailed.",
+  "mark-paid": "The invoice is marked paid.",
 };
 
 const PERMISSION: Record<OrderAction, Permissions> = {
@@ -40,6 +42,7 @@ const PERMISSION: Record<OrderAction, Permissions> = {
   cancel: { order: ["cancel"] },
   return: { order: ["return"] },
   refund: { order: ["refund"] },
+  "mark-paid": { invoice: ["mark-paid"] },
 };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -72,6 +75,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       cancel: () => cancelOrder(db, staff, params.number, fields),
       return: () => recordReturn(db, staff, params.number, returnFormInput(form)),
       refund: () => refundOrder(db, paymentsFromConfig(), staff, params.number, fields),
+      "mark-paid": () => markInvoicePaid(db, staff, params.number),
     }[intent];
     const outcome = await run();
     if (isDataRequest(request)) return data<ActionResult>({ ok: true, message: outcome.message, intent });

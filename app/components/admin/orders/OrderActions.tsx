@@ -14,7 +14,14 @@ export interface ActionResult {
   values?: Record<string, string>;
 }
 
-type Order = Pick<StaffOrderDetail, "number" | "version" | "status" | "actions" | "lines" | "refundableCents">;
+type Order = Pick<StaffOrderDetail, "number" | "version" | "status" | "actions" | "lines" | "refundableCents" | "invoice_number" | "invoice_due_at" | "total_cents">;
+
+function invoiceIntro(order: Order): string {
+  const due = order.invoice_due_at ? new Date(order.invoice_due_at) : null;
+  const when = due ? due.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }) : "";
+  const overdue = due && due.getTime() < Date.now() ? " It is overdue." : "";
+  return `Invoice ${order.invoice_number} for ${formatMoney(order.total_cents)} is unpaid${when ? `, due ${when}` : ""}.${overdue} Mark it paid when the money has arrived.`;
+}
 
 function Hidden({ intent, version }: { intent: OrderAction; version: number }) {
   return (
@@ -63,7 +70,7 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
   const errors = (intent: OrderAction) => (refused(intent) ? (result?.fields ?? {}) : {});
   const typed = (intent: OrderAction) => (refused(intent) ? (result?.values ?? {}) : {});
   const { actions, version } = order;
-  const any = actions.pack || actions.ship || actions.deliver || actions.cancel || actions.return || actions.refund;
+  const any = actions.pack || actions.ship || actions.deliver || actions.cancel || actions.return || actions.refund || actions["mark-paid"];
   const refund = errors("refund");
   const refundTyped = typed("refund");
   const ship = errors("ship");
@@ -83,6 +90,13 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
           {actions.pack ? <StepForm fetcher={fetcher} intent="pack" version={version} label="Mark as packed" busy={busy} /> : null}
           {actions.deliver ? <StepForm fetcher={fetcher} intent="deliver" version={version} label="Mark as delivered" busy={busy} /> : null}
         </div>
+      ) : null}
+      {actions["mark-paid"] ? (
+        <MoveForm fetcher={fetcher} intent="mark-paid" version={version} title="Invoice payment" intro={invoiceIntro(order)} className="mt-4">
+          <button type="submit" className="btn-primary mt-2" disabled={busy}>
+            Mark invoice paid
+          </button>
+        </MoveForm>
       ) : null}
       {actions.ship ? (
         <MoveForm fetcher={fetcher} intent="ship" version={version} title="Ship the order" className="mt-4 grid gap-3 sm:grid-cols-3 sm:items-end" headingClassName="sm:col-span-3">

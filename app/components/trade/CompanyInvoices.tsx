@@ -1,0 +1,73 @@
+import { formatMoney } from "../../lib/money.ts";
+
+export interface CompanyInvoiceRow {
+  number: string;
+  orderNumber: string;
+  totalCents: number;
+  dueAt: string;
+  daysOverdue: number;
+  /** The viewer's own order: its invoice PDF can be downloaded from here. */
+  yours: boolean;
+}
+
+const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/** A net-30 company's credit and its unpaid invoices, overdue ones marked. */
+export function CompanyInvoices({ credit, invoices }: { credit: { limitCents: number; owedCents: number; availableCents: number }; invoices: CompanyInvoiceRow[] }) {
+  const overdue = invoices.filter((i) => i.daysOverdue > 0);
+  return (
+    <section aria-labelledby="invoices-heading">
+      <h2 id="invoices-heading" className="text-lg font-bold text-ink">
+        Invoices and credit
+      </h2>
+      <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1">
+        <dt className="font-semibold">Credit limit</dt>
+        <dd>{formatMoney(credit.limitCents)}</dd>
+        <dt className="font-semibold">Unpaid invoices</dt>
+        <dd>{formatMoney(credit.owedCents)}</dd>
+        <dt className="font-semibold">Credit available</dt>
+        <dd>{formatMoney(credit.availableCents)}</dd>
+      </dl>
+      {overdue.length > 0 ? (
+        <p role="alert" className="mt-3 rounded bg-red-50 p-3 text-sm font-semibold text-red-800">
+          {overdue.length === 1 ? "1 invoice is overdue" : `${overdue.length} invoices are overdue`} ({formatMoney(overdue.reduce((n, i) => n + i.totalCents, 0))}). Please pay by bank transfer, quoting the invoice number.
+        </p>
+      ) : null}
+      {invoices.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-700">No unpaid invoices.</p>
+      ) : (
+        <table className="mt-3 w-full text-left text-sm">
+          <caption className="sr-only">Unpaid invoices, the earliest due first</caption>
+          <thead>
+            <tr className="border-b border-slate-300">
+              <th scope="col" className="py-2 pr-4">Invoice</th>
+              <th scope="col" className="py-2 pr-4">Order</th>
+              <th scope="col" className="py-2 pr-4 text-right">Amount</th>
+              <th scope="col" className="py-2 pr-4">Due</th>
+              <th scope="col" className="py-2">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invoices.map((i) => (
+              <tr key={i.number} className="border-b border-slate-200">
+                <td className="py-2 pr-4">
+                  {i.yours ? (
+                    <a href={`/account/orders/${i.orderNumber}/invoice.pdf`} className="font-semibold text-brand-800 underline" download>
+                      {i.number}
+                    </a>
+                  ) : (
+                    i.number
+                  )}
+                </td>
+                <td className="py-2 pr-4">{i.orderNumber}</td>
+                <td className="py-2 pr-4 text-right">{formatMoney(i.totalCents)}</td>
+                <td className="py-2 pr-4">{day(i.dueAt)}</td>
+                <td className={`py-2 ${i.daysOverdue > 0 ? "font-semibold text-red-800" : ""}`}>{i.daysOverdue > 0 ? `Overdue by ${i.daysOverdue} day${i.daysOverdue === 1 ? "" : "s"}` : "Unpaid"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
