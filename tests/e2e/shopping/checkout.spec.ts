@@ -53,7 +53,7 @@ test.describe("checkout as a guest", () => {
     await expect(main.getByLabel("ZIP code")).toHaveAttribute("autocomplete", "postal-code");
     await expect(main.getByLabel("Country")).toHaveValue("US");
     await expect(main.getByRole("radio", { name: "Pay on delivery" })).toBeChecked();
-    await expect(main.getByRole("radio", { name: "Invoice (business accounts, net 30)" })).toBeVisible();
+    await expect(main.getByRole("radio", { name: "Invoice (business accounts, net 30)" })).toHaveCount(0);
     await expect(summary(page, "subtotal")).toHaveText("$51.98");
     await expect(summary(page, "discount")).toHaveText("$0.00");
     await expect(summary(page, "shipping")).toHaveText("Free");
@@ -157,32 +157,19 @@ test.describe("checkout as a guest", () => {
     expect(ordersFor(email)[0]).toMatchObject({ number, ship_country: "GB", shipping_cents: UK_FLAT, total_cents: 3_000 + UK_FLAT });
   });
 
-  test("required fields and the invoice option's business details are checked", async ({ page }) => {
+  test("required fields are checked; invoice on net-30 terms isn't offered to a shopper without a trade account", async ({ page }) => {
     const p = setProduct(232, { stock: 40, priceCents: 1_000, discountPercent: null });
     await addFromProductPage(page, p.id);
     await goToCheckout(page);
     const main = page.getByRole("main");
-    await expect(main.getByLabel("Business name")).toBeHidden();
+    await expect(main.getByRole("radio", { name: "Pay on delivery" })).toBeVisible();
+    // Net 30 is a trade company's credit (tests/e2e/trade/net30.spec.ts).
+    await expect(main.getByRole("radio", { name: "Invoice (business accounts, net 30)" })).toHaveCount(0);
     await placeOrderButton(page).click();
     await expect(main.getByText("Enter a valid email address")).toBeVisible();
     await expect(main.getByText("Full name is required")).toBeVisible();
     await expect(main.getByText("Address line 1 is required")).toBeVisible();
     await expect(main.getByText("Town or city is required")).toBeVisible();
-
-    const email = uniqueEmail("invoice");
-    await fillCheckout(page, { ...US_ADDRESS, email });
-    await main.getByRole("radio", { name: "Invoice (business accounts, net 30)" }).check();
-    await expect(main.getByLabel("Business name")).toBeVisible();
-    await expect(main.getByLabel("EIN")).toBeVisible();
-    await placeOrderButton(page).click();
-    await expect(main.getByText("Business name is required for invoice payment")).toBeVisible();
-    await expect(main.getByText("Enter your EIN, like 12-3456789")).toBeVisible();
-    await main.getByLabel("Business name").fill("Acme Tools LLC");
-    await main.getByLabel("EIN").fill("12-3456789");
-    await placeOrderButton(page).click();
-    await confirmedOrderNumber(page);
-    await expect(page.getByRole("main")).toContainText("Payment: Invoice (business accounts, net 30)");
-    expect(ordersFor(email)).toHaveLength(1);
   });
 });
 
