@@ -29,6 +29,8 @@ export default [
   route("account/company", "routes/account-company.tsx"),
   route("account/company/join", "routes/account-company-join.tsx"),
   route("account/company/approvals", "routes/account-company-approvals.tsx"),
+  route("account/lists", "routes/account-lists.tsx"),
+  route("account/lists/:id", "routes/account-list.tsx"),
   route("checkout", "routes/checkout.tsx"),
   route("orders/:token", "routes/order-guest.tsx"),
   route("orders/:token/invoice.pdf", "routes/order-guest-invoice.ts"),

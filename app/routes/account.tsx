@@ -102,6 +102,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             <Link to="/quick-order" className="font-semibold text-brand-800 hover:underline">
               Quick order
             </Link>
+            {" · "}
+            <Link to="/account/lists" className="font-semibold text-brand-800 hover:underline">
+              Saved lists
+            </Link>
           </p>
           <p className="mt-2">
             {company ? (

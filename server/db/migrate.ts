@@ -16,6 +16,8 @@ import * as payments from "./migrations/012_payments.ts";
 import * as trade from "./migrations/013_trade.ts";
 import * as tradeOrders from "./migrations/014_trade_orders.ts";
 import * as invoices from "./migrations/015_invoices.ts";
+import * as savedLists from "./migrations/016_saved_lists.ts";
+import * as quotes from "./migrations/017_quotes.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -36,6 +38,8 @@ const migrations: Record<string, DialectMigration> = {
   "013_trade": trade,
   "014_trade_orders": tradeOrders,
   "015_invoices": invoices,
+  "016_saved_lists": savedLists,
+  "017_quotes": quotes,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

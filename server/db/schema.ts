@@ -485,3 +485,4 @@ export interface Database {
   payment_refunds: PaymentRefundTable;
 }
 export type * from "./schema-trade.ts";
+export type * from "./schema-quotes.ts";

@@ -4,8 +4,8 @@
  *
  * Deleted: the user row, its accounts (password hash, Google link and tokens), every session,
  * verification rows for the account (sign-in links for its email, reset tokens for its id), its
- * cart and wishlist, the newsletter subscriber row for its email, and contact messages sent from
- * its email.
+ * cart, wishlist and saved lists (shared ones too), the newsletter subscriber row for its email,
+ * and contact messages sent from its email.
  * Kept for the accounts, no longer linked to anyone: the account's orders with their number,
  * lines, totals, dates, status and payment method, the country and region shipped to and the
  * postcode's district (mask.ts). Email, names, address lines, business name and tax number are
@@ -141,6 +141,9 @@ export async function eraseAccount(db: Db, userId: string, options: { now?: Date
     const ordersAnonymised = await anonymiseOrders(trx, userId);
     await trx.deleteFrom("cart_items").where("owner", "=", owner).execute();
     await trx.deleteFrom("wishlist_items").where("owner", "=", owner).execute();
+    const lists = trx.selectFrom("saved_lists").select("id").where("user_id", "=", userId);
+    await trx.deleteFrom("saved_list_lines").where("list_id", "in", lists).execute();
+    await trx.deleteFrom("saved_lists").where("user_id", "=", userId).execute();
     await trx.deleteFrom("newsletter_subscribers").where("email", "=", email).execute();
     const contact = await trx.deleteFrom("contact_messages").where((eb) => eb(eb.fn("lower", ["email"]), "=", email)).executeTakeFirst();
     const mailsErased = await eraseMails(trx, email, at);

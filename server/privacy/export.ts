@@ -49,6 +49,17 @@ export async function exportAccountData(db: Db, userId: string, options: { curre
       .where("email", "=", user.email.trim().toLowerCase())
       .executeTakeFirst(),
   ]);
+  const savedLists = await db.selectFrom("saved_lists").select(["id", "name", "organization_id", "created_at", "updated_at"]).where("user_id", "=", userId).orderBy("id").execute();
+  const savedListLines = savedLists.length
+    ? await db
+        .selectFrom("saved_list_lines as sl")
+        .innerJoin("products as p", "p.id", "sl.product_id")
+        .select(["sl.list_id", "sl.product_id", "p.title", "sl.color", "sl.quantity", "sl.created_at"])
+        .where("sl.list_id", "in", savedLists.map((l) => l.id))
+        .orderBy("sl.created_at")
+        .orderBy("sl.product_id")
+        .execute()
+    : [];
   const orderIds = orders.map((o) => o.id);
   const lines = orderIds.length
     ? await db.selectFrom("order_lines").select(["order_id", "product_id", "title", "color", "quantity", "unit_price_cents", "line_total_cents"]).where("order_id", "in", orderIds).orderBy("id").execute()
@@ -109,6 +120,13 @@ export async function exportAccountData(db: Db, userId: string, options: { curre
       totalCents: o.total_cents,
     })),
     wishlist: wishlist.map((w) => ({ productId: w.product_id, title: w.title, color: w.color, addedAt: iso(w.created_at) })),
+    savedLists: savedLists.map((l) => ({
+      name: l.name,
+      sharedWithCompany: l.organization_id != null,
+      createdAt: iso(l.created_at),
+      updatedAt: iso(l.updated_at),
+      lines: savedListLines.filter((line) => line.list_id === l.id).map((line) => ({ productId: line.product_id, title: line.title, color: line.color, quantity: line.quantity, addedAt: iso(line.created_at) })),
+    })),
     cart: cart.map((c) => ({ productId: c.product_id, title: c.title, color: c.color, quantity: c.quantity, addedAt: iso(c.created_at) })),
     newsletter: subscriber
       ? { email: user.email, status: subscriber.status, subscribedAt: iso(subscriber.created_at), confirmedAt: iso(subscriber.confirmed_at), unsubscribedAt: iso(subscriber.unsubscribed_at) }

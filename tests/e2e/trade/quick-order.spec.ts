@@ -1,8 +1,7 @@
 import { expectNoAxeViolations } from "../support/axe.ts";
-import { queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
-import { setProduct, storeDb } from "../shopping/support.ts";
+import { ownedProduct } from "./support.ts";
 
 /**
  * This file owns products 500–519 and sets them to a known state first (see shopping/support.ts),
@@ -13,11 +12,6 @@ function stockedSkus(count: number, firstId: number): { sku: string; title: stri
 }
 function scarceProduct() {
   return ownedProduct(519, 12);
-}
-function ownedProduct(id: number, stock: number) {
-  setProduct(id, { stock });
-  storeDb().prepare("UPDATE products SET archived_at = NULL WHERE id = ?").run(id);
-  return queryOne<{ sku: string; title: string }>("SELECT sku, title FROM products WHERE id = ?", id);
 }
 
 test("a pasted CSV is checked at once, line by line; the good lines go to the cart in one action", async ({ page }) => {

@@ -1,30 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { discountedPriceCents } from "../../../app/lib/pricing.ts";
 import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { queryOne, usd } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { addToCartViaHttp } from "../support/orders.ts";
-import { signInViaApi, storeDb } from "../shopping/support.ts";
-
-/** A company on a price list of 12% off everything, with this user as its buyer. */
-function tradeBuyerOnPriceList(email: string, percentOff: number) {
-  const db = storeDb();
-  const id = randomBytes(5).toString("hex");
-  const now = new Date().toISOString();
-  const user = queryOne<{ id: string }>('SELECT id FROM "user" WHERE email = ?', email);
-  const list = db.prepare("INSERT INTO price_lists (name, created_at) VALUES (?, ?) RETURNING id").get(`E2E ${id}`, now) as { id: number };
-  db.prepare("INSERT INTO price_list_rules (price_list_id, target, percent_off, fixed_cents) VALUES (?, 'all', ?, NULL)").run(list.id, percentOff);
-  db.prepare("INSERT INTO organization (id, name, slug, createdAt) VALUES (?, ?, ?, ?)").run(`org-${id}`, `Grid Co ${id}`, `grid-${id}`, now);
-  db.prepare("INSERT INTO member (id, organizationId, userId, role, createdAt) VALUES (?, ?, ?, 'buyer', ?)").run(`mem-${id}`, `org-${id}`, user.id, now);
-  const app = db
-    .prepare(
-      "INSERT INTO trade_applications (user_id, company_name, country, tax_id, billing_line1, billing_city, billing_postcode, phone, status, created_at, decided_at, decided_by, organization_id) VALUES (?, ?, 'US', '12-3456789', '1 Main St', 'New York', '10001', '+1 212 555 0100', 'approved', ?, ?, 'e2e', ?) RETURNING id",
-    )
-    .get(user.id, `Grid Co ${id}`, now, now, `org-${id}`) as { id: number };
-  db.prepare(
-    "INSERT INTO companies (organization_id, application_id, name, country, tax_id, billing_line1, billing_city, billing_postcode, phone, price_list_id, created_at, updated_at) VALUES (?, ?, ?, 'US', '12-3456789', '1 Main St', 'New York', '10001', '+1 212 555 0100', ?, ?, ?)",
-  ).run(`org-${id}`, app.id, `Grid Co ${id}`, list.id, now, now);
-}
+import { signInViaApi } from "../shopping/support.ts";
+import { tradeBuyerOnPriceList } from "./support.ts";
 
 test("a trade buyer sees their price on the grid, the product page and in the cart; an anonymous shopper never does", async ({ page, browser, baseURL }) => {
   const email = uniqueEmail("trade-grid");

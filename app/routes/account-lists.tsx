@@ -1,0 +1,114 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/account-lists";
+import { ListMessage } from "../components/lists/ListMessage.tsx";
+import { ListNameForm } from "../components/lists/ListNameForm.tsx";
+import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { seo } from "../lib/seo.ts";
+import { getDb } from "../../server/db/connection.ts";
+import { requireCustomer } from "../../server/trade/guard.ts";
+import { listsPageAction, type ListActionData } from "../../server/trade/saved-list-actions.ts";
+import { SAVED_LIST_NAME_MAX, SAVED_LISTS_PER_USER } from "../../server/trade/saved-list-rules.ts";
+import { listsFor } from "../../server/trade/saved-lists.ts";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seo({ title: "Saved lists", description: "Your saved lists of products, and those your colleagues share.", path: "/account/lists", matches, noindex: true });
+}
+
+const DONE: Record<string, string> = { deleted: "The list was deleted." };
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const session = await requireCustomer(request);
+  const { company, lists } = await listsFor(getDb(), session.userId);
+  const done = DONE[new URL(request.url).searchParams.get("done") ?? ""];
+  return { company, lists, done: done ? { ok: true, message: done } : null, nameMax: SAVED_LIST_NAME_MAX, perUser: SAVED_LISTS_PER_USER };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return listsPageAction(request);
+}
+
+const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
+
+export default function AccountLists({ loaderData, actionData }: Route.ComponentProps) {
+  const { company, lists, done, nameMax, perUser } = loaderData;
+  const answer = (actionData as ListActionData | undefined) ?? done;
+  const failed = actionData && !actionData.ok ? actionData : undefined;
+  const own = lists.filter((l) => l.owned);
+  const shared = lists.filter((l) => !l.owned);
+  return (
+    <>
+      <PageHeader
+        title="Saved lists"
+        intro={`Keep the products you order again and again in named lists (up to ${perUser}), then add a whole list to your cart at once.${company ? ` Share a list with ${company.name} so your colleagues can order from it too.` : ""}`}
+      />
+      <div className="mx-auto max-w-4xl space-y-8 px-4 py-10 text-slate-700">
+        <ListMessage answer={answer} />
+        <section aria-labelledby="your-lists-heading">
+          <h2 id="your-lists-heading" className="text-lg font-bold text-ink">
+            Your lists
+          </h2>
+          {own.length ? (
+            <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200">
+              {own.map((list) => (
+                <li key={list.id} className="flex flex-wrap items-baseline justify-between gap-2 p-3">
+                  <Link to={`/account/lists/${list.id}`} className="font-semibold text-brand-800 hover:underline">
+                    {list.name}
+                  </Link>
+                  <span className="text-sm">
+                    {plural(list.lineCount, "line")}
+                    {list.sharedWith ? ` · Shared with ${list.sharedWith}` : ""}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-2">You have no saved lists yet. Start one below, or save your cart as a list.</p>
+          )}
+        </section>
+        {shared.length ? (
+          <section aria-labelledby="shared-lists-heading">
+            <h2 id="shared-lists-heading" className="text-lg font-bold text-ink">
+              Shared by your colleagues
+            </h2>
+            <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200">
+              {shared.map((list) => (
+                <li key={list.id} className="flex flex-wrap items-baseline justify-between gap-2 p-3">
+                  <Link to={`/account/lists/${list.id}`} className="font-semibold text-brand-800 hover:underline">
+                    {list.name}
+                  </Link>
+                  <span className="text-sm">
+                    {plural(list.lineCount, "line")} · by {list.ownerName} · Shared with {list.sharedWith}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        <ListNameForm
+          id="new-list-name"
+          heading="New list"
+          intent="create"
+          button="Create list"
+          maxLength={nameMax}
+          defaultValue={failed?.intent === "create" ? failed.values?.name : undefined}
+          error={failed?.intent === "create" ? failed.message : undefined}
+        />
+        <ListNameForm
+          id="cart-list-name"
+          heading="Save my cart as a list"
+          hint="Everything in your cart now, with its quantities, goes into a new list. Your cart stays as it is."
+          intent="save-cart"
+          button="Save my cart as a list"
+          maxLength={nameMax}
+          defaultValue={failed?.intent === "save-cart" ? failed.values?.name : undefined}
+          error={failed?.intent === "save-cart" ? failed.message : undefined}
+        />
+        <p>
+          <Link to="/account" className="font-semibold text-brand-800 hover:underline">
+            Back to your account
+          </Link>
+        </p>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * The saved lists' limits and the checks of what a buyer types (a list's name, a quantity): pure
+ * functions, so the same rules hold whichever page or test calls them.
+ */
+import { DomainError } from "../errors.ts";
+
+export const SAVED_LIST_NAME_MAX = 80;
+export const SAVED_LISTS_PER_USER = 50;
+export const SAVED_LIST_MAX_LINES = 500;
+export const SAVED_LIST_MAX_QUANTITY = 9999;
+
+export const QUANTITY_MESSAGE = `Give the quantity as a whole number from 1 to ${SAVED_LIST_MAX_QUANTITY.toLocaleString("en-US")}.`;
+
+// Control characters (a NUL would be a 500 on PostgreSQL) never make a name.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A list's name: trimmed, inner runs of spaces made one, 1–80 characters, no control characters. */
+export function parseListName(value: unknown): string {
+  const text = typeof value === "string" ? value.trim().replace(/\s+/g, " ") : "";
+  if (CONTROL.test(text)) throw new DomainError("LIST_NAME_INVALID", "A list name can hold letters, digits, spaces and punctuation only.", 400);
+  if (!text) throw new DomainError("LIST_NAME_REQUIRED", "Give the list a name, like “Van restock”.", 400);
+  if ([...text].length > SAVED_LIST_NAME_MAX) throw new DomainError("LIST_NAME_TOO_LONG", `A list name can be at most ${SAVED_LIST_NAME_MAX} characters.`, 400);
+  return text;
+}
+
+/** A list line's quantity: a whole number from 1 to 9,999; anything else is null. */
+export function parseListQuantity(value: unknown): number | null {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  if (!/^\d{1,4}$/.test(text)) return null;
+  const n = Number(text);
+  return n >= 1 && n <= SAVED_LIST_MAX_QUANTITY ? n : null;
+}
+
+/** As parseListQuantity, but a bad quantity is a readable refusal. */
+export function listQuantity(value: unknown): number {
+  const n = parseListQuantity(value);
+  if (n == null) throw new DomainError("LIST_QUANTITY_INVALID", QUANTITY_MESSAGE, 400);
+  return n;
+}
+
+/** A line's color from a form: up to 64 characters, no control characters; anything else is null. */
+export function parseLineColor(value: unknown): string | null {
+  if (typeof value !== "string" || value.length > 64 || CONTROL.test(value)) return null;
+  return value;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+export { plural };
