@@ -106,6 +106,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             <Link to="/account/lists" className="font-semibold text-brand-800 hover:underline">
               Saved lists
             </Link>
+            {" · "}
+            <Link to="/account/quotes" className="font-semibold text-brand-800 hover:underline">
+              Your quotes
+            </Link>
           </p>
           <p className="mt-2">
             {company ? (

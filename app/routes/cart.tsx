@@ -11,6 +11,8 @@ import { getCart } from "../../server/cart/cart.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { shopperFormAction } from "../../server/http/form-action.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
+import { quoteOffer } from "../../server/quotes/quotes.ts";
+import { RequestQuote } from "../components/quotes/RequestQuote.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Cart", description: "Your shopping cart.", path: "/cart", matches, noindex: true });
@@ -18,7 +20,8 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const shopper = await resolveShopper(request);
-  return { cart: await getCart(getDb(), shopper.owner) };
+  const cart = await getCart(getDb(), shopper.owner);
+  return { cart, quote: await quoteOffer(getDb(), shopper.session?.userId ?? null, cart) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -183,6 +186,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             </button>
           )}
         </div>
+        {lines.length ? <RequestQuote offer={loaderData.quote} /> : null}
       </div>
     </>
   );

@@ -8,7 +8,7 @@ import { COUNTRIES, PAYMENT_METHODS, type ShippingCountry } from "../lib/order-r
 import { seo } from "../lib/seo.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
-import { checkoutPreview, defaultCheckoutDeps, submitCheckout, type FieldErrors } from "../../server/orders/checkout.ts";
+import { checkoutPreview, defaultCheckoutDeps, quoteCheckoutPreview, submitCheckout, type FieldErrors } from "../../server/orders/checkout.ts";
 import { returnOrigin } from "../../server/payments/stripe.ts";
 import { orderAwaitingPayment } from "../../server/payments/order-page.ts";
 import { clientIp } from "../../server/security/rate-limit.ts";
@@ -20,17 +20,30 @@ export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Checkout", description: "Place your order.", path: "/checkout", matches, noindex: true });
 }
 
+/** Accepting a quote: its lines at its prices instead of the cart's. */
+async function quotePreview(userId: string | null, number: string) {
+  if (!userId) throw redirect("/login");
+  const preview = await quoteCheckoutPreview(getDb(), userId, number.slice(0, 20));
+  if (!preview) throw data("There is no such quote on your account.", { status: 404 });
+  // An expired, unpriced or already accepted quote: its own page says why.
+  if (preview.refusal != null) throw redirect(`/account/quotes/${preview.number}`);
+  return { ...preview, quote: { number: preview.number, validUntil: preview.validUntil } };
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const shopper = await resolveShopper(request);
-  const preview = await checkoutPreview(getDb(), shopper.owner, Boolean(shopper.session));
+  const quoteNumber = new URL(request.url).searchParams.get("quote");
+  const found = quoteNumber != null ? await quotePreview(shopper.session?.userId ?? null, quoteNumber) : await checkoutPreview(getDb(), shopper.owner, Boolean(shopper.session));
+  const preview = { cart: { lines: found.cart.lines.map((l) => ({ productId: l.productId, color: l.color, title: l.title, quantity: l.quantity, lineTotalCents: l.lineTotalCents })) }, summaries: found.summaries, checkoutToken: found.checkoutToken };
+  const quote = "quote" in found ? found.quote : null;
   if (preview.cart.lines.length === 0) throw redirect("/cart");
   const member = shopper.session ? { email: shopper.session.user.email, name: shopper.session.user.fullName } : null;
   const deps = defaultCheckoutDeps();
-  const awaitingPayment = deps.payments ? await orderAwaitingPayment(getDb(), shopper.owner) : null;
+  const awaitingPayment = deps.payments && !quote ? await orderAwaitingPayment(getDb(), shopper.owner) : null;
   const terms = await buyerTerms(getDb(), shopper.session?.userId ?? null);
   const credit = terms?.net30 ? await creditStanding(getDb(), terms.organizationId) : null;
   const trade = terms ? { companyName: terms.companyName, poRequired: terms.poRequired, limitCents: terms.limitCents, taxId: terms.taxId, credit } : null;
-  return { ...preview, member, trade, holdMinutes: deps.holdMinutes, cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null, awaitingPayment };
+  return { ...preview, quote, member, trade, holdMinutes: deps.holdMinutes, cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null, awaitingPayment };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -77,9 +90,10 @@ function Field({ name, label, errors, values, autoComplete, type = "text", requi
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, summaries, checkoutToken, member, trade, holdMinutes, cardHoldMinutes, awaitingPayment } = loaderData;
-  // Net 30 is offered only to a company with net-30 terms (its credit is checked again on placing).
-  const methods = PAYMENT_METHODS.filter((m) => (m.id !== "card" || cardHoldMinutes !== null) && (m.id !== "invoice-net30" || trade?.credit));
+  const { cart, summaries, checkoutToken, quote, member, trade, holdMinutes, cardHoldMinutes, awaitingPayment } = loaderData;
+  // Net 30 is offered only to a company with net-30 terms (its credit is checked again on placing);
+  // a quote is paid on delivery or by invoice.
+  const methods = PAYMENT_METHODS.filter((m) => (m.id !== "card" || (cardHoldMinutes !== null && !quote)) && (m.id !== "invoice-net30" || trade?.credit));
   const values = (actionData?.values ?? {}) as Record<string, string>;
   const errors = actionData?.errors ?? {};
   // The refilled form echoes what was posted: only a country the summaries know may pick one.
@@ -88,16 +102,22 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const navigation = useNavigation();
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const submitting = navigation.state !== "idle" && navigation.formAction === "/checkout";
+  const submitting = navigation.state !== "idle" && (navigation.formAction ?? "").startsWith("/checkout");
   return (
     <>
       <PageHeader title="Checkout" />
       <Form method="post" className="mx-auto grid max-w-6xl gap-10 px-4 py-10 lg:grid-cols-[1fr_22rem]" noValidate>
         <input type="hidden" name="checkoutToken" value={values.checkoutToken || checkoutToken} />
+        {quote ? <input type="hidden" name="quote" value={quote.number} /> : null}
         <div className="space-y-8">
           {actionData?.message ? (
             <p role="alert" className="rounded-md bg-red-50 p-4 text-red-900">
               {actionData.message}
+            </p>
+          ) : null}
+          {quote ? (
+            <p className="rounded-md bg-blue-50 p-4 text-blue-950">
+              Accepting quote <strong>{quote.number}</strong>: the order is made at the quoted prices, which hold until the end of {new Date(quote.validUntil).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}. Your cart stays as it is.
             </p>
           ) : null}
           {awaitingPayment ? (
@@ -205,7 +225,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </li>
             ))}
           </ul>
-          <SummaryTable summary={summaries[country]} isMember={Boolean(member)} />
+          <SummaryTable summary={summaries[country]} isMember={Boolean(member) && !quote} />
           <p className="mt-2 text-xs text-slate-600">Free shipping on every US order; UK orders ship at a flat {formatMoney(summaries.GB.shippingCents)}.</p>
           <button type="submit" className="btn-primary mt-6 w-full" disabled={submitting}>
             {hydrated && payment === "card" ? "Continue to payment" : "Place order"}

@@ -9,6 +9,7 @@
  * - messages: contact_messages where handled_at is null; stuck mail: mail_queue_due_idx.
  */
 import { overdueInvoices } from "../invoices/open-invoices.ts";
+import { countQuoteRequests } from "../quotes/staff-quotes.ts";
 import { sql } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { OrderStatus } from "../orders/states.ts";
@@ -64,6 +65,8 @@ export interface Dashboard {
   stuckMails: number;
   /** Card payments flagged for staff (amount mismatch, paid twice, paid after release). */
   paymentsNeedingAttention: number;
+  /** Quote requests waiting for staff's prices. */
+  quoteRequests: number;
   /** Net-30 invoices past their due date, the oldest first. */
   overdueInvoices: Awaited<ReturnType<typeof overdueInvoices>>;
 }
@@ -141,7 +144,7 @@ export async function lowStockProducts(db: Db, shown = LOW_STOCK_SHOWN): Promise
 }
 
 export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard> {
-  const [daily, waitingToShip, lowStock, unansweredMessages, stuckMails, paymentsNeedingAttention, overdue] = await Promise.all([
+  const [daily, waitingToShip, lowStock, unansweredMessages, stuckMails, paymentsNeedingAttention, overdue, quoteRequests] = await Promise.all([
     dailySales(db, now),
     countWaitingToShip(db),
     lowStockProducts(db),
@@ -149,6 +152,7 @@ export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard
     countStuckMail(db, now),
     countPaymentsNeedingAttention(db),
     overdueInvoices(db, now),
+    countQuoteRequests(db),
   ]);
   return {
     today: total(daily.slice(-1)),
@@ -161,6 +165,7 @@ export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard
     stuckMails,
     paymentsNeedingAttention,
     overdueInvoices: overdue,
+    quoteRequests,
   };
 }
 

@@ -23,6 +23,7 @@ const backOffice = {
   message: ["view", "reply", "handle"],
   trade: ["view", "decide", "update"],
   invoice: ["mark-paid"],
+  quote: ["view", "update"],
   audit: ["view"],
 } as const;
 

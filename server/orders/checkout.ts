@@ -11,6 +11,8 @@ import { placeOrder, type PlacedOrder } from "./place-order.ts";
 import { openPaymentPage, orderPagePath } from "../payments/attempts.ts";
 import { paymentsFromConfig, type Payments } from "../payments/stripe.ts";
 import { logLine } from "../ops/log.ts";
+import { acceptRefusal } from "../quotes/accept.ts";
+import { quoteForCustomer } from "../quotes/quotes.ts";
 
 /** What the checkout page shows: the cart at today's prices and the summary for each country. */
 export async function checkoutPreview(db: Db, owner: string, isMember: boolean) {
@@ -21,6 +23,30 @@ export async function checkoutPreview(db: Db, owner: string, isMember: boolean) 
     summaries: {
       US: summarizeOrder(priced, { isMember, country: "US" }),
       GB: summarizeOrder(priced, { isMember, country: "GB" }),
+    },
+    checkoutToken: randomBytes(18).toString("base64url"),
+  };
+}
+
+/**
+ * What the checkout page shows when a quote is being accepted: its lines at the quoted prices
+ * (no member discount on top), or null when the quote isn't this buyer's or can't be accepted now.
+ */
+export async function quoteCheckoutPreview(db: Db, userId: string, number: string, now = new Date()) {
+  const quote = await quoteForCustomer(db, userId, number, now);
+  if (!quote) return null;
+  const refusal = acceptRefusal(quote, now);
+  if (refusal) return { refusal: refusal.message, number: quote.number };
+  const priced = quote.lines.map((l) => ({ unitPriceCents: l.quotedUnitCents!, quantity: l.quantity }));
+  const lines = quote.lines.map((l) => ({ productId: l.productId, color: l.color, title: l.title, quantity: l.quantity, lineTotalCents: l.quotedUnitCents! * l.quantity }));
+  return {
+    refusal: null,
+    number: quote.number,
+    validUntil: quote.valid_until!,
+    cart: { lines },
+    summaries: {
+      US: summarizeOrder(priced, { isMember: false, country: "US" }),
+      GB: summarizeOrder(priced, { isMember: false, country: "GB" }),
     },
     checkoutToken: randomBytes(18).toString("base64url"),
   };
@@ -111,9 +137,11 @@ export async function submitCheckout(db: Db, form: FormData, client: { ip: strin
     }
   }
   try {
+    const quote = form.get("quote");
     const order = await placeOrder(db, {
       owner: shopper.owner,
       userId: shopper.userId,
+      quoteNumber: typeof quote === "string" && quote ? quote.slice(0, 20) : null,
       checkout,
       siteUrl: deps.siteUrl,
       holdMinutes: deps.holdMinutes,

@@ -19,6 +19,7 @@ import { requestApproval } from "../trade/approvals.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { checkCredit, NET30_METHOD, NET30_NOT_OFFERED_MESSAGE } from "../invoices/credit.ts";
 import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
+import { markQuoteAccepted, quoteOrderLines } from "../quotes/accept.ts";
 
 export interface PlaceOrderInput {
   owner: string;
@@ -29,6 +30,8 @@ export interface PlaceOrderInput {
   holdMinutes?: number;
   /** How long a card order holds its stock while the shopper pays (PAYMENT_HOLD_MINUTES). */
   paymentHoldMinutes?: number;
+  /** Accept this quote: the order is made from its lines at its prices, and the cart is left alone. */
+  quoteNumber?: string | null;
   now?: Date;
 }
 
@@ -67,16 +70,26 @@ interface OrderKeys {
   now: Date;
 }
 
-async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderInput, keys: OrderKeys): Promise<PlacedOrder> {
-  const { checkout, owner } = input;
+/** The cart's lines, or an accepted quote's (with its unit prices). */
+async function orderSource(trx: Transaction<Database>, input: PlaceOrderInput, now: Date) {
+  if (input.quoteNumber) {
+    const quote = await quoteOrderLines(trx, input.userId, input.quoteNumber, now);
+    return { quoteId: quote.quoteId, lines: quote.lines, quotedCents: quote.lines.map((l) => l.quoted_unit_cents) };
+  }
   const lines = await trx
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
     .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id"])
-    .where("ci.owner", "=", owner)
+    .where("ci.owner", "=", input.owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
     .execute();
+  return { quoteId: null, lines, quotedCents: null };
+}
+
+async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderInput, keys: OrderKeys): Promise<PlacedOrder> {
+  const { checkout, owner } = input;
+  const { quoteId, lines, quotedCents } = await orderSource(trx, input, keys.now);
   if (lines.length === 0) throw new DomainError("EMPTY_CART", "Your cart is empty.", 409);
   const archived = lines.find((l) => l.archived_at);
   if (archived) throw new DomainError("NO_LONGER_SOLD", `${archived.title} is no longer sold. Remove it from your cart; your order was not placed.`, 409);
@@ -86,14 +99,18 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   // The one price rule, as the cart showed it: list, volume break or the buyer's trade price.
   const [breaks, rules, trade] = await Promise.all([volumeBreaksFor(trx, lines.map((l) => l.product_id)), buyerPriceRules(trx, input.userId), buyerTerms(trx, input.userId)]);
   if (trade?.poRequired && !checkout.poNumber) throw new DomainError("PO_REQUIRED", `${trade.companyName} asks for a purchase-order number on every order.`, 400);
-  const unitCents = priceLines(
-    lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, listCents: l.sale_price_cents, volumeBreaks: breaks.get(l.product_id), trade: tradeRuleFor(rules, l.product_id, l.category_id) })),
-  ).map((l) => l.unit.unitCents);
+  // A quote's prices are the agreed ones: no other discount goes on top of them.
+  const unitCents =
+    quotedCents ??
+    priceLines(
+      lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, listCents: l.sale_price_cents, volumeBreaks: breaks.get(l.product_id), trade: tradeRuleFor(rules, l.product_id, l.category_id) })),
+    ).map((l) => l.unit.unitCents);
   const summary = summarizeOrder(
     lines.map((l, i) => ({ unitPriceCents: unitCents[i]!, quantity: l.quantity })),
-    { isMember: input.userId != null, country: checkout.country },
+    { isMember: input.userId != null && quoteId == null, country: checkout.country },
   );
   const method = paymentMethod(checkout.paymentMethod);
+  if (quoteId != null && method.collectsOnline) throw new DomainError("QUOTE_NOT_BY_CARD", "A quote is paid on delivery or by invoice: choose one of those.", 409);
   const onAccount = method.id === NET30_METHOD;
   // Net 30 is a company's credit: only for a company with net-30 terms, never above its credit limit.
   if (onAccount) {
@@ -132,7 +149,7 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
       status,
       hold_expires_at: held ? new Date(keys.now.getTime() + holdMinutes * 60_000).toISOString() : null,
       confirm_token_hash: keys.confirmToken && guest ? hashConfirmToken(keys.confirmToken) : null,
-      cart_owner: owner,
+      cart_owner: quoteId == null ? owner : null,
       payment_method: method.id,
       payment_status: payment.paymentStatus,
       business_name: onAccount ? trade!.companyName : null,
@@ -180,9 +197,10 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     list_price_cents: l.sale_price_cents,
   }));
   await trx.insertInto("order_lines").values(orderLines).execute();
+  if (quoteId != null) await markQuoteAccepted(trx, quoteId, order.id, keys.now);
   // A card order's confirmation mail goes out when the payment arrives (server/payments/settle.ts).
   if (online) return { number: keys.number, accessToken: keys.accessToken, created: true };
-  await trx.deleteFrom("cart_items").where("owner", "=", owner).execute();
+  if (quoteId == null) await trx.deleteFrom("cart_items").where("owner", "=", owner).execute();
   if (needsApproval) {
     const pending = { id: order.id, number: keys.number, email: checkout.email, ship_name: checkout.name, total_cents: summary.totalCents, po_number: checkout.poNumber };
     await requestApproval(trx, { order: pending, userId: input.userId!, organizationId: trade!.organizationId, companyName: trade!.companyName, limitCents: trade!.limitCents!, siteUrl: input.siteUrl, now: keys.now });

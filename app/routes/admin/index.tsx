@@ -74,6 +74,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         <Figure label="Unanswered contact messages" value={number.format(d.unansweredMessages)} to="/admin/messages?filter=unhandled" linkLabel="Open the inbox" />
         <Figure label="Mails stuck in the queue" value={number.format(d.stuckMails)} to="/admin/mail" linkLabel="Open the mail queue" />
         <Figure label="Payments needing attention" value={number.format(d.paymentsNeedingAttention)} to="/admin/orders?attention=payment" linkLabel="See flagged payments" />
+        <Figure label="Quote requests waiting" value={number.format(d.quoteRequests)} to="/admin/quotes" linkLabel="Price the quotes" />
         <Figure label="Overdue invoices" value={number.format(d.overdueInvoices.count)} detail={`Owed: ${formatMoney(d.overdueInvoices.totalCents)}`} />
       </dl>
 

@@ -27,6 +27,7 @@ const NAV: { to: string; label: string; end?: boolean; adminOnly?: boolean }[] =
   { to: "/admin/customers", label: "Customers" },
   { to: "/admin/trade", label: "Trade accounts" },
   { to: "/admin/price-lists", label: "Price lists" },
+  { to: "/admin/quotes", label: "Quotes" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/newsletter", label: "Newsletter" },
   { to: "/admin/mail", label: "Mail queue" },

@@ -1,0 +1,92 @@
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/account-quotes";
+import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { QUOTE_STATE_LABELS } from "../lib/quotes.ts";
+import { seo } from "../lib/seo.ts";
+import { config } from "../../server/config.ts";
+import { getDb } from "../../server/db/connection.ts";
+import { isDomainError } from "../../server/errors.ts";
+import { readSmallForm } from "../../server/http/form-action.ts";
+import { listQuotesForCustomer, requestQuote } from "../../server/quotes/quotes.ts";
+import { ownerForUser } from "../../server/shopper/identity.ts";
+import { requireCustomer } from "../../server/trade/guard.ts";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return seo({ title: "Your quotes", description: "Your requests for a quote and our prices.", path: "/account/quotes", matches, noindex: true });
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const session = await requireCustomer(request);
+  return { quotes: await listQuotesForCustomer(getDb(), session.userId) };
+}
+
+/** "Request a quote" from the cart posts here. */
+export async function action({ request }: Route.ActionArgs) {
+  const session = await requireCustomer(request);
+  const form = await readSmallForm(request);
+  try {
+    const cfg = config();
+    const number = await requestQuote(getDb(), { userId: session.userId, email: session.user.email, owner: ownerForUser(session.userId) }, { message: form.get("message"), siteUrl: cfg.siteUrl, storeInbox: cfg.STORE_INBOX });
+    throw redirect(`/account/quotes/${number}?requested=1`, { status: 303 });
+  } catch (error) {
+    if (isDomainError(error)) return data({ ok: false, message: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+const date = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+export default function AccountQuotes({ loaderData, actionData }: Route.ComponentProps) {
+  const { quotes } = loaderData;
+  return (
+    <>
+      <PageHeader title="Your quotes" intro="Ask for a quote from your cart; we price it and email you. Accept a quote at the checkout before it expires." />
+      <div className="mx-auto max-w-4xl space-y-6 px-4 py-10 text-slate-700">
+        {actionData && !actionData.ok ? (
+          <p role="alert" className="rounded-lg bg-red-50 p-4 text-red-900">
+            {actionData.message}{" "}
+            <Link to="/cart" className="font-semibold underline">
+              Back to your cart
+            </Link>
+          </p>
+        ) : null}
+        {quotes.length === 0 ? (
+          <p>
+            You have no quotes yet. Fill your <Link to="/cart" className="font-semibold text-brand-800 underline">cart</Link>, then choose "Request a quote".
+          </p>
+        ) : (
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Your quotes, the newest first</caption>
+            <thead>
+              <tr className="border-b border-slate-300">
+                <th scope="col" className="py-2 pr-4">Quote</th>
+                <th scope="col" className="py-2 pr-4">Asked</th>
+                <th scope="col" className="py-2 pr-4">Valid until</th>
+                <th scope="col" className="py-2">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {quotes.map((q) => (
+                <tr key={q.number} className="border-b border-slate-200">
+                  <td className="py-2 pr-4">
+                    <Link to={`/account/quotes/${q.number}`} className="font-semibold text-brand-800 underline">
+                      {q.number}
+                    </Link>
+                  </td>
+                  <td className="py-2 pr-4">{date(q.createdAt)}</td>
+                  <td className="py-2 pr-4">{q.validUntil ? date(q.validUntil) : "—"}</td>
+                  <td className="py-2">{QUOTE_STATE_LABELS[q.state]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p>
+          <Link to="/account" className="font-semibold text-brand-800 hover:underline">
+            Back to your account
+          </Link>
+        </p>
+      </div>
+    </>
+  );
+}
