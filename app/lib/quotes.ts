@@ -18,6 +18,10 @@ export function mayRequestQuote(cart: { totalQuantity: number; lineCount: number
 
 export type QuoteState = "requested" | "quoted" | "accepted" | "declined" | "expired";
 
+/** The back office's quote list filters. */
+export const STAFF_QUOTE_FILTERS = ["requested", "quoted", "accepted", "declined", "expired", "all"] as const;
+export type StaffQuoteFilter = (typeof STAFF_QUOTE_FILTERS)[number];
+
 /** The quote's status now: a quote past the end of its last valid day is expired. */
 export function quoteState(quote: { status: string; valid_until: string | null }, now = new Date()): QuoteState {
   if (quote.status === "quoted" && quote.valid_until && new Date(quote.valid_until).getTime() < now.getTime()) return "expired";

@@ -3,7 +3,7 @@
  * per line (never above list), the last valid day, an optional note; the buyer is mailed. A quote
  * not yet accepted may be priced again (a form made from an older version is refused).
  */
-import { parseQuotedPrice, parseValidUntil, QUOTE_MESSAGE_MAX, quoteState, type QuoteState } from "../../app/lib/quotes.ts";
+import { parseQuotedPrice, parseValidUntil, QUOTE_MESSAGE_MAX, quoteState, type QuoteState, type StaffQuoteFilter } from "../../app/lib/quotes.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
@@ -12,8 +12,6 @@ import { enqueueMail } from "../mail/queue.ts";
 import { quoteReadyMail } from "./mails.ts";
 import { loadQuote } from "./quotes.ts";
 
-export const STAFF_QUOTE_FILTERS = ["requested", "quoted", "accepted", "declined", "expired", "all"] as const;
-export type StaffQuoteFilter = (typeof STAFF_QUOTE_FILTERS)[number];
 
 export async function listQuotesForStaff(db: Db, filter: StaffQuoteFilter, now = new Date()) {
   let query = db

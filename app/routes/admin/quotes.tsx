@@ -1,9 +1,9 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/quotes";
 import { hrefWith, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
-import { QUOTE_STATE_LABELS } from "../../lib/quotes.ts";
+import { QUOTE_STATE_LABELS, STAFF_QUOTE_FILTERS, type StaffQuoteFilter } from "../../lib/quotes.ts";
 import { getDb } from "../../../server/db/connection.ts";
-import { countQuoteRequests, listQuotesForStaff, STAFF_QUOTE_FILTERS, type StaffQuoteFilter } from "../../../server/quotes/staff-quotes.ts";
+import { countQuoteRequests, listQuotesForStaff } from "../../../server/quotes/staff-quotes.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta() {
