@@ -26,6 +26,8 @@ export interface SearchQuery extends ProductQuery {
 }
 
 export interface SearchHit extends ProductSummary {
+  /** The product's category: what a trade buyer's price rules key on (server/trade/prices.ts). */
+  categoryId: number;
   categoryName: string;
   /** The title split into plain and matching parts. */
   titleSegments: TextSegment[];

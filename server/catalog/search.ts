@@ -405,6 +405,7 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
       "p.sale_price_cents",
       "p.stock_quantity",
       "b.name as brand_name",
+      "p.category_id",
       "c.name as category_name",
     ])
     .where("p.id", "in", ids)
@@ -420,6 +421,7 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
     return [
       {
         ...toSummary({ ...row, id }, covers.get(id)),
+        categoryId: Number(row.category_id),
         categoryName: row.category_name,
         titleSegments: terms.length ? highlight(row.title, stems) : [{ text: row.title, match: false }],
         snippet: terms.length && !titleHasAll ? snippet(row.description, stems) : null,

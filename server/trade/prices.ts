@@ -32,12 +32,14 @@ function ruleOf(row: { percent_off: number | null; fixed_cents: number | null })
   return null;
 }
 
-export async function priceListRules(db: Handle, priceListId: number): Promise<PriceListRules> {
-  const rows = await db.selectFrom("price_list_rules").select(["target", "percent_off", "fixed_cents"]).where("price_list_id", "=", priceListId).execute();
+type RuleRow = { target: string | null; percent_off: number | null; fixed_cents: number | null };
+
+function rulesFrom(rows: readonly RuleRow[]): PriceListRules {
   const products = new Map<number, TradeRule>();
   const categories = new Map<number, TradeRule>();
   let everything: TradeRule | null = null;
   for (const row of rows) {
+    if (row.target == null) continue;
     const rule = ruleOf(row);
     if (!rule) continue;
     const [kind, id] = row.target.split(":");
@@ -48,18 +50,33 @@ export async function priceListRules(db: Handle, priceListId: number): Promise<P
   return { products, categories, everything };
 }
 
-/** The price-list rules of the company this user orders for, or null (no company, or no list). */
+export async function priceListRules(db: Handle, priceListId: number): Promise<PriceListRules> {
+  const rows = await db.selectFrom("price_list_rules").select(["target", "percent_off", "fixed_cents"]).where("price_list_id", "=", priceListId).execute();
+  return rulesFrom(rows);
+}
+
+/**
+ * The price-list rules of the company this user orders for, or null (no company, or no list).
+ * One query: the user's oldest membership of a company, and that company's list's rules joined to
+ * it (a left join, so a list without rules still gives empty rules rather than none).
+ */
 export async function buyerPriceRules(db: Handle, userId: string | null): Promise<PriceListRules | null> {
   if (!userId) return null;
-  const row = await db
-    .selectFrom("member as m")
-    .innerJoin("companies as c", "c.organization_id", "m.organizationId")
-    .select("c.price_list_id")
-    .where("m.userId", "=", userId)
-    .orderBy("m.createdAt")
-    .limit(1)
-    .executeTakeFirst();
-  return row?.price_list_id ? priceListRules(db, row.price_list_id) : null;
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("member as m")
+        .innerJoin("companies as c", "c.organization_id", "m.organizationId")
+        .select("c.price_list_id")
+        .where("m.userId", "=", userId)
+        .orderBy("m.createdAt")
+        .limit(1)
+        .as("b"),
+    )
+    .leftJoin("price_list_rules as r", "r.price_list_id", "b.price_list_id")
+    .select(["b.price_list_id", "r.target", "r.percent_off", "r.fixed_cents"])
+    .execute();
+  return rows[0]?.price_list_id ? rulesFrom(rows) : null;
 }
 
 /** The user id of a cart owner ("u:<id>"); a guest's cart ("g:…") has none. */
@@ -69,13 +86,24 @@ export function userOfOwner(owner: string): string | null {
 
 /**
  * A signed-in trade buyer's price for one unit of each listed product, where it is below the
- * list price: what the shop's grid shows them as "Your price". Empty for everyone else.
+ * list price: what the shop's grid shows them as "Your price". Empty for everyone else. Products
+ * that carry their `categoryId` (the shop search's hits do) are priced without reading it again;
+ * the ones without it, if any, are looked up, and only when the buyer's list has category rules.
  */
-export async function tradeGridPrices(db: Handle, userId: string | null, products: readonly { id: number; salePriceCents: number }[]): Promise<Record<number, number>> {
+export async function tradeGridPrices(
+  db: Handle,
+  userId: string | null,
+  products: readonly { id: number; salePriceCents: number; categoryId?: number }[],
+): Promise<Record<number, number>> {
   const rules = products.length ? await buyerPriceRules(db, userId) : null;
   if (!rules) return {};
-  const categories = await db.selectFrom("products").select(["id", "category_id"]).where("id", "in", products.map((p) => p.id)).execute();
-  const categoryOf = new Map(categories.map((c) => [c.id, c.category_id]));
+  const categoryOf = new Map<number, number>();
+  for (const p of products) if (p.categoryId != null) categoryOf.set(p.id, p.categoryId);
+  const missing = products.filter((p) => p.categoryId == null).map((p) => p.id);
+  if (missing.length > 0 && (rules.categories?.size ?? 0) > 0) {
+    const rows = await db.selectFrom("products").select(["id", "category_id"]).where("id", "in", missing).execute();
+    for (const r of rows) categoryOf.set(Number(r.id), Number(r.category_id));
+  }
   const prices: Record<number, number> = {};
   for (const p of products) {
     const unit = unitPrice({ listCents: p.salePriceCents, quantity: 1, volumeBreaks: [], trade: tradeRuleFor(rules, p.id, categoryOf.get(p.id) ?? 0) });
