@@ -56,7 +56,8 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
   });
 
   const page = (cookie?: string, path = "/shop") => new Request(`${SITE}${path}`, { headers: cookie ? { cookie } : {} });
-  const countLookups = () => vi.spyOn(auth.api, "getSession");
+  // Every lookup finds the session through Better Auth's adapter once (the fast read, or getSession).
+  const countLookups = async () => vi.spyOn((await auth.$context).internalAdapter, "findSession");
 
   /** The store's shape: a root loader (header: who, cart owner) and a page loader (trade prices: who). */
   const handler = createStaticHandler([
@@ -86,8 +87,8 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
     return context.loaderData as { root: { owner: string; email: string | null }; shop: { userId: string | null; same: boolean } };
   }
 
-  it("runs getSession once for the root and the page loader of one signed-in page", async () => {
-    const spy = countLookups();
+  it("looks the session up once for the root and the page loader of one signed-in page", async () => {
+    const spy = await countLookups();
     const data = await render(page(users.ada.cookie));
     expect(spy).toHaveBeenCalledTimes(1);
     expect(data.root.owner).toBe(`u:${users.ada.id}`);
@@ -95,7 +96,7 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
   });
 
   it("looks the session up again for another request, even with the same cookie", async () => {
-    const spy = countLookups();
+    const spy = await countLookups();
     const first = await render(page(users.ada.cookie));
     const second = await render(page(users.ada.cookie, "/shop?page=2"));
     expect(spy).toHaveBeenCalledTimes(2);
@@ -104,7 +105,7 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
   });
 
   it("never gives one request another's session, even when they run at the same time", async () => {
-    const spy = countLookups();
+    const spy = await countLookups();
     const requests = [users.ada, users.bob, users.ada, users.bob].map((u) => ({ u, request: page(u.cookie) }));
     const answers = await Promise.all(requests.map(({ request }) => render(request)));
     expect(spy).toHaveBeenCalledTimes(4);
@@ -122,7 +123,7 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
   });
 
   it("does not look anything up without a session cookie", async () => {
-    const spy = countLookups();
+    const spy = await countLookups();
     const data = await render(page());
     expect(spy).not.toHaveBeenCalled();
     expect(data.shop.userId).toBeNull();
@@ -133,7 +134,7 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
     const carol = await signUpAndIn("Carol");
     expect((await getSessionInfo(page(carol.cookie)))?.userId).toBe(carol.id);
     await auth.api.signOut({ headers: new Headers({ cookie: carol.cookie }) });
-    const spy = countLookups();
+    const spy = await countLookups();
     expect(await getSessionInfo(page(carol.cookie))).toBeNull();
     expect((await render(page(carol.cookie))).shop.userId).toBeNull();
     expect(spy).toHaveBeenCalledTimes(2);
@@ -141,11 +142,40 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
 
   it("does not keep a failed lookup: a later call for the same request tries again", async () => {
     const request = page(users.bob.cookie);
-    const real = auth.api.getSession;
-    const spy = vi.spyOn(auth.api, "getSession").mockImplementationOnce(() => Promise.reject(new Error("database hiccup")) as never);
+    const adapter = (await auth.$context).internalAdapter;
+    const spy = vi.spyOn(adapter, "findSession").mockImplementationOnce(() => Promise.reject(new Error("database hiccup")) as never);
     await expect(getSessionInfo(request)).rejects.toThrow("database hiccup");
-    spy.mockImplementation(real as never);
     expect((await getSessionInfo(request))?.userId).toBe(users.bob.id);
     expect(spy).toHaveBeenCalledTimes(2);
+  });
+
+  it("reads like getSession: a forged signature or a revoked session is nobody; an expired one is deleted; one due for its daily refresh is refreshed", async () => {
+    const dave = await signUpAndIn("Dave");
+    const [name, value] = dave.cookie.split("; ").find((c) => c.includes("session_token="))!.split(/=(.*)/s);
+    const token = decodeURIComponent(value!).split(".")[0]!;
+    const forged = `${name}=${encodeURIComponent(`${token}.${"A".repeat(43)}=`)}`;
+    expect(await getSessionInfo(page(forged))).toBeNull();
+    expect(await getSessionInfo(page(`${name}=${token}`))).toBeNull();
+    // The same cookie twice: left to getSession, which answers as always.
+    expect((await getSessionInfo(page(`${dave.cookie}; ${dave.cookie}`)))?.userId).toBe(dave.id);
+
+    const day = 86_400_000;
+    const at = (ms: number) => (kind === "postgres" ? new Date(ms) : new Date(ms).toISOString());
+    // Due for refresh (older than updateAge, one day): getSession extends it by expiresIn (30 days).
+    await t.db.updateTable("session").set({ expiresAt: at(Date.now() + 29 * day - 60_000) } as never).where("token", "=", token).execute();
+    expect((await getSessionInfo(page(dave.cookie)))?.userId).toBe(dave.id);
+    const refreshed = await t.db.selectFrom("session").select("expiresAt").where("token", "=", token).executeTakeFirstOrThrow();
+    expect(new Date(refreshed.expiresAt as unknown as string).getTime()).toBeGreaterThan(Date.now() + 29.9 * day);
+
+    // Expired: nobody, and the row is gone.
+    await t.db.updateTable("session").set({ expiresAt: at(Date.now() - 1_000) } as never).where("token", "=", token).execute();
+    expect(await getSessionInfo(page(dave.cookie))).toBeNull();
+    expect(await t.db.selectFrom("session").select("id").where("token", "=", token).executeTakeFirst()).toBeUndefined();
+
+    // Revoked (deleted by "sign out everywhere", a ban, a password reset): nobody.
+    const erin = await signUpAndIn("Erin");
+    expect((await getSessionInfo(page(erin.cookie)))?.userId).toBe(erin.id);
+    await t.db.deleteFrom("session").where("userId", "=", erin.id).execute();
+    expect(await getSessionInfo(page(erin.cookie))).toBeNull();
   });
 });
