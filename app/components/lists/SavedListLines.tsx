@@ -1,21 +1,10 @@
 import { Form, Link } from "react-router";
 import { formatMoney } from "../../lib/money.ts";
+import type { SavedListLineView } from "../../../server/trade/saved-lists.ts";
 
-export interface ListLineRow {
-  productId: number;
-  color: string;
-  title: string;
-  sku: string;
-  quantity: number;
-  unitPriceCents: number;
-  listPriceCents: number;
-  priceSource: "list" | "volume" | "trade";
-  lineTotalCents: number;
-  notice: string | null;
-}
 
 /** The list's lines with this buyer's prices; the owner changes quantities and removes lines here. */
-export function SavedListLines({ lines, editable, totalCents }: { lines: ListLineRow[]; editable: boolean; totalCents: number }) {
+export function SavedListLines({ lines, editable, totalCents }: { lines: SavedListLineView[]; editable: boolean; totalCents: number }) {
   if (!lines.length) return <p className="mt-2">This list is empty.{editable ? " Add a product by its SKU below." : ""}</p>;
   return (
     <table className="mt-2 w-full text-left text-sm">

@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/messages";
-import { hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { FilterLinks, hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
 import { MESSAGE_FILTERS, type MessageFilter } from "../../components/admin/messages/constants.ts";
 import { countUnhandledMessages, listMessages } from "../../../server/contact/inbox.ts";
 import { getDb } from "../../../server/db/connection.ts";
@@ -37,21 +37,7 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 text-slate-700">
         Contact form messages, newest first. {unhandled === 1 ? "1 message is" : `${unhandled} messages are`} not handled yet.
       </p>
-      <nav aria-label="Message filter" className="mt-4">
-        <ul className="flex flex-wrap gap-2">
-          {MESSAGE_FILTERS.map((f) => (
-            <li key={f}>
-              <Link
-                to={href(f)}
-                aria-current={f === filter ? "page" : undefined}
-                className={`block rounded border px-3 py-1.5 text-sm font-medium ${f === filter ? "border-ink bg-ink text-white" : "border-slate-300 text-ink hover:bg-slate-100"}`}
-              >
-                {FILTER_LABELS[f]}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <FilterLinks label="Message filter" filters={MESSAGE_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => href(f)} />
       {rows.length === 0 ? (
         <p className="mt-6 text-slate-700">No messages here.</p>
       ) : (

@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/quotes";
-import { hrefWith, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { FilterLinks, hrefWith, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
 import { QUOTE_STATE_LABELS, STAFF_QUOTE_FILTERS, type StaffQuoteFilter } from "../../lib/quotes.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { countQuoteRequests, listQuotesForStaff } from "../../../server/quotes/staff-quotes.ts";
@@ -34,21 +34,7 @@ export default function AdminQuotes({ loaderData }: Route.ComponentProps) {
         Quotes
       </h1>
       <p className="mt-2 text-slate-700">Buyers' requests for a price on their cart. {waiting === 1 ? "1 request is" : `${waiting} requests are`} waiting for prices.</p>
-      <nav aria-label="Quote filter" className="mt-4">
-        <ul className="flex flex-wrap gap-2">
-          {STAFF_QUOTE_FILTERS.map((f) => (
-            <li key={f}>
-              <Link
-                to={hrefWith("/admin/quotes", { filter: f === "requested" ? null : f })}
-                aria-current={f === filter ? "page" : undefined}
-                className={`block rounded border px-3 py-1.5 text-sm font-medium ${f === filter ? "border-ink bg-ink text-white" : "border-slate-300 text-ink hover:bg-slate-100"}`}
-              >
-                {FILTER_LABELS[f]}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <FilterLinks label="Quote filter" filters={STAFF_QUOTE_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => hrefWith("/admin/quotes", { filter: f === "requested" ? null : f })} />
       {rows.length === 0 ? (
         <p className="mt-6 text-slate-700">No quotes here.</p>
       ) : (

@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/trade";
-import { hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { FilterLinks, hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
 import { APPLICATION_FILTERS, countPendingApplications, listApplications, type ApplicationFilter } from "../../../server/trade/applications.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
@@ -37,21 +37,7 @@ export default function TradeApplications({ loaderData }: Route.ComponentProps) 
       <p className="mt-2 text-slate-700">
         Applications for a trade account. {pending === 1 ? "1 application is" : `${pending} applications are`} waiting for a decision.
       </p>
-      <nav aria-label="Application filter" className="mt-4">
-        <ul className="flex flex-wrap gap-2">
-          {APPLICATION_FILTERS.map((f) => (
-            <li key={f}>
-              <Link
-                to={href(f)}
-                aria-current={f === filter ? "page" : undefined}
-                className={`block rounded border px-3 py-1.5 text-sm font-medium ${f === filter ? "border-ink bg-ink text-white" : "border-slate-300 text-ink hover:bg-slate-100"}`}
-              >
-                {FILTER_LABELS[f]}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <FilterLinks label="Application filter" filters={APPLICATION_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => href(f)} />
       {rows.length === 0 ? (
         <p className="mt-6 text-slate-700">No applications here.</p>
       ) : (
