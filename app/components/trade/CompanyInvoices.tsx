@@ -12,8 +12,11 @@ export interface CompanyInvoiceRow {
 
 const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
-/** A net-30 company's credit and its unpaid invoices, overdue ones marked. */
-export function CompanyInvoices({ credit, invoices }: { credit: { limitCents: number; owedCents: number; availableCents: number }; invoices: CompanyInvoiceRow[] }) {
+/**
+ * A net-30 company's credit and its unpaid invoices, overdue ones marked: on the company's own
+ * page (its member's own invoices downloadable) and, with `orderHref`, in the back office.
+ */
+export function CompanyInvoices({ credit, invoices, orderHref }: { credit: { limitCents: number; owedCents: number; availableCents: number }; invoices: CompanyInvoiceRow[]; orderHref?: (orderNumber: string) => string }) {
   const overdue = invoices.filter((i) => i.daysOverdue > 0);
   return (
     <section aria-labelledby="invoices-heading">
@@ -30,7 +33,7 @@ export function CompanyInvoices({ credit, invoices }: { credit: { limitCents: nu
       </dl>
       {overdue.length > 0 ? (
         <p role="alert" className="mt-3 rounded bg-red-50 p-3 text-sm font-semibold text-red-800">
-          {overdue.length === 1 ? "1 invoice is overdue" : `${overdue.length} invoices are overdue`} ({formatMoney(overdue.reduce((n, i) => n + i.totalCents, 0))}). Please pay by bank transfer, quoting the invoice number.
+          {overdue.length === 1 ? "1 invoice is overdue" : `${overdue.length} invoices are overdue`} ({formatMoney(overdue.reduce((n, i) => n + i.totalCents, 0))}).{orderHref ? "" : " Please pay by bank transfer, quoting the invoice number."}
         </p>
       ) : null}
       {invoices.length === 0 ? (
@@ -59,7 +62,15 @@ export function CompanyInvoices({ credit, invoices }: { credit: { limitCents: nu
                     i.number
                   )}
                 </td>
-                <td className="py-2 pr-4">{i.orderNumber}</td>
+                <td className="py-2 pr-4">
+                  {orderHref ? (
+                    <a href={orderHref(i.orderNumber)} className="font-semibold text-brand-800 underline">
+                      {i.orderNumber}
+                    </a>
+                  ) : (
+                    i.orderNumber
+                  )}
+                </td>
                 <td className="py-2 pr-4 text-right">{formatMoney(i.totalCents)}</td>
                 <td className="py-2 pr-4">{day(i.dueAt)}</td>
                 <td className={`py-2 ${i.daysOverdue > 0 ? "font-semibold text-red-800" : ""}`}>{i.daysOverdue > 0 ? `Overdue by ${i.daysOverdue} day${i.daysOverdue === 1 ? "" : "s"}` : "Unpaid"}</td>

@@ -15,6 +15,9 @@ import { decideApplication, getApplication } from "../../../server/trade/applica
 import { companyTermsOf, CompanyTermsFieldError, parseCompanyTermsForm, saveCompanyTerms } from "../../../server/trade/company-terms.ts";
 import { createOrganizationThroughAuth } from "../../../server/trade/organizations.ts";
 import { priceListChoices } from "../../../server/trade/price-lists.ts";
+import { creditStanding } from "../../../server/invoices/credit.ts";
+import { companyOpenInvoices } from "../../../server/invoices/open-invoices.ts";
+import { CompanyInvoices } from "../../components/trade/CompanyInvoices.tsx";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: `${loaderData?.application.company_name ?? "Application"} | Trade accounts | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
@@ -33,8 +36,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const db = getDb();
   const application = id ? await getApplication(db, id) : null;
   if (!application) throw data("Not found", { status: 404 });
-  const [terms, priceLists] = application.organization_id ? await Promise.all([companyTermsOf(db, application.organization_id), priceListChoices(db)]) : [null, []];
-  return { application, terms, priceLists, canChangeTerms: can(staff.role, { trade: ["update"] }), done: doneMessage(new URL(request.url), DONE) };
+  const org = application.organization_id;
+  const [terms, priceLists, credit, invoices] = org
+    ? await Promise.all([companyTermsOf(db, org), priceListChoices(db), creditStanding(db, org), companyOpenInvoices(db, org)])
+    : [null, [], null, []];
+  const invoiceRows = invoices.map((i) => ({ number: i.number, orderNumber: i.orderNumber, totalCents: i.totalCents, dueAt: i.dueAt, daysOverdue: i.daysOverdue, yours: false }));
+  return { application, terms, priceLists, credit: credit && (credit.net30 || invoiceRows.length) ? credit : null, invoices: invoiceRows, canChangeTerms: can(staff.role, { trade: ["update"] }), done: doneMessage(new URL(request.url), DONE) };
 }
 
 /** A refused save re-reads the company, so the terms form shows what someone else saved. */
@@ -158,6 +165,11 @@ export default function TradeApplication({ loaderData, actionData }: Route.Compo
             <CompanyTermsSummary terms={terms} priceLists={priceLists} />
           )}
         </section>
+      ) : null}
+      {loaderData.credit ? (
+        <div className="mt-8 max-w-3xl border-t border-slate-200 pt-6">
+          <CompanyInvoices credit={loaderData.credit} invoices={loaderData.invoices} orderHref={(n) => `/admin/orders/${n}`} />
+        </div>
       ) : null}
     </article>
   );

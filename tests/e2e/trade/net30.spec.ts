@@ -71,7 +71,14 @@ test("a company on net 30 orders on invoice within its credit; above it the orde
   await admin.goto("/admin");
   await expect(admin.getByRole("region", { name: "Overdue invoices, oldest first" }).getByRole("link", { name: `${invoice.number} · ${company.name}` })).toBeVisible();
   await expectNoAxeViolations(admin);
-  await admin.goto(`/admin/orders/${first}`);
+  // The company's page in the back office lists its open invoices too.
+  const applicationId = queryOne<{ application_id: number }>("SELECT application_id FROM companies WHERE organization_id = ?", company.organizationId).application_id;
+  await admin.goto(`/admin/trade/${applicationId}`);
+  const staffView = admin.getByRole("region", { name: "Invoices and credit" });
+  await expect(staffView.getByRole("row").filter({ hasText: invoice.number })).toContainText("Overdue by 3 days");
+  await expectNoAxeViolations(admin);
+  await staffView.getByRole("link", { name: first }).click();
+  await expect(admin).toHaveURL(new RegExp(`/admin/orders/${first}$`));
   await waitForHydration(admin);
   const form = admin.getByRole("form", { name: "Invoice payment" });
   await expect(form).toContainText(`Invoice ${invoice.number} for`);
