@@ -16,12 +16,14 @@ import { QuantityPrice } from "../components/catalog/QuantityPrice.tsx";
 export async function loader({ params, request }: Route.LoaderArgs) {
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : NaN;
   const db = getDb();
-  const product = await getProductDetail(db, id);
-  if (!product) throw data("Product not found", { status: 404 });
   // Volume breaks are everyone's (cacheable); a trade price only for a signed-in buyer, whose
   // session cookie keeps the page out of the anonymous page cache.
-  const session = await getSessionInfo(request);
-  const [breaks, rules] = await Promise.all([volumeBreaksFor(db, [product.id]), session ? buyerPriceRules(db, session.userId) : null]);
+  const [product, breaks, rules] = await Promise.all([
+    getProductDetail(db, id),
+    Number.isInteger(id) && id >= 1 && id <= 2_147_483_647 ? volumeBreaksFor(db, [id]) : new Map<number, never>(),
+    getSessionInfo(request).then((session) => (session ? buyerPriceRules(db, session.userId) : null)),
+  ]);
+  if (!product) throw data("Product not found", { status: 404 });
   return { product, volumeBreaks: breaks.get(product.id) ?? [], trade: tradeRuleFor(rules, product.id, product.categoryId) };
 }
 
