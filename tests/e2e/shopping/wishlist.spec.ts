@@ -40,8 +40,11 @@ test.describe("wishlist", () => {
     await toggle(heart, false);
     await expectWishlistCount(page, 0);
     await toggle(heart, true);
-    await page.reload();
-    await expect(page.getByRole("main").getByRole("article").nth(index).getByRole("button", { name: "Add to wishlist" })).toHaveAttribute("aria-pressed", "true");
+    // The button turns at once; the store may still be saving: a reload shows it saved.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole("main").getByRole("article").nth(index).getByRole("button", { name: "Add to wishlist" })).toHaveAttribute("aria-pressed", "true", { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
 
     // 2. The product page: a title of exactly 30 characters is not cut.
     const exact = setProduct(246, { stock: 49, priceCents: 2_000, discountPercent: 10 });
