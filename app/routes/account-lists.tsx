@@ -29,6 +29,27 @@ export async function action({ request }: Route.ActionArgs) {
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
+type ListRow = { id: number; name: string; lineCount: number; sharedWith: string | null; ownerName: string };
+
+/** The lists as links, each with its line count and `detail`. */
+function ListLinks<L extends ListRow>({ lists, detail }: { lists: L[]; detail: (list: L) => string }) {
+  return (
+    <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200">
+      {lists.map((list) => (
+        <li key={list.id} className="flex flex-wrap items-baseline justify-between gap-2 p-3">
+          <Link to={`/account/lists/${list.id}`} className="font-semibold text-brand-800 hover:underline">
+            {list.name}
+          </Link>
+          <span className="text-sm">
+            {plural(list.lineCount, "line")}
+            {detail(list)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default function AccountLists({ loaderData, actionData }: Route.ComponentProps) {
   const { company, lists, done, nameMax, perUser } = loaderData;
   const answer = (actionData as ListActionData | undefined) ?? done;
@@ -48,19 +69,7 @@ export default function AccountLists({ loaderData, actionData }: Route.Component
             Your lists
           </h2>
           {own.length ? (
-            <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200">
-              {own.map((list) => (
-                <li key={list.id} className="flex flex-wrap items-baseline justify-between gap-2 p-3">
-                  <Link to={`/account/lists/${list.id}`} className="font-semibold text-brand-800 hover:underline">
-                    {list.name}
-                  </Link>
-                  <span className="text-sm">
-                    {plural(list.lineCount, "line")}
-                    {list.sharedWith ? ` · Shared with ${list.sharedWith}` : ""}
-                  </span>
-                </li>
-              ))}
-            </ul>
+            <ListLinks lists={own} detail={(list) => (list.sharedWith ? ` · Shared with ${list.sharedWith}` : "")} />
           ) : (
             <p className="mt-2">You have no saved lists yet. Start one below, or save your cart as a list.</p>
           )}
@@ -70,18 +79,7 @@ export default function AccountLists({ loaderData, actionData }: Route.Component
             <h2 id="shared-lists-heading" className="text-lg font-bold text-ink">
               Shared by your colleagues
             </h2>
-            <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200">
-              {shared.map((list) => (
-                <li key={list.id} className="flex flex-wrap items-baseline justify-between gap-2 p-3">
-                  <Link to={`/account/lists/${list.id}`} className="font-semibold text-brand-800 hover:underline">
-                    {list.name}
-                  </Link>
-                  <span className="text-sm">
-                    {plural(list.lineCount, "line")} · by {list.ownerName} · Shared with {list.sharedWith}
-                  </span>
-                </li>
-              ))}
-            </ul>
+            <ListLinks lists={shared} detail={(list) => ` · by ${list.ownerName} · Shared with ${list.sharedWith}`} />
           </section>
         ) : null}
         <ListNameForm
