@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { dbKind, type Db, type DbKind } from "../db/connection.ts";
 import { up as createSearchSchema } from "../db/migrations/004_search.ts";
+import { indexWordsUnstemmed } from "../db/migrations/018_search_words.ts";
 import { ensureSearchVocabulary, rebuildSearchVocabulary } from "./search-vocabulary.ts";
 
 const ready = new WeakMap<Db, Promise<void>>();
@@ -47,6 +48,7 @@ async function dropSearchSchema(db: Db, kind: DbKind): Promise<void> {
           "DROP FUNCTION IF EXISTS search_products_after_insert(), search_products_after_update(), search_products_after_rename()",
           "DROP FUNCTION IF EXISTS search_document(text, text, text, text), search_head(text, text, text), search_fold(text)",
           "DROP TEXT SEARCH CONFIGURATION IF EXISTS search_porter",
+          "DROP TEXT SEARCH CONFIGURATION IF EXISTS search_words",
           "DROP TEXT SEARCH DICTIONARY IF EXISTS search_porter_stem",
         ];
   for (const statement of statements) await sql.raw(statement).execute(db);
@@ -70,6 +72,7 @@ export function ensureSearchSchema(db: Db): Promise<void> {
       const rebuild = async (trx: Db) => {
         await dropSearchSchema(trx, kind);
         await createSearchSchema(trx, kind);
+        if (kind === "postgres") await indexWordsUnstemmed(trx);
         // search_products holds the products on sale (search-sync.ts): archived ones leave again.
         const archived = await sql`DELETE FROM search_products WHERE product_id IN (SELECT id FROM products WHERE archived_at IS NOT NULL)`.execute(trx);
         if (Number(archived.numAffectedRows ?? 0) > 0) await rebuildSearchVocabulary(trx);

@@ -117,7 +117,7 @@ function porter(input: string): string {
     if (hasVowel.test(stem)) {
       w = stem;
       if (/(at|bl|iz)$/.test(w)) w += "e";
-      else if (/([^aeiouylsz])\1$/.test(w)) w = w.slice(0, -1);
+      else if (/([^aeioulsz])\1$/.test(w)) w = w.slice(0, -1);
       else if (new RegExp(`^${consSeq}${vowel}[^aeiouwxy]$`).test(w)) w += "e";
     }
   }

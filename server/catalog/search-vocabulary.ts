@@ -145,6 +145,14 @@ export interface ResolvedTerm {
   correction: string | null;
   /** Products using the alternatives, by the vocabulary (an upper bound; 0 = none known). */
   docCount: number;
+  /**
+   * Every word a product may hold to match: the alternatives and the vocabulary's words that share
+   * a stem with one of them. PostgreSQL indexes words unstemmed and matches these; FTS5 stems the
+   * alternatives itself, with the same stemmer (migration 018).
+   */
+  matchWords: string[];
+  /** The same for the word as typed alone (suggestions try it before completions). */
+  inputWords: string[];
 }
 
 interface VocabularyCache {
@@ -192,7 +200,7 @@ interface VocabularyRow {
  * One query: the vocabulary words that are the word or share its stem (is it known, and how many
  * products use it), and, when asked, the words it is a prefix of.
  */
-async function lookUp(db: Db, word: string, withPrefix: boolean): Promise<{ count: number; completions: VocabularyRow[] }> {
+async function lookUp(db: Db, word: string, withPrefix: boolean): Promise<{ count: number; forms: string[]; completions: VocabularyRow[] }> {
   const stem = porterStem(word);
   const rows = await db
     .selectFrom("search_terms")
@@ -218,7 +226,17 @@ async function lookUp(db: Db, word: string, withPrefix: boolean): Promise<{ coun
     : [];
   // -1: unknown. A word no product uses yet (a new brand's name) is known, with 0.
   const count = matching.length === 0 ? -1 : matching.reduce((sum, r) => sum + Number(r.doc_count), 0);
-  return { count, completions };
+  return { count, forms: matching.map((r) => r.term), completions };
+}
+
+/** The vocabulary's words that share a stem with one of `words` (those words included). */
+async function wordsSharingStems(db: Db, words: string[]): Promise<string[]> {
+  const out = new Set(words);
+  const stems = [...new Set(words.map(porterStem))];
+  if (stems.length === 0) return [];
+  const rows = await db.selectFrom("search_terms").select("term").where("stem", "in", stems).execute();
+  for (const r of rows) out.add(r.term);
+  return [...out].sort();
 }
 
 async function pgTrigramSchema(db: Db): Promise<string> {
@@ -296,7 +314,7 @@ export async function resolveTerm(db: Db, word: string, options: { complete?: bo
   // Prefix completions are fetched along with the word itself; they are used when the word is
   // unknown, or always while typing.
   const wantPrefix = word.length >= MIN_PREFIX_CHARS;
-  const { count, completions } = await lookUp(db, word, wantPrefix);
+  const { count, forms, completions } = await lookUp(db, word, wantPrefix);
   const known = count !== -1;
   // The word itself, unless it stems like a stop word (then only its completions and corrections).
   const alternatives = isSearchableWord(word) ? [word] : [];
@@ -328,7 +346,11 @@ export async function resolveTerm(db: Db, word: string, options: { complete?: bo
     correction = candidates[0]?.term ?? null;
   }
 
-  const resolved: ResolvedTerm = { input: word, kind, alternatives, correction, docCount };
+  const searchable = isSearchableWord(word);
+  const inputWords = searchable ? [...new Set([word, ...forms])].sort() : [];
+  const others = alternatives.filter((w) => w !== word);
+  const matchWords = others.length ? [...new Set([...inputWords, ...(await wordsSharingStems(db, others))])].sort() : inputWords;
+  const resolved: ResolvedTerm = { input: word, kind, alternatives, correction, docCount, matchWords, inputWords };
   if (cache.terms.size >= CACHE_MAX) cache.terms.clear();
   cache.terms.set(key, resolved);
   return resolved;

@@ -116,9 +116,12 @@ function ftsQuery(terms: ResolvedTerm[], columns?: string): string {
   return terms.map((t) => ftsTerm(t, columns)).join(" AND ");
 }
 
-/** PostgreSQL tsquery text in the same shape; weights (on `head`) restrict a word to fields (A title, B brand, C category). */
+/**
+ * PostgreSQL tsquery text in the same shape, over the unstemmed words that match (see
+ * `matchWords`); weights (on `head`) restrict a word to fields (A title, B brand, C category).
+ */
 function tsTerm(term: ResolvedTerm, weights?: string): string {
-  return `(${term.alternatives.filter((w) => WORD.test(w)).map((w) => (weights ? `${w}:${weights}` : w)).join(" | ")})`;
+  return `(${term.matchWords.filter((w) => WORD.test(w)).map((w) => (weights ? `${w}:${weights}` : w)).join(" | ")})`;
 }
 function tsQuery(terms: ResolvedTerm[], weights?: string): string {
   return terms.map((t) => tsTerm(t, weights)).join(" & ");
@@ -141,8 +144,8 @@ function matchSource(kind: DbKind, terms: ResolvedTerm[], columns: RawBuilder<un
     const score = withScore
       ? sql.join(
           terms.map(
-            (t) => sql`(1 + (s.head @@ to_tsquery('search_porter', ${tsTerm(t, "ABC")}))::int
-                          + 2 * (s.head @@ to_tsquery('search_porter', ${tsTerm(t, "A")}))::int)`,
+            (t) => sql`(1 + (s.head @@ to_tsquery('search_words', ${tsTerm(t, "ABC")}))::int
+                          + 2 * (s.head @@ to_tsquery('search_words', ${tsTerm(t, "A")}))::int)`,
           ),
           sql` + `,
         )
@@ -150,7 +153,7 @@ function matchSource(kind: DbKind, terms: ResolvedTerm[], columns: RawBuilder<un
     return sql`
       SELECT ${columns}, ${score} AS score
       FROM search_products s
-      WHERE s.document @@ to_tsquery('search_porter', ${tsQuery(terms)})`;
+      WHERE s.document @@ to_tsquery('search_words', ${tsQuery(terms)})`;
   }
   const inFts = (expr: string) => sql`(s.product_id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${expr}))`;
   const score = withScore
@@ -474,7 +477,7 @@ async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, e
   if (limit <= 0) return [];
   if (dbKind(db) === "postgres") {
     const filter = sql`
-      document @@ to_tsquery('search_porter', ${tsQuery(terms)}) AND head @@ to_tsquery('search_porter', ${tsQuery(terms, "A")})
+      document @@ to_tsquery('search_words', ${tsQuery(terms)}) AND head @@ to_tsquery('search_words', ${tsQuery(terms, "A")})
       ${exclude.length ? sql`AND product_id NOT IN (${sql.join(exclude)})` : sql``}`;
     // Newest first: walking the primary key backwards finds five common words at once, but
     // would read the whole table for a rare one, so rare words go through the GIN index.
@@ -510,7 +513,7 @@ export async function suggestSearch(db: Db, text: string, limits: { products: nu
 
   // Titles that contain the words as typed come first, then completions and corrections.
   // (Only when every word is known: an unknown word as typed matches nothing.)
-  const exact = resolved.map((t) => ({ ...t, alternatives: [t.input] }));
+  const exact = resolved.map((t) => ({ ...t, alternatives: [t.input], matchWords: t.inputWords }));
   const first = !noProducts && resolved.every((t) => t.kind === "known") ? await suggestProductIds(db, exact, limits.products, []) : [];
   const more = noProducts ? [] : await suggestProductIds(db, resolved, limits.products - first.length, first);
   const ids = [...first, ...more];

@@ -18,6 +18,7 @@ import * as tradeOrders from "./migrations/014_trade_orders.ts";
 import * as invoices from "./migrations/015_invoices.ts";
 import * as savedLists from "./migrations/016_saved_lists.ts";
 import * as quotes from "./migrations/017_quotes.ts";
+import * as searchWords from "./migrations/018_search_words.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -40,6 +41,7 @@ const migrations: Record<string, DialectMigration> = {
   "015_invoices": invoices,
   "016_saved_lists": savedLists,
   "017_quotes": quotes,
+  "018_search_words": searchWords,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -31,8 +31,7 @@ async function dropSearchObjects(db: Db, kind: string) {
           "DROP TABLE search_products, search_terms",
           "DROP FUNCTION search_products_after_insert(), search_products_after_update(), search_products_after_rename()",
           "DROP FUNCTION search_document(text, text, text, text), search_head(text, text, text), search_fold(text)",
-          "DROP TEXT SEARCH CONFIGURATION search_porter",
-          "DROP TEXT SEARCH DICTIONARY search_porter_stem",
+          "DROP TEXT SEARCH CONFIGURATION search_words",
         ];
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
