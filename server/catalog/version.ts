@@ -1,12 +1,24 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
 
-/** Call inside the transaction that changes stock or prices, so cached pages are not served stale. */
-export async function bumpCatalogVersion(db: Kysely<Database>): Promise<void> {
-  await db.updateTable("catalog_version").set((eb) => ({ version: eb("version", "+", 1) })).where("id", "=", 1).execute();
+/**
+ * The catalog version is the sum of these many rows (migration 019). Every bump adds one to one
+ * row, so the sum moves with every committed change, and changes to different products take
+ * different row locks instead of all queueing for one until they commit.
+ */
+export const CATALOG_VERSION_STRIPES = 16;
+
+/**
+ * Call inside the transaction that changes stock or prices, so cached pages are not served stale.
+ * `key` (a product id) picks the row; without one, any row.
+ */
+export async function bumpCatalogVersion(db: Kysely<Database>, key?: number): Promise<void> {
+  const pick = key ?? Math.floor(Math.random() * CATALOG_VERSION_STRIPES);
+  const id = 1 + (Math.abs(Math.trunc(pick)) % CATALOG_VERSION_STRIPES);
+  await db.updateTable("catalog_version").set((eb) => ({ version: eb("version", "+", 1) })).where("id", "=", id).execute();
 }
 
 export async function readCatalogVersion(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom("catalog_version").select("version").where("id", "=", 1).executeTakeFirst();
-  return row?.version ?? 0;
+  const row = await db.selectFrom("catalog_version").select(sql<number>`sum(version)`.as("version")).executeTakeFirst();
+  return Number(row?.version ?? 0);
 }

@@ -19,6 +19,7 @@ import * as invoices from "./migrations/015_invoices.ts";
 import * as savedLists from "./migrations/016_saved_lists.ts";
 import * as quotes from "./migrations/017_quotes.ts";
 import * as searchWords from "./migrations/018_search_words.ts";
+import * as catalogVersionStripes from "./migrations/019_catalog_version_stripes.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -42,6 +43,7 @@ const migrations: Record<string, DialectMigration> = {
   "016_saved_lists": savedLists,
   "017_quotes": quotes,
   "018_search_words": searchWords,
+  "019_catalog_version_stripes": catalogVersionStripes,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -1,5 +1,6 @@
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
+import { startCheckpointer } from "./sqlite-checkpointer.ts";
 
 /**
  * Adapts Node's built-in `node:sqlite` to the better-sqlite3 shape that Kysely's
@@ -14,6 +15,9 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
   // 64 MB page cache: the default 2 MB holds neither the FTS index nor the search table of a large
   // catalog, which makes every search several times slower.
   db.exec("PRAGMA cache_size = -65536");
+  // A file database is checkpointed by a worker thread, not inside the commits of this connection.
+  const checkpointer = path === ":memory:" || path === "" ? null : startCheckpointer(path);
+  if (checkpointer) db.exec("PRAGMA wal_autocheckpoint = 0");
   const statements = new Map<string, SqliteStatement>();
 
   function prepare(rawSql: string): SqliteStatement {
@@ -38,7 +42,14 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
     return wrapped;
   }
 
-  return { prepare, close: () => db.close(), raw: db };
+  return {
+    prepare,
+    close: () => {
+      checkpointer?.stop();
+      db.close();
+    },
+    raw: db,
+  };
 }
 
 function toInputs(params: ReadonlyArray<unknown>): SQLInputValue[] {

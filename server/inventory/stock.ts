@@ -85,7 +85,7 @@ export async function moveStocks(trx: Transaction<Database>, moves: StockMove[],
   const order = moves.map((move, index) => ({ move, index })).sort((a, b) => a.move.productId - b.move.productId || a.index - b.index);
   const results: (StockMoveResult | null)[] = new Array(moves.length).fill(null);
   for (const { move, index } of order) results[index] = await applyMove(trx, move, now);
-  if (results.some((r) => r !== null)) await bumpCatalogVersion(trx);
+  if (results.some((r) => r !== null)) await bumpCatalogVersion(trx, order[0]?.move.productId);
   return results;
 }
 

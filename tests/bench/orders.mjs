@@ -102,7 +102,7 @@ async function run(kind) {
 }
 
 const rows = [];
-for (const kind of ["sqlite", "postgres"]) {
+for (const kind of (process.env.BENCH_DIALECTS ?? "sqlite,postgres").split(",")) {
   try {
     rows.push(await run(kind));
   } catch (error) {

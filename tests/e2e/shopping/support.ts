@@ -50,7 +50,7 @@ function bumpCatalogVersion() {
 }
 
 export function catalogVersion(): number {
-  const row = storeDb().prepare("SELECT version FROM catalog_version WHERE id = 1").get() as { version: number } | undefined;
+  const row = storeDb().prepare("SELECT sum(version) AS version FROM catalog_version").get() as { version: number } | undefined;
   return row?.version ?? 0;
 }
 
