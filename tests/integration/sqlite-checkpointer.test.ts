@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { openSqlite } from "../../server/db/sqlite-adapter.ts";
+
+/** WAL checkpoints run in a worker thread (server/db/sqlite-checkpointer.ts), not inside the commits. */
+describe("SQLite checkpoints", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "checkpoint-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("the connection never checkpoints in a commit; the worker does, and the data is all there", async () => {
+    const file = path.join(dir, "store.db");
+    const db = openSqlite(file);
+    try {
+      expect(db.raw.prepare("PRAGMA wal_autocheckpoint").get()).toEqual({ wal_autocheckpoint: 0 });
+      db.raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+      const insert = db.raw.prepare("INSERT INTO t (body) VALUES (?)");
+      for (let i = 0; i < 3000; i++) insert.run("x".repeat(2000)); // far past the 1,000 pages of the default autocheckpoint
+      const fileBefore = statSync(file).size;
+      // The worker copies the WAL into the database file within a few of its intervals.
+      let fileAfter = fileBefore;
+      for (let i = 0; i < 40 && fileAfter <= fileBefore; i++) {
+        await sleep(100);
+        fileAfter = statSync(file).size;
+      }
+      expect(fileAfter).toBeGreaterThan(fileBefore + 3000 * 2000);
+      expect(db.raw.prepare("SELECT count(*) AS n FROM t").get()).toEqual({ n: 3000 });
+    } finally {
+      db.close();
+    }
+    // Closed: another connection reads everything from the file.
+    const again = openSqlite(file);
+    try {
+      expect(again.raw.prepare("SELECT count(*) AS n FROM t").get()).toEqual({ n: 3000 });
+    } finally {
+      again.close();
+    }
+  });
+
+  it("an in-memory database has no checkpointer and keeps SQLite's default", () => {
+    const db = openSqlite(":memory:");
+    try {
+      expect(db.raw.prepare("PRAGMA wal_autocheckpoint").get()).toEqual({ wal_autocheckpoint: 1000 });
+    } finally {
+      db.close();
+    }
+  });
+});
