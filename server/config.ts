@@ -9,6 +9,11 @@ const envSchema = z.object({
   /** postgres://… selects PostgreSQL; anything else (or unset) uses SQLite at SQLITE_PATH. */
   DATABASE_URL: z.string().optional(),
   SQLITE_PATH: z.string().default("./data/store.db"),
+  /**
+   * PostgreSQL: run parameterized statements as named prepared statements (server/db/pg-prepared.ts).
+   * "off" for a connection pooler in transaction mode that does not carry them.
+   */
+  PG_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
   /** Number of products the start-up seed creates when the catalog is empty. */
   SEED_PRODUCTS: z.coerce.number().int().min(1).max(2_000_000).default(600),
   /** Worker processes serving HTTP; 0 means one per CPU core. */

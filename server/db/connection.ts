@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { config, type AppConfig } from "../config.ts";
 import type { Database } from "./schema.ts";
+import { PREPARED_STATEMENT_SETTINGS, PreparingClient } from "./pg-prepared.ts";
 import { openSqlite } from "./sqlite-adapter.ts";
 
 export type Db = Kysely<Database>;
@@ -19,6 +20,8 @@ export interface DbOptions {
   /** PostgreSQL schema to use instead of public (tests isolate themselves this way). */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL: named prepared statements (default on). */
+  preparedStatements?: boolean;
 }
 
 const pools = new WeakMap<Db, pg.Pool>();
@@ -28,12 +31,23 @@ export function poolOf(db: Db): pg.Pool | undefined {
   return pools.get(db);
 }
 
+/** The `options` parameter of a postgres:// URL (server settings), which a pool's own `options` would replace. */
+function optionsInUrl(url: string | undefined): string {
+  try {
+    return url ? (new URL(url).searchParams.get("options") ?? "") : "";
+  } catch {
+    return "";
+  }
+}
+
 export function createDb(options: DbOptions): Db {
   if (options.kind === "postgres") {
+    const prepared = options.preparedStatements !== false;
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+      options: [optionsInUrl(options.url), options.pgSchema ? `-c search_path=${options.pgSchema}` : "", prepared ? PREPARED_STATEMENT_SETTINGS : ""].filter(Boolean).join(" ") || undefined,
+      ...(prepared ? { Client: PreparingClient } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
@@ -58,6 +72,11 @@ type GlobalWithDb = typeof globalThis & { [GLOBAL_KEY]?: Db };
  */
 export function getDb(cfg: AppConfig = config()): Db {
   const g = globalThis as GlobalWithDb;
-  g[GLOBAL_KEY] ??= createDb({ kind: cfg.databaseKind, url: cfg.DATABASE_URL, sqlitePath: cfg.SQLITE_PATH });
+  g[GLOBAL_KEY] ??= createDb({
+    kind: cfg.databaseKind,
+    url: cfg.DATABASE_URL,
+    sqlitePath: cfg.SQLITE_PATH,
+    preparedStatements: cfg.PG_PREPARED_STATEMENTS === "on",
+  });
   return g[GLOBAL_KEY];
 }

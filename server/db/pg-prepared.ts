@@ -1,0 +1,60 @@
+import pg from "pg";
+
+/**
+ * A pg client that runs the store's parameterized statements as named prepared statements, so
+ * PostgreSQL parses and analyses each statement text once per connection instead of on every call.
+ *
+ * Each execution is still planned for its own values (PREPARED_STATEMENT_SETTINGS): with
+ * PostgreSQL's generic plans the search got two to four times slower (a word's selectivity
+ * decides its plan), while planning anew keeps today's plans and the search got 10–40 % faster
+ * (figures in docs/benchmarks.md, issue 15).
+ *
+ * Left unnamed: statements without parameters (BEGIN, COMMIT …), `SELECT *` and `RETURNING *`
+ * (a migration that adds a column would change a cached statement's result type under a running
+ * process: PostgreSQL refuses to run it then), and
+ * anything past MAX_PER_CONNECTION distinct statements on one connection (IN lists of every
+ * length would otherwise pile up). PG_PREPARED_STATEMENTS=off turns it off, for a pooler in
+ * transaction mode that does not carry prepared statements.
+ */
+const MAX_PER_CONNECTION = 300;
+/** Connection settings that go with named statements: plan every execution for its parameters. */
+export const PREPARED_STATEMENT_SETTINGS = "-c plan_cache_mode=force_custom_plan";
+const MAX_NAMES = 5000;
+/** `select *`, `select "t".*`, `, "t".*` or `returning *`: a result shape that follows the table's columns. */
+const ALL_COLUMNS = /(?:\bselect\s+(?:distinct\s+)?|,\s*|\breturning\s+)(?:"?\w+"?\.)?\*/i;
+
+const names = new Map<string, string>();
+let lastName = 0;
+
+function nameFor(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= MAX_NAMES) names.clear();
+    name = `s${(++lastName).toString(36)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+export function worthPreparing(text: string, values: unknown): values is unknown[] {
+  return Array.isArray(values) && values.length > 0 && !ALL_COLUMNS.test(text);
+}
+
+export class PreparingClient extends pg.Client {
+  #prepared = 0;
+
+  // pg's query() has many overloads; this one only looks at (text, values) without a callback.
+  override query(...args: any[]): any {
+    const [text, values, callback] = args;
+    if (typeof text === "string" && callback === undefined && worthPreparing(text, values)) {
+      const name = nameFor(text);
+      const parsed = (this as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+      const known = parsed?.[name] === text;
+      if (known || this.#prepared < MAX_PER_CONNECTION) {
+        if (!known) this.#prepared++;
+        return super.query({ name, text, values });
+      }
+    }
+    return (super.query as (...a: unknown[]) => unknown)(...args);
+  }
+}

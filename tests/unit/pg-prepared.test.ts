@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { worthPreparing } from "../../server/db/pg-prepared.ts";
+
+describe("which PostgreSQL statements become prepared statements", () => {
+  it.each([
+    ['select "id", "title" from "products" where "id" = $1', [1], true],
+    ['update "products" set "stock_quantity" = "stock_quantity" + $1 where "id" = $2 returning "stock_quantity"', [1, 2], true],
+    ['select count(*) as "n" from "orders" where "status" = $1', ["placed"], true],
+    ["begin", [], false],
+    ['select "id" from "products"', [], false],
+    ['select * from "orders" where "id" = $1', [1], false],
+    ['select distinct "o".* from "orders" as "o" where "o"."id" = $1', [1], false],
+    ['select "o"."id", "u".* from "orders" as "o" join "user" as "u" on "u"."id" = "o"."user_id" where "o"."id" = $1', [1], false],
+    ['insert into "orders" ("number") values ($1) returning *', ["TH-1"], false],
+  ])("%s", (text, values, expected) => {
+    expect(worthPreparing(text, values)).toBe(expected);
+  });
+});
