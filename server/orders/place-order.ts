@@ -222,14 +222,13 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
  * quantity caps, takes the stock down through the ledger (never below zero, in product-id order),
  * writes the order and its lines at the prices paid, queues the mail, and empties the cart. A
  * member's order is placed at once; a guest's waits for the confirmation link in the mail, its
- * stock held until then. A repeated checkout token returns the order it already made; a
- * deadlock or serialization failure runs the transaction again. When stock is short, holds that
- * have run out on those products are released first and the order is tried once more.
+ * stock held until then. A repeated checkout token returns the order it already made (the token
+ * is unique, so the repeat fails inside its transaction and finds that order); a deadlock or
+ * serialization failure runs the transaction again. When stock is short, holds that have run out
+ * on those products are released first and the order is tried once more.
  */
 export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<PlacedOrder> {
   const { checkout, owner } = input;
-  const earlier = await existingOrder(db, checkout.checkoutToken, owner);
-  if (earlier) return earlier;
   const keys: OrderKeys = {
     number: orderNumber(),
     accessToken: randomBytes(24).toString("base64url"),
@@ -249,11 +248,11 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
       throw error;
     }
   } catch (error) {
-    // A duplicate of a checkout that just succeeded (a double click) finds the cart emptied or the
-    // token taken: answer with the order the first request made.
-    if (isUniqueViolation(error) || (error instanceof DomainError && error.code === "EMPTY_CART")) {
-      const again = await existingOrder(db, checkout.checkoutToken, owner);
-      if (again) return again;
+    // A repeat of a checkout that already succeeded (a double click, a retry) finds the token
+    // taken, the cart emptied or the quote accepted: answer with the order the first request made.
+    if (isUniqueViolation(error) || error instanceof DomainError) {
+      const earlier = await existingOrder(db, checkout.checkoutToken, owner);
+      if (earlier) return earlier;
     }
     throw error;
   }
