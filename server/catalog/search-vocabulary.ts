@@ -317,7 +317,8 @@ export async function resolveTerm(db: Db, word: string, options: { complete?: bo
   const { count, forms, completions } = await lookUp(db, word, wantPrefix);
   const known = count !== -1;
   // The word itself, unless it stems like a stop word (then only its completions and corrections).
-  const alternatives = isSearchableWord(word) ? [word] : [];
+  const searchable = isSearchableWord(word);
+  const alternatives = searchable ? [word] : [];
   let docCount = Math.max(0, count);
   let kind: TermKind = known ? "known" : "unknown";
   let correction: string | null = null;
@@ -346,7 +347,6 @@ export async function resolveTerm(db: Db, word: string, options: { complete?: bo
     correction = candidates[0]?.term ?? null;
   }
 
-  const searchable = isSearchableWord(word);
   const inputWords = searchable ? [...new Set([word, ...forms])].sort() : [];
   const others = alternatives.filter((w) => w !== word);
   const matchWords = others.length ? [...new Set([...inputWords, ...(await wordsSharingStems(db, others))])].sort() : inputWords;

@@ -4,7 +4,7 @@ import pg from "pg";
  * A pg client that runs the store's parameterized statements as named prepared statements, so
  * PostgreSQL parses and analyses each statement text once per connection instead of on every call.
  *
- * Each execution is still planned for its own values (PREPARED_STATEMENT_SETTINGS): with
+ * Each execution is still planned for its own values (PLAN_EACH_EXECUTION): with
  * PostgreSQL's generic plans the search got two to four times slower (a word's selectivity
  * decides its plan), while planning anew keeps today's plans and the search got 10–40 % faster
  * (figures in docs/benchmarks.md, issue 15).
@@ -17,8 +17,8 @@ import pg from "pg";
  * transaction mode that does not carry prepared statements.
  */
 const MAX_PER_CONNECTION = 300;
-/** Connection settings that go with named statements: plan every execution for its parameters. */
-export const PREPARED_STATEMENT_SETTINGS = "-c plan_cache_mode=force_custom_plan";
+/** Run on every new connection that names its statements: plan every execution for its parameters. */
+export const PLAN_EACH_EXECUTION = "SET plan_cache_mode = force_custom_plan";
 const MAX_NAMES = 5000;
 /** `select *`, `select "t".*`, `, "t".*` or `returning *`: a result shape that follows the table's columns. */
 const ALL_COLUMNS = /(?:\bselect\s+(?:distinct\s+)?|,\s*|\breturning\s+)(?:"?\w+"?\.)?\*/i;

@@ -17,6 +17,7 @@ import { sql } from "kysely";
 import type { AppConfig } from "../config.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { MailStatus } from "../db/schema.ts";
+import { tableExists } from "../db/tables.ts";
 import type { PeriodicJob } from "../jobs/runner.ts";
 import { ERASABLE_MAIL_COLUMNS, eraseMail } from "./mail-erasure.ts";
 
@@ -106,15 +107,6 @@ export async function deleteExpiredVerifications(db: Db, now: Date, policy: Pick
     const result = await db.deleteFrom("verification").where("id", "in", ids).executeTakeFirst();
     return { seen: ids.length, done: Number(result.numDeletedRows) };
   });
-}
-
-async function tableExists(db: Db, name: string): Promise<boolean> {
-  if (dbKind(db) === "postgres") {
-    const { rows } = await sql<{ t: string | null }>`select to_regclass(${`"${name}"`})::text as t`.execute(db);
-    return rows[0]?.t != null;
-  }
-  const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${name}`.execute(db);
-  return Number(rows[0]?.n) > 0;
 }
 
 /** Deletes Better Auth rate-limit rows idle for a day, when that table exists (database storage only). */

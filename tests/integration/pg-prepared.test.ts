@@ -45,6 +45,19 @@ describe.skipIf(!pgUrl)("PostgreSQL prepared statements", () => {
     expect(await prepared(plain)).toEqual([]);
   });
 
+  it("plans each execution even when the database URL carries its own server options", async () => {
+    const url = new URL(pgUrl!);
+    url.searchParams.set("options", `-c search_path=${schema} -c statement_timeout=4321`);
+    const withOptions = createDb({ kind: "postgres", url: url.href, poolSize: 1 });
+    try {
+      const show = async (name: string) => Object.values((await sql.raw(`SHOW ${name}`).execute(withOptions)).rows[0] as object)[0];
+      expect(await show("plan_cache_mode")).toBe("force_custom_plan");
+      expect(await show("statement_timeout")).toBe("4321ms");
+    } finally {
+      await withOptions.destroy();
+    }
+  });
+
   it("leaves SELECT * unprepared, so a column added under a running process changes nothing", async () => {
     const all = () => db.selectFrom("widgets" as never).selectAll().where("id" as never, "=", 1 as never).executeTakeFirst();
     expect(await all()).toEqual({ id: 1, name: "hammer" });

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DbKind } from "../connection.ts";
 import { porterStem } from "../../catalog/search-text.ts";
+import { tableExists } from "../tables.ts";
 
 /**
  * Same query, same results on both databases (issue 15). PostgreSQL's snowball `porter` stemmer
@@ -13,9 +14,10 @@ import { porterStem } from "../../catalog/search-text.ts";
  * Also recomputes the vocabulary stems of words with "yy", which that stemmer now reduces as FTS5 does.
  */
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
-  const doubled = await sql<{ term: string }>`SELECT term FROM search_terms WHERE term LIKE '%yy%'`.execute(db).catch(() => ({ rows: [] }));
-  for (const { term } of doubled.rows) {
-    await sql`UPDATE search_terms SET stem = ${porterStem(term)} WHERE term = ${term}`.execute(db);
+  // (A database whose migration 004 left no search tables gets them from ensureSearchSchema, built anew.)
+  if (await tableExists(db, "search_terms")) {
+    const doubled = await sql<{ term: string }>`SELECT term FROM search_terms WHERE term LIKE '%yy%'`.execute(db);
+    for (const { term } of doubled.rows) await sql`UPDATE search_terms SET stem = ${porterStem(term)} WHERE term = ${term}`.execute(db);
   }
   if (kind === "postgres") await indexWordsUnstemmed(db);
 }
@@ -36,8 +38,7 @@ export async function indexWordsUnstemmed(db: Kysely<any>): Promise<void> {
           || setweight(to_tsvector('search_words', search_fold(brand)), 'B')
           || setweight(to_tsvector('search_words', search_fold(category)), 'C')
     $$`.execute(db);
-  const { rows } = await sql<{ present: boolean }>`SELECT to_regclass('search_products') IS NOT NULL AS present`.execute(db);
-  if (rows[0]?.present) {
+  if (await tableExists(db, "search_products")) {
     await sql`
       UPDATE search_products s
       SET head = search_head(p.title, b.name, c.name), document = search_document(p.title, b.name, c.name, p.description)
