@@ -6,8 +6,8 @@ import pg from "pg";
  *
  * Each execution is still planned for its own values (PLAN_EACH_EXECUTION): with
  * PostgreSQL's generic plans the search got two to four times slower (a word's selectivity
- * decides its plan), while planning anew keeps today's plans and the search got 10–40 % faster
- * (figures in docs/benchmarks.md, issue 15).
+ * decides its plan), while planning anew keeps today's plans and the search got up to 15 %
+ * faster at the median (figures in docs/benchmarks.md, issue 15).
  *
  * Left unnamed: statements without parameters (BEGIN, COMMIT …), `SELECT *` and `RETURNING *`
  * (a migration that adds a column would change a cached statement's result type under a running

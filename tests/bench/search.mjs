@@ -20,7 +20,7 @@
 // A report, not a test: exits 0 whether or not the targets (p95 ≤ 20 ms, ≥ 300 req/s) are met.
 // Flags: --million, --skip-pg, --skip-ssr, --iterations N (per query kind, default 120).
 // Environment: BUILD_DIR (default build; built when missing), SEARCH_BENCH_PORT (3402),
-// BENCH_PG_URL, WEB_CONCURRENCY (2), BENCH_DURATION (10), BENCH_CONNECTIONS (10).
+// BENCH_PG_URL, WEB_CONCURRENCY (2), BENCH_DURATION (10), BENCH_CONNECTIONS (10), PG_PREPARED_STATEMENTS (on).
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -118,7 +118,7 @@ async function ensurePostgres(name, products) {
   await probe.end();
   if (count < products) seed({ DATABASE_URL: url }, products, `PostgreSQL ${name}`);
   else log(`Using PostgreSQL ${name} (${count.toLocaleString("en-US")} products)`);
-  const db = createDb({ kind: "postgres", url, poolSize: 4 });
+  const db = createDb({ kind: "postgres", url, poolSize: 4, preparedStatements: process.env.PG_PREPARED_STATEMENTS !== "off" });
   await migrateToLatest(db);
   return { db, url };
 }
