@@ -53,7 +53,7 @@ async function newStore(kind: DbKind, tag: string): Promise<{ env: Record<string
   return { env: { DATABASE_URL: url.toString() }, open: () => createDb({ kind, url: url.toString(), poolSize: 8 }), drop };
 }
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
 
 describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
   const cleanups: (() => Promise<void>)[] = [];

@@ -243,7 +243,7 @@ describe.each(dialects)("mail sender processes killed mid-send on %s", (kind: Db
     if (kind === "sqlite") {
       const dir = await mkdtemp(path.join(tmpdir(), "mail-crash-"));
       options = { kind, sqlitePath: path.join(dir, "store.db") };
-      cleanup = () => rm(dir, { recursive: true, force: true });
+      cleanup = () => rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     } else {
       const t = await freshDb(kind);
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.db);

@@ -8,7 +8,9 @@ import { openSqlite } from "../../server/db/sqlite-adapter.ts";
 /** WAL checkpoints run in a worker thread (server/db/sqlite-checkpointer.ts), not inside the commits. */
 describe("SQLite checkpoints", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "checkpoint-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // The worker closes its own connection just after the store's (its last checkpoint), and SQLite
+  // then removes the -wal and -shm files: retry while they come and go.
+  afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
 
   it("the connection never checkpoints in a commit; the worker does, and the data is all there", async () => {
     const file = path.join(dir, `store-${Date.now()}-${Math.random().toString(36).slice(2)}.db`);
