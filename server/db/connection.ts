@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { config, type AppConfig } from "../config.ts";
 import type { Database } from "./schema.ts";
-import { PLAN_EACH_EXECUTION, PreparingClient } from "./pg-prepared.ts";
+import { PreparingClient } from "./pg-prepared.ts";
 import { openSqlite } from "./sqlite-adapter.ts";
 
 export type Db = Kysely<Database>;
@@ -40,13 +40,6 @@ export function createDb(options: DbOptions): Db {
       options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
       ...(prepared ? { Client: PreparingClient } : {}),
     });
-    // A SET rather than a startup option: pg lets a URL's own `options` replace the pool's.
-    // Queued first on the new connection, so it runs before anything the connection is lent for.
-    if (prepared) {
-      pool.on("connect", (client) => {
-        client.query(PLAN_EACH_EXECUTION).catch((error: Error) => console.warn(`PostgreSQL did not take "${PLAN_EACH_EXECUTION}" (PostgreSQL 12 or later needed): ${error.message}`));
-      });
-    }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     return db;

@@ -2,26 +2,25 @@ import pg from "pg";
 
 /**
  * A pg client that runs the store's parameterized statements as named prepared statements, so
- * PostgreSQL parses and analyses each statement text once per connection instead of on every call.
+ * PostgreSQL parses and analyses each statement text once per connection instead of on every call,
+ * and, under its default plan_cache_mode, plans a statement once its generic plan proves as good
+ * as planning for each call's values. For order placement that halves PostgreSQL's CPU per statement.
  *
- * Each execution is still planned for its own values (PLAN_EACH_EXECUTION): with
- * PostgreSQL's generic plans the search got two to four times slower (a word's selectivity
- * decides its plan), while planning anew keeps today's plans and the search got up to 15 %
- * faster at the median (figures in docs/benchmarks.md, issue 15).
- *
- * Left unnamed: statements without parameters (BEGIN, COMMIT …), `SELECT *` and `RETURNING *`
- * (a migration that adds a column would change a cached statement's result type under a running
- * process: PostgreSQL refuses to run it then), and
- * anything past MAX_PER_CONNECTION distinct statements on one connection (IN lists of every
- * length would otherwise pile up). PG_PREPARED_STATEMENTS=off turns it off, for a pooler in
- * transaction mode that does not carry prepared statements.
+ * Left unnamed, so planned anew for each call's values as before: statements on the search
+ * tables, whose best plan depends on how common a word or a facet is (generic plans made the
+ * search two to four times slower); statements without parameters (BEGIN, COMMIT …); `SELECT *`
+ * and `RETURNING *` (a migration that adds a column would change a cached statement's result type
+ * under a running process: PostgreSQL refuses to run it then); and anything past
+ * MAX_PER_CONNECTION distinct statements on one connection (IN lists of every length would
+ * otherwise pile up). PG_PREPARED_STATEMENTS=off turns it off, for a pooler in transaction mode
+ * that does not carry prepared statements. Figures: docs/benchmarks.md, issue 15.
  */
 const MAX_PER_CONNECTION = 300;
-/** Run on every new connection that names its statements: plan every execution for its parameters. */
-export const PLAN_EACH_EXECUTION = "SET plan_cache_mode = force_custom_plan";
 const MAX_NAMES = 5000;
 /** `select *`, `select "t".*`, `, "t".*` or `returning *`: a result shape that follows the table's columns. */
 const ALL_COLUMNS = /(?:\bselect\s+(?:distinct\s+)?|,\s*|\breturning\s+)(?:"?\w+"?\.)?\*/i;
+/** The search's tables and text-search configuration: plans that depend on the words asked for. */
+const PLANNED_PER_CALL = /\bsearch_(?:products|terms|term_trigrams|words)\b|@@/i;
 
 const names = new Map<string, string>();
 let lastName = 0;
@@ -37,7 +36,7 @@ function nameFor(text: string): string {
 }
 
 export function worthPreparing(text: string, values: unknown): values is unknown[] {
-  return Array.isArray(values) && values.length > 0 && !ALL_COLUMNS.test(text);
+  return Array.isArray(values) && values.length > 0 && !ALL_COLUMNS.test(text) && !PLANNED_PER_CALL.test(text);
 }
 
 export class PreparingClient extends pg.Client {

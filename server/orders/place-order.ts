@@ -79,12 +79,19 @@ async function orderSource(trx: Transaction<Database>, input: PlaceOrderInput, n
   const lines = await trx
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id"])
+    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id", "p.stock_quantity"])
     .where("ci.owner", "=", input.owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
     .execute();
   return { quoteId: null, lines, quotedCents: null };
+}
+
+function shortOfStock(lines: { product_id: number; quantity: number; title: string; stock_quantity: number | string }[]): void {
+  const wanted = new Map<number, number>();
+  for (const l of lines) wanted.set(l.product_id, (wanted.get(l.product_id) ?? 0) + l.quantity);
+  const short = lines.filter((l) => wanted.get(l.product_id)! > Number(l.stock_quantity));
+  if (short.length) throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
 }
 
 async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderInput, keys: OrderKeys): Promise<PlacedOrder> {
@@ -122,6 +129,9 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   if (needsApproval && method.collectsOnline) {
     throw new DomainError("APPROVAL_NOT_BY_CARD", `This order is above your spending limit of ${formatMoney(trade!.limitCents!)}, so it goes to your company's approvers first: choose pay on delivery or invoice.`, 409);
   }
+  // Stock already short as read in this transaction: refused before anything is written. The
+  // conditional update in moveStocks stays the rule that never oversells.
+  if (!needsApproval) shortOfStock(lines);
   const payment = await method.authorize({
     orderNumber: keys.number,
     totalCents: summary.totalCents,
@@ -250,7 +260,8 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
   } catch (error) {
     // A repeat of a checkout that already succeeded (a double click, a retry) finds the token
     // taken, the cart emptied or the quote accepted: answer with the order the first request made.
-    if (isUniqueViolation(error) || error instanceof DomainError) {
+    // Stock is taken after the token is claimed, so a repeat never gets as far as running short.
+    if (isUniqueViolation(error) || (error instanceof DomainError && !(error instanceof OutOfStockError))) {
       const earlier = await existingOrder(db, checkout.checkoutToken, owner);
       if (earlier) return earlier;
     }

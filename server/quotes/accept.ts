@@ -32,7 +32,7 @@ export async function quoteOrderLines(trx: Transaction<Database>, userId: string
   const lines = await trx
     .selectFrom("quote_lines as ql")
     .innerJoin("products as p", "p.id", "ql.product_id")
-    .select(["ql.product_id", "ql.color", "ql.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id", "ql.quoted_unit_cents"])
+    .select(["ql.product_id", "ql.color", "ql.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id", "p.stock_quantity", "ql.quoted_unit_cents"])
     .where("ql.quote_id", "=", quote.id)
     .orderBy("ql.id")
     .execute();

@@ -634,6 +634,21 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(await stockOf(scarce.id)).toBe(0);
     });
 
+    it("two colours of one product count together against its stock", async () => {
+      let p = await freshProduct({ stock: 10 });
+      while (p.colorList.length < 2) p = await freshProduct({ stock: 10 });
+      const owner = guest();
+      await addToCart(t.db, owner, { productId: p.id, quantity: 2, color: p.colorList[0] });
+      await addToCart(t.db, owner, { productId: p.id, quantity: 2, color: p.colorList[1] });
+      await t.db.updateTable("products").set({ stock_quantity: 3 }).where("id", "=", p.id).execute();
+      const before = await count("orders");
+      const error = await domainError(placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE }), "OUT_OF_STOCK", 409);
+      expect(error.message).toContain(p.title);
+      expect(await count("orders")).toBe(before);
+      expect(await stockOf(p.id)).toBe(3);
+      expect(await cartRows(owner)).toHaveLength(2);
+    });
+
     it("a product at stock 0 fails the whole order", async () => {
       const p = await freshProduct({ stock: 3 });
       const owner = guest();

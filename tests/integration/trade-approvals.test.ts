@@ -119,6 +119,17 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
     expect((await orderRow(number)).status).toBe("awaiting_approval");
   });
 
+  it("an order above the limit waits for approval even when the stock is short now: it holds none yet", async () => {
+    const owner = `u:${people.buyer}`;
+    await addToCart(t.db, owner, { productId: PRODUCT, quantity: 4 });
+    await t.db.updateTable("products").set({ stock_quantity: 1 }).where("id", "=", PRODUCT).execute();
+    const placed = await placeOrder(t.db, { owner, userId: people.buyer, checkout: checkoutSchema.parse({ ...validCheckoutForm, checkoutToken: token() }), siteUrl: SITE });
+    expect(placed.awaitingApproval).toBe(true);
+    expect((await orderRow(placed.number)).status).toBe("awaiting_approval");
+    expect(await stock()).toBe(1);
+    await t.db.updateTable("products").set({ stock_quantity: 50 }).where("id", "=", PRODUCT).execute();
+  });
+
   it("approving when the stock has gone is refused and the order keeps waiting; nothing is oversold", async () => {
     const { number } = await order(people.buyer, 5);
     await t.db.updateTable("products").set({ stock_quantity: 2 }).where("id", "=", PRODUCT).execute();

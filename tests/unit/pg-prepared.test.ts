@@ -12,6 +12,10 @@ describe("which PostgreSQL statements become prepared statements", () => {
     ['select distinct "o".* from "orders" as "o" where "o"."id" = $1', [1], false],
     ['select "o"."id", "u".* from "orders" as "o" join "user" as "u" on "u"."id" = "o"."user_id" where "o"."id" = $1', [1], false],
     ['insert into "orders" ("number") values ($1) returning *', ["TH-1"], false],
+    ['select "s"."product_id" from "search_products" as "s" where "s"."category_id" = $1', [3], false],
+    ["select count(*) from search_products s where s.document @@ to_tsquery('search_words', $1)", ["drill:*"], false],
+    ['select "term" from "search_term_trigrams" where "trigram" in ($1, $2)', ["dri", "ril"], false],
+    ['select "stem" from "search_terms" where "term" = $1', ["drills"], false],
   ])("%s", (text, values, expected) => {
     expect(worthPreparing(text, values)).toBe(expected);
   });
