@@ -20,6 +20,7 @@ import * as savedLists from "./migrations/016_saved_lists.ts";
 import * as quotes from "./migrations/017_quotes.ts";
 import * as searchWords from "./migrations/018_search_words.ts";
 import * as catalogVersionStripes from "./migrations/019_catalog_version_stripes.ts";
+import * as partialOrderIndexes from "./migrations/020_partial_order_indexes.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -44,6 +45,7 @@ const migrations: Record<string, DialectMigration> = {
   "017_quotes": quotes,
   "018_search_words": searchWords,
   "019_catalog_version_stripes": catalogVersionStripes,
+  "020_partial_order_indexes": partialOrderIndexes,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {
