@@ -13,9 +13,13 @@ export const CATALOG_VERSION_STRIPES = 16;
  * `key` (a product id) picks the row; without one, any row.
  */
 export async function bumpCatalogVersion(db: Kysely<Database>, key?: number): Promise<void> {
+  await db.updateTable("catalog_version").set((eb) => ({ version: eb("version", "+", 1) })).where("id", "=", catalogVersionRow(key)).execute();
+}
+
+/** The row a bump for `key` adds to (a random one without a key). */
+export function catalogVersionRow(key?: number): number {
   const pick = key ?? Math.floor(Math.random() * CATALOG_VERSION_STRIPES);
-  const id = 1 + (Math.abs(Math.trunc(pick)) % CATALOG_VERSION_STRIPES);
-  await db.updateTable("catalog_version").set((eb) => ({ version: eb("version", "+", 1) })).where("id", "=", id).execute();
+  return 1 + (Math.abs(Math.trunc(pick)) % CATALOG_VERSION_STRIPES);
 }
 
 export async function readCatalogVersion(db: Kysely<Database>): Promise<number> {

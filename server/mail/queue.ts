@@ -94,10 +94,16 @@ export function validateMail(mail: OutgoingMail): OutgoingMail {
   return { to, subject, text: mail.text, html: mail.html, replyTo, headers };
 }
 
+let lastDomain: { from: string; domain: string } | undefined;
+
 function messageIdDomain(): string {
-  const from = addressparser(config().MAIL_FROM, { flatten: true })[0]?.address ?? "";
-  const domain = from.split("@")[1]?.toLowerCase() ?? "";
-  return /^[a-z0-9.-]+$/.test(domain) ? domain : "toolhub.example";
+  const mailFrom = config().MAIL_FROM;
+  if (lastDomain?.from === mailFrom) return lastDomain.domain;
+  const from = addressparser(mailFrom, { flatten: true })[0]?.address ?? "";
+  const found = from.split("@")[1]?.toLowerCase() ?? "";
+  const domain = /^[a-z0-9.-]+$/.test(found) ? found : "toolhub.example";
+  lastDomain = { from: mailFrom, domain };
+  return domain;
 }
 
 const WAKE_KEY = Symbol.for("toolstore.mail.wake");
