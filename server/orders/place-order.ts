@@ -12,8 +12,8 @@ import { enqueueMail } from "../mail/queue.ts";
 import { expireOverdueHolds, hashConfirmToken } from "./holds.ts";
 import { confirmOrderMail, orderPlacedMail } from "./mails.ts";
 import { paymentMethod } from "./payment.ts";
-import { priceLines, tradeRuleFor } from "../../app/lib/pricing.ts";
-import { buyerPriceRules, volumeBreaksFor } from "../trade/prices.ts";
+import { priceLines, tradeRuleFor, type VolumeBreak } from "../../app/lib/pricing.ts";
+import { buyerPriceRules, groupVolumeBreaks } from "../trade/prices.ts";
 import { buyerTerms } from "../trade/limits.ts";
 import { requestApproval } from "../trade/approvals.ts";
 import { formatMoney } from "../../app/lib/money.ts";
@@ -70,21 +70,28 @@ interface OrderKeys {
   now: Date;
 }
 
-/** The cart's lines, or an accepted quote's (with its unit prices). */
+/** The cart's lines and their products' volume breaks (read together), or an accepted quote's lines at its prices. */
 async function orderSource(trx: Transaction<Database>, input: PlaceOrderInput, now: Date) {
   if (input.quoteNumber) {
     const quote = await quoteOrderLines(trx, input.userId, input.quoteNumber, now);
-    return { quoteId: quote.quoteId, lines: quote.lines, quotedCents: quote.lines.map((l) => l.quoted_unit_cents) };
+    return { quoteId: quote.quoteId, lines: quote.lines, quotedCents: quote.lines.map((l) => l.quoted_unit_cents), breaks: new Map<number, VolumeBreak[]>() };
   }
-  const lines = await trx
+  const rows = await trx
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id", "p.stock_quantity"])
+    .leftJoin("volume_breaks as vb", "vb.product_id", "ci.product_id")
+    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id", "p.stock_quantity", "vb.min_quantity", "vb.percent_off"])
     .where("ci.owner", "=", input.owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
+    .orderBy("ci.color")
     .execute();
-  return { quoteId: null, lines, quotedCents: null };
+  const lines: Omit<(typeof rows)[number], "min_quantity" | "percent_off">[] = [];
+  for (const { min_quantity: _min, percent_off: _percent, ...line } of rows) {
+    const previous = lines.at(-1);
+    if (previous?.product_id !== line.product_id || previous.color !== line.color) lines.push(line);
+  }
+  return { quoteId: null, lines, quotedCents: null, breaks: groupVolumeBreaks(rows) };
 }
 
 function shortOfStock(lines: { product_id: number; quantity: number; title: string; stock_quantity: number | string }[]): void {
@@ -96,7 +103,7 @@ function shortOfStock(lines: { product_id: number; quantity: number; title: stri
 
 async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderInput, keys: OrderKeys): Promise<PlacedOrder> {
   const { checkout, owner } = input;
-  const { quoteId, lines, quotedCents } = await orderSource(trx, input, keys.now);
+  const { quoteId, lines, quotedCents, breaks } = await orderSource(trx, input, keys.now);
   if (lines.length === 0) throw new DomainError("EMPTY_CART", "Your cart is empty.", 409);
   const archived = lines.find((l) => l.archived_at);
   if (archived) throw new DomainError("NO_LONGER_SOLD", `${archived.title} is no longer sold. Remove it from your cart; your order was not placed.`, 409);
@@ -104,7 +111,7 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   if (tooMany) throw new DomainError("QUANTITY_LIMIT", `${QUANTITY_LIMIT_MESSAGES[tooMany]} Please lower the quantities in your cart; your order was not placed.`, 409);
 
   // The one price rule, as the cart showed it: list, volume break or the buyer's trade price.
-  const [breaks, rules, trade] = await Promise.all([volumeBreaksFor(trx, lines.map((l) => l.product_id)), buyerPriceRules(trx, input.userId), buyerTerms(trx, input.userId)]);
+  const [rules, trade] = await Promise.all([buyerPriceRules(trx, input.userId), buyerTerms(trx, input.userId)]);
   if (trade?.poRequired && !checkout.poNumber) throw new DomainError("PO_REQUIRED", `${trade.companyName} asks for a purchase-order number on every order.`, 400);
   // A quote's prices are the agreed ones: no other discount goes on top of them.
   const unitCents =

@@ -18,11 +18,22 @@ export async function volumeBreaksFor(db: Handle, productIds: readonly number[])
     .orderBy("product_id")
     .orderBy("min_quantity")
     .execute();
+  return groupVolumeBreaks(rows);
+}
+
+/**
+ * Rows of volume_breaks (or of a left join to it, where a product without breaks has nulls and
+ * the same break may come once per cart line), ordered by min_quantity within each product.
+ */
+export function groupVolumeBreaks(rows: readonly { product_id: number; min_quantity: number | null; percent_off: number | null }[]): Map<number, VolumeBreak[]> {
+  const out = new Map<number, VolumeBreak[]>();
   for (const r of rows) {
+    if (r.min_quantity == null || r.percent_off == null) continue;
     const list = out.get(r.product_id) ?? [];
-    list.push({ minQuantity: r.min_quantity, percentOff: r.percent_off });
+    if (!list.some((b) => b.minQuantity === r.min_quantity)) list.push({ minQuantity: r.min_quantity, percentOff: r.percent_off });
     out.set(r.product_id, list);
   }
+  for (const list of out.values()) list.sort((a, b) => a.minQuantity - b.minQuantity);
   return out;
 }
 
