@@ -21,6 +21,7 @@ import * as quotes from "./migrations/017_quotes.ts";
 import * as searchWords from "./migrations/018_search_words.ts";
 import * as catalogVersionStripes from "./migrations/019_catalog_version_stripes.ts";
 import * as partialOrderIndexes from "./migrations/020_partial_order_indexes.ts";
+import * as stockSearchTrigger from "./migrations/021_stock_search_trigger.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -46,6 +47,7 @@ const migrations: Record<string, DialectMigration> = {
   "018_search_words": searchWords,
   "019_catalog_version_stripes": catalogVersionStripes,
   "020_partial_order_indexes": partialOrderIndexes,
+  "021_stock_search_trigger": stockSearchTrigger,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {
