@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { dbKind, type Db, type DbKind } from "../db/connection.ts";
 import { up as createSearchSchema } from "../db/migrations/004_search.ts";
 import { indexWordsUnstemmed } from "../db/migrations/018_search_words.ts";
-import { copyStockAlone } from "../db/migrations/021_stock_search_trigger.ts";
+import { copyStockWhenItCrossesZero } from "../db/migrations/021_stock_search_trigger.ts";
 import { ensureSearchVocabulary, rebuildSearchVocabulary } from "./search-vocabulary.ts";
 
 const ready = new WeakMap<Db, Promise<void>>();
@@ -74,7 +74,7 @@ export function ensureSearchSchema(db: Db): Promise<void> {
         await dropSearchSchema(trx, kind);
         await createSearchSchema(trx, kind);
         if (kind === "postgres") await indexWordsUnstemmed(trx);
-        else await copyStockAlone(trx);
+        await copyStockWhenItCrossesZero(trx, kind);
         // search_products holds the products on sale (search-sync.ts): archived ones leave again.
         const archived = await sql`DELETE FROM search_products WHERE product_id IN (SELECT id FROM products WHERE archived_at IS NOT NULL)`.execute(trx);
         if (Number(archived.numAffectedRows ?? 0) > 0) await rebuildSearchVocabulary(trx);
