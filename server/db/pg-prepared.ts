@@ -22,21 +22,30 @@ const ALL_COLUMNS = /(?:\bselect\s+(?:distinct\s+)?|,\s*|\breturning\s+)(?:"?\w+
 /** The search's tables and text-search configuration: plans that depend on the words asked for. */
 const PLANNED_PER_CALL = /\bsearch_(?:products|terms|term_trigrams|words)\b|@@/i;
 
-const names = new Map<string, string>();
+/** Each statement text's name, or null for a text that stays unnamed: decided once per text. */
+const names = new Map<string, string | null>();
 let lastName = 0;
 
-function nameFor(text: string): string {
+function nameFor(text: string): string | null {
   let name = names.get(text);
   if (name === undefined) {
     if (names.size >= MAX_NAMES) names.clear();
-    name = `s${(++lastName).toString(36)}`;
+    name = staysUnnamed(text) ? null : `s${(++lastName).toString(36)}`;
     names.set(text, name);
   }
   return name;
 }
 
+function staysUnnamed(text: string): boolean {
+  return ALL_COLUMNS.test(text) || PLANNED_PER_CALL.test(text);
+}
+
+function hasValues(values: unknown): values is unknown[] {
+  return Array.isArray(values) && values.length > 0;
+}
+
 export function worthPreparing(text: string, values: unknown): values is unknown[] {
-  return Array.isArray(values) && values.length > 0 && !ALL_COLUMNS.test(text) && !PLANNED_PER_CALL.test(text);
+  return hasValues(values) && !staysUnnamed(text);
 }
 
 export class PreparingClient extends pg.Client {
@@ -45,8 +54,8 @@ export class PreparingClient extends pg.Client {
   // pg's query() has many overloads; this one only looks at (text, values) without a callback.
   override query(...args: any[]): any {
     const [text, values, callback] = args;
-    if (typeof text === "string" && callback === undefined && worthPreparing(text, values)) {
-      const name = nameFor(text);
+    const name = typeof text === "string" && callback === undefined && hasValues(values) ? nameFor(text) : null;
+    if (name) {
       const parsed = (this as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
       const known = parsed?.[name] === text;
       if (known || this.#prepared < MAX_PER_CONNECTION) {
