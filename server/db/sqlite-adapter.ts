@@ -21,12 +21,11 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
   const statements = new Map<string, SqliteStatement>();
 
   function prepare(rawSql: string): SqliteStatement {
+    const hit = statements.get(rawSql);
+    if (hit) return hit;
     // Transactions take the write lock up front: a deferred one that reads and then writes can
     // fail with SQLITE_BUSY when another process got the lock in between, whatever busy_timeout says.
-    const sql = /^begin$/i.test(rawSql.trim()) ? "begin immediate" : rawSql;
-    const hit = statements.get(sql);
-    if (hit) return hit;
-    const stmt = db.prepare(sql);
+    const stmt = db.prepare(/^\s*begin\s*$/i.test(rawSql) ? "begin immediate" : rawSql);
     const reader = stmt.columns().length > 0;
     const wrapped: SqliteStatement = {
       reader,
@@ -38,7 +37,7 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
       iterate: (params: ReadonlyArray<unknown>) => stmt.iterate(...toInputs(params)) as IterableIterator<unknown>,
     };
     if (statements.size > 500) statements.clear();
-    statements.set(sql, wrapped);
+    statements.set(rawSql, wrapped);
     return wrapped;
   }
 
@@ -53,10 +52,15 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
 }
 
 function toInputs(params: ReadonlyArray<unknown>): SQLInputValue[] {
+  if (!params.some(needsConversion)) return params as SQLInputValue[];
   return params.map((p) => {
     if (typeof p === "boolean") return p ? 1 : 0;
     if (p instanceof Date) return p.toISOString();
     if (p === undefined) return null;
     return p as SQLInputValue;
   });
+}
+
+function needsConversion(p: unknown): boolean {
+  return typeof p === "boolean" || p === undefined || p instanceof Date;
 }
