@@ -267,8 +267,9 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
   } catch (error) {
     // A repeat of a checkout that already succeeded (a double click, a retry) finds the token
     // taken, the cart emptied or the quote accepted: answer with the order the first request made.
-    // Stock is taken after the token is claimed, so a repeat never gets as far as running short.
-    if (isUniqueViolation(error) || (error instanceof DomainError && !(error instanceof OutOfStockError))) {
+    // So does one that finds the stock short: a card order keeps its cart until it is paid, and
+    // the first request may have taken the last units.
+    if (isUniqueViolation(error) || error instanceof DomainError) {
       const earlier = await existingOrder(db, checkout.checkoutToken, owner);
       if (earlier) return earlier;
     }

@@ -491,6 +491,18 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(await count("mail_queue")).toBe(mailBefore + 1);
     });
 
+    it("a repeated card checkout that took the last units answers with its order, not with out of stock", async () => {
+      const p = await freshProduct({ stock: 2 });
+      const owner = guest();
+      await addToCart(t.db, owner, { productId: p.id, quantity: 2 });
+      const input = checkout({ paymentMethod: "card" });
+      const first = await placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE });
+      expect(await stockOf(p.id)).toBe(0);
+      expect(await cartRows(owner)).toHaveLength(1);
+      const again = await placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE });
+      expect(again).toEqual({ number: first.number, accessToken: first.accessToken, created: false });
+    });
+
     it("another signed-in shopper cannot reuse someone's checkout token", async () => {
       const p = await freshProduct({ stock: 10 });
       const uid = userId();
