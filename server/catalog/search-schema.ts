@@ -31,7 +31,7 @@ async function dropSearchSchema(db: Db, kind: DbKind): Promise<void> {
   const statements =
     kind === "sqlite"
       ? [
-          ...["products_search_insert", "products_search_delete", "products_search_update_text", "products_search_update_facts", "products_search_update_stock", "brands_search_rename", "categories_search_rename"].map(
+          ...["products_search_insert", "products_search_delete", "products_search_update_text", "products_search_update_facts", "brands_search_rename", "categories_search_rename"].map(
             (t) => `DROP TRIGGER IF EXISTS ${t}`,
           ),
           "DROP TABLE IF EXISTS products_fts",

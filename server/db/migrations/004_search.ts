@@ -16,6 +16,13 @@ import { rebuildSearchVocabulary } from "../../catalog/search-vocabulary.ts";
  * index, for matching) and `search_products.head` (title A, brand B, category C, for relevance),
  * and a pg_trgm index on the vocabulary.
  */
+/** SQLite: the product columns search_products copies, and the statement that copies them (also used by migration 021). */
+export const SQLITE_FACT_COLUMNS = "category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title";
+export const SQLITE_COPY_FACTS = `UPDATE search_products SET category_id = new.category_id, brand_id = new.brand_id,
+        sale_price_cents = new.sale_price_cents, discount_percent = new.discount_percent,
+        stock_quantity = new.stock_quantity, created_at = new.created_at, title = new.title
+      WHERE product_id = new.id;`;
+
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind === "postgres") await upPostgres(db);
   else await upSqlite(db);
@@ -81,11 +88,8 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
   await sql
     .raw(`
     CREATE TRIGGER products_search_update_facts
-    AFTER UPDATE OF category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title ON products BEGIN
-      UPDATE search_products SET category_id = new.category_id, brand_id = new.brand_id,
-        sale_price_cents = new.sale_price_cents, discount_percent = new.discount_percent,
-        stock_quantity = new.stock_quantity, created_at = new.created_at, title = new.title
-      WHERE product_id = new.id;
+    AFTER UPDATE OF ${SQLITE_FACT_COLUMNS} ON products BEGIN
+      ${SQLITE_COPY_FACTS}
     END`)
     .execute(db);
   // Renaming a brand or category re-indexes its products.
