@@ -44,8 +44,13 @@ function hasValues(values: unknown): values is unknown[] {
   return Array.isArray(values) && values.length > 0;
 }
 
-export function worthPreparing(text: string, values: unknown): values is unknown[] {
-  return hasValues(values) && !staysUnnamed(text);
+/** The name a statement runs under, or null when it runs unnamed. */
+export function statementName(text: string, values: unknown): string | null {
+  return hasValues(values) ? nameFor(text) : null;
+}
+
+export function worthPreparing(text: string, values: unknown): boolean {
+  return statementName(text, values) !== null;
 }
 
 export class PreparingClient extends pg.Client {
@@ -54,7 +59,7 @@ export class PreparingClient extends pg.Client {
   // pg's query() has many overloads; this one only looks at (text, values) without a callback.
   override query(...args: any[]): any {
     const [text, values, callback] = args;
-    const name = typeof text === "string" && callback === undefined && hasValues(values) ? nameFor(text) : null;
+    const name = typeof text === "string" && callback === undefined ? statementName(text, values) : null;
     if (name) {
       const parsed = (this as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
       const known = parsed?.[name] === text;

@@ -9,21 +9,19 @@ import type { Database } from "../db/schema.ts";
 type Handle = Kysely<Database> | Transaction<Database>;
 
 export async function volumeBreaksFor(db: Handle, productIds: readonly number[]): Promise<Map<number, VolumeBreak[]>> {
-  const out = new Map<number, VolumeBreak[]>();
-  if (productIds.length === 0) return out;
+  if (productIds.length === 0) return new Map();
   const rows = await db
     .selectFrom("volume_breaks")
     .select(["product_id", "min_quantity", "percent_off"])
     .where("product_id", "in", [...new Set(productIds)])
-    .orderBy("product_id")
-    .orderBy("min_quantity")
     .execute();
   return groupVolumeBreaks(rows);
 }
 
 /**
- * Rows of volume_breaks (or of a left join to it, where a product without breaks has nulls and
- * the same break may come once per cart line), ordered by min_quantity within each product.
+ * Each product's volume breaks, smallest quantity first, from rows of volume_breaks in any order
+ * (or of a left join to it, where a product without breaks has nulls and a break may come once per
+ * cart line).
  */
 export function groupVolumeBreaks(rows: readonly { product_id: number; min_quantity: number | null; percent_off: number | null }[]): Map<number, VolumeBreak[]> {
   const out = new Map<number, VolumeBreak[]>();
