@@ -95,7 +95,9 @@ export function metricsAllowList(spec: string): (address: string | undefined) =>
   };
 }
 
-const aggregator = cluster.isPrimary ? new AggregatorRegistry() : undefined;
+// Constructed in every process: prom-client adds its listeners then, the primary's that gather and a
+// worker's that answer (without it a worker never answers, and every scrape timed out).
+const aggregator = new AggregatorRegistry();
 
 /**
  * With several worker processes, the worker that gets the scrape asks the primary, which gathers
@@ -125,7 +127,7 @@ export async function metricsText(): Promise<{ contentType: string; body: string
 /** In the primary: answers workers' metrics requests with every worker's metrics combined. */
 export function serveClusterMetrics() {
   cluster.on("message", async (worker, message: { type?: string; id?: string }) => {
-    if (message?.type !== "toolstore:metrics-request" || !aggregator) return;
+    if (message?.type !== "toolstore:metrics-request") return;
     const body = await aggregator.clusterMetrics().catch((error: Error) => `# metrics unavailable: ${error.message}\n`);
     worker.send({ type: "toolstore:metrics", id: message.id, body });
   });
