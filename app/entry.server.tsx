@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
@@ -20,20 +19,30 @@ export default function handleRequest(
 ) {
   const nonce = request.headers.get(NONCE_HEADER) ?? "";
   return new Promise<Response>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const document = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        chunks.push(chunk);
-        callback();
+    const chunks: Uint8Array[] = [];
+    // All React's pipe needs of a destination: write, end, destroy and events it listens to.
+    // React hands over a fresh array (or a long string) each time, so chunks are kept as they come
+    // and joined once at the end.
+    const document = {
+      write(chunk: Uint8Array | string) {
+        chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+        return true;
       },
-      final(callback) {
+      destroy(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      end() {
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        const html = withoutModulePreloads(Buffer.concat(chunks));
+        const html = withoutModulePreloads(chunks);
         const body = new Uint8Array(html.buffer as ArrayBuffer, html.byteOffset, html.byteLength);
         resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }));
-        callback();
+        return document;
       },
-    });
+      on() {
+        return document;
+      },
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
@@ -42,7 +51,7 @@ export default function handleRequest(
         nonce,
         onAllReady() {
           clearTimeout(timer);
-          pipe(document);
+          pipe(document as unknown as NodeJS.WritableStream);
         },
         onShellError(error: unknown) {
           clearTimeout(timer);
