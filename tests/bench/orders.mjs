@@ -2,7 +2,11 @@
 // Part of `npm run bench`. Each dialect: a fresh database with 200 products, 400 shoppers with a
 // cart line each, all racing to check out with 10 in flight at a time. Products have less stock
 // than demand, so some checkouts must fail; the check is that no product ever goes below zero and
-// that the units sold equal the stock taken.
+// that the units sold equal the stock taken. The race runs twice, on two sets of 50 products: first
+// cold (a new process and new database connections, as the first minute after a deploy), then warm,
+// as the page benches measure after a 2 s warm-up: the JIT has compiled the order path and every
+// pooled connection has its prepared statements planned. Both are printed; the targets are for the
+// warm race. The check covers both races.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -43,6 +47,43 @@ async function openDb(kind) {
   };
 }
 
+/** Every owner checks out, IN_FLIGHT at a time; each checkout's time is kept. */
+async function race(db, owners) {
+  let next = 0;
+  let placed = 0;
+  let refused = 0;
+  const latencies = [];
+  const started = performance.now();
+  async function worker() {
+    while (next < owners.length) {
+      const owner = owners[next++];
+      const checkout = checkoutSchema.parse({
+        email: "bench@example.com", name: "Bench Buyer", line1: "1 Main St", city: "Austin", postcode: "73301",
+        country: "US", paymentMethod: "pay-on-delivery", checkoutToken: randomBytes(16).toString("base64url"),
+      });
+      const t = performance.now();
+      try {
+        await placeOrder(db, { owner, userId: null, checkout, siteUrl: "http://bench.local" });
+        placed++;
+      } catch (error) {
+        if (error?.code !== "OUT_OF_STOCK") throw error;
+        refused++;
+      }
+      latencies.push(performance.now() - t);
+    }
+  }
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    placed,
+    refused,
+    ordersPerSecond: (placed / seconds).toFixed(1),
+    p50: latencies[Math.floor(latencies.length * 0.5)].toFixed(1),
+    p99: latencies[Math.floor(latencies.length * 0.99)].toFixed(1),
+  };
+}
+
 async function run(kind) {
   const { db, drop } = await openDb(kind);
   try {
@@ -51,51 +92,28 @@ async function run(kind) {
     // Demand is 2 units from each of SHOPPERS/50 shoppers per product; 10 in stock means some must be refused.
     await db.updateTable("products").set({ stock_quantity: 10 }).execute();
     const before = await db.selectFrom("products").select((eb) => eb.fn.sum("stock_quantity").as("n")).executeTakeFirstOrThrow();
-    const owners = [];
-    for (let i = 0; i < SHOPPERS; i++) {
-      const owner = `g:bench-${i}`;
-      await addToCart(db, owner, { productId: 1 + (i % 50), quantity: 2 });
-      owners.push(owner);
-    }
-    let next = 0;
-    let placed = 0;
-    let refused = 0;
-    const started = performance.now();
-    const latencies = [];
-    async function worker() {
-      while (next < owners.length) {
-        const owner = owners[next++];
-        const checkout = checkoutSchema.parse({
-          email: "bench@example.com", name: "Bench Buyer", line1: "1 Main St", city: "Austin", postcode: "73301",
-          country: "US", paymentMethod: "pay-on-delivery", checkoutToken: randomBytes(16).toString("base64url"),
-        });
-        const t = performance.now();
-        try {
-          await placeOrder(db, { owner, userId: null, checkout, siteUrl: "http://bench.local" });
-          placed++;
-        } catch (error) {
-          if (error?.code !== "OUT_OF_STOCK") throw error;
-          refused++;
-        }
-        latencies.push(performance.now() - t);
+    // The cold race's shoppers buy products 51–100, the warm race's products 1–50.
+    const shoppers = async (prefix, count, firstProduct) => {
+      const owners = [];
+      for (let i = 0; i < count; i++) {
+        const owner = `g:${prefix}-${i}`;
+        await addToCart(db, owner, { productId: firstProduct + (i % 50), quantity: 2 });
+        owners.push(owner);
       }
-    }
-    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-    const seconds = (performance.now() - started) / 1000;
+      return owners;
+    };
+    const coldOwners = await shoppers("cold", SHOPPERS, 51);
+    const warmOwners = await shoppers("warm", SHOPPERS, 1);
+    const cold = await race(db, coldOwners);
+    const warm = await race(db, warmOwners);
     const after = await db.selectFrom("products").select((eb) => [eb.fn.sum("stock_quantity").as("n"), eb.fn.min("stock_quantity").as("min")]).executeTakeFirstOrThrow();
     const sold = await db.selectFrom("order_lines").select((eb) => eb.fn.sum("quantity").as("n")).executeTakeFirstOrThrow();
-    latencies.sort((a, b) => a - b);
     const oversold = Number(after.min) < 0 || Number(before.n) - Number(after.n) !== Number(sold.n ?? 0);
-    return {
-      kind,
-      placed,
-      refused,
-      ordersPerSecond: (placed / seconds).toFixed(1),
-      p50: latencies[Math.floor(latencies.length * 0.5)].toFixed(1),
-      p99: latencies[Math.floor(latencies.length * 0.99)].toFixed(1),
-      minStock: Number(after.min),
-      oversold,
-    };
+    const minStock = Number(after.min);
+    return [
+      { kind: `${kind} (cold)`, ...cold, minStock, oversold },
+      { kind: `${kind} (warm)`, ...warm, minStock, oversold },
+    ];
   } finally {
     await drop();
   }
@@ -104,14 +122,14 @@ async function run(kind) {
 const rows = [];
 for (const kind of (process.env.BENCH_DIALECTS ?? "sqlite,postgres").split(",")) {
   try {
-    rows.push(await run(kind));
+    rows.push(...(await run(kind)));
   } catch (error) {
     console.log(`${kind}: skipped (${error.message})`);
   }
 }
-console.log(`\nOrder placement (${SHOPPERS} checkouts, ${IN_FLIGHT} in flight, stock below demand)`);
-console.log("dialect   placed  refused  orders/s  p50 ms  p99 ms  min stock  oversold");
+console.log(`\nOrder placement (${SHOPPERS} checkouts per race, ${IN_FLIGHT} in flight, stock below demand; targets: warm PostgreSQL ≥ 500/s with p99 ≤ 50 ms, warm SQLite ≥ 1,000/s)`);
+console.log("dialect            placed  refused  orders/s  p50 ms  p99 ms  min stock  oversold");
 for (const r of rows) {
-  console.log(`${r.kind.padEnd(9)} ${String(r.placed).padStart(6)} ${String(r.refused).padStart(8)} ${r.ordersPerSecond.padStart(9)} ${r.p50.padStart(7)} ${r.p99.padStart(7)} ${String(r.minStock).padStart(10)}  ${r.oversold ? "YES — FAIL" : "none — PASS"}`);
+  console.log(`${r.kind.padEnd(18)} ${String(r.placed).padStart(6)} ${String(r.refused).padStart(8)} ${r.ordersPerSecond.padStart(9)} ${r.p50.padStart(7)} ${r.p99.padStart(7)} ${String(r.minStock).padStart(10)}  ${r.oversold ? "YES — FAIL" : "none — PASS"}`);
 }
 process.exit(rows.some((r) => r.oversold) ? 1 : 0);
