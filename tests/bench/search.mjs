@@ -16,23 +16,28 @@
 //    each 100k catalog, autocannon with 10 connections for 10 s on /shop?q=drill (what a shopper
 //    gets; after the first request the page micro-cache serves it), then the same page with the
 //    cache out of the way: every request a different page of the results (/shop?q=drill&page=N).
+// 6. Issue 15's search throughput, each against a static copy of the same bytes served by the same
+//    server in the same run (the ceiling): search suggestions (/search/suggest?q=…, the prefixes a
+//    shopper types, in turn) ≥ 50 % of their ceiling with p99 ≤ 30 ms, and search result pages with
+//    a new query every request (/shop?q=…, two catalog words in one of three cases, never repeated,
+//    so the page cache can't serve them) ≥ 20 % of theirs with p99 ≤ 100 ms.
 //
 // A report, not a test: exits 0 whether or not the targets (p95 ≤ 20 ms, ≥ 300 req/s) are met.
 // Flags: --million, --skip-pg, --skip-ssr, --iterations N (per query kind, default 120).
 // Environment: BUILD_DIR (default build; built when missing), SEARCH_BENCH_PORT (3402),
 // BENCH_PG_URL, WEB_CONCURRENCY (2), BENCH_DURATION (10), BENCH_CONNECTIONS (10), PG_PREPARED_STATEMENTS (on).
-import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
 import pg from "pg";
 import { createDb } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { clearSearchCaches, searchProducts } from "../../server/catalog/search.ts";
 import { forgetVocabulary } from "../../server/catalog/search-vocabulary.ts";
+import { startStoreServer, stopStoreServer } from "./support.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const args = process.argv.slice(2);
@@ -57,6 +62,41 @@ const QUERIES = {
 };
 const TARGET_P95_MS = 20;
 const TARGET_RPS = 300;
+// Issue 15: share of the static ceiling (same bytes, same server, same run) and p99.
+const SUGGEST_TARGET = { minRatio: 0.5, maxP99: 30 };
+const NEW_QUERY_TARGET = { minRatio: 0.2, maxP99: 100 };
+
+/** What a shopper types into the search box, letter by letter, from two letters on. */
+const SUGGEST_PREFIXES = [...new Set([...QUERIES["one word"], ...QUERIES["two words"]].flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2)).filter((p) => !p.endsWith(" "))))];
+
+/**
+ * Search queries that are each asked once: two or three neighbouring words of a product title (what
+ * shoppers search for, and every one finds at least that product), in a fixed shuffled order. Both catalogs
+ * are seeded alike, so the SQLite catalog's titles serve for both.
+ */
+function newQueries(sqliteFile) {
+  const db = new DatabaseSync(sqliteFile, { readOnly: true });
+  const phrases = new Set();
+  try {
+    for (const { title } of db.prepare("SELECT title FROM products ORDER BY id").iterate()) {
+      const words = String(title).toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+      for (let i = 0; i + 1 < words.length; i++) {
+        phrases.add(`${words[i]} ${words[i + 1]}`);
+        if (i + 2 < words.length) phrases.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+      }
+    }
+  } finally {
+    db.close();
+  }
+  const queries = [...phrases];
+  let seed = 20261126;
+  for (let i = queries.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const j = seed % (i + 1);
+    [queries[i], queries[j]] = [queries[j], queries[i]];
+  }
+  return queries;
+}
 
 let server;
 
@@ -178,56 +218,18 @@ function ensureBuild() {
 }
 
 async function startServer(env) {
-  const out = createWriteStream(path.join(benchDir, "search-server.log"));
-  server = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      BUILD_DIR,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      SITE_URL: `http://127.0.0.1:${PORT}`,
-      WEB_CONCURRENCY,
-      SMTP_URL: "",
-      REDIS_URL: "",
-      ...env,
-    },
+  server = await startStoreServer({
+    buildDir: BUILD_DIR,
+    port: PORT,
+    env: { WEB_CONCURRENCY, REDIS_URL: "", ...env },
+    logPath: path.join(benchDir, "search-server.log"),
   });
-  server.stdout.pipe(out);
-  server.stderr.pipe(out);
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode != null) throw new Error(`server exited (${server.exitCode}); see .tmp/bench/search-server.log`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(250);
-  }
-  throw new Error("server did not start");
 }
 
 async function stopServer() {
-  if (!server || server.exitCode != null) return;
-  const exited = new Promise((resolve) => server.once("exit", resolve));
-  try {
-    process.kill(-server.pid, "SIGTERM");
-  } catch {
-    // already gone
-  }
-  await Promise.race([exited, sleep(8000)]);
-  if (server.exitCode == null) {
-    try {
-      process.kill(-server.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+  const child = server;
   server = undefined;
+  await stopStoreServer(child);
 }
 
 function cannon(options) {
@@ -239,8 +241,10 @@ function cannon(options) {
 async function ssr(label, env, pages) {
   await startServer(env);
   const rows = [];
+  const ratios = [];
+  const base = `http://127.0.0.1:${PORT}`;
+  const staticFiles = [];
   try {
-    const base = `http://127.0.0.1:${PORT}`;
     await cannon({ url: `${base}/shop?q=drill`, duration: 2 }); // warm-up
     const cached = await cannon({ url: `${base}/shop?q=drill`, duration: DURATION });
     rows.push({ catalog: label, target: "/shop?q=drill", ...summary(cached) });
@@ -253,11 +257,49 @@ async function ssr(label, env, pages) {
       requests: [{ setupRequest: (req) => ({ ...req, path: `/shop?q=drill&page=${(n++ % amount) + 2}` }) }],
     });
     rows.push({ catalog: label, target: `/shop?q=drill&page=N (${amount} different pages)`, ...summary(fresh) });
+
+    // The ceilings: a static copy of a suggestion answer and of a result page, from the same server.
+    const staticCopy = async (name, url) => {
+      const body = Buffer.from(await (await fetch(`${base}${url}`)).arrayBuffer());
+      const file = path.join(root, BUILD_DIR, "client", name);
+      writeFileSync(file, body);
+      staticFiles.push(file);
+      const check = await fetch(`${base}/${name}`);
+      if (check.status !== 200 || (await check.arrayBuffer()).byteLength !== body.length) throw new Error(`/${name} was not served as written`);
+      return body.length;
+    };
+    const measure = async (target, paths) => {
+      let i = 0;
+      const request = { setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) };
+      await cannon({ url: base, duration: 2, requests: [request] });
+      const result = await cannon({ url: base, duration: DURATION, requests: [request] });
+      const row = { catalog: label, target, ...summary(result) };
+      rows.push(row);
+      return row;
+    };
+    const suggestBytes = await staticCopy("bench-suggest-static.json", "/search/suggest?q=ham");
+    const suggestCeiling = await measure(`static copy of a suggestion answer (${suggestBytes} B)`, ["/bench-suggest-static.json"]);
+    const suggest = await measure(`/search/suggest?q=… (${SUGGEST_PREFIXES.length} prefixes in turn)`, SUGGEST_PREFIXES.map((q) => `/search/suggest?q=${encodeURIComponent(q)}`));
+    ratios.push({ catalog: label, what: "suggestions", row: suggest, ceiling: suggestCeiling, target: SUGGEST_TARGET });
+    const pageBytes = await staticCopy("bench-search-static.html", "/shop?q=cordless+drill");
+    const pageCeiling = await measure(`static copy of a result page (${pageBytes} B)`, ["/bench-search-static.html"]);
+    const queries = newQueries(path.join(benchDir, "search-100k.db"));
+    // The warm-up and the run take queries from one list, so no query is asked twice (the page cache stores a page on its second ask).
+    let q = 0;
+    const nextQuery = () => `/shop?${new URLSearchParams({ q: queries[q++ % queries.length] })}`;
+    const newQueryRequest = { setupRequest: (req) => ({ ...req, path: nextQuery() }) };
+    await cannon({ url: base, duration: 2, requests: [newQueryRequest] });
+    const newQuery = await cannon({ url: base, duration: DURATION, requests: [newQueryRequest] });
+    const newQueryRow = { catalog: label, target: `/shop?q=… (a new query every request; ${q.toLocaleString("en-US")} of ${queries.length.toLocaleString("en-US")} used)`, ...summary(newQuery) };
+    rows.push(newQueryRow);
+    if (q > queries.length) log(`  note: ${q} requests but ${queries.length} distinct queries: some were asked twice`);
+    ratios.push({ catalog: label, what: "result pages, a new query each time", row: newQueryRow, ceiling: pageCeiling, target: NEW_QUERY_TARGET });
   } finally {
+    for (const file of staticFiles) rmSync(file, { force: true });
     await stopServer();
   }
   for (const r of rows) log(`  ${r.catalog} · ${r.target}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}`);
-  return rows;
+  return { rows, ratios };
 }
 
 function summary(result) {
@@ -278,6 +320,7 @@ async function main() {
   log(`Machine: ${machine()}`);
   const latencyRows = [];
   const ssrRows = [];
+  const ratioRows = [];
   const handles = [];
   try {
     const lite = await ensureSqlite(path.join(benchDir, "search-100k.db"), 100_000);
@@ -311,8 +354,13 @@ async function main() {
     if (!SKIP_SSR) {
       ensureBuild();
       log("SSR throughput:");
-      ssrRows.push(...(await ssr("SQLite 100k", { SQLITE_PATH: path.join(benchDir, "search-100k.db"), DATABASE_URL: "" }, drillPages)));
-      if (pgBench) ssrRows.push(...(await ssr("PostgreSQL 100k", { DATABASE_URL: pgBench.url }, drillPages)));
+      const runs = [await ssr("SQLite 100k", { SQLITE_PATH: path.join(benchDir, "search-100k.db"), DATABASE_URL: "" }, drillPages)];
+      if (pgBench) runs.push(await ssr("PostgreSQL 100k", { DATABASE_URL: pgBench.url }, drillPages));
+      for (const run of runs) {
+        ssrRows.push(...run.rows);
+        ratioRows.push(...run.ratios);
+      }
+
     }
   } finally {
     await stopServer();
@@ -335,6 +383,22 @@ async function main() {
     log("|---|---|---:|---:|---:|---:|---:|---|");
     for (const r of ssrRows) {
       log(`| ${r.catalog} | \`${r.target}\` | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.rps >= TARGET_RPS ? "PASS" : "FAIL"} |`);
+    }
+  }
+  if (ratioRows.length) {
+    log("");
+    log("Issue 15: search throughput against the static ceiling measured in the same run");
+    log("| catalog | what | req/s | ceiling req/s | share of static | p99 ms | target | result |");
+    log("|---|---|---:|---:|---:|---:|---|---|");
+    for (const { catalog, what, row, ceiling, target } of ratioRows) {
+      const share = row.rps / ceiling.rps;
+      const misses = [];
+      if (share < target.minRatio) misses.push(`${(share * 100).toFixed(0)} % < ${target.minRatio * 100} %`);
+      if (row.p99 > target.maxP99) misses.push(`p99 ${row.p99} > ${target.maxP99} ms`);
+      if (row.non2xx || row.errors || ceiling.non2xx || ceiling.errors) misses.push("non-2xx or errors");
+      log(
+        `| ${catalog} | ${what} | ${row.rps} | ${ceiling.rps} | ${(share * 100).toFixed(1)} % | ${row.p99} | ≥ ${target.minRatio * 100} %, p99 ≤ ${target.maxP99} ms | ${misses.length ? `FAIL (${misses.join("; ")})` : "PASS"} |`,
+      );
     }
   }
 }
