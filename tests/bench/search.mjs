@@ -37,7 +37,7 @@ import { createDb } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { clearSearchCaches, searchProducts } from "../../server/catalog/search.ts";
 import { forgetVocabulary } from "../../server/catalog/search-vocabulary.ts";
-import { startStoreServer, stopStoreServer } from "./support.mjs";
+import { startStoreServer, stopStoreServer, writeStaticCopy } from "./support.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const args = process.argv.slice(2);
@@ -259,41 +259,42 @@ async function ssr(label, env, pages) {
     rows.push({ catalog: label, target: `/shop?q=drill&page=N (${amount} different pages)`, ...summary(fresh) });
 
     // The ceilings: a static copy of a suggestion answer and of a result page, from the same server.
-    const staticCopy = async (name, url) => {
-      const body = Buffer.from(await (await fetch(`${base}${url}`)).arrayBuffer());
-      const file = path.join(root, BUILD_DIR, "client", name);
-      writeFileSync(file, body);
+    const staticCopy = async (name, fromPath) => {
+      const { bytes, file } = await writeStaticCopy({ siteUrl: base, clientDir: path.join(root, BUILD_DIR, "client"), fromPath, name });
       staticFiles.push(file);
-      const check = await fetch(`${base}/${name}`);
-      if (check.status !== 200 || (await check.arrayBuffer()).byteLength !== body.length) throw new Error(`/${name} was not served as written`);
-      return body.length;
+      return bytes;
     };
-    const measure = async (target, paths) => {
-      let i = 0;
-      const request = { setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) };
+    /** A 2 s warm-up, then the run; both take their paths from `nextPath`. `target` may be worked out afterwards. */
+    const measure = async (target, nextPath) => {
+      const request = { setupRequest: (req) => ({ ...req, path: nextPath() }) };
       await cannon({ url: base, duration: 2, requests: [request] });
       const result = await cannon({ url: base, duration: DURATION, requests: [request] });
-      const row = { catalog: label, target, ...summary(result) };
+      const row = { catalog: label, target: typeof target === "function" ? target() : target, ...summary(result) };
       rows.push(row);
       return row;
     };
+    const inTurn = (paths) => {
+      let i = 0;
+      return () => paths[i++ % paths.length];
+    };
     const suggestBytes = await staticCopy("bench-suggest-static.json", "/search/suggest?q=ham");
-    const suggestCeiling = await measure(`static copy of a suggestion answer (${suggestBytes} B)`, ["/bench-suggest-static.json"]);
-    const suggest = await measure(`/search/suggest?q=… (${SUGGEST_PREFIXES.length} prefixes in turn)`, SUGGEST_PREFIXES.map((q) => `/search/suggest?q=${encodeURIComponent(q)}`));
+    const suggestCeiling = await measure(`static copy of a suggestion answer (${suggestBytes} B)`, inTurn(["/bench-suggest-static.json"]));
+    const suggest = await measure(
+      `/search/suggest?q=… (${SUGGEST_PREFIXES.length} prefixes in turn)`,
+      inTurn(SUGGEST_PREFIXES.map((q) => `/search/suggest?q=${encodeURIComponent(q)}`)),
+    );
     ratios.push({ catalog: label, what: "suggestions", row: suggest, ceiling: suggestCeiling, target: SUGGEST_TARGET });
     const pageBytes = await staticCopy("bench-search-static.html", "/shop?q=cordless+drill");
-    const pageCeiling = await measure(`static copy of a result page (${pageBytes} B)`, ["/bench-search-static.html"]);
-    const queries = newQueries(path.join(benchDir, "search-100k.db"));
+    const pageCeiling = await measure(`static copy of a result page (${pageBytes} B)`, inTurn(["/bench-search-static.html"]));
     // The warm-up and the run take queries from one list, so no query is asked twice (the page cache stores a page on its second ask).
-    let q = 0;
-    const nextQuery = () => `/shop?${new URLSearchParams({ q: queries[q++ % queries.length] })}`;
-    const newQueryRequest = { setupRequest: (req) => ({ ...req, path: nextQuery() }) };
-    await cannon({ url: base, duration: 2, requests: [newQueryRequest] });
-    const newQuery = await cannon({ url: base, duration: DURATION, requests: [newQueryRequest] });
-    const newQueryRow = { catalog: label, target: `/shop?q=… (a new query every request; ${q.toLocaleString("en-US")} of ${queries.length.toLocaleString("en-US")} used)`, ...summary(newQuery) };
-    rows.push(newQueryRow);
-    if (q > queries.length) log(`  note: ${q} requests but ${queries.length} distinct queries: some were asked twice`);
-    ratios.push({ catalog: label, what: "result pages, a new query each time", row: newQueryRow, ceiling: pageCeiling, target: NEW_QUERY_TARGET });
+    const queries = newQueries(path.join(benchDir, "search-100k.db"));
+    let asked = 0;
+    const newQuery = await measure(
+      () => `/shop?q=… (a new query every request; ${asked.toLocaleString("en-US")} of ${queries.length.toLocaleString("en-US")} used)`,
+      () => `/shop?${new URLSearchParams({ q: queries[asked++ % queries.length] })}`,
+    );
+    if (asked > queries.length) log(`  note: ${asked} requests but ${queries.length} distinct queries: some were asked twice`);
+    ratios.push({ catalog: label, what: "result pages, a new query each time", row: newQuery, ceiling: pageCeiling, target: NEW_QUERY_TARGET });
   } finally {
     for (const file of staticFiles) rmSync(file, { force: true });
     await stopServer();

@@ -1,7 +1,7 @@
 // What the benchmark scripts share: logging, the build check, and starting and stopping the
 // production server in its own process group (so its cluster workers stop with it).
 import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -95,6 +95,26 @@ export async function startStoreServer({ buildDir, port, env, logPath, timeoutMs
   }
   child.kill("SIGKILL");
   fail(`/healthz did not answer within ${Math.round(timeoutMs / 1000)} s:\n${tail(logPath)}`);
+}
+
+/**
+ * The static ceiling a bench compares pages with: a copy of what `fromPath` answers (the same bytes)
+ * written into the build's client folder as `name`, which the same server then serves through
+ * express.static. Checks it comes back unchanged; the caller removes `file` when done.
+ */
+export async function writeStaticCopy({ siteUrl, clientDir, fromPath, name }) {
+  const res = await fetch(`${siteUrl}${fromPath}`);
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) fail(`${fromPath} answered ${res.status}; cannot make its static copy`);
+  const file = path.join(clientDir, name);
+  writeFileSync(file, body);
+  const check = await fetch(`${siteUrl}/${name}`);
+  const served = Buffer.from(await check.arrayBuffer());
+  if (check.status !== 200 || !served.equals(body)) {
+    rmSync(file, { force: true });
+    fail(`/${name} answered ${check.status} with ${served.length} bytes, expected the ${body.length} written`);
+  }
+  return { bytes: body.length, file };
 }
 
 /** Stops a server started by startStoreServer, its workers included. */

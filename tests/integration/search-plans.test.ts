@@ -5,7 +5,7 @@
  * to FTS5 as rowid look-ups, one MATCH per product on sale: 50 s for the prefix "ha" at 100,000
  * products, while the small test catalogs answered at once.
  */
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from "kysely";
+import { CompiledQuery, createQueryId, type KyselyPlugin, type RootOperationNode } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearSearchCaches, searchProducts, suggestSearch } from "../../server/catalog/search.ts";
 import type { Db } from "../../server/db/connection.ts";
@@ -23,7 +23,7 @@ function recording(db: Db) {
     transformResult: async ({ result }) => result,
   };
   const recorded = db.withPlugin(plugin);
-  const compiled = () => nodes.map((node) => recorded.getExecutor().compileQuery(node, { queryId: "plan" } as never));
+  const compiled = () => nodes.map((node) => recorded.getExecutor().compileQuery(node, createQueryId()));
   return { db: recorded, compiled, reset: () => (nodes.length = 0) };
 }
 
