@@ -16,6 +16,7 @@ import { ensureSearchSchema } from "./search-schema.ts";
 import { coverImageUrls } from "./product-images.ts";
 import { toSummary } from "./summary.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
+import { cachedSuggestions, clearSuggestionCache } from "./suggestion-cache.ts";
 import { readCatalogVersion } from "./version.ts";
 
 export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
@@ -78,6 +79,7 @@ const cellsCache = new WeakMap<Db, { at: number; version: number; value: Promise
 
 /** Drops this process's cached counts and reference data (tests and benchmarks). */
 export function clearSearchCaches(db: Db): void {
+  clearSuggestionCache(db);
   refCache.delete(db);
   cellsCache.delete(db);
 }
@@ -452,6 +454,7 @@ export async function matchingProductIds(db: Db, text: string): Promise<RawBuild
 // Suggestions while typing.
 
 export const SUGGEST_LIMITS = { products: 5, categories: 3, brands: 3 } as const;
+type SuggestLimits = { products: number; categories: number; brands: number };
 
 function nameMatches(name: string, terms: ResolvedTerm[]): boolean {
   const nameWords = words(name);
@@ -503,10 +506,15 @@ async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, e
 }
 
 /** Products, categories and brands for the search box, fast enough to run on every keystroke. */
-export async function suggestSearch(db: Db, text: string, limits: { products: number; categories: number; brands: number } = SUGGEST_LIMITS): Promise<Suggestions> {
+export async function suggestSearch(db: Db, text: string, limits: SuggestLimits = SUGGEST_LIMITS): Promise<Suggestions> {
   const q = cleanSearchText(text);
   const terms = queryTerms(q);
   if (terms.length === 0 || terms.join("").length < 2) return { q, options: [] };
+  const key = `${limits.products}/${limits.categories}/${limits.brands}/${q}`;
+  return cachedSuggestions(db, key, () => computeSuggestions(db, q, terms, limits));
+}
+
+async function computeSuggestions(db: Db, q: string, terms: string[], limits: SuggestLimits): Promise<Suggestions> {
   await tuneSqlite(db);
   const refs = await references(db);
   const resolved = await resolveTerms(db, terms, { completeLast: true });
