@@ -5,27 +5,13 @@
  * to FTS5 as rowid look-ups, one MATCH per product on sale: 50 s for the prefix "ha" at 100,000
  * products, while the small test catalogs answered at once.
  */
-import { CompiledQuery, createQueryId, type KyselyPlugin, type RootOperationNode } from "kysely";
+import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearSearchCaches, searchProducts, suggestSearch } from "../../server/catalog/search.ts";
 import type { Db } from "../../server/db/connection.ts";
 import { freshDb, type TestDb } from "./databases.ts";
 import { seedSearchCatalog } from "./search-fixtures.ts";
-
-/** Records every statement run through the handle, compiled as SQLite receives it. */
-function recording(db: Db) {
-  const nodes: RootOperationNode[] = [];
-  const plugin: KyselyPlugin = {
-    transformQuery: ({ node }) => {
-      nodes.push(node);
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  };
-  const recorded = db.withPlugin(plugin);
-  const compiled = () => nodes.map((node) => recorded.getExecutor().compileQuery(node, createQueryId()));
-  return { db: recorded, compiled, reset: () => (nodes.length = 0) };
-}
+import { recording } from "./statement-recorder.ts";
 
 /** Plan lines in which FTS5 is given rowids to look up (`=` in its index string, e.g. "INDEX 192:=M4"). */
 async function rowidLookupsIntoFts(db: Db, statement: CompiledQuery): Promise<string[]> {

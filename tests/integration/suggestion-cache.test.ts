@@ -3,7 +3,6 @@
  * (server/catalog/suggestion-cache.ts): a repeated prefix costs one statement, and a change saved
  * in the back office shows in the very next suggestion.
  */
-import { createQueryId, type KyselyPlugin, type RootOperationNode } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { productSchema } from "../../app/lib/product-schema.ts";
 import { loadProductForEdit, setArchived } from "../../server/catalog/admin-products.ts";
@@ -13,9 +12,9 @@ import { cachedSuggestions, SUGGESTION_CACHE_ENTRIES, SUGGESTION_CACHE_MS } from
 import type { StaffActor } from "../../server/catalog/staff-actor.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 import { loadConfig } from "../../server/config.ts";
-import type { Db } from "../../server/db/connection.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { recording } from "./statement-recorder.ts";
 
 const cfg = loadConfig({ SITE_URL: "http://127.0.0.1:3999", NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
 const staff: StaffActor = { userId: "staff-1", name: "Sam Staff", role: "staff" };
@@ -40,21 +39,6 @@ const form = {
   return_policy: "14 days return policy.",
 };
 
-/** The statements run through the handle, as SQL text. */
-function recording(db: Db) {
-  const nodes: RootOperationNode[] = [];
-  const plugin: KyselyPlugin = {
-    transformQuery: ({ node }) => {
-      nodes.push(node);
-      return node;
-    },
-    transformResult: async ({ result }) => result,
-  };
-  const recorded = db.withPlugin(plugin);
-  const statements = () => nodes.map((node) => recorded.getExecutor().compileQuery(node, createQueryId()).sql);
-  return { db: recorded, statements, reset: () => (nodes.length = 0) };
-}
-
 const productOption = (s: Awaited<ReturnType<typeof suggestSearch>>, id: number) => s.options.find((o) => o.href === `/shop/${id}`);
 
 describe.each(dialects)("cached suggestions on %s", (kind) => {
@@ -70,7 +54,8 @@ describe.each(dialects)("cached suggestions on %s", (kind) => {
   afterEach(() => vi.useRealTimers());
 
   it("answers a repeated query with one statement, the catalog version, and the same suggestions", async () => {
-    const { db, statements, reset } = recording(t.db);
+    const { db, compiled, reset } = recording(t.db);
+    const statements = () => compiled().map((c) => c.sql);
     const first = await suggestSearch(db, "numbat");
     expect(productOption(first, id)?.label).toBe("Numbatcrest Riveter");
     expect(statements().length).toBeGreaterThan(2);
