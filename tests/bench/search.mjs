@@ -289,7 +289,8 @@ async function ssr(label, env, pages) {
     // For reference (no target): what the suggestion cache saves. Every request a prefix not asked
     // before (a two- or three-word phrase from the titles, its last word cut to a prefix), taken
     // from the end of the list so the result-page run below does not meet them.
-    const prefixes = [...new Set(newQueries(path.join(benchDir, "search-100k.db")).reverse().map((q) => q.slice(0, q.lastIndexOf(" ") + 3)))];
+    const queries = newQueries(path.join(benchDir, "search-100k.db"));
+    const prefixes = [...new Set(queries.toReversed().map((q) => q.slice(0, q.lastIndexOf(" ") + 3)))];
     let prefixesAsked = 0;
     const uncachedSuggest = await measure(
       () => `/search/suggest?q=… (a new prefix every request; ${prefixesAsked.toLocaleString("en-US")} asked)`,
@@ -299,7 +300,6 @@ async function ssr(label, env, pages) {
     const pageBytes = await staticCopy("bench-search-static.html", "/shop?q=cordless+drill");
     const pageCeiling = await measure(`static copy of a result page (${pageBytes} B)`, inTurn(["/bench-search-static.html"]));
     // The warm-up and the run take queries from one list, so no query is asked twice (the page cache stores a page on its second ask).
-    const queries = newQueries(path.join(benchDir, "search-100k.db"));
     let asked = 0;
     const newQuery = await measure(
       () => `/shop?q=… (a new query every request; ${asked.toLocaleString("en-US")} of ${queries.length.toLocaleString("en-US")} used)`,
