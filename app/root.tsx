@@ -6,17 +6,16 @@ import {
   Outlet,
   Scripts,
   useLocation,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
-import { Footer } from "./components/layout/Footer.tsx";
-import { Header } from "./components/layout/Header.tsx";
+import { IslandScripts, islandOf } from "./islands/island-scripts.tsx";
 import { ScrollToTop } from "./components/layout/ScrollToTop.tsx";
+import { SITE_FRAME_ID, SiteFrame } from "./components/layout/SiteFrame.tsx";
 import { useNonce } from "./lib/nonce.ts";
 import { NOT_FOUND_TEXT } from "./lib/site.ts";
-import { AlertProvider } from "./components/ui/Alert.tsx";
-import { CurrentUserProvider } from "./lib/current-user.tsx";
 import { config } from "../server/config.ts";
 import { googleConfigured } from "../server/auth/auth.ts";
 import { trustedOrigins } from "../server/auth/origins.ts";
@@ -52,6 +51,9 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  const matches = useMatches();
+  // Only the server picks an island: a page React Router has hydrated stays under its client.
+  const island = typeof document === "undefined" ? islandOf(matches) : null;
   return (
     <html lang="en">
       <head>
@@ -65,17 +67,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link print:hidden">
           Skip to content
         </a>
-        <CurrentUserProvider serverUser={data?.user ?? null}>
-          <AlertProvider>
-            <Header cartCount={data?.cartCount ?? 0} wishlistCount={data?.wishlistIds.length ?? 0} />
-            <main id="main" className="flex-1">
-              {children}
-            </main>
-            <Footer year={data?.year ?? new Date().getFullYear()} />
-          </AlertProvider>
-        </CurrentUserProvider>
-        <ScrollToTop />
-        <Scripts nonce={nonce} />
+        <div id={SITE_FRAME_ID} className="contents">
+          <SiteFrame>{children}</SiteFrame>
+        </div>
+        {island ? (
+          <IslandScripts island={island} root={data} nonce={nonce} />
+        ) : (
+          <>
+            <ScrollToTop />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

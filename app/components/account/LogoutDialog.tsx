@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useRef } from "react";
 
 export function WarningIcon() {
   return (
@@ -10,9 +10,9 @@ export function WarningIcon() {
 }
 
 /** The spec's logout confirmation: a modal dialog (Escape cancels; focus stays inside). */
-export function LogoutDialog({ open, busy, onConfirm, onCancel }: { open: boolean; busy: boolean; onConfirm(): void; onCancel(): void }) {
+export function LogoutDialog({ id, open, busy, onConfirm, onCancel }: { id: string; open: boolean; busy: boolean; onConfirm(): void; onCancel(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const titleId = `${id}-title`;
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;

@@ -69,7 +69,7 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
           Logout
         </button>
       </form>
-      <LogoutDialog open={confirming} busy={busy} onConfirm={logOut} onCancel={() => setConfirming(false)} />
+      <LogoutDialog id={`logout-${variant}`} open={confirming} busy={busy} onConfirm={logOut} onCancel={() => setConfirming(false)} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { headerNav } from "../../content/navigation.ts";
 import { isCurrentPath, useLinkClicks } from "../../lib/link-clicks.ts";
@@ -38,7 +38,8 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
   const [params] = useSearchParams();
-  const menuId = useId();
+  // Not useId: the home page's island hydrates the header without the server tree above it.
+  const menuId = "mobile-menu";
   const onLinkClick = useLinkClicks();
   const query = location.pathname === "/shop" ? (params.get("q") ?? "") : "";
 

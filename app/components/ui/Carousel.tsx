@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "./icons.tsx";
 
 export interface CarouselProps<T> {
@@ -36,7 +36,9 @@ export function Carousel<T>({
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const [reducedMotion, setReducedMotion] = useState(false);
-  const trackId = useId();
+  // From the label, not useId: the home page's island hydrates without the server tree above it,
+  // where useId would count a different position (app/islands/island-scripts.tsx).
+  const trackId = `${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-track`;
   const count = items.length;
 
   useEffect(() => {

@@ -43,17 +43,29 @@ test.describe("header", () => {
   }
 
   test("clicking a nav link navigates in place (no page reload) and moves aria-current", async ({ page }) => {
-    await page.goto("/");
+    await page.goto("/about");
     await waitForHydration(page);
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     const nav = page.getByRole("banner").getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "FAQ" }).click();
     await expect(page).toHaveURL(/\/faq$/);
     await expect(nav.getByRole("link", { name: "FAQ" })).toHaveAttribute("aria-current", "page");
-    await expect(nav.getByRole("link", { name: "Home" })).not.toHaveAttribute("aria-current", /.*/);
+    await expect(nav.getByRole("link", { name: "About Us" })).not.toHaveAttribute("aria-current", /.*/);
     await page.getByRole("contentinfo").getByRole("link", { name: "Shipping Information" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shipping Information");
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  });
+
+  test("from the home page (an island without a client router) a nav link loads the page and moves aria-current", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    const nav = page.getByRole("banner").getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
+    await nav.getByRole("link", { name: "FAQ" }).click();
+    await expect(page).toHaveURL(/\/faq$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Frequently Asked Questions");
+    await expect(nav.getByRole("link", { name: "FAQ" })).toHaveAttribute("aria-current", "page");
+    await expect(nav.getByRole("link", { name: "Home" })).not.toHaveAttribute("aria-current", /.*/);
   });
 
   test("a link opened with a modifier key is left to the browser", async ({ page, context }) => {
@@ -206,8 +218,10 @@ test.describe("footer", () => {
 });
 
 test.describe("scroll to top on navigation", () => {
+  // A page React Router hydrates, so the footer link is a client navigation (the home page is an
+  // island: its links load documents, which start at the top anyway).
   async function scrollDownAndRecord(page: import("@playwright/test").Page) {
-    await page.goto("/");
+    await page.goto("/shop");
     await waitForHydration(page);
     await page.getByRole("contentinfo").scrollIntoViewIfNeeded();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);

@@ -109,6 +109,8 @@ test.describe("header search box", () => {
     await box.press("Enter");
     await expect(page).toHaveURL(/\/shop\?category=gardening$/);
     await expect(page.getByRole("form", { name: "Filters" }).getByRole("checkbox", { name: "Gardening" })).toBeChecked();
+    // The home page is an island: the suggestion loaded /shop as a new document.
+    await waitForHydration(page);
 
     await box.pressSequentially("tidwell", { delay: 20 });
     const brand = page.getByRole("listbox").getByRole("group", { name: "Brands" }).getByRole("option", { name: "Tidewell" });

@@ -1,0 +1,41 @@
+import type { UIMatch } from "react-router";
+
+/**
+ * Islands: a page whose loader returns `island` (the script URL from server/http/islands.ts) is
+ * hydrated by that one script, which bundles React DOM, the page's components and a small stand-in
+ * for React Router (app/islands/router-shim.tsx), instead of by React Router's client. The
+ * document is rendered by React Router on the server as always; the island's script hydrates
+ * the SiteFrame element from the loader data written beside it.
+ */
+export interface Island {
+  src: string;
+  data: unknown;
+}
+
+/** The JSON block holding the root's and the page's loader data for the island. */
+export const ISLAND_DATA_ID = "island-data";
+
+export interface IslandPayload<RouteData> {
+  root: unknown;
+  route: RouteData;
+}
+
+export function islandOf(matches: readonly UIMatch[]): Island | null {
+  const data = matches[matches.length - 1]?.loaderData as { island?: unknown } | undefined;
+  return data && typeof data.island === "string" ? { src: data.island, data } : null;
+}
+
+/** JSON for a <script> data block: every "<" escaped, so no "</script>" or "<!--" in the data can end it. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
+
+export function IslandScripts({ island, root, nonce }: { island: Island; root: unknown; nonce: string }) {
+  const payload: IslandPayload<unknown> = { root, route: island.data };
+  return (
+    <>
+      <script type="application/json" id={ISLAND_DATA_ID} nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptJson(payload) }} />
+      <script type="module" src={island.src} nonce={nonce} />
+    </>
+  );
+}

@@ -1,0 +1,208 @@
+// The part of React Router's API that island pages use, for the browser only (the islands build
+// aliases "react-router" to this file; vite.islands.ts). There is no client router here: a link or a
+// plain form loads a document, as it does without JavaScript. Fetchers post to the same single-fetch
+// endpoints React Router's client uses (`/cart.data`) and decode its turbo-stream answers, and the
+// root loader's data lives in a small store that a revalidation refreshes from `/_.data?_routes=root`.
+import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
+// @ts-expect-error React Router ships the turbo-stream decoder its client uses without type declarations.
+import { decode as decodeTurboStream } from "../../node_modules/react-router/dist/production/vendor/turbo-stream-v2/turbo-stream.js";
+
+type Listener = () => void;
+type FetcherState = "idle" | "loading" | "submitting";
+type SubmitTarget = HTMLFormElement | FormData | URLSearchParams | Record<string, string>;
+interface SubmitOptions {
+  method?: string;
+  action?: string;
+}
+
+let rootData: unknown;
+let revalidation: "idle" | "loading" = "idle";
+const listeners = new Set<Listener>();
+const notify = () => listeners.forEach((listener) => listener());
+const subscribe = (listener: Listener) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+
+const readRootData = () => rootData;
+const readRevalidation = () => revalidation;
+
+/** The root loader's data, as the server rendered the page with it. */
+export function setRootData(data: unknown): void {
+  rootData = data;
+  notify();
+}
+
+/** `/cart` → `/cart.data`, `/` → `/_.data`: React Router's single-fetch address for a path. */
+export function dataUrl(path: string): URL {
+  const url = new URL(path, window.location.href);
+  url.pathname = url.pathname.endsWith("/") ? `${url.pathname}_.data` : `${url.pathname}.data`;
+  return url;
+}
+
+type TurboStreamPlugin = (type: string, ...rest: unknown[]) => { value: unknown } | undefined;
+const decode = decodeTurboStream as (body: ReadableStream<Uint8Array>, options: { plugins: TurboStreamPlugin[] }) => Promise<{ done: Promise<unknown>; value: unknown }>;
+
+type Decoded = { redirect?: string; data?: unknown; error?: unknown; [route: string]: unknown };
+
+async function decodeReply(response: Response): Promise<Decoded> {
+  const redirectTo = response.headers.get("X-Remix-Redirect");
+  if (redirectTo) return { redirect: redirectTo };
+  if (!response.ok && !response.headers.has("X-Remix-Response")) throw new Error(`HTTP ${response.status}`);
+  if (!response.body || response.status === 204) return {};
+  const decoded = await decode(response.body, {
+    plugins: [
+      (type, ...rest) => {
+        if (type === "SingleFetchRedirect") return { value: { redirect: (rest[0] as { redirect: string }).redirect } };
+        if (type === "SingleFetchClassInstance") return { value: rest[0] };
+        if (type === "SingleFetchFallback") return { value: undefined };
+        if (type === "SanitizedError" || type === "ErrorResponse") return { value: { error: rest } };
+        return undefined;
+      },
+    ],
+  });
+  await decoded.done;
+  return decoded.value as Decoded;
+}
+
+async function revalidateRoot(): Promise<void> {
+  revalidation = "loading";
+  notify();
+  try {
+    const url = dataUrl(window.location.pathname);
+    url.searchParams.set("_routes", "root");
+    const reply = await decodeReply(await fetch(url, { credentials: "same-origin" }));
+    if (reply.redirect) return window.location.assign(reply.redirect);
+    const root = reply.root as { data?: unknown } | undefined;
+    if (root && "data" in root) rootData = root.data;
+  } finally {
+    revalidation = "idle";
+    notify();
+  }
+}
+
+export function useRouteLoaderData(routeId: string): unknown {
+  const data = useSyncExternalStore(subscribe, readRootData, readRootData);
+  return routeId === "root" ? data : undefined;
+}
+
+export function useRevalidator() {
+  const state = useSyncExternalStore(subscribe, readRevalidation, readRevalidation);
+  return useMemo(() => ({ state, revalidate: revalidateRoot }), [state]);
+}
+
+export function useNavigate() {
+  return useCallback((to: string | number, options?: { replace?: boolean }) => {
+    if (typeof to === "number") return window.history.go(to);
+    if (options?.replace) window.location.replace(to);
+    else window.location.assign(to);
+  }, []);
+}
+
+export function useLocation() {
+  const { pathname, search, hash } = window.location;
+  return { pathname, search, hash, state: null, key: "default" };
+}
+
+export function useSearchParams() {
+  const search = window.location.search;
+  return useMemo(() => [new URLSearchParams(search), () => {}] as const, [search]);
+}
+
+export const useNavigationType = () => "POP" as const;
+export const useNavigation = () => ({ state: "idle" as const, formData: undefined, location: undefined });
+
+/** React Router marks links and forms to its own routes with data-discover; so does this, to render the same markup. */
+const discover = (to: unknown) => (typeof to === "string" && to.startsWith("/") && !to.startsWith("//") ? "true" : undefined);
+
+type LinkProps = Omit<React.AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
+  to: string;
+  prefetch?: string;
+  replace?: boolean;
+  reloadDocument?: boolean;
+  preventScrollReset?: boolean;
+  viewTransition?: boolean;
+  discover?: string;
+  state?: unknown;
+  ref?: React.Ref<HTMLAnchorElement>;
+};
+
+export function Link({ to, prefetch: _p, replace: _r, reloadDocument: _d, preventScrollReset: _s, viewTransition: _v, discover: _x, state: _st, ...rest }: LinkProps) {
+  return <a {...rest} href={to} data-discover={discover(to)} />;
+}
+
+type FormProps = Omit<React.FormHTMLAttributes<HTMLFormElement>, "method"> & {
+  method?: string;
+  replace?: boolean;
+  reloadDocument?: boolean;
+  preventScrollReset?: boolean;
+  viewTransition?: boolean;
+  navigate?: boolean;
+  fetcherKey?: string;
+  discover?: string;
+  state?: unknown;
+  ref?: React.Ref<HTMLFormElement>;
+};
+
+/** A Form without a client router is a plain form: the browser submits it unless a handler prevents it. */
+export function Form({ method = "get", replace: _r, reloadDocument: _d, preventScrollReset: _s, viewTransition: _v, navigate: _n, fetcherKey: _k, discover: _x, state: _st, ...rest }: FormProps) {
+  return <form data-discover={discover(rest.action)} {...rest} method={method.toLowerCase() === "get" ? "get" : "post"} />;
+}
+
+function formBody(target: SubmitTarget, submitter?: HTMLElement | null): URLSearchParams {
+  const entries = target instanceof HTMLFormElement ? new FormData(target, submitter) : target instanceof FormData || target instanceof URLSearchParams ? target : Object.entries(target);
+  const body = new URLSearchParams();
+  for (const [name, value] of entries) if (typeof value === "string") body.append(name, value);
+  return body;
+}
+
+/**
+ * A fetcher: posts to the action's single-fetch address and keeps its answer, as React Router's does.
+ * After an action the root's data is revalidated (the header's cart count). If the post cannot be
+ * made, a form falls back to submitting itself, as it would without JavaScript.
+ */
+export function useFetcher<Data = unknown>(_options?: { key?: string }) {
+  const [state, setState] = useState<FetcherState>("idle");
+  const [data, setData] = useState<Data | undefined>(undefined);
+
+  const submit = useCallback(async (target: SubmitTarget, options: SubmitOptions = {}, submitter?: HTMLElement | null) => {
+    const form = target instanceof HTMLFormElement ? target : null;
+    const action = options.action ?? form?.getAttribute("action") ?? window.location.pathname;
+    setState("submitting");
+    try {
+      const response = await fetch(dataUrl(action), { method: (options.method ?? form?.method ?? "post").toUpperCase(), body: formBody(target, submitter), credentials: "same-origin" });
+      const reply = await decodeReply(response);
+      if (reply.redirect) return window.location.assign(reply.redirect);
+      if ("error" in reply) throw new Error("The action failed");
+      setState("loading");
+      await revalidateRoot().catch(() => {});
+      setData(reply.data as Data);
+    } catch {
+      if (form) HTMLFormElement.prototype.submit.call(form);
+    } finally {
+      setState("idle");
+    }
+  }, []);
+
+  const submitRef = useRef(submit);
+  submitRef.current = submit;
+  const FetcherForm = useMemo(
+    () =>
+      function FetcherForm({ onSubmit, ...props }: FormProps) {
+        return (
+          <Form
+            {...props}
+            onSubmit={(event) => {
+              onSubmit?.(event);
+              if (event.defaultPrevented) return;
+              event.preventDefault();
+              void submitRef.current(event.currentTarget, {}, (event.nativeEvent as globalThis.SubmitEvent).submitter);
+            }}
+          />
+        );
+      },
+    [],
+  );
+
+  return { state, data, submit, Form: FetcherForm, load: async () => {} };
+}

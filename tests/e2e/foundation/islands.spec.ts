@@ -1,0 +1,65 @@
+import { gzipSync } from "node:zlib";
+import { expectCartCount } from "../shopping/support.ts";
+import { consoleErrorsOf, expect, test } from "../support/fixtures.ts";
+import { waitForHydration } from "../support/site.ts";
+
+// The home page is an island (app/islands/island-scripts.tsx): React DOM, its components and a
+// stand-in for React Router, without React Router's client. Issue 15: ≤ 90 KiB gzip in ≤ 8 files.
+const HOME_JS_BUDGET = { files: 8, gzipKiB: 90 };
+
+test.describe("the home page as an island", () => {
+  test("hydrates from one small bundle, without React Router's client, and logs no errors", async ({ page }) => {
+    const scripts: { url: string; gzip: number }[] = [];
+    const pending: Promise<void>[] = [];
+    page.on("response", (response) => {
+      if (response.request().resourceType() !== "script") return;
+      pending.push(response.body().then((body) => void scripts.push({ url: response.url(), gzip: gzipSync(body).length })));
+    });
+    await page.goto("/", { waitUntil: "load" });
+    await waitForHydration(page);
+    await Promise.all(pending);
+
+    expect(scripts.length).toBeGreaterThanOrEqual(1);
+    expect(scripts.length).toBeLessThanOrEqual(HOME_JS_BUDGET.files);
+    expect(scripts.reduce((sum, s) => sum + s.gzip, 0)).toBeLessThanOrEqual(HOME_JS_BUDGET.gzipKiB * 1024);
+    expect(scripts.map((s) => new URL(s.url).pathname).filter((p) => p.includes("/manifest-") || p.includes("entry.client"))).toEqual([]);
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+    expect(consoleErrorsOf(page)).toEqual([]);
+  });
+
+  test("a best product goes into the cart and the wishlist without a page load, and the header follows", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const card = page.getByRole("region", { name: "Best Products" }).getByRole("article").first();
+    const title = (await card.getByRole("heading").textContent())!.trim();
+
+    await card.getByRole("button", { name: "Add to cart" }).click();
+    await expect(page.getByRole("alert")).toHaveText(`${title} added to your cart.`);
+    await expectCartCount(page, 1);
+
+    const heart = card.getByRole("button", { name: "Add to wishlist" });
+    await expect(heart).toHaveAttribute("aria-pressed", "false");
+    await heart.click();
+    await expect(heart).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("banner").getByRole("link", { name: "Wishlist (1 item)" })).toBeVisible();
+
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(consoleErrorsOf(page)).toEqual([]);
+  });
+
+  test("a header search suggestion chosen with the keyboard opens the product", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    const box = page.getByRole("banner").getByRole("search").first().getByRole("combobox", { name: "Search products" });
+    await box.pressSequentially("drill", { delay: 20 });
+    const listbox = page.getByRole("listbox", { name: "Search suggestions" });
+    const first = listbox.getByRole("group", { name: "Products" }).getByRole("option").first();
+    await expect(first).toBeVisible();
+    await box.press("ArrowDown");
+    await expect(first).toHaveAttribute("aria-selected", "true");
+    await box.press("Enter");
+    await expect(page).toHaveURL(/\/shop\/\d+$/);
+    await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toBeVisible();
+  });
+});
