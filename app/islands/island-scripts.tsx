@@ -35,7 +35,7 @@ export function IslandScripts({ island, root, nonce }: { island: Island; root: u
   return (
     <>
       <script type="application/json" id={ISLAND_DATA_ID} nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptJson(payload) }} />
-      <script type="module" src={island.src} nonce={nonce} />
+      <script type="module" src={island.src} nonce={nonce} fetchPriority="low" />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { BenefitsStrip, BrandStrip, CategoryTiles, PromotionsSection, SectionHea
 import type { FeaturedProduct, FacetOption, ProductSummary } from "../../lib/catalog-types.ts";
 import type { Benefit, CategoryTile, HeroSlide, OfferCard, PromoBanner, Testimonial } from "../../content/types.ts";
 import { STORE_NAME } from "../../lib/site.ts";
+import { Static } from "../../islands/static.tsx";
 
 export interface HomeData {
   featured: FeaturedProduct[];
@@ -25,9 +26,15 @@ export function HomePage({ loaderData }: { loaderData: HomeData }) {
     <>
       <h1 className="sr-only">{STORE_NAME}: wholesale-priced tools for the UK and the US</h1>
       <HeroCarousel heroSlides={copy.heroSlides} />
-      <BenefitsStrip benefits={copy.benefits} />
-      <CategoryTiles categoryTiles={copy.categoryTiles} />
-      <PromotionsSection promoBanners={copy.promoBanners} offerCards={copy.offerCards} />
+      <Static as="section">
+        <BenefitsStrip benefits={copy.benefits} />
+      </Static>
+      <Static as="section">
+        <CategoryTiles categoryTiles={copy.categoryTiles} />
+      </Static>
+      <Static as="section">
+        <PromotionsSection promoBanners={copy.promoBanners} offerCards={copy.offerCards} />
+      </Static>
       <TestimonialsCarousel testimonials={copy.testimonials} />
       <FeaturedCarousel products={loaderData.featured} />
       <section aria-labelledby="best-heading" className="mx-auto max-w-7xl px-4 py-12">
@@ -42,7 +49,9 @@ export function HomePage({ loaderData }: { loaderData: HomeData }) {
         />
         <ProductGrid products={loaderData.best} />
       </section>
-      <BrandStrip brands={loaderData.brands} />
+      <Static as="section">
+        <BrandStrip brands={loaderData.brands} />
+      </Static>
       <NewsletterForm />
     </>
   );

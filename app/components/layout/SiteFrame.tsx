@@ -1,6 +1,7 @@
 import { useRouteLoaderData } from "react-router";
 import type { RootData } from "../../root.tsx";
 import { CurrentUserProvider } from "../../lib/current-user.tsx";
+import { Static } from "../../islands/static.tsx";
 import { AlertProvider } from "../ui/Alert.tsx";
 import { Footer } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
@@ -18,7 +19,9 @@ export function SiteFrame({ children }: { children: React.ReactNode }) {
         <main id="main" className="flex-1">
           {children}
         </main>
-        <Footer year={data?.year ?? new Date().getFullYear()} />
+        <Static as="footer">
+          <Footer year={data?.year ?? new Date().getFullYear()} />
+        </Static>
       </AlertProvider>
     </CurrentUserProvider>
   );

@@ -112,6 +112,8 @@ test.describe("header on a 390×844 phone", () => {
     await mobileNav.getByRole("link", { name: "Shop" }).click();
     await expect(page).toHaveURL(/\/shop$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shop");
+    // From the home page (an island) that was a document load: the new page hydrates first.
+    await waitForHydration(page);
     // The menu closes after navigating, and toggles open and closed.
     await expect(menu).toHaveAttribute("aria-expanded", "false");
     await expect(mobileNav).toBeHidden();
@@ -119,6 +121,14 @@ test.describe("header on a 390×844 phone", () => {
     await expect(mobileNav.getByRole("link", { name: "Shop" })).toHaveAttribute("aria-current", "page");
     await menu.click();
     await expect(mobileNav).toBeHidden();
+    // A client navigation (the shop is hydrated by React Router) closes the menu too.
+    await menu.click();
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await mobileNav.getByRole("link", { name: "About Us" }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(mobileNav).toBeHidden();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   });
 });
 
