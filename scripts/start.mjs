@@ -5,7 +5,9 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const builtEntry = path.join(root, "build/server/index.js");
-const sources = ["app", "package.json", "vite.config.ts", "react-router.config.ts"];
+const sources = ["app", "server", "package.json", "vite.config.ts", "vite.islands.ts", "react-router.config.ts"];
+// A build from before the home page became an island has no islands.json (server/http/islands.ts).
+const islandsManifest = path.join(root, "build/islands.json");
 
 function newestMtime(target) {
   const full = path.join(root, target);
@@ -20,7 +22,7 @@ function run(args, env = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const needsBuild = !existsSync(builtEntry) || statSync(builtEntry).mtimeMs < Math.max(...sources.map(newestMtime));
+const needsBuild = !existsSync(builtEntry) || !existsSync(islandsManifest) || statSync(builtEntry).mtimeMs < Math.max(...sources.map(newestMtime));
 if (needsBuild) {
   console.log("Building the store…");
   run([path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], { NODE_ENV: "production" });

@@ -109,9 +109,6 @@ export function useSearchParams() {
   return useMemo(() => [new URLSearchParams(search), () => {}] as const, [search]);
 }
 
-export const useNavigationType = () => "POP" as const;
-export const useNavigation = () => ({ state: "idle" as const, formData: undefined, location: undefined });
-
 /** React Router marks links and forms to its own routes with data-discover; so does this, to render the same markup. */
 const discover = (to: unknown) => (typeof to === "string" && to.startsWith("/") && !to.startsWith("//") ? "true" : undefined);
 

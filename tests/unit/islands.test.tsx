@@ -1,0 +1,155 @@
+// @vitest-environment jsdom
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+// @ts-expect-error React Router ships its turbo-stream encoder without type declarations.
+import { encode } from "../../node_modules/react-router/dist/production/vendor/turbo-stream-v2/turbo-stream.js";
+import { islandOf, scriptJson } from "../../app/islands/island-scripts.tsx";
+import { dataUrl, Link, setRootData, useFetcher, useRouteLoaderData } from "../../app/islands/router-shim.tsx";
+
+/** A reply as React Router's server writes it for a single fetch: turbo-stream. */
+const turboStream = (value: unknown, init: ResponseInit = {}) => new Response(encode(value) as ReadableStream<Uint8Array>, { headers: { "X-Remix-Response": "yes" }, ...init });
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+});
+
+describe("the island's data block", () => {
+  it("escapes every < so nothing in the data can close the script or open a comment", () => {
+    const data = { title: "</script><script>alert(1)</script>", note: "<!-- x -->", plain: "Drill & driver" };
+    const json = scriptJson(data);
+    expect(json).not.toContain("<");
+    expect(JSON.parse(json)).toEqual(data);
+  });
+
+  it("is written only for a page whose loader names its island script", () => {
+    const match = (loaderData: unknown) => ({ id: "leaf", pathname: "/", params: {}, loaderData, handle: undefined });
+    expect(islandOf([match({ cart: 1 }), match({ island: "/assets/island-home-x.js", featured: [] })])).toEqual({
+      src: "/assets/island-home-x.js",
+      data: { island: "/assets/island-home-x.js", featured: [] },
+    });
+    expect(islandOf([match({ island: "/assets/island-home-x.js" }), match({ featured: [] })])).toBeNull();
+    expect(islandOf([match({ island: null })])).toBeNull();
+    expect(islandOf([match(undefined)])).toBeNull();
+    expect(islandOf([])).toBeNull();
+  });
+});
+
+describe("islandScript (server/http/islands.ts)", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "islands-"));
+    vi.resetModules();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("reads the production build's islands.json", async () => {
+    writeFileSync(path.join(dir, "islands.json"), JSON.stringify({ home: "/assets/island-home-abc.js" }));
+    vi.stubEnv("NODE_ENV", "production");
+    vi.stubEnv("BUILD_DIR", dir);
+    const { islandScript } = await import("../../server/http/islands.ts");
+    expect(islandScript("home")).toBe("/assets/island-home-abc.js");
+    expect(islandScript("shop")).toBeNull();
+  });
+
+  it("gives none without a build that has islands, or outside production", async () => {
+    vi.stubEnv("NODE_ENV", "production");
+    vi.stubEnv("BUILD_DIR", dir);
+    expect((await import("../../server/http/islands.ts")).islandScript("home")).toBeNull();
+
+    vi.resetModules();
+    writeFileSync(path.join(dir, "islands.json"), JSON.stringify({ home: "/assets/island-home-abc.js" }));
+    vi.stubEnv("NODE_ENV", "development");
+    expect((await import("../../server/http/islands.ts")).islandScript("home")).toBeNull();
+  });
+});
+
+describe("the router stand-in (app/islands/router-shim.tsx)", () => {
+  it("addresses React Router's single-fetch endpoints", () => {
+    expect(dataUrl("/cart").pathname).toBe("/cart.data");
+    expect(dataUrl("/").pathname).toBe("/_.data");
+    expect(dataUrl("/newsletter?x=1").search).toBe("?x=1");
+  });
+
+  it("renders links as React Router does: data-discover on the store's own paths only", () => {
+    render(
+      <>
+        <Link to="/shop" className="c">
+          Shop
+        </Link>
+        <Link to="https://example.com/">Away</Link>
+      </>,
+    );
+    expect(screen.getByRole("link", { name: "Shop" }).outerHTML).toBe('<a class="c" href="/shop" data-discover="true">Shop</a>');
+    expect(screen.getByRole("link", { name: "Away" }).hasAttribute("data-discover")).toBe(false);
+  });
+
+  function AddButton() {
+    const fetcher = useFetcher<{ ok: boolean; message: string }>();
+    const root = useRouteLoaderData("root") as { cartCount: number };
+    return (
+      <fetcher.Form method="post" action="/cart">
+        <input type="hidden" name="productId" value="7" />
+        <button type="submit">Add</button>
+        <output>{`${fetcher.state} ${fetcher.data?.message ?? "-"} ${root.cartCount}`}</output>
+      </fetcher.Form>
+    );
+  }
+
+  it("a fetcher posts the form to /cart.data, keeps the answer and refreshes the root's data", async () => {
+    setRootData({ cartCount: 0 });
+    const fetchMock = vi.fn(async (url: URL, init?: RequestInit) =>
+      init?.method === "POST" ? turboStream({ data: { ok: true, message: "Drill added to your cart." } }) : turboStream({ root: { data: { cartCount: 1 } } }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    render(<AddButton />);
+    expect(screen.getByRole("status").textContent).toBe("idle - 0");
+
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Add" })));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("idle Drill added to your cart. 1"));
+
+    const [post, revalidate] = fetchMock.mock.calls;
+    expect(String(post![0])).toBe("http://localhost:3000/cart.data");
+    expect(post![1]).toMatchObject({ method: "POST", credentials: "same-origin" });
+    expect(String(post![1]!.body)).toBe("productId=7");
+    expect(String(revalidate![0])).toBe("http://localhost:3000/_.data?_routes=root");
+  });
+
+  it("a refusal (4xx with React Router's answer) is kept as data, like a success", async () => {
+    setRootData({ cartCount: 2 });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: URL, init?: RequestInit) =>
+        init?.method === "POST" ? turboStream({ data: { ok: false, message: "Only 1 left in stock." } }, { status: 400 }) : turboStream({ root: { data: { cartCount: 2 } } }),
+      ),
+    );
+    render(<AddButton />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Add" })));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("idle Only 1 left in stock. 2"));
+  });
+
+  it("when the post cannot be made, the form submits itself as it would without JavaScript", async () => {
+    setRootData({ cartCount: 0 });
+    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
+    const submit = vi.spyOn(HTMLFormElement.prototype, "submit").mockImplementation(() => {});
+    render(<AddButton />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Add" })));
+    await vi.waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+    expect(screen.getByRole("status").textContent).toBe("idle - 0");
+  });
+
+  it("follows a redirect the action answers with", async () => {
+    setRootData({ cartCount: 0 });
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, href: window.location.href, pathname: "/", assign });
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(null, { status: 204, headers: { "X-Remix-Redirect": "/login?next=%2F" } })));
+    render(<AddButton />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Add" })));
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith("/login?next=%2F"));
+  });
+});
