@@ -65,6 +65,7 @@ async function decodeReply(response: Response): Promise<Decoded> {
   return decoded.value as Decoded;
 }
 
+/** Fetches the root loader's data again; if that fails, the page keeps what it has (it never rejects). */
 async function revalidateRoot(): Promise<void> {
   revalidation = "loading";
   notify();
@@ -75,6 +76,8 @@ async function revalidateRoot(): Promise<void> {
     if (reply.redirect) return window.location.assign(reply.redirect);
     const root = reply.root as { data?: unknown } | undefined;
     if (root && "data" in root) rootData = root.data;
+  } catch {
+    // Offline or a server error: the counts refresh with the next page or action.
   } finally {
     revalidation = "idle";
     notify();
@@ -172,7 +175,7 @@ export function useFetcher<Data = unknown>(_options?: { key?: string }) {
       if (reply.redirect) return window.location.assign(reply.redirect);
       if ("error" in reply) throw new Error("The action failed");
       setState("loading");
-      await revalidateRoot().catch(() => {});
+      await revalidateRoot();
       setData(reply.data as Data);
     } catch {
       if (form) HTMLFormElement.prototype.submit.call(form);

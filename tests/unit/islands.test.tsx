@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 // @ts-expect-error React Router ships its turbo-stream encoder without type declarations.
 import { encode } from "../../node_modules/react-router/dist/production/vendor/turbo-stream-v2/turbo-stream.js";
 import { islandOf, scriptJson } from "../../app/islands/island-scripts.tsx";
-import { dataUrl, Link, setRootData, useFetcher, useRouteLoaderData } from "../../app/islands/router-shim.tsx";
+import { dataUrl, Link, setRootData, useFetcher, useRevalidator, useRouteLoaderData } from "../../app/islands/router-shim.tsx";
 
 /** A reply as React Router's server writes it for a single fetch: turbo-stream. */
 const turboStream = (value: unknown, init: ResponseInit = {}) => new Response(encode(value) as ReadableStream<Uint8Array>, { headers: { "X-Remix-Response": "yes" }, ...init });
@@ -141,6 +141,19 @@ describe("the router stand-in (app/islands/router-shim.tsx)", () => {
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Add" })));
     await vi.waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
     expect(screen.getByRole("status").textContent).toBe("idle - 0");
+  });
+
+  it("a revalidation that fails keeps the root's data and never rejects", async () => {
+    setRootData({ cartCount: 4 });
+    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
+    let revalidate: () => Promise<void> = async () => {};
+    function Count() {
+      revalidate = useRevalidator().revalidate;
+      return <output>{(useRouteLoaderData("root") as { cartCount: number }).cartCount}</output>;
+    }
+    render(<Count />);
+    await act(async () => expect(revalidate()).resolves.toBeUndefined());
+    expect(screen.getByRole("status").textContent).toBe("4");
   });
 
   it("follows a redirect the action answers with", async () => {
