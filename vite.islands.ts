@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { build, type Plugin, type Rolldown } from "vite";
+import { ISLANDS_MANIFEST } from "./server/http/islands.ts";
 
 /** Each island page and its entry module (app/islands/island-scripts.tsx explains islands). */
 const ISLANDS = { home: "app/islands/home.tsx" };
@@ -41,7 +42,7 @@ export function islands(buildDirectory: string): Plugin {
       const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => ("output" in o ? o.output : [])) as (Rolldown.OutputChunk | Rolldown.OutputAsset)[];
       const scripts: Record<string, string> = {};
       for (const chunk of chunks) if (chunk.type === "chunk" && chunk.isEntry) scripts[chunk.name] = `/${chunk.fileName}`;
-      writeFileSync(path.join(buildDir, "islands.json"), `${JSON.stringify(scripts, null, 2)}\n`);
+      writeFileSync(path.join(buildDir, ISLANDS_MANIFEST), `${JSON.stringify(scripts, null, 2)}\n`);
     },
   };
 }

@@ -4,6 +4,7 @@
 // endpoints React Router's client uses (`/cart.data`) and decode its turbo-stream answers, and the
 // root loader's data lives in a small store that a revalidation refreshes from `/_.data?_routes=root`.
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { urlEncoded } from "../lib/url-encoded.ts";
 // @ts-expect-error React Router ships the turbo-stream decoder its client uses without type declarations.
 import { decode as decodeTurboStream } from "../../node_modules/react-router/dist/production/vendor/turbo-stream-v2/turbo-stream.js";
 
@@ -150,10 +151,8 @@ export function Form({ method = "get", replace: _r, reloadDocument: _d, preventS
 }
 
 function formBody(target: SubmitTarget, submitter?: HTMLElement | null): URLSearchParams {
-  const entries = target instanceof HTMLFormElement ? new FormData(target, submitter) : target instanceof FormData || target instanceof URLSearchParams ? target : Object.entries(target);
-  const body = new URLSearchParams();
-  for (const [name, value] of entries) if (typeof value === "string") body.append(name, value);
-  return body;
+  if (target instanceof HTMLFormElement) return urlEncoded(new FormData(target, submitter));
+  return urlEncoded(target instanceof FormData || target instanceof URLSearchParams ? target : Object.entries(target));
 }
 
 /**
@@ -204,5 +203,5 @@ export function useFetcher<Data = unknown>(_options?: { key?: string }) {
     [],
   );
 
-  return { state, data, submit, Form: FetcherForm, load: async () => {} };
+  return { state, data, submit, Form: FetcherForm };
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher, useRevalidator, useRouteLoaderData } from "react-router";
 import type { RootData } from "../../root.tsx";
+import { urlEncoded } from "../../lib/url-encoded.ts";
 import { useAlert } from "../ui/Alert.tsx";
 
 type ActionReply = { ok: boolean; message: string };
@@ -47,8 +48,7 @@ function useWishlistToggle(productId: number) {
   const pressed = wanted ?? saved;
 
   function send(form: HTMLFormElement, submitter: HTMLElement | null) {
-    const body = new URLSearchParams();
-    for (const [name, value] of new FormData(form, submitter)) if (typeof value === "string") body.append(name, value);
+    const body = urlEncoded(new FormData(form, submitter));
     body.set("intent", "toggle");
     body.set("productId", String(productId));
     setWanted(!pressed);
