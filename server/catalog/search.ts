@@ -17,6 +17,7 @@ import { coverImageUrls } from "./product-images.ts";
 import { toSummary } from "./summary.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
 import { cachedSuggestions, clearSuggestionCache } from "./suggestion-cache.ts";
+import { ftsQuery, matchSource, tsQuery } from "./search-match.ts";
 import { readCatalogVersion } from "./version.ts";
 
 export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
@@ -107,28 +108,6 @@ export function cleanSearchText(value: string | null | undefined): string {
     .trim();
 }
 
-const WORD = /^[a-z0-9]+$/;
-
-/** FTS5 expression: each term an OR group of quoted words, the terms joined by AND. */
-function ftsTerm(term: ResolvedTerm, columns?: string): string {
-  const group = `(${term.alternatives.filter((w) => WORD.test(w)).map((w) => `"${w}"`).join(" OR ")})`;
-  return columns ? `{${columns}} : ${group}` : group;
-}
-function ftsQuery(terms: ResolvedTerm[], columns?: string): string {
-  return terms.map((t) => ftsTerm(t, columns)).join(" AND ");
-}
-
-/**
- * PostgreSQL tsquery text in the same shape, over the unstemmed words that match (see
- * `matchWords`); weights (on `head`) restrict a word to fields (A title, B brand, C category).
- */
-function tsTerm(term: ResolvedTerm, weights?: string): string {
-  return `(${term.matchWords.filter((w) => WORD.test(w)).map((w) => (weights ? `${w}:${weights}` : w)).join(" | ")})`;
-}
-function tsQuery(terms: ResolvedTerm[], weights?: string): string {
-  return terms.map((t) => tsTerm(t, weights)).join(" & ");
-}
-
 /** Columns of search_products a statement needs, given its filters and sort (fewer columns, less work per match). */
 function columnsFor(f: Filters, sort: SortKey): RawBuilder<unknown> {
   const cols = ["s.product_id AS id", "s.category_id", "s.brand_id"];
@@ -138,36 +117,6 @@ function columnsFor(f: Filters, sort: SortKey): RawBuilder<unknown> {
   if (sort === "newest") cols.push("s.created_at");
   if (sort === "name") cols.push("s.title");
   return sql.raw(cols.join(", "));
-}
-
-/** The matching products with the columns filters and sorting read, plus the relevance score. */
-function matchSource(kind: DbKind, terms: ResolvedTerm[], columns: RawBuilder<unknown>, withScore: boolean): RawBuilder<unknown> {
-  if (kind === "postgres") {
-    const score = withScore
-      ? sql.join(
-          terms.map(
-            (t) => sql`(1 + (s.head @@ to_tsquery('search_words', ${tsTerm(t, "ABC")}))::int
-                          + 2 * (s.head @@ to_tsquery('search_words', ${tsTerm(t, "A")}))::int)`,
-          ),
-          sql` + `,
-        )
-      : sql`0`;
-    return sql`
-      SELECT ${columns}, ${score} AS score
-      FROM search_products s
-      WHERE s.document @@ to_tsquery('search_words', ${tsQuery(terms)})`;
-  }
-  const inFts = (expr: string) => sql`(s.product_id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${expr}))`;
-  const score = withScore
-    ? sql.join(
-        terms.map((t) => sql`(1 + ${inFts(ftsTerm(t, "title brand category"))} + 2 * ${inFts(ftsTerm(t, "title"))})`),
-        sql` + `,
-      )
-    : sql`0`;
-  return sql`
-    SELECT ${columns}, ${score} AS score
-    FROM products_fts JOIN search_products s ON s.product_id = products_fts.rowid
-    WHERE products_fts MATCH ${ftsQuery(terms)}`;
 }
 
 /** Every product, same columns. */
@@ -355,7 +304,7 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
   let materialize: boolean;
   const columns = columnsFor(filters, sort);
   if (resolved.length) {
-    source = matchSource(kind, resolved, columns, sort === "relevance");
+    source = matchSource(kind, resolved, columns, sort === "relevance" ? refs : null);
     materialize = true;
     const first = await page(source, true, requestedPage, true);
     cells = first.cells ?? [];
@@ -447,7 +396,7 @@ export async function matchingProductIds(db: Db, text: string): Promise<RawBuild
   await tuneSqlite(db);
   const resolved = await resolveTerms(db, terms);
   if (resolved.some((t) => t.alternatives.length === 0)) return "none";
-  return sql<{ id: number }>`SELECT id FROM (${matchSource(dbKind(db), resolved, sql.raw("s.product_id AS id"), false)}) matched`;
+  return sql<{ id: number }>`SELECT id FROM (${matchSource(dbKind(db), resolved, sql.raw("s.product_id AS id"), null)}) matched`;
 }
 
 // ---------------------------------------------------------------------------------------------

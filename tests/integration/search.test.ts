@@ -43,6 +43,29 @@ describe.each(dialects)("search on %s", (kind) => {
       const titleIds = ids.slice(0, firstNonTitle);
       expect(titleIds).toEqual([...titleIds].sort((a, b) => a - b));
     });
+    it("scores each word on its own: title 4, brand or category name 2, description 1", async () => {
+      // quokka + forgecrest: title+title 8 (two, lower id first), category+title 6, description+title 5.
+      const r = await searchProducts(t.db, { q: "quokka forgecrest" });
+      expect(r.items.map((i) => i.id)).toEqual([crafted.titleId, crafted.markupId, crafted.categoryId, crafted.descriptionId]);
+      const brand = await searchProducts(t.db, { q: "screwdriver quokka" });
+      expect(brand.items.map((i) => i.id)).toEqual([crafted.brandId]);
+    });
+    it("orders a category word and a title word by the summed score (brute force check)", async () => {
+      // "power" is in the category name "Power Tools" and in some titles; "drill" in titles and descriptions.
+      const { ids } = await allIds(t.db, { q: "power drill" });
+      const inCategory = (f: ProductFacts) => f.category === "power-tools";
+      const score = (f: ProductFacts) => (hasStem(f.title, "power") ? 4 : inCategory(f) ? 2 : 1) + (hasStem(f.title, "drill") ? 4 : 1);
+      const expected = facts
+        .filter((f) => {
+          const text = `${f.title} ${f.description}`;
+          return (hasStem(text, "power") || inCategory(f)) && hasStem(text, "drill");
+        })
+        .sort((a, b) => score(b) - score(a) || a.id - b.id)
+        .map((f) => f.id);
+      expect(expected.length).toBeGreaterThan(5);
+      expect(new Set(expected.map((id) => score(byId(id)))).size).toBeGreaterThan(2);
+      expect(ids).toEqual(expected);
+    });
     it("requires every word, and rewards words found in the title", async () => {
       const { ids } = await allIds(t.db, { q: "cordless drill" });
       expect(ids.length).toBeGreaterThan(0);
