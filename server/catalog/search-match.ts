@@ -5,8 +5,8 @@ import type { ResolvedTerm } from "./search-vocabulary.ts";
 
 /**
  * The full-text side of a search: the match expression for each database and the relevance score
- * (docs/decisions/0003-search.md, 0020-search-score-without-posting-lists.md). Per word, 4 when it
- * matches the title, 2 when it matches the brand or category name but not the title, 1 otherwise.
+ * (docs/decisions/0003-search.md, 0020-search-score.md). Per word, 4 when it matches the title,
+ * 2 when it matches the brand or category name but not the title, 1 otherwise.
  */
 
 const WORD = /^[a-z0-9]+$/;
@@ -37,7 +37,7 @@ export interface NamedOption {
   name: string;
 }
 
-/** The brands and categories the score reads names from (SQLite: they are matched here, not in the index). */
+/** The brands and categories whose names the score matches (here, once per query, not per product). */
 export interface ScoreNames {
   brands: NamedOption[];
   categories: NamedOption[];
@@ -52,33 +52,27 @@ export function namesMatching(options: NamedOption[], term: ResolvedTerm): numbe
   return options.filter((o) => words(o.name).some((w) => stems.has(porterStem(w)))).map((o) => o.id);
 }
 
-function sqliteScore(terms: ResolvedTerm[], names: ScoreNames): RawBuilder<unknown> {
+/** One word's score: 4 when `inTitle` holds, 2 when the brand or category name has the word, else 1. */
+function wordScore(term: ResolvedTerm, inTitle: RawBuilder<unknown>, names: ScoreNames): RawBuilder<unknown> {
+  const brandIds = namesMatching(names.brands, term);
+  const categoryIds = namesMatching(names.categories, term);
+  const inName = [
+    ...(brandIds.length ? [sql`s.brand_id IN (${sql.join(brandIds)})`] : []),
+    ...(categoryIds.length ? [sql`s.category_id IN (${sql.join(categoryIds)})`] : []),
+  ];
+  return sql`(CASE WHEN ${inTitle} THEN 4 ${inName.length ? sql`WHEN ${sql.join(inName, sql` OR `)} THEN 2` : sql``} ELSE 1 END)`;
+}
+
+function score(kind: DbKind, terms: ResolvedTerm[], names: ScoreNames): RawBuilder<unknown> {
   return sql.join(
     terms.map((term) => {
+      if (kind === "postgres") return wordScore(term, sql`s.head @@ to_tsquery('search_words', ${tsTerm(term, "A")})`, names);
       // In the title: the other words anywhere and this one in the title. Asked that way, FTS5
       // walks the matches only, not every product that has the word (a common word's full list
       // was most of a search's time).
-      const others = terms.filter((t) => t !== term);
-      const inTitle = [ftsTerm(term, "title"), ...others.map((t) => ftsTerm(t))].join(" AND ");
-      const brandIds = namesMatching(names.brands, term);
-      const categoryIds = namesMatching(names.categories, term);
-      const nameConditions = [
-        ...(brandIds.length ? [sql`s.brand_id IN (${sql.join(brandIds)})`] : []),
-        ...(categoryIds.length ? [sql`s.category_id IN (${sql.join(categoryIds)})`] : []),
-      ];
-      const inName = nameConditions.length ? sql`WHEN ${sql.join(nameConditions, sql` OR `)} THEN 2` : sql``;
-      return sql`(CASE WHEN s.product_id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${inTitle}) THEN 4 ${inName} ELSE 1 END)`;
+      const inTitle = [ftsTerm(term, "title"), ...terms.filter((t) => t !== term).map((t) => ftsTerm(t))].join(" AND ");
+      return wordScore(term, sql`s.product_id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${inTitle})`, names);
     }),
-    sql` + `,
-  );
-}
-
-function postgresScore(terms: ResolvedTerm[]): RawBuilder<unknown> {
-  return sql.join(
-    terms.map(
-      (t) => sql`(1 + (s.head @@ to_tsquery('search_words', ${tsTerm(t, "ABC")}))::int
-                    + 2 * (s.head @@ to_tsquery('search_words', ${tsTerm(t, "A")}))::int)`,
-    ),
     sql` + `,
   );
 }
@@ -90,12 +84,12 @@ function postgresScore(terms: ResolvedTerm[]): RawBuilder<unknown> {
 export function matchSource(kind: DbKind, terms: ResolvedTerm[], columns: RawBuilder<unknown>, names: ScoreNames | null): RawBuilder<unknown> {
   if (kind === "postgres") {
     return sql`
-      SELECT ${columns}, ${names ? postgresScore(terms) : sql`0`} AS score
+      SELECT ${columns}, ${names ? score(kind, terms, names) : sql`0`} AS score
       FROM search_products s
       WHERE s.document @@ to_tsquery('search_words', ${tsQuery(terms)})`;
   }
   return sql`
-    SELECT ${columns}, ${names ? sqliteScore(terms, names) : sql`0`} AS score
+    SELECT ${columns}, ${names ? score(kind, terms, names) : sql`0`} AS score
     FROM products_fts JOIN search_products s ON s.product_id = products_fts.rowid
     WHERE products_fts MATCH ${ftsQuery(terms)}`;
 }
