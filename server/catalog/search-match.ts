@@ -49,7 +49,18 @@ export interface ScoreNames {
  */
 export function namesMatching(options: NamedOption[], term: ResolvedTerm): number[] {
   const stems = new Set(term.alternatives.filter((w) => WORD.test(w)).map(porterStem));
-  return options.filter((o) => words(o.name).some((w) => stems.has(porterStem(w)))).map((o) => o.id);
+  return options.filter((o) => nameStems(o).some((stem) => stems.has(stem))).map((o) => o.id);
+}
+
+// The options live as long as the process's reference data (search.ts), so each name is stemmed once.
+const stemsByOption = new WeakMap<NamedOption, string[]>();
+function nameStems(option: NamedOption): string[] {
+  let stems = stemsByOption.get(option);
+  if (!stems) {
+    stems = words(option.name).map(porterStem);
+    stemsByOption.set(option, stems);
+  }
+  return stems;
 }
 
 /** One word's score: 4 when `inTitle` holds, 2 when the brand or category name has the word, else 1. */
