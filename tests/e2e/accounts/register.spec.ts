@@ -6,6 +6,8 @@ import { waitForHydration } from "../support/site.ts";
 test.describe("Register", () => {
   test("shows the spec's fields, Google button, show/hide toggle and link to login", async ({ page }) => {
     await page.goto("/register");
+    // The show/hide toggle works once the page has hydrated (a click before that does nothing).
+    await waitForHydration(page);
     await expect(page.getByRole("heading", { level: 1, name: "Register" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Continue with Google" })).toBeVisible();
     await expect(page.locator('input[name="fullName"]')).toBeVisible();
