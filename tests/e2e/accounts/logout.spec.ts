@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectNoAxeViolations } from "../support/axe.ts";
+import { waitForHydration } from "../support/site.ts";
 import { GOOD_PASSWORD, logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 
 const CONFIRM = "Are you sure you want to Logout?";
@@ -84,6 +85,7 @@ test.describe("on a phone", () => {
     const signIn = await page.request.post("/api/auth/sign-in/email", { data: { email, password: GOOD_PASSWORD }, headers: { origin: baseURL! } });
     expect(signIn.status()).toBe(200);
     await page.goto("/");
+    await waitForHydration(page); // the Menu button works once the page has hydrated
     await page.getByRole("button", { name: "Menu" }).click();
     const menu = page.getByRole("navigation", { name: "Mobile" });
     const logout = menu.getByRole("button", { name: "Logout" });
