@@ -42,6 +42,9 @@ test.describe("Login", () => {
     const email = uniqueEmail("limited");
     await registerViaApi(request, baseURL!, email);
     await page.goto("/login");
+    // Before hydration the first click posts the page itself, and the page it answers with has an
+    // empty password field, so the clicks after it would not try again.
+    await waitForHydration(page);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill("Not-The-Password-1");
     const message = page.locator("form").getByRole("alert");
