@@ -29,7 +29,8 @@ export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption
  * completions or one-edit corrections from the vocabulary when the catalog does not know it).
  * A product matches when every word matches one of its alternatives in the title, brand,
  * category or description (stemmed by Porter on both databases). Relevance adds, per word,
- * 4 for a title match, 2 for brand or category, 1 for description only; ties go to the lower id.
+ * 4 for a title match, 2 for brand or category, 1 for description only; ties go to the lower id
+ * (the match and the score are built in search-match.ts).
  *
  * One statement finds the matches (FTS5 or a tsvector GIN index) into a materialized set, counts
  * them per (category, brand) under the price and availability filters — which gives every facet
