@@ -1,26 +1,139 @@
+import type { ReactNode } from "react";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
+
 const HEAD_END = "</head>";
 const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*>/g;
+/** React marks a Suspense boundary it could not finish on the server with this comment. */
+const CLIENT_RENDERED_BOUNDARY = "<!--$!-->";
 
 /**
- * Joins a server-rendered document's chunks into one Buffer without React Router's module
- * preloads. On a slow connection twenty-odd script downloads in <head> compete with the stylesheet
- * and the images, and held the first paint back until they had all arrived (Lighthouse FCP 2.4 s →
- * 0.8 s without them). The page's module script still fetches every module in parallel once
- * parsed, and every form works before the page hydrates. React hydrates the document all the same:
- * the preload links are resources, which it does not match against the server's markup.
- *
- * Only the chunks up to </head> are decoded; the rest are copied once, into the result.
+ * Removes React Router's module preloads from a server-rendered document's <head>. On a slow
+ * connection twenty-odd script downloads in <head> compete with the stylesheet and the images, and
+ * held the first paint back until they had all arrived (Lighthouse FCP 2.4 s → 0.8 s without
+ * them). The page's module script still fetches every module in parallel once parsed, and every
+ * form works before the page hydrates. React hydrates the document all the same: the preload links
+ * are resources, which it does not match against the server's markup.
  */
-export function withoutModulePreloads(chunks: readonly Uint8Array[]): Buffer {
-  let head = "";
-  for (let i = 0; i < chunks.length; i++) {
-    const chunk = chunks[i]!;
-    // Latin-1 maps bytes one to one, so any UTF-8 in the head passes through intact.
-    head += Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
-    const headEnd = head.indexOf(HEAD_END);
-    if (headEnd < 0) continue;
-    const leanHead = head.slice(0, headEnd).replace(MODULE_PRELOAD, "") + head.slice(headEnd);
-    return Buffer.concat([Buffer.from(leanHead, "latin1"), ...chunks.slice(i + 1)]);
+export function withoutModulePreloads(html: string): string {
+  const headEnd = html.indexOf(HEAD_END);
+  if (headEnd < 0) return html;
+  return html.slice(0, headEnd).replace(MODULE_PRELOAD, "") + html.slice(headEnd);
+}
+
+type HydrationData = Record<number, Promise<void> & { result?: { done: boolean; value: string } }>;
+type DocumentContext = { serverHandoffStream?: ReadableStream<Uint8Array>; renderMeta?: { streamCache?: HydrationData } };
+
+/**
+ * Reads the hydration data React Router streams into a document (the loader data, encoded) before
+ * the render, into the cache its <StreamTransfer> reads, decoded as StreamTransfer decodes it. The
+ * render then never waits for it. Returns a function that hands the same data back as a fresh
+ * stream, for a render that must read it as React Router does (renderDocument's streaming path).
+ */
+export async function readHydrationData(context: DocumentContext, timeoutMs: number): Promise<() => void> {
+  const stream = context.serverHandoffStream;
+  const renderMeta = context.renderMeta;
+  if (!stream || !renderMeta) return () => {};
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  const chunks: Uint8Array[] = [];
+  const data: HydrationData = {};
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void reader.cancel();
+  }, timeoutMs);
+  try {
+    for (let i = 0; ; i++) {
+      const { done, value } = await reader.read();
+      if (timedOut) throw new Error(`the page's hydration data took longer than ${timeoutMs} ms`);
+      data[i] = Object.assign(Promise.resolve(), { result: { done, value: decoder.decode(value, { stream: true }) } });
+      if (done) break;
+      chunks.push(value);
+    }
+  } finally {
+    clearTimeout(timer);
+    reader.releaseLock();
   }
-  return Buffer.concat(chunks);
+  renderMeta.streamCache = data;
+  return () => {
+    delete renderMeta.streamCache;
+    context.serverHandoffStream = new ReadableStream({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+  };
+}
+
+type DocumentResponse = {
+  nonce: string;
+  status: number;
+  headers: Headers;
+  timeoutMs: number;
+  /** Called before the streaming renderer starts (readHydrationData's result). */
+  beforeStreaming?: () => void;
+};
+
+/**
+ * Renders a whole document before answering, with a Content-Length. With every loader finished
+ * and the hydration data read first, nothing suspends, so the document renders in one synchronous
+ * pass to a string: about a fifth less server time per page than React's streaming renderer,
+ * which encodes each piece of markup into byte chunks. Should anything suspend all the same, the
+ * document is rendered again with the streaming renderer, which waits for it.
+ */
+export function renderDocument(document: ReactNode, response: DocumentResponse): Promise<Response> {
+  response.headers.set("Content-Type", "text/html; charset=utf-8");
+  let html: string;
+  try {
+    html = renderToString(document);
+  } catch {
+    return renderWhenReady(document, response);
+  }
+  if (html.includes(CLIENT_RENDERED_BOUNDARY)) return renderWhenReady(document, response);
+  // The streaming renderer writes the doctype before <html>; the string renderer leaves it out.
+  if (html.startsWith("<html")) html = `<!DOCTYPE html>${html}`;
+  return Promise.resolve(new Response(withoutModulePreloads(html), { headers: response.headers, status: response.status }));
+}
+
+/** React's streaming renderer, answering once everything has rendered. */
+function renderWhenReady(document: ReactNode, { nonce, status, headers, timeoutMs, beforeStreaming }: DocumentResponse): Promise<Response> {
+  beforeStreaming?.();
+  return new Promise<Response>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    // All React's pipe needs of a destination: write, end, destroy and events it listens to.
+    const destination = {
+      write(chunk: Uint8Array | string) {
+        chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        return true;
+      },
+      destroy(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      end() {
+        resolve(new Response(withoutModulePreloads(Buffer.concat(chunks).toString("utf8")), { headers, status }));
+        return destination;
+      },
+      on() {
+        return destination;
+      },
+    };
+    const { pipe, abort } = renderToPipeableStream(document, {
+      nonce,
+      onAllReady() {
+        clearTimeout(timer);
+        pipe(destination as unknown as NodeJS.WritableStream);
+      },
+      onShellError(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      onError(error: unknown) {
+        status = 500;
+        console.error(error);
+      },
+    });
+    const timer = setTimeout(abort, timeoutMs);
+  });
 }
