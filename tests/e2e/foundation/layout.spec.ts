@@ -132,6 +132,30 @@ test.describe("header on a 390×844 phone", () => {
   });
 });
 
+test.describe("header on a 390×844 phone without JavaScript", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false });
+
+  test("the menu's links, Login among them, show under the header, without a Menu button that would do nothing", async ({ page }) => {
+    await page.goto("/shop");
+    const header = page.getByRole("banner");
+    await expect(header.getByRole("button", { name: "Menu" })).toBeHidden();
+    const mobileNav = header.getByRole("navigation", { name: "Mobile" });
+    await expect(mobileNav.getByRole("link")).toHaveText([...HEADER_NAV.map((n) => n.name), "Login"]);
+    await expect(mobileNav.getByRole("link", { name: "Shop" })).toHaveAttribute("aria-current", "page");
+    await mobileNav.getByRole("link", { name: "Login" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Login");
+  });
+
+  test("on a wide screen the main navigation shows and the narrow-screen menu stays hidden", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/shop");
+    const header = page.getByRole("banner");
+    await expect(header.getByRole("navigation", { name: "Main" })).toBeVisible();
+    await expect(header.getByRole("navigation", { name: "Mobile" })).toBeHidden();
+  });
+});
+
 /** The spec's footer links, where each now leads, and the h1 a shopper sees there. */
 const FOOTER_LINKS: { name: string; path: string; redirectsTo?: string; h1: string }[] = [
   { name: "Home", path: "/", h1: "ToolHub Wholesale: wholesale-priced tools for the UK and the US" },
