@@ -57,12 +57,21 @@ test("rows are typed with the keyboard alone: SKU suggestions, Enter to the next
   await page.keyboard.type(a!.sku.slice(0, 8));
   await expect(page.locator("#quick-order-skus option").first()).toHaveAttribute("value", /^TH-/);
   await page.keyboard.type(a!.sku.slice(8));
+  // Enter once the suggestions have caught up with the whole SKU: while Chromium redraws a
+  // datalist's popup, its Enter goes to the popup, not to the field (a CI flake when a
+  // revalidation redrew the list just then).
+  const suggestionsFor = async (sku: string) => {
+    await expect(page.locator("#quick-order-skus option").first()).toHaveAttribute("value", sku);
+    await expect(page.locator("#quick-order-skus option")).toHaveCount(1);
+  };
+  await suggestionsFor(a!.sku);
   await page.keyboard.press("Enter");
   await expect(page.getByLabel("Quantity, row 1", { exact: true })).toBeFocused();
   await page.keyboard.type("4");
   await page.keyboard.press("Enter");
   await expect(page.getByLabel("SKU, row 2", { exact: true })).toBeFocused();
   await page.keyboard.type(b!.sku);
+  await suggestionsFor(b!.sku);
   await page.keyboard.press("Enter");
   await page.keyboard.type("1");
   await page.keyboard.press("Enter");
