@@ -85,6 +85,10 @@ test.describe("cart page", () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let seen = 0;
+    let answered = 0;
+    page.on("requestfinished", (request) => {
+      if (request.method() === "POST" && request.url().includes("/cart.data")) answered++;
+    });
     await page.route("**/cart.data*", async (route) => {
       if (route.request().method() !== "POST") return route.continue();
       seen++;
@@ -103,6 +107,9 @@ test.describe("cart page", () => {
     await expectCartTotals(page, 2, 2_000);
     release();
     await expectCartCount(page, 2);
+    // Both changes answered before the reload, which would otherwise cancel one still on its way
+    // (a CI flake on a slow machine: the page came back with the removed line).
+    await expect.poll(() => answered).toBe(2);
     await page.unroute("**/cart.data*");
     await page.reload();
     await expectCartTotals(page, 2, 2_000);
