@@ -1,7 +1,7 @@
 import { Suspense, use, type ComponentType, type ReactNode } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
-import { readHydrationData, renderDocument, withoutModulePreloads } from "../../server/http/document.ts";
+import { documentBytes, readHydrationData, renderDocument } from "../../server/http/document.ts";
 
 const response = () => ({ nonce: "n0nce", status: 200, headers: new Headers(), timeoutMs: 2_000 });
 
@@ -38,7 +38,9 @@ const page = (body: ReactNode) => (
   </html>
 );
 
-describe("withoutModulePreloads", () => {
+const withoutModulePreloads = (html: string) => documentBytes(html).toString("utf8");
+
+describe("documentBytes", () => {
   it("drops every module preload from <head> and keeps the rest as it was", () => {
     const html =
       '<!DOCTYPE html><html><head><title>Drill — £5</title><link rel="modulepreload" href="/assets/a.js" nonce="n"/><link rel="stylesheet" href="/assets/app.css"/><link rel="modulepreload" href="/assets/b.js"/></head><body><script type="module">import "/assets/a.js";</script></body></html>';
@@ -51,6 +53,13 @@ describe("withoutModulePreloads", () => {
     const body = '<pre>&lt;link rel="modulepreload"&gt;</pre><template><link rel="modulepreload" href="/x.js"/></template>';
     expect(withoutModulePreloads(`<html><head><title>t</title></head><body>${body}</body></html>`)).toContain(body);
     expect(withoutModulePreloads("<p>partial — no head</p>")).toBe("<p>partial — no head</p>");
+  });
+
+  it("encodes the head and the body as TextEncoder does: accents, symbols, emoji, and a lone surrogate as U+FFFD", () => {
+    const html = `<html><head><title>Säge — £5 · 🔧</title><link rel="modulepreload" href="/a.js"/></head><body>“Bohrer” ½″ 🪚 \ud800 x${"é".repeat(5000)}</body></html>`;
+    const expected = new TextEncoder().encode(html.replace('<link rel="modulepreload" href="/a.js"/>', ""));
+    expect(Buffer.compare(documentBytes(html), expected)).toBe(0);
+    expect(documentBytes("").byteLength).toBe(0);
   });
 });
 
