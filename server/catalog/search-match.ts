@@ -104,3 +104,15 @@ export function matchSource(kind: DbKind, terms: ResolvedTerm[], columns: RawBui
     FROM products_fts JOIN search_products s ON s.product_id = products_fts.rowid
     WHERE products_fts MATCH ${ftsQuery(terms)}`;
 }
+
+/**
+ * SQLite: the matching products (on sale) with every word in the title, which have the highest
+ * score a query can give (4 per word), so they open a relevance order when there are enough of
+ * them (search.ts). Same columns as `matchSource`, score 0.
+ */
+export function titleMatchSource(terms: ResolvedTerm[], columns: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    SELECT ${columns}, 0 AS score
+    FROM products_fts JOIN search_products s ON s.product_id = products_fts.rowid
+    WHERE products_fts MATCH ${ftsQuery(terms, "title")}`;
+}

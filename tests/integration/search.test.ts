@@ -66,6 +66,27 @@ describe.each(dialects)("search on %s", (kind) => {
       expect(new Set(expected.map((id) => score(byId(id)))).size).toBeGreaterThan(2);
       expect(ids).toEqual(expected);
     });
+    it("gives the same order in pages of any size, filtered too: pages wholly of title matches, the page where they end, and those after", async () => {
+      const inCategory = (f: ProductFacts) => f.category === "power-tools";
+      const score = (f: ProductFacts) => (hasStem(f.title, "power") ? 4 : inCategory(f) ? 2 : 1) + (hasStem(f.title, "drill") ? 4 : 1);
+      const expected = facts
+        .filter((f) => f.stock_quantity > 0 && (hasStem(`${f.title} ${f.description}`, "power") || inCategory(f)) && hasStem(`${f.title} ${f.description}`, "drill"))
+        .sort((a, b) => score(b) - score(a) || a.id - b.id)
+        .map((f) => f.id);
+      // Two in stock with both words in the title: pages of 1 and the first page of 2 hold only them.
+      expect(expected.filter((id) => score(byId(id)) === 8)).toHaveLength(2);
+      expect(expected.length).toBeGreaterThan(6);
+      for (const perPage of [1, 2, 5]) {
+        const ids: number[] = [];
+        for (let page = 1; ; page++) {
+          const r = await searchProducts(t.db, { q: "power drill", inStockOnly: true, perPage, page });
+          expect(r.total).toBe(expected.length);
+          ids.push(...r.items.map((i) => i.id));
+          if (page >= r.pageCount) break;
+        }
+        expect(ids).toEqual(expected);
+      }
+    });
     it("requires every word, and rewards words found in the title", async () => {
       const { ids } = await allIds(t.db, { q: "cordless drill" });
       expect(ids.length).toBeGreaterThan(0);
