@@ -106,13 +106,15 @@ export function matchSource(kind: DbKind, terms: ResolvedTerm[], columns: RawBui
 }
 
 /**
- * SQLite: the matching products (on sale) with every word in the title, which have the highest
- * score a query can give (4 per word), so they open a relevance order when there are enough of
- * them (search.ts). Same columns as `matchSource`, score 0.
+ * SQLite: the ids of the matching products (on sale) with every word in the title, which have the
+ * highest score a query can give (4 per word), so they open a relevance order when there are
+ * enough of them (search.ts). With the columns the filters read. The id is FTS5's rowid, so an
+ * order by id walks the index in its own order (`ORDER BY s.product_id` sorted every match first:
+ * 15 ms for "drill" at 1,000,000 products).
  */
-export function titleMatchSource(terms: ResolvedTerm[], columns: RawBuilder<unknown>): RawBuilder<unknown> {
+export function titleMatchSource(terms: ResolvedTerm[]): RawBuilder<unknown> {
   return sql`
-    SELECT ${columns}, 0 AS score
+    SELECT products_fts.rowid AS id, s.category_id, s.brand_id, s.sale_price_cents, s.discount_percent, s.stock_quantity
     FROM products_fts JOIN search_products s ON s.product_id = products_fts.rowid
     WHERE products_fts MATCH ${ftsQuery(terms, "title")}`;
 }

@@ -321,7 +321,7 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
     const total = facetCounts(refs, cells, filters).total;
     const offset = (requestedPage - 1) * perPage;
     const { rows } = await sql<{ id: number }>`
-      SELECT id FROM (${titleMatchSource(resolved, columns)}) m ${where([...commonConditions(filters), ...groupConditions(filters)])}
+      SELECT id FROM (${titleMatchSource(resolved)}) m ${where([...commonConditions(filters), ...groupConditions(filters)])}
       ORDER BY id LIMIT ${perPage} OFFSET ${offset}`.execute(db);
     ids = rows.map((r) => Number(r.id));
     if (offset < total && ids.length < Math.min(perPage, total - offset)) ids = (await page(source, true, requestedPage, false)).ids;
