@@ -25,6 +25,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../server/db/connection.ts";
 import { createFakeStripe, signPayload, type FakeStripe, type FakeStripeEvent } from "../support/fake-stripe.mjs";
+import { storeBodyLimit } from "../../server/http/body-limit.ts";
 import { stockOf } from "./support/checks.ts";
 import { send, type RawResponse } from "./support/http.ts";
 import { Shopper, uniqueEmail } from "./support/shopper.ts";
@@ -570,7 +571,13 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
       const before = { orders: await countRows(db, "orders"), mails: await countRows(db, "mail_queue"), ledger: await countRows(db, "stock_movements") };
       const unsigned: (string | Buffer)[] = ["", "{}", "null", "[]", '{"id":"evt_1","type":"checkout.session.completed"}', "\u0000\u0001", Buffer.alloc(300_000, 0x7b), "x".repeat(2_000_000)];
       for (const body of unsigned) {
-        const res = await post(body, signPayload(typeof body === "string" ? body : body.toString("latin1"), "whsec_guessed_key"));
+        const res = await post(body, signPayload(typeof body === "string" ? body : body.toString("latin1"), "whsec_guessed_key")).catch((error: NodeJS.ErrnoException) => {
+          // Past the body limit the server answers 413 and closes at once. A client still writing the
+          // body can find the connection cut before it reads that answer (the fuzz allows the same).
+          if (body.length > storeBodyLimit(WEBHOOK_PATH) && (error.code === "EPIPE" || error.code === "ECONNRESET")) return null;
+          throw error;
+        });
+        if (res === null) continue;
         expect(res.status, `unsigned body of ${body.length} bytes`).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);
       }
