@@ -311,26 +311,26 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
   let source: RawBuilder<unknown>;
   let materialize: boolean;
   const columns = columnsFor(filters, sort);
-  if (resolved.length && sort === "relevance" && kind === "sqlite") {
-    // The facet counts need no score. The page does, unless every product on it has every word
-    // in the title: the highest score, so they come first, by id (decision 0022). (PostgreSQL
-    // spends its time on the match, which a second statement would repeat: one statement there.)
-    source = matchSource(kind, resolved, columns, refs);
-    materialize = true;
-    cells = await matchCells(db, matchSource(kind, resolved, columns, null), filters);
-    const total = facetCounts(refs, cells, filters).total;
-    const offset = (requestedPage - 1) * perPage;
-    const { rows } = await sql<{ id: number }>`
-      SELECT id FROM (${titleMatchSource(resolved)}) m ${where([...commonConditions(filters), ...groupConditions(filters)])}
-      ORDER BY id LIMIT ${perPage} OFFSET ${offset}`.execute(db);
-    ids = rows.map((r) => Number(r.id));
-    if (offset < total && ids.length < Math.min(perPage, total - offset)) ids = (await page(source, true, requestedPage, false)).ids;
-  } else if (resolved.length) {
+  if (resolved.length) {
     source = matchSource(kind, resolved, columns, sort === "relevance" ? refs : null);
     materialize = true;
-    const first = await page(source, true, requestedPage, true);
-    cells = first.cells ?? [];
-    ids = first.ids;
+    if (sort === "relevance" && kind === "sqlite") {
+      // The facet counts need no score. The page does, unless every product on it has every word
+      // in the title: the highest score, so they come first, by id (decision 0022). (PostgreSQL
+      // spends its time on the match, which a second statement would repeat: one statement there.)
+      cells = await matchCells(db, matchSource(kind, resolved, columns, null), filters);
+      const total = facetCounts(refs, cells, filters).total;
+      const offset = (requestedPage - 1) * perPage;
+      const { rows } = await sql<{ id: number }>`
+        SELECT id FROM (${titleMatchSource(resolved)}) m ${where([...commonConditions(filters), ...groupConditions(filters)])}
+        ORDER BY id LIMIT ${perPage} OFFSET ${offset}`.execute(db);
+      ids = rows.map((r) => Number(r.id));
+      if (offset < total && ids.length < Math.min(perPage, total - offset)) ids = (await page(source, true, requestedPage, false)).ids;
+    } else {
+      const first = await page(source, true, requestedPage, true);
+      cells = first.cells ?? [];
+      ids = first.ids;
+    }
   } else {
     source = allSource(columns);
     materialize = false;
