@@ -3,20 +3,23 @@ import { dbKind, type Db, type DbKind } from "../db/connection.ts";
 import { up as createSearchSchema } from "../db/migrations/004_search.ts";
 import { indexWordsUnstemmed } from "../db/migrations/018_search_words.ts";
 import { copyStockWhenItCrossesZero } from "../db/migrations/021_stock_search_trigger.ts";
+import { createMatchIndex, SQLITE_MATCH_INDEX } from "../db/migrations/022_search_match_index.ts";
+import { createCellTriggers } from "../db/migrations/023_search_cells_version.ts";
 import { ensureSearchVocabulary, rebuildSearchVocabulary } from "./search-vocabulary.ts";
 
 const ready = new WeakMap<Db, Promise<void>>();
 
-type SchemaState = "current" | "missing" | "outdated";
+type SchemaState = "current" | "missing" | "outdated" | "without its match index";
 
 /** Is the search schema there, and is it the one this code expects (its newest parts exist)? */
 async function schemaState(db: Db, kind: DbKind): Promise<SchemaState> {
   if (kind === "sqlite") {
     const { rows } = await sql<{ name: string }>`
-      SELECT name FROM sqlite_master WHERE name IN ('search_products', 'search_products_facets_idx')`.execute(db);
+      SELECT name FROM sqlite_master WHERE name IN ('search_products', 'search_products_facets_idx', ${SQLITE_MATCH_INDEX})`.execute(db);
     const names = new Set(rows.map((r) => r.name));
     if (!names.has("search_products")) return "missing";
-    return names.has("search_products_facets_idx") ? "current" : "outdated";
+    if (!names.has("search_products_facets_idx")) return "outdated";
+    return names.has(SQLITE_MATCH_INDEX) ? "current" : "without its match index";
   }
   const { rows } = await sql<{ has_table: boolean; has_head: boolean }>`
     SELECT to_regclass('search_products') IS NOT NULL AS has_table,
@@ -69,12 +72,16 @@ export function ensureSearchSchema(db: Db): Promise<void> {
       const kind = dbKind(db);
       const state = await schemaState(db, kind);
       if (state === "current") return;
+      // The search reads through this index by name (search-match.ts); the rest of the schema is fine.
+      if (state === "without its match index") return void (await createMatchIndex(db, kind));
       console.warn(`search: the search tables are ${state}; creating them now`);
       const rebuild = async (trx: Db) => {
         await dropSearchSchema(trx, kind);
         await createSearchSchema(trx, kind);
         if (kind === "postgres") await indexWordsUnstemmed(trx);
         await copyStockWhenItCrossesZero(trx, kind);
+        await createMatchIndex(trx, kind);
+        await createCellTriggers(trx, kind);
         // search_products holds the products on sale (search-sync.ts): archived ones leave again.
         const archived = await sql`DELETE FROM search_products WHERE product_id IN (SELECT id FROM products WHERE archived_at IS NOT NULL)`.execute(trx);
         if (Number(archived.numAffectedRows ?? 0) > 0) await rebuildSearchVocabulary(trx);

@@ -17,8 +17,9 @@ import { coverImageUrls } from "./product-images.ts";
 import { toSummary } from "./summary.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
 import { cachedSuggestions, clearSuggestionCache } from "./suggestion-cache.ts";
-import { ftsQuery, matchSource, titleMatchSource, tsQuery } from "./search-match.ts";
+import { ftsQuery, matchSource, selectList, titleMatchSource, tsQuery } from "./search-match.ts";
 import { readCatalogVersion } from "./version.ts";
+import { countCells, currentCellMap, forgetCellMap, type Cell } from "./search-cells.ts";
 
 export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
 
@@ -82,6 +83,7 @@ const cellsCache = new WeakMap<Db, { at: number; version: number; value: Promise
 /** Drops this process's cached counts and reference data (tests and benchmarks). */
 export function clearSearchCaches(db: Db): void {
   clearSuggestionCache(db);
+  forgetCellMap(db);
   refCache.delete(db);
   cellsCache.delete(db);
 }
@@ -110,19 +112,19 @@ export function cleanSearchText(value: string | null | undefined): string {
 }
 
 /** Columns of search_products a statement needs, given its filters and sort (fewer columns, less work per match). */
-function columnsFor(f: Filters, sort: SortKey): RawBuilder<unknown> {
-  const cols = ["s.product_id AS id", "s.category_id", "s.brand_id"];
-  if (f.minCents != null || f.maxCents != null || sort === "price-asc" || sort === "price-desc") cols.push("s.sale_price_cents");
-  if (f.onSaleOnly || sort === "discount") cols.push("s.discount_percent");
-  if (f.inStockOnly) cols.push("s.stock_quantity");
-  if (sort === "newest") cols.push("s.created_at");
-  if (sort === "name") cols.push("s.title");
-  return sql.raw(cols.join(", "));
+function columnsFor(f: Filters, sort: SortKey): string[] {
+  const cols = ["product_id", "category_id", "brand_id"];
+  if (f.minCents != null || f.maxCents != null || sort === "price-asc" || sort === "price-desc") cols.push("sale_price_cents");
+  if (f.onSaleOnly || sort === "discount") cols.push("discount_percent");
+  if (f.inStockOnly) cols.push("stock_quantity");
+  if (sort === "newest") cols.push("created_at");
+  if (sort === "name") cols.push("title");
+  return cols;
 }
 
 /** Every product, same columns. */
-function allSource(columns: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`SELECT ${columns}, 0 AS score FROM search_products s`;
+function allSource(columns: string[]): RawBuilder<unknown> {
+  return sql`SELECT ${selectList(columns)}, 0 AS score FROM search_products s`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,11 +179,6 @@ function orderBy(sort: SortKey, kind: DbKind): RawBuilder<unknown> {
 
 // ---------------------------------------------------------------------------------------------
 
-interface Cell {
-  category_id: number;
-  brand_id: number;
-  n: number;
-}
 
 function toInt(value: number | undefined, min: number, max: number): number | undefined {
   if (value == null || !Number.isFinite(value)) return undefined;
@@ -214,6 +211,19 @@ async function matchCells(db: Db, source: RawBuilder<unknown>, f: Filters): Prom
   const { rows } = await sql<Cell>`
     SELECT category_id, brand_id, count(*) AS n FROM (${source}) m ${where(commonConditions(f))} GROUP BY category_id, brand_id`.execute(db);
   return rows;
+}
+
+/**
+ * SQLite without a price or availability filter: the counts from the ids FTS5 matches and this
+ * process's map of products to cells (decision 0023). Null when the map can't be used.
+ */
+async function cellsFromMap(db: Db, terms: ResolvedTerm[], f: Filters): Promise<Cell[] | null> {
+  if (commonConditions(f).length) return null;
+  const map = await currentCellMap(db);
+  if (!map) return null;
+  const { rows } = await sql<{ ids: string | null }>`
+    SELECT group_concat(rowid) AS ids FROM products_fts WHERE products_fts MATCH ${ftsQuery(terms)}`.execute(db);
+  return countCells(map, rows[0]?.ids ?? "");
 }
 
 async function browseCells(db: Db, f: Filters): Promise<Cell[]> {
@@ -318,7 +328,7 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
       // The facet counts need no score. The page does, unless every product on it has every word
       // in the title: the highest score, so they come first, by id (decision 0022). (PostgreSQL
       // spends its time on the match, which a second statement would repeat: one statement there.)
-      cells = await matchCells(db, matchSource(kind, resolved, columns, null), filters);
+      cells = (await cellsFromMap(db, resolved, filters)) ?? (await matchCells(db, matchSource(kind, resolved, columns, null), filters));
       const total = facetCounts(refs, cells, filters).total;
       const offset = (requestedPage - 1) * perPage;
       const { rows } = await sql<{ id: number }>`
@@ -418,7 +428,7 @@ export async function matchingProductIds(db: Db, text: string): Promise<RawBuild
   await tuneSqlite(db);
   const resolved = await resolveTerms(db, terms);
   if (resolved.some((t) => t.alternatives.length === 0)) return "none";
-  return sql<{ id: number }>`SELECT id FROM (${matchSource(dbKind(db), resolved, sql.raw("s.product_id AS id"), null)}) matched`;
+  return sql<{ id: number }>`SELECT id FROM (${matchSource(dbKind(db), resolved, ["product_id"], null)}) matched`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ import * as searchWords from "./migrations/018_search_words.ts";
 import * as catalogVersionStripes from "./migrations/019_catalog_version_stripes.ts";
 import * as partialOrderIndexes from "./migrations/020_partial_order_indexes.ts";
 import * as stockSearchTrigger from "./migrations/021_stock_search_trigger.ts";
+import * as searchMatchIndex from "./migrations/022_search_match_index.ts";
+import * as searchCellsVersion from "./migrations/023_search_cells_version.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -48,6 +50,8 @@ const migrations: Record<string, DialectMigration> = {
   "019_catalog_version_stripes": catalogVersionStripes,
   "020_partial_order_indexes": partialOrderIndexes,
   "021_stock_search_trigger": stockSearchTrigger,
+  "022_search_match_index": searchMatchIndex,
+  "023_search_cells_version": searchCellsVersion,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -42,12 +42,18 @@ async function outdateSearchObjects(db: Db, kind: string) {
   else await sql`ALTER TABLE search_products DROP COLUMN head`.execute(db);
 }
 
+/** A database migrated up to 021, before the match index of migration 022 (SQLite only). */
+async function dropMatchIndex(db: Db) {
+  await sql`DROP INDEX search_products_match_idx`.execute(db);
+}
+
 const QUERIES = [{ q: "drill" }, { q: "hamer" }, { q: "saw", categories: ["hand"] }, {}];
 // Without tables: damaged before the seed, which must then repair it. Earlier shape: damaged after
 // the seed (its triggers would not fit an earlier table), found at the first search.
 const CASES = dialects.flatMap((kind) => [
   { kind, state: "without its tables", damage: dropSearchObjects, afterSeed: false },
   { kind, state: "with an earlier shape of them", damage: outdateSearchObjects, afterSeed: true },
+  ...(kind === "sqlite" ? [{ kind, state: "but not migration 022's match index", damage: dropMatchIndex, afterSeed: true }] : []),
 ]);
 
 describe.each(CASES)("a database that recorded migration 004 $state, on $kind", ({ kind, damage, afterSeed }) => {
