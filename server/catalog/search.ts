@@ -179,7 +179,6 @@ function orderBy(sort: SortKey, kind: DbKind): RawBuilder<unknown> {
 
 // ---------------------------------------------------------------------------------------------
 
-
 function toInt(value: number | undefined, min: number, max: number): number | undefined {
   if (value == null || !Number.isFinite(value)) return undefined;
   return Math.min(max, Math.max(min, Math.trunc(value)));
