@@ -5,8 +5,8 @@ import type { Db } from "../db/connection.ts";
  * SQLite: each process's map from product id to its facet cell (category and brand), for the
  * products on sale (decision 0023). A broad word matches tens of thousands of products; counting
  * them per (category, brand) in SQL looks every match up in search_products and sorts them all
- * (55 ms for "drill" at 1,000,000 products). Here FTS5 gives the matching ids as one JSON array and
- * the counting is an array look-up per id (7 ms).
+ * (55 ms for "drill" at 1,000,000 products). Here FTS5 gives the matching ids as one string and
+ * the counting is an array look-up per id (8–9 ms for the whole search).
  *
  * The map is as current as the database: each use reads `search_cells_version`, which triggers move
  * whenever a product joins or leaves search_products or changes category or brand (migration 023),

@@ -3,7 +3,7 @@ import type { DbKind } from "../connection.ts";
 
 /**
  * SQLite: an index of search_products by product id that holds what the facet counts and filters
- * of a search read (issue 15, docs/decisions/0023-search-match-index.md). A search looks up every
+ * of a search read (issue 15, docs/decisions/0023-search-at-a-million.md). A search looks up every
  * product FTS5 matches in search_products; in this narrow index the lookups of a 1,000,000-product
  * catalog stay in the page cache, where the table's rows (with their titles, 93 MB) did not.
  * PostgreSQL reads its matches from the table's own rows: nothing to do there.
