@@ -294,14 +294,15 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
     const offset = (pageNumber - 1) * perPage;
     const m = materialize ? sql`m AS MATERIALIZED (${source})` : sql`m AS (${source})`;
     if (cellsToo) {
-      // Part 0: counts per (category, brand) under the price/availability filters. Part 1: the page, in order.
+      // Part 0: counts per (category, brand) under the price/availability filters. Part 1: the page,
+      // numbered after the limit: numbered before it, every match was sorted (on disk, past work_mem,
+      // at 1,000,000 products) rather than the page picked by a top-N sort.
       const { rows } = await sql<{ part: number; a: number; b: number; n: number }>`
         WITH ${m}
         SELECT 0 AS part, category_id AS a, brand_id AS b, count(*) AS n FROM m ${where(common)} GROUP BY category_id, brand_id
         UNION ALL
-        SELECT 1 AS part, id AS a, position AS b, 0 AS n FROM (
-          SELECT id, row_number() OVER (ORDER BY ${order}) AS position FROM m ${where(all)}
-          ORDER BY ${order} LIMIT ${perPage} OFFSET ${offset}
+        SELECT 1 AS part, id AS a, row_number() OVER (ORDER BY ${order}) AS b, 0 AS n FROM (
+          SELECT * FROM m ${where(all)} ORDER BY ${order} LIMIT ${perPage} OFFSET ${offset}
         ) page`.execute(db);
       const cells = rows.filter((r) => Number(r.part) === 0).map((r) => ({ category_id: r.a, brand_id: r.b, n: r.n }));
       const ids = rows
