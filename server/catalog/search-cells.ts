@@ -1,15 +1,16 @@
 import { sql } from "kysely";
-import type { Db } from "../db/connection.ts";
+import { dbKind, type Db } from "../db/connection.ts";
 
 /**
- * SQLite: each process's map from product id to its facet cell (category and brand), for the
+ * Each process's map from product id to its facet cell (category and brand), for the
  * products on sale (decision 0023). A broad word matches tens of thousands of products; counting
  * them per (category, brand) in SQL looks every match up in search_products and sorts them all
  * (55 ms for "drill" at 1,000,000 products). Here FTS5 gives the matching ids as one string and
- * the counting is an array look-up per id (8–9 ms for the whole search).
+ * the counting is an array look-up per id (8–9 ms for the whole search). PostgreSQL's lists of
+ * products per word (search-postings.ts) are counted through the same map.
  *
  * The map is as current as the database: each use reads `search_cells_version`, which triggers move
- * whenever a product joins or leaves search_products or changes category or brand (migration 023),
+ * whenever a product joins or leaves search_products or changes category or brand (migrations 023, 024),
  * in any process. A changed version reloads the map, once, for the next search.
  */
 
@@ -34,17 +35,31 @@ async function cellsVersion(db: Db): Promise<number | null> {
   }
 }
 
+/** Every product on sale, as three JSON arrays in the same order (PostgreSQL's `json_agg` of none is null). */
+interface ListedCells {
+  top: number | null;
+  ids: string | null;
+  categories: string | null;
+  brands: string | null;
+}
+
 async function loadCellMap(db: Db, version: number): Promise<CellMap | null> {
-  const { rows } = await sql<{ top: number | null; ids: string; categories: string; brands: string }>`
-    SELECT max(product_id) AS top, json_group_array(product_id) AS ids,
-           json_group_array(category_id) AS categories, json_group_array(brand_id) AS brands
-    FROM search_products`.execute(db);
+  const { rows } = await (dbKind(db) === "postgres"
+    ? sql<ListedCells>`
+        SELECT max(product_id) AS top, json_agg(product_id)::text AS ids,
+               json_agg(category_id)::text AS categories, json_agg(brand_id)::text AS brands
+        FROM search_products`
+    : sql<ListedCells>`
+        SELECT max(product_id) AS top, json_group_array(product_id) AS ids,
+               json_group_array(category_id) AS categories, json_group_array(brand_id) AS brands
+        FROM search_products`
+  ).execute(db);
   const row = rows[0];
   const top = Number(row?.top ?? 0);
   if (!row || top > MAX_PRODUCT_ID) return null;
-  const ids: number[] = JSON.parse(row.ids);
-  const categories: number[] = JSON.parse(row.categories);
-  const brands: number[] = JSON.parse(row.brands);
+  const ids: number[] = JSON.parse(row.ids ?? "[]");
+  const categories: number[] = JSON.parse(row.categories ?? "[]");
+  const brands: number[] = JSON.parse(row.brands ?? "[]");
   const cellOf = new Int32Array(top + 1);
   const cells: CellMap["cells"] = [];
   const index = new Map<number, Map<number, number>>();

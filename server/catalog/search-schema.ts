@@ -5,6 +5,7 @@ import { indexWordsUnstemmed } from "../db/migrations/018_search_words.ts";
 import { copyStockWhenItCrossesZero } from "../db/migrations/021_stock_search_trigger.ts";
 import { createMatchIndex, SQLITE_MATCH_INDEX } from "../db/migrations/022_search_match_index.ts";
 import { createCellTriggers } from "../db/migrations/023_search_cells_version.ts";
+import { createSearchPostings } from "../db/migrations/024_search_postings.ts";
 import { ensureSearchVocabulary, rebuildSearchVocabulary } from "./search-vocabulary.ts";
 
 const ready = new WeakMap<Db, Promise<void>>();
@@ -82,6 +83,7 @@ export function ensureSearchSchema(db: Db): Promise<void> {
         await copyStockWhenItCrossesZero(trx, kind);
         await createMatchIndex(trx, kind);
         await createCellTriggers(trx, kind);
+        await createSearchPostings(trx, kind);
         // search_products holds the products on sale (search-sync.ts): archived ones leave again.
         const archived = await sql`DELETE FROM search_products WHERE product_id IN (SELECT id FROM products WHERE archived_at IS NOT NULL)`.execute(trx);
         if (Number(archived.numAffectedRows ?? 0) > 0) await rebuildSearchVocabulary(trx);

@@ -20,6 +20,7 @@ import { cachedSuggestions, clearSuggestionCache } from "./suggestion-cache.ts";
 import { ftsQuery, matchSource, selectList, titleMatchSource, tsQuery } from "./search-match.ts";
 import { readCatalogVersion } from "./version.ts";
 import { countCells, currentCellMap, forgetCellMap, type Cell } from "./search-cells.ts";
+import { postingsPage } from "./search-postings.ts";
 
 export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
 
@@ -337,7 +338,12 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
       ids = rows.map((r) => Number(r.id));
       if (offset < total && ids.length < Math.min(perPage, total - offset)) ids = (await page(source, true, requestedPage, false)).ids;
     } else {
-      const first = await page(source, true, requestedPage, true);
+      // PostgreSQL: from the lists of products per word when it can (decision 0024), else in SQL.
+      const listed =
+        sort === "relevance" && commonConditions(filters).length === 0
+          ? await postingsPage(db, resolved, refs, filters, (requestedPage - 1) * perPage, perPage)
+          : null;
+      const first = listed ?? (await page(source, true, requestedPage, true));
       cells = first.cells ?? [];
       ids = first.ids;
     }

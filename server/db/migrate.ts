@@ -24,6 +24,7 @@ import * as partialOrderIndexes from "./migrations/020_partial_order_indexes.ts"
 import * as stockSearchTrigger from "./migrations/021_stock_search_trigger.ts";
 import * as searchMatchIndex from "./migrations/022_search_match_index.ts";
 import * as searchCellsVersion from "./migrations/023_search_cells_version.ts";
+import * as searchPostings from "./migrations/024_search_postings.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -52,6 +53,7 @@ const migrations: Record<string, DialectMigration> = {
   "021_stock_search_trigger": stockSearchTrigger,
   "022_search_match_index": searchMatchIndex,
   "023_search_cells_version": searchCellsVersion,
+  "024_search_postings": searchPostings,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

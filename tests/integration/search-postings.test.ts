@@ -1,0 +1,143 @@
+/**
+ * PostgreSQL's lists of products per word (migration 024, decision 0024). The lists must follow
+ * every change to search_products made by any process (here a second pool stands for the other
+ * process): a search from them must find what the GIN index finds. Two oracles: the lists equal
+ * the words of search_products' own vectors, pair by pair, and a search from the lists equals the
+ * same search asked in SQL (a price filter that keeps every product, `minCents: 0`).
+ */
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setArchived, setCategory } from "../../server/catalog/admin-products.ts";
+import { currentCellMap } from "../../server/catalog/search-cells.ts";
+import { forEachId, postingsPage } from "../../server/catalog/search-postings.ts";
+import { queryTerms } from "../../server/catalog/search-text.ts";
+import { forgetVocabulary, resolveTerms } from "../../server/catalog/search-vocabulary.ts";
+import { searchProducts } from "../../server/catalog/search.ts";
+import type { StaffActor } from "../../server/catalog/staff-actor.ts";
+import { createDb, type Db } from "../../server/db/connection.ts";
+import { seedCatalog } from "../../server/db/seed/seed.ts";
+import { freshDb, pgUrl, type TestDb } from "./databases.ts";
+
+const staff: StaffActor = { userId: "staff-1", name: "Sam Staff", role: "admin" };
+
+describe("forEachId", () => {
+  const ids = (list: string) => {
+    const out: number[] = [];
+    forEachId(list, (id) => out.push(id));
+    return out;
+  };
+  it("reads the first id, the distances after it, and a new run after '='", () => {
+    expect(ids("1200,3,40,=1250,2")).toEqual([1200, 1203, 1243, 1250, 1252]);
+    expect(ids("7")).toEqual([7]);
+    expect(ids("")).toEqual([]);
+    expect(ids("=5,1")).toEqual([5, 6]);
+  });
+});
+
+describe.skipIf(!pgUrl)("search from the lists of products per word, on PostgreSQL with two processes", () => {
+  let test: TestDb;
+  let shop: Db;
+  let office: Db;
+  beforeAll(async () => {
+    test = await freshDb("postgres");
+    shop = test.db;
+    await seedCatalog(shop, { products: 120 });
+    const schema = (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(shop)).rows[0].schema;
+    office = createDb({ kind: "postgres", url: pgUrl, pgSchema: schema, poolSize: 2 });
+  }, 120_000);
+  afterAll(async () => {
+    await office?.destroy();
+    await test?.drop();
+  });
+
+  /** Pairs (word, in title, product) in the lists and not in the vectors, and the other way round. */
+  const strays = async () => {
+    const { rows } = await sql<{ n: number }>`
+      WITH listed AS (SELECT p.word, p.in_title, id FROM search_postings p CROSS JOIN LATERAL search_posting_ids(p.ids) id),
+           indexed AS (SELECT w.word, w.in_title, s.product_id AS id FROM search_products s CROSS JOIN LATERAL search_posting_words(s.document, s.head) w)
+      SELECT (SELECT count(*) FROM (SELECT * FROM listed EXCEPT ALL SELECT * FROM indexed) a)
+           + (SELECT count(*) FROM (SELECT * FROM indexed EXCEPT ALL SELECT * FROM listed) b) AS n`.execute(shop);
+    return Number(rows[0].n);
+  };
+
+  /** The search from the lists (which must answer), checked against the same search in SQL. */
+  const searched = async (q: string, extra: { page?: number; categories?: string[] } = {}) => {
+    const terms = await resolveTerms(shop, queryTerms(q));
+    const names = { brands: [], categories: [] };
+    expect(await postingsPage(shop, terms, names, { categoryIds: [], brandIds: [] }, 0, 5)).not.toBeNull();
+    const fromLists = await searchProducts(shop, { q, ...extra });
+    const inSql = await searchProducts(shop, { q, minCents: 0, ...extra });
+    expect(fromLists.items.map((i) => i.id)).toEqual(inSql.items.map((i) => i.id));
+    expect(fromLists.facets).toEqual(inSql.facets);
+    expect(fromLists.total).toBe(inSql.total);
+    return fromLists;
+  };
+
+  it("holds every word of every product, and searches as SQL does, on every page and under a category", async () => {
+    expect(await strays()).toBe(0);
+    const drill = await searched("drill");
+    expect(drill.total).toBeGreaterThan(3);
+    await searched("drill", { page: 2 });
+    await searched("cordless drill");
+    await searched("dril"); // a typo: its corrections
+    const category = drill.facets.categories[0].slug;
+    await searched("drill", { categories: [category] });
+  });
+
+  it("follows archiving, bringing back, a new title, a new category and a renamed brand made elsewhere", async () => {
+    const first = await searched("drill");
+    const [a, b] = first.items.map((i) => i.id);
+
+    await setArchived(office, staff, [a], true);
+    expect((await searched("drill")).total).toBe(first.total - 1);
+    expect(await strays()).toBe(0);
+    await setArchived(office, staff, [a], false);
+    expect((await searched("drill")).total).toBe(first.total);
+
+    await office.updateTable("products").set({ title: "Quillon Cordless Drill Driver" }).where("id", "=", b).execute();
+    forgetVocabulary(shop); // a new word (the map of cells is left to follow on its own)
+    expect((await searched("quillon")).items.map((i) => i.id)).toEqual([b]);
+    expect(await strays()).toBe(0);
+
+    const categories = await office.selectFrom("categories").select(["id", "slug"]).execute();
+    const elsewhere = categories.find((c) => c.id !== first.items.find((i) => i.id === b)!.categoryId)!;
+    await setCategory(office, staff, [b], elsewhere.slug);
+    expect((await searched("drill")).facets.categories.find((c) => c.slug === elsewhere.slug)?.count).toBeGreaterThan(0);
+    expect(await strays()).toBe(0);
+
+    const brand = await office.selectFrom("products").select("brand_id").where("id", "=", b).executeTakeFirstOrThrow();
+    await office.updateTable("brands").set({ name: "Zephyrline" }).where("id", "=", brand.brand_id).execute();
+    forgetVocabulary(shop); // a new word (the map of cells is left to follow on its own)
+    const renamed = await searched("zephyrline");
+    expect(renamed.items.map((i) => i.id)).toContain(b);
+    expect(await strays()).toBe(0);
+  });
+
+  it("finds a product whose id is in a later block of 65,536 ids", async () => {
+    await sql`
+      INSERT INTO products (id, slug, sku, title, description, features, price_cents, discount_percent, sale_price_cents, colors,
+                            stock_quantity, brand_id, category_id, model, material, weight_grams, country_of_origin, manufacturer,
+                            return_policy, image_count, rating, featured, created_at)
+      SELECT 200000, 'farcaster-drill', 'FAR-200000', 'Farcaster Hammer Drill', description, features, price_cents, discount_percent,
+             sale_price_cents, colors, stock_quantity, brand_id, category_id, model, material, weight_grams, country_of_origin,
+             manufacturer, return_policy, image_count, rating, featured, created_at
+      FROM products WHERE id = 1`.execute(office);
+    forgetVocabulary(shop); // a new word (the map of cells is left to follow on its own)
+    expect((await searched("farcaster")).items.map((i) => i.id)).toEqual([200000]);
+    expect((await searched("drill")).items.length).toBeGreaterThan(0);
+    expect(await strays()).toBe(0);
+  });
+
+  it("a price and stock change, which orders make, changes neither the lists nor the map", async () => {
+    const map = await currentCellMap(shop);
+    const lists = await sql`SELECT word, in_title, block, ids FROM search_postings ORDER BY 1, 2, 3`.execute(shop);
+    await office.updateTable("products").set({ sale_price_cents: 4321, stock_quantity: 0 }).where("id", "=", 1).execute();
+    expect(await currentCellMap(shop)).toBe(map);
+    expect((await sql`SELECT word, in_title, block, ids FROM search_postings ORDER BY 1, 2, 3`.execute(shop)).rows).toEqual(lists.rows);
+  });
+
+  it("is emptied with search_products", async () => {
+    await sql`TRUNCATE search_products`.execute(office);
+    expect((await sql<{ n: number }>`SELECT count(*) AS n FROM search_postings`.execute(shop)).rows[0].n).toBe(0);
+  });
+});
