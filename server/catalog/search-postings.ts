@@ -23,19 +23,21 @@ export interface GroupFilters {
 }
 
 /**
- * Calls `visit` with each id of a stored list: the first id, then each one's distance from the
- * one before, a run that starts anew after "=" (migration 024): "1200,3,40,=1250,2".
+ * Calls `visit` with each id of a stored list (migration 024): the first id, then each one's
+ * distance from the one before, in base 32, a number's last digit from "0"–"O" and the digits
+ * before it from "P"–"o"; "~" starts a new run. "QU@3Q8~QW22" is 1200, 1203, 1243, 1250, 1252.
  */
 export function forEachId(list: string, visit: (id: number) => void): void {
-  let value = -1;
+  let value = 0;
   let previous = 0;
-  for (let i = 0; i <= list.length; i++) {
-    const code = i < list.length ? list.charCodeAt(i) : 44;
-    if (code === 44) {
-      if (value >= 0) visit((previous += value));
-      value = -1;
-    } else if (code === 61) previous = 0;
-    else value = (value < 0 ? 0 : value * 10) + (code - 48);
+  for (let i = 0; i < list.length; i++) {
+    const code = list.charCodeAt(i);
+    if (code === 126) previous = 0;
+    else if (code >= 80) value = value * 32 + (code - 80);
+    else {
+      visit((previous += value * 32 + (code - 48)));
+      value = 0;
+    }
   }
 }
 
@@ -45,7 +47,8 @@ async function termLists(db: Db, terms: ResolvedTerm[]): Promise<{ anywhere: str
   const words = [...new Set(wordsOf.flat())];
   const { rows } = words.length
     ? await sql<{ word: string; in_title: boolean; ids: string }>`
-        SELECT word, in_title, ids FROM search_postings WHERE word = ANY(${words}::text[])`.execute(db)
+        SELECT word, in_title, string_agg(ids, '~' ORDER BY block) AS ids FROM search_postings
+        WHERE word = ANY(${words}::text[]) GROUP BY word, in_title`.execute(db)
     : { rows: [] };
   const lists = new Map<string, string[]>();
   for (const row of rows) {
@@ -100,32 +103,47 @@ export async function postingsPage(
   const map = await currentCellMap(db);
   if (!map) return null;
   const { anywhere, inTitle } = await termLists(db, terms);
-  const { cellOf, cells } = map;
-  const size = cellOf.length;
-  const last = terms.length;
-
-  // matched[id] counts the terms matched so far, each once: an id has the first t when it reaches t.
-  const { matched, titled } = scratchFor(size);
-  anywhere.forEach((lists, t) => {
-    for (const list of lists) forEachId(list, (id) => {
-      if (id < size && matched[id] === t) matched[id] = t + 1;
-    });
-  });
-  inTitle.forEach((lists, t) => {
-    for (const list of lists) forEachId(list, (id) => {
-      if (id < size && matched[id] === last) titled[id] |= 1 << t;
-    });
-  });
-
   const named = namedCells(map, terms, names);
   const wanted = (cell: { category_id: number; brand_id: number }) =>
     (groups.categoryIds.length === 0 || groups.categoryIds.includes(cell.category_id)) &&
     (groups.brandIds.length === 0 || groups.brandIds.includes(cell.brand_id));
-  const shown = Uint8Array.from([0, ...cells.map((cell) => (wanted(cell) ? 1 : 0))]);
-  const counts = new Int32Array(cells.length + 1);
+  const shown = Uint8Array.from([0, ...map.cells.map((cell) => (wanted(cell) ? 1 : 0))]);
+  const { counts, ordered } = rank(map, anywhere, inTitle, named, shown, offset + limit);
+  return {
+    cells: map.cells.flatMap((cell, i) => (counts[i + 1] ? [{ ...cell, n: counts[i + 1] }] : [])),
+    ids: ordered.slice(offset, offset + limit),
+  };
+}
+
+/**
+ * The matches' counts per cell (index + 1), and the first `needed` of those in a shown cell, by
+ * score, then id.
+ */
+function rank(map: CellMap, anywhere: string[][], inTitle: string[][], named: Uint8Array[], shown: Uint8Array, needed: number) {
+  const { cellOf } = map;
+  const size = cellOf.length;
+  const last = anywhere.length;
+  // matched[id] counts the terms matched so far, each once: an id has the first t when it reaches t.
+  const { matched, titled } = scratchFor(size);
+  anywhere.forEach((lists, t) => {
+    for (const list of lists) {
+      forEachId(list, (id) => {
+        if (id < size && matched[id] === t) matched[id] = t + 1;
+      });
+    }
+  });
+  inTitle.forEach((lists, t) => {
+    for (const list of lists) {
+      forEachId(list, (id) => {
+        if (id < size && matched[id] === last) titled[id] |= 1 << t;
+      });
+    }
+  });
+
+  const counts = new Int32Array(map.cells.length + 1);
   // By score, the ids in ascending order, as many as the page can need.
   const byScore: number[][] = Array.from({ length: 4 * last + 1 }, () => []);
-  const needed = offset + limit;
+  // A walk over every id gives them in order: cheaper than sorting tens of thousands from several lists.
   for (let id = 1; id < size; id++) {
     if (matched[id] !== last) continue;
     const cell = cellOf[id];
@@ -143,8 +161,5 @@ export async function postingsPage(
   for (let score = byScore.length - 1; score >= 0 && ordered.length < needed; score--) {
     for (const id of byScore[score]) if (ordered.length < needed) ordered.push(id);
   }
-  return {
-    cells: cells.flatMap((cell, i) => (counts[i + 1] ? [{ ...cell, n: counts[i + 1] }] : [])),
-    ids: ordered.slice(offset, needed),
-  };
+  return { counts, ordered };
 }

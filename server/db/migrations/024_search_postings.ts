@@ -8,9 +8,9 @@ import type { DbKind } from "../connection.ts";
  * search_products (350 ms). Here the same matches are a few rows of id lists.
  *
  * `search_postings`: per word of `document` (`in_title` false) and per title word of `head`
- * (`in_title` true, weight A), the ids of the products that have it, in blocks of 65,536 ids so
- * that a change rewrites one short list. The ids are kept as the text a search reads (see DECODE):
- * written out from an integer array on every read, "drill" at 1,000,000 products took 7 ms more. Triggers on search_products keep them, as they keep
+ * (`in_title` true, weight A), the ids of the products that have it, in blocks of 4,096 ids so
+ * that a change rewrites one short list, as the text a search reads (see CODES). Triggers on
+ * search_products keep them, as they keep
  * `search_cells_version` (as on SQLite, migration 023): it moves whenever a product joins or leaves
  * search_products or changes category or brand, for each process's map of cells
  * (server/catalog/search-cells.ts). Nothing here fires for a change of price or stock alone.
@@ -29,13 +29,13 @@ const WORDS = `
 
 /** Each (word, in_title, block) of a set of search_products rows, with its ids. */
 const pairs = (rows: string) => `
-  SELECT w.word, w.in_title, r.product_id >> 16 AS block, r.product_id
+  SELECT w.word, w.in_title, r.product_id >> 12 AS block, r.product_id
   FROM ${rows} r CROSS JOIN LATERAL search_posting_words(r.document, r.head) w`;
 
-/** The ids of each (word, in_title, block) of `rows`, written as a list (see DECODE), appended to its list. */
+/** The ids of each (word, in_title, block) of `rows`, written as a list (see CODES), appended to its list as a new run. */
 const ADD = (rows: string) => `
   INSERT INTO search_postings (word, in_title, block, ids)
-  SELECT word, in_title, block, string_agg((product_id - previous)::text, ',' ORDER BY product_id)
+  SELECT word, in_title, block, string_agg(search_posting_code(product_id - previous), '' ORDER BY product_id)
   FROM (
     SELECT word, in_title, block, product_id,
            coalesce(lag(product_id) OVER (PARTITION BY word, in_title, block ORDER BY product_id), 0) AS previous
@@ -43,36 +43,54 @@ const ADD = (rows: string) => `
   ) d
   GROUP BY word, in_title, block
   ON CONFLICT (word, in_title, block) DO UPDATE
-  SET ids = CASE WHEN search_postings.ids = '' THEN EXCLUDED.ids ELSE search_postings.ids || ',=' || EXCLUDED.ids END`;
+  SET ids = CASE WHEN search_postings.ids = '' THEN EXCLUDED.ids ELSE search_postings.ids || '~' || EXCLUDED.ids END`;
 
 /** The ids of each (word, in_title, block) of `rows` leave its list, which is written anew. */
 const REMOVE = (rows: string) => `
   UPDATE search_postings s
   SET ids = coalesce((
-    SELECT string_agg((id - previous)::text, ',' ORDER BY id)
+    SELECT string_agg(search_posting_code(id - previous), '' ORDER BY id)
     FROM (SELECT id, coalesce(lag(id) OVER (ORDER BY id), 0) AS previous FROM search_posting_ids(s.ids) id WHERE id <> ALL (gone.ids)) kept
   ), '')
   FROM (SELECT word, in_title, block, array_agg(product_id) AS ids FROM (${rows}) p GROUP BY word, in_title, block) gone
   WHERE s.word = gone.word AND s.in_title = gone.in_title AND s.block = gone.block`;
 
 /**
- * A list is written as the text a search reads, the first id and then each one's distance from the
- * one before ("1200,3,40"); ids appended later start a new run, marked "=" ("1200,3,40,=1250,2").
- * As whole numbers, "drill" at 1,000,000 products was 1.2 MB to send and read on every search.
+ * A list is the text a search reads (server/catalog/search-postings.ts): the first id, then each
+ * one's distance from the one before, every number in base 32, most significant digit first, its
+ * last digit from "0"–"O" and the digits before it from "P"–"o"; ids appended later start a new
+ * run after "~". So "QU@3Q8~QW22" is 1200, 1203, 1243, then 1250, 1252. Most distances take one
+ * character. As decimal numbers with commas, "drill" at 1,000,000 products was 1.2 MB to send and
+ * read on every search; as integer arrays, PostgreSQL's writing them out took 7 ms more.
  */
-const DECODE = `
-  CREATE OR REPLACE FUNCTION search_posting_ids(list text) RETURNS SETOF integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT (sum(step) OVER (PARTITION BY run ORDER BY n))::integer FROM (
-      SELECT n, ltrim(part, '=')::integer AS step, count(*) FILTER (WHERE n = 1 OR part LIKE '=%') OVER (ORDER BY n) AS run
-      FROM unnest(string_to_array(list, ',')) WITH ORDINALITY AS x(part, n)
+const CODES = [
+  `CREATE OR REPLACE FUNCTION search_posting_code(n integer) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE
+      WHEN n < 32 THEN chr(48 + n)
+      WHEN n < 1024 THEN chr(80 + (n >> 5)) || chr(48 + (n & 31))
+      WHEN n < 32768 THEN chr(80 + (n >> 10)) || chr(80 + ((n >> 5) & 31)) || chr(48 + (n & 31))
+      ELSE chr(80 + (n >> 30)) || chr(80 + ((n >> 25) & 31)) || chr(80 + ((n >> 20) & 31)) || chr(80 + ((n >> 15) & 31))
+        || chr(80 + ((n >> 10) & 31)) || chr(80 + ((n >> 5) & 31)) || chr(48 + (n & 31))
+    END
+  $$`,
+  `CREATE OR REPLACE FUNCTION search_posting_number(digits text) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT sum((ascii(substr(digits, k, 1)) - CASE WHEN k = length(digits) THEN 48 ELSE 80 END)::bigint << (5 * (length(digits) - k)))::bigint
+    FROM generate_series(1, length(digits)) k
+  $$`,
+  `CREATE OR REPLACE FUNCTION search_posting_ids(list text) RETURNS SETOF integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT (sum(search_posting_number(token)) OVER (PARTITION BY run ORDER BY n))::integer FROM (
+      SELECT n, m[1] AS token, count(*) FILTER (WHERE m[1] = '~') OVER (ORDER BY n) AS run
+      FROM regexp_matches(list, '(~|[P-o]*[0-O])', 'g') WITH ORDINALITY AS x(m, n)
     ) p
-  $$`;
+    WHERE token <> '~'
+  $$`,
+];
 
 const BUMP = "UPDATE search_cells_version SET version = version + 1";
 
 const FUNCTIONS = [
   WORDS,
-  DECODE,
+  ...CODES,
   `CREATE OR REPLACE FUNCTION search_postings_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      ${ADD(pairs("new_rows"))};
