@@ -88,26 +88,24 @@ const CODES = [
 
 const BUMP = "UPDATE search_cells_version SET version = version + 1";
 
+/** A trigger function of these statements (each ends with ";"). */
+const triggerFunction = (name: string, statements: string) => `
+  CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    ${statements}
+    RETURN NULL;
+  END $$`;
+
 const FUNCTIONS = [
   WORDS,
   ...CODES,
-  `CREATE OR REPLACE FUNCTION search_postings_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     ${ADD(pairs("new_rows"))};
-     ${BUMP};
-     RETURN NULL;
-   END $$`,
-  `CREATE OR REPLACE FUNCTION search_postings_after_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     ${REMOVE(pairs("old_rows"))};
-     ${BUMP};
-     RETURN NULL;
-   END $$`,
+  triggerFunction("search_postings_after_insert", `${ADD(pairs("new_rows"))}; ${BUMP};`),
+  triggerFunction("search_postings_after_delete", `${REMOVE(pairs("old_rows"))}; ${BUMP};`),
   // Updates: the words a row lost leave their lists, then the words it gained join theirs. Most
   // updates (prices, stock) change neither words nor cell, and end at the first check.
-  `CREATE OR REPLACE FUNCTION search_postings_after_update() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     IF NOT EXISTS (
+  triggerFunction(
+    "search_postings_after_update",
+    `IF NOT EXISTS (
        SELECT product_id, category_id, brand_id, document, head FROM old_rows
        EXCEPT SELECT product_id, category_id, brand_id, document, head FROM new_rows) THEN
        RETURN NULL;
@@ -116,15 +114,9 @@ const FUNCTIONS = [
      ${ADD(`${pairs("new_rows")} EXCEPT ${pairs("old_rows")}`)};
      IF EXISTS (SELECT product_id, category_id, brand_id FROM old_rows EXCEPT SELECT product_id, category_id, brand_id FROM new_rows) THEN
        ${BUMP};
-     END IF;
-     RETURN NULL;
-   END $$`,
-  `CREATE OR REPLACE FUNCTION search_postings_after_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     TRUNCATE search_postings;
-     ${BUMP};
-     RETURN NULL;
-   END $$`,
+     END IF;`,
+  ),
+  triggerFunction("search_postings_after_truncate", `TRUNCATE search_postings; ${BUMP};`),
 ];
 
 const TRIGGERS = [
