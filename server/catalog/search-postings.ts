@@ -50,17 +50,10 @@ async function termLists(db: Db, terms: ResolvedTerm[]): Promise<{ anywhere: str
         SELECT word, in_title, string_agg(ids, '~' ORDER BY block) AS ids FROM search_postings
         WHERE word = ANY(${words}::text[]) GROUP BY word, in_title`.execute(db)
     : { rows: [] };
-  const lists = new Map<string, string[]>();
-  for (const row of rows) {
-    const key = `${row.in_title ? "t" : "d"}:${row.word}`;
-    const held = lists.get(key) ?? [];
-    held.push(row.ids);
-    lists.set(key, held);
-  }
-  return {
-    anywhere: wordsOf.map((ws) => ws.flatMap((w) => lists.get(`d:${w}`) ?? [])),
-    inTitle: wordsOf.map((ws) => ws.flatMap((w) => lists.get(`t:${w}`) ?? [])),
-  };
+  // One row per word and field: its blocks joined in one list.
+  const lists = new Map(rows.map((row) => [`${row.in_title ? "t" : "d"}:${row.word}`, row.ids]));
+  const of = (field: string, ws: string[]) => ws.flatMap((w) => lists.get(`${field}:${w}`) ?? []);
+  return { anywhere: wordsOf.map((ws) => of("d", ws)), inTitle: wordsOf.map((ws) => of("t", ws)) };
 }
 
 /**

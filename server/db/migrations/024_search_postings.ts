@@ -10,10 +10,10 @@ import type { DbKind } from "../connection.ts";
  * `search_postings`: per word of `document` (`in_title` false) and per title word of `head`
  * (`in_title` true, weight A), the ids of the products that have it, in blocks of 4,096 ids so
  * that a change rewrites one short list, as the text a search reads (see CODES). Triggers on
- * search_products keep them, as they keep
- * `search_cells_version` (as on SQLite, migration 023): it moves whenever a product joins or leaves
- * search_products or changes category or brand, for each process's map of cells
- * (server/catalog/search-cells.ts). Nothing here fires for a change of price or stock alone.
+ * search_products keep them, and `search_cells_version` (as on SQLite, migration 023): it moves
+ * whenever a product joins or leaves search_products or changes category or brand, for each
+ * process's map of cells (server/catalog/search-cells.ts). A change of price or stock alone
+ * changes neither.
  */
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   await createSearchPostings(db, kind);
