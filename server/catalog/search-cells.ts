@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { dbKind, type Db } from "../db/connection.ts";
+import { sharedFreshRead } from "../db/shared-read.ts";
 
 /**
  * Each process's map from product id to its facet cell (category and brand), for the
@@ -26,14 +27,15 @@ export interface CellMap {
 
 const maps = new WeakMap<Db, { version: number; map: Promise<CellMap | null> }>();
 
-async function cellsVersion(db: Db): Promise<number | null> {
+/** Searches at the same time share this read, as they share the catalog version's (shared-read.ts). */
+const cellsVersion = sharedFreshRead(async (db: Db): Promise<number | null> => {
   try {
     const row = (await sql<{ version: number }>`SELECT version FROM search_cells_version WHERE id = 1`.execute(db)).rows[0];
     return row ? Number(row.version) : null;
   } catch {
     return null; // before migration 023
   }
-}
+});
 
 /** Every product on sale, as three JSON arrays in the same order (PostgreSQL's `json_agg` of none is null). */
 interface ListedCells {

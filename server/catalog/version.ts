@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../db/schema.ts";
+import { sharedFreshRead } from "../db/shared-read.ts";
 
 /**
  * The catalog version is the sum of these many rows (migration 019). Every bump adds one to one
@@ -22,7 +23,12 @@ export function catalogVersionRow(key?: number): number {
   return 1 + (Math.abs(Math.trunc(pick)) % CATALOG_VERSION_STRIPES);
 }
 
-export async function readCatalogVersion(db: Kysely<Database>): Promise<number> {
+/**
+ * The catalog version now. Every cached page, suggestion and word look-up asks on every request, so
+ * requests that ask at the same time in one process share a round trip (never one begun before
+ * their call, so a committed change is always seen).
+ */
+export const readCatalogVersion = sharedFreshRead(async (db: Kysely<Database>): Promise<number> => {
   const row = await db.selectFrom("catalog_version").select(sql<number>`sum(version)`.as("version")).executeTakeFirst();
   return Number(row?.version ?? 0);
-}
+});
