@@ -28,7 +28,7 @@ export interface CellMap {
 const maps = new WeakMap<Db, { version: number; map: Promise<CellMap | null> }>();
 
 /** Searches at the same time share this read, as they share the catalog version's (shared-read.ts). */
-const cellsVersion = sharedFreshRead(async (db: Db): Promise<number | null> => {
+const cellsVersion = /* @__PURE__ */ sharedFreshRead(async (db: Db): Promise<number | null> => {
   try {
     const row = (await sql<{ version: number }>`SELECT version FROM search_cells_version WHERE id = 1`.execute(db)).rows[0];
     return row ? Number(row.version) : null;

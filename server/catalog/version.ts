@@ -26,9 +26,10 @@ export function catalogVersionRow(key?: number): number {
 /**
  * The catalog version now. Every cached page, suggestion and word look-up asks on every request, so
  * requests that ask at the same time in one process share a round trip (never one begun before
- * their call, so a committed change is always seen).
+ * their call, so a committed change is always seen). Marked pure so that a client bundle which
+ * reaches this module drops the call, and Kysely with it (tests/reliability/client-bundle.test.ts).
  */
-export const readCatalogVersion = sharedFreshRead(async (db: Kysely<Database>): Promise<number> => {
+export const readCatalogVersion = /* @__PURE__ */ sharedFreshRead(async (db: Kysely<Database>): Promise<number> => {
   const row = await db.selectFrom("catalog_version").select(sql<number>`sum(version)`.as("version")).executeTakeFirst();
   return Number(row?.version ?? 0);
 });
