@@ -227,7 +227,7 @@ export function startMailSender(db: Db, options: MailSenderOptions = {}): MailSe
       try {
         const r = await db
           .updateTable("mail_queue")
-          .set({ ...values, updated_at: iso(now()) })
+          .set({ updated_at: iso(now()), ...values })
           .where("id", "=", id)
           .where("locked_by", "=", token)
           .where("status", "in", states)
@@ -276,11 +276,13 @@ export function startMailSender(db: Db, options: MailSenderOptions = {}): MailSe
         return;
       }
       const delay = retryDelayMs(row.attempts, o.retryBaseMs, o.retryMaxMs);
+      // One clock reading for both, so the row records the delay exactly.
+      const at = now();
       await update(
         row.id,
         token,
         ["sending", "transmitting"],
-        { status: "queued", locked_by: null, locked_until: null, next_attempt_at: iso(new Date(now().getTime() + delay)), last_error: reason },
+        { status: "queued", locked_by: null, locked_until: null, next_attempt_at: iso(new Date(at.getTime() + delay)), updated_at: iso(at), last_error: reason },
         5,
       );
       log(`${label}: attempt ${row.attempts} failed, retry in ${Math.round(delay / 1000)} s — ${reason}`);
