@@ -25,14 +25,16 @@ export function sharedFreshRead<K extends object, T>(read: (key: K) => Promise<T
     let state = states.get(key);
     if (!state) states.set(key, (state = {}));
     if (!state.running) return start(key, state);
-    const waitFor = state.running.then(
-      () => undefined,
-      () => undefined,
-    );
-    state.next ??= waitFor.then(() => {
-      state.next = undefined;
-      return start(key, state);
-    });
+    const running = state.running;
+    state.next ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        state.next = undefined;
+        return start(key, state);
+      });
     return state.next;
   };
 }
