@@ -127,6 +127,23 @@ describe.each(dialects)("mail queue and sender on %s", (kind) => {
     expect(smtp.mails).toHaveLength(1);
   });
 
+  it("records a retry's delay exactly, however much the clock moves while the sender works", async () => {
+    const smtp = await sink({ onRcptTo: () => Object.assign(new Error("Try later"), { responseCode: 451 }) });
+    const { id } = await enqueueMail(t.db, mail("slow@example.com", "Busy machine"));
+    let skew = 0;
+    const movingClock = () => new Date(Date.now() + (skew += 50)); // each reading 50 ms after the last
+    // Every retry waits 80–120 ms (the maximum caps the doubling), however many attempts the sender's own loop makes.
+    const s = sender({ smtpUrl: smtp.url, retryBaseMs: 100, retryMaxMs: 100, now: movingClock });
+    await s.drain();
+    await s.stop();
+    const row = await getMail(t.db, id);
+    expect(row?.status).toBe("queued");
+    expect(row?.attempts).toBeGreaterThanOrEqual(1);
+    const delay = Date.parse(row!.next_attempt_at) - Date.parse(row!.updated_at);
+    expect(delay).toBeGreaterThanOrEqual(80);
+    expect(delay).toBeLessThanOrEqual(120);
+  });
+
   it("lets several senders work one queue: every mail arrives exactly once", async () => {
     const smtp = await sink();
     for (let i = 0; i < 24; i++) await enqueueMail(t.db, mail(`user${i}@example.com`, `Mail ${i}`));
