@@ -17,7 +17,9 @@
 // itself cannot run (build, seed or server start-up fails). The server it starts is always stopped.
 //
 // Environment: BUILD_DIR, BENCH_PORT (3900), WEB_CONCURRENCY (2), BENCH_DURATION (10),
-// BENCH_CONNECTIONS (10), BENCH_REBUILD (1 = build even when a build exists).
+// BENCH_CONNECTIONS (10), BENCH_WARMUP (2, seconds before each target's measurement: longer lets the
+// page cache fill as it would on a server that has been up a while), BENCH_REBUILD (1 = build even
+// when a build exists).
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
@@ -36,7 +38,7 @@ const PORT = Number(process.env.BENCH_PORT || 3900);
 const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY || "2";
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
-const WARMUP = 2;
+const WARMUP = Number(process.env.BENCH_WARMUP || 2);
 const PRODUCTS = 100_000;
 const SITE_URL = `http://127.0.0.1:${PORT}`;
 const benchDir = path.join(root, ".tmp/bench");
