@@ -1,5 +1,5 @@
 import type { Route } from "./+types/search-suggest";
-import { suggestSearch } from "../../server/catalog/search.ts";
+import { suggestSearch } from "../../server/catalog/search-suggest.ts";
 import { getDb } from "../../server/db/connection.ts";
 
 /** GET /search/suggest?q=… — products, categories and brands for the search box, as JSON. */

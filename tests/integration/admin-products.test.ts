@@ -8,7 +8,8 @@ import { listAdminProducts, loadProductForEdit, setArchived, setCategory } from 
 import { getProductDetail, listFeaturedProducts, listProductIdsForSitemap, listProducts } from "../../server/catalog/catalog.ts";
 import { createProduct, ProductConflictError, ProductFieldError, updateProduct } from "../../server/catalog/product-form.ts";
 import { addProductImage, removeProductImage, renditionPath } from "../../server/catalog/product-images.ts";
-import { searchProducts, suggestSearch } from "../../server/catalog/search.ts";
+import { searchProducts } from "../../server/catalog/search.ts";
+import { suggestSearch } from "../../server/catalog/search-suggest.ts";
 import type { StaffActor } from "../../server/catalog/staff-actor.ts";
 import { readCatalogVersion } from "../../server/catalog/version.ts";
 import type { Db } from "../../server/db/connection.ts";

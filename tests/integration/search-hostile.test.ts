@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { searchProducts, suggestSearch } from "../../server/catalog/search.ts";
+import { searchProducts } from "../../server/catalog/search.ts";
+import { suggestSearch } from "../../server/catalog/search-suggest.ts";
 import type { SearchResult } from "../../server/catalog/search-types.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 import { productCount, seedSearchCatalog } from "./search-fixtures.ts";

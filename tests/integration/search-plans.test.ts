@@ -7,7 +7,8 @@
  */
 import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearSearchCaches, searchProducts, suggestSearch } from "../../server/catalog/search.ts";
+import { clearSearchCaches, searchProducts } from "../../server/catalog/search.ts";
+import { suggestSearch } from "../../server/catalog/search-suggest.ts";
 import type { Db } from "../../server/db/connection.ts";
 import { freshDb, type TestDb } from "./databases.ts";
 import { seedSearchCatalog } from "./search-fixtures.ts";

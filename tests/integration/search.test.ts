@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearSearchCaches, searchProducts, suggestSearch } from "../../server/catalog/search.ts";
+import { clearSearchCaches, searchProducts } from "../../server/catalog/search.ts";
+import { suggestSearch } from "../../server/catalog/search-suggest.ts";
 import { porterStem, words } from "../../server/catalog/search-text.ts";
 import { rebuildSearchVocabulary } from "../../server/catalog/search-vocabulary.ts";
 import { listProducts } from "../../server/catalog/catalog.ts";

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { productSchema } from "../../app/lib/product-schema.ts";
 import { loadProductForEdit, setArchived } from "../../server/catalog/admin-products.ts";
 import { createProduct, updateProduct } from "../../server/catalog/product-form.ts";
-import { suggestSearch } from "../../server/catalog/search.ts";
+import { suggestSearch } from "../../server/catalog/search-suggest.ts";
 import { cachedSuggestions, SUGGESTION_CACHE_ENTRIES, SUGGESTION_CACHE_MS } from "../../server/catalog/suggestion-cache.ts";
 import type { StaffActor } from "../../server/catalog/staff-actor.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
