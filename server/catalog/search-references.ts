@@ -1,8 +1,8 @@
 import type { Db } from "../db/connection.ts";
 import { ensureSearchSchema } from "./search-schema.ts";
 
-// Reference data for search and suggestions: categories and brands with their ids, in display
-// order, read at most once a minute per process.
+// What both search and suggestions need before they start: categories and brands with their ids,
+// in display order (read at most once a minute per process), and the search tables.
 const REF_TTL_MS = 60_000;
 
 export interface RefOption {
@@ -37,11 +37,11 @@ export function forgetReferences(db: Db): void {
   refCache.delete(db);
 }
 
-// Before the first search on a handle, the search tables exist (see search-schema.ts).
-const tuned = new WeakSet<Db>();
+const checked = new WeakSet<Db>();
 
-export async function tuneSqlite(db: Db): Promise<void> {
-  if (tuned.has(db)) return;
+/** Makes sure the search tables exist (search-schema.ts), once per database handle, before its first search. */
+export async function ensureSearchTables(db: Db): Promise<void> {
+  if (checked.has(db)) return;
   await ensureSearchSchema(db);
-  tuned.add(db);
+  checked.add(db);
 }

@@ -4,7 +4,7 @@ import { PRODUCTS_PER_PAGE } from "../../app/lib/site.ts";
 import { dbKind, type Db, type DbKind } from "../db/connection.ts";
 import { highlight, MAX_SEARCH_CHARS, porterStem, queryTerms, snippet, words } from "./search-text.ts";
 import type { FacetCount, SearchHit, SearchQuery, SearchResult } from "./search-types.ts";
-import { forgetReferences, references, tuneSqlite, type RefOption, type References } from "./search-references.ts";
+import { forgetReferences, references, ensureSearchTables, type RefOption, type References } from "./search-references.ts";
 import { coverImageUrls } from "./product-images.ts";
 import { toSummary } from "./summary.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
@@ -200,7 +200,7 @@ async function browseCells(db: Db, f: Filters): Promise<Cell[]> {
 /** Searches (or, with no words, browses) the catalog: one page of products, the total and the facet counts. */
 export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<SearchResult> {
   const kind = dbKind(db);
-  await tuneSqlite(db);
+  await ensureSearchTables(db);
   const refs = await references(db);
   const q = cleanSearchText(query.q);
   const terms = queryTerms(q);
@@ -383,7 +383,7 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
 export async function matchingProductIds(db: Db, text: string): Promise<RawBuilder<{ id: number }> | "none" | null> {
   const terms = queryTerms(cleanSearchText(text));
   if (terms.length === 0) return null;
-  await tuneSqlite(db);
+  await ensureSearchTables(db);
   const resolved = await resolveTerms(db, terms);
   if (resolved.some((t) => t.alternatives.length === 0)) return "none";
   return sql<{ id: number }>`SELECT id FROM (${matchSource(dbKind(db), resolved, ["product_id"], null)}) matched`;
