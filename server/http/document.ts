@@ -96,9 +96,11 @@ export function renderDocument(document: ReactNode, response: DocumentResponse):
   } catch {
     return renderWhenReady(document, response);
   }
-  if (html.includes(CLIENT_RENDERED_BOUNDARY)) return renderWhenReady(document, response);
   // The streaming renderer writes the doctype before <html>; the string renderer leaves it out.
+  // Added before the string is first searched: the search flattens React's many joined pieces
+  // into one string, and adding the doctype after it would make a second string to flatten again.
   if (html.startsWith("<html")) html = `<!DOCTYPE html>${html}`;
+  if (html.includes(CLIENT_RENDERED_BOUNDARY)) return renderWhenReady(document, response);
   return Promise.resolve(new Response(documentBytes(html), { headers: response.headers, status: response.status }));
 }
 
