@@ -5,7 +5,10 @@ export default defineConfig({
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],
     environment: "node",
     pool: "forks",
-    fileParallelism: false,
+    // Two files at a time: most of a file's time is spent waiting (servers, mail, timers), not
+    // computing. Each worker has its own PostgreSQL database (tests/integration/global-setup.ts).
+    maxWorkers: 2,
+    globalSetup: ["tests/integration/global-setup.ts"],
     testTimeout: 30_000,
     retry: process.env.CI ? 1 : 0,
   },

@@ -5,8 +5,13 @@ import { createDb, type Db, type DbKind } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 import { loadConfig } from "../../server/config.ts";
+import { workerDatabaseUrl } from "./global-setup.ts";
 
-export const pgUrl = process.env.TEST_DATABASE_URL;
+/** The test PostgreSQL: this Vitest worker's own database when global-setup.ts made one. */
+export const pgUrl =
+  process.env.TEST_DATABASE_URL && process.env.TEST_PG_WORKER_DATABASES === "1" && process.env.VITEST_POOL_ID
+    ? workerDatabaseUrl(process.env.TEST_DATABASE_URL, process.env.VITEST_POOL_ID)
+    : process.env.TEST_DATABASE_URL;
 
 /** The dialects this run tests: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const dialects: DbKind[] = pgUrl ? ["sqlite", "postgres"] : ["sqlite"];
