@@ -177,7 +177,9 @@ describe("rate limits shared through Redis", async () => {
   const up = await redisUp();
   it.skipIf(!up)("two app instances count one limit together", async () => {
     const t = await freshDb("sqlite");
-    const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
+    // An address no other test file uses: the limit's Redis key is per address and shared by
+    // every run on this machine's Redis, including the other Vitest worker's files.
+    const ip = `198.18.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
     const env = { AUTH_IP_LIMIT: "4", REDIS_URL: redisUrl };
     const [a, b] = [await startAuthApp(t.db, env), await startAuthApp(t.db, env)];
     const statuses: number[] = [];

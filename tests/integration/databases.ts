@@ -9,8 +9,8 @@ import { workerDatabaseUrl } from "./global-setup.ts";
 
 /** The test PostgreSQL: this Vitest worker's own database when global-setup.ts made one. */
 export const pgUrl =
-  process.env.TEST_DATABASE_URL && process.env.TEST_PG_WORKER_DATABASES === "1" && process.env.VITEST_POOL_ID
-    ? workerDatabaseUrl(process.env.TEST_DATABASE_URL, process.env.VITEST_POOL_ID)
+  process.env.TEST_DATABASE_URL && process.env.TEST_PG_WORKER_DATABASES && process.env.VITEST_POOL_ID
+    ? workerDatabaseUrl(process.env.TEST_DATABASE_URL, process.env.TEST_PG_WORKER_DATABASES, process.env.VITEST_POOL_ID)
     : process.env.TEST_DATABASE_URL;
 
 /** The dialects this run tests: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
