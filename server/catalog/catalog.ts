@@ -8,6 +8,7 @@ import type {
 } from "../../app/lib/catalog-types.ts";
 import { productImageUrl } from "../../app/lib/catalog-types.ts";
 import type { Db } from "../db/connection.ts";
+import { compiledOnce } from "../db/compiled-once.ts";
 import type { ProductQuery } from "./search-types.ts";
 import { searchProducts } from "./search.ts";
 import { coverImageUrls, listProductImages } from "./product-images.ts";
@@ -45,14 +46,16 @@ function summaryQuery(db: Db) {
     ]);
 }
 
+const productDetailRows = compiledOnce((db: Db, id: number) =>
+  productsWithSlugs(db)
+    .select(["b.name as brand_name", "c.name as category_name"])
+    .where("p.id", "=", id)
+    .where("p.archived_at", "is", null),
+);
 
 export async function getProductDetail(db: Db, id: number): Promise<ProductDetail | null> {
   if (!isProductId(id)) return null;
-  const row = await productsWithSlugs(db)
-    .select(["b.name as brand_name", "c.name as category_name"])
-    .where("p.id", "=", id)
-    .where("p.archived_at", "is", null)
-    .executeTakeFirst();
+  const [row] = await productDetailRows(db, id);
   if (!row) return null;
   const uploads = await listProductImages(db, row.id);
   return {

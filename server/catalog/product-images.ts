@@ -12,6 +12,7 @@ import sharp from "sharp";
 import { productImageUrl } from "../../app/lib/catalog-types.ts";
 import { writeAudit } from "../audit/audit.ts";
 import { config } from "../config.ts";
+import { compiledOnce } from "../db/compiled-once.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { assertCan, type StaffActor } from "./staff-actor.ts";
@@ -61,14 +62,17 @@ export interface ProductImage {
   height: number;
 }
 
-export async function listProductImages(db: Db, productId: number): Promise<ProductImage[]> {
-  const rows = await db
+const productImageRows = compiledOnce((db: Db, productId: number) =>
+  db
     .selectFrom("product_images")
     .select(["id", "position", "file_key", "width", "height"])
     .where("product_id", "=", productId)
     .orderBy("position")
-    .orderBy("id")
-    .execute();
+    .orderBy("id"),
+);
+
+export async function listProductImages(db: Db, productId: number): Promise<ProductImage[]> {
+  const rows = await productImageRows(db, productId);
   return rows.map((r) => ({
     id: Number(r.id),
     position: r.position,

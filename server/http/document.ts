@@ -101,7 +101,22 @@ export function renderDocument(document: ReactNode, response: DocumentResponse):
   // into one string, and adding the doctype after it would make a second string to flatten again.
   if (html.startsWith("<html")) html = `<!DOCTYPE html>${html}`;
   if (html.includes(CLIENT_RENDERED_BOUNDARY)) return renderWhenReady(document, response);
-  return Promise.resolve(new Response(documentBytes(html), { headers: response.headers, status: response.status }));
+  return Promise.resolve(documentResponse(documentBytes(html), response.headers, response.status));
+}
+
+/**
+ * The bytes as a response body, with their Content-Length. Given the bytes themselves, a Response
+ * copies them (a fresh 20–80 KB for every page); a stream that hands over these bytes does not.
+ */
+export function documentResponse(bytes: Buffer<ArrayBuffer>, headers: Headers, status: number): Response {
+  headers.set("Content-Length", String(bytes.byteLength));
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return new Response(body, { headers, status });
 }
 
 /** React's streaming renderer, answering once everything has rendered. */
@@ -120,7 +135,7 @@ function renderWhenReady(document: ReactNode, { nonce, status, headers, timeoutM
         reject(error);
       },
       end() {
-        resolve(new Response(documentBytes(Buffer.concat(chunks).toString("utf8")), { headers, status }));
+        resolve(documentResponse(documentBytes(Buffer.concat(chunks).toString("utf8")), headers, status));
         return destination;
       },
       on() {

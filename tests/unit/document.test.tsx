@@ -78,9 +78,11 @@ describe("renderDocument", () => {
       </main>,
     );
     const answer = await renderDocument(element, { ...response(), status: 404 });
+    const length = answer.headers.get("Content-Length");
     const html = await answer.text();
     expect(answer.status).toBe(404);
     expect(answer.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(length).toBe(String(Buffer.byteLength(html)));
     expect(html).toBe(withoutModulePreloads(await streamed(element)));
     expect(html.startsWith("<!DOCTYPE html><html")).toBe(true);
     expect(html).toContain("<!--$--><p>In stock</p><!--/$-->");
@@ -95,7 +97,9 @@ describe("renderDocument", () => {
         <Late text={later("Arrived inside")} />
       </Suspense>,
     ]) {
-      const html = await (await renderDocument(page(body), response())).text();
+      const answer = await renderDocument(page(body), response());
+      const html = await answer.text();
+      expect(answer.headers.get("Content-Length")).toBe(String(Buffer.byteLength(html)));
       expect(html).toMatch(/<p>Arrived (outside|inside)<\/p>/);
       expect(html).not.toContain("Loading");
       expect(html).not.toContain("<!--$!-->");
