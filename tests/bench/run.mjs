@@ -27,7 +27,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
-import { ensureBuild as ensureBuildIn, fail, killNow, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer, writeStaticCopy } from "./support.mjs";
+import { ensureBuild as ensureBuildIn, fail, killNow, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer, writeStaticCopy, zipfSampler } from "./support.mjs";
 
 const ensureBuild = () => ensureBuildIn(BUILD_DIR);
 
@@ -59,31 +59,6 @@ const RATIO_TARGETS = {
   "/shop/:id (Zipf 1.1)": { minRatio: 0.6, maxP99: 30 },
 };
 const ZIPF_EXPONENT = 1.1;
-
-/** Draws from `values` with Zipf(s) popularity: the k-th most popular is asked for ∝ 1/k^s. Ranks are shuffled over the ids. */
-function zipfSampler(values, s) {
-  let seed = 20261126;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const byRank = [...values];
-  for (let i = byRank.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [byRank[i], byRank[j]] = [byRank[j], byRank[i]];
-  }
-  const cdf = new Float64Array(byRank.length);
-  let sum = 0;
-  for (let k = 0; k < byRank.length; k++) cdf[k] = sum += 1 / (k + 1) ** s;
-  return () => {
-    const u = Math.random() * sum;
-    let lo = 0;
-    let hi = cdf.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid] < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return byRank[lo];
-  };
-}
 
 let server; // the ChildProcess we started (its own process group)
 let staticCreated = false;
