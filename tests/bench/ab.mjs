@@ -3,7 +3,9 @@
 //
 // 1. starts `node server/http/main.ts` twice on the 100,000-product catalog that `npm run bench`
 //    seeds (.tmp/bench/store-100k.db), once with A_BUILD (default "build") and once with B_BUILD
-//    (required), WEB_CONCURRENCY each (default 2);
+//    (required), WEB_CONCURRENCY each (default 2). Only what is inside the builds differs (app/
+//    and what it imports, server/catalog and the document renderer included); server/http/
+//    (Express, the page cache, compression) is this checkout's for both;
 // 2. measures them in turn, A B A B … A (AB_ROUNDS B's, default 8): autocannon (10 connections)
 //    warms a server for 2 s and measures it for AB_SECONDS (default 6). Strictly in turn, so each
 //    server always comes back after the same pause (running one twice in a row, or after a double
@@ -21,16 +23,27 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import autocannon from "autocannon";
-import { fail, killNow, loadAverage, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer, zipfSampler } from "./support.mjs";
+import { fail, loadAverage, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer, zipfSampler } from "./support.mjs";
 
 const builds = { A: process.env.A_BUILD || "build", B: process.env.B_BUILD };
-const ROUNDS = Number(process.env.AB_ROUNDS || 8);
-const SECONDS = Number(process.env.AB_SECONDS || 6);
+const ROUNDS = positiveInteger("AB_ROUNDS", 8);
+const SECONDS = positiveInteger("AB_SECONDS", 6);
 const TRAFFIC = process.env.AB_TRAFFIC || "random";
-const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY || "2";
+const WEB_CONCURRENCY = String(positiveInteger("WEB_CONCURRENCY", 2));
 const ports = { A: 3910, B: 3911 };
 const dbPath = path.join(root, ".tmp/bench/store-100k.db");
 const servers = {};
+
+function positiveInteger(name, fallback) {
+  const text = process.env[name];
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`bench:ab: ${name} must be a whole number of at least 1, not "${text}"`);
+    process.exit(1);
+  }
+  return value;
+}
 
 /** CPU time (user + system, ms) of every process in a server's process group so far. */
 function groupCpuMs(child) {
@@ -66,6 +79,7 @@ const median = (values) => {
 
 async function main() {
   if (!builds.B) fail("set B_BUILD to the build to compare with A_BUILD (default build)");
+  if (TRAFFIC !== "random" && TRAFFIC !== "zipf") fail(`AB_TRAFFIC must be random or zipf, not "${TRAFFIC}"`);
   for (const side of ["A", "B"]) {
     if (!existsSync(path.resolve(root, builds[side], "server/index.js"))) fail(`${builds[side]} has no build: run BUILD_DIR=${builds[side]} npm run build`);
   }
@@ -103,30 +117,21 @@ async function main() {
   for (let round = 1; round <= ROUNDS; round++) {
     const b = await measure("B");
     const nextA = await measure("A");
-    const a = { rps: (lastA.rps + nextA.rps) / 2, cpuUs: (lastA.cpuUs + nextA.cpuUs) / 2, p99: Math.max(lastA.p99, nextA.p99) };
+    const a = { rps: (lastA.rps + nextA.rps) / 2, cpuUs: (lastA.cpuUs + nextA.cpuUs) / 2, p99: (lastA.p99 + nextA.p99) / 2 };
     rpsRatios.push(b.rps / a.rps);
     cpuRatios.push(b.cpuUs / a.cpuUs);
-    rows.push([String(round), a.rps.toFixed(0), String(a.p99), a.cpuUs.toFixed(0), b.rps.toFixed(0), String(b.p99), b.cpuUs.toFixed(0), rpsRatios.at(-1).toFixed(3), cpuRatios.at(-1).toFixed(3)]);
+    rows.push([String(round), a.rps.toFixed(0), a.p99.toFixed(1), a.cpuUs.toFixed(0), b.rps.toFixed(0), String(b.p99), b.cpuUs.toFixed(0), rpsRatios.at(-1).toFixed(3), cpuRatios.at(-1).toFixed(3)]);
     lastA = nextA;
   }
-  log("A: the mean of the A runs just before and after each B (p99: the higher of the two).");
+  log("A: the mean of the A runs just before and after each B.");
   printTable(["round", "A req/s", "A p99 ms", "A CPU µs/req", "B req/s", "B p99 ms", "B CPU µs/req", "B/A req/s", "B/A CPU/req"], rows);
   log(`Median B/A: req/s ${median(rpsRatios).toFixed(3)}, CPU time per request ${median(cpuRatios).toFixed(3)} (below 1: B is cheaper)`);
   log(`Errors, timeouts and non-2xx answers: ${failures}; load average ${loadAverage()}`);
 }
 
 async function cleanup() {
-  for (const side of ["A", "B"]) {
-    const child = servers[side];
-    servers[side] = undefined;
-    await stopStoreServer(child);
-  }
+  for (const side of ["A", "B"]) await stopStoreServer(servers[side]);
 }
 
-await runBenchScript("bench:ab", {
-  main,
-  cleanup,
-  lastResort() {
-    for (const child of Object.values(servers)) if (child && child.exitCode === null) killNow(child.pid);
-  },
-});
+// A server still starting, or left by a cleanup cut short, is killed by runBenchScript on exit.
+await runBenchScript("bench:ab", { main, cleanup });

@@ -58,6 +58,7 @@ export function tail(file, lines = 20) {
  */
 export async function startStoreServer({ buildDir, port, env, logPath, timeoutMs = 120_000 }) {
   const siteUrl = `http://127.0.0.1:${port}`;
+  if (await answers(`${siteUrl}/healthz`)) fail(`${siteUrl} already answers: stop the server on port ${port} first`);
   const out = createWriteStream(logPath);
   const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
     cwd: root,
@@ -77,6 +78,7 @@ export async function startStoreServer({ buildDir, port, env, logPath, timeoutMs
       ...env,
     },
   });
+  startedGroups.add(child.pid);
   child.stdout.pipe(out);
   child.stderr.pipe(out);
   let exited = null;
@@ -85,15 +87,13 @@ export async function startStoreServer({ buildDir, port, env, logPath, timeoutMs
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (exited) fail(`the server exited during start-up (${exited.code ?? exited.signal}):\n${tail(logPath)}`);
-    try {
-      const res = await fetch(`${siteUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return child;
-    } catch {
-      // not listening yet
+    if (await answers(`${siteUrl}/healthz`)) {
+      if (!exited) return child;
+    } else {
+      await sleep(250);
     }
-    await sleep(250);
   }
-  child.kill("SIGKILL");
+  killNow(child.pid);
   fail(`/healthz did not answer within ${Math.round(timeoutMs / 1000)} s:\n${tail(logPath)}`);
 }
 
@@ -117,35 +117,50 @@ export async function writeStaticCopy({ siteUrl, clientDir, fromPath, name }) {
   return { bytes: body.length, file };
 }
 
-/** Stops a server started by startStoreServer, its workers included. */
+async function answers(url) {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false; // not listening (yet)
+  }
+}
+
+/**
+ * The process group of every server startStoreServer started; runBenchScript kills whatever of
+ * them is left when the script exits, however it exits.
+ */
+const startedGroups = new Set();
+
+/** Stops a server started by startStoreServer, its workers included (also when the primary is gone). */
 export async function stopStoreServer(child) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const signalGroup = (signal) => {
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      child.kill(signal);
+  if (!child) return;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const signalGroup = (signal) => {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        child.kill(signal);
+      }
+    };
+    signalGroup("SIGTERM");
+    if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
+      signalGroup("SIGKILL");
+      await exited;
     }
-  };
-  signalGroup("SIGTERM");
-  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
-    signalGroup("SIGKILL");
-    await exited;
   }
   // Workers may outlive the primary by a moment; wait until the group is gone.
-  for (let i = 0; i < 40; i++) {
-    try {
-      process.kill(-child.pid, 0);
-    } catch {
-      return;
-    }
-    await sleep(250);
-  }
+  for (let i = 0; i < 40 && groupAlive(child.pid); i++) await sleep(250);
+  killNow(child.pid);
+  startedGroups.delete(child.pid);
+}
+
+function groupAlive(pid) {
   try {
-    process.kill(-child.pid, "SIGKILL");
+    process.kill(-pid, 0);
+    return true;
   } catch {
-    // already gone
+    return false;
   }
 }
 
@@ -185,7 +200,10 @@ export async function runBenchScript(name, { main, cleanup, lastResort = () => {
       void cleanup().finally(() => process.exit(130));
     });
   }
-  process.on("exit", lastResort);
+  process.on("exit", () => {
+    lastResort();
+    for (const pid of startedGroups) killNow(pid);
+  });
   let exitCode = 0;
   try {
     await main();

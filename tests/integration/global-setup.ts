@@ -6,9 +6,11 @@ import type { TestProject } from "vitest/node";
  * Test files run two at a time. Each Vitest worker gets its own PostgreSQL database next to
  * TEST_DATABASE_URL's (`<name>_<run>_w1`, `<name>_<run>_w2`): a file's schema being dropped must
  * not break another file that is reading the catalog of every schema at that moment (Better Auth's
- * migrations introspect them all). `<run>` is new for every run, so two runs against one
- * TEST_DATABASE_URL never drop each other's databases. tests/integration/databases.ts picks the
- * worker's database from TEST_PG_WORKER_DATABASES (the run's token) and VITEST_POOL_ID.
+ * migrations introspect them all). `<run>` is new for every run (its start time, then random
+ * characters), so two runs against one TEST_DATABASE_URL never drop each other's databases; a
+ * run that was killed before its teardown leaves its databases, and a later run drops them once
+ * they are a day old. tests/integration/databases.ts picks the worker's database from
+ * TEST_PG_WORKER_DATABASES (the run's token) and VITEST_POOL_ID.
  */
 export function workerDatabaseUrl(baseUrl: string, runToken: string, poolId: string | number): string {
   const url = new URL(baseUrl);
@@ -17,28 +19,66 @@ export function workerDatabaseUrl(baseUrl: string, runToken: string, poolId: str
   return url.toString();
 }
 
-async function admin(baseUrl: string, statements: string[]): Promise<void> {
+/** PostgreSQL cuts longer names short, which would give two workers the same database. */
+const MAX_NAME_BYTES = 63;
+const LEFTOVER_AGE_S = 24 * 60 * 60;
+const TIME_DIGITS = 7;
+
+const runTokenAt = (seconds: number) =>
+  seconds.toString(36).padStart(TIME_DIGITS, "0") + randomBytes(2).toString("hex");
+const runStartedAt = (token: string) => parseInt(token.slice(0, TIME_DIGITS), 36);
+
+async function admin<T>(baseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: baseUrl });
   await client.connect();
   try {
-    for (const statement of statements) await client.query(statement);
+    return await work(client);
   } finally {
     await client.end();
   }
 }
 
 const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Worker databases of runs that started over a day ago and never dropped them. */
+async function dropLeftovers(client: pg.Client, baseName: string, nowS: number): Promise<void> {
+  const { rows } = await client.query<{ datname: string }>(
+    "SELECT datname FROM pg_database WHERE datname LIKE $1",
+    [`${escapeLike(baseName)}\\_%\\_w%`],
+  );
+  const pattern = new RegExp(`^${baseName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}_([0-9a-z]{${TIME_DIGITS}}[0-9a-f]{4})_w\\d+$`);
+  for (const { datname } of rows) {
+    const token = pattern.exec(datname)?.[1];
+    if (!token || nowS - runStartedAt(token) < LEFTOVER_AGE_S) continue;
+    await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  }
+}
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) return;
-  const runToken = randomBytes(4).toString("hex");
+  const nowS = Math.floor(Date.now() / 1000);
+  const runToken = runTokenAt(nowS);
   const workers = Math.max(1, project.config.maxWorkers);
-  const names = Array.from({ length: workers }, (_, i) =>
-    databaseName(workerDatabaseUrl(baseUrl, runToken, i + 1)),
-  );
-  const drop = () => admin(baseUrl, names.map((name) => `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-  await admin(baseUrl, names.map((name) => `CREATE DATABASE "${name}"`));
+  const names = Array.from({ length: workers }, (_, i) => databaseName(workerDatabaseUrl(baseUrl, runToken, i + 1)));
+  const tooLong = names.find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
+  if (tooLong) {
+    throw new Error(`TEST_DATABASE_URL's database name is too long: the worker database "${tooLong}" is over ${MAX_NAME_BYTES} bytes`);
+  }
+  const drop = () =>
+    admin(baseUrl, async (client) => {
+      for (const name of names) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    });
+  await admin(baseUrl, (client) => dropLeftovers(client, databaseName(baseUrl), nowS));
+  try {
+    await admin(baseUrl, async (client) => {
+      for (const name of names) await client.query(`CREATE DATABASE "${name}"`);
+    });
+  } catch (error) {
+    await drop();
+    throw error;
+  }
   process.env.TEST_PG_WORKER_DATABASES = runToken;
   return drop;
 }

@@ -61,6 +61,17 @@ describe("documentBytes", () => {
     expect(Buffer.compare(documentBytes(html), expected)).toBe(0);
     expect(documentBytes("").byteLength).toBe(0);
   });
+
+  it("encodes pages of every mix of one- to four-byte characters whole, and keeps a mostly ASCII page's buffer near its size", () => {
+    for (const ascii of [0, 1, 900, 9000]) {
+      for (const [wide, count] of [["é", 700], ["€", 400], ["🔧", 300], ["€", 1], ["🔧", 4000]] as const) {
+        const html = `<html><head><title>t</title></head><body>${"a".repeat(ascii)}${wide.repeat(count)}</body></html>`;
+        expect(Buffer.compare(documentBytes(html), new TextEncoder().encode(html))).toBe(0);
+      }
+    }
+    const page = documentBytes(`<html><head></head><body>${"<p>Drill £5</p>".repeat(4000)}</body></html>`);
+    expect(page.buffer.byteLength).toBeLessThan(1.2 * page.byteLength + 1024);
+  });
 });
 
 describe("renderDocument", () => {
