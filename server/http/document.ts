@@ -27,16 +27,16 @@ export function documentBytes(html: string): Buffer<ArrayBuffer> {
   const head = html.slice(0, headEnd).replace(MODULE_PRELOAD, "");
   const rest = html.slice(headEnd);
   const capacity = Math.ceil(1.125 * (head.length + rest.length)) + 1024;
+  const bytes = encodeInto(capacity, head, rest);
+  // write() stops short of a character that does not fit; one that fits leaves this much free.
+  if (bytes.byteLength <= capacity - MAX_UTF8_CHAR_BYTES) return bytes;
+  return encodeInto(Buffer.byteLength(head) + Buffer.byteLength(rest), head, rest);
+}
+
+function encodeInto(capacity: number, head: string, rest: string): Buffer<ArrayBuffer> {
   const bytes = Buffer.allocUnsafe(capacity);
   const headBytes = bytes.write(head);
-  const written = headBytes + bytes.write(rest, headBytes);
-  // write() stops short of a character that does not fit; one that fits leaves this much free.
-  if (written <= capacity - MAX_UTF8_CHAR_BYTES) return bytes.subarray(0, written) as Buffer<ArrayBuffer>;
-  const headLength = Buffer.byteLength(head);
-  const exact = Buffer.allocUnsafe(headLength + Buffer.byteLength(rest));
-  exact.write(head);
-  exact.write(rest, headLength);
-  return exact as Buffer<ArrayBuffer>;
+  return bytes.subarray(0, headBytes + bytes.write(rest, headBytes)) as Buffer<ArrayBuffer>;
 }
 
 type HydrationData = Record<number, Promise<void> & { result?: { done: boolean; value: string } }>;

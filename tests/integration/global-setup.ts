@@ -39,17 +39,14 @@ async function admin<T>(baseUrl: string, work: (client: pg.Client) => Promise<T>
 }
 
 const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const WORKER_SUFFIX = new RegExp(`^_([0-9a-z]{${TIME_DIGITS}}[0-9a-f]{4})_w\\d+$`);
 
 /** Worker databases of runs that started over a day ago and never dropped them. */
 async function dropLeftovers(client: pg.Client, baseName: string, nowS: number): Promise<void> {
-  const { rows } = await client.query<{ datname: string }>(
-    "SELECT datname FROM pg_database WHERE datname LIKE $1",
-    [`${escapeLike(baseName)}\\_%\\_w%`],
-  );
-  const pattern = new RegExp(`^${baseName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}_([0-9a-z]{${TIME_DIGITS}}[0-9a-f]{4})_w\\d+$`);
+  const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database");
   for (const { datname } of rows) {
-    const token = pattern.exec(datname)?.[1];
+    if (!datname.startsWith(baseName)) continue;
+    const token = WORKER_SUFFIX.exec(datname.slice(baseName.length))?.[1];
     if (!token || nowS - runStartedAt(token) < LEFTOVER_AGE_S) continue;
     await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
