@@ -4,7 +4,7 @@ import { build, type Plugin, type Rolldown } from "vite";
 import { ISLANDS_MANIFEST } from "./server/http/islands.ts";
 
 /** Each island page and its entry module (app/islands/island-scripts.tsx explains islands). */
-const ISLANDS = { home: "app/islands/home.tsx" };
+const ISLANDS = { home: "app/islands/home.tsx", product: "app/islands/product.tsx" };
 
 /**
  * Builds the island bundles once React Router's client build is written: React DOM, each page's

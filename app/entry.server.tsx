@@ -2,6 +2,7 @@ import type { EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { NONCE_HEADER, NonceContext } from "./lib/nonce.ts";
 import { readHydrationData, renderDocument } from "../server/http/document.ts";
+import { rendersIsland } from "./islands/island-scripts.tsx";
 
 export const streamTimeout = 5_000;
 
@@ -18,7 +19,9 @@ export default async function handleRequest(
 ) {
   const nonce = request.headers.get(NONCE_HEADER) ?? "";
   const timeoutMs = streamTimeout + 1000;
-  const beforeStreaming = await readHydrationData(routerContext, timeoutMs);
+  // An island page writes its own data block instead of React Router's hydration data, so the
+  // encoded copy React Router made of the same data is never read.
+  const beforeStreaming = rendersIsland(routerContext.staticHandlerContext) ? undefined : await readHydrationData(routerContext, timeoutMs);
   const document = (
     <NonceContext value={nonce}>
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />

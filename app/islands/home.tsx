@@ -1,23 +1,5 @@
-// The home page's island: hydrates the SiteFrame with the page's content from the data the server
-// wrote beside it, with React DOM and the router stand-in only (app/islands/island-scripts.tsx).
-import { startTransition } from "react";
-import { hydrateRoot } from "react-dom/client";
-import { HomePage, type HomeData } from "../components/home/HomePage.tsx";
-import { SITE_FRAME_ID, SiteFrame } from "../components/layout/SiteFrame.tsx";
-import { ISLAND_DATA_ID, type IslandPayload } from "./island-scripts.tsx";
-import { setRootData } from "./router-shim.tsx";
-import { keepStaticParts } from "./static.tsx";
+// The home page's island (app/islands/hydrate.tsx).
+import { HomePage } from "../components/home/HomePage.tsx";
+import { hydrateIsland } from "./hydrate.tsx";
 
-const payload = JSON.parse(document.getElementById(ISLAND_DATA_ID)?.textContent ?? "null") as IslandPayload<HomeData>;
-setRootData(payload.root);
-keepStaticParts();
-// As a transition, hydration yields to the browser every few milliseconds instead of holding the
-// main thread for the whole page (Lighthouse's Total Blocking Time).
-startTransition(() => {
-  hydrateRoot(
-    document.getElementById(SITE_FRAME_ID)!,
-    <SiteFrame>
-      <HomePage loaderData={payload.route} />
-    </SiteFrame>,
-  );
-});
+hydrateIsland(HomePage);

@@ -21,8 +21,21 @@ export interface IslandPayload<RouteData> {
 }
 
 export function islandOf(matches: readonly UIMatch[]): Island | null {
-  const data = matches[matches.length - 1]?.loaderData as { island?: unknown } | undefined;
-  return data && typeof data.island === "string" ? { src: data.island, data } : null;
+  const data = matches[matches.length - 1]?.loaderData;
+  return hasIsland(data) ? { src: data.island, data } : null;
+}
+
+/**
+ * Whether the document about to be rendered is an island page (app/entry.server.tsx): its leaf
+ * route's loader data names an island script, as islandOf reads it during the render.
+ */
+export function rendersIsland(context: { matches: readonly { route: { id: string } }[]; loaderData: Record<string, unknown> }): boolean {
+  const leaf = context.matches[context.matches.length - 1];
+  return !!leaf && hasIsland(context.loaderData[leaf.route.id]);
+}
+
+function hasIsland(data: unknown): data is { island: string } {
+  return typeof data === "object" && data !== null && typeof (data as { island?: unknown }).island === "string";
 }
 
 /** JSON for a <script> data block: every "<" escaped, so no "</script>" or "<!--" in the data can end it. */

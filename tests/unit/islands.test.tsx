@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 // @ts-expect-error React Router ships its turbo-stream encoder without type declarations.
 import { encode } from "../../node_modules/react-router/dist/production/vendor/turbo-stream-v2/turbo-stream.js";
-import { islandOf, scriptJson } from "../../app/islands/island-scripts.tsx";
+import { islandOf, rendersIsland, scriptJson } from "../../app/islands/island-scripts.tsx";
 import { dataUrl, Link, setRootData, useFetcher, useRevalidator, useRouteLoaderData } from "../../app/islands/router-shim.tsx";
 
 /** A reply as React Router's server writes it for a single fetch: turbo-stream. */
@@ -37,6 +37,15 @@ describe("the island's data block", () => {
     expect(islandOf([match({ island: null })])).toBeNull();
     expect(islandOf([match(undefined)])).toBeNull();
     expect(islandOf([])).toBeNull();
+  });
+
+  it("tells the document renderer, before the render, which pages are islands (their leaf names a script)", () => {
+    const matches = [{ route: { id: "root" } }, { route: { id: "routes/product" } }];
+    expect(rendersIsland({ matches, loaderData: { root: {}, "routes/product": { island: "/assets/island-product-x.js", product: {} } } })).toBe(true);
+    expect(rendersIsland({ matches, loaderData: { root: { island: "/assets/island-home-x.js" }, "routes/product": { product: {} } } })).toBe(false);
+    expect(rendersIsland({ matches, loaderData: { root: {}, "routes/product": { island: null } } })).toBe(false);
+    expect(rendersIsland({ matches, loaderData: { root: {} } })).toBe(false); // the leaf threw: an error page
+    expect(rendersIsland({ matches: [], loaderData: {} })).toBe(false);
   });
 });
 
