@@ -3,11 +3,11 @@ import { expectCartCount } from "../shopping/support.ts";
 import { consoleErrorsOf, expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
 
-// The home page and product pages are islands (app/islands/island-scripts.tsx): React DOM, their components and a
-// stand-in for React Router, without React Router's client. Issue 15: ≤ 90 KiB gzip in ≤ 8 files.
+// The home page (decision 0019) and product pages (decision 0027) are islands
+// (app/islands/island-scripts.tsx): React DOM, their components and a stand-in for React Router,
+// without React Router's client. Issue 15: ≤ 90 KiB gzip in ≤ 8 files.
 const ISLAND_JS_BUDGET = { files: 8, gzipKiB: 90 };
 
-// Product pages since decision 0027: the same budget and the same stand-in.
 for (const { name, path } of [
   { name: "the home page", path: "/" },
   { name: "a product page", path: "/shop/1" },
