@@ -3,6 +3,7 @@ import { ServerRouter } from "react-router";
 import { NONCE_HEADER, NonceContext } from "./lib/nonce.ts";
 import { readHydrationData, renderDocument } from "../server/http/document.ts";
 import { rendersIsland } from "./islands/island-scripts.tsx";
+import { withMatchedRoutes } from "./lib/matched-routes.ts";
 
 export const streamTimeout = 5_000;
 
@@ -24,7 +25,7 @@ export default async function handleRequest(
   const beforeStreaming = rendersIsland(routerContext.staticHandlerContext) ? undefined : await readHydrationData(routerContext, timeoutMs);
   const document = (
     <NonceContext value={nonce}>
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      <ServerRouter context={withMatchedRoutes(routerContext)} url={request.url} nonce={nonce} />
     </NonceContext>
   );
   return renderDocument(document, { nonce, status: responseStatusCode, headers: responseHeaders, timeoutMs, beforeStreaming });
