@@ -1,13 +1,34 @@
+import { createContext, useContext } from "react";
 import { StoreAddress } from "./StoreAddress.tsx";
 import { footerColumns } from "../../content/navigation.ts";
 import { useLinkClicks } from "../../lib/link-clicks.ts";
 import { STORE_NAME } from "../../lib/site.ts";
 
+/**
+ * The footer's contents for one year as the server renders them, made once per process and year
+ * (app/lib/footer-html.server.ts) and written into each document as they are instead of being
+ * rendered again: about a quarter of a page's elements. The browser has none: under React
+ * Router's client the footer renders, and hydrates, as usual.
+ */
+export const RenderedFooter = createContext<{ year: number; html: string } | null>(null);
+
+const FOOTER_CLASS = "mt-16 bg-ink text-slate-200 print:hidden";
+
 export function Footer({ year }: { year: number }) {
   const onLinkClick = useLinkClicks();
+  const rendered = useContext(RenderedFooter);
+  // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
+  if (rendered?.year === year) return <footer className={FOOTER_CLASS} onClick={onLinkClick} dangerouslySetInnerHTML={{ __html: rendered.html }} />;
   return (
-    // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
-    <footer className="mt-16 bg-ink text-slate-200 print:hidden" onClick={onLinkClick}>
+    <footer className={FOOTER_CLASS} onClick={onLinkClick}>
+      <FooterContents year={year} />
+    </footer>
+  );
+}
+
+export function FooterContents({ year }: { year: number }) {
+  return (
+    <>
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-5">
         <div>
           <p className="text-lg font-bold text-white">{STORE_NAME}</p>
@@ -36,6 +57,6 @@ export function Footer({ year }: { year: number }) {
           <img src="/images/content/payments.svg" alt="Accepted payments: cards and mobile payments" width={240} height={32} loading="lazy" />
         </div>
       </div>
-    </footer>
+    </>
   );
 }
