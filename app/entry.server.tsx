@@ -5,7 +5,7 @@ import { readHydrationData, renderDocument } from "../server/http/document.ts";
 import { rendersIsland } from "./islands/island-scripts.tsx";
 import { withMatchedRoutes } from "./lib/matched-routes.ts";
 import { renderedFooter } from "./lib/footer-html.server.ts";
-import { RenderedFooter } from "./components/layout/Footer.tsx";
+import { footerYear, RenderedFooter } from "./components/layout/Footer.tsx";
 import type { RootData } from "./root.tsx";
 
 export const streamTimeout = 5_000;
@@ -26,10 +26,9 @@ export default async function handleRequest(
   // An island page writes its own data block instead of React Router's hydration data, so the
   // encoded copy React Router made of the same data is never read.
   const beforeStreaming = rendersIsland(routerContext.staticHandlerContext) ? undefined : await readHydrationData(routerContext, timeoutMs);
-  const root = routerContext.staticHandlerContext.loaderData.root as RootData | undefined;
   const document = (
     <NonceContext value={nonce}>
-      <RenderedFooter value={renderedFooter(root?.year ?? new Date().getFullYear())}>
+      <RenderedFooter value={renderedFooter(footerYear(routerContext.staticHandlerContext.loaderData.root as RootData | undefined))}>
         <ServerRouter context={withMatchedRoutes(routerContext)} url={request.url} nonce={nonce} />
       </RenderedFooter>
     </NonceContext>

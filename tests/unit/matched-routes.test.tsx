@@ -58,7 +58,6 @@ const handler = createStaticHandler([
   {
     id: "root",
     path: "/",
-    Component: modules.root.default as () => React.ReactNode,
     children: [
       { id: "home", index: true },
       { id: "product", path: "shop/:id", loader: ({ params }) => ({ name: `Drill ${params.id}` }) },

@@ -14,6 +14,11 @@ export const RenderedFooter = createContext<{ year: number; html: string } | nul
 
 const FOOTER_CLASS = "mt-16 bg-ink text-slate-200 print:hidden";
 
+/** The year the footer shows: the root loader's, or this year's on a page whose root data failed. */
+export function footerYear(root: { year: number } | null | undefined): number {
+  return root?.year ?? new Date().getFullYear();
+}
+
 export function Footer({ year }: { year: number }) {
   const onLinkClick = useLinkClicks();
   const rendered = useContext(RenderedFooter);

@@ -3,7 +3,7 @@ import type { RootData } from "../../root.tsx";
 import { CurrentUserProvider } from "../../lib/current-user.tsx";
 import { Static } from "../../islands/static.tsx";
 import { AlertProvider } from "../ui/Alert.tsx";
-import { Footer } from "./Footer.tsx";
+import { Footer, footerYear } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
 
 /** The element SiteFrame renders into: React Router hydrates the whole document, an island this element. */
@@ -20,7 +20,7 @@ export function SiteFrame({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <Static as="footer">
-          <Footer year={data?.year ?? new Date().getFullYear()} />
+          <Footer year={footerYear(data)} />
         </Static>
       </AlertProvider>
     </CurrentUserProvider>
