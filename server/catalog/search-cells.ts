@@ -27,13 +27,25 @@ export interface CellMap {
 
 const maps = new WeakMap<Db, { version: number; map: Promise<CellMap | null> }>();
 
+interface SearchVersions {
+  /** What the map of cells was built at. */
+  cells: number;
+  /** PostgreSQL: what the lists of products per word were read at (migration 025); null on SQLite. */
+  words: number | null;
+}
+
 /** Searches at the same time share this read, as they share the catalog version's (shared-read.ts). */
-const cellsVersion = /* @__PURE__ */ sharedFreshRead(async (db: Db): Promise<number | null> => {
+const searchVersions = /* @__PURE__ */ sharedFreshRead(async (db: Db): Promise<SearchVersions | null> => {
   try {
-    const row = (await sql<{ version: number }>`SELECT version FROM search_cells_version WHERE id = 1`.execute(db)).rows[0];
-    return row ? Number(row.version) : null;
+    const row = (
+      await (dbKind(db) === "postgres"
+        ? sql<{ version: number; words_version: number }>`SELECT version, words_version FROM search_cells_version WHERE id = 1`
+        : sql<{ version: number; words_version: null }>`SELECT version, NULL AS words_version FROM search_cells_version WHERE id = 1`
+      ).execute(db)
+    ).rows[0];
+    return row ? { cells: Number(row.version), words: row.words_version == null ? null : Number(row.words_version) } : null;
   } catch {
-    return null; // before migration 023
+    return null; // before migration 023 (SQLite), 025 (PostgreSQL)
   }
 });
 
@@ -82,15 +94,23 @@ async function loadCellMap(db: Db, version: number): Promise<CellMap | null> {
 
 /** The map as of the database's current version, or null when this database counts in SQL. */
 export async function currentCellMap(db: Db): Promise<CellMap | null> {
-  if (db.isTransaction) return null;
-  const version = await cellsVersion(db);
-  if (version == null) return null;
+  return (await currentSearchIndex(db)).map;
+}
+
+/**
+ * The map, and the version of the lists of products per word read in the same round trip (null on
+ * SQLite).
+ */
+export async function currentSearchIndex(db: Db): Promise<{ map: CellMap | null; wordsVersion: number | null }> {
+  if (db.isTransaction) return { map: null, wordsVersion: null };
+  const versions = await searchVersions(db);
+  if (versions == null) return { map: null, wordsVersion: null };
   const held = maps.get(db);
-  if (held?.version === version) return held.map;
-  const map = loadCellMap(db, version);
-  maps.set(db, { version, map });
+  if (held?.version === versions.cells) return { map: await held.map, wordsVersion: versions.words };
+  const map = loadCellMap(db, versions.cells);
+  maps.set(db, { version: versions.cells, map });
   map.catch(() => maps.delete(db));
-  return map;
+  return { map: await map, wordsVersion: versions.words };
 }
 
 /** Drops this process's map (tests). */

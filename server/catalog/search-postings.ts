@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { dbKind, type Db } from "../db/connection.ts";
-import { currentCellMap, type Cell, type CellMap } from "./search-cells.ts";
+import { currentSearchIndex, type Cell, type CellMap } from "./search-cells.ts";
 import { namesMatching, type ScoreNames } from "./search-match.ts";
 import type { ResolvedTerm } from "./search-vocabulary.ts";
 
@@ -41,19 +41,79 @@ export function forEachId(list: string, visit: (id: number) => void): void {
   }
 }
 
+/** A word's lists as stored: anywhere in the product, and in the title ("" when none). */
+interface WordLists {
+  anywhere: string;
+  inTitle: string;
+}
+
+/**
+ * The lists this process has read, while `search_cells_version.words_version` holds (migration
+ * 025: the triggers move it whenever a list may have changed). A search with a new query mostly
+ * asks for words asked before; read again, a broad word's lists were half of PostgreSQL's work
+ * for the page, and their text most of what it sent (decision 0030).
+ */
+interface KeptLists {
+  version: number;
+  words: Map<string, WordLists>;
+  chars: number;
+}
+
+/** About this many characters (bytes: the lists are ASCII) of lists are kept per process; past it they are dropped, and kept again as read. */
+const MAX_KEPT_CHARS = 16_000_000;
+const kept = new WeakMap<Db, KeptLists>();
+
+/** Forgets the lists this process has kept (tests and benchmarks). */
+export function forgetKeptLists(db: Db): void {
+  kept.delete(db);
+}
+
 /** Per term, the id lists (as stored) of its words: anywhere in the product, and in the title. */
-async function termLists(db: Db, terms: ResolvedTerm[]): Promise<{ anywhere: string[][]; inTitle: string[][] }> {
+async function termLists(db: Db, terms: ResolvedTerm[], version: number | null): Promise<{ anywhere: string[][]; inTitle: string[][] }> {
   const wordsOf = terms.map((t) => [...new Set(t.matchWords.filter((w) => WORD.test(w)))]);
-  const words = [...new Set(wordsOf.flat())];
-  const { rows } = words.length
-    ? await sql<{ word: string; in_title: boolean; ids: string }>`
-        SELECT word, in_title, string_agg(ids, '~' ORDER BY block) AS ids FROM search_postings
-        WHERE word = ANY(${words}::text[]) GROUP BY word, in_title`.execute(db)
-    : { rows: [] };
-  // One row per word and field: its blocks joined in one list.
-  const lists = new Map(rows.map((row) => [`${row.in_title ? "t" : "d"}:${row.word}`, row.ids]));
-  const of = (field: string, ws: string[]) => ws.flatMap((w) => lists.get(`${field}:${w}`) ?? []);
-  return { anywhere: wordsOf.map((ws) => of("d", ws)), inTitle: wordsOf.map((ws) => of("t", ws)) };
+  const held = keptAt(db, version);
+  const found = new Map<string, WordLists>();
+  const missing: string[] = [];
+  for (const w of new Set(wordsOf.flat())) {
+    const lists = held?.words.get(w);
+    if (lists) found.set(w, lists);
+    else missing.push(w);
+  }
+  if (missing.length) {
+    const { rows } = await sql<{ word: string; in_title: boolean; ids: string }>`
+      SELECT word, in_title, string_agg(ids, '~' ORDER BY block) AS ids FROM search_postings
+      WHERE word = ANY(${missing}::text[]) GROUP BY word, in_title`.execute(db);
+    // One row per word and field: its blocks joined in one list.
+    const read = new Map(missing.map((w): [string, WordLists] => [w, { anywhere: "", inTitle: "" }]));
+    for (const row of rows) read.get(row.word)![row.in_title ? "inTitle" : "anywhere"] = row.ids;
+    for (const [w, lists] of read) found.set(w, lists);
+    // Kept only while `held` is still this process's: a newer version that replaced it during the read may be newer than these lists.
+    if (held && kept.get(db) === held) keep(held, read);
+  }
+  const of = (field: keyof WordLists, ws: string[]) => ws.flatMap((w) => found.get(w)?.[field] || []);
+  return { anywhere: wordsOf.map((ws) => of("anywhere", ws)), inTitle: wordsOf.map((ws) => of("inTitle", ws)) };
+}
+
+/** The lists kept at `version`, started afresh when it is newer than theirs; none for an older version (a read begun before a change). */
+function keptAt(db: Db, version: number | null): KeptLists | undefined {
+  if (version == null) return undefined;
+  const held = kept.get(db);
+  if (held && held.version >= version) return held.version === version ? held : undefined;
+  const fresh = { version, words: new Map<string, WordLists>(), chars: 0 };
+  kept.set(db, fresh);
+  return fresh;
+}
+
+function keep(held: KeptLists, read: Map<string, WordLists>): void {
+  for (const [word, found] of read) {
+    const chars = word.length + found.anywhere.length + found.inTitle.length;
+    if (held.chars + chars > MAX_KEPT_CHARS) {
+      held.words.clear();
+      held.chars = 0;
+    }
+    held.words.set(word, found);
+    held.chars += chars;
+  }
 }
 
 /**
@@ -93,9 +153,9 @@ export async function postingsPage(
   limit: number,
 ): Promise<{ cells: Cell[]; ids: number[] } | null> {
   if (dbKind(db) !== "postgres" || terms.length === 0 || terms.length > MAX_TERMS) return null;
-  const map = await currentCellMap(db);
+  const { map, wordsVersion } = await currentSearchIndex(db);
   if (!map) return null;
-  const { anywhere, inTitle } = await termLists(db, terms);
+  const { anywhere, inTitle } = await termLists(db, terms, wordsVersion);
   const named = namedCells(map, terms, names);
   const wanted = (cell: { category_id: number; brand_id: number }) =>
     (groups.categoryIds.length === 0 || groups.categoryIds.includes(cell.category_id)) &&
@@ -117,11 +177,19 @@ function rank(map: CellMap, anywhere: string[][], inTitle: string[][], named: Ui
   const size = cellOf.length;
   const last = anywhere.length;
   // matched[id] counts the terms matched so far, each once: an id has the first t when it reaches t.
+  // The term with the shortest lists goes first: only its products can match, so they are the
+  // candidates the count below visits (and zeroes), rather than every product id.
   const { matched, titled } = scratchFor(size);
-  anywhere.forEach((lists, t) => {
+  const candidates: number[] = [];
+  let ascending = true;
+  byLength(anywhere).forEach((lists, step) => {
     for (const list of lists) {
       forEachId(list, (id) => {
-        if (id < size && matched[id] === t) matched[id] = t + 1;
+        if (id >= size || matched[id] !== step) return;
+        matched[id] = step + 1;
+        if (step > 0) return;
+        if (candidates.length && id < candidates[candidates.length - 1]) ascending = false;
+        candidates.push(id);
       });
     }
   });
@@ -136,23 +204,38 @@ function rank(map: CellMap, anywhere: string[][], inTitle: string[][], named: Ui
   const counts = new Int32Array(map.cells.length + 1);
   // By score, the ids in ascending order, as many as the page can need.
   const byScore: number[][] = Array.from({ length: 4 * last + 1 }, () => []);
-  // A walk over every id gives them in order: cheaper than sorting tens of thousands from several lists.
-  for (let id = 1; id < size; id++) {
-    if (matched[id] !== last) continue;
+  const count = (id: number) => {
+    if (matched[id] !== last) return;
     const cell = cellOf[id];
-    if (cell === 0) continue; // not on sale as of the map: the next search reloads it
+    if (cell === 0) return; // not on sale as of the map: the next search reloads it
     counts[cell]++;
-    if (!shown[cell]) continue;
+    if (!shown[cell]) return;
     let score = 0;
     for (let t = 0; t < last; t++) score += (titled[id] >> t) & 1 ? 4 : named[t][cell] ? 2 : 1;
     const bucket = byScore[score];
     if (bucket.length < needed) bucket.push(id);
+  };
+  // In id order, so each score's ids come in order. The candidates of several words come unsorted:
+  // sorted when few, else a walk over every id is cheaper than sorting tens of thousands.
+  if (ascending) for (const id of candidates) count(id);
+  else if (candidates.length * SORT_OR_WALK < size) for (const id of Int32Array.from(candidates).sort()) count(id);
+  else for (let id = 1; id < size; id++) count(id);
+  for (const id of candidates) {
+    matched[id] = 0;
+    titled[id] = 0;
   }
-  matched.fill(0);
-  titled.fill(0);
   const ordered: number[] = [];
   for (let score = byScore.length - 1; score >= 0 && ordered.length < needed; score--) {
     for (const id of byScore[score]) if (ordered.length < needed) ordered.push(id);
   }
   return { counts, ordered };
+}
+
+/** Below one candidate in this many product ids, sorting the candidates beats walking every id (measured: 2,000 of 100,000). */
+const SORT_OR_WALK = 32;
+
+/** The terms' lists, the term whose lists are shortest (fewest products, about) first. */
+function byLength(terms: string[][]): string[][] {
+  const length = (lists: string[]) => lists.reduce((sum, list) => sum + list.length, 0);
+  return terms.map((lists) => ({ lists, length: length(lists) })).sort((a, b) => a.length - b.length).map((t) => t.lists);
 }

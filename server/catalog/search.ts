@@ -5,14 +5,14 @@ import { dbKind, type Db, type DbKind } from "../db/connection.ts";
 import { highlight, MAX_SEARCH_CHARS, porterStem, queryTerms, snippet, words } from "./search-text.ts";
 import type { FacetCount, SearchHit, SearchQuery, SearchResult } from "./search-types.ts";
 import { forgetReferences, references, ensureSearchTables, type RefOption, type References } from "./search-references.ts";
-import { coverImageUrls } from "./product-images.ts";
+import { uploadedImageUrl } from "./product-images.ts";
 import { toSummary } from "./summary.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
 import { clearSuggestionCache } from "./suggestion-cache.ts";
 import { ftsQuery, matchSource, selectList, titleMatchSource } from "./search-match.ts";
 import { readCatalogVersion } from "./version.ts";
 import { countCells, currentCellMap, forgetCellMap, type Cell } from "./search-cells.ts";
-import { postingsPage } from "./search-postings.ts";
+import { forgetKeptLists, postingsPage } from "./search-postings.ts";
 
 export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
 
@@ -47,6 +47,7 @@ export function clearSearchCaches(db: Db): void {
   clearSuggestionCache(db);
   forgetCellMap(db);
   forgetReferences(db);
+  forgetKeptLists(db);
   cellsCache.delete(db);
 }
 
@@ -351,11 +352,20 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
       "b.name as brand_name",
       "p.category_id",
       "c.name as category_name",
+      // The card's picture, its first upload (coverImageUrls), in the same round trip.
+      (eb) =>
+        eb
+          .selectFrom("product_images as i")
+          .select("i.file_key")
+          .whereRef("i.product_id", "=", "p.id")
+          .orderBy("i.position")
+          .orderBy("i.id")
+          .limit(1)
+          .as("cover_key"),
     ])
     .where("p.id", "in", ids)
     .execute();
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
-  const covers = await coverImageUrls(db, ids);
   const termStems = terms.map((t) => new Set(t.alternatives.map(porterStem)));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -364,7 +374,7 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
     const titleHasAll = termStems.every((set) => [...set].some((s) => titleStems.has(s)));
     return [
       {
-        ...toSummary({ ...row, id }, covers.get(id)),
+        ...toSummary({ ...row, id }, row.cover_key ? uploadedImageUrl(id, row.cover_key) : undefined),
         categoryId: Number(row.category_id),
         categoryName: row.category_name,
         titleSegments: terms.length ? highlight(row.title, stems) : [{ text: row.title, match: false }],

@@ -25,6 +25,7 @@ import * as stockSearchTrigger from "./migrations/021_stock_search_trigger.ts";
 import * as searchMatchIndex from "./migrations/022_search_match_index.ts";
 import * as searchCellsVersion from "./migrations/023_search_cells_version.ts";
 import * as searchPostings from "./migrations/024_search_postings.ts";
+import * as searchWordsVersion from "./migrations/025_search_words_version.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -54,6 +55,7 @@ const migrations: Record<string, DialectMigration> = {
   "022_search_match_index": searchMatchIndex,
   "023_search_cells_version": searchCellsVersion,
   "024_search_postings": searchPostings,
+  "025_search_words_version": searchWordsVersion,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

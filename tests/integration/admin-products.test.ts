@@ -209,6 +209,19 @@ describe.each(dialects)("back-office products on %s", (kind) => {
     expect((await auditRows(db, id)).filter((a) => a.action.startsWith("product.image")).map((a) => a.action)).toEqual(["product.image.add", "product.image.remove"]);
   });
 
+  it("the shop's card shows a product's first picture, and the next one once the first is removed", async () => {
+    const id = (await db.selectFrom("products").select("id").where("sku", "=", "ZX-1000").executeTakeFirstOrThrow()).id;
+    const png = (background: string) => sharp({ create: { width: 400, height: 300, channels: 3, background } }).png().toBuffer();
+    const first = await addProductImage(db, staff, id, await png("#3366cc"));
+    const second = await addProductImage(db, staff, id, await png("#cc6633"));
+    const card = async () => (await searchProducts(db, { q: "wallabyforge" })).items.find((item) => item.id === id)!.imageUrl;
+    expect(await card()).toBe(first.url);
+    await removeProductImage(db, staff, id, first.id);
+    expect(await card()).toBe(second.url);
+    await removeProductImage(db, staff, id, second.id);
+    expect(await card()).toBe(`/images/products/${id}/1.svg`);
+  });
+
   it("refuses customers and missing actors at the domain level, writing nothing", async () => {
     const id = (await db.selectFrom("products").select("id").where("sku", "=", "ZX-1000").executeTakeFirstOrThrow()).id;
     const auditBefore = (await db.selectFrom("audit_log").select("id").execute()).length;

@@ -10,10 +10,11 @@ import type { DbKind } from "../connection.ts";
  * `search_postings`: per word of `document` (`in_title` false) and per title word of `head`
  * (`in_title` true, weight A), the ids of the products that have it, in blocks of 4,096 ids so
  * that a change rewrites one short list, as the text a search reads (see CODES). Triggers on
- * search_products keep them, and `search_cells_version` (as on SQLite, migration 023): it moves
- * whenever a product joins or leaves search_products or changes category or brand, for each
- * process's map of cells (server/catalog/search-cells.ts). A change of price or stock alone
- * changes neither.
+ * search_products keep them, and `search_cells_version` (as on SQLite, migration 023): its
+ * `version` moves whenever a product joins or leaves search_products or changes category or brand,
+ * for each process's map of cells (server/catalog/search-cells.ts); its `words_version` (migration
+ * 025) whenever a list may have changed, for each process's copies of lists (search-postings.ts).
+ * A change of price or stock alone moves neither.
  */
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   await createSearchPostings(db, kind);
@@ -86,7 +87,13 @@ const CODES = [
   $$`,
 ];
 
-const BUMP = "UPDATE search_cells_version SET version = version + 1";
+/** A product joined or left: the map of cells and the lists both changed. */
+const BUMP = "UPDATE search_cells_version SET version = version + 1, words_version = words_version + 1";
+/** A product's words, category or brand changed: the lists may have, the map only when a cell did. */
+const BUMP_AFTER_UPDATE = `
+  UPDATE search_cells_version SET words_version = words_version + 1,
+    version = version + CASE WHEN EXISTS (
+      SELECT product_id, category_id, brand_id FROM old_rows EXCEPT SELECT product_id, category_id, brand_id FROM new_rows) THEN 1 ELSE 0 END`;
 
 /** A trigger function of these statements (each ends with ";"). */
 const triggerFunction = (name: string, statements: string) => `
@@ -112,9 +119,7 @@ const FUNCTIONS = [
      END IF;
      ${REMOVE(`${pairs("old_rows")} EXCEPT ${pairs("new_rows")}`)};
      ${ADD(`${pairs("new_rows")} EXCEPT ${pairs("old_rows")}`)};
-     IF EXISTS (SELECT product_id, category_id, brand_id FROM old_rows EXCEPT SELECT product_id, category_id, brand_id FROM new_rows) THEN
-       ${BUMP};
-     END IF;`,
+     ${BUMP_AFTER_UPDATE};`,
   ),
   triggerFunction("search_postings_after_truncate", `TRUNCATE search_postings; ${BUMP};`),
 ];
@@ -132,8 +137,6 @@ const TRIGGERS = [
  */
 export async function createSearchPostings(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind !== "postgres") return;
-  await sql`CREATE TABLE IF NOT EXISTS search_cells_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`.execute(db);
-  await sql`INSERT INTO search_cells_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`.execute(db);
   await sql`
     CREATE TABLE IF NOT EXISTS search_postings (
       word text COLLATE "C" NOT NULL,
@@ -142,7 +145,7 @@ export async function createSearchPostings(db: Kysely<any>, kind: DbKind): Promi
       ids text NOT NULL,
       PRIMARY KEY (word, in_title, block)
     )`.execute(db);
-  for (const statement of FUNCTIONS) await sql.raw(statement).execute(db);
+  await createPostingFunctions(db, kind);
   for (const name of ["insert", "delete", "update", "truncate"]) {
     await sql.raw(`DROP TRIGGER IF EXISTS search_postings_${name} ON search_products`).execute(db);
   }
@@ -150,4 +153,16 @@ export async function createSearchPostings(db: Kysely<any>, kind: DbKind): Promi
   await sql`TRUNCATE search_postings`.execute(db);
   await sql.raw(ADD(pairs("search_products"))).execute(db);
   await sql.raw(BUMP).execute(db);
+}
+
+/**
+ * The versions, and the functions that write the lists and move the versions (CREATE OR REPLACE:
+ * triggers that exist already run the new text). Also run by migration 025.
+ */
+export async function createPostingFunctions(db: Kysely<any>, kind: DbKind): Promise<void> {
+  if (kind !== "postgres") return;
+  await sql`CREATE TABLE IF NOT EXISTS search_cells_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`.execute(db);
+  await sql`ALTER TABLE search_cells_version ADD COLUMN IF NOT EXISTS words_version bigint NOT NULL DEFAULT 0`.execute(db);
+  await sql`INSERT INTO search_cells_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`.execute(db);
+  for (const statement of FUNCTIONS) await sql.raw(statement).execute(db);
 }
