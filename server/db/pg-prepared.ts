@@ -1,14 +1,16 @@
 import pg from "pg";
 
 /**
- * A pg client that runs the store's parameterized statements as named prepared statements, so
- * PostgreSQL parses and analyses each statement text once per connection instead of on every call,
- * and, under its default plan_cache_mode, plans a statement once its generic plan proves as good
- * as planning for each call's values. For order placement that halves PostgreSQL's CPU per statement.
+ * A pg client that runs the store's parameterized statements, and its SELECTs without parameters,
+ * as named prepared statements, so PostgreSQL parses and analyses each statement text once per
+ * connection instead of on every call, and, under its default plan_cache_mode, plans a statement
+ * once its generic plan proves as good as planning for each call's values. For order placement
+ * that halves PostgreSQL's CPU per statement. The catalog version, read for nearly every page,
+ * took 0.19 ms to plan and 0.01 ms to run as a simple query.
  *
  * Left unnamed, so planned anew for each call's values as before: statements on the search
  * tables, whose best plan depends on how common a word or a facet is (generic plans made the
- * search two to four times slower); statements without parameters (BEGIN, COMMIT …); `SELECT *`
+ * search two to four times slower); other statements without parameters (BEGIN, COMMIT, DDL …); `SELECT *`
  * and `RETURNING *` (a migration that adds a column would change a cached statement's result type
  * under a running process: PostgreSQL refuses to run it then); and anything past
  * MAX_PER_CONNECTION distinct statements on one connection (IN lists of every length would
@@ -21,6 +23,9 @@ const MAX_NAMES = 5000;
 const ALL_COLUMNS = /(?:\bselect\s+(?:distinct\s+)?|,\s*|\breturning\s+)(?:"?\w+"?\.)?\*/i;
 /** The search's tables and text-search configuration: plans that depend on the words asked for. */
 const PLANNED_PER_CALL = /\bsearch_(?:products|terms|term_trigrams|words)\b|@@/i;
+
+/** A statement that only reads: worth preparing even without parameters. */
+const SELECT = /^\s*select\s/i;
 
 /** Each statement text's name, or null for a text that stays unnamed: decided once per text. */
 const names = new Map<string, string | null>();
@@ -46,7 +51,7 @@ function hasValues(values: unknown): values is unknown[] {
 
 /** The name a statement runs under, or null when it runs unnamed. */
 export function statementName(text: string, values: unknown): string | null {
-  return hasValues(values) ? nameFor(text) : null;
+  return hasValues(values) || SELECT.test(text) ? nameFor(text) : null;
 }
 
 export function worthPreparing(text: string, values: unknown): boolean {

@@ -43,6 +43,19 @@ describe.skipIf(!pgUrl)("PostgreSQL prepared statements", () => {
     expect(await prepared(plain)).toEqual([]);
   });
 
+  it("prepares a SELECT without parameters too (the catalog version every page reads), but not DDL or COMMIT", async () => {
+    for (let i = 0; i < 3; i++) {
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM widgets`.execute(db);
+      expect(Number(rows[0].n)).toBeGreaterThan(0);
+    }
+    await db.transaction().execute(async (trx) => {
+      await sql`CREATE TABLE gadgets (id integer)`.execute(trx);
+    });
+    const statements = await prepared(db);
+    expect(statements.filter((s) => s.includes("SELECT count(*) AS n FROM widgets"))).toHaveLength(1);
+    expect(statements.some((s) => /gadgets|^commit|^begin/i.test(s))).toBe(false);
+  });
+
   it("leaves statements on the search tables unnamed, so each is planned for the words it asks for", async () => {
     await sql`CREATE TABLE search_terms (term text PRIMARY KEY, stem text NOT NULL)`.execute(plain);
     await sql`INSERT INTO search_terms VALUES ('drills', 'drill')`.execute(plain);
