@@ -56,11 +56,13 @@ interface WordLists {
 interface KeptLists {
   version: number;
   words: Map<string, WordLists>;
-  chars: number;
+  bytes: number;
 }
 
-/** About this many characters (bytes: the lists are ASCII) of lists are kept per process; past it they are dropped, and kept again as read. */
-const MAX_KEPT_CHARS = 16_000_000;
+/** About this many bytes of lists are kept per process (the lists are ASCII); past it they are dropped, and kept again as read. */
+const MAX_KEPT_BYTES = 16_000_000;
+/** What a kept word costs besides its lists (map slot, object, the word): a word no product has is kept too. */
+const BYTES_PER_WORD = 100;
 const kept = new WeakMap<Db, KeptLists>();
 
 /** Forgets the lists this process has kept (tests and benchmarks). */
@@ -94,25 +96,33 @@ async function termLists(db: Db, terms: ResolvedTerm[], version: number | null):
   return { anywhere: wordsOf.map((ws) => of("anywhere", ws)), inTitle: wordsOf.map((ws) => of("inTitle", ws)) };
 }
 
-/** The lists kept at `version`, started afresh when it is newer than theirs; none for an older version (a read begun before a change). */
+/**
+ * The lists kept at `version`, started afresh when it is newer than theirs. An older version (a read
+ * begun before a change, or a database restored from a backup) drops them: the same number may
+ * come back meaning other lists.
+ */
 function keptAt(db: Db, version: number | null): KeptLists | undefined {
   if (version == null) return undefined;
   const held = kept.get(db);
-  if (held && held.version >= version) return held.version === version ? held : undefined;
-  const fresh = { version, words: new Map<string, WordLists>(), chars: 0 };
+  if (held?.version === version) return held;
+  if (held && held.version > version) {
+    kept.delete(db);
+    return undefined;
+  }
+  const fresh = { version, words: new Map<string, WordLists>(), bytes: 0 };
   kept.set(db, fresh);
   return fresh;
 }
 
 function keep(held: KeptLists, read: Map<string, WordLists>): void {
   for (const [word, found] of read) {
-    const chars = word.length + found.anywhere.length + found.inTitle.length;
-    if (held.chars + chars > MAX_KEPT_CHARS) {
+    const bytes = BYTES_PER_WORD + word.length + found.anywhere.length + found.inTitle.length;
+    if (held.bytes + bytes > MAX_KEPT_BYTES) {
       held.words.clear();
-      held.chars = 0;
+      held.bytes = 0;
     }
     held.words.set(word, found);
-    held.chars += chars;
+    held.bytes += bytes;
   }
 }
 

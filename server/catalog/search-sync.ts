@@ -91,8 +91,13 @@ export async function updateVocabulary(trx: Db, before: SearchText | null, after
 /** Takes products out of the shop's search (archiving). */
 export async function withdrawFromSearch(trx: Db, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  for (const id of ids) await updateVocabulary(trx, await searchTextOf(trx, id), null);
+  const texts = [];
+  for (const id of ids) texts.push(await searchTextOf(trx, id));
+  // search_products first, as a product's edit does: its triggers lock the search version's row
+  // (PostgreSQL), then the vocabulary's rows. Taken the other way round, an edit and an archive
+  // sharing a word could deadlock.
   await trx.deleteFrom("search_products").where("product_id", "in", ids).execute();
+  for (const text of texts) await updateVocabulary(trx, text, null);
 }
 
 /** Puts products back into the shop's search (unarchiving). */

@@ -10,7 +10,7 @@ import Stripe from "stripe";
 import { formatMoney } from "../../app/lib/money.ts";
 import { refundSchema, type RefundInput } from "../../app/lib/order-admin-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
-import type { Db } from "../db/connection.ts";
+import { dbKind, type Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
@@ -45,7 +45,12 @@ function readPaymentOrder(trx: Handle) {
 async function requestRefund(db: Db, staff: StaffActor, number: string, input: RefundInput, now: Date) {
   return withTransactionRetry(() =>
     db.transaction().execute(async (trx) => {
-      const order = await readPaymentOrder(trx).where("number", "=", number).executeTakeFirst();
+      // Locked (PostgreSQL; SQLite's transactions take the write lock up front): a second refund
+      // at the same time then waits and reads the bumped version, and is told someone else changed
+      // the order, rather than reading the first one's pending refund and being told there is
+      // nothing left to refund.
+      const select = readPaymentOrder(trx).where("number", "=", number);
+      const order = await (dbKind(trx as unknown as Db) === "postgres" ? select.forUpdate() : select).executeTakeFirst();
       if (!order) throw new DomainError("ORDER_NOT_FOUND", "There is no order with that number.", 404);
       checkVersion(order, input.version);
       if (order.payment_method !== "card" || !order.payment_intent_id || order.paid_cents == null) {
