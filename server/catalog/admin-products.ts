@@ -9,6 +9,7 @@ import { ADMIN_PER_PAGE } from "../../app/lib/admin-products.ts";
 import type { ProductField } from "../../app/lib/product-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
+import { withTransactionRetry } from "../db/retry.ts";
 import { DomainError } from "../errors.ts";
 import { listProductImages, type ProductImage } from "./product-images.ts";
 import { isProductId, productRowToFields, productsWithSlugs } from "./product-rows.ts";
@@ -164,7 +165,7 @@ async function productsOrFail(trx: Db, ids: number[]) {
 export async function setArchived(db: Db, actor: StaffActor, ids: number[], archived: boolean): Promise<number> {
   assertCan(actor, { product: ["archive"] });
   const list = checkIds(ids);
-  return db.transaction().execute(async (trx) => {
+  return withTransactionRetry(() => db.transaction().execute(async (trx) => {
     const rows = await productsOrFail(trx, list);
     const changing = rows.filter((r) => (r.archived_at !== null) !== archived);
     if (changing.length === 0) return 0;
@@ -184,7 +185,7 @@ export async function setArchived(db: Db, actor: StaffActor, ids: number[], arch
     if (!archived) await restoreToSearch(trx, changingIds);
     await bumpCatalogVersion(trx);
     return changing.length;
-  });
+  }));
 }
 
 /** Moves products to another category: one transaction, one audit row per product that moved. */
@@ -193,7 +194,7 @@ export async function setCategory(db: Db, actor: StaffActor, ids: number[], cate
   const list = checkIds(ids);
   const category = await db.selectFrom("categories").select(["id", "name"]).where("slug", "=", categorySlug).executeTakeFirst();
   if (!category) throw new DomainError("bad_category", "Choose a category.", 400);
-  return db.transaction().execute(async (trx) => {
+  return withTransactionRetry(() => db.transaction().execute(async (trx) => {
     const rows = await productsOrFail(trx, list);
     const moving = rows.filter((r) => Number(r.category_id) !== Number(category.id));
     for (const r of moving) {
@@ -204,7 +205,7 @@ export async function setCategory(db: Db, actor: StaffActor, ids: number[], cate
     }
     if (moving.length) await bumpCatalogVersion(trx);
     return moving.length;
-  });
+  }));
 }
 
 export interface ProductForEdit {

@@ -10,6 +10,7 @@ import type { ProductEditInput, ProductInput } from "../../app/lib/product-schem
 import { discountedPriceCents } from "../../app/lib/pricing.ts";
 import { diffFields, writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
+import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { moveStock } from "../inventory/stock.ts";
@@ -145,7 +146,7 @@ export async function insertProduct(trx: Transaction<Database>, actor: StaffActo
 export async function createProduct(db: Db, actor: StaffActor, input: ProductInput): Promise<number> {
   assertCan(actor, { product: ["create"] });
   try {
-    return await db.transaction().execute((trx) => insertProduct(trx, actor, input));
+    return await withTransactionRetry(() => db.transaction().execute((trx) => insertProduct(trx, actor, input)));
   } catch (error) {
     if (isUniqueViolation(error)) throw new ProductFieldError({ sku: `SKU ${input.sku} is already used by another product.` });
     throw error;
@@ -186,7 +187,7 @@ export async function applyProductEdit(
 export async function updateProduct(db: Db, actor: StaffActor, id: number, input: ProductEditInput, expectedVersion: string): Promise<{ changed: string[] }> {
   assertCan(actor, { product: ["update"] });
   try {
-    const diff = await db.transaction().execute((trx) => applyProductEdit(trx, actor, id, input, expectedVersion));
+    const diff = await withTransactionRetry(() => db.transaction().execute((trx) => applyProductEdit(trx, actor, id, input, expectedVersion)));
     return { changed: Object.keys(diff.after) };
   } catch (error) {
     if (isUniqueViolation(error)) throw new ProductFieldError({ sku: `SKU ${input.sku} is already used by another product.` });

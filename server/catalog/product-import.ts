@@ -13,6 +13,7 @@ import type { Transaction } from "kysely";
 import { PRODUCT_FIELDS, productEditSchema, productSchema, stockRowSchema, validateWith, type ProductInput } from "../../app/lib/product-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";
+import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { moveStock } from "../inventory/stock.ts";
@@ -194,7 +195,7 @@ export class ImportChangedError extends DomainError {
 export async function applyImport(db: Db, actor: StaffActor, text: string, previewHash: string): Promise<{ created: number; updated: number }> {
   assertCan(actor, { product: ["import"], stock: ["adjust"] });
   if (Buffer.byteLength(text) > MAX_IMPORT_BYTES) throw new DomainError("import_too_large", "The file must be 10 MB or smaller.", 413);
-  return db.transaction().execute(async (trx) => {
+  return withTransactionRetry(() => db.transaction().execute(async (trx) => {
     const p = await plan(trx, text, true);
     if (p.hash !== previewHash) throw new ImportChangedError();
     if (p.errors.length) throw new DomainError("import_invalid", "Fix the bad rows first: nothing is imported while any row is wrong.", 422);
@@ -223,5 +224,5 @@ export async function applyImport(db: Db, actor: StaffActor, text: string, previ
     await writeAudit(trx, actor, { action: "product.import", objectType: "import", objectId: p.hash.slice(0, 16), after: { mode: p.mode, rows: p.rows.length, created, updated } });
     await bumpCatalogVersion(trx);
     return { created, updated };
-  });
+  }));
 }
