@@ -8,12 +8,14 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { ExpressionBuilder } from "kysely";
 import sharp from "sharp";
 import { productImageUrl } from "../../app/lib/catalog-types.ts";
 import { writeAudit } from "../audit/audit.ts";
 import { config } from "../config.ts";
 import { compiledOnce } from "../db/compiled-once.ts";
 import type { Db } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { assertCan, type StaffActor } from "./staff-actor.ts";
 import { bumpCatalogVersion } from "./version.ts";
@@ -82,6 +84,15 @@ export async function listProductImages(db: Db, productId: number): Promise<Prod
     width: r.width,
     height: r.height,
   }));
+}
+
+/**
+ * The file key of the cover of the product `p` (its first upload, as coverImageUrls picks it), as
+ * a subquery of a select from `products as p`: a list that reads its products gets their covers
+ * in the same round trip.
+ */
+export function coverKeyOfProduct(eb: ExpressionBuilder<Database & { p: Database["products"] }, "p">) {
+  return eb.selectFrom("product_images as i").select("i.file_key").whereRef("i.product_id", "=", "p.id").orderBy("i.position").orderBy("i.id").limit(1);
 }
 
 /** The first uploaded image of each product that has one (cards, suggestions). */

@@ -5,7 +5,7 @@ import { dbKind, type Db, type DbKind } from "../db/connection.ts";
 import { highlight, MAX_SEARCH_CHARS, porterStem, queryTerms, snippet, words } from "./search-text.ts";
 import type { FacetCount, SearchHit, SearchQuery, SearchResult } from "./search-types.ts";
 import { forgetReferences, references, ensureSearchTables, type RefOption, type References } from "./search-references.ts";
-import { uploadedImageUrl } from "./product-images.ts";
+import { coverKeyOfProduct, uploadedImageUrl } from "./product-images.ts";
 import { toSummary } from "./summary.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
 import { clearSuggestionCache } from "./suggestion-cache.ts";
@@ -352,16 +352,7 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
       "b.name as brand_name",
       "p.category_id",
       "c.name as category_name",
-      // The card's picture, its first upload (coverImageUrls), in the same round trip.
-      (eb) =>
-        eb
-          .selectFrom("product_images as i")
-          .select("i.file_key")
-          .whereRef("i.product_id", "=", "p.id")
-          .orderBy("i.position")
-          .orderBy("i.id")
-          .limit(1)
-          .as("cover_key"),
+      (eb) => coverKeyOfProduct(eb).as("cover_key"),
     ])
     .where("p.id", "in", ids)
     .execute();
