@@ -2,9 +2,9 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Form, Link, redirect, useLocation, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/shop";
 import { FilterGroup, FilterGroupNoScript } from "../components/catalog/FilterGroup.tsx";
+import { ProductGrid } from "../components/catalog/ProductGrid.tsx";
 import { Pagination } from "../components/catalog/Pagination.tsx";
 import { NoResults } from "../components/search/NoResults.tsx";
-import { SearchResultGrid } from "../components/search/SearchResultCard.tsx";
 import { categoryTiles } from "../content/home.ts";
 import { seo } from "../lib/seo.ts";
 import { hasFilters, parseShopQuery, priceRangeErrors, shopHref, SORT_OPTIONS, withoutFilters, type ShopQuery } from "../lib/shop-query.ts";
@@ -213,7 +213,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
               categories={categoryTiles.map((t) => ({ name: t.name, href: `/shop?category=${t.categorySlug}` }))}
             />
           ) : (
-            <SearchResultGrid hits={results.items} eagerCount={5} yourPrices={loaderData.yourPrices} />
+            <ProductGrid products={results.items} eagerCount={5} yourPrices={loaderData.yourPrices} />
           )}
           <Pagination page={results.page} pageCount={results.pageCount} hrefFor={(page) => shopHref(query, { page })} />
         </section>

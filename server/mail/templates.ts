@@ -3,17 +3,7 @@
  * the HTML part escapes it, so user content (a contact message, a name) can never add markup.
  */
 
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-export function escapeHtml(s: string): string {
-  return String(s).replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
-}
+import { escapeHtml } from "../../app/lib/html-escape.ts";
 
 export interface MailParts {
   heading: string;

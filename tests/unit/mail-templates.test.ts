@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MailValidationError, validateMail } from "../../server/mail/queue.ts";
 import { retryDelayMs } from "../../server/mail/sender.ts";
-import { escapeHtml, renderMail } from "../../server/mail/templates.ts";
+import { escapeHtml } from "../../app/lib/html-escape.ts";
+import { renderMail } from "../../server/mail/templates.ts";
 
 describe("escapeHtml", () => {
   it("escapes the five HTML-significant characters", () => {

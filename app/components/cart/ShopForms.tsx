@@ -30,41 +30,77 @@ export function AddToCartForm({ productId, children, className }: { productId: n
   );
 }
 
+/**
+ * Sends a form that adds to the cart (a card's, whose grid handles its submit) as AddToCartForm
+ * would, and alerts the answer. Renders nothing; `onDone` is called once the fetcher is idle again.
+ */
+export function CartSubmission({ form, onDone }: { form: HTMLFormElement; onDone: () => void }) {
+  const fetcher = useFetcher<ActionReply>();
+  const sent = useRef(false);
+  useReplyAlert(fetcher.data, fetcher.state);
+  useEffect(() => {
+    if (sent.current) return;
+    sent.current = true;
+    void fetcher.submit(form);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const busy = fetcher.state !== "idle";
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    if (busy) wasBusy.current = true;
+    else if (wasBusy.current) onDone();
+  }, [busy, onDone]);
+  return null;
+}
+
 /** Where the wishlist toggle posts with JavaScript: /wishlist's action, answered as JSON. */
 export const WISHLIST_UPDATE_URL = "/wishlist/update";
 
 /**
- * A wishlist toggle as the shopper sees it: pressed from the server's list, flipped at once while
- * a change is on its way. The change is a keepalive fetch started in the click itself, so leaving
- * the page straight after (a link, a reload, closing the tab) does not cancel it.
+ * Sends one wishlist toggle as a keepalive fetch started in the click itself, so leaving the page
+ * straight after (a link, a reload, closing the tab) does not cancel it. Alerts the answer, then
+ * reads the page's data again; the promise settles once that is done.
  */
-function useWishlistToggle(productId: number) {
-  const root = useRouteLoaderData("root") as RootData | undefined;
-  const saved = root?.wishlistIds.includes(productId) ?? false;
-  const [wanted, setWanted] = useState<boolean | null>(null);
-  const inFlight = useRef(0);
+export function useWishlistPost() {
   const alert = useAlert();
   const revalidator = useRevalidator();
-  const pressed = wanted ?? saved;
-
-  function send(form: HTMLFormElement, submitter: HTMLElement | null) {
+  return (form: HTMLFormElement, submitter: HTMLElement | null, productId: number): Promise<unknown> => {
     const body = urlEncoded(new FormData(form, submitter));
     body.set("intent", "toggle");
     body.set("productId", String(productId));
-    setWanted(!pressed);
-    inFlight.current += 1;
-    fetch(WISHLIST_UPDATE_URL, { method: "POST", body, keepalive: true, credentials: "same-origin", headers: { accept: "application/json" } })
+    return fetch(WISHLIST_UPDATE_URL, { method: "POST", body, keepalive: true, credentials: "same-origin", headers: { accept: "application/json" } })
       .then(async (response) => {
         const reply = (await response.json().catch(() => null)) as ActionReply | null;
         if (!reply?.message) throw new Error(String(response.status));
         alert.show(reply.message, { tone: reply.ok ? "success" : "error", durationMs: reply.ok ? 1500 : 4000 });
       })
       .catch(() => alert.show("We couldn't update your wishlist. Check your connection and try again.", { tone: "error", durationMs: 4000 }))
-      .then(() => revalidator.revalidate())
-      .finally(() => {
-        inFlight.current -= 1;
-        if (inFlight.current === 0) setWanted(null);
-      });
+      .then(() => revalidator.revalidate());
+  };
+}
+
+/** Whether a product is in the shopper's wishlist, by the root loader's data. */
+export function useSavedWishlist(): readonly number[] {
+  const root = useRouteLoaderData("root") as RootData | undefined;
+  return root?.wishlistIds ?? NO_IDS;
+}
+const NO_IDS: readonly number[] = [];
+
+/** A wishlist toggle as the shopper sees it: pressed from the server's list, flipped at once while a change is on its way. */
+function useWishlistToggle(productId: number) {
+  const saved = useSavedWishlist().includes(productId);
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  const inFlight = useRef(0);
+  const post = useWishlistPost();
+  const pressed = wanted ?? saved;
+
+  function send(form: HTMLFormElement, submitter: HTMLElement | null) {
+    setWanted(!pressed);
+    inFlight.current += 1;
+    void post(form, submitter, productId).finally(() => {
+      inFlight.current -= 1;
+      if (inFlight.current === 0) setWanted(null);
+    });
   }
   return { pressed, send };
 }

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ProductGrid } from "../catalog/ProductCard.tsx";
+import { ProductGrid } from "../catalog/ProductGrid.tsx";
 import { FeaturedCarousel } from "./FeaturedCarousel.tsx";
 import { HeroCarousel } from "./HeroCarousel.tsx";
 import { NewsletterForm } from "./NewsletterForm.tsx";

@@ -24,16 +24,25 @@ function Icon({ children, title, ...props }: IconProps & { children: React.React
   );
 }
 
+/** The shapes of the cart and heart icons, which the product card's HTML draws too (card-html.ts). */
+export const CART_WHEELS = [
+  [9, 21],
+  [20, 21],
+] as const;
+export const CART_PATH = "M1 1h4l2.7 13.4a2 2 0 0 0 2 1.6h9.7a2 2 0 0 0 2-1.6L23 6H6";
+export const HEART_PATH = "M20.8 4.6a5.5 5.5 0 0 0-7.8 0L12 5.7l-1-1.1a5.5 5.5 0 0 0-7.8 7.8l1 1.1L12 21l7.8-7.5 1-1.1a5.5 5.5 0 0 0 0-7.8z";
+
 export const CartIcon = (p: IconProps) => (
   <Icon {...p}>
-    <circle cx="9" cy="21" r="1" />
-    <circle cx="20" cy="21" r="1" />
-    <path d="M1 1h4l2.7 13.4a2 2 0 0 0 2 1.6h9.7a2 2 0 0 0 2-1.6L23 6H6" />
+    {CART_WHEELS.map(([cx, cy]) => (
+      <circle key={cx} cx={cx} cy={cy} r="1" />
+    ))}
+    <path d={CART_PATH} />
   </Icon>
 );
 export const HeartIcon = (p: IconProps) => (
   <Icon {...p}>
-    <path d="M20.8 4.6a5.5 5.5 0 0 0-7.8 0L12 5.7l-1-1.1a5.5 5.5 0 0 0-7.8 7.8l1 1.1L12 21l7.8-7.5 1-1.1a5.5 5.5 0 0 0 0-7.8z" />
+    <path d={HEART_PATH} />
   </Icon>
 );
 export const SearchIcon = (p: IconProps) => (
