@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Form, Link, redirect, useLocation, useNavigate, useNavigation } from "react-router";
 import type { Route } from "./+types/shop";
 import { FilterGroup, FilterGroupNoScript } from "../components/catalog/FilterGroup.tsx";
+import { cardFields } from "../components/catalog/card-html.ts";
 import { ProductGrid } from "../components/catalog/ProductGrid.tsx";
 import { Pagination } from "../components/catalog/Pagination.tsx";
 import { NoResults } from "../components/search/NoResults.tsx";
@@ -34,7 +35,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   // A trade buyer sees their own prices (never on a cached page: only a session gets them).
   const session = await getSessionInfo(request);
   const yourPrices = session ? await tradeGridPrices(getDb(), session.userId, results.items) : {};
-  return { query: { ...query, page: results.page }, results, yourPrices };
+  // The cards' fields only: the rest of each hit (its slug, brand and category) is not shown.
+  return { query: { ...query, page: results.page }, results: { ...results, items: results.items.map(cardFields) }, yourPrices };
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {

@@ -8,14 +8,12 @@ import { AlertProvider } from "../../app/components/ui/Alert.tsx";
 
 const product = (over: Partial<CardProduct> = {}): CardProduct => ({
   id: 7,
-  slug: "drill",
   title: "Cordless Drill",
   priceCents: 6_199,
   discountPercent: 20,
   salePriceCents: 4_959,
   imageUrl: "/images/products/7/1.svg",
   stockQuantity: 3,
-  brandName: "Northgate",
   ...over,
 });
 

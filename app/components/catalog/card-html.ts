@@ -9,11 +9,16 @@ import { highlightHtml } from "../search/Highlight.tsx";
 import { CART_PATH, CART_WHEELS, HEART_PATH } from "../ui/icons.tsx";
 import { discountBadgeHtml, FIVE_STARS_HTML, priceHtml } from "./Price.tsx";
 
-export interface CardProduct extends ProductSummary {
+export interface CardProduct extends Pick<ProductSummary, "id" | "title" | "priceCents" | "discountPercent" | "salePriceCents" | "imageUrl" | "stockQuantity"> {
   /** The title with the words a search matched; the plain title when absent. */
   titleSegments?: readonly TextSegment[];
   /** A short extract under the title (where a search matched the description). */
   snippet?: readonly TextSegment[] | null;
+}
+
+/** Only what a card shows: what a page's data needs to carry to the browser for its cards. */
+export function cardFields({ id, title, priceCents, discountPercent, salePriceCents, imageUrl, stockQuantity, titleSegments, snippet }: CardProduct): CardProduct {
+  return { id, title, priceCents, discountPercent, salePriceCents, imageUrl, stockQuantity, titleSegments, snippet };
 }
 
 export interface CardOptions {
