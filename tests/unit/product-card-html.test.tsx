@@ -124,6 +124,11 @@ describe("the product grid (app/components/catalog/ProductGrid.tsx)", () => {
     expect((await screen.findByRole("alert")).textContent).toBe("Added to your wishlist.");
     // The page's data read again says the same; the button is the same element, still focused.
     await waitFor(() => expect(hearts[0].getAttribute("aria-pressed")).toBe("true"));
+    // Once the change has settled too, the button follows the list read again, not the one before.
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(hearts[0].getAttribute("aria-pressed")).toBe("true");
     expect(hearts[0].isConnected).toBe(true);
     expect(document.activeElement).toBe(hearts[0]);
     expect(hearts[1].getAttribute("aria-pressed")).toBe("true");

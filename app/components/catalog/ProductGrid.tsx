@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { preload } from "react-dom";
 import { CartSubmission, useSavedWishlist, useWishlistPost } from "../cart/ShopForms.tsx";
 import { useLinkClicks } from "../../lib/link-clicks.ts";
@@ -13,23 +13,30 @@ import { FIVE_STARS_SRC } from "./Price.tsx";
  * and forms work as plain HTML.
  */
 export function ProductGrid({ products, eagerCount = 0, yourPrices = {} }: { products: readonly CardProduct[]; eagerCount?: number; yourPrices?: Record<number, number> }) {
-  const saved = useSavedWishlist();
+  const current = useSavedWishlist();
   // The cards keep the wishlist as the page was first rendered with it (so a change never replaces
   // a card under the shopper's focus); the layout effect below shows the current state in place.
-  const [firstSaved] = useState(saved);
+  const [firstSaved] = useState(current);
+  // Read when a change settles, after the page's data may have been read again: the latest list.
+  const saved = useRef(current);
   const wanted = useRef(new Map<number, { pressed: boolean; inFlight: number }>());
   const grid = useRef<HTMLUListElement>(null);
   const onLinkClick = useLinkClicks();
   const postWishlist = useWishlistPost();
   const [carts, setCarts] = useState<{ key: number; form: HTMLFormElement }[]>([]);
   const nextKey = useRef(0);
-  const cartDone = useCallback((key: number) => setCarts((list) => list.filter((entry) => entry.key !== key)), []);
 
-  const pressedOf = (productId: number) => wanted.current.get(productId)?.pressed ?? saved.includes(productId);
-  useLayoutEffect(() => {
+  const pressedOf = (productId: number) => wanted.current.get(productId)?.pressed ?? saved.current.includes(productId);
+  /** Shows the wishlist state on the cards' buttons: every card's, or one product's. */
+  const showWishlist = (only?: number) => {
     for (const button of grid.current?.querySelectorAll<HTMLButtonElement>('form[action="/wishlist"] button') ?? []) {
-      showPressed(button, pressedOf(productIdOf(button.form)));
+      const productId = productIdOf(button.form);
+      if (only === undefined || productId === only) showPressed(button, pressedOf(productId));
     }
+  };
+  useLayoutEffect(() => {
+    saved.current = current;
+    showWishlist();
   });
 
   const onSubmit = (event: React.FormEvent<HTMLUListElement>) => {
@@ -42,19 +49,16 @@ export function ProductGrid({ products, eagerCount = 0, yourPrices = {} }: { pro
     } else if (action === "/wishlist") {
       event.preventDefault();
       const productId = productIdOf(form);
-      const submitter = (event.nativeEvent as SubmitEvent).submitter;
       const entry = wanted.current.get(productId) ?? { pressed: false, inFlight: 0 };
       entry.pressed = !pressedOf(productId);
       entry.inFlight += 1;
       wanted.current.set(productId, entry);
-      if (submitter instanceof HTMLButtonElement) showPressed(submitter, entry.pressed);
-      void postWishlist(form, submitter, productId).finally(() => {
+      showWishlist(productId);
+      void postWishlist(form, (event.nativeEvent as SubmitEvent).submitter, productId).finally(() => {
         entry.inFlight -= 1;
         if (entry.inFlight > 0) return;
         wanted.current.delete(productId);
-        for (const button of grid.current?.querySelectorAll<HTMLButtonElement>(`form[action="/wishlist"] button`) ?? []) {
-          if (productIdOf(button.form) === productId) showPressed(button, pressedOf(productId));
-        }
+        showWishlist(productId);
       });
     }
   };
@@ -77,7 +81,7 @@ export function ProductGrid({ products, eagerCount = 0, yourPrices = {} }: { pro
         ))}
       </ul>
       {carts.map(({ key, form }) => (
-        <CartSubmission key={key} form={form} onDone={() => cartDone(key)} />
+        <CartSubmission key={key} form={form} onDone={() => setCarts((list) => list.filter((entry) => entry.key !== key))} />
       ))}
     </>
   );

@@ -29,10 +29,10 @@ export interface CardOptions {
   yourPriceCents?: number;
 }
 
-const SVG_OPEN = '<svg viewBox="0 0 24 24" width="18" height="18" fill="FILL" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">';
-const CART_SVG = `${SVG_OPEN.replace("FILL", "none")}${CART_WHEELS.map(([cx, cy]) => `<circle cx="${cx}" cy="${cy}" r="1"></circle>`).join("")}<path d="${CART_PATH}"></path></svg>`;
-const heartSvg = (pressed: boolean) => `${SVG_OPEN.replace("FILL", pressed ? "currentColor" : "none")}<path d="${HEART_PATH}"></path></svg>`;
-const HEART_SVGS = [heartSvg(false), heartSvg(true)];
+const svgOpen = (fill: string) =>
+  `<svg viewBox="0 0 24 24" width="18" height="18" fill="${fill}" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">`;
+const CART_SVG = `${svgOpen("none")}${CART_WHEELS.map(([cx, cy]) => `<circle cx="${cx}" cy="${cy}" r="1"></circle>`).join("")}<path d="${CART_PATH}"></path></svg>`;
+const HEART_SVGS = [false, true].map((pressed) => `${svgOpen(wishlistButtonState(pressed).fill)}<path d="${HEART_PATH}"></path></svg>`);
 
 /** The card's wishlist button as it shows its state; the grid sets the same in place when it changes. */
 export function wishlistButtonState(pressed: boolean) {
