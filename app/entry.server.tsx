@@ -4,9 +4,8 @@ import { NONCE_HEADER, NonceContext } from "./lib/nonce.ts";
 import { readHydrationData, renderDocument } from "../server/http/document.ts";
 import { rendersIsland } from "./islands/island-scripts.tsx";
 import { withMatchedRoutes } from "./lib/matched-routes.ts";
-import { renderedFooter } from "./lib/footer-html.server.ts";
-import { footerYear, RenderedFooter } from "./components/layout/Footer.tsx";
-import type { RootData } from "./root.tsx";
+import { ServerFragments } from "./lib/server-fragments.ts";
+import { serverFragmentHtml } from "./lib/server-fragments.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -28,9 +27,9 @@ export default async function handleRequest(
   const beforeStreaming = rendersIsland(routerContext.staticHandlerContext) ? undefined : await readHydrationData(routerContext, timeoutMs);
   const document = (
     <NonceContext value={nonce}>
-      <RenderedFooter value={renderedFooter(footerYear(routerContext.staticHandlerContext.loaderData.root as RootData | undefined))}>
+      <ServerFragments value={serverFragmentHtml}>
         <ServerRouter context={withMatchedRoutes(routerContext)} url={request.url} nonce={nonce} />
-      </RenderedFooter>
+      </ServerFragments>
     </NonceContext>
   );
   return renderDocument(document, { nonce, status: responseStatusCode, headers: responseHeaders, timeoutMs, beforeStreaming });

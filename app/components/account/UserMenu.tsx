@@ -17,6 +17,15 @@ export function UserAvatar({ fullName, email, profilePhoto }: { fullName: string
   );
 }
 
+/** What the user menu shows when signed out. */
+export function LoginLink({ variant }: { variant: "desktop" | "mobile" }) {
+  return (
+    <a href="/login" className={variant === "desktop" ? "btn-primary ml-2" : "block rounded px-3 py-2 text-sm font-medium text-slate-700"}>
+      Login
+    </a>
+  );
+}
+
 /** Login link when signed out; the user icon and a Logout button when signed in. */
 export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
   const { user, setUser } = useCurrentUser();
@@ -25,13 +34,7 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  if (!user) {
-    return (
-      <a href="/login" className={variant === "desktop" ? "btn-primary ml-2" : "block rounded px-3 py-2 text-sm font-medium text-slate-700"}>
-        Login
-      </a>
-    );
-  }
+  if (!user) return <LoginLink variant={variant} />;
 
   async function logOut() {
     setBusy(true);

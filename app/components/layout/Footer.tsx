@@ -1,18 +1,8 @@
-import { createContext, useContext } from "react";
 import { StoreAddress } from "./StoreAddress.tsx";
 import { footerColumns } from "../../content/navigation.ts";
 import { useLinkClicks } from "../../lib/link-clicks.ts";
+import { useServerFragment } from "../../lib/server-fragments.ts";
 import { STORE_NAME } from "../../lib/site.ts";
-
-/**
- * The footer's contents for one year as the server renders them, made once per process and year
- * (app/lib/footer-html.server.ts) and written into each document as they are instead of being
- * rendered again: about a quarter of a page's elements. The browser has none: under React
- * Router's client the footer renders, and hydrates, as usual.
- */
-export const RenderedFooter = createContext<{ year: number; html: string } | null>(null);
-
-const FOOTER_CLASS = "mt-16 bg-ink text-slate-200 print:hidden";
 
 /** The year the footer shows: the root loader's, or this year's on a page whose root data failed. */
 export function footerYear(root: { year: number } | null | undefined): number {
@@ -21,14 +11,11 @@ export function footerYear(root: { year: number } | null | undefined): number {
 
 export function Footer({ year }: { year: number }) {
   const onLinkClick = useLinkClicks();
-  const rendered = useContext(RenderedFooter);
+  // About a quarter of a page's elements, the same on every page of a year: the server writes
+  // them from one earlier render (useServerFragment).
+  const contents = useServerFragment(`footer:${year}`, <FooterContents year={year} />);
   // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
-  if (rendered?.year === year) return <footer className={FOOTER_CLASS} onClick={onLinkClick} dangerouslySetInnerHTML={{ __html: rendered.html }} />;
-  return (
-    <footer className={FOOTER_CLASS} onClick={onLinkClick}>
-      <FooterContents year={year} />
-    </footer>
-  );
+  return <footer className="mt-16 bg-ink text-slate-200 print:hidden" onClick={onLinkClick} {...contents} />;
 }
 
 export function FooterContents({ year }: { year: number }) {

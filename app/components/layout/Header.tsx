@@ -1,9 +1,11 @@
 import { useEffect, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { headerNav } from "../../content/navigation.ts";
+import { useCurrentUser } from "../../lib/current-user.tsx";
 import { isCurrentPath, useLinkClicks } from "../../lib/link-clicks.ts";
+import { useServerFragment } from "../../lib/server-fragments.ts";
 import { STORE_NAME } from "../../lib/site.ts";
-import { UserMenu } from "../account/UserMenu.tsx";
+import { LoginLink, UserMenu } from "../account/UserMenu.tsx";
 import { CartIcon, CloseIcon, HeartIcon, MenuIcon } from "../ui/icons.tsx";
 import { SearchForm } from "./SearchForm.tsx";
 
@@ -20,18 +22,29 @@ function NavItemLink({ path, label, current, block = false }: { path: string; la
   );
 }
 
+/** The nav's items, the one at index `current` (-1: none) marked as the current page. */
+function NavItems({ current, block = false }: { current: number; block?: boolean }) {
+  return headerNav.map((item, i) => (
+    <li key={item.path}>
+      <NavItemLink path={item.path} label={item.label} current={i === current} block={block} />
+    </li>
+  ));
+}
+
 function IconLink({ to, label, count, children }: { to: string; label: string; count?: number; children: React.ReactNode }) {
   const accessibleName = count ? `${label} (${count} item${count === 1 ? "" : "s"})` : label;
-  return (
-    <a href={to} aria-label={accessibleName} className="relative rounded p-2 text-slate-700 hover:text-ink">
+  const contents = useServerFragment(
+    `header-icon:${label}:${count ?? 0}`,
+    <>
       {children}
       {count ? (
         <span aria-hidden="true" className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-brand-500 px-1 text-center text-xs font-bold text-ink">
           {count}
         </span>
       ) : null}
-    </a>
+    </>,
   );
+  return <a href={to} aria-label={accessibleName} className="relative rounded p-2 text-slate-700 hover:text-ink" {...contents} />;
 }
 
 export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: number; wishlistCount?: number }) {
@@ -42,6 +55,18 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
   const menuId = "mobile-menu";
   const onLinkClick = useLinkClicks();
   const query = location.pathname === "/shop" ? (params.get("q") ?? "") : "";
+  const { user } = useCurrentUser();
+  const current = headerNav.findIndex((item) => isCurrentPath(location.pathname, item.path));
+  // The parts every signed-out visitor's page shares are written from one earlier render.
+  const desktopNav = useServerFragment(`header-nav:${current}`, <NavItems current={current} />);
+  const desktopUser = useServerFragment(user ? null : "header-login", user ? <UserMenu variant="desktop" /> : <LoginLink variant="desktop" />);
+  const mobileNav = useServerFragment(
+    user ? null : `mobile-nav:${current}`,
+    <>
+      <NavItems current={current} block />
+      <li>{user ? <UserMenu variant="mobile" /> : <LoginLink variant="mobile" />}</li>
+    </>,
+  );
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
 
@@ -53,13 +78,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
           <img src="/images/logo.svg" alt={STORE_NAME} width={160} height={40} fetchPriority="high" />
         </a>
         <nav aria-label="Main" className="hidden lg:block">
-          <ul className="flex items-center gap-1">
-            {headerNav.map((item) => (
-              <li key={item.path}>
-                <NavItemLink path={item.path} label={item.label} current={isCurrentPath(location.pathname, item.path)} />
-              </li>
-            ))}
-          </ul>
+          <ul className="flex items-center gap-1" {...desktopNav} />
         </nav>
         <SearchForm id="header-search" defaultValue={query} className="ml-auto hidden w-72 md:flex" key={`d-${query}`} />
         <div className="ml-auto flex items-center gap-1 md:ml-0">
@@ -69,9 +88,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
           <IconLink to="/cart" label="Cart" count={cartCount}>
             <CartIcon />
           </IconLink>
-          <div className="hidden lg:flex">
-            <UserMenu variant="desktop" />
-          </div>
+          <div className="hidden lg:flex" {...desktopUser} />
           <button
             type="button"
             className="rounded p-2 text-slate-800 lg:hidden"
@@ -88,16 +105,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
         <SearchForm id="mobile-search" defaultValue={query} key={`m-${query}`} />
       </div>
       <nav id={menuId} aria-label="Mobile" hidden={!menuOpen} className="border-t border-slate-200 lg:hidden">
-        <ul className="mx-auto flex max-w-7xl flex-col px-4 py-2">
-          {headerNav.map((item) => (
-            <li key={item.path}>
-              <NavItemLink path={item.path} label={item.label} current={isCurrentPath(location.pathname, item.path)} block />
-            </li>
-          ))}
-          <li>
-            <UserMenu variant="mobile" />
-          </li>
-        </ul>
+        <ul className="mx-auto flex max-w-7xl flex-col px-4 py-2" {...mobileNav} />
       </nav>
     </header>
   );

@@ -1,0 +1,119 @@
+// @vitest-environment jsdom
+import { act } from "@testing-library/react";
+import { hydrateRoot } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Footer } from "../../app/components/layout/Footer.tsx";
+import { Header } from "../../app/components/layout/Header.tsx";
+import { AlertProvider } from "../../app/components/ui/Alert.tsx";
+import { CartIcon } from "../../app/components/ui/icons.tsx";
+import type { PublicUser } from "../../app/lib/auth-rules.ts";
+import { CurrentUserProvider } from "../../app/lib/current-user.tsx";
+import { ServerFragments } from "../../app/lib/server-fragments.ts";
+import { serverFragmentHtml } from "../../app/lib/server-fragments.server.ts";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  document.body.innerHTML = "";
+});
+
+const buyer: PublicUser = { fullName: "Ada Buyer", email: "ada@example.com", profilePhoto: null };
+
+/** The header and footer of a page at `path`, as the server renders them (with fragments) or the browser (without). */
+function page(path: string, user: PublicUser | null, { server }: { server: boolean }) {
+  const Stub = createRoutesStub([
+    {
+      path: "*",
+      Component: () => (
+        <CurrentUserProvider serverUser={user}>
+          <AlertProvider>
+            <Header cartCount={2} />
+            <Footer year={2026} />
+          </AlertProvider>
+        </CurrentUserProvider>
+      ),
+    },
+  ]);
+  const tree = <Stub initialEntries={[path]} />;
+  return server ? <ServerFragments value={serverFragmentHtml}>{tree}</ServerFragments> : tree;
+}
+
+/** Renders on the server twice: the first render leaves the fragments, the second writes them. */
+async function renderTwice(path: string, user: PublicUser | null) {
+  const first = renderToString(page(path, user, { server: true }));
+  await Promise.resolve();
+  return { first, second: renderToString(page(path, user, { server: true })) };
+}
+
+describe("parts of a page the server writes from one earlier render (app/lib/server-fragments.ts)", () => {
+  it("writes byte for byte what React renders in place: header, nav, icons and footer", async () => {
+    const inPlace = renderToString(page("/shop/12", null, { server: false }));
+    const { first, second } = await renderTwice("/shop/12", null);
+    expect(first).toBe(inPlace);
+    expect(second).toBe(inPlace);
+    for (const key of ["footer:2026", "header-nav:1", "mobile-nav:1", "header-login", "header-icon:Cart:2", "header-icon:Wishlist:0", "icon:search", "search-fields:header-search", "search-fields:mobile-search"]) {
+      expect(serverFragmentHtml(key, null), key).toEqual(expect.any(String));
+    }
+    expect(second).toContain('<a href="/shop" aria-current="page"');
+    expect(second).toContain("© <!-- -->2026");
+  });
+
+  it("keys the nav by its current page, and the footer by its year", async () => {
+    await renderTwice("/shop", null);
+    const about = (await renderTwice("/about", null)).second;
+    expect(about).toContain('<a href="/about" aria-current="page"');
+    expect(about).not.toContain('<a href="/shop" aria-current="page"');
+    expect(serverFragmentHtml("footer:2025", null)).toBeUndefined();
+  });
+
+  it("never writes a signed-out visitor's menu for a signed-in buyer", async () => {
+    await renderTwice("/", null);
+    const { second } = await renderTwice("/", buyer);
+    expect(second).toContain("Your account (Ada Buyer)");
+    expect(second).not.toContain('href="/login"');
+    expect(second).toBe(renderToString(page("/", buyer, { server: false })));
+  });
+
+  it("does not keep a fragment React would lift into the head, nor one that cannot render alone", async () => {
+    expect(serverFragmentHtml("test:image", <img src="/x.svg" alt="" />)).toBeUndefined();
+    const Throws = () => {
+      throw new Error("needs a context");
+    };
+    expect(serverFragmentHtml("test:throws", <Throws />)).toBeUndefined();
+    await Promise.resolve();
+    expect(serverFragmentHtml("test:image", null)).toBeUndefined();
+    expect(serverFragmentHtml("test:throws", null)).toBeUndefined();
+    expect(renderToString(<ServerFragments value={serverFragmentHtml}>{<CartIcon />}</ServerFragments>)).toContain('<path d="M1 1h4');
+  });
+
+  it("hydrates in the browser without a mismatch; the nav's current page then moves in place and keeps the focus", async () => {
+    const { second } = await renderTwice("/shop", null);
+    const frame = document.createElement("div");
+    frame.innerHTML = second;
+    document.body.append(frame);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const recoverable = vi.fn();
+    await act(async () => {
+      hydrateRoot(frame, page("/shop", null, { server: false }), { onRecoverableError: recoverable });
+    });
+    expect(recoverable).not.toHaveBeenCalled();
+    expect(errors).not.toHaveBeenCalled();
+    const about = frame.querySelector<HTMLAnchorElement>('nav[aria-label="Main"] a[href="/about"]')!;
+    about.focus();
+    const click = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 });
+    await act(async () => {
+      about.dispatchEvent(click);
+    });
+    expect(click.defaultPrevented).toBe(true); // the router took it: no page load
+    expect(about.getAttribute("aria-current")).toBe("page");
+    expect(frame.querySelector('nav[aria-label="Main"] a[href="/shop"]')!.hasAttribute("aria-current")).toBe(false);
+    expect(document.activeElement).toBe(about);
+    const footerLink = frame.querySelector<HTMLAnchorElement>('footer a[href="/faq"]')!;
+    const footerClick = new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 });
+    await act(async () => {
+      footerLink.dispatchEvent(footerClick);
+    });
+    expect(footerClick.defaultPrevented).toBe(true);
+  });
+});
