@@ -27,7 +27,8 @@ export default async function handleRequest(
   const beforeStreaming = rendersIsland(routerContext.staticHandlerContext) ? undefined : await readHydrationData(routerContext, timeoutMs);
   const document = (
     <NonceContext value={nonce}>
-      <ServerFragments value={serverFragmentHtml}>
+      {/* Not under `react-router dev`: an edited component would keep showing its cached HTML. */}
+      <ServerFragments value={import.meta.env.DEV ? null : serverFragmentHtml}>
         <ServerRouter context={withMatchedRoutes(routerContext)} url={request.url} nonce={nonce} />
       </ServerFragments>
     </NonceContext>
