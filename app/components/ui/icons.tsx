@@ -7,14 +7,10 @@ type IconProps = SVGProps<SVGSVGElement> & { title?: string };
 function Icon({ shape, children, title, ...props }: IconProps & { shape: string; children: React.ReactNode }) {
   const drawing = useServerFragment(
     title ? null : `icon:${shape}`,
-    title ? (
-      <>
-        <title>{title}</title>
-        {children}
-      </>
-    ) : (
-      children
-    ),
+    <>
+      {title ? <title>{title}</title> : null}
+      {children}
+    </>,
   );
   return (
     <svg
