@@ -18,6 +18,8 @@ const envSchema = z.object({
   SEED_PRODUCTS: z.coerce.number().int().min(1).max(2_000_000).default(600),
   /** Worker processes serving HTTP; 0 means one per CPU core. */
   WEB_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(1),
+  /** Memory for the anonymous page cache, in MiB per worker process; 0 turns it off. */
+  PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   /**
    * Which proxies may tell the app the client's address (X-Forwarded-For / X-Request-Id): unset or
    * "false" trusts none (the socket address counts); "loopback", an IP, or a comma-separated list of

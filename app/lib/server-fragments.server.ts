@@ -6,6 +6,8 @@ import type { ServerFragmentHtml } from "./server-fragments.ts";
 const MAX_FRAGMENTS = 500;
 /** Markup React lifts into the document's <head>, or preloads there: lost when rendered alone. */
 const HOISTED = /<(?:link|meta|title|script|style)\b/;
+/** A character past Latin-1: one of them makes V8 hold the whole document as two bytes a character. */
+const WIDE_CHARACTER = /[^\u0000-\u00ff]/gu;
 
 const rendered = new Map<string, string>();
 const seen = new Set<string>();
@@ -22,7 +24,9 @@ export const serverFragmentHtml: ServerFragmentHtml = (key, fragment) => {
   queueMicrotask(() => {
     try {
       const alone = renderToString(fragment);
-      if (!HOISTED.test(alone)) rendered.set(key, alone);
+      // Written as character references, which the browser reads back as the same text (a fragment
+      // holds no <script> or <style>, where it would not), so the document stays one byte a character.
+      if (!HOISTED.test(alone)) rendered.set(key, alone.replace(WIDE_CHARACTER, (c) => `&#${c.codePointAt(0)};`));
     } catch {
       // Not a fragment that renders alone: every page keeps rendering it in place.
     }

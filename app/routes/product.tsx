@@ -9,6 +9,7 @@ import { getSessionInfo } from "../../server/auth/session.ts";
 import { buyerPriceRules, volumeBreaksFor } from "../../server/trade/prices.ts";
 import { tradeRuleFor } from "../lib/pricing.ts";
 import { islandScript } from "../../server/http/islands.ts";
+import { islandLoaderData, islandPageData } from "../islands/island-scripts.tsx";
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : NaN;
@@ -23,12 +24,12 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (!product) throw data("Product not found", { status: 404 });
   const page: ProductData = { product, volumeBreaks: breaks.get(product.id) ?? [], trade: tradeRuleFor(rules, product.id, product.categoryId) };
   // In a production build the page hydrates as an island, without React Router's client (root.tsx).
-  return { ...page, island: islandScript("product") };
+  return islandLoaderData(request, page, islandScript("product"));
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   if (!loaderData) return [];
-  const { product } = loaderData;
+  const { product } = islandPageData(loaderData);
   const origin = siteUrlFrom(matches);
   return [
     ...seo({
@@ -63,5 +64,5 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
-  return <ProductPage loaderData={loaderData} />;
+  return <ProductPage loaderData={islandPageData(loaderData)} />;
 }

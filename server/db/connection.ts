@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { config, type AppConfig } from "../config.ts";
 import type { Database } from "./schema.ts";
+import { setCommittedReader } from "./committed-read.ts";
 import { PreparingClient } from "./pg-prepared.ts";
 import { openSqlite } from "./sqlite-adapter.ts";
 
@@ -46,7 +47,10 @@ export function createDb(options: DbOptions): Db {
   }
   const path = options.sqlitePath ?? "./data/store.db";
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(path) }) });
+  const database = openSqlite(path);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  if (database.readCommitted) setCommittedReader(db, database.readCommitted);
+  return db;
 }
 
 export function dbKind(db: Db): DbKind {

@@ -1,4 +1,4 @@
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
 import { startCheckpointer } from "./sqlite-checkpointer.ts";
 
@@ -6,7 +6,17 @@ import { startCheckpointer } from "./sqlite-checkpointer.ts";
  * Adapts Node's built-in `node:sqlite` to the better-sqlite3 shape that Kysely's
  * SqliteDialect expects, so no native addon has to be compiled.
  */
-export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
+export interface SqliteHandle extends SqliteDatabase {
+  raw: DatabaseSync;
+  /**
+   * Runs a read on a second, read-only connection, synchronously: it sees every committed change
+   * (of any process) and never a transaction still open on the main connection. Null for an
+   * in-memory database, whose data no second connection can see.
+   */
+  readCommitted: ((sql: string) => unknown[]) | null;
+}
+
+export function openSqlite(path: string): SqliteHandle {
   const db = new DatabaseSync(path);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA foreign_keys = ON");
@@ -19,6 +29,7 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
   const checkpointer = path === ":memory:" || path === "" ? null : startCheckpointer(path);
   if (checkpointer) db.exec("PRAGMA wal_autocheckpoint = 0");
   const statements = new Map<string, SqliteStatement>();
+  const committed = checkpointer ? openCommittedReader(path) : null;
 
   function prepare(rawSql: string): SqliteStatement {
     const hit = statements.get(rawSql);
@@ -45,9 +56,25 @@ export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync }
     prepare,
     close: () => {
       checkpointer?.stop();
+      committed?.close();
       db.close();
     },
     raw: db,
+    readCommitted: committed?.read ?? null,
+  };
+}
+
+function openCommittedReader(path: string) {
+  const db = new DatabaseSync(path, { readOnly: true });
+  db.exec("PRAGMA busy_timeout = 5000");
+  const statements = new Map<string, StatementSync>();
+  return {
+    read(sql: string): unknown[] {
+      let stmt = statements.get(sql);
+      if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
+      return stmt.all();
+    },
+    close: () => db.close(),
   };
 }
 

@@ -5,6 +5,7 @@ import compression from "compression";
 import express, { type Express } from "express";
 import helmet from "helmet";
 import type { ServerBuild } from "react-router";
+import { DOCUMENT_REQUEST_HEADER } from "../../app/lib/document-request.ts";
 import { NONCE_HEADER } from "../../app/lib/nonce.ts";
 import { CLIENT_IP_HEADER, getAuth } from "../auth/auth.ts";
 import { originPolicy } from "../auth/origins.ts";
@@ -94,6 +95,9 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
     const nonce = randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
     req.headers[NONCE_HEADER] = nonce;
+    // Only this server says which requests are for a document (never the client).
+    if (req.method === "GET" && !req.path.endsWith(".data")) req.headers[DOCUMENT_REQUEST_HEADER] = "1";
+    else delete req.headers[DOCUMENT_REQUEST_HEADER];
     next();
   });
   const securityHeaders = helmetHeaders();
@@ -134,7 +138,7 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
   // Only paths that look like files reach the disk; page URLs go straight to the app.
   const publicFiles = express.static(clientDir, { maxAge: "1h", index: false });
   app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()));
-  app.use(pageCache(db, { paths: CACHEABLE_PAGES }));
+  app.use(pageCache(db, { paths: CACHEABLE_PAGES, maxBytes: cfg.PAGE_CACHE_MB * 2 ** 20 }));
   app.all("/{*splat}", createRequestHandler({ build, mode: process.env.NODE_ENV }));
   return app;
 }

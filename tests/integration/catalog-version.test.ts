@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bumpCatalogVersion, CATALOG_VERSION_STRIPES, readCatalogVersion } from "../../server/catalog/version.ts";
+import { bumpCatalogVersion, CATALOG_VERSION_STRIPES, committedCatalogVersion, readCatalogVersion } from "../../server/catalog/version.ts";
+import { createDb, type Db } from "../../server/db/connection.ts";
 import { moveStocks } from "../../server/inventory/stock.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshDb, migrateAll, type TestDb } from "./databases.ts";
 
 describe.each(dialects)("the catalog version (%s)", (kind) => {
   let t: TestDb;
@@ -61,5 +65,61 @@ describe.each(dialects)("the catalog version (%s)", (kind) => {
     expect(moved).toMatchObject({ stockBefore: 5, stockAfter: 2 });
     await expect(t.db.transaction().execute((trx) => moveStocks(trx, [{ productId: 11, delta: 1, reason: "order" }, { productId: 12, delta: 0, reason: "order" }]))).rejects.toThrow(RangeError);
     expect((await t.db.selectFrom("products").select("stock_quantity").where("id", "=", 11).executeTakeFirstOrThrow()).stock_quantity).toBe(2);
+  });
+});
+
+describe("the catalog version of a SQLite file, read beside the connection (server/db/committed-read.ts)", () => {
+  let dir: string;
+  let db: Db;
+  let other: Db;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "committed-read-"));
+    db = createDb({ kind: "sqlite", sqlitePath: path.join(dir, "store.db") });
+    await migrateAll(db);
+    other = createDb({ kind: "sqlite", sqlitePath: path.join(dir, "store.db") });
+  }, 60_000);
+  afterAll(async () => {
+    await other?.destroy();
+    await db?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is read at once, without the handle's queue, and sees every commit of this connection and of another", async () => {
+    const before = committedCatalogVersion(db)!;
+    expect(before).toEqual(expect.any(Number));
+    expect(await readCatalogVersion(db)).toBe(before);
+    await bumpCatalogVersion(db, 3);
+    expect(committedCatalogVersion(db)).toBe(before + 1);
+    await bumpCatalogVersion(other, 4);
+    expect(committedCatalogVersion(db)).toBe(before + 2);
+    expect(await readCatalogVersion(other)).toBe(before + 2);
+  });
+
+  it("never sees a change a transaction has not committed, and sees it once it has", async () => {
+    const before = committedCatalogVersion(db)!;
+    await db.transaction().execute(async (trx) => {
+      await bumpCatalogVersion(trx, 5);
+      // Inside the transaction its own reads see the bump; the committed read does not (and does
+      // not wait for the transaction, which holds the only connection).
+      expect(await readCatalogVersion(trx)).toBe(before + 1);
+      expect(committedCatalogVersion(trx)).toBeUndefined();
+      expect(committedCatalogVersion(db)).toBe(before);
+    });
+    expect(committedCatalogVersion(db)).toBe(before + 1);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await bumpCatalogVersion(trx, 6);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(committedCatalogVersion(db)).toBe(before + 1);
+  });
+
+  it("is not there for an in-memory database, whose data no second connection sees", async () => {
+    const memory = await freshDb("sqlite");
+    expect(committedCatalogVersion(memory.db)).toBeUndefined();
+    await bumpCatalogVersion(memory.db);
+    expect(await readCatalogVersion(memory.db)).toBeGreaterThan(0);
+    await memory.drop();
   });
 });

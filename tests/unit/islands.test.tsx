@@ -6,7 +6,8 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 // @ts-expect-error React Router ships its turbo-stream encoder without type declarations.
 import { encode } from "../../node_modules/react-router/dist/production/vendor/turbo-stream-v2/turbo-stream.js";
-import { islandOf, rendersIsland, scriptJson } from "../../app/islands/island-scripts.tsx";
+import { islandLoaderData, islandOf, islandPageData, rendersIsland, scriptJson } from "../../app/islands/island-scripts.tsx";
+import { DOCUMENT_REQUEST_HEADER } from "../../app/lib/document-request.ts";
 import { dataUrl, Link, setRootData, useFetcher, useRevalidator, useRouteLoaderData } from "../../app/islands/router-shim.tsx";
 
 /** A reply as React Router's server writes it for a single fetch: turbo-stream. */
@@ -37,6 +38,29 @@ describe("the island's data block", () => {
     expect(islandOf([match({ island: null })])).toBeNull();
     expect(islandOf([match(undefined)])).toBeNull();
     expect(islandOf([])).toBeNull();
+  });
+
+  it("keeps an island document's own data out of React Router's encoded hydration data, and nothing else's", async () => {
+    const page = { product: { title: "Cordless Drill 18V" }, volumeBreaks: [] };
+    const documentRequest = new Request("http://x/shop/12", { headers: { [DOCUMENT_REQUEST_HEADER]: "1" } });
+    const encoded = async (data: unknown) => new Response(encode({ loaderData: { "routes/product": data } }) as ReadableStream<Uint8Array>).text();
+
+    const island = islandLoaderData(documentRequest, page, "/assets/island-product-x.js");
+    expect(islandPageData(island)).toBe(page);
+    expect(await encoded(island)).not.toContain("Cordless Drill");
+    const match = { id: "routes/product", pathname: "/shop/12", params: {}, loaderData: island, handle: undefined };
+    // The island's own data block still carries it, and the renderer knows the page is an island.
+    expect(islandOf([match])).toEqual({ src: "/assets/island-product-x.js", data: page });
+    expect(JSON.parse(scriptJson(islandOf([match])!.data))).toEqual(page);
+    expect(rendersIsland({ matches: [{ route: { id: "routes/product" } }], loaderData: { "routes/product": island } })).toBe(true);
+
+    // React Router's client navigating to the page (a .data request, without the header), and a
+    // build without islands (react-router dev), get the data plain.
+    for (const plain of [islandLoaderData(new Request("http://x/shop/12"), page, "/assets/island-product-x.js"), islandLoaderData(documentRequest, page, null)]) {
+      expect(plain).toMatchObject(page);
+      expect(islandPageData(plain)).toMatchObject(page);
+      expect(await encoded(plain)).toContain("Cordless Drill");
+    }
   });
 
   it("tells the document renderer, before the render, which pages are islands (their leaf names a script)", () => {

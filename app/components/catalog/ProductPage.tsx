@@ -1,7 +1,9 @@
-import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
+import { preload } from "react-dom";
+import { FIVE_STARS_SRC } from "./Price.tsx";
+import { productDetailsHtml, productSummaryHtml } from "./product-html.ts";
+import { QuantityPrice } from "./QuantityPrice.tsx";
 import { AddToCartForm, WishlistButton } from "../cart/ShopForms.tsx";
 import { Carousel } from "../ui/Carousel.tsx";
-import { QuantityPrice } from "./QuantityPrice.tsx";
 import { PRODUCT_SLIDESHOW_MS } from "../../lib/site.ts";
 import type { ProductDetail } from "../../lib/catalog-types.ts";
 import type { TradeRule, VolumeBreak } from "../../lib/pricing.ts";
@@ -19,14 +21,8 @@ export interface ProductData {
 export function ProductPage({ loaderData }: { loaderData: ProductData }) {
   const { product, volumeBreaks, trade } = loaderData;
   const inStock = product.stockQuantity > 0;
-  const specs: [string, string][] = [
-    ["Brand", product.brandName],
-    ["Model", product.model],
-    ["Material", product.material],
-    ["Weight (gm)", String(product.weightGrams)],
-    ["Country of origin", product.countryOfOrigin],
-    ["Manufacturer", product.manufacturer],
-  ];
+  // React preloads the images it renders that load at once; it does not see the summary's stars.
+  preload(FIVE_STARS_SRC, { as: "image" });
   return (
     <div className="mx-auto grid max-w-7xl gap-10 px-4 py-8 lg:grid-cols-2">
       <Carousel
@@ -39,23 +35,11 @@ export function ProductPage({ loaderData }: { loaderData: ProductData }) {
         controlsClassName="absolute right-3 bottom-3 z-10"
         className="self-start rounded-xl border border-slate-200 bg-slate-50"
         renderItem={(src, i) => (
-          <img src={src} srcSet={src.endsWith("-600.webp") ? `${src} 1x, ${src.replace(/-600\.webp$/, "-1200.webp")} 2x` : undefined} alt={`${product.title} — view ${i + 1}`} width={600} height={600} loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : "auto"} className="mx-auto aspect-square w-full object-contain" />
+          <img src={src} srcSet={src.endsWith("-600.webp") ? `${src} 1x, ${src.replace(/-600\.webp$/, "-1200.webp")} 2x` : undefined} alt={`${product.title}, view ${i + 1}`} width={600} height={600} loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : "auto"} className="mx-auto aspect-square w-full object-contain" />
         )}
       />
       <div>
-        <p className="text-sm font-semibold text-brand-800">{product.categoryName}</p>
-        <h1 className="mt-1 text-3xl font-bold text-ink">{product.title}</h1>
-        <div className="mt-2">
-          <FiveStars />
-        </div>
-        <div className="mt-4 flex flex-wrap items-center gap-3">
-          <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} size="lg" />
-          <DiscountBadge percent={product.discountPercent} />
-        </div>
-        <p className="text-sm text-slate-700">Tax included</p>
-        <p className={`mt-3 font-semibold ${inStock ? "text-green-800" : "text-red-700"}`} data-testid="stock">
-          {inStock ? `In Stock (${product.stockQuantity})` : "Stock out"}
-        </p>
+        <div dangerouslySetInnerHTML={{ __html: productSummaryHtml(product) }} />
         <AddToCartForm productId={product.id} className="mt-6 space-y-4">
           <fieldset>
             <legend className="mb-2 font-semibold text-ink">Color</legend>
@@ -79,31 +63,7 @@ export function ProductPage({ loaderData }: { loaderData: ProductData }) {
             </WishlistButton>
           </div>
         </AddToCartForm>
-        <h2 className="mt-8 text-lg font-semibold text-ink">Description</h2>
-        <p className="mt-2 leading-relaxed text-slate-700">{product.description}</p>
-        {product.features.length ? (
-          <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700">
-            {product.features.map((f) => (
-              <li key={f}>{f}</li>
-            ))}
-          </ul>
-        ) : null}
-        <table className="mt-6 w-full text-left text-sm">
-          <caption className="sr-only">Specifications</caption>
-          <tbody>
-            {specs.map(([label, value]) => (
-              <tr key={label} className="border-b border-slate-200">
-                <th scope="row" className="w-48 py-2 font-semibold text-ink">
-                  {label}
-                </th>
-                <td className="py-2 text-slate-700">{value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <p className="mt-6 rounded-md bg-brand-50 p-3 text-sm text-slate-800">
-          <strong>Return policy:</strong> {product.returnPolicy}
-        </p>
+        <div dangerouslySetInnerHTML={{ __html: productDetailsHtml(product) }} />
       </div>
     </div>
   );

@@ -52,6 +52,35 @@ test.describe("a product page as an island", () => {
   });
 });
 
+test.describe("an island page's data", () => {
+  test("a product page's own data is only in the island's block; React Router's client navigating to it gets it whole, whatever header a client sends", async ({ page, request }) => {
+    await page.goto("/shop/1");
+    const title = (await page.getByRole("main").getByRole("heading", { level: 1 }).textContent())!.trim();
+    const html = await (await request.get("/shop/1")).text();
+    const islandData = html.slice(html.indexOf('id="island-data"'));
+    expect(islandData).toContain(JSON.stringify(title).slice(1, -1));
+    // The document carries no encoded copy of the loader data for React Router's client.
+    expect(html).not.toContain("__reactRouterContext");
+    for (const headers of [{}, { "x-document-request": "1" }]) {
+      const data = await request.get("/shop/1.data", { headers });
+      expect(data.status()).toBe(200);
+      expect(await data.text()).toContain(title);
+    }
+    // From the shop (under React Router's client), a click on a card opens the page in place.
+    await page.goto("/shop");
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const card = page.getByRole("main").getByRole("article").first();
+    const cardTitle = (await card.getByRole("heading").textContent())!.trim();
+    await card.getByRole("link").first().click();
+    await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText(cardTitle);
+    await expect(page.getByRole("main").getByTestId("stock")).toBeVisible();
+    await expect(page.getByRole("main").getByRole("table")).toContainText("Manufacturer");
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(consoleErrorsOf(page)).toEqual([]);
+  });
+});
+
 test.describe("the home page as an island", () => {
   test("a best product goes into the cart and the wishlist without a page load, and the header follows", async ({ page }) => {
     await page.goto("/");
