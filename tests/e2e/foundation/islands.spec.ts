@@ -61,7 +61,7 @@ test.describe("an island page's data", () => {
     expect(islandData).toContain(JSON.stringify(title).slice(1, -1));
     // The document carries no encoded copy of the loader data for React Router's client.
     expect(html).not.toContain("__reactRouterContext");
-    for (const headers of [{}, { "x-document-request": "1" }]) {
+    for (const headers of [{}, { "x-document-request": "1" }] as Record<string, string>[]) {
       const data = await request.get("/shop/1.data", { headers });
       expect(data.status()).toBe(200);
       expect(await data.text()).toContain(title);
