@@ -6,7 +6,8 @@ import { seo, siteUrlFrom } from "../lib/seo.ts";
 import { getProductDetail } from "../../server/catalog/catalog.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { getSessionInfo } from "../../server/auth/session.ts";
-import { buyerPriceRules, volumeBreaksFor } from "../../server/trade/prices.ts";
+import { isProductId } from "../../server/catalog/product-rows.ts";
+import { buyerPriceRules, productVolumeBreaks } from "../../server/trade/prices.ts";
 import { tradeRuleFor } from "../lib/pricing.ts";
 import { islandScript } from "../../server/http/islands.ts";
 import { islandLoaderData, islandPageData } from "../islands/island-scripts.tsx";
@@ -18,11 +19,11 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   // session cookie keeps the page out of the anonymous page cache.
   const [product, breaks, rules] = await Promise.all([
     getProductDetail(db, id),
-    Number.isInteger(id) && id >= 1 && id <= 2_147_483_647 ? volumeBreaksFor(db, [id]) : new Map<number, never>(),
+    isProductId(id) ? productVolumeBreaks(db, id) : [],
     getSessionInfo(request).then((session) => (session ? buyerPriceRules(db, session.userId) : null)),
   ]);
   if (!product) throw data("Product not found", { status: 404 });
-  const page: ProductData = { product, volumeBreaks: breaks.get(product.id) ?? [], trade: tradeRuleFor(rules, product.id, product.categoryId) };
+  const page: ProductData = { product, volumeBreaks: breaks, trade: tradeRuleFor(rules, product.id, product.categoryId) };
   // In a production build the page hydrates as an island, without React Router's client (root.tsx).
   return islandLoaderData(request, page, islandScript("product"));
 }

@@ -4,6 +4,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import { tradeRuleFor, unitPrice, type PriceListRules, type TradeRule, type VolumeBreak } from "../../app/lib/pricing.ts";
+import { compiledOnce } from "../db/compiled-once.ts";
 import type { Database } from "../db/schema.ts";
 
 type Handle = Kysely<Database> | Transaction<Database>;
@@ -16,6 +17,15 @@ export async function volumeBreaksFor(db: Handle, productIds: readonly number[])
     .where("product_id", "in", [...new Set(productIds)])
     .execute();
   return groupVolumeBreaks(rows);
+}
+
+const productVolumeBreakRows = compiledOnce((db: Kysely<Database>, productId: number) =>
+  db.selectFrom("volume_breaks").select(["product_id", "min_quantity", "percent_off"]).where("product_id", "=", productId),
+);
+
+/** One product's volume breaks, smallest quantity first: a product page's, its query compiled once. */
+export async function productVolumeBreaks(db: Kysely<Database>, productId: number): Promise<VolumeBreak[]> {
+  return groupVolumeBreaks(await productVolumeBreakRows(db, productId)).get(productId) ?? [];
 }
 
 /**

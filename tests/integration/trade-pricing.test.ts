@@ -12,6 +12,7 @@ import { addToCart, getCart, setCartQuantity } from "../../server/cart/cart.ts";
 import { loadConfig } from "../../server/config.ts";
 import { seedCatalog, SEED_VOLUME_BREAKS } from "../../server/db/seed/seed.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
+import { productVolumeBreaks, volumeBreaksFor } from "../../server/trade/prices.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
@@ -61,6 +62,15 @@ describe.each(dialects)("volume breaks and trade prices on %s", (kind) => {
   it("seeds the breaks on one product in five", async () => {
     const rows = await t.db.selectFrom("volume_breaks").select(["product_id", "min_quantity", "percent_off"]).orderBy("product_id").orderBy("min_quantity").execute();
     expect(rows).toEqual([3, 8].flatMap((id) => SEED_VOLUME_BREAKS.map((b) => ({ product_id: id, min_quantity: b.minQuantity, percent_off: b.percentOff }))));
+  });
+
+  it("reads one product page's breaks as the cart's lookup of many does, smallest first", async () => {
+    for (const id of [3, 8, 4, 999_999]) {
+      const many = (await volumeBreaksFor(t.db, [id, 1, 2])).get(id) ?? [];
+      expect(await productVolumeBreaks(t.db, id)).toEqual(many);
+    }
+    expect(await productVolumeBreaks(t.db, 3)).toEqual([...SEED_VOLUME_BREAKS].sort((a, b) => a.minQuantity - b.minQuantity));
+    expect(await productVolumeBreaks(t.db, 4)).toEqual([]);
   });
 
   it("prices a guest's cart line by its quantity: list, then each break", async () => {
