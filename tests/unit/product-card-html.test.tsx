@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { productCardHtml, type CardProduct } from "../../app/components/catalog/card-html.ts";
 import { ProductGrid } from "../../app/components/catalog/ProductGrid.tsx";
 import { AlertProvider } from "../../app/components/ui/Alert.tsx";
+import { inDocument } from "../support/in-document.ts";
 
 const product = (over: Partial<CardProduct> = {}): CardProduct => ({
   id: 7,
@@ -17,12 +18,7 @@ const product = (over: Partial<CardProduct> = {}): CardProduct => ({
   ...over,
 });
 
-function cardElement(html: string): HTMLElement {
-  const holder = document.createElement("li");
-  holder.innerHTML = html;
-  document.body.append(holder);
-  return holder;
-}
+const cardElement = (html: string) => inDocument(html, "li");
 
 afterEach(() => {
   cleanup();

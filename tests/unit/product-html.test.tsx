@@ -8,6 +8,7 @@ import { productDetailsHtml, productSummaryHtml } from "../../app/components/cat
 import { ProductPage, type ProductData } from "../../app/components/catalog/ProductPage.tsx";
 import { AlertProvider } from "../../app/components/ui/Alert.tsx";
 import type { ProductDetail } from "../../app/lib/catalog-types.ts";
+import { inDocument } from "../support/in-document.ts";
 
 const detail = (over: Partial<ProductDetail> = {}): ProductDetail => ({
   id: 12,
@@ -36,13 +37,6 @@ const detail = (over: Partial<ProductDetail> = {}): ProductDetail => ({
   returnPolicy: "Return within 30 days.",
   ...over,
 });
-
-function inDocument(html: string): HTMLElement {
-  const holder = document.createElement("div");
-  holder.innerHTML = html;
-  document.body.append(holder);
-  return holder;
-}
 
 afterEach(() => {
   cleanup();
