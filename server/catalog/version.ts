@@ -54,6 +54,6 @@ export function committedCatalogVersion(db: Kysely<Database>): number | undefine
  * (tests/reliability/client-bundle.test.ts).
  */
 const sharedVersionRead = /* @__PURE__ */ sharedFreshRead(async (db: Kysely<Database>): Promise<number> => {
-  const row = await db.selectFrom("catalog_version").select(sql<number>`sum(version)`.as("version")).executeTakeFirst();
-  return Number(row?.version ?? 0);
+  const { rows } = await sql<{ version: number | null }>`${sql.raw(CATALOG_VERSION_SQL)}`.execute(db);
+  return Number(rows[0]?.version ?? 0);
 });

@@ -25,11 +25,12 @@ export function openSqlite(path: string): SqliteHandle {
   // 64 MB page cache: the default 2 MB holds neither the FTS index nor the search table of a large
   // catalog, which makes every search several times slower.
   db.exec("PRAGMA cache_size = -65536");
+  const onFile = path !== ":memory:" && path !== "";
   // A file database is checkpointed by a worker thread, not inside the commits of this connection.
-  const checkpointer = path === ":memory:" || path === "" ? null : startCheckpointer(path);
+  const checkpointer = onFile ? startCheckpointer(path) : null;
   if (checkpointer) db.exec("PRAGMA wal_autocheckpoint = 0");
   const statements = new Map<string, SqliteStatement>();
-  const committed = checkpointer ? openCommittedReader(path) : null;
+  const committed = onFile ? openCommittedReader(path) : null;
 
   function prepare(rawSql: string): SqliteStatement {
     const hit = statements.get(rawSql);

@@ -3,9 +3,9 @@
  * end, so the oldest are overwritten first. A copy is known by the position it was written at
  * (a count of bytes that only grows), which tells whether it has been overwritten since.
  *
- * One allocation for the process's life: keeping thousands of pages as Buffers of their own made
- * each stored page a long-lived allocation outside the heap, and replacing them all the time kept
- * the garbage collector busy with the old generation.
+ * One allocation for the process's life, bounded in bytes rather than in pages (a result page is
+ * four times a product page), made on the first write and filled with zeros at once, so no write
+ * pays for the operating system handing it fresh memory.
  */
 export class ByteRing {
   readonly capacity: number;

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { committedCatalogVersion, readCatalogVersion } from "../catalog/version.ts";
+import { readCatalogVersion } from "../catalog/version.ts";
 import type { Db } from "../db/connection.ts";
 import { metrics } from "../ops/metrics.ts";
 import { ByteRing } from "./byte-ring.ts";
@@ -27,7 +27,7 @@ export interface PageCacheOptions {
 
 const STORED_HEADERS = new Set(["content-type", "cache-control", "link", "content-language"]);
 const PERSONAL_COOKIE = /(?:^|;\s*)(?:[\w.-]*session_token|guest)=/;
-export const DEFAULT_PAGE_CACHE_BYTES = 64 * 2 ** 20;
+const DEFAULT_PAGE_CACHE_BYTES = 64 * 2 ** 20;
 
 /**
  * A per-process micro-cache for the server-rendered HTML that anonymous visitors get. An entry is
@@ -48,7 +48,7 @@ export function pageCache(db: Db, options: PageCacheOptions) {
   const maxAskedOnce = Math.max(1000, Math.round(ring.capacity / 8192));
 
   async function readVersion(): Promise<number> {
-    const version = committedCatalogVersion(db) ?? (await readCatalogVersion(db));
+    const version = await readCatalogVersion(db);
     lastRead = version;
     return version;
   }
