@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Express } from "express";
 import helmet from "helmet";
@@ -18,6 +17,8 @@ import { checkoutPageOrigins } from "../payments/stripe.ts";
 import { requestLog } from "./request-log.ts";
 import { bodyLimit, storeBodyLimit } from "./body-limit.ts";
 import { pageCache } from "./page-cache.ts";
+import { reactRouterHandler } from "./react-router-handler.ts";
+import { buildWithRoute, PRODUCT_PAGE, PRODUCT_ROUTE } from "./route-table.ts";
 
 const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   contentSecurityPolicy: {
@@ -139,6 +140,11 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
   const publicFiles = express.static(clientDir, { maxAge: "1h", index: false });
   app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   app.use(pageCache(db, { paths: CACHEABLE_PAGES, maxBytes: cfg.PAGE_CACHE_MB * 2 ** 20 }));
-  app.all("/{*splat}", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+  const productBuild = buildWithRoute(build, PRODUCT_ROUTE);
+  if (productBuild) {
+    const productPages = reactRouterHandler(productBuild);
+    app.use((req, res, next) => (PRODUCT_PAGE.test(req.path) ? productPages(req, res, next) : next()));
+  }
+  app.all("/{*splat}", reactRouterHandler(build));
   return app;
 }

@@ -117,9 +117,14 @@ export function renderDocument(document: ReactNode, response: DocumentResponse):
   return Promise.resolve(documentResponse(documentBytes(html, doctype), response.headers, response.status));
 }
 
+/** Shared by name: the server reads it from the copy of this module bundled into the app's build. */
+const DOCUMENT_BYTES = Symbol.for("toolstore.documentBytes");
+type DocumentResponseBody = Response & { [DOCUMENT_BYTES]?: Buffer<ArrayBuffer> };
+
 /**
  * The bytes as a response body, with their Content-Length. Given the bytes themselves, a Response
  * copies them (a fresh 20–80 KB for every page); a stream that hands over these bytes does not.
+ * The server's handler (react-router-handler.ts) sends the bytes without reading the stream.
  */
 export function documentResponse(bytes: Buffer<ArrayBuffer>, headers: Headers, status: number): Response {
   headers.set("Content-Length", String(bytes.byteLength));
@@ -129,7 +134,14 @@ export function documentResponse(bytes: Buffer<ArrayBuffer>, headers: Headers, s
       controller.close();
     },
   });
-  return new Response(body, { headers, status });
+  const response: DocumentResponseBody = new Response(body, { headers, status });
+  response[DOCUMENT_BYTES] = bytes;
+  return response;
+}
+
+/** The whole body of a document documentResponse made, unread; undefined for any other response. */
+export function documentBytesOf(response: Response): Buffer<ArrayBuffer> | undefined {
+  return response.bodyUsed ? undefined : (response as DocumentResponseBody)[DOCUMENT_BYTES];
 }
 
 /** React's streaming renderer, answering once everything has rendered. */

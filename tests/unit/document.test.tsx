@@ -1,7 +1,7 @@
 import { Suspense, use, type ComponentType, type ReactNode } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
-import { documentBytes, readHydrationData, renderDocument } from "../../server/http/document.ts";
+import { documentBytes, documentBytesOf, documentResponse, readHydrationData, renderDocument } from "../../server/http/document.ts";
 
 const response = () => ({ nonce: "n0nce", status: 200, headers: new Headers(), timeoutMs: 2_000 });
 
@@ -159,6 +159,22 @@ function Transfer({ context }: { context: HydrationContext }) {
     </Suspense>
   );
 }
+
+describe("documentBytesOf", () => {
+  it("hands the server a rendered document's bytes, the same as its body, until the body has been read", async () => {
+    const bytes = documentBytes("<html><head></head><body>Größe</body></html>", "<!DOCTYPE html>");
+    const response = documentResponse(bytes, new Headers(), 200);
+    expect(documentBytesOf(response)).toBe(bytes);
+    expect(response.headers.get("content-length")).toBe(String(bytes.byteLength));
+    expect(Buffer.from(await response.clone().arrayBuffer()).equals(bytes)).toBe(true);
+    await response.arrayBuffer();
+    expect(documentBytesOf(response)).toBeUndefined();
+  });
+
+  it("is undefined for any other response", () => {
+    expect(documentBytesOf(new Response("<html></html>"))).toBeUndefined();
+  });
+});
 
 describe("readHydrationData", () => {
   it("lets React Router's StreamTransfer write the data without waiting, as it writes it when it reads the stream itself", async () => {
