@@ -5,7 +5,7 @@ import { readHydrationData, renderDocument } from "../server/http/document.ts";
 import { rendersIsland } from "./islands/island-scripts.tsx";
 import { withMatchedRoutes } from "./lib/matched-routes.ts";
 import { ServerFragments } from "./lib/server-fragments.ts";
-import { serverFragmentHtml } from "./lib/server-fragments.server.ts";
+import { documentFragments, serverFragmentHtml } from "./lib/server-fragments.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -33,5 +33,5 @@ export default async function handleRequest(
       </ServerFragments>
     </NonceContext>
   );
-  return renderDocument(document, { nonce, status: responseStatusCode, headers: responseHeaders, timeoutMs, beforeStreaming });
+  return renderDocument(document, { nonce, status: responseStatusCode, headers: responseHeaders, timeoutMs, beforeStreaming, fragments: import.meta.env.DEV ? undefined : documentFragments });
 }

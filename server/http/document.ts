@@ -92,6 +92,8 @@ type DocumentResponse = {
   timeoutMs: number;
   /** Called before the streaming renderer starts (readHydrationData's result). */
   beforeStreaming?: () => void;
+  /** Told when a render to one string begins and given its HTML once it is whole (documentFragments). */
+  fragments?: { begin(): void; capture(html: string): void };
 };
 
 /**
@@ -105,6 +107,7 @@ export function renderDocument(document: ReactNode, response: DocumentResponse):
   response.headers.set("Content-Type", "text/html; charset=utf-8");
   let html: string;
   try {
+    response.fragments?.begin();
     html = renderToString(document);
   } catch {
     return renderWhenReady(document, response);
@@ -113,6 +116,7 @@ export function renderDocument(document: ReactNode, response: DocumentResponse):
   // copied); joined to anything after that, it would be flattened again. So the doctype, which the
   // streaming renderer writes before <html> and the string renderer leaves out, joins only the head.
   if (html.includes(CLIENT_RENDERED_BOUNDARY)) return renderWhenReady(document, response);
+  response.fragments?.capture(html);
   const doctype = html.startsWith("<html") ? "<!DOCTYPE html>" : "";
   return Promise.resolve(documentResponse(documentBytes(html, doctype), response.headers, response.status));
 }

@@ -11,7 +11,7 @@ import { CartIcon } from "../../app/components/ui/icons.tsx";
 import type { PublicUser } from "../../app/lib/auth-rules.ts";
 import { CurrentUserProvider } from "../../app/lib/current-user.tsx";
 import { ServerFragments } from "../../app/lib/server-fragments.ts";
-import { serverFragmentHtml } from "../../app/lib/server-fragments.server.ts";
+import { documentFragments, innerHtmlOf, serverFragmentHtml } from "../../app/lib/server-fragments.server.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -21,14 +21,14 @@ afterEach(() => {
 const buyer: PublicUser = { fullName: "Ada Buyer", email: "ada@example.com", profilePhoto: null };
 
 /** The header and footer of a page at `path`, as the server renders them (with fragments) or the browser (without). */
-function page(path: string, user: PublicUser | null, { server }: { server: boolean }) {
+function page(path: string, user: PublicUser | null, { server, cartCount = 2 }: { server: boolean; cartCount?: number }) {
   const Stub = createRoutesStub([
     {
       path: "*",
       Component: () => (
         <CurrentUserProvider serverUser={user}>
           <AlertProvider>
-            <Header cartCount={2} />
+            <Header cartCount={cartCount} />
             <Footer year={2026} />
           </AlertProvider>
         </CurrentUserProvider>
@@ -42,11 +42,19 @@ function page(path: string, user: PublicUser | null, { server }: { server: boole
 /** What the server writes for React's HTML: characters past Latin-1 as character references. */
 const asWritten = (html: string) => html.replace(/[^\u0000-\u00ff]/gu, (c) => `&#${c.codePointAt(0)};`);
 
+/** A render to one string, as server/http/document.ts does it: fragments with a host element are taken from its HTML. */
+function renderOnServer(path: string, user: PublicUser | null, cartCount?: number) {
+  documentFragments.begin();
+  const html = renderToString(page(path, user, { server: true, cartCount }));
+  documentFragments.capture(html);
+  return html;
+}
+
 /** Renders on the server twice: the first render leaves the fragments, the second writes them. */
-async function renderTwice(path: string, user: PublicUser | null) {
-  const first = renderToString(page(path, user, { server: true }));
+async function renderTwice(path: string, user: PublicUser | null, cartCount?: number) {
+  const first = renderOnServer(path, user, cartCount);
   await Promise.resolve();
-  return { first, second: renderToString(page(path, user, { server: true })) };
+  return { first, second: renderOnServer(path, user, cartCount) };
 }
 
 describe("parts of a page the server writes from one earlier render (app/lib/server-fragments.ts)", () => {
@@ -60,7 +68,7 @@ describe("parts of a page the server writes from one earlier render (app/lib/ser
     expect(second).not.toMatch(/[^\u0000-\u00ff]/u);
     document.body.innerHTML = second;
     expect(document.querySelector<HTMLInputElement>("#header-search")?.placeholder).toBe("Search for tools…");
-    for (const key of ["footer:2026", "header-nav:1", "mobile-nav:1", "header-login", "header-icon:Cart:2", "header-icon:Wishlist:0", "icon:search", "search-fields:header-search", "search-fields:mobile-search"]) {
+    for (const key of ["footer:2026", "header:1:2:0", "header-nav:1", "mobile-nav:1", "header-login", "header-icon:Cart:2", "header-icon:Wishlist:0", "icon:search", "search-fields:header-search", "search-fields:mobile-search"]) {
       expect(serverFragmentHtml(key, null), key).toEqual(expect.any(String));
     }
     expect(second).toContain('<a href="/shop" aria-current="page"');
@@ -81,6 +89,30 @@ describe("parts of a page the server writes from one earlier render (app/lib/ser
     expect(second).toContain("Your account (Ada Buyer)");
     expect(second).not.toContain('href="/login"');
     expect(second).toBe(asWritten(renderToString(page("/", buyer, { server: false }))));
+  });
+
+  it("keys a signed-out visitor's whole header by the current page and both counts, and still preloads its logo", async () => {
+    await renderTwice("/about", null, 5);
+    const { first, second } = await renderTwice("/about", null, 6);
+    expect(first).toContain('aria-label="Cart (6 items)"');
+    expect(second).toContain('aria-label="Cart (6 items)"');
+    expect(second).not.toContain("Cart (5 items)");
+    expect(serverFragmentHtml("header:2:5:0", null)).toContain("Cart (5 items)");
+    expect(second).toMatch(/^<link rel="preload" href="\/images\/logo.svg" as="image" fetchPriority="high"\/>/);
+    expect(second.match(/logo\.svg/g)).toHaveLength(2); // the preload and the image: written once each
+  });
+
+  it("takes a fragment from a document only from the render that met it, and only the one element with its host's id", () => {
+    expect(serverFragmentHtml("test:host", <b>mine</b>, "test-host")).toBeUndefined();
+    documentFragments.begin(); // another render begins: this one did not finish as one string
+    documentFragments.capture('<div id="test-host">not mine</div>');
+    expect(serverFragmentHtml("test:host", null)).toBeUndefined();
+
+    expect(innerHtmlOf('<p>x</p><div id="h" class="c"><div>a</div><div><div>b</div></div></div><div>after</div>', "h")).toBe("<div>a</div><div><div>b</div></div>");
+    expect(innerHtmlOf('<header id="h"><span>a</span></header><p id="h"></p>', "h")).toBeNull();
+    expect(innerHtmlOf("<header><span>a</span></header>", "h")).toBeNull();
+    expect(innerHtmlOf('<header id="h"><span>never closed</span>', "h")).toBeNull();
+    expect(innerHtmlOf('<p>id=&quot;h&quot;</p><nav id="h"><a href="/">x</a></nav>', "h")).toBe('<a href="/">x</a>');
   });
 
   it("does not keep a fragment React would lift into the head, nor one that cannot render alone", async () => {

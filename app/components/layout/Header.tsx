@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { preload } from "react-dom";
 import { useLocation, useSearchParams } from "react-router";
 import { headerNav } from "../../content/navigation.ts";
 import { useCurrentUser } from "../../lib/current-user.tsx";
@@ -47,6 +48,10 @@ function IconLink({ to, label, count, children }: { to: string; label: string; c
   return <a href={to} aria-label={accessibleName} className="relative rounded p-2 text-slate-700 hover:text-ink" {...contents} />;
 }
 
+/** The header element's id: the server takes a signed-out visitor's header from a page it rendered (useServerFragment). */
+const HEADER_ID = "site-header";
+const LOGO_SRC = "/images/logo.svg";
+
 export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: number; wishlistCount?: number }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
@@ -69,13 +74,17 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
   );
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
-
-  return (
-    // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur print:hidden" onClick={onLinkClick}>
+  // Preloaded as React preloads the logo it renders, also when the server writes the header whole.
+  preload(LOGO_SRC, { as: "image", fetchPriority: "high" });
+  // A signed-out visitor's whole header, as it stands before any click, is the same for every page
+  // with the same current item and counts: the server writes it from the first such page.
+  const signedOutKey = !user && query === "" && !menuOpen ? `header:${current}:${cartCount}:${wishlistCount}` : null;
+  const contents = useServerFragment(
+    signedOutKey,
+    <>
       <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
         <a href="/" className="shrink-0" aria-label={`${STORE_NAME} home`}>
-          <img src="/images/logo.svg" alt={STORE_NAME} width={160} height={40} fetchPriority="high" />
+          <img src={LOGO_SRC} alt={STORE_NAME} width={160} height={40} fetchPriority="high" />
         </a>
         <nav aria-label="Main" className="hidden lg:block">
           <ul className="flex items-center gap-1" {...desktopNav} />
@@ -107,6 +116,12 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
       <nav id={menuId} aria-label="Mobile" hidden={!menuOpen} className="border-t border-slate-200 lg:hidden">
         <ul className="mx-auto flex max-w-7xl flex-col px-4 py-2" {...mobileNav} />
       </nav>
-    </header>
+    </>,
+    HEADER_ID,
+  );
+
+  return (
+    // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
+    <header id={HEADER_ID} className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur print:hidden" onClick={onLinkClick} {...contents} />
   );
 }
