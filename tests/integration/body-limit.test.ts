@@ -7,6 +7,7 @@ import { migrateAuth } from "../../server/auth/migrate.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { MAX_FORM_BYTES } from "../../server/http/body-limit.ts";
+import { stubBuild as stubServerBuild } from "../support/stub-build.ts";
 import { freshDb, type TestDb } from "./databases.ts";
 
 const MB = 1024 * 1024;
@@ -23,24 +24,15 @@ function stubBuild(onForm: (form: FormData) => void): ServerBuild {
     onForm(form);
     return new Response(`read ${String(form.get("name") ?? "").length}`, { headers: { "content-type": "text/plain" } });
   };
-  return {
-    entry: { module: { default: () => new Response("document") } },
-    routes: {
+  return stubServerBuild(
+    { default: () => new Response("document") },
+    {
       root: { id: "root", path: "", module: { default: () => null } },
       any: { id: "any", parentId: "root", path: "*", module: { action } },
       // Like the back office's guard: answers (a redirect) before reading the body.
       answersFirst: { id: "answersFirst", parentId: "root", path: "admin/products/:id", module: { action: () => new Response(null, { status: 302, headers: { location: "/login" } }) } },
     },
-    assets: { entry: { imports: [], module: "/entry.js" }, routes: {}, url: "/manifest.js", version: "test" },
-    publicPath: "/",
-    assetsBuildDirectory: "build/client",
-    future: {},
-    ssr: true,
-    isSpaMode: false,
-    prerender: [],
-    routeDiscovery: { mode: "initial" },
-    basename: "/",
-  } as unknown as ServerBuild;
+  );
 }
 
 interface Answer {

@@ -1,24 +1,22 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentResponse } from "../../server/http/document.ts";
 import { reactRouterHandler } from "../../server/http/react-router-handler.ts";
+import { stubBuild } from "../support/stub-build.ts";
 
 let aborted = 0;
 let seenUrl = "";
 let seenHeaders: Record<string, string> = {};
 
 /** A build whose routes answer with each kind of response the handler must pass on. */
-const build = {
-  entry: {
-    module: {
-      // The document renderer: a page rendered whole, as app/entry.server.tsx renders one.
-      default: (_request: Request, status: number, headers: Headers) => documentResponse(Buffer.from("<!DOCTYPE html><html><body>Größe £5</body></html>"), headers, status),
-    },
+const build = stubBuild(
+  {
+    // The document renderer: a page rendered whole, as app/entry.server.tsx renders one.
+    default: (_request: Request, status: number, headers: Headers) => documentResponse(Buffer.from("<!DOCTYPE html><html><body>Größe £5</body></html>"), headers, status),
   },
-  routes: {
+  {
     root: { id: "root", path: "", module: { default: () => null } },
     page: { id: "page", parentId: "root", path: "page", module: { default: () => null, headers: () => ({ "Cache-Control": "no-store" }) } },
     cookies: {
@@ -75,16 +73,7 @@ const build = {
       module: { action: async ({ request }: { request: Request }) => new Response(`got ${(await request.formData()).get("name")}`, { headers: { "content-type": "text/plain" } }) },
     },
   },
-  assets: { entry: { imports: [], module: "/entry.js" }, routes: {}, url: "/manifest.js", version: "test" },
-  publicPath: "/",
-  assetsBuildDirectory: "build/client",
-  future: {},
-  ssr: true,
-  isSpaMode: false,
-  prerender: [],
-  routeDiscovery: { mode: "initial" },
-  basename: "/",
-} as unknown as ServerBuild;
+);
 
 let server: Server;
 let base = "";
