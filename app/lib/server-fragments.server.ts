@@ -12,7 +12,7 @@ const WIDE_CHARACTER = /[^\u0000-\u00ff]/gu;
 const rendered = new Map<string, string>();
 const seen = new Set<string>();
 /** Fragments to take from the document being rendered: key → the id of their host element. */
-let fromDocument = new Map<string, string>();
+const fromDocument = new Map<string, string>();
 
 /**
  * The ServerFragments of this process (see useServerFragment). A key's first use renders its
@@ -50,15 +50,14 @@ function keep(key: string, html: string) {
  */
 export const documentFragments = {
   begin() {
-    if (fromDocument.size > 0) fromDocument = new Map();
+    fromDocument.clear();
   },
   capture(documentHtml: string) {
-    if (fromDocument.size === 0) return;
     for (const [key, hostId] of fromDocument) {
       const inner = innerHtmlOf(documentHtml, hostId);
       if (inner !== null) keep(key, inner);
     }
-    fromDocument = new Map();
+    fromDocument.clear();
   },
 };
 

@@ -21,7 +21,7 @@ export function reactRouterHandler(build: ServerBuild, mode = process.env.NODE_E
   };
 }
 
-export function fetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
+function fetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
   const controller = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) controller.abort();
