@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { FORM_LIMITS, NEWSLETTER_EMAIL_FIELD, TOO_LARGE_MESSAGE, type FieldErrors } from "../components/forms/rules.ts";
+import { formatCount } from "./numbers.ts";
 
 export * from "../components/forms/rules.ts";
 
@@ -45,7 +46,7 @@ export const contactSchema = z.object({
     .string({ error: "Enter your message." })
     .trim()
     .min(1, { error: "Enter your message." })
-    .max(FORM_LIMITS.message, { error: `Message must be ${FORM_LIMITS.message.toLocaleString("en-US")} characters or fewer.` })
+    .max(FORM_LIMITS.message, { error: `Message must be ${formatCount(FORM_LIMITS.message)} characters or fewer.` })
     .refine((v) => !/\u0000/.test(v), { error: "Message contains characters that aren't allowed." }),
 });
 export type ContactInput = z.infer<typeof contactSchema>;

@@ -1,14 +1,14 @@
-const usd = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+import { formatCount } from "./numbers.ts";
 
-/** Formats integer cents as US dollars with two decimals, e.g. 12000 → "$120.00". */
+/**
+ * Formats integer cents as US dollars with two decimals, e.g. 123456 → "$1,234.56" and -5 →
+ * "-$0.05", as Intl's "en-US" currency format does (app/lib/numbers.ts says why not Intl itself).
+ */
 export function formatMoney(cents: number): string {
-  if (!Number.isInteger(cents)) throw new RangeError(`Money must be integer cents, got ${cents}`);
-  return usd.format(cents / 100);
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`Money must be integer cents, got ${cents}`);
+  const abs = Math.abs(cents);
+  const dollars = `$${formatCount(Math.floor(abs / 100))}.${String(abs % 100).padStart(2, "0")}`;
+  return cents < 0 ? `-${dollars}` : dollars;
 }
 
 /** Cents as a plain decimal string for machine-readable output (JSON-LD, feeds): 12000 → "120.00". */

@@ -1,4 +1,5 @@
 import { MEMBER_DISCOUNT_THRESHOLD_CENTS } from "./site.ts";
+import { formatCount } from "./numbers.ts";
 
 /** Signed-in members get this percent off an order whose subtotal is over the threshold. */
 export const MEMBER_DISCOUNT_PERCENT = 5;
@@ -14,7 +15,7 @@ export const DEFAULT_GUEST_ORDER_HOLD_MINUTES = 60;
 
 export const QUANTITY_LIMIT_MESSAGES = {
   line: `You can order at most ${MAX_LINE_QUANTITY} of one item in a single order.`,
-  order: `A single order can hold at most ${MAX_ORDER_QUANTITY.toLocaleString("en-US")} units in all.`,
+  order: `A single order can hold at most ${formatCount(MAX_ORDER_QUANTITY)} units in all.`,
 } as const;
 
 /** Which cap a cart breaks, if any: a line above MAX_LINE_QUANTITY or a total above MAX_ORDER_QUANTITY. */

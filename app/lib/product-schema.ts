@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { parseDollarsToCents } from "./money.ts";
+import { formatCount } from "./numbers.ts";
 
 export const PRODUCT_FIELDS = [
   "sku",
@@ -64,7 +65,7 @@ function wholeNumber(label: string, min: number, max: number) {
     .min(1, { error: `Enter the ${label.toLowerCase()}.` })
     .refine((v) => /^-?\d{1,10}$/.test(v), { error: `${label} must be a whole number.` })
     .transform(Number)
-    .refine((n) => n >= min && n <= max, { error: `${label} must be between ${min.toLocaleString("en-US")} and ${max.toLocaleString("en-US")}.` });
+    .refine((n) => n >= min && n <= max, { error: `${label} must be between ${formatCount(min)} and ${formatCount(max)}.` });
 }
 
 /** Comma-separated names ("Yellow, Black") → a list without blanks or repeats. */
@@ -119,7 +120,7 @@ export const productSchema = z.object({
     .string({ error: "Enter the description." })
     .trim()
     .min(1, { error: "Enter the description." })
-    .max(PRODUCT_LIMITS.description, { error: `Description must be ${PRODUCT_LIMITS.description.toLocaleString("en-US")} characters or fewer.` })
+    .max(PRODUCT_LIMITS.description, { error: `Description must be ${formatCount(PRODUCT_LIMITS.description)} characters or fewer.` })
     .refine((v) => !/\u0000/.test(v), { error: "Description contains characters that aren't allowed." }),
   features: featureList,
   model: line("Model", PRODUCT_LIMITS.text),

@@ -13,6 +13,7 @@ import { searchProducts } from "../../server/catalog/search.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { getSessionInfo } from "../../server/auth/session.ts";
 import { tradeGridPrices } from "../../server/trade/prices.ts";
+import { formatCount } from "../lib/numbers.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -96,7 +97,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const countText =
     results.total === 0
       ? "No products found"
-      : `Showing ${first.toLocaleString("en-US")}–${last.toLocaleString("en-US")} of ${results.total.toLocaleString("en-US")} product${results.total === 1 ? "" : "s"}`;
+      : `Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(results.total)} product${results.total === 1 ? "" : "s"}`;
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { FacetOption } from "../../lib/catalog-types.ts";
 import { FILTER_PREVIEW_COUNT } from "../../lib/site.ts";
+import { formatCount } from "../../lib/numbers.ts";
 
 export type FilterOption = FacetOption & { count?: number };
 
@@ -36,7 +37,7 @@ export function FilterGroup({
           const hidden = !expanded && !checked && i >= FILTER_PREVIEW_COUNT;
           // The count is read out as the box's description, so its name stays the option's name.
           const countId = `${name}-${option.slug}-count`;
-          const count = option.count?.toLocaleString("en-US");
+          const count = option.count === undefined ? undefined : formatCount(option.count);
           return (
             <li key={option.slug} className={`${hidden ? "hidden" : "flex"} min-h-6 items-center gap-2${i >= FILTER_PREVIEW_COUNT ? " filter-more" : ""}`}>
               <label className="flex flex-1 cursor-pointer items-center gap-2 text-sm text-slate-800">

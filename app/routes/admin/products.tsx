@@ -10,6 +10,7 @@ import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
+import { formatCount } from "../../lib/numbers.ts";
 
 export function meta() {
   return [{ title: "Products | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -171,7 +172,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
       </Form>
 
       <p className="mt-4 text-sm text-slate-700" role="status">
-        {total.toLocaleString("en-US")} product{total === 1 ? "" : "s"}
+        {formatCount(total)} product{total === 1 ? "" : "s"}
         {pageCount > 1 ? ` · page ${page} of ${pageCount} (${ADMIN_PER_PAGE} per page)` : ""}
       </p>
       <div className="mt-2 max-h-[70vh] overflow-auto rounded-lg border border-slate-200">

@@ -2,6 +2,7 @@
 import { z } from "zod";
 
 import { REPLY_MAX } from "./constants.ts";
+import { formatCount } from "../../../lib/numbers.ts";
 
 export * from "./constants.ts";
 
@@ -10,7 +11,7 @@ export const replySchema = z.object({
     .string({ error: "Write your reply." })
     .trim()
     .min(1, { error: "Write your reply." })
-    .max(REPLY_MAX, { error: `The reply must be ${REPLY_MAX.toLocaleString("en-US")} characters or fewer.` })
+    .max(REPLY_MAX, { error: `The reply must be ${formatCount(REPLY_MAX)} characters or fewer.` })
     .refine((v) => !/\u0000/.test(v), { error: "The reply contains characters that aren't allowed." }),
   /** replied_at as the page showed it ("" when never replied): two replies at once can't both go out. */
   seen: z.string().max(40).default(""),

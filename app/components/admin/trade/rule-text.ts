@@ -1,4 +1,5 @@
 import { formatMoney } from "../../../lib/money.ts";
+import { formatCount } from "../../../lib/numbers.ts";
 
 /** A rule's price as staff read it: "5% off" or "Fixed price $12.50 (list $15.00)". */
 export function ruleAmountText(rule: { percentOff: number | null; fixedCents: number | null; listCents?: number | null }): string {
@@ -6,4 +7,4 @@ export function ruleAmountText(rule: { percentOff: number | null; fixedCents: nu
   return `${rule.percentOff ?? 0}% off`;
 }
 
-export const countText = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+export const countText = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
