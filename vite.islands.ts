@@ -4,7 +4,7 @@ import { build, type Plugin, type Rolldown } from "vite";
 import { ISLANDS_MANIFEST } from "./server/http/islands.ts";
 
 /** Each island page and its entry module (app/islands/island-scripts.tsx explains islands). */
-const ISLANDS = { home: "app/islands/home.tsx", product: "app/islands/product.tsx" };
+const ISLANDS = { home: "app/islands/home.tsx", product: "app/islands/product.tsx", shop: "app/islands/shop.tsx" };
 
 /**
  * Builds the island bundles once React Router's client build is written: React DOM, each page's
@@ -35,7 +35,14 @@ export function islands(buildDirectory: string): Plugin {
           emptyOutDir: false,
           rolldownOptions: {
             input: Object.fromEntries(Object.entries(ISLANDS).map(([name, entry]) => [name, path.join(root, entry)])),
-            output: { entryFileNames: "assets/island-[name]-[hash].js", chunkFileNames: "assets/island-[name]-[hash].js" },
+            output: {
+              entryFileNames: "assets/island-[name]-[hash].js",
+              chunkFileNames: "assets/island-[name]-[hash].js",
+              // Whatever two islands share (React DOM, the frame, the product grid, the carousel) in
+              // one chunk: each page then loads its entry, that chunk and Rolldown's small runtime,
+              // not one more file per shared component.
+              codeSplitting: { groups: [{ name: "hydrate", minShareCount: 2 }] },
+            },
           },
         },
       });

@@ -3,6 +3,9 @@
 // plain form loads a document, as it does without JavaScript. Fetchers post to the same single-fetch
 // endpoints React Router's client uses (`/cart.data`) and decode its turbo-stream answers, and the
 // root loader's data lives in a small store that a revalidation refreshes from `/_.data?_routes=root`.
+// An island that takes its own path's other URLs in place (the shop: filters, sort, words) gets
+// that page's data from its single-fetch address and shows it without a new document, with the
+// browser's history (navigateInPlace).
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { urlEncoded } from "../lib/url-encoded.ts";
 // @ts-expect-error React Router ships the turbo-stream decoder its client uses without type declarations.
@@ -18,6 +21,23 @@ interface SubmitOptions {
 
 let rootData: unknown;
 let revalidation: "idle" | "loading" = "idle";
+
+interface IslandLocation {
+  pathname: string;
+  search: string;
+  hash: string;
+  state: null;
+  key: string;
+}
+type Navigation = { state: "idle"; location: undefined } | { state: "loading"; location: IslandLocation };
+const IDLE: Navigation = { state: "idle", location: undefined };
+
+const locationOf = (url: { pathname: string; search: string; hash: string }, key: string): IslandLocation => ({ pathname: url.pathname, search: url.search, hash: url.hash, state: null, key });
+let location: IslandLocation | null = null;
+let navigation: Navigation = IDLE;
+/** The route whose data this island shows, and which path it takes in place (null: none). */
+let page: { routeId: string; pathname: string; data: unknown } | null = null;
+let latestNavigation = 0;
 const listeners = new Set<Listener>();
 const notify = () => listeners.forEach((listener) => listener());
 const subscribe = (listener: Listener) => {
@@ -27,6 +47,9 @@ const subscribe = (listener: Listener) => {
 
 const readRootData = () => rootData;
 const readRevalidation = () => revalidation;
+const readLocation = () => (location ??= locationOf(window.location, "default"));
+const readNavigation = () => navigation;
+const readPageData = () => page?.data;
 
 /** The root loader's data, as the server rendered the page with it. */
 export function setRootData(data: unknown): void {
@@ -95,21 +118,87 @@ export function useRevalidator() {
   return useMemo(() => ({ state, revalidate: revalidateRoot }), [state]);
 }
 
+/**
+ * Lets the island show its route's other URLs in place: a navigation to its own path (another
+ * query) reads that URL's data from the route's single-fetch address instead of loading a
+ * document. The browser's back and forward buttons come back through here too.
+ */
+export function takeNavigationsInPlace(routeId: string, data: unknown): void {
+  page = { routeId, pathname: window.location.pathname, data };
+  window.history.replaceState({ ...(window.history.state as object | null), islandKey: readLocation().key }, "");
+  window.addEventListener("popstate", (event) => {
+    const url = new URL(window.location.href);
+    if (url.pathname !== page?.pathname) return window.location.reload();
+    if (url.search === readLocation().search) return; // the same page (an anchor's #fragment)
+    const key = (event.state as { islandKey?: string } | null)?.islandKey ?? "default";
+    void navigateInPlace(url, { history: "none", key });
+  });
+}
+
+/** The route's data the island shows: what the server rendered, then each URL taken in place. */
+export function usePageData<PageData>(): PageData {
+  return useSyncExternalStore(subscribe, readPageData, readPageData) as PageData;
+}
+
+const newKey = () => Math.random().toString(36).slice(2, 10);
+
+/**
+ * Shows another URL of the island's own path: reads its data from React Router's single-fetch
+ * address (every route's, as React Router's client does on a navigation, so the header's counts
+ * are fresh too), then moves the browser's history and shows it. A redirect to the same path is
+ * followed in place; anywhere else, or when the data cannot be read, the URL loads as a document.
+ */
+async function navigateInPlace(url: URL, { history, key = newKey(), redirects = 0 }: { history: "push" | "replace" | "none"; key?: string; redirects?: number }): Promise<void> {
+  const { routeId, pathname } = page!;
+  const id = ++latestNavigation;
+  const next = locationOf(url, key);
+  navigation = { state: "loading", location: next };
+  notify();
+  try {
+    const reply = await decodeReply(await fetch(dataUrl(`${url.pathname}${url.search}`), { credentials: "same-origin" }));
+    if (id !== latestNavigation) return; // a later navigation took over
+    if (reply.redirect) {
+      const target = new URL(reply.redirect, window.location.href);
+      if (target.origin !== window.location.origin || target.pathname !== pathname || redirects >= 3) return window.location.assign(target);
+      return void (await navigateInPlace(target, { history: history === "none" ? "replace" : history, key, redirects: redirects + 1 }));
+    }
+    const route = reply[routeId] as { data?: unknown } | undefined;
+    if (!route || !("data" in route)) throw new Error("No data for the page");
+    if (history !== "none") window.history[history === "push" ? "pushState" : "replaceState"]({ islandKey: key }, "", url);
+    const root = reply.root as { data?: unknown } | undefined;
+    if (root && "data" in root) rootData = root.data;
+    page = { routeId, pathname, data: route.data };
+    location = next;
+    navigation = IDLE;
+    notify();
+  } catch {
+    // Offline, or the server could not answer: load the page as a document, as without JavaScript.
+    if (id === latestNavigation) window.location.assign(url);
+  }
+}
+
 export function useNavigate() {
   return useCallback((to: string | number, options?: { replace?: boolean }) => {
     if (typeof to === "number") return window.history.go(to);
-    if (options?.replace) window.location.replace(to);
-    else window.location.assign(to);
+    const url = new URL(to, window.location.href);
+    if (page && url.origin === window.location.origin && url.pathname === page.pathname) {
+      return void navigateInPlace(url, { history: options?.replace ? "replace" : "push" });
+    }
+    if (options?.replace) window.location.replace(url);
+    else window.location.assign(url);
   }, []);
 }
 
-export function useLocation() {
-  const { pathname, search, hash } = window.location;
-  return { pathname, search, hash, state: null, key: "default" };
+export function useLocation(): IslandLocation {
+  return useSyncExternalStore(subscribe, readLocation, readLocation);
+}
+
+export function useNavigation(): Navigation {
+  return useSyncExternalStore(subscribe, readNavigation, readNavigation);
 }
 
 export function useSearchParams() {
-  const search = window.location.search;
+  const { search } = useLocation();
   return useMemo(() => [new URLSearchParams(search), () => {}] as const, [search]);
 }
 
@@ -145,9 +234,28 @@ type FormProps = Omit<React.FormHTMLAttributes<HTMLFormElement>, "method"> & {
   ref?: React.Ref<HTMLFormElement>;
 };
 
-/** A Form without a client router is a plain form: the browser submits it unless a handler prevents it. */
-export function Form({ method = "get", replace: _r, reloadDocument: _d, preventScrollReset: _s, viewTransition: _v, navigate: _n, fetcherKey: _k, discover: _x, state: _st, ...rest }: FormProps) {
-  return <form data-discover={discover(rest.action)} {...rest} method={method.toLowerCase() === "get" ? "get" : "post"} />;
+/**
+ * A Form without a client router is a plain form: the browser submits it unless a handler prevents
+ * it, or, for a GET to the path the island shows in place, the island loads the results itself.
+ */
+export function Form({ method = "get", replace: _r, reloadDocument: _d, preventScrollReset: _s, viewTransition: _v, navigate: _n, fetcherKey: _k, discover: _x, state: _st, onSubmit, ...rest }: FormProps) {
+  const get = method.toLowerCase() === "get";
+  const submit = (event: FormSubmitEvent) => {
+    onSubmit?.(event);
+    if (get && !event.defaultPrevented) submitInPlace(event);
+  };
+  return <form data-discover={discover(rest.action)} {...rest} onSubmit={onSubmit || get ? submit : undefined} method={get ? "get" : "post"} />;
+}
+
+type FormSubmitEvent = Parameters<NonNullable<FormProps["onSubmit"]>>[0];
+
+function submitInPlace(event: FormSubmitEvent): void {
+  const form = event.currentTarget;
+  const url = new URL(form.getAttribute("action") ?? window.location.pathname, window.location.href);
+  if (!page || url.origin !== window.location.origin || url.pathname !== page.pathname) return;
+  event.preventDefault();
+  url.search = urlEncoded(new FormData(form, (event.nativeEvent as globalThis.SubmitEvent).submitter)).toString();
+  void navigateInPlace(url, { history: "push" });
 }
 
 function formBody(target: SubmitTarget, submitter?: HTMLElement | null): URLSearchParams {

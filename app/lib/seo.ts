@@ -19,10 +19,15 @@ export interface SeoInput {
   noindex?: boolean;
 }
 
+/** A page's title as the browser shows it: the page's own, then the store's name. */
+export function pageTitle(title: string): string {
+  return title === STORE_NAME ? title : `${title} | ${STORE_NAME}`;
+}
+
 export function seo({ title, description, path, matches, image, type = "website", noindex }: SeoInput): MetaDescriptor[] {
   const origin = siteUrlFrom(matches);
   const url = `${origin}${path}`;
-  const fullTitle = title === STORE_NAME ? title : `${title} | ${STORE_NAME}`;
+  const fullTitle = pageTitle(title);
   const imageUrl = `${origin}${image ?? "/images/content/og-default.svg"}`;
   const tags: MetaDescriptor[] = [
     { title: fullTitle },

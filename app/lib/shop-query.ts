@@ -133,3 +133,8 @@ export function priceRangeErrors(min: string, max: string): { min?: string; max?
   if (minCents != null && maxCents != null && minCents > maxCents) out.range = "Min price can't be more than Max price.";
   return out;
 }
+
+/** The shop's own title: its search words, else its page number past the first. */
+export function shopTitle(q: string, page: number): string {
+  return q ? `Search results for “${q}”` : page > 1 ? `Shop — page ${page}` : "Shop";
+}

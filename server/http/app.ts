@@ -18,7 +18,7 @@ import { requestLog } from "./request-log.ts";
 import { bodyLimit, storeBodyLimit } from "./body-limit.ts";
 import { pageCache } from "./page-cache.ts";
 import { reactRouterHandler } from "./react-router-handler.ts";
-import { buildWithRoute, PRODUCT_PAGE, PRODUCT_ROUTE } from "./route-table.ts";
+import { buildWithRoute, PAGES_WITH_OWN_TABLE } from "./route-table.ts";
 
 const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   contentSecurityPolicy: {
@@ -140,10 +140,11 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
   const publicFiles = express.static(clientDir, { maxAge: "1h", index: false });
   app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   app.use(pageCache(db, { paths: CACHEABLE_PAGES, maxBytes: cfg.PAGE_CACHE_MB * 2 ** 20 }));
-  const productBuild = buildWithRoute(build, PRODUCT_ROUTE);
-  if (productBuild) {
-    const productPages = reactRouterHandler(productBuild);
-    app.use((req, res, next) => (PRODUCT_PAGE.test(req.path) ? productPages(req, res, next) : next()));
+  for (const { path: pagePath, routeId } of PAGES_WITH_OWN_TABLE) {
+    const ownBuild = buildWithRoute(build, routeId);
+    if (!ownBuild) continue;
+    const pages = reactRouterHandler(ownBuild);
+    app.use((req, res, next) => (pagePath.test(req.path) ? pages(req, res, next) : next()));
   }
   app.all("/{*splat}", reactRouterHandler(build));
   return app;

@@ -199,3 +199,119 @@ describe("the router stand-in (app/islands/router-shim.tsx)", () => {
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith("/login?next=%2F"));
   });
 });
+
+describe("an island that shows its own path's other URLs in place (the shop)", () => {
+  type Results = { q: string; total: number };
+  type Shim = typeof import("../../app/islands/router-shim.tsx");
+  let shim: Shim;
+
+  beforeEach(async () => {
+    window.history.replaceState(null, "", "/shop?q=drill");
+    vi.resetModules(); // the stand-in keeps the page's state in its module
+    shim = await import("../../app/islands/router-shim.tsx");
+    shim.setRootData({ cartCount: 0 });
+    shim.takeNavigationsInPlace("routes/shop", { q: "drill", total: 32 });
+  });
+
+  /** A single-fetch answer for the shop's URL `q`: every route's data, as React Router sends it. */
+  const answerFor = (q: string, total: number, cartCount = 0) => turboStream({ root: { data: { cartCount } }, "routes/shop": { data: { q, total } } });
+
+  function Results({ to = "/shop?q=saw" }: { to?: string }) {
+    const data = shim.usePageData<Results>();
+    const navigation = shim.useNavigation();
+    const location = shim.useLocation();
+    const root = shim.useRouteLoaderData("root") as { cartCount: number };
+    const navigate = shim.useNavigate();
+    return (
+      <>
+        <output>{`${data.q} ${data.total} ${navigation.state} ${navigation.location?.search ?? "-"} ${location.search} ${root.cartCount}`}</output>
+        <button onClick={() => navigate(to)}>Go</button>
+        <shim.Form action="/shop">
+          <input name="q" defaultValue="ladder" aria-label="Words" />
+          <button type="submit">Search</button>
+        </shim.Form>
+      </>
+    );
+  }
+
+  it("reads the new URL's data from its single-fetch address, then moves the history and shows it", async () => {
+    let answer!: (r: Response) => void;
+    const fetchMock = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
+    vi.stubGlobal("fetch", fetchMock);
+    const entries = window.history.length;
+    render(<Results />);
+    expect(screen.getByRole("status").textContent).toBe("drill 32 idle - ?q=drill 0");
+
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    // While it loads, the page knows where it is going; the address bar has not moved yet.
+    expect(screen.getByRole("status").textContent).toBe("drill 32 loading ?q=saw ?q=drill 0");
+    expect(window.location.search).toBe("?q=drill");
+    expect(String(fetchMock.mock.calls[0]![0])).toBe("http://localhost:3000/shop.data?q=saw");
+
+    await act(async () => answer(answerFor("saw", 7, 2)));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 2"));
+    expect(window.location.search).toBe("?q=saw");
+    expect(window.history.length).toBe(entries + 1);
+  });
+
+  it("back and forward show each URL's results again, in place", async () => {
+    vi.stubGlobal("fetch", vi.fn(async (url: URL) => (new URL(url).searchParams.get("q") === "saw" ? answerFor("saw", 7) : answerFor("drill", 32))));
+    render(<Results />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+
+    await act(async () => window.history.back());
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("drill 32 idle - ?q=drill 0"));
+    await act(async () => window.history.forward());
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+  });
+
+  it("shows the last URL asked for when an earlier one answers after it", async () => {
+    const answers: Record<string, (r: Response) => void> = {};
+    vi.stubGlobal("fetch", vi.fn((url: URL) => new Promise<Response>((resolve) => (answers[new URL(url).search] = resolve))));
+    const { rerender } = render(<Results to="/shop?q=saw" />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    rerender(<Results to="/shop?q=hammer" />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await act(async () => answers["?q=hammer"]!(answerFor("hammer", 5)));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("hammer 5 idle - ?q=hammer 0"));
+    await act(async () => answers["?q=saw"]!(answerFor("saw", 7)));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getByRole("status").textContent).toBe("hammer 5 idle - ?q=hammer 0");
+    expect(window.location.search).toBe("?q=hammer");
+  });
+
+  it("a GET form to the page's own path loads its results in place", async () => {
+    const fetchMock = vi.fn(async () => answerFor("ladder", 12));
+    vi.stubGlobal("fetch", fetchMock);
+    render(<Results />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Search" })));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("ladder 12 idle - ?q=ladder 0"));
+    expect(String(fetchMock.mock.calls[0]![0])).toBe("http://localhost:3000/shop.data?q=ladder");
+  });
+
+  it("follows a redirect to another URL of the same path in place (the canonical URL)", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: URL) => (new URL(url).search === "?q=saw&page=1" ? new Response(null, { status: 204, headers: { "X-Remix-Redirect": "/shop?q=saw" } }) : answerFor("saw", 7))),
+    );
+    render(<Results to="/shop?q=saw&page=1" />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+    expect(window.location.search).toBe("?q=saw");
+  });
+
+  it("loads a document for another path, and when the results cannot be read", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, href: "http://localhost:3000/shop?q=drill", origin: "http://localhost:3000", pathname: "/shop", search: "?q=drill", assign });
+    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
+    const { rerender } = render(<Results to="/cart" />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    expect(String(assign.mock.calls[0]![0])).toBe("http://localhost:3000/cart");
+
+    rerender(<Results to="/shop?q=saw" />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledTimes(2));
+    expect(String(assign.mock.calls[1]![0])).toBe("http://localhost:3000/shop?q=saw");
+  });
+});

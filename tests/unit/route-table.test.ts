@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
 import appRoutes from "../../app/routes.ts";
-import { buildWithRoute, PRODUCT_PAGE, PRODUCT_ROUTE } from "../../server/http/route-table.ts";
+import { buildWithRoute, PAGES_WITH_OWN_TABLE, PRODUCT_PAGE, PRODUCT_ROUTE, SHOP_PAGE, SHOP_ROUTE } from "../../server/http/route-table.ts";
 
 type ConfigEntry = { id?: string; file: string; path?: string; index?: boolean; children?: ConfigEntry[] };
 type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean };
@@ -60,5 +60,38 @@ describe("the product page's own route table", () => {
 
   it("is null for a build without the route", () => {
     expect(buildWithRoute({ routes: { root: { id: "root", path: "" } } } as unknown as ServerBuild, PRODUCT_ROUTE)).toBeNull();
+  });
+});
+
+describe("the shop's own route table", () => {
+  const build = buildWithRoute({ routes: whole } as unknown as ServerBuild, SHOP_ROUTE)!;
+  const ownTree = tree(build.routes as Record<string, ManifestRoute>);
+
+  it("holds the shop route and the root above it, nothing else", () => {
+    expect(Object.keys(build.routes).sort()).toEqual(["root", SHOP_ROUTE]);
+  });
+
+  it("matches the shop and its data requests as the whole table does", () => {
+    for (const path of ["/shop", "/shop.data"]) {
+      expect(SHOP_PAGE.test(path)).toBe(true);
+      expect(matchedIds(wholeTree, pagePath(path))).toEqual(["root", SHOP_ROUTE]);
+      expect(matchedIds(ownTree, pagePath(path))).toEqual(["root", SHOP_ROUTE]);
+    }
+  });
+
+  it("is not used for any other path", () => {
+    for (const path of ["/shop/", "/shop/1", "/shop/abc", "/shops", "/shop.json", "/Shop", "/", "/cart"]) {
+      expect(SHOP_PAGE.test(path), path).toBe(false);
+    }
+  });
+});
+
+describe("the pages with a route table of their own", () => {
+  it("never overlap: each path goes to one table", () => {
+    expect(PAGES_WITH_OWN_TABLE.map((p) => p.routeId)).toEqual([PRODUCT_ROUTE, SHOP_ROUTE]);
+    for (const path of ["/shop", "/shop.data", "/shop/1", "/shop/1.data"]) {
+      expect(PAGES_WITH_OWN_TABLE.filter((p) => p.path.test(path)), path).toHaveLength(1);
+    }
+    expect(PRODUCT_PAGE.test("/shop")).toBe(false);
   });
 });

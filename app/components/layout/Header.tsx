@@ -73,7 +73,8 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
     </>,
   );
 
-  useEffect(() => setMenuOpen(false), [location.pathname]);
+  // Any navigation closes the menu, also one that stays on its path (the shop's Shop link from a search).
+  useEffect(() => setMenuOpen(false), [location.key]);
   // Preloaded as React preloads the logo it renders, also when the server writes the header whole.
   preload(LOGO_SRC, { as: "image", fetchPriority: "high" });
   // A signed-out visitor's whole header, as it stands before any click, is the same for every page

@@ -3,14 +3,16 @@ import { expectCartCount } from "../shopping/support.ts";
 import { consoleErrorsOf, expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
 
-// The home page (decision 0019) and product pages (decision 0027) are islands
-// (app/islands/island-scripts.tsx): React DOM, their components and a stand-in for React Router,
-// without React Router's client. Issue 15: ≤ 90 KiB gzip in ≤ 8 files.
+// The home page (decision 0019), product pages (decision 0027) and the shop with its search results
+// (decision 0035) are islands (app/islands/island-scripts.tsx): React DOM, their components and a
+// stand-in for React Router, without React Router's client. Issue 15: ≤ 90 KiB gzip in ≤ 8 files.
 const ISLAND_JS_BUDGET = { files: 8, gzipKiB: 90 };
 
 for (const { name, path } of [
   { name: "the home page", path: "/" },
   { name: "a product page", path: "/shop/1" },
+  { name: "the shop", path: "/shop" },
+  { name: "a search results page", path: "/shop?q=drill" },
 ]) {
   test(`${name} hydrates from a small bundle, without React Router's client, and logs no errors`, async ({ page }) => {
     const scripts: { url: string; gzip: number }[] = [];
@@ -66,14 +68,18 @@ test.describe("an island page's data", () => {
       expect(data.status()).toBe(200);
       expect(await data.text()).toContain(title);
     }
-    // From the shop (under React Router's client), a click on a card opens the page in place.
-    await page.goto("/shop");
+    // From a page under React Router's client (the cart), a product chosen in the header's search opens in place.
+    await page.goto("/cart");
     await waitForHydration(page);
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-    const card = page.getByRole("main").getByRole("article").first();
-    const cardTitle = (await card.getByRole("heading").textContent())!.trim();
-    await card.getByRole("link").first().click();
-    await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText(cardTitle);
+    const box = page.getByRole("banner").getByRole("search").first().getByRole("combobox", { name: "Search products" });
+    await box.pressSequentially("drill", { delay: 20 });
+    const option = page.getByRole("listbox", { name: "Search suggestions" }).getByRole("group", { name: "Products" }).getByRole("option").first();
+    const optionTitle = (await option.getByText(/drill/i).first().textContent())!.trim();
+    await box.press("ArrowDown");
+    await box.press("Enter");
+    await expect(page).toHaveURL(/\/shop\/\d+$/);
+    await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toContainText(optionTitle);
     await expect(page.getByRole("main").getByTestId("stock")).toBeVisible();
     await expect(page.getByRole("main").getByRole("table")).toContainText("Manufacturer");
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
@@ -116,5 +122,68 @@ test.describe("the home page as an island", () => {
     await box.press("Enter");
     await expect(page).toHaveURL(/\/shop\/\d+$/);
     await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toBeVisible();
+  });
+});
+
+test.describe("the shop as an island", () => {
+  const marked = async (page: import("@playwright/test").Page) => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
+
+  test("filters, sort and a new search load their results in place; back and forward walk them; a card opens its product", async ({ page }) => {
+    await page.goto("/shop?q=drill");
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const count = page.getByRole("main").locator("#results-heading");
+    const all = (await count.textContent())!;
+    await expect(page).toHaveTitle("Search results for “drill” | ToolHub Wholesale");
+
+    const powerTools = page.getByRole("group", { name: "Categories" }).getByRole("checkbox", { name: "Power Tools" });
+    await powerTools.check();
+    await expect(page).toHaveURL(/\/shop\?q=drill&category=power-tools$/);
+    await expect(count).not.toHaveText(all);
+    const narrowed = (await count.textContent())!;
+    // The box the shopper used keeps the focus: the page was not replaced.
+    await expect(powerTools).toBeFocused();
+    await page.getByRole("combobox", { name: "Sort by" }).selectOption("price-asc");
+    await expect(page).toHaveURL(/sort=price-asc$/);
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/shop\?q=drill&category=power-tools$/);
+    await expect(page.getByRole("combobox", { name: "Sort by" })).toHaveValue("relevance");
+    await page.goBack();
+    await expect(page).toHaveURL(/\/shop\?q=drill$/);
+    await expect(count).toHaveText(all);
+    await expect(powerTools).not.toBeChecked();
+    await page.goForward();
+    await expect(count).toHaveText(narrowed);
+    await expect(powerTools).toBeChecked();
+
+    const box = page.getByRole("banner").getByRole("search").first().getByRole("combobox", { name: "Search products" });
+    await box.fill("hammer");
+    await box.press("Enter");
+    await expect(page).toHaveURL(/\/shop\?q=hammer$/);
+    await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText("Results for “hammer”");
+    await expect(page).toHaveTitle("Search results for “hammer” | ToolHub Wholesale");
+    expect(await marked(page)).toBe(true);
+
+    const card = page.getByRole("main").getByRole("article").first();
+    const cardTitle = (await card.getByRole("heading").textContent())!.trim();
+    await card.getByRole("link").first().click();
+    await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText(cardTitle);
+    expect(consoleErrorsOf(page)).toEqual([]);
+  });
+
+  test("a result goes into the cart and the wishlist without a page load, and the header follows", async ({ page }) => {
+    await page.goto("/shop?q=saw");
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const card = page.getByRole("main").getByRole("article").first();
+    const title = (await card.getByRole("heading").textContent())!.trim();
+    await card.getByRole("button", { name: "Add to cart" }).click();
+    await expect(page.getByRole("alert")).toHaveText(`${title} added to your cart.`);
+    await expectCartCount(page, 1);
+    await card.getByRole("button", { name: "Add to wishlist" }).click();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Wishlist (1 item)" })).toBeVisible();
+    expect(await marked(page)).toBe(true);
+    expect(consoleErrorsOf(page)).toEqual([]);
   });
 });

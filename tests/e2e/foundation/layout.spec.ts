@@ -121,11 +121,24 @@ test.describe("header on a 390×844 phone", () => {
     await expect(mobileNav.getByRole("link", { name: "Shop" })).toHaveAttribute("aria-current", "page");
     await menu.click();
     await expect(mobileNav).toBeHidden();
-    // A client navigation (the shop is hydrated by React Router) closes the menu too.
-    await menu.click();
+    // On the shop (an island), its own Shop link from a search loads the results in place and closes the menu.
+    await page.goto("/shop?q=drill");
+    await waitForHydration(page);
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-    await mobileNav.getByRole("link", { name: "About Us" }).click();
-    await expect(page).toHaveURL(/\/about$/);
+    await menu.click();
+    await mobileNav.getByRole("link", { name: "Shop" }).click();
+    await expect(page).toHaveURL(/\/shop$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shop");
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(mobileNav).toBeHidden();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    // A client navigation under React Router (from About Us) closes the menu too.
+    await page.goto("/about");
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await menu.click();
+    await mobileNav.getByRole("link", { name: "FAQ" }).click();
+    await expect(page).toHaveURL(/\/faq$/);
     await expect(menu).toHaveAttribute("aria-expanded", "false");
     await expect(mobileNav).toBeHidden();
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
