@@ -59,7 +59,7 @@ function scriptsOf(island: string | null, routeIds: string[]): string[] {
 const AUDITED_PAGES = [
   { page: "/", island: "home", routes: [] },
   { page: "/shop/:id", island: "product", routes: [] },
-  { page: "/shop and /shop?q=…", island: null, routes: ["root", "routes/shop"] },
+  { page: "/shop and /shop?q=…", island: "shop", routes: [] },
   { page: "/cart", island: null, routes: ["root", "routes/cart"] },
 ];
 
