@@ -41,10 +41,33 @@ export function forEachId(list: string, visit: (id: number) => void): void {
   }
 }
 
-/** A word's lists as stored: anywhere in the product, and in the title ("" when none). */
+/**
+ * The ids of the products that have a word anywhere, and in their title: read from the stored lists
+ * once, in ascending order, each once. Kept decoded, a search compares them without reading the
+ * text again (decision 0037).
+ */
 interface WordLists {
-  anywhere: string;
-  inTitle: string;
+  anywhere: Int32Array;
+  inTitle: Int32Array;
+}
+
+const NO_IDS = new Int32Array(0);
+
+/** A stored list's ids (forEachId), ascending and each once: a block's later runs may hold lower ids. */
+export function decodeIds(list: string): Int32Array {
+  if (!list) return NO_IDS;
+  const ids: number[] = [];
+  let ascending = true;
+  forEachId(list, (id) => {
+    if (ids.length && id <= ids[ids.length - 1]) ascending = false;
+    ids.push(id);
+  });
+  const sorted = Int32Array.from(ids);
+  if (ascending) return sorted;
+  sorted.sort();
+  let kept = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i];
+  return sorted.subarray(0, kept);
 }
 
 /**
@@ -59,8 +82,8 @@ interface KeptLists {
   bytes: number;
 }
 
-/** About this many bytes of lists are kept per process (the lists are ASCII); past it they are dropped, and kept again as read. */
-const MAX_KEPT_BYTES = 16_000_000;
+/** About this many bytes of lists are kept per process (four a product id); past it they are dropped, and kept again as read. */
+const MAX_KEPT_BYTES = 24_000_000;
 /** What a kept word costs besides its lists (map slot, object, the word): a word no product has is kept too. */
 const BYTES_PER_WORD = 100;
 const kept = new WeakMap<Db, KeptLists>();
@@ -70,8 +93,8 @@ export function forgetKeptLists(db: Db): void {
   kept.delete(db);
 }
 
-/** Per term, the id lists (as stored) of its words: anywhere in the product, and in the title. */
-async function termLists(db: Db, terms: ResolvedTerm[], version: number | null): Promise<{ anywhere: string[][]; inTitle: string[][] }> {
+/** Per term, the ids of the products that have each of its words: anywhere in the product, and in the title. */
+async function termLists(db: Db, terms: ResolvedTerm[], version: number | null): Promise<{ anywhere: Int32Array[][]; inTitle: Int32Array[][] }> {
   const wordsOf = terms.map((t) => [...new Set(t.matchWords.filter((w) => WORD.test(w)))]);
   const held = keptAt(db, version);
   const found = new Map<string, WordLists>();
@@ -86,13 +109,13 @@ async function termLists(db: Db, terms: ResolvedTerm[], version: number | null):
       SELECT word, in_title, string_agg(ids, '~' ORDER BY block) AS ids FROM search_postings
       WHERE word = ANY(${missing}::text[]) GROUP BY word, in_title`.execute(db);
     // One row per word and field: its blocks joined in one list.
-    const read = new Map(missing.map((w): [string, WordLists] => [w, { anywhere: "", inTitle: "" }]));
-    for (const row of rows) read.get(row.word)![row.in_title ? "inTitle" : "anywhere"] = row.ids;
+    const read = new Map(missing.map((w): [string, WordLists] => [w, { anywhere: NO_IDS, inTitle: NO_IDS }]));
+    for (const row of rows) read.get(row.word)![row.in_title ? "inTitle" : "anywhere"] = decodeIds(row.ids);
     for (const [w, lists] of read) found.set(w, lists);
     // Kept only while `held` is still this process's: a newer version that replaced it during the read may be newer than these lists.
     if (held && kept.get(db) === held) keep(held, read);
   }
-  const of = (field: keyof WordLists, ws: string[]) => ws.flatMap((w) => found.get(w)?.[field] || []);
+  const of = (field: keyof WordLists, ws: string[]) => ws.flatMap((w) => (found.get(w)?.[field].length ? [found.get(w)![field]] : []));
   return { anywhere: wordsOf.map((ws) => of("anywhere", ws)), inTitle: wordsOf.map((ws) => of("inTitle", ws)) };
 }
 
@@ -116,7 +139,7 @@ function keptAt(db: Db, version: number | null): KeptLists | undefined {
 
 function keep(held: KeptLists, read: Map<string, WordLists>): void {
   for (const [word, found] of read) {
-    const bytes = BYTES_PER_WORD + word.length + found.anywhere.length + found.inTitle.length;
+    const bytes = BYTES_PER_WORD + word.length + found.anywhere.byteLength + found.inTitle.byteLength;
     if (held.bytes + bytes > MAX_KEPT_BYTES) {
       held.words.clear();
       held.bytes = 0;
@@ -171,7 +194,7 @@ export async function postingsPage(
     (groups.categoryIds.length === 0 || groups.categoryIds.includes(cell.category_id)) &&
     (groups.brandIds.length === 0 || groups.brandIds.includes(cell.brand_id));
   const shown = Uint8Array.from([0, ...map.cells.map((cell) => (wanted(cell) ? 1 : 0))]);
-  const { counts, ordered } = rank(map, anywhere, inTitle, named, shown, offset + limit);
+  const { counts, ordered } = rankMatches(map.cellOf, map.cells.length, anywhere, inTitle, named, shown, offset + limit);
   return {
     cells: map.cells.flatMap((cell, i) => (counts[i + 1] ? [{ ...cell, n: counts[i + 1] }] : [])),
     ids: ordered.slice(offset, offset + limit),
@@ -180,38 +203,55 @@ export async function postingsPage(
 
 /**
  * The matches' counts per cell (index + 1), and the first `needed` of those in a shown cell, by
- * score, then id.
+ * score, then id. `anywhere[t]` and `inTitle[t]` are term t's ids per word, each ascending.
  */
-function rank(map: CellMap, anywhere: string[][], inTitle: string[][], named: Uint8Array[], shown: Uint8Array, needed: number) {
-  const { cellOf } = map;
+export function rankMatches(
+  cellOf: ArrayLike<number>,
+  cellCount: number,
+  anywhere: Int32Array[][],
+  inTitle: Int32Array[][],
+  named: Uint8Array[],
+  shown: Uint8Array,
+  needed: number,
+) {
   const size = cellOf.length;
   const last = anywhere.length;
   // matched[id] counts the terms matched so far, each once: an id has the first t when it reaches t.
-  // The term with the shortest lists goes first: only its products can match, so they are the
-  // candidates the count below visits (and zeroes), rather than every product id.
+  // The term with the fewest ids goes first: only its products can match, so they are the
+  // candidates; each later term either looks each candidate up in its lists or walks its lists,
+  // whichever visits fewer ids.
   const { matched, titled } = scratchFor(size);
   const candidates: number[] = [];
   let ascending = true;
-  byLength(anywhere).forEach((lists, step) => {
-    for (const list of lists) {
-      forEachId(list, (id) => {
-        if (id >= size || matched[id] !== step) return;
-        matched[id] = step + 1;
-        if (step > 0) return;
-        if (candidates.length && id < candidates[candidates.length - 1]) ascending = false;
-        candidates.push(id);
-      });
+  const terms = anywhere.map((lists) => ({ lists, length: lists.reduce((sum, ids) => sum + ids.length, 0) })).sort((a, b) => a.length - b.length);
+  for (const ids of terms[0]?.lists ?? []) {
+    for (const id of ids) {
+      if (id >= size || matched[id] !== 0) continue;
+      matched[id] = 1;
+      if (candidates.length && id < candidates[candidates.length - 1]) ascending = false;
+      candidates.push(id);
     }
-  });
+  }
+  let alive = candidates;
+  for (let step = 1; step < last; step++) {
+    const { lists, length } = terms[step];
+    if (alive.length * lookupCost(length) < length) {
+      for (const id of alive) if (lists.some((ids) => has(ids, id))) matched[id] = step + 1;
+    } else {
+      for (const ids of lists) for (const id of ids) if (id < size && matched[id] === step) matched[id] = step + 1;
+    }
+    alive = alive.filter((id) => matched[id] === step + 1);
+  }
   inTitle.forEach((lists, t) => {
-    for (const list of lists) {
-      forEachId(list, (id) => {
-        if (id < size && matched[id] === last) titled[id] |= 1 << t;
-      });
+    const length = lists.reduce((sum, ids) => sum + ids.length, 0);
+    if (alive.length * lookupCost(length) < length) {
+      for (const id of alive) if (lists.some((ids) => has(ids, id))) titled[id] |= 1 << t;
+    } else {
+      for (const ids of lists) for (const id of ids) if (id < size && matched[id] === last) titled[id] |= 1 << t;
     }
   });
 
-  const counts = new Int32Array(map.cells.length + 1);
+  const counts = new Int32Array(cellCount + 1);
   // By score, the ids in ascending order, as many as the page can need.
   const byScore: number[][] = Array.from({ length: 4 * last + 1 }, () => []);
   const count = (id: number) => {
@@ -227,8 +267,8 @@ function rank(map: CellMap, anywhere: string[][], inTitle: string[][], named: Ui
   };
   // In id order, so each score's ids come in order. The candidates of several words come unsorted:
   // sorted when few, else a walk over every id is cheaper than sorting tens of thousands.
-  if (ascending) for (const id of candidates) count(id);
-  else if (candidates.length * SORT_OR_WALK < size) for (const id of Int32Array.from(candidates).sort()) count(id);
+  if (ascending) for (const id of alive) count(id);
+  else if (alive.length * SORT_OR_WALK < size) for (const id of Int32Array.from(alive).sort()) count(id);
   else for (let id = 1; id < size; id++) count(id);
   for (const id of candidates) {
     matched[id] = 0;
@@ -244,8 +284,19 @@ function rank(map: CellMap, anywhere: string[][], inTitle: string[][], named: Ui
 /** Below one candidate in this many product ids, sorting the candidates beats walking every id (measured: 2,000 of 100,000). */
 const SORT_OR_WALK = 32;
 
-/** The terms' lists, the term whose lists are shortest (fewest products, about) first. */
-function byLength(terms: string[][]): string[][] {
-  const length = (lists: string[]) => lists.reduce((sum, list) => sum + list.length, 0);
-  return terms.map((lists) => ({ lists, length: length(lists) })).sort((a, b) => a.length - b.length).map((t) => t.lists);
+/** About what looking one id up costs, against a walk's one step per id: a binary search's steps, each dearer than a walk's. */
+const lookupCost = (length: number) => 4 * Math.log2(length + 2);
+
+/** Whether ascending `ids` holds `id`. */
+function has(ids: Int32Array, id: number): boolean {
+  let low = 0;
+  let high = ids.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = ids[middle];
+    if (value === id) return true;
+    if (value < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
 }

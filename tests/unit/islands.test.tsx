@@ -236,7 +236,7 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
 
   it("reads the new URL's data from its single-fetch address, then moves the history and shows it", async () => {
     let answer!: (r: Response) => void;
-    const fetchMock = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const fetchMock = vi.fn((_url: URL) => new Promise<Response>((resolve) => (answer = resolve)));
     vi.stubGlobal("fetch", fetchMock);
     const entries = window.history.length;
     render(<Results />);
@@ -282,7 +282,7 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
   });
 
   it("a GET form to the page's own path loads its results in place", async () => {
-    const fetchMock = vi.fn(async () => answerFor("ladder", 12));
+    const fetchMock = vi.fn(async (_url: URL) => answerFor("ladder", 12));
     vi.stubGlobal("fetch", fetchMock);
     render(<Results />);
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Search" })));
