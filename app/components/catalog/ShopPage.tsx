@@ -127,28 +127,8 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
           </fieldset>
           <fieldset className="space-y-1">
             <legend className="sr-only">Availability</legend>
-            <label className="flex min-h-6 items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                name="inStock"
-                value="1"
-                checked={view.inStockOnly}
-                onChange={(e) => apply(e.currentTarget.form)}
-                className="h-4 w-4 accent-brand-600"
-              />
-              In stock only
-            </label>
-            <label className="flex min-h-6 items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                name="onSale"
-                value="1"
-                checked={view.onSaleOnly}
-                onChange={(e) => apply(e.currentTarget.form)}
-                className="h-4 w-4 accent-brand-600"
-              />
-              On sale only
-            </label>
+            <AvailabilityBox name="inStock" label="In stock only" checked={view.inStockOnly} onChange={apply} />
+            <AvailabilityBox name="onSale" label="On sale only" checked={view.onSaleOnly} onChange={apply} />
           </fieldset>
           <noscript>
             <button type="submit" className="btn-outline w-full">
@@ -198,6 +178,15 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
         </section>
       </div>
     </div>
+  );
+}
+
+function AvailabilityBox({ name, label, checked, onChange }: { name: "inStock" | "onSale"; label: string; checked: boolean; onChange: (form: HTMLFormElement | null) => void }) {
+  return (
+    <label className="flex min-h-6 items-center gap-2 text-sm">
+      <input type="checkbox" name={name} value="1" checked={checked} onChange={(e) => onChange(e.currentTarget.form)} className="h-4 w-4 accent-brand-600" />
+      {label}
+    </label>
   );
 }
 
