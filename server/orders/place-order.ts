@@ -4,6 +4,7 @@ import type { Transaction } from "kysely";
 import type { CheckoutInput } from "../../app/lib/checkout-schema.ts";
 import { DEFAULT_GUEST_ORDER_HOLD_MINUTES, QUANTITY_LIMIT_MESSAGES, quantityLimitProblem, summarizeOrder } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
+import { compiledOnce } from "../db/compiled-once.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
@@ -70,22 +71,28 @@ interface OrderKeys {
   now: Date;
 }
 
+/** A cart's lines with their products and volume breaks, one row per break, in the cart's order. */
+const cartLinesWithBreaks = compiledOnce((db: Db, owner: string) =>
+  db
+    .selectFrom("cart_items as ci")
+    .innerJoin("products as p", "p.id", "ci.product_id")
+    .leftJoin("volume_breaks as vb", "vb.product_id", "ci.product_id")
+    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id", "p.stock_quantity", "vb.min_quantity", "vb.percent_off"])
+    .where("ci.owner", "=", owner)
+    .orderBy("ci.created_at")
+    .orderBy("ci.product_id")
+    .orderBy("ci.color"),
+);
+/** Empties a cart (the order took its lines). */
+const emptyCart = compiledOnce((db: Db, owner: string) => db.deleteFrom("cart_items").where("owner", "=", owner));
+
 /** The cart's lines and their products' volume breaks (read together), or an accepted quote's lines at its prices. */
 async function orderSource(trx: Transaction<Database>, input: PlaceOrderInput, now: Date) {
   if (input.quoteNumber) {
     const quote = await quoteOrderLines(trx, input.userId, input.quoteNumber, now);
     return { quoteId: quote.quoteId, lines: quote.lines, quotedCents: quote.lines.map((l) => l.quoted_unit_cents), breaks: new Map<number, VolumeBreak[]>() };
   }
-  const rows = await trx
-    .selectFrom("cart_items as ci")
-    .innerJoin("products as p", "p.id", "ci.product_id")
-    .leftJoin("volume_breaks as vb", "vb.product_id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id", "p.stock_quantity", "vb.min_quantity", "vb.percent_off"])
-    .where("ci.owner", "=", input.owner)
-    .orderBy("ci.created_at")
-    .orderBy("ci.product_id")
-    .orderBy("ci.color")
-    .execute();
+  const rows = await cartLinesWithBreaks(trx, input.owner);
   const lines: Omit<(typeof rows)[number], "min_quantity" | "percent_off">[] = [];
   for (const { min_quantity: _min, percent_off: _percent, ...line } of rows) {
     const previous = lines.at(-1);
@@ -217,7 +224,7 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   if (quoteId != null) await markQuoteAccepted(trx, quoteId, order.id, keys.now);
   // A card order's confirmation mail goes out when the payment arrives (server/payments/settle.ts).
   if (online) return { number: keys.number, accessToken: keys.accessToken, created: true };
-  if (quoteId == null) await trx.deleteFrom("cart_items").where("owner", "=", owner).execute();
+  if (quoteId == null) await emptyCart(trx, owner);
   if (needsApproval) {
     const pending = { id: order.id, number: keys.number, email: checkout.email, ship_name: checkout.name, total_cents: summary.totalCents, po_number: checkout.poNumber };
     await requestApproval(trx, { order: pending, userId: input.userId!, organizationId: trade!.organizationId, companyName: trade!.companyName, limitCents: trade!.limitCents!, siteUrl: input.siteUrl, now: keys.now });

@@ -45,6 +45,21 @@ describe.each(dialects)("compiledOnce (%s)", (kind) => {
     expect((await titleAndStock(other.db, elsewhere!.id))[0]!.title).toBe(elsewhere!.title);
   });
 
+  it("builds its query once per database, not once per transaction (an order's statements run in one)", async () => {
+    let builds = 0;
+    const counted = compiledOnce((db: Db, id: number) => {
+      builds++;
+      return db.selectFrom("products").select("title").where("id", "=", id);
+    });
+    const ids = (await t.db.selectFrom("products").select("id").orderBy("id").limit(3).execute()).map((r) => r.id);
+    for (const id of ids) await t.db.transaction().execute(async (trx) => expect(await counted(trx, id)).toHaveLength(1));
+    expect(await counted(t.db, ids[0]!)).toHaveLength(1);
+    expect(builds).toBe(1);
+    // Another database (its own adapter) builds its own.
+    await counted(other.db, 1);
+    expect(builds).toBe(2);
+  });
+
   it("refuses a query whose parameters are not just its one value", async () => {
     const twoValues = compiledOnce((db: Db, id: number) =>
       db.selectFrom("products").select("id").where("id", "=", id).where("stock_quantity", ">", 0),
