@@ -129,7 +129,12 @@ export function takeNavigationsInPlace(routeId: string, data: unknown): void {
   window.addEventListener("popstate", (event) => {
     const url = new URL(window.location.href);
     if (url.pathname !== page?.pathname) return window.location.reload();
-    if (url.search === readLocation().search) return; // the same page (an anchor's #fragment)
+    latestNavigation++; // the browser has moved: a navigation still loading must not land now
+    if (url.search === readLocation().search) {
+      // Back to the results on show (an anchor's #fragment, or a change that had not arrived yet).
+      navigation = IDLE;
+      return notify();
+    }
     const key = (event.state as { islandKey?: string } | null)?.islandKey ?? "default";
     void navigateInPlace(url, { history: "none", key });
   });
@@ -164,7 +169,9 @@ async function navigateInPlace(url: URL, { history, key = newKey(), redirects = 
     }
     const route = reply[routeId] as { data?: unknown } | undefined;
     if (!route || !("data" in route)) throw new Error("No data for the page");
-    if (history !== "none") window.history[history === "push" ? "pushState" : "replaceState"]({ islandKey: key }, "", url);
+    // The URL already in the address bar (the Shop link on /shop, the same search again) replaces its entry, as React Router does.
+    const push = history === "push" && url.href !== window.location.href;
+    if (history !== "none") window.history[push ? "pushState" : "replaceState"]({ islandKey: key }, "", url);
     const root = reply.root as { data?: unknown } | undefined;
     if (root && "data" in root) rootData = root.data;
     page = { routeId, pathname, data: route.data };

@@ -67,7 +67,7 @@ export function decodeIds(list: string): Int32Array {
   sorted.sort();
   let kept = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i];
-  return sorted.subarray(0, kept);
+  return sorted.slice(0, kept); // a copy: a view would keep the whole buffer the count leaves out
 }
 
 /**

@@ -281,6 +281,55 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
     expect(window.location.search).toBe("?q=hammer");
   });
 
+  it("going to the URL already shown replaces its history entry instead of adding one", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => answerFor("drill", 31)));
+    const entries = window.history.length;
+    render(<Results to="/shop?q=drill" />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("drill 31 idle - ?q=drill 0"));
+    expect(window.history.length).toBe(entries);
+  });
+
+  it("Back while a change is still loading shows Back's results, and the change never lands", async () => {
+    const answers: Record<string, (r: Response) => void> = {};
+    vi.stubGlobal("fetch", vi.fn((url: URL) => new Promise<Response>((resolve) => (answers[new URL(url).search] = resolve))));
+    const { rerender } = render(<Results to="/shop?q=saw" />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await act(async () => answers["?q=saw"]!(answerFor("saw", 7)));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+
+    rerender(<Results to="/shop?q=hammer" />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    expect(screen.getByRole("status").textContent).toBe("saw 7 loading ?q=hammer ?q=saw 0");
+    await act(async () => window.history.back());
+    await vi.waitFor(() => expect(answers["?q=drill"]).toBeDefined());
+    await act(async () => answers["?q=drill"]!(answerFor("drill", 32)));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("drill 32 idle - ?q=drill 0"));
+    await act(async () => answers["?q=hammer"]!(answerFor("hammer", 5)));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getByRole("status").textContent).toBe("drill 32 idle - ?q=drill 0");
+    expect(window.location.search).toBe("?q=drill");
+  });
+
+  it("Back then Forward before Back's answer arrives keeps the results on show", async () => {
+    const answers: Record<string, (r: Response) => void> = {};
+    vi.stubGlobal("fetch", vi.fn((url: URL) => new Promise<Response>((resolve) => (answers[new URL(url).search] = resolve))));
+    render(<Results to="/shop?q=saw" />);
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await act(async () => answers["?q=saw"]!(answerFor("saw", 7)));
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+    delete answers["?q=saw"];
+
+    await act(async () => window.history.back());
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 loading ?q=drill ?q=saw 0"));
+    await act(async () => window.history.forward());
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+    await act(async () => answers["?q=drill"]!(answerFor("drill", 32)));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0");
+    expect(window.location.search).toBe("?q=saw");
+  });
+
   it("a GET form to the page's own path loads its results in place", async () => {
     const fetchMock = vi.fn(async (_url: URL) => answerFor("ladder", 12));
     vi.stubGlobal("fetch", fetchMock);
