@@ -10,6 +10,8 @@ import type { Db } from "./connection.ts";
  */
 export function compiledOnce<Value, Row>(build: (db: Db, value: Value) => Compilable<Row>): (db: Db, value: Value) => Promise<Row[]> {
   // Keyed by the database's adapter, which its transactions share: each transaction is a new handle.
+  // A handle made with withSchema() or withPlugin() shares its base's adapter too, and would get the
+  // base's SQL: the store makes none (createDb sets PostgreSQL's schema on the pool's connections).
   const texts = new WeakMap<object, string>();
   return async (db, value) => {
     const key = db.getExecutor().adapter;
