@@ -17,10 +17,10 @@ export const PAGES_WITH_OWN_TABLE = [
  * The same build with a route table of only the given route and the routes above it, or null
  * when the build has no such route. React Router matches a request against every route that
  * ranks above the one it finds: a product page (`/shop/:id`) was tried against 48 other routes,
- * twice per request, about a fifteenth of its server time (the shop, `/shop`, against 47). A path that in the whole table matches
- * only this route (PAGES_WITH_OWN_TABLE; tests/unit/route-table.test.ts checks it) matches it the same
- * way in this one and renders the same: the error boundary is the root's, and the manifest the
- * browser gets is the whole one.
+ * twice per request, about a fifteenth of its server time (the shop, `/shop`, against 47). A path
+ * that in the whole table matches only this route (PAGES_WITH_OWN_TABLE;
+ * tests/unit/route-table.test.ts checks it) matches it the same way in this one and renders the
+ * same: the error boundary is the root's, and the manifest the browser gets is the whole one.
  */
 export function buildWithRoute(build: ServerBuild, routeId: string): ServerBuild | null {
   if (!build.routes[routeId]) return null;

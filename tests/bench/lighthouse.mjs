@@ -47,6 +47,7 @@ const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS || 5));
 // a slower day on the same machine (every main-thread task counted longer): not the issue's setting,
 // a margin check beside it.
 const CPU_SLOWDOWN = Number(process.env.LIGHTHOUSE_CPU_SLOWDOWN || 4);
+const THROTTLING = CPU_SLOWDOWN === 4 ? {} : { throttling: { ...constants.throttling.mobileSlow4G, cpuSlowdownMultiplier: CPU_SLOWDOWN } };
 const CHROME_FLAGS = [
   "--headless=new",
   "--no-sandbox",
@@ -162,8 +163,7 @@ function failingAudits(lhr, categoryId) {
 /** One Lighthouse run; a run whose trace Chromium failed to record (NO_NAVSTART, …) is retried. */
 async function auditOnce(url, attempts = 3) {
   for (let attempt = 1; ; attempt++) {
-    const throttling = CPU_SLOWDOWN === 4 ? {} : { throttling: { ...constants.throttling.mobileSlow4G, cpuSlowdownMultiplier: CPU_SLOWDOWN } };
-    const runnerResult = await lighthouse(url, { port: chrome.port, output: ["json", "html"], logLevel: "error", onlyCategories: CATEGORIES, ...throttling });
+    const runnerResult = await lighthouse(url, { port: chrome.port, output: ["json", "html"], logLevel: "error", onlyCategories: CATEGORIES, ...THROTTLING });
     if (!runnerResult) fail(`Lighthouse returned nothing for ${url}`);
     const { lhr } = runnerResult;
     if (!lhr.runtimeError) return runnerResult;

@@ -216,6 +216,18 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
   /** A single-fetch answer for the shop's URL `q`: every route's data, as React Router sends it. */
   const answerFor = (q: string, total: number, cartCount = 0) => turboStream({ root: { data: { cartCount } }, "routes/shop": { data: { q, total } } });
 
+  /** A fetch whose answers the test gives by hand, each kept under its URL's search ("?q=saw"). */
+  const answersByHand = () => {
+    const answers: Record<string, (r: Response) => void> = {};
+    vi.stubGlobal("fetch", vi.fn((url: URL) => new Promise<Response>((resolve) => (answers[new URL(url).search] = resolve))));
+    return answers;
+  };
+  const status = () => screen.getByRole("status").textContent;
+  const shows = (text: string) => vi.waitFor(() => expect(status()).toBe(text));
+  const go = () => act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+  /** Long enough for an answer that should be ignored to have landed, had it not been. */
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+
   function Results({ to = "/shop?q=saw" }: { to?: string }) {
     const data = shim.usePageData<Results>();
     const navigation = shim.useNavigation();
@@ -240,16 +252,16 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
     vi.stubGlobal("fetch", fetchMock);
     const entries = window.history.length;
     render(<Results />);
-    expect(screen.getByRole("status").textContent).toBe("drill 32 idle - ?q=drill 0");
+    expect(status()).toBe("drill 32 idle - ?q=drill 0");
 
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await go();
     // While it loads, the page knows where it is going; the address bar has not moved yet.
-    expect(screen.getByRole("status").textContent).toBe("drill 32 loading ?q=saw ?q=drill 0");
+    expect(status()).toBe("drill 32 loading ?q=saw ?q=drill 0");
     expect(window.location.search).toBe("?q=drill");
     expect(String(fetchMock.mock.calls[0]![0])).toBe("http://localhost:3000/shop.data?q=saw");
 
     await act(async () => answer(answerFor("saw", 7, 2)));
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 2"));
+    await shows("saw 7 idle - ?q=saw 2");
     expect(window.location.search).toBe("?q=saw");
     expect(window.history.length).toBe(entries + 1);
   });
@@ -257,27 +269,26 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
   it("back and forward show each URL's results again, in place", async () => {
     vi.stubGlobal("fetch", vi.fn(async (url: URL) => (new URL(url).searchParams.get("q") === "saw" ? answerFor("saw", 7) : answerFor("drill", 32))));
     render(<Results />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+    await go();
+    await shows("saw 7 idle - ?q=saw 0");
 
     await act(async () => window.history.back());
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("drill 32 idle - ?q=drill 0"));
+    await shows("drill 32 idle - ?q=drill 0");
     await act(async () => window.history.forward());
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+    await shows("saw 7 idle - ?q=saw 0");
   });
 
   it("shows the last URL asked for when an earlier one answers after it", async () => {
-    const answers: Record<string, (r: Response) => void> = {};
-    vi.stubGlobal("fetch", vi.fn((url: URL) => new Promise<Response>((resolve) => (answers[new URL(url).search] = resolve))));
+    const answers = answersByHand();
     const { rerender } = render(<Results to="/shop?q=saw" />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await go();
     rerender(<Results to="/shop?q=hammer" />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await go();
     await act(async () => answers["?q=hammer"]!(answerFor("hammer", 5)));
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("hammer 5 idle - ?q=hammer 0"));
+    await shows("hammer 5 idle - ?q=hammer 0");
     await act(async () => answers["?q=saw"]!(answerFor("saw", 7)));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(screen.getByRole("status").textContent).toBe("hammer 5 idle - ?q=hammer 0");
+    await settle();
+    expect(status()).toBe("hammer 5 idle - ?q=hammer 0");
     expect(window.location.search).toBe("?q=hammer");
   });
 
@@ -285,48 +296,46 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
     vi.stubGlobal("fetch", vi.fn(async () => answerFor("drill", 31)));
     const entries = window.history.length;
     render(<Results to="/shop?q=drill" />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("drill 31 idle - ?q=drill 0"));
+    await go();
+    await shows("drill 31 idle - ?q=drill 0");
     expect(window.history.length).toBe(entries);
   });
 
   it("Back while a change is still loading shows Back's results, and the change never lands", async () => {
-    const answers: Record<string, (r: Response) => void> = {};
-    vi.stubGlobal("fetch", vi.fn((url: URL) => new Promise<Response>((resolve) => (answers[new URL(url).search] = resolve))));
+    const answers = answersByHand();
     const { rerender } = render(<Results to="/shop?q=saw" />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await go();
     await act(async () => answers["?q=saw"]!(answerFor("saw", 7)));
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+    await shows("saw 7 idle - ?q=saw 0");
 
     rerender(<Results to="/shop?q=hammer" />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
-    expect(screen.getByRole("status").textContent).toBe("saw 7 loading ?q=hammer ?q=saw 0");
+    await go();
+    expect(status()).toBe("saw 7 loading ?q=hammer ?q=saw 0");
     await act(async () => window.history.back());
     await vi.waitFor(() => expect(answers["?q=drill"]).toBeDefined());
     await act(async () => answers["?q=drill"]!(answerFor("drill", 32)));
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("drill 32 idle - ?q=drill 0"));
+    await shows("drill 32 idle - ?q=drill 0");
     await act(async () => answers["?q=hammer"]!(answerFor("hammer", 5)));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(screen.getByRole("status").textContent).toBe("drill 32 idle - ?q=drill 0");
+    await settle();
+    expect(status()).toBe("drill 32 idle - ?q=drill 0");
     expect(window.location.search).toBe("?q=drill");
   });
 
   it("Back then Forward before Back's answer arrives keeps the results on show", async () => {
-    const answers: Record<string, (r: Response) => void> = {};
-    vi.stubGlobal("fetch", vi.fn((url: URL) => new Promise<Response>((resolve) => (answers[new URL(url).search] = resolve))));
+    const answers = answersByHand();
     render(<Results to="/shop?q=saw" />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await go();
     await act(async () => answers["?q=saw"]!(answerFor("saw", 7)));
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+    await shows("saw 7 idle - ?q=saw 0");
     delete answers["?q=saw"];
 
     await act(async () => window.history.back());
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 loading ?q=drill ?q=saw 0"));
+    await shows("saw 7 loading ?q=drill ?q=saw 0");
     await act(async () => window.history.forward());
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+    await shows("saw 7 idle - ?q=saw 0");
     await act(async () => answers["?q=drill"]!(answerFor("drill", 32)));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0");
+    await settle();
+    expect(status()).toBe("saw 7 idle - ?q=saw 0");
     expect(window.location.search).toBe("?q=saw");
   });
 
@@ -335,7 +344,7 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
     vi.stubGlobal("fetch", fetchMock);
     render(<Results />);
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Search" })));
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("ladder 12 idle - ?q=ladder 0"));
+    await shows("ladder 12 idle - ?q=ladder 0");
     expect(String(fetchMock.mock.calls[0]![0])).toBe("http://localhost:3000/shop.data?q=ladder");
   });
 
@@ -345,8 +354,8 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
       vi.fn(async (url: URL) => (new URL(url).search === "?q=saw&page=1" ? new Response(null, { status: 204, headers: { "X-Remix-Redirect": "/shop?q=saw" } }) : answerFor("saw", 7))),
     );
     render(<Results to="/shop?q=saw&page=1" />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
-    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe("saw 7 idle - ?q=saw 0"));
+    await go();
+    await shows("saw 7 idle - ?q=saw 0");
     expect(window.location.search).toBe("?q=saw");
   });
 
@@ -355,11 +364,11 @@ describe("an island that shows its own path's other URLs in place (the shop)", (
     vi.stubGlobal("location", { ...window.location, href: "http://localhost:3000/shop?q=drill", origin: "http://localhost:3000", pathname: "/shop", search: "?q=drill", assign });
     vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
     const { rerender } = render(<Results to="/cart" />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await go();
     expect(String(assign.mock.calls[0]![0])).toBe("http://localhost:3000/cart");
 
     rerender(<Results to="/shop?q=saw" />);
-    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Go" })));
+    await go();
     await vi.waitFor(() => expect(assign).toHaveBeenCalledTimes(2));
     expect(String(assign.mock.calls[1]![0])).toBe("http://localhost:3000/shop?q=saw");
   });
