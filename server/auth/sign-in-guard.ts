@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { APIError, isAPIError } from "better-auth/api";
 import { AUTH_MESSAGES } from "../../app/lib/auth-rules.ts";
 import type { AppConfig } from "../config.ts";
-import { CLIENT_IP_HEADER, createRateLimiter, type RefundableRateLimiter } from "../security/rate-limit.ts";
+import { CLIENT_IP_HEADER, clientKey, createRateLimiter, type RefundableRateLimiter } from "../security/rate-limit.ts";
 
 export const PAIR_WINDOW_SECONDS = 5 * 60;
 export const ACCOUNT_WINDOW_SECONDS = 15 * 60;
@@ -55,7 +55,7 @@ function keysOf(ctx: SignInHookContext): { account: string; pair: string } | nul
   const email = (ctx.body as { email?: unknown } | undefined)?.email;
   if (ctx.path !== SIGN_IN_PATH || typeof email !== "string") return null;
   const account = createHash("sha256").update(email.trim().toLowerCase()).digest("base64url").slice(0, 32);
-  const ip = ctx.headers?.get(CLIENT_IP_HEADER)?.trim().slice(0, 64) || "unknown";
+  const ip = clientKey(ctx.headers?.get(CLIENT_IP_HEADER));
   return { account, pair: `${account}:${ip}` };
 }
 

@@ -5,6 +5,7 @@
  * If Redis is unreachable, a limiter falls back to its in-memory window (logged) rather than
  * taking the form down with it: the limits then hold per process until Redis is back.
  */
+import { isIPv4, isIPv6 } from "node:net";
 import { Redis } from "ioredis";
 
 export interface RateLimitResult {
@@ -36,9 +37,27 @@ export interface RateLimiterOptions {
 /** Header in which the HTTP layer (server/http/app.ts) passes the client address; a client-sent value is overwritten there. */
 export const CLIENT_IP_HEADER = "x-client-ip";
 
-/** The client address the HTTP layer determined for this request ("unknown" when it is missing). */
+/**
+ * The key a limiter counts a client address under: an IPv4 address as it is (an IPv4-mapped IPv6
+ * one as its IPv4), an IPv6 address as its /64 network, which one subscriber usually holds whole, so
+ * rotating through it earns no fresh limits.
+ */
+export function clientKey(address: string | null | undefined): string {
+  const ip = address?.trim().slice(0, 64).toLowerCase() || "unknown";
+  if (isIPv4(ip)) return ip;
+  if (!isIPv6(ip)) return ip;
+  const mapped = /^(?:0{0,4}:){0,5}ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(ip.replace(/^::/, "0::"));
+  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
+  const [head = "", tail = ""] = ip.split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = ip.includes("::") ? (tail ? tail.split(":") : []) : [];
+  const groups = ip.includes("::") ? [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups] : headGroups;
+  return `${groups.slice(0, 4).map((g) => g.padStart(4, "0")).join(":")}::/64`;
+}
+
+/** The client address the HTTP layer determined for this request, as a limiter key (clientKey; "unknown" when it is missing). */
 export function clientIp(request: Request): string {
-  return request.headers.get(CLIENT_IP_HEADER)?.trim().slice(0, 64) || "unknown";
+  return clientKey(request.headers.get(CLIENT_IP_HEADER));
 }
 
 function memoryWindow(windowMs: number, max: number, now: () => number) {
