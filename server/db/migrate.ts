@@ -26,6 +26,7 @@ import * as searchMatchIndex from "./migrations/022_search_match_index.ts";
 import * as searchCellsVersion from "./migrations/023_search_cells_version.ts";
 import * as searchPostings from "./migrations/024_search_postings.ts";
 import * as searchWordsVersion from "./migrations/025_search_words_version.ts";
+import * as secondFactorCodes from "./migrations/026_second_factor_codes.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -56,6 +57,7 @@ const migrations: Record<string, DialectMigration> = {
   "023_search_cells_version": searchCellsVersion,
   "024_search_postings": searchPostings,
   "025_search_words_version": searchWordsVersion,
+  "026_second_factor_codes": secondFactorCodes,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -486,3 +486,16 @@ export interface Database {
 }
 export type * from "./schema-trade.ts";
 export type * from "./schema-quotes.ts";
+
+// ---- Second-factor codes accepted, each once (migration 026; server/auth/code-guard.ts) ----
+export interface SecondFactorCodeTable {
+  /** sha256 of the account, the kind and the code. */
+  claim: string;
+  user_id: string;
+  /** Epoch milliseconds after which the code could no longer be accepted. */
+  expires_at: number;
+}
+
+export interface Database {
+  second_factor_codes: SecondFactorCodeTable;
+}
