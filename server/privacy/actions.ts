@@ -12,7 +12,7 @@ import { DomainError, isDomainError } from "../errors.ts";
 import { readSmallForm } from "../http/form-action.ts";
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { confirmIdentity, type PasswordVerifier, type SignedInSession } from "./confirm.ts";
-import { eraseAccount, type ErasureSummary } from "./erase.ts";
+import { eraseAccount, NOTHING_ERASED, type ErasureSummary } from "./erase.ts";
 import { exportAccountData, exportFileName } from "./export.ts";
 
 export interface PrivacyDeps {
@@ -103,7 +103,7 @@ export async function deleteAccountAction(db: Db, request: Request, session: Sig
     summary = await eraseAccount(db, session.userId, { now });
   } catch (error) {
     // The same delete sent twice at once (a double click): the other request erased it already.
-    if (isDomainError(error) && error.code === "ACCOUNT_NOT_FOUND") return { kind: "erased", summary: { ordersAnonymised: 0, mailsErased: 0, contactMessagesDeleted: 0, sessionsEnded: 0 } };
+    if (isDomainError(error) && error.code === "ACCOUNT_NOT_FOUND") return { kind: "erased", summary: NOTHING_ERASED };
     throw error;
   }
   deps.log?.(`Privacy: account ${session.userId} deleted; ${summary.ordersAnonymised} order(s) anonymised, ${summary.mailsErased} mail(s) blanked`);

@@ -6,6 +6,15 @@
  * verification rows for the account (sign-in links for its email, reset tokens for its id), its
  * cart, wishlist and saved lists (shared ones too), the newsletter subscriber row for its email,
  * and contact messages sent from its email.
+ * Quotes (issue 48): a quote that never became an order is deleted with its lines; an accepted
+ * one is kept for the accounts (number, lines, prices, dates, staff's note) with its email and
+ * the buyer's message blanked and no user id. The staff inbox's "Quote request" mail, which
+ * quoted the buyer's message, is blanked like the account's own mails.
+ * Trade applications: pending and rejected ones are deleted; an approved one (its company's row
+ * points at it) is kept with the company's name, country and tax number, and the applicant's
+ * phone, address lines and city blanked, the postcode cut to its district and no user id. The
+ * company's own row (name, billing address, phone) is the company's, kept for its members and
+ * invoices.
  * Kept for the accounts, no longer linked to anyone: the account's orders with their number,
  * lines, totals, dates, status and payment method, the country and region shipped to and the
  * postcode's district (mask.ts). Email, names, address lines, business name and tax number are
@@ -30,6 +39,9 @@ type Trx = Transaction<Database>;
 /** The stock ledger's actor for a deleted account's orders. */
 export const ERASED_ACTOR = "user:erased";
 
+/** user_id of an anonymised quote or trade application (the columns are NOT NULL; no user has this id). */
+export const ERASED_USER_ID = "";
+
 export const CANCELLED_MAIL_REASON = "not sent: the recipient deleted their account";
 
 export interface ErasureSummary {
@@ -37,7 +49,22 @@ export interface ErasureSummary {
   mailsErased: number;
   contactMessagesDeleted: number;
   sessionsEnded: number;
+  quotesDeleted: number;
+  quotesAnonymised: number;
+  applicationsDeleted: number;
+  applicationsAnonymised: number;
 }
+
+export const NOTHING_ERASED: ErasureSummary = {
+  ordersAnonymised: 0,
+  mailsErased: 0,
+  contactMessagesDeleted: 0,
+  sessionsEnded: 0,
+  quotesDeleted: 0,
+  quotesAnonymised: 0,
+  applicationsDeleted: 0,
+  applicationsAnonymised: 0,
+};
 
 const addressOf = (value: string | null): string | null => {
   if (!value) return null;
@@ -83,6 +110,50 @@ async function anonymiseOrders(trx: Trx, userId: string): Promise<number> {
       .execute();
   }
   return orders.length;
+}
+
+/** Accepted quotes stay (their order is in the accounts), blanked; the rest go. Returns the staff mails to blank. */
+async function eraseQuotes(trx: Trx, userId: string, at: Date): Promise<{ deleted: number; anonymised: number; mailsErased: number }> {
+  const quotes = await trx.selectFrom("quotes").select(["id", "number", "status"]).where("user_id", "=", userId).execute();
+  if (!quotes.length) return { deleted: 0, anonymised: 0, mailsErased: 0 };
+  const kept = quotes.filter((q) => q.status === "accepted").map((q) => q.id);
+  const gone = quotes.filter((q) => q.status !== "accepted").map((q) => q.id);
+  if (kept.length) await trx.updateTable("quotes").set({ user_id: ERASED_USER_ID, email: "", message: null }).where("id", "in", kept).execute();
+  if (gone.length) {
+    await trx.deleteFrom("quote_lines").where("quote_id", "in", gone).execute();
+    await trx.deleteFrom("quotes").where("id", "in", gone).execute();
+  }
+  // The store inbox's mail about each request quoted the buyer's message (quoteRequestedStaffMail).
+  const staffMails = await trx
+    .selectFrom("mail_queue")
+    .select(ERASABLE_MAIL_COLUMNS)
+    .where("subject", "in", quotes.map((q) => `Quote request ${q.number}`))
+    .where("body_erased_at", "is", null)
+    .execute();
+  let mailsErased = 0;
+  for (const row of staffMails) {
+    if (row.status === "sending" || row.status === "transmitting") continue;
+    const cancel = row.status === "queued" ? { status: "failed" as const, reason: CANCELLED_MAIL_REASON } : {};
+    if (await eraseMail(trx, row, at, cancel)) mailsErased++;
+  }
+  return { deleted: gone.length, anonymised: kept.length, mailsErased };
+}
+
+/** An approved application is its company's record (companies.application_id): kept, blanked. The others go. */
+async function eraseTradeApplications(trx: Trx, userId: string): Promise<{ deleted: number; anonymised: number }> {
+  const applications = await trx.selectFrom("trade_applications").select(["id", "status", "country", "billing_postcode"]).where("user_id", "=", userId).execute();
+  let anonymised = 0;
+  for (const a of applications.filter((a) => a.status === "approved")) {
+    await trx
+      .updateTable("trade_applications")
+      .set({ user_id: ERASED_USER_ID, phone: "", billing_line1: "", billing_line2: null, billing_city: "", billing_postcode: postcodeDistrict(a.country, a.billing_postcode) })
+      .where("id", "=", a.id)
+      .execute();
+    anonymised++;
+  }
+  const gone = applications.filter((a) => a.status !== "approved").map((a) => a.id);
+  if (gone.length) await trx.deleteFrom("trade_applications").where("id", "in", gone).execute();
+  return { deleted: gone.length, anonymised };
 }
 
 async function eraseMails(trx: Trx, email: string, at: Date): Promise<number> {
@@ -146,7 +217,9 @@ export async function eraseAccount(db: Db, userId: string, options: { now?: Date
     await trx.deleteFrom("saved_lists").where("user_id", "=", userId).execute();
     await trx.deleteFrom("newsletter_subscribers").where("email", "=", email).execute();
     const contact = await trx.deleteFrom("contact_messages").where((eb) => eb(eb.fn("lower", ["email"]), "=", email)).executeTakeFirst();
-    const mailsErased = await eraseMails(trx, email, at);
+    const quotes = await eraseQuotes(trx, userId, at);
+    const applications = await eraseTradeApplications(trx, userId);
+    const mailsErased = (await eraseMails(trx, email, at)) + quotes.mailsErased;
     await deleteVerifications(trx, userId, email);
     const sessions = await trx.deleteFrom("session").where("userId", "=", userId).executeTakeFirst();
     await trx.deleteFrom("account").where("userId", "=", userId).execute();
@@ -156,6 +229,10 @@ export async function eraseAccount(db: Db, userId: string, options: { now?: Date
       mailsErased,
       contactMessagesDeleted: Number(contact.numDeletedRows),
       sessionsEnded: Number(sessions.numDeletedRows),
+      quotesDeleted: quotes.deleted,
+      quotesAnonymised: quotes.anonymised,
+      applicationsDeleted: applications.deleted,
+      applicationsAnonymised: applications.anonymised,
     };
   });
 }

@@ -60,6 +60,24 @@ export async function exportAccountData(db: Db, userId: string, options: { curre
         .orderBy("sl.product_id")
         .execute()
     : [];
+  const [quotes, applications] = await Promise.all([
+    db.selectFrom("quotes").select(["id", "number", "status", "email", "message", "staff_note", "valid_until", "created_at", "quoted_at", "decided_at", "order_id"]).where("user_id", "=", userId).orderBy("id").execute(),
+    db
+      .selectFrom("trade_applications")
+      .select(["company_name", "country", "tax_id", "billing_line1", "billing_line2", "billing_city", "billing_region", "billing_postcode", "phone", "status", "reason", "created_at", "decided_at"])
+      .where("user_id", "=", userId)
+      .orderBy("id")
+      .execute(),
+  ]);
+  const quoteLines = quotes.length
+    ? await db
+        .selectFrom("quote_lines")
+        .select(["quote_id", "product_id", "title", "color", "quantity", "requested_unit_cents", "quoted_unit_cents"])
+        .where("quote_id", "in", quotes.map((q) => q.id))
+        .orderBy("id")
+        .execute()
+    : [];
+  const quoteOrderNumbers = new Map(orders.map((o) => [o.id, o.number]));
   const orderIds = orders.map((o) => o.id);
   const lines = orderIds.length
     ? await db.selectFrom("order_lines").select(["order_id", "product_id", "title", "color", "quantity", "unit_price_cents", "line_total_cents"]).where("order_id", "in", orderIds).orderBy("id").execute()
@@ -126,6 +144,32 @@ export async function exportAccountData(db: Db, userId: string, options: { curre
       createdAt: iso(l.created_at),
       updatedAt: iso(l.updated_at),
       lines: savedListLines.filter((line) => line.list_id === l.id).map((line) => ({ productId: line.product_id, title: line.title, color: line.color, quantity: line.quantity, addedAt: iso(line.created_at) })),
+    })),
+    quotes: quotes.map((q) => ({
+      number: q.number,
+      status: q.status,
+      email: q.email,
+      message: q.message,
+      noteFromStore: q.staff_note,
+      requestedAt: iso(q.created_at),
+      quotedAt: iso(q.quoted_at),
+      validUntil: iso(q.valid_until),
+      decidedAt: iso(q.decided_at),
+      orderNumber: q.order_id == null ? null : (quoteOrderNumbers.get(q.order_id) ?? null),
+      lines: quoteLines
+        .filter((l) => l.quote_id === q.id)
+        .map((l) => ({ productId: l.product_id, title: l.title, color: l.color, quantity: l.quantity, requestedUnitCents: l.requested_unit_cents, quotedUnitCents: l.quoted_unit_cents })),
+    })),
+    tradeApplications: applications.map((a) => ({
+      companyName: a.company_name,
+      country: a.country,
+      taxId: a.tax_id,
+      billingAddress: { line1: a.billing_line1, line2: a.billing_line2, city: a.billing_city, region: a.billing_region, postcode: a.billing_postcode, country: a.country },
+      phone: a.phone,
+      status: a.status,
+      reason: a.reason,
+      appliedAt: iso(a.created_at),
+      decidedAt: iso(a.decided_at),
     })),
     cart: cart.map((c) => ({ productId: c.product_id, title: c.title, color: c.color, quantity: c.quantity, addedAt: iso(c.created_at) })),
     newsletter: subscriber
