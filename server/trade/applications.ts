@@ -1,7 +1,7 @@
 /**
  * Trade account applications: a customer applies with the company's details; staff approve or
- * reject. Approval creates the company through Better Auth's organization plugin (the applicant
- * becomes its owner) and the store's `companies` row; the applicant is mailed either way.
+ * reject. Approval creates a new organization through Better Auth's organization plugin (the
+ * applicant becomes its owner) and the store's `companies` row; the applicant is mailed either way.
  */
 import type { TradeApplicationInput } from "../../app/lib/trade-schema.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
@@ -86,10 +86,16 @@ export async function getApplication(db: Db, id: number) {
     .executeTakeFirst();
 }
 
-/** Creates the company's organization with the applicant as owner; returns its id (the same one when it already exists). */
-export type CreateOrganization = (input: { userId: string; name: string; slug: string }) => Promise<string>;
+/**
+ * Creates a new organization for the company with the applicant as its owner and returns its id:
+ * always one this call made, never an existing one. Fails with a DomainError, leaving nothing.
+ */
+export const COMPANY_NOT_CREATED_MESSAGE = "The company account couldn't be created, so nothing was changed and the application is still waiting. Try approving it again.";
 
-async function removeOrphanOrganization(db: Db, organizationId: string): Promise<void> {
+export type CreateOrganization = (input: { userId: string; name: string }) => Promise<string>;
+
+/** Deletes an organization (its invitations and members) that has no company row; one with a company is left alone. */
+export async function removeOrphanOrganization(db: Db, organizationId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const company = await trx.selectFrom("companies").select("organization_id").where("organization_id", "=", organizationId).executeTakeFirst();
     if (company) return;
@@ -114,7 +120,8 @@ export async function decideApplication(
   if (!input.approve && !input.reason) throw new DomainError("REASON_REQUIRED", "Give the applicant a reason for the rejection.", 400);
   if (input.approve && (await companyOf(db, application.user_id))) throw new DomainError("ALREADY_TRADE", "The applicant already belongs to a company with a trade account.", 409);
 
-  const organizationId = input.approve ? await input.createOrganization({ userId: application.user_id, name: application.company_name, slug: `trade-${application.id}` }) : null;
+  // A new organization every time, made for this application only: never one found by name or slug.
+  const organizationId = input.approve ? await input.createOrganization({ userId: application.user_id, name: application.company_name }) : null;
   const now = (input.now ?? new Date()).toISOString();
   const status = input.approve ? "approved" : "rejected";
   try {
@@ -166,15 +173,10 @@ export async function decideApplication(
       );
     });
   } catch (error) {
-    // The organization stays only with its company row: a lost race leaves nothing behind.
+    // The organization this call made stays only with its company row: a lost race leaves nothing behind.
     if (organizationId) await removeOrphanOrganization(db, organizationId);
+    if (isUniqueViolation(error)) throw new DomainError("COMPANY_NOT_CREATED", COMPANY_NOT_CREATED_MESSAGE, 409);
     throw error;
   }
   return { organizationId };
-}
-
-/** The organization with this slug, if it exists (a retried approval reuses it). */
-export async function organizationIdBySlug(db: Db, slug: string): Promise<string | null> {
-  const row = await db.selectFrom("organization").select("id").where("slug", "=", slug).executeTakeFirst();
-  return row?.id ?? null;
 }

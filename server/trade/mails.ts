@@ -1,20 +1,59 @@
 import { formatMoney } from "../../app/lib/money.ts";
 import { renderMail } from "../mail/templates.ts";
 import type { OutgoingMail } from "../mail/queue.ts";
+import type { Db } from "../db/connection.ts";
+import { DomainError } from "../errors.ts";
 
 const ROLE_NAMES: Record<string, string> = { owner: "an owner", approver: "an approver", buyer: "a buyer" };
 
-export function invitationMail(input: { email: string; role: string; companyName: string; inviterName: string; link: string }): OutgoingMail {
+/** The longest inviter's name an invitation quotes. */
+export const INVITER_NAME_MAX = 60;
+
+/**
+ * The inviter's name as an invitation may quote it, or null. The name is what the inviter typed at
+ * sign-up, so it is never in the subject or the heading, and only a name that reads like a
+ * person's is quoted: letters, spaces, apostrophes, hyphens and full stops that end an initial, at
+ * most 60 characters (no digits, colons, slashes, @ or dotted words: no phone number, link or
+ * address can be smuggled in). Any other name is left out.
+ */
+export function quotableInviterName(name: string | null | undefined): string | null {
+  const collapsed = (name ?? "").replace(/\s+/g, " ").trim();
+  if (!collapsed || collapsed.length > INVITER_NAME_MAX) return null;
+  return /^\p{L}(?:[\p{L}\p{M} '’-]|\.(?= |$))*$/u.test(collapsed) ? collapsed : null;
+}
+
+function renderInvitation(input: { email: string; role: string; companyName: string; inviterName: string | null | undefined; link: string }): OutgoingMail {
+  const inviter = quotableInviterName(input.inviterName);
   const mail = renderMail({
     heading: `Join ${input.companyName} on ToolHub Wholesale`,
     paragraphs: [
-      `${input.inviterName || "A colleague"} invited you to order for ${input.companyName} as ${ROLE_NAMES[input.role] ?? "a member"}, at the company's trade prices.`,
+      `You are invited to order for ${input.companyName} as ${ROLE_NAMES[input.role] ?? "a member"}, at the company's trade prices.`,
+      ...(inviter ? [`Invited by: “${inviter}” (the name they registered with).`] : []),
       "Sign in (or create an account) with this email address, then accept the invitation. It works for 7 days.",
     ],
     action: { label: "See the invitation", url: input.link },
     footer: "If you don't know this company, ignore this email: nothing happens unless you accept.",
   });
   return { to: input.email, subject: `Invitation to join ${input.companyName} on ToolHub Wholesale`, ...mail };
+}
+
+/**
+ * The invitation to a company, named as staff approved it: the name comes from the store's
+ * `companies` row, never from the auth library's organization (which its owner could rename).
+ * An organization the store has no company for gets no mail.
+ */
+export async function companyInvitationMail(db: Db, input: { organizationId: string; email: string; role: string; inviterName?: string | null; link: string }): Promise<OutgoingMail> {
+  const company = await db.selectFrom("companies").select("name").where("organization_id", "=", input.organizationId).executeTakeFirst();
+  if (!company) throw new DomainError("COMPANY_NOT_FOUND", "This company has no trade account, so no invitation was sent.", 404);
+  return renderInvitation({ email: input.email, role: input.role, companyName: company.name, inviterName: input.inviterName, link: input.link });
+}
+
+/**
+ * @deprecated The company's name given here is trusted as is: use companyInvitationMail, which
+ * reads the name staff approved. Kept until server/auth/auth.ts switches.
+ */
+export function invitationMail(input: { email: string; role: string; companyName: string; inviterName: string; link: string }): OutgoingMail {
+  return renderInvitation(input);
 }
 
 export function applicationReceivedMail(input: { email: string; name: string; companyName: string; link: string }): OutgoingMail {

@@ -60,6 +60,9 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
   // The store's trade mails to this address (not the sign-up's email confirmation).
   const mails = (to: string) =>
     t.db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", to).where("subject", "not like", "Confirm your%").orderBy("id").execute();
+  // The organizations a user is a member of (approval makes the applicant the owner of a new one).
+  const organizationsOf = async (userId: string) =>
+    (await t.db.selectFrom("organization as o").innerJoin("member as m", "m.organizationId", "o.id").select("o.id").where("m.userId", "=", userId).execute()).map((o) => o.id);
   const decide = (id: number, approve: boolean, reason: string | null = null, actor = STAFF) =>
     decideApplication(t.db, { id, approve, reason, actor, siteUrl: SITE, createOrganization: createOrganizationThroughAuth(t.db, auth) });
 
@@ -83,7 +86,10 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
     const { organizationId } = await decide(id, true);
     const membership = await companyOf(t.db, c.id);
     expect(membership).toMatchObject({ role: "owner", company: { organization_id: organizationId, name: "Olive Electrical", tax_id: "GB123456789", net30: 0, credit_limit_cents: 0 } });
-    expect(await t.db.selectFrom("organization").select(["name", "slug"]).where("id", "=", organizationId!).executeTakeFirst()).toEqual({ name: "Olive Electrical", slug: `trade-${id}` });
+    // A fresh, unguessable slug: nobody could have taken it before the approval.
+    const organization = await t.db.selectFrom("organization").select(["name", "slug"]).where("id", "=", organizationId!).executeTakeFirstOrThrow();
+    expect(organization.name).toBe("Olive Electrical");
+    expect(organization.slug).toMatch(/^trade-[0-9a-f]{24}$/);
     expect(await t.db.selectFrom("audit_log").select(["action", "actor_id", "after"]).where("object_type", "=", "trade_application").where("object_id", "=", String(id)).execute()).toEqual([
       { action: "trade.approve", actor_id: STAFF.userId, after: JSON.stringify({ status: "approved", organizationId }) },
     ]);
@@ -111,9 +117,10 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
     const { id } = await applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE });
     const results = await Promise.allSettled([decide(id, true), decide(id, true, null, { userId: "staff-2", name: "Sue" })]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "ALREADY_DECIDED" } });
+    expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "ALREADY_DECIDED", status: 409 } });
     expect(await t.db.selectFrom("companies").select("organization_id").where("application_id", "=", id).execute()).toHaveLength(1);
-    expect(await t.db.selectFrom("organization").select("id").where("slug", "=", `trade-${id}`).execute()).toHaveLength(1);
+    // Each approval made its own organization; the loser's was removed with its membership.
+    expect(await organizationsOf(c.id)).toEqual([(await companyOf(t.db, c.id))!.company.organization_id]);
     expect(await t.db.selectFrom("audit_log").select("id").where("object_id", "=", String(id)).where("object_type", "=", "trade_application").execute()).toHaveLength(1);
     expect((await mails(c.email)).filter((m) => m.subject.includes("approved"))).toHaveLength(1);
   });
@@ -123,7 +130,7 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
     const { id } = await applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE });
     await Promise.allSettled([decide(id, true), decide(id, false, "Duplicate application")]);
     const row = await latestApplication(t.db, c.id);
-    const orgs = await t.db.selectFrom("organization").select("id").where("slug", "=", `trade-${id}`).execute();
+    const orgs = await organizationsOf(c.id);
     const members = await t.db.selectFrom("member").select("id").where("userId", "=", c.id).execute();
     if (row!.status === "approved") expect([orgs.length, members.length]).toEqual([1, 1]);
     else expect([row!.status, orgs.length, members.length]).toEqual(["rejected", 0, 0]);
