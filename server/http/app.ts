@@ -12,7 +12,8 @@ import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import { authRouter } from "./auth-routes.ts";
 import { opsRouter } from "./ops-routes.ts";
-import { paymentRouter } from "./payment-routes.ts";
+import { paymentRouter, STRIPE_WEBHOOK_PATH } from "./payment-routes.ts";
+import { refuseCrossSite } from "../security/cross-site.ts";
 import { checkoutPageOrigins } from "../payments/stripe.ts";
 import { requestLog } from "./request-log.ts";
 import { bodyLimit, storeBodyLimit } from "./body-limit.ts";
@@ -134,6 +135,8 @@ export function createHttpApp({ build, clientDir, db }: HttpAppOptions): Express
   app.use(opsRouter(db, cfg));
   app.use(paymentRouter(db, cfg));
   app.use(authRouter(getAuth(), originPolicy(cfg)));
+  // Every state-changing storefront request (each action, plain form or .data) from another site: 403.
+  app.use(refuseCrossSite(originPolicy(cfg), { except: [STRIPE_WEBHOOK_PATH, "/api/auth/"] }));
 
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
   // Only paths that look like files reach the disk; page URLs go straight to the app.
