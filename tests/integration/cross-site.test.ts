@@ -79,7 +79,8 @@ describe("the storefront refuses state-changing requests from another site", () 
 
   it.each(STOREFRONT_POSTS)("%s: Sec-Fetch-Site cross-site is refused with a reason, with no Origin or a trusted one", async (path) => {
     ran.length = 0;
-    for (const headers of [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "cross-site", origin: SITE }, { "sec-fetch-site": "Cross-Site" }]) {
+    const variants: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "cross-site", origin: SITE }, { "sec-fetch-site": "Cross-Site" }];
+    for (const headers of variants) {
       const response = await post(path, headers);
       expect(response.status, JSON.stringify(headers)).toBe(403);
       expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
