@@ -17,6 +17,14 @@ export async function action({ request }: Route.ActionArgs) {
   return quickOrderAction(request);
 }
 
+/** A limiter's refusal (429) tells the browser when to try again; the rest as the parent route says. */
+export function headers({ parentHeaders, actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+}
+
 export default function QuickOrder({ actionData }: Route.ComponentProps) {
   const fetcher = useFetcher<QuickOrderActionData>({ key: "quick-order" });
   const form = useRef<HTMLFormElement>(null);
