@@ -20,6 +20,17 @@ export const AUTH_MESSAGES = {
   emailConfirmed: "Thank you — your email address is confirmed.",
 } as const;
 
+/** Roles that run the store (server/auth/permissions.ts); they sign in with a password and a code. */
+export const STAFF_ROLE_NAMES = ["staff", "admin"] as const;
+export function isStaffRoleName(role: unknown): boolean {
+  return (STAFF_ROLE_NAMES as readonly unknown[]).includes(role);
+}
+/** The error code and message of a staff sign-in by emailed link or Google (refused: server/auth/staff-sessions.ts). */
+export const STAFF_PASSWORD_ONLY = "STAFF_PASSWORD_ONLY";
+export const STAFF_PASSWORD_ONLY_MESSAGE = "Staff accounts sign in with their password and a code from their authenticator app.";
+/** Where a staff member whose session has not passed a code goes next. */
+export const STAFF_CODE_PATH = "/admin/two-factor";
+
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
 

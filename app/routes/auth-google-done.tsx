@@ -3,8 +3,10 @@ import { Link } from "react-router";
 import type { Route } from "./+types/auth-google-done";
 import { GOOGLE_POPUP_MESSAGE } from "../components/account/GoogleButton.tsx";
 import { getSessionInfo } from "../../server/auth/session.ts";
+import { STAFF_PASSWORD_ONLY } from "../lib/auth-rules.ts";
 
 const ERRORS: Record<string, string> = {
+  [STAFF_PASSWORD_ONLY]: "staffPasswordOnly",
   account_not_linked: "notLinked",
   access_denied: "closed",
 };

@@ -7,7 +7,7 @@ import { PasswordField } from "../components/account/PasswordField.tsx";
 import { StaticAlert, useAlert } from "../components/ui/Alert.tsx";
 import { postAuth, toPublicUser } from "../lib/auth-client.ts";
 import { ACCOUNT_SUSPENDED_MESSAGE, authErrorMessage } from "../lib/auth-errors.ts";
-import { AUTH_MESSAGES, checkLogin, isValidEmail } from "../lib/auth-rules.ts";
+import { AUTH_MESSAGES, checkLogin, isStaffRoleName, isValidEmail, STAFF_CODE_PATH, STAFF_PASSWORD_ONLY, STAFF_PASSWORD_ONLY_MESSAGE } from "../lib/auth-rules.ts";
 import { useCurrentUser } from "../lib/current-user.tsx";
 import { seo } from "../lib/seo.ts";
 import { ALERT_MS } from "../lib/site.ts";
@@ -24,9 +24,10 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
+  const error = params.get("error") ?? "";
   return {
     email: params.get("email")?.slice(0, 254) ?? "",
-    notice: /banned/i.test(params.get("error") ?? "") ? ACCOUNT_SUSPENDED_MESSAGE : params.has("error") ? LINK_INVALID_MESSAGE : params.has("expired") ? STAFF_SESSION_ENDED_MESSAGE : params.get("registered") ? AUTH_MESSAGES.registered : null,
+    notice: /banned/i.test(error) ? ACCOUNT_SUSPENDED_MESSAGE : error === STAFF_PASSWORD_ONLY ? STAFF_PASSWORD_ONLY_MESSAGE : params.has("error") ? LINK_INVALID_MESSAGE : params.has("expired") ? STAFF_SESSION_ENDED_MESSAGE : params.get("registered") ? AUTH_MESSAGES.registered : null,
     registered: params.has("registered"),
     verified: params.has("verified"),
   };
@@ -53,6 +54,8 @@ export async function action({ request }: Route.ActionArgs) {
   }
   // An account with two-factor authentication (staff) has no session yet: the code comes next.
   if (result.body?.twoFactorRedirect) throw redirect("/two-factor", { headers: withCookies({}, result.setCookies) });
+  // Staff who haven't set up two-factor authentication yet: their session can only do that.
+  if (isStaffRoleName((result.body?.user as { role?: unknown } | undefined)?.role)) throw redirect(STAFF_CODE_PATH, { headers: withCookies({}, result.setCookies) });
   throw redirect("/", { headers: withCookies({}, result.setCookies) });
 }
 
@@ -106,7 +109,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     const check = checkLogin({ email, password });
     if (!check.ok) return alert.show(check.message, { tone: "error" });
     setBusy(true);
-    const result = await postAuth<{ user: { name: string; email: string; image: string | null }; twoFactorRedirect?: boolean }>("/sign-in/email", { email, password, rememberMe: true }, "login");
+    const result = await postAuth<{ user: { name: string; email: string; image: string | null; role?: string }; twoFactorRedirect?: boolean }>("/sign-in/email", { email, password, rememberMe: true }, "login");
     if (!result.ok) {
       setBusy(false);
       setMessage(result.message);
@@ -114,6 +117,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       return;
     }
     if (result.data.twoFactorRedirect) return navigate("/two-factor");
+    if (isStaffRoleName(result.data.user.role)) return navigate(STAFF_CODE_PATH);
     setUser(toPublicUser(result.data.user));
     alert.show(AUTH_MESSAGES.loggedIn, { tone: "success", durationMs: ALERT_MS });
     window.setTimeout(() => {

@@ -2,7 +2,7 @@ import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { admin, genericOAuth, magicLink, organization, twoFactor } from "better-auth/plugins";
 import { companyAc, companyRoles, INVITATION_DAYS } from "./company-roles.ts";
-import { invitationMail } from "../trade/mails.ts";
+import { companyInvitationMail } from "../trade/mails.ts";
 import { ALREADY_IN_COMPANY_MESSAGE, companyOf } from "../trade/company.ts";
 import { ACCOUNT_SUSPENDED_MESSAGE } from "../../app/lib/auth-errors.ts";
 import { AUTH_MESSAGES, checkRegistration } from "../../app/lib/auth-rules.ts";
@@ -12,7 +12,11 @@ import { enqueueMail } from "../mail/queue.ts";
 import { renderMail } from "../mail/templates.ts";
 import { CLIENT_IP_HEADER } from "../security/rate-limit.ts";
 import { takeOverUnverifiedAccount } from "./google-takeover.ts";
-import { markSecondFactor, SECOND_FACTOR_PATHS, TWO_FACTOR_ISSUER } from "./second-factor.ts";
+import { carrySecondFactor, markSecondFactor, SECOND_FACTOR_PATHS, TWO_FACTOR_ISSUER } from "./second-factor.ts";
+import { CODE_FAILURES, createCodeGuard, type CodeGuard } from "./code-guard.ts";
+import { httpSurface } from "./http-surface.ts";
+import { staffLinkRefusedMail } from "./security-mails.ts";
+import { isStaffRole, limitStaffCookie, refuseCodelessStaff, staffSessionHooks } from "./staff-sessions.ts";
 import { isLoopbackDefault, loopbackHosts, trustedOrigins } from "./origins.ts";
 import { checkNewPassword } from "./password-policy.ts";
 import { ac, DEFAULT_ROLE, roles } from "./permissions.ts";
@@ -36,14 +40,19 @@ function mailLink(heading: string, lines: string[], label: string, url: string) 
   return renderMail({ heading, paragraphs: lines, action: { label, url }, footer: "If you didn't ask for this, you can ignore this email." });
 }
 
-export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuard) {
+/** For building Better Auth's options without serving code checks (schema migrations, the staff CLI). */
+export const UNCHECKED_CODES: CodeGuard = { before: async () => {}, after: async () => {} };
+
+const BASE_PATH = "/api/auth";
+
+export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuard, codeGuard: CodeGuard = UNCHECKED_CODES) {
   const ipLimit = { window: 60, max: cfg.AUTH_IP_LIMIT };
   const options = {
     appName: "ToolHub Wholesale",
     // Default (loopback) mode: links and cookies follow the host the request came to, so a
     // newcomer on 127.0.0.1 gets 127.0.0.1 links; any other host falls back to SITE_URL's default.
     baseURL: isLoopbackDefault(cfg) ? { allowedHosts: loopbackHosts(cfg.PORT), protocol: "http" as const, fallback: cfg.siteUrl } : cfg.siteUrl,
-    basePath: "/api/auth",
+    basePath: BASE_PATH,
     secret: resolveAuthSecret(cfg),
     database: { db, type: dbKind(db), transaction: true },
     trustedOrigins: trustedOrigins(cfg),
@@ -87,6 +96,8 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
       },
     },
     databaseHooks: {
+      // Staff sessions: made only by a password and a code, 12 hours, never extended (staff-sessions.ts).
+      session: staffSessionHooks(db),
       account: {
         create: {
           async after(account) {
@@ -134,10 +145,16 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
         }
         // Password sign-in: failed-attempt limits per account and IP, and per account (sign-in-guard.ts).
         await signInGuard.before(ctx);
+        // A staff session without a code can only enter one; codes counted and claimed once per account.
+        await refuseCodelessStaff(ctx);
+        await codeGuard.before(ctx);
       }),
       after: createAuthMiddleware(async (ctx) => {
         await signInGuard.after(ctx);
+        await codeGuard.after(ctx);
         await markSecondFactor(ctx);
+        await carrySecondFactor(ctx);
+        await limitStaffCookie(ctx);
         // A new session (password, email link, Google): the guest's cart and wishlist join the account's.
         const session = ctx.context.newSession;
         if (!session) return;
@@ -148,11 +165,18 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
       }),
     },
     plugins: [
+      // Only the endpoints the store's pages use answer over HTTP (http-surface.ts).
+      httpSurface(BASE_PATH),
       // Roles and bans (user.role, banned, banReason, banExpires; session.impersonatedBy), with the
       // store's permission statements (permissions.ts). Impersonation is granted to no role.
       admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"], bannedUserMessage: ACCOUNT_SUSPENDED_MESSAGE }),
       // TOTP with backup codes; staff must enrol before entering /admin (server/staff/guard.ts).
-      twoFactor({ issuer: TWO_FACTOR_ISSUER, backupCodeOptions: { amount: 10, length: 10 } }),
+      // The plugin's own lock (password sign-in's second step) matches the store's, which counts every path (code-guard.ts).
+      twoFactor({
+        issuer: TWO_FACTOR_ISSUER,
+        backupCodeOptions: { amount: 10, length: 10 },
+        accountLockout: { maxFailedAttempts: CODE_FAILURES.max, durationSeconds: CODE_FAILURES.windowSeconds },
+      }),
       // Trade companies: members, roles and invitations. Companies are created only when staff
       // approve a trade application (server/trade/applications.ts), never by customers.
       organization({
@@ -171,13 +195,20 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
           },
         },
         async sendInvitationEmail({ id, email, role, organization: company, inviter }) {
-          await enqueueMail(db, invitationMail({ email, role, companyName: company.name, inviterName: inviter.user.name, link: `${cfg.siteUrl}/account/company/join?invitation=${encodeURIComponent(id)}` }));
+          // The company's name as staff approved it, never the organization row an owner could rename.
+          await enqueueMail(db, await companyInvitationMail(db, { organizationId: company.id, email, role, inviterName: inviter.user.name, link: `${cfg.siteUrl}/account/company/join?invitation=${encodeURIComponent(id)}` }));
         },
       }),
       magicLink({
         expiresIn: EMAIL_LINK_TTL_SECONDS,
         disableSignUp: true,
         async sendMagicLink({ email, url }) {
+          // Staff sign in only with a password and a code: their mailbox alone must not open a session.
+          const account = await db.selectFrom("user").select("role").where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
+          if (account && isStaffRole(account.role)) {
+            await enqueueMail(db, staffLinkRefusedMail(email, cfg.siteUrl));
+            return;
+          }
           const mail = mailLink("Your sign-in link", ["Use this link to sign in to ToolHub Wholesale. It works once and expires in 15 minutes."], "Sign in", url);
           await enqueueMail(db, { to: email, subject: "Your ToolHub Wholesale sign-in link", ...mail });
         },
@@ -210,7 +241,7 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
 export type Auth = ReturnType<typeof betterAuth<ReturnType<typeof buildAuthOptions>>>;
 
 export function createAuth(db: Db, cfg: AppConfig): Auth {
-  return betterAuth(buildAuthOptions(db, cfg, createSignInGuard(cfg)));
+  return betterAuth(buildAuthOptions(db, cfg, createSignInGuard(cfg), createCodeGuard(db, cfg)));
 }
 
 const GLOBAL_KEY = Symbol.for("toolstore.auth");

@@ -1,4 +1,5 @@
 import { CLIENT_IP_HEADER, getAuth } from "./auth.ts";
+import { authEndpointOpenTo } from "./http-surface.ts";
 
 const FORWARDED_HEADERS = ["cookie", "origin", "referer", "user-agent", "sec-fetch-site", CLIENT_IP_HEADER];
 
@@ -15,6 +16,7 @@ export interface AuthCall {
  * posts get the same rate limits and origin checks as browser fetches (DESIGN's pitfall).
  */
 export async function callAuthEndpoint(request: Request, path: string, body?: unknown, method: "GET" | "POST" = "POST"): Promise<AuthCall> {
+  if (!authEndpointOpenTo("store", method, path)) throw new Error(`${method} ${path} is not on the auth allow-list (server/auth/http-surface.ts)`);
   const url = new URL(`/api/auth${path}`, request.url);
   const headers = new Headers();
   for (const name of FORWARDED_HEADERS) {

@@ -4,14 +4,15 @@
  * `staff` (runs the store: everything in the back office except managing staff) and `admin`
  * (staff who also add, remove and change staff).
  *
- * `user` and `session` are Better Auth's own statements: they open its HTTP endpoints under
- * /api/auth/admin/* (set-role, ban-user, list-users ...). Those endpoints don't pass through the
- * /admin guard (nor, later, its second-factor check), and ban-user doesn't protect admins from
- * being banned, so only `admin` gets them. Staff ban customers through the back office's own
- * server functions (they check `customer: ["ban"]` and refuse staff targets).
+ * `user` and `session` are Better Auth's own statements, for its /api/auth/admin/* endpoints
+ * (set-role, set-user-password, list-users ...). No role holds any of them: those endpoints are
+ * closed over HTTP (server/auth/http-surface.ts) and would skip the back office's second factor
+ * and audit. Staff and admins change users only through the back office's own functions
+ * (server/staff/, server/customers/), which check these roles and write audit rows.
  */
 import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements } from "better-auth/plugins/admin/access";
+import { STAFF_ROLE_NAMES } from "../../app/lib/auth-rules.ts";
 
 /** Everything in the back office that staff may do (all but managing staff). */
 const backOffice = {
@@ -41,9 +42,8 @@ export const roles = {
   admin: ac.newRole({
     ...backOffice,
     staff: ["view", "invite", "set-role", "remove"],
-    // Better Auth's own user and session endpoints, without impersonation.
-    user: ["create", "list", "set-role", "ban", "delete", "set-password", "get", "update"],
-    session: ["list", "revoke", "delete"],
+    user: [],
+    session: [],
   }),
 };
 
@@ -51,7 +51,7 @@ export type Role = keyof typeof roles;
 export const ROLES = Object.keys(roles) as Role[];
 export const DEFAULT_ROLE: Role = "customer";
 /** Roles that may enter /admin at all. */
-export const STAFF_ROLES: readonly Role[] = ["staff", "admin"];
+export const STAFF_ROLES: readonly Role[] = STAFF_ROLE_NAMES;
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as string[]).includes(value);

@@ -15,6 +15,7 @@ interface HookContext {
   path?: string;
   context: {
     returned?: unknown;
+    session?: { session: Record<string, unknown> } | null;
     newSession?: { session: { token: string } } | null;
     internalAdapter: { updateSession(token: string, data: Record<string, unknown>): Promise<unknown> };
   };
@@ -28,4 +29,12 @@ export async function markSecondFactor(ctx: HookContext): Promise<void> {
   // Confirming an enrolment replaces the session (newSession); the answer still names the old one.
   const token = ctx.context.newSession?.session.token ?? (returned as { token?: unknown }).token;
   if (typeof token === "string" && token) await ctx.context.internalAdapter.updateSession(token, { secondFactorAt: new Date() });
+}
+
+/** After hook: a password change replaces the session; the new one keeps the second factor the old one passed. */
+export async function carrySecondFactor(ctx: HookContext): Promise<void> {
+  if (ctx.path !== "/change-password") return;
+  const passed = ctx.context.session?.session.secondFactorAt;
+  const fresh = ctx.context.newSession?.session.token;
+  if (passed && fresh && !isAPIError(ctx.context.returned)) await ctx.context.internalAdapter.updateSession(fresh, { secondFactorAt: passed });
 }

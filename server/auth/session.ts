@@ -2,6 +2,7 @@ import type { PublicUser } from "../../app/lib/auth-rules.ts";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db/connection.ts";
 import { getAuth, type Auth } from "./auth.ts";
+import { isStaffRole, sessionUsable } from "./staff-sessions.ts";
 
 export interface SessionInfo {
   userId: string;
@@ -78,13 +79,16 @@ async function readSession(auth: Auth, cookie: string, now = Date.now()): Promis
   const found = await db
     .selectFrom("session as s")
     .innerJoin("user as u", "u.id", "s.userId")
-    .select(["s.id as sessionId", "s.expiresAt", "u.id as userId", "u.name", "u.email", "u.image"])
+    .select(["s.id as sessionId", "s.expiresAt", "s.secondFactorAt", "u.id as userId", "u.name", "u.email", "u.image", "u.role"])
     .where("s.token", "=", token)
     .executeTakeFirst();
   if (!found) return null;
   const expiresAt = new Date(found.expiresAt).getTime();
   const { expiresIn, updateAge } = context.sessionConfig;
-  if (!Number.isFinite(expiresAt) || expiresAt < now || expiresAt - expiresIn * 1000 + updateAge * 1000 <= now) return undefined;
+  if (!Number.isFinite(expiresAt) || expiresAt < now) return undefined;
+  if (!sessionUsable(found.role, found.secondFactorAt)) return null;
+  // Due for Better Auth's daily refresh: let getSession write it. A staff session is never extended.
+  if (!isStaffRole(found.role) && expiresAt - expiresIn * 1000 + updateAge * 1000 <= now) return undefined;
   return toSessionInfo({ session: { id: found.sessionId }, user: { id: found.userId, name: found.name, email: found.email, image: found.image } });
 }
 
@@ -101,10 +105,14 @@ async function lookUp(request: Request): Promise<SessionInfo | null> {
   const read = await readSession(auth, request.headers.get("cookie") ?? "");
   if (read !== undefined) return read;
   const session = await auth.api.getSession({ headers: request.headers });
-  return session ? toSessionInfo(session) : null;
+  if (!session || !sessionUsable(session.user.role, (session.session as { secondFactorAt?: unknown }).secondFactorAt)) return null;
+  return toSessionInfo(session);
 }
 
-/** The signed-in shopper for this request, or null. A read, so calling the API directly is fine. */
+/**
+ * The signed-in shopper for this request, or null. A read, so calling the API directly is fine.
+ * A staff session that hasn't passed a second factor is no one here: it may only enter a code.
+ */
 export function getSessionInfo(request: Request): Promise<SessionInfo | null> {
   if (!request.headers.get("cookie")?.includes("session_token")) return Promise.resolve(null);
   let found = lookups.get(request);

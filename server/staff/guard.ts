@@ -15,8 +15,9 @@ import { getAuth } from "../auth/auth.ts";
 import { isTrustedOrigin, originPolicy } from "../auth/origins.ts";
 import { can, roleOf, STAFF_ROLES, type Permissions, type Role } from "../auth/permissions.ts";
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
+import { STAFF_SESSION_HOURS, toDate } from "../auth/staff-sessions.ts";
 
-export const STAFF_SESSION_HOURS = 12;
+export { STAFF_SESSION_HOURS };
 /** State-changing back-office requests one staff member may make per minute. */
 export const STAFF_ACTION_LIMIT = { windowSeconds: 60, max: 300 } as const;
 export const TWO_FACTOR_PATH = "/admin/two-factor";
@@ -48,12 +49,6 @@ function actionLimiter(): RateLimiter {
   return limiter;
 }
 
-function toDate(value: unknown): Date | null {
-  if (value == null || value === "") return null;
-  const d = value instanceof Date ? value : new Date(value as string);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-
 type Session = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>["api"]["getSession"]>>>;
 
 /**
@@ -68,7 +63,8 @@ function sessionOf(request: Request): Promise<Session | "expired" | null> {
   if (!found) {
     found = (async () => {
       const auth = getAuth();
-      const session = await auth.api.getSession({ headers: request.headers });
+      // A staff session is never extended (server/auth/staff-sessions.ts): no refresh to write.
+      const session = await auth.api.getSession({ headers: request.headers, query: { disableRefresh: true } });
       if (!session) return null;
       const createdAt = toDate(session.session.createdAt);
       const staff = STAFF_ROLES.includes(roleOf(session.user.role));

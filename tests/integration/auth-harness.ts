@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { createAuth } from "../../server/auth/auth.ts";
+import { createAuth, type Auth } from "../../server/auth/auth.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 import { trustedOrigins } from "../../server/auth/origins.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -11,8 +11,12 @@ import { CLIENT_IP_HEADER } from "../../server/security/rate-limit.ts";
 export interface AuthApp {
   url: string;
   origin: string;
+  auth: Auth;
   close(): Promise<void>;
+  /** Over HTTP, as a page's script calls /api/auth/* (only the browser's part of the allow-list answers). */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** As the store's own route actions call Better Auth (callAuthEndpoint: the handler, in process). */
+  store(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
 /** The real auth stack (Better Auth + the store's router) on a real port, over a test database. */
@@ -30,15 +34,21 @@ export async function startAuthApp(db: Db, env: Record<string, string> = {}): Pr
     next();
   });
   app.use(authRouter(auth, trustedOrigins(cfg)));
+  const request = (path: string, body: unknown, headers: Record<string, string>) =>
+    new Request(`${origin}/api/auth${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin, ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
   return {
     url: origin,
     origin,
+    auth,
     close: () => new Promise((resolve) => server.close(() => resolve())),
-    post: (path, body, headers = {}) =>
-      fetch(`${origin}/api/auth${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin, ...headers },
-        body: typeof body === "string" ? body : JSON.stringify(body),
-      }),
+    post: (path, body, headers = {}) => fetch(request(path, body, headers)),
+    store: (path, body, headers = {}) => {
+      const { "x-test-ip": ip, ...rest } = headers;
+      return auth.handler(request(path, body, { ...rest, [CLIENT_IP_HEADER]: ip ?? "127.0.0.1" }));
+    },
   };
 }

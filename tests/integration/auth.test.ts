@@ -148,8 +148,8 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
     expect(await known.json()).toEqual(await unknown.json());
     const body = (await mailBodies(t, who)).at(-1)!;
     const token = /reset-password\/([A-Za-z0-9_-]+)/.exec(body)![1];
-    expect((await app.post("/reset-password", { token, newPassword: "Fresh-Chisel-77" })).status).toBe(200);
-    expect((await app.post("/reset-password", { token, newPassword: "Other-Chisel-78" })).status).toBe(400);
+    expect((await app.store("/reset-password", { token, newPassword: "Fresh-Chisel-77" })).status).toBe(200);
+    expect((await app.store("/reset-password", { token, newPassword: "Other-Chisel-78" })).status).toBe(400);
     expect((await app.post("/sign-in/email", { email: who, password: "Fresh-Chisel-77" }, { "x-test-ip": "10.9.9.9" })).status).toBe(200);
   });
 });

@@ -55,8 +55,7 @@ describe.each(dialects)("active sessions on %s", (kind) => {
   }
 
   async function stillSignedIn(who: SignedIn): Promise<boolean> {
-    const response = await fetch(`${app.origin}/api/auth/get-session`, { headers: { cookie: who.cookie } });
-    return Boolean(await response.json());
+    return Boolean(await app.auth.api.getSession({ headers: new Headers({ cookie: who.cookie }) }));
   }
 
   async function sessionIds(userId: string): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useRevalidator, useRouteLoaderData } from "react-router";
-import { AUTH_MESSAGES } from "../../lib/auth-rules.ts";
+import { AUTH_MESSAGES, STAFF_PASSWORD_ONLY_MESSAGE } from "../../lib/auth-rules.ts";
 import { postAuth, toPublicUser } from "../../lib/auth-client.ts";
 import { useCurrentUser } from "../../lib/current-user.tsx";
 import { ALERT_MS } from "../../lib/site.ts";
@@ -23,6 +23,7 @@ export const GOOGLE_MESSAGES = {
   network: "We couldn't reach Google. Check your connection and try again.",
   internal: "Google sign-in failed because of a problem on our side. Please try again.",
   notLinked: "An account with this email already exists. Log in with your password to link Google to it.",
+  staffPasswordOnly: STAFF_PASSWORD_ONLY_MESSAGE,
 } as const;
 
 type PopupOutcome = { type: typeof GOOGLE_POPUP_MESSAGE; ok: boolean; error?: string; user?: { name: string; email: string; image: string | null } };
