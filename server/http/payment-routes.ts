@@ -4,14 +4,15 @@ import type { Db } from "../db/connection.ts";
 import { logLine } from "../ops/log.ts";
 import { handleStripeWebhook } from "../payments/webhook.ts";
 import { paymentsFromConfig } from "../payments/stripe.ts";
-import { createRateLimiter } from "../security/rate-limit.ts";
+import { clientKey, createRateLimiter } from "../security/rate-limit.ts";
 
 export const STRIPE_WEBHOOK_PATH = "/api/payments/stripe/webhook";
 
 /**
  * Stripe's webhook: the raw body (the signature covers the exact bytes, so nothing may parse it
- * first), answered 400 for a bad signature, 200 once the event is stored (or was already), 404
- * while card payments are off. A generous per-address limit keeps a flood off the database.
+ * first), answered 400 for a bad signature or a signed body that is no event (handleStripeWebhook
+ * says why), 200 once the event is stored (or was already), 404 while card payments are off. A
+ * generous per-address limit (an IPv6 client by its /64) keeps a flood off the database.
  */
 export function paymentRouter(db: Db, cfg: AppConfig): Router {
   const router = express.Router();
@@ -22,7 +23,7 @@ export function paymentRouter(db: Db, cfg: AppConfig): Router {
       res.status(404).json({ received: false, error: "Card payments are not configured on this store." });
       return;
     }
-    const limit = await limiter.hit(req.ip ?? req.socket.remoteAddress ?? "unknown");
+    const limit = await limiter.hit(clientKey(req.ip ?? req.socket.remoteAddress));
     if (!limit.allowed) {
       res.status(429).set("Retry-After", String(limit.retryAfterSeconds)).json({ received: false, error: "Too many requests" });
       return;

@@ -6,6 +6,7 @@
  */
 import type { Transaction } from "kysely";
 import Stripe from "stripe";
+import { z } from "zod";
 import type { Db } from "../db/connection.ts";
 import { countPlacedOrder } from "../ops/metrics.ts";
 import { withTransactionRetry } from "../db/retry.ts";
@@ -26,6 +27,56 @@ export const WEBHOOK_EVENTS = [
 export interface WebhookReply {
   status: number;
   body: { received: boolean; duplicate?: boolean; outcome?: string; error?: string };
+}
+
+/**
+ * What the store reads of an event, checked before anything acts on it: a validly signed body can
+ * still be valid JSON that is no event (`null`, a list, an event without its object, a session
+ * whose total is text). Such a body is answered 400 with the reason, never a 500. Fields the
+ * store does not read are let through as they are.
+ */
+const stripeId = z.string().min(1).max(255);
+const expandable = z.union([stripeId, z.looseObject({ id: stripeId, status: z.string().nullish() })]).nullish();
+const EVENT_ENVELOPE = z.looseObject({
+  id: z.string().regex(/^evt_[A-Za-z0-9_-]{1,250}$/, "is not an event id"),
+  type: z.string().min(1).max(100),
+  created: z.number().optional(),
+  // Some objects have no id (a balance); the ones the store acts on are checked below.
+  data: z.looseObject({ object: z.looseObject({ id: stripeId.optional() }) }),
+});
+const CHECKOUT_SESSION = z.looseObject({
+  id: stripeId,
+  client_reference_id: z.string().max(255).nullish(),
+  metadata: z.looseObject({ order_number: z.string().max(255).nullish() }).nullish(),
+  status: z.string().max(50).nullish(),
+  payment_status: z.string().max(50).nullish(),
+  amount_total: z.number().int().nullish(),
+  currency: z.string().max(10).nullish(),
+  payment_intent: expandable,
+});
+const CHARGE = z.looseObject({ id: stripeId, payment_intent: expandable, amount_refunded: z.number().int().nonnegative() });
+const OBJECT_SCHEMAS: Partial<Record<(typeof WEBHOOK_EVENTS)[number], z.ZodType>> = {
+  "checkout.session.completed": CHECKOUT_SESSION,
+  "checkout.session.async_payment_succeeded": CHECKOUT_SESSION,
+  "checkout.session.async_payment_failed": CHECKOUT_SESSION,
+  "checkout.session.expired": CHECKOUT_SESSION,
+  "charge.refunded": CHARGE,
+};
+
+function firstIssue(error: z.ZodError, prefix: string): string {
+  const issue = error.issues[0];
+  const path = [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join(".");
+  return `${path || "the body"}: ${issue?.message ?? "not valid"}`.slice(0, 200);
+}
+
+/** Why a signed body is not an event the store can act on, or null when it is one. */
+export function eventShapeProblem(event: unknown): string | null {
+  const envelope = EVENT_ENVELOPE.safeParse(event);
+  if (!envelope.success) return `Not an event (${firstIssue(envelope.error, "")})`;
+  const schema = OBJECT_SCHEMAS[envelope.data.type as (typeof WEBHOOK_EVENTS)[number]];
+  const object = schema?.safeParse(envelope.data.data.object);
+  if (object && !object.success) return `Not a valid ${envelope.data.type} event (${firstIssue(object.error, "data.object")})`;
+  return null;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -65,9 +116,8 @@ export async function handleStripeWebhook(
   } catch {
     return { status: 400, body: { received: false, error: "Invalid signature" } };
   }
-  if (typeof event.id !== "string" || !/^evt_[A-Za-z0-9_-]{1,250}$/.test(event.id) || typeof event.type !== "string") {
-    return { status: 400, body: { received: false, error: "Not an event" } };
-  }
+  const problem = eventShapeProblem(event);
+  if (problem) return { status: 400, body: { received: false, error: problem } };
   const now = input.now ?? new Date();
   const ctx: SettleContext = { now, siteUrl: input.siteUrl, actor: `stripe:${event.id}` };
   try {
