@@ -7,8 +7,12 @@
  *   npm run staff -- remove --email <email>
  *
  * `add` creates the account through Better Auth (which hashes the password) or, when the email
- * already has an account, changes its role (the password is left as it is). `remove` makes the
- * account a customer again. Nothing printed contains a password; `list` masks addresses.
+ * already has an account, gives it the role through the back office's own function
+ * (grantStaffRole): a verified account keeps its password and its sessions end; an unverified one
+ * loses its password, sessions and second factor and is mailed a set-password link. `remove` makes
+ * the account a customer again and ends its sessions, never the last admin (removeStaffMember).
+ * Each change writes an audit row whose actor is the operator (OPERATOR). Nothing printed
+ * contains a password; `list` masks addresses.
  */
 import { betterAuth } from "better-auth";
 import { buildAuthOptions } from "../auth/auth.ts";
@@ -18,8 +22,12 @@ import { config, type AppConfig } from "../config.ts";
 import { getDb, type Db } from "../db/connection.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { isDomainError } from "../errors.ts";
+import type { AuditActor } from "../audit/audit.ts";
 import { maskEmail } from "../ops/log.ts";
 import { addStaff, isStaffRole, listStaff, removeStaff, type StaffRole } from "./staff.ts";
+
+/** The audit actor of this command: not an account, so a "system:" id (like the store's jobs). */
+export const OPERATOR: AuditActor = { userId: "system:staff-cli", name: "Store operator" };
 
 export const USAGE =
   "Usage: npm run staff -- add --email <email> --password <password> --role admin|staff [--name <name>] | list | remove --email <email>";
@@ -68,6 +76,10 @@ export interface Output {
   error(text: string): void;
 }
 
+function sessionsText(n: number): string {
+  return n === 0 ? "It had no open sessions." : `Its ${n} session${n === 1 ? " was" : "s were"} ended.`;
+}
+
 /** Runs one parsed command against a migrated database; returns the exit code. */
 export async function runStaffCommand(db: Db, cfg: AppConfig, cmd: StaffCommand, out: Output): Promise<number> {
   try {
@@ -86,16 +98,21 @@ export async function runStaffCommand(db: Db, cfg: AppConfig, cmd: StaffCommand,
       return 0;
     }
     if (cmd.command === "remove") {
-      const { previousRole } = await removeStaff(db, cmd.email);
-      out.line(`${cmd.email.trim()} is no longer ${previousRole}; the account stays, as a customer.`);
+      const { previousRole, sessionsEnded } = await removeStaff(db, OPERATOR, cmd.email);
+      out.line(`${cmd.email.trim()} is no longer ${previousRole}; the account stays, as a customer. ${sessionsText(sessionsEnded)}`);
       return 0;
     }
     const auth = betterAuth(buildAuthOptions(db, cfg, UNGUARDED));
-    const outcome = await addStaff(db, auth, cmd);
+    const outcome = await addStaff(db, auth, cmd, { actor: OPERATOR, siteUrl: cfg.siteUrl });
     const who = cmd.email.trim();
     if (outcome.kind === "created") out.line(`Created ${who} as ${cmd.role}.`);
-    else if (outcome.kind === "promoted") out.line(`${who} was ${outcome.previousRole}, now ${cmd.role}.${cmd.password ? " The account already existed: its password was not changed." : ""}`);
-    else out.line(`${who} is already ${cmd.role}; nothing changed.`);
+    else if (outcome.kind === "reclaimed") {
+      out.line(`${who} was not verified: its password, sessions and second factor were removed and a set-password link was mailed. It is now ${cmd.role} (was ${outcome.previousRole}).`);
+      out.line(`The mail waits in the store's mail queue and goes out while the store runs.${cmd.password ? " --password was not used." : ""}`);
+    } else if (outcome.kind === "promoted") {
+      out.line(`${who} was ${outcome.previousRole}, now ${cmd.role}. ${sessionsText(outcome.sessionsEnded)} They were told by email.`);
+      if (cmd.password) out.line("The address was verified, so the account keeps its own password: --password was not used.");
+    } else out.line(`${who} is already ${cmd.role}; nothing changed.`);
     return 0;
   } catch (error) {
     if (isDomainError(error)) {

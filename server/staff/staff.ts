@@ -1,21 +1,21 @@
 /**
  * Staff accounts: who may enter the back office. The role lives in Better Auth's `user.role`
- * (the admin plugin's column, server/auth/permissions.ts); these functions read and change it.
- * New accounts are created through Better Auth, so it hashes the password.
+ * (the admin plugin's column, server/auth/permissions.ts); these functions read and change it for
+ * `npm run staff` (cli.ts). New accounts are created through Better Auth, so it hashes the
+ * password; an existing account is given its role, and loses it, through the same functions as the
+ * back office (membership.ts: grantStaffRole, removeStaffMember).
  */
 import { PASSWORD_MAX, PASSWORD_MIN, isValidEmail } from "../../app/lib/auth-rules.ts";
 import type { Auth } from "../auth/auth.ts";
 import { checkNewPassword } from "../auth/password-policy.ts";
-import { roleOf, STAFF_ROLES, type Role } from "../auth/permissions.ts";
+import { STAFF_ROLES, type Role } from "../auth/permissions.ts";
+import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
+import { grantStaffRole, removeStaffMember } from "./membership.ts";
+import { isStaffRole, STAFF_ROLE_NAMES, type StaffRole } from "./roles.ts";
 
-export type StaffRole = "staff" | "admin";
-export const STAFF_ROLE_NAMES: readonly StaffRole[] = ["staff", "admin"];
-
-export function isStaffRole(value: unknown): value is StaffRole {
-  return typeof value === "string" && (STAFF_ROLE_NAMES as readonly string[]).includes(value);
-}
+export { isStaffRole, STAFF_ROLE_NAMES, type StaffRole };
 
 export interface StaffMember {
   id: string;
@@ -28,14 +28,24 @@ export interface StaffMember {
 export interface AddStaffInput {
   email: string;
   role: StaffRole;
-  /** Needed to create an account; ignored when the account exists (its password stays). */
+  /** Needed to create an account; never used on an existing account (a verified one keeps its password, an unverified one loses it). */
   password?: string;
   name?: string;
 }
 
+/** Who makes the change (the audit row's actor) and where the mailed links point. */
+export interface StaffChange {
+  actor: AuditActor;
+  siteUrl: string;
+  now?: Date;
+}
+
 export type AddStaffOutcome =
   | { kind: "created"; userId: string }
-  | { kind: "promoted"; userId: string; previousRole: Role }
+  /** A verified account: the role, its sessions ended, a mail; its password is unchanged. */
+  | { kind: "promoted"; userId: string; previousRole: Role; sessionsEnded: number }
+  /** An unverified account: password, sessions and second factor removed, a set-password link mailed. */
+  | { kind: "reclaimed"; userId: string; previousRole: Role; sessionsEnded: number }
   | { kind: "unchanged"; userId: string };
 
 function normalEmail(email: string): string {
@@ -48,16 +58,19 @@ async function findUser(db: Db, email: string) {
   return db.selectFrom("user").select(["id", "email", "role"]).where("email", "=", email).executeTakeFirst();
 }
 
-/** Gives an account the staff or admin role, creating the account (with a password) when there is none. */
-export async function addStaff(db: Db, auth: Pick<Auth, "api">, input: AddStaffInput): Promise<AddStaffOutcome> {
+/**
+ * Gives an account the staff or admin role: an existing account through grantStaffRole (the
+ * back office's rule), or a new account with the password given (the operator vouches for the
+ * address, so it counts as verified).
+ */
+export async function addStaff(db: Db, auth: Pick<Auth, "api" | "$context">, input: AddStaffInput, change: StaffChange): Promise<AddStaffOutcome> {
   if (!isStaffRole(input.role)) throw new DomainError("invalid_role", `The role must be one of: ${STAFF_ROLE_NAMES.join(", ")}.`);
   const email = normalEmail(input.email);
+  const now = change.now ?? new Date();
   const existing = await findUser(db, email);
   if (existing) {
-    const previousRole = roleOf(existing.role);
-    if (previousRole === input.role && existing.role === input.role) return { kind: "unchanged", userId: existing.id };
-    await db.updateTable("user").set({ role: input.role }).where("id", "=", existing.id).execute();
-    return { kind: "promoted", userId: existing.id, previousRole };
+    const granted = await grantStaffRole(db, auth, change.actor, { userId: existing.id, role: input.role, ...(input.name ? { name: input.name } : {}) }, change.siteUrl, now);
+    return granted.kind === "unchanged" ? { kind: "unchanged", userId: granted.userId } : granted;
   }
   const password = input.password ?? "";
   if (!password) throw new DomainError("password_required", "There is no account with that email: give --password to create one.");
@@ -67,9 +80,9 @@ export async function addStaff(db: Db, auth: Pick<Auth, "api">, input: AddStaffI
   const policy = checkNewPassword(password);
   if (!policy.ok) throw new DomainError("invalid_password", policy.message);
   const name = input.name?.trim() || email.split("@")[0]!;
-  // A server call without headers: the admin plugin lets the operator create the account and set
-  // its role. The operator vouches for the address, so it counts as verified.
+  // A server call without headers: the admin plugin lets the operator create the account and set its role.
   const created = await auth.api.createUser({ body: { email, password, name, role: input.role, data: { emailVerified: true } } });
+  await writeAudit(db, change.actor, { action: "staff.create", objectType: "user", objectId: created.user.id, before: null, after: { email, name, role: input.role } }, now);
   return { kind: "created", userId: created.user.id };
 }
 
@@ -91,13 +104,10 @@ export async function listStaff(db: Db): Promise<StaffMember[]> {
   }));
 }
 
-/** Takes the staff or admin role away (the account stays, as a customer). */
-export async function removeStaff(db: Db, emailInput: string): Promise<{ userId: string; previousRole: StaffRole }> {
+/** Takes the staff or admin role away (the account stays, as a customer; its sessions end; the last admin stays). */
+export async function removeStaff(db: Db, actor: AuditActor, emailInput: string, now = new Date()): Promise<{ userId: string; previousRole: StaffRole; sessionsEnded: number }> {
   const email = normalEmail(emailInput);
   const existing = await findUser(db, email);
   if (!existing) throw new DomainError("not_found", "There is no account with that email.", 404);
-  const previousRole = roleOf(existing.role);
-  if (!isStaffRole(previousRole)) throw new DomainError("not_staff", "That account is not staff.", 409);
-  await db.updateTable("user").set({ role: "customer" }).where("id", "=", existing.id).execute();
-  return { userId: existing.id, previousRole };
+  return { userId: existing.id, ...(await removeStaffMember(db, actor, existing.id, now)) };
 }

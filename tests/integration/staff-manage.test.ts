@@ -11,6 +11,7 @@ import { UNGUARDED } from "../../server/auth/sign-in-guard.ts";
 import { loadConfig } from "../../server/config.ts";
 import { changeStaffRole, inviteSchema, inviteStaff, listStaffForAdmin, removeStaffMember, resendInvite } from "../../server/staff/manage.ts";
 import { addStaff } from "../../server/staff/staff.ts";
+import { OPERATOR } from "../../server/staff/cli.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
@@ -35,7 +36,7 @@ describe.each(dialects)("managing staff on %s", (kind) => {
     t = await freshDb(kind);
     await migrateAuth(t.db, cfg);
     auth = betterAuth(buildAuthOptions(t.db, cfg, UNGUARDED)) as never;
-    const created = await addStaff(t.db, auth as never, { email: "boss@example.com", password: PASSWORD, role: "admin" });
+    const created = await addStaff(t.db, auth as never, { email: "boss@example.com", password: PASSWORD, role: "admin" }, { actor: OPERATOR, siteUrl: SITE });
     admin = { userId: created.userId, name: "Boss" };
   });
   afterAll(async () => {
@@ -64,8 +65,11 @@ describe.each(dialects)("managing staff on %s", (kind) => {
 
   it("promotes an existing customer and tells them; refuses someone already on the staff list", async () => {
     await auth.api.signUpEmail({ body: { email: "cust@example.com", password: PASSWORD, name: "Cust" } });
-    const { userId, created } = await inviteStaff(t.db, auth as never, admin, { email: "cust@example.com", name: "Cust", role: "admin" }, SITE);
+    // A verified address keeps its password (an unverified one is covered in staff-membership.test.ts).
+    await t.db.updateTable("user").set({ emailVerified: kind === "postgres" ? true : 1 }).where("email", "=", "cust@example.com").execute();
+    const { userId, created, outcome } = await inviteStaff(t.db, auth as never, admin, { email: "cust@example.com", name: "Cust", role: "admin" }, SITE);
     expect(created).toBe(false);
+    expect(outcome).toBe("promoted");
     expect((await mails("cust@example.com")).map((m) => m.subject)).toContain("You now have access to the ToolHub Wholesale back office");
     expect((await audit(userId)).map((a) => a.action)).toEqual(["staff.promote"]);
     await expect(inviteStaff(t.db, auth as never, admin, { email: "cust@example.com", name: "Cust", role: "staff" }, SITE)).rejects.toMatchObject({ code: "ALREADY_STAFF", status: 409 });
@@ -89,7 +93,7 @@ describe.each(dialects)("managing staff on %s", (kind) => {
   });
 
   it("removes someone: customer again, every session ended, an audit row", async () => {
-    await addStaff(t.db, auth as never, { email: "gone@example.com", password: PASSWORD, role: "staff" });
+    await addStaff(t.db, auth as never, { email: "gone@example.com", password: PASSWORD, role: "staff" }, { actor: OPERATOR, siteUrl: SITE });
     const session = await auth.api.signInEmail({ body: { email: "gone@example.com", password: PASSWORD } });
     const userId = session.user.id;
     await removeStaffMember(t.db, admin, userId);

@@ -1,4 +1,5 @@
 import { AdminTable } from "../../components/admin/AdminTable.tsx";
+import { ResetTwoFactorConfirm, ResetTwoFactorRefusal } from "../../components/admin/staff/ResetTwoFactor.tsx";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
 import { Select, TextInput } from "../../components/admin/fields.tsx";
@@ -8,7 +9,17 @@ import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireAdmin } from "../../../server/staff/guard.ts";
-import { changeStaffRole, INVITE_DAYS, inviteSchema, inviteStaff, listStaffForAdmin, removeStaffMember, resendInvite } from "../../../server/staff/manage.ts";
+import {
+  changeStaffRole,
+  INVITE_DAYS,
+  inviteSchema,
+  inviteStaff,
+  listStaffForAdmin,
+  removeStaffMember,
+  resendInvite,
+  RESET_TWO_FACTOR_MESSAGES,
+  resetStaffTwoFactor,
+} from "../../../server/staff/manage.ts";
 
 export function meta() {
   return [{ title: "Staff | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -16,13 +27,28 @@ export function meta() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  const notice = new URL(request.url).searchParams.get("notice");
-  return { staff: await listStaffForAdmin(getDb()), me: admin.userId, notice: notice && NOTICES[notice as keyof typeof NOTICES] ? NOTICES[notice as keyof typeof NOTICES] : null };
+  const params = new URL(request.url).searchParams;
+  const notice = params.get("notice");
+  const staff = await listStaffForAdmin(getDb());
+  // ?reset=<id>: the confirmation step of "Reset two-factor" (a plain GET, so it works without JavaScript).
+  const resetId = params.get("reset");
+  const target = resetId ? staff.find((m) => m.id === resetId) : undefined;
+  const resetMember = resetId && resetId !== admin.userId && target?.twoFactorEnabled ? { id: target.id, name: target.name, email: target.email } : null;
+  const resetRefused = !resetId || resetMember
+    ? null
+    : resetId === admin.userId
+      ? RESET_TWO_FACTOR_MESSAGES.own
+      : target
+        ? RESET_TWO_FACTOR_MESSAGES.notEnrolled(target.name)
+        : "That person is not on the staff list.";
+  return { staff, me: admin.userId, notice: notice && Object.hasOwn(NOTICES, notice) ? NOTICES[notice as keyof typeof NOTICES] : null, resetMember, resetRefused };
 }
 
 const NOTICES = {
   invited: `Invitation sent. The link works for ${INVITE_DAYS} days.`,
-  promoted: "They already had an account: it now has back-office access, and they were told by email.",
+  promoted: "They already had an account: it now has back-office access, its sessions have ended, and they were told by email.",
+  reclaimed: "That address already had an account, never verified: its password, sessions and second factor were removed, and a link to choose a password was mailed.",
+  "two-factor-reset": "Two-factor authentication reset. Their sessions have ended and they were emailed; they set it up again the next time they sign in.",
   reinvited: "A new invitation was sent.",
   role: "Role changed.",
   removed: "Removed from the staff list. Their sessions have ended.",
@@ -50,7 +76,7 @@ export async function action({ request }: Route.ActionArgs) {
         return data({ ok: false, message: "Check the invitation.", errors, values: { email: String(form.get("email") ?? "").slice(0, 254), name: String(form.get("name") ?? "").slice(0, 100) } }, { status: 400 });
       }
       const result = await inviteStaff(db, getAuth(), admin, parsed.data, config().siteUrl);
-      throw redirect(`/admin/staff?notice=${result.created ? "invited" : "promoted"}`);
+      throw redirect(`/admin/staff?notice=${result.outcome}`);
     }
     if (intent === "resend") {
       await resendInvite(db, getAuth(), admin, userId, config().siteUrl);
@@ -59,6 +85,10 @@ export async function action({ request }: Route.ActionArgs) {
     if (intent === "role") {
       await changeStaffRole(db, admin, userId, form.get("role"));
       throw redirect("/admin/staff?notice=role");
+    }
+    if (intent === "reset-two-factor") {
+      await resetStaffTwoFactor(db, admin, userId, config().siteUrl);
+      throw redirect("/admin/staff?notice=two-factor-reset");
     }
     if (intent === "remove") {
       if (userId === admin.userId) return data({ ok: false, message: "You can't remove yourself. Ask another admin.", errors: {}, values: null }, { status: 409 });
@@ -85,6 +115,8 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
       <div role="status" className="mt-4 min-h-6 text-sm font-semibold">
         {message ? <p className={actionData && !actionData.ok ? "text-red-800" : "text-green-800"}>{message}</p> : null}
       </div>
+      {loaderData.resetMember ? <ResetTwoFactorConfirm member={loaderData.resetMember} busy={busy} /> : null}
+      {loaderData.resetRefused ? <ResetTwoFactorRefusal message={loaderData.resetRefused} /> : null}
 
       <AdminTable caption="Staff and admins" columns={["Name", "Email", "Role", "Two-factor", "Actions"]}>
             {loaderData.staff.map((member) => (
@@ -119,6 +151,14 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                         <input type="hidden" name="userId" value={member.id} />
                         <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Resend invitation to ${member.name}`}>
                           Resend invitation
+                        </button>
+                      </Form>
+                    ) : null}
+                    {member.id !== loaderData.me && member.twoFactorEnabled ? (
+                      <Form method="get">
+                        <input type="hidden" name="reset" value={member.id} />
+                        <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Reset two-factor of ${member.name}`}>
+                          Reset two-factor
                         </button>
                       </Form>
                     ) : null}
