@@ -1,6 +1,6 @@
 /**
  * Contact messages: stored, mailed to the store's inbox (Reply-To = the sender) and acknowledged
- * to the sender — all in one transaction with the mail queue, so a message is never stored
+ * to the sender in the store's own words (acknowledgementMail) — all in one transaction with the mail queue, so a message is never stored
  * without its mails or mailed without being stored.
  */
 import { contactSchema, type ContactInput } from "../../app/lib/forms.ts";
@@ -23,6 +23,29 @@ export class ContactValidationError extends Error {
 /** "Name" <address> with the name quoted, so commas or angle brackets in it stay part of the name. */
 export function mailbox(name: string, address: string): string {
   return `"${name.replace(/[\\"]/g, "\\$&")}" <${address}>`;
+}
+
+/**
+ * The acknowledgement to the address typed in the form: only the store's own words and the
+ * message's number. Nothing the visitor typed (name, subject, message) is echoed, so the form
+ * can't be used to send someone else a text of one's choosing under the store's name.
+ */
+export function acknowledgementMail(input: { to: string; id: number; siteUrl: string }) {
+  return {
+    to: input.to,
+    subject: "We've received your message — ToolHub Wholesale",
+    ...renderMail({
+      heading: "Thanks for getting in touch",
+      paragraphs: [
+        "Hello,",
+        "We've received the message sent through the contact form on our website and will reply to this address as soon as we can.",
+        `Your reference: message #${input.id}.`,
+        `Our opening hours: ${STORE_HOURS.map((h) => `${h.days} ${h.hours}`).join("; ")}.`,
+      ],
+      action: { label: "Visit ToolHub Wholesale", url: `${input.siteUrl}/` },
+      footer: `You're getting this email because this address was entered in the contact form on ${input.siteUrl}. If that wasn't you, you can ignore it.`,
+    }),
+  };
 }
 
 /** An identical message from the same address within this time is a duplicate. */
@@ -75,20 +98,7 @@ export async function submitContactMessage(db: Db, input: ContactInput, options:
         footer: `Contact message #${id}, received ${at}. Reply to this email to answer ${name}.`,
       }),
     });
-    const ack = await enqueueMail(trx, {
-      to: email,
-      subject: "We've received your message — ToolHub Wholesale",
-      ...renderMail({
-        heading: "Thanks for getting in touch",
-        paragraphs: [
-          `Hello ${name},`,
-          `We've received your message "${subject}" and will reply to this address as soon as we can.`,
-          `Our opening hours: ${STORE_HOURS.map((h) => `${h.days} ${h.hours}`).join("; ")}.`,
-        ],
-        action: { label: "Visit ToolHub Wholesale", url: `${options.siteUrl}/` },
-        footer: `You're getting this email because this address was entered in the contact form on ${options.siteUrl}. If that wasn't you, you can ignore it.`,
-      }),
-    });
+    const ack = await enqueueMail(trx, acknowledgementMail({ to: email, id, siteUrl: options.siteUrl }));
     return { id, mailIds: [toStore.id, ack.id] };
   });
 }

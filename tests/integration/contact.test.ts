@@ -69,8 +69,30 @@ describe.each(dialects)("contact form action on %s", (kind) => {
 
     const ack = smtp.mails.find((m) => m.envelopeTo.includes("jane@example.com"))!;
     expect(ack.headers.subject).toMatch(/received your message/);
-    expect(ack.text).toContain("Hello Jane Doe,");
-    expect(ack.text).toContain('"Quote for 40 drills"');
+    // The store's own words and the message's number only: nothing the sender typed (issue 48).
+    expect(ack.text).toContain(`Your reference: message #${stored.id}.`);
+    for (const typed of ["Jane", "Quote for 40 drills", "drills", "<b>40</b>"]) {
+      expect(ack.text).not.toContain(typed);
+      expect(ack.html).not.toContain(typed);
+      expect(ack.headers.subject).not.toContain(typed);
+    }
+  });
+
+  it("the acknowledgement never carries the sender's text, so the form can't mail a stranger words of the sender's choosing", async () => {
+    const lure = {
+      name: "Your account is locked, call +1 555 0100",
+      email: "victim@example.com",
+      subject: "Verify at https://evil.example/login now",
+      message: "Dear customer, pay the overdue invoice at https://evil.example/pay today.",
+    };
+    expect((await contactAction(t.db, post(lure, "203.0.113.9"), deps)).status).toBe(200);
+    const ack = await t.db.selectFrom("mail_queue").selectAll().where("to_address", "=", lure.email).executeTakeFirstOrThrow();
+    const everything = [ack.subject, ack.text_body, ack.html_body, ack.headers, ack.reply_to ?? ""].join("\n");
+    for (const typed of [lure.name, lure.subject, lure.message, "evil.example", "locked", "overdue"]) expect(everything).not.toContain(typed);
+    expect(ack.text_body).toContain("We've received the message sent through the contact form on our website");
+    // The store's inbox still gets all of it.
+    const toStore = await t.db.selectFrom("mail_queue").selectAll().where("to_address", "=", INBOX).executeTakeFirstOrThrow();
+    expect(toStore.text_body).toContain(lure.message);
   });
 
   it("escapes HTML in every user field of the HTML mail", async () => {
