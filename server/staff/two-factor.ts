@@ -6,6 +6,7 @@
  */
 import QRCode from "qrcode";
 import { getAuth } from "../auth/auth.ts";
+import { CODE_ALREADY_USED, CODE_FAILURES, CODES_LOCKED } from "../auth/code-guard.ts";
 import { callAuthEndpoint } from "../auth/forward.ts";
 
 export const TWO_FACTOR_MESSAGES = {
@@ -14,7 +15,9 @@ export const TWO_FACTOR_MESSAGES = {
   codeFormat: "Enter the 6-digit code from your authenticator app.",
   backupFormat: "Enter one of your backup codes.",
   codeWrong: "That code is not right. Check that your device's clock is correct and enter the newest code.",
+  codeUsed: "That code was already used. Wait for the next code from your app, then enter it.",
   tooMany: "Too many attempts. Wait a few minutes, then try again.",
+  locked: `Too many wrong codes. Code entry is paused for ${CODE_FAILURES.windowSeconds / 60} minutes; we've emailed the account's owner.`,
   expired: "This step took too long. Sign in again.",
   failed: "Two-factor authentication could not be set up. Try again.",
 } as const;
@@ -41,6 +44,8 @@ export async function describeEnrolment(totpUri: string): Promise<Enrolment | nu
 
 function failure(status: number, body: Record<string, unknown> | null, wrong: string): { ok: false; message: string; status: number } {
   const code = typeof body?.code === "string" ? body.code : "";
+  if (code === CODES_LOCKED) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.locked };
+  if (code === CODE_ALREADY_USED) return { ok: false, status: 401, message: TWO_FACTOR_MESSAGES.codeUsed };
   if (status === 429 || code.includes("TOO_MANY") || code.includes("LOCKED")) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooMany };
   if (code.includes("COOKIE")) return { ok: false, status: 401, message: TWO_FACTOR_MESSAGES.expired };
   if (code.includes("PASSWORD")) return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.passwordWrong };

@@ -39,3 +39,22 @@ export function keyFromUri(uri: string): string {
   if (!key) throw new Error("No secret in the TOTP URI");
   return key;
 }
+
+const lastStepUsed = new Map<string, number>();
+
+/**
+ * A code for a time step this process hasn't used for that key yet, as a person waits for the next
+ * code: the store accepts each step once, and one step either side of now. Waits (up to a step)
+ * only when the current and the next step are both spent.
+ */
+export async function freshTotpCode(base32Key: string, period = 30): Promise<string> {
+  for (;;) {
+    const now = Math.floor(Date.now() / 1000 / period);
+    const step = Math.max(now, (lastStepUsed.get(base32Key) ?? -Infinity) + 1);
+    if (step <= now + 1) {
+      lastStepUsed.set(base32Key, step);
+      return totpCode(base32Key, step * period * 1000, period);
+    }
+    await new Promise((resolve) => setTimeout(resolve, (now + 1) * period * 1000 - Date.now() + 50));
+  }
+}

@@ -4,6 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
+import { storeDb } from "../shopping/support.ts";
 
 const identityFile = () => path.resolve(".tmp", `e2e-${process.env.E2E_PORT ?? 3100}`, "oidc-identity.json");
 function googleSays(identity: Record<string, unknown>) {
@@ -123,4 +124,19 @@ test("an origin outside the authorized domains is refused", async ({ page, baseU
   await page.goto(`${other}/login`);
   await clickGoogle(page);
   await expect(page.getByRole("alert")).toContainText("unauthorized domain");
+});
+
+test("a staff account can't sign in with Google: the popup closes with the reason and no session is made", async ({ page, request, baseURL }) => {
+  const email = uniqueEmail("staff-google");
+  await registerViaApi(request, baseURL!, email);
+  storeDb().prepare(`UPDATE "user" SET role = 'admin', emailVerified = 1 WHERE email = ?`).run(email);
+  googleSays({ sub: `sub-staff-${email}`, email, email_verified: true, name: "Stan Staff" });
+  await page.goto("/login");
+  const popupPromise = page.waitForEvent("popup");
+  await clickGoogle(page);
+  await (await popupPromise).waitForEvent("close");
+  await expect(page.getByRole("alert")).toContainText("Staff accounts sign in with their password and a code from their authenticator app.");
+  expect(storeDb().prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`).get(email)).toEqual({ n: 0 });
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/login$/);
 });

@@ -2,7 +2,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import type { APIRequestContext } from "@playwright/test";
 import appRoutes from "../../../app/routes.ts";
 import { GOOD_PASSWORD, registerViaApi, uniqueEmail } from "../support/accounts.ts";
-import { keyFromUri, totpCode } from "../../support/totp.ts";
+import { freshTotpCode, keyFromUri } from "../../support/totp.ts";
 import { signInViaApi, storeDb } from "../shopping/support.ts";
 
 /** Every path pattern in app/routes.ts (nested, prefixed and index routes included). */
@@ -44,17 +44,30 @@ export { signInViaApi };
 /** Keys of the staff accounts tests enrolled, by email, to compute their codes later. */
 export const staffKeys = new Map<string, string>();
 
+/** Text of an HTML attribute or element as the browser reads it. */
+const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+/** Backup codes of each enrolled account, as the enrolment page showed them once. */
+export const staffBackupCodes = new Map<string, string[]>();
+
 /**
- * Enrols the signed-in account on `request` in two-factor authentication through the auth API,
- * as the enrolment page does, and leaves `request` with the second-factor session. Returns the key.
+ * Enrols the signed-in account on `request` in two-factor authentication through the enrolment
+ * page's own forms (/admin/two-factor: password, then a code), as a staff member without
+ * JavaScript would, and leaves `request` with the second-factor session. Returns the key; the
+ * backup codes the page shows once are kept in staffBackupCodes.
  */
 export async function enrolTwoFactor(request: APIRequestContext, baseURL: string, email: string, password = GOOD_PASSWORD): Promise<string> {
   const headers = { origin: baseURL };
-  const enable = await request.post("/api/auth/two-factor/enable", { data: { password }, headers });
-  if (!enable.ok()) throw new Error(`two-factor/enable: ${enable.status()} ${await enable.text()}`);
-  const key = keyFromUri((await enable.json()).totpURI);
-  const verify = await request.post("/api/auth/two-factor/verify-totp", { data: { code: totpCode(key) }, headers });
-  if (!verify.ok()) throw new Error(`two-factor/verify-totp: ${verify.status()} ${await verify.text()}`);
+  const start = await request.post("/admin/two-factor", { form: { intent: "start", password }, headers });
+  const startPage = await start.text();
+  const uri = /name="totpUri" value="([^"]+)"/.exec(startPage)?.[1];
+  if (!start.ok() || !uri) throw new Error(`enrolment start: ${start.status()} ${startPage.slice(0, 300)}`);
+  const key = keyFromUri(unescapeHtml(uri));
+  const confirm = await request.post("/admin/two-factor", { form: { intent: "confirm", totpUri: unescapeHtml(uri), code: await freshTotpCode(key) }, headers });
+  const codesPage = await confirm.text();
+  if (!confirm.ok() || !codesPage.includes("Two-factor authentication is on.")) throw new Error(`enrolment confirm: ${confirm.status()} ${codesPage.slice(0, 300)}`);
+  const list = /aria-label="Backup codes"[^>]*>([\s\S]*?)<\/ul>/.exec(codesPage)?.[1] ?? "";
+  staffBackupCodes.set(email, [...list.matchAll(/<li[^>]*>([^<]+)<\/li>/g)].map((m) => unescapeHtml(m[1]!.trim())));
   staffKeys.set(email, key);
   return key;
 }
