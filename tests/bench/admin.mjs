@@ -92,25 +92,42 @@ async function ensurePgDatabase(name) {
 async function signIn(baseUrl, keyFile) {
   const jar = new Map();
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const post = async (p, body) => {
-    const res = await fetch(`${baseUrl}${p}`, { method: "POST", headers: { "content-type": "application/json", origin: baseUrl, cookie: cookie() }, body: JSON.stringify(body) });
+  const send = async (p, body, type) => {
+    const res = await fetch(`${baseUrl}${p}`, { method: "POST", redirect: "manual", headers: { "content-type": type, origin: baseUrl, cookie: cookie() }, body });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(";");
       const [k, ...v] = pair.split("=");
       jar.set(k.trim(), v.join("="));
     }
+    return res;
+  };
+  const json = async (p, body) => {
+    const res = await send(p, JSON.stringify(body), "application/json");
     if (!res.ok) fail(`${p} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
     return res.json();
   };
-  const signedIn = await post("/api/auth/sign-in/email", ADMIN);
+  const form = (p, fields) => send(p, new URLSearchParams(fields).toString(), "application/x-www-form-urlencoded");
+  // The code pages' forms (the auth endpoints are closed over HTTP); a code is accepted once, so a
+  // run straight after another waits for the next one.
+  const enterCode = async (p, fields, key) => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const res = await form(p, { ...fields, code: totpCode(key) });
+      if (res.status === 302) return;
+      if (attempt === 0) await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 100));
+      else fail(`${p} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    }
+  };
+  const signedIn = await json("/api/auth/sign-in/email", ADMIN);
   if (signedIn.twoFactorRedirect) {
     if (!existsSync(keyFile)) fail(`the bench admin has two-factor authentication but ${keyFile} is gone; drop the bench database`);
-    await post("/api/auth/two-factor/verify-totp", { code: totpCode(readFileSync(keyFile, "utf8").trim()) });
+    await enterCode("/two-factor", { intent: "verify", kind: "totp" }, readFileSync(keyFile, "utf8").trim());
   } else {
-    const enabled = await post("/api/auth/two-factor/enable", { password: ADMIN.password });
-    const key = keyFromUri(enabled.totpURI);
+    const start = await (await form("/admin/two-factor", { intent: "start", password: ADMIN.password })).text();
+    const uri = /name="totpUri" value="([^"]+)"/.exec(start)?.[1]?.replace(/&amp;/g, "&");
+    if (!uri) fail(`the enrolment page gave no key: ${start.slice(0, 200)}`);
+    const key = keyFromUri(uri);
     writeFileSync(keyFile, key);
-    await post("/api/auth/two-factor/verify-totp", { code: totpCode(key) });
+    await enterCode("/admin/two-factor", { intent: "confirm", totpUri: uri }, key);
   }
   return cookie();
 }

@@ -97,8 +97,9 @@ export class FuzzIdentities {
 
   /** The shopper, or the same account signed in again, or (when a request deleted it) a new account. */
   private async stillSignedIn(shopper: Shopper, tag: string, promote?: PromoteToStaff): Promise<Shopper> {
-    const res = await send(this.baseUrl, { method: "GET", path: "/api/auth/get-session", headers: { cookie: shopper.jar.header(), "x-forwarded-for": shopper.ip } });
-    if (res.status === 200 && res.text() !== "null") return shopper;
+    // Still signed in: the account page (a member's) or the back office (staff) answers rather than sending to /login.
+    const res = await send(this.baseUrl, { method: "GET", path: promote ? "/admin" : "/account", headers: { cookie: shopper.jar.header(), "x-forwarded-for": shopper.ip } });
+    if (res.status === 200) return shopper;
     const fresh = new Shopper(this.baseUrl);
     fresh.twoFactorKey = shopper.twoFactorKey;
     try {
