@@ -3,14 +3,13 @@
  * password and enrols in two-factor authentication; change role; remove; every change in the
  * audit log, filterable by person and object.
  */
-import { keyFromUri, totpCode } from "../../support/totp.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
 import { storeDb } from "../shopping/support.ts";
-import { signInAsStaff } from "./support.ts";
+import { enrolTwoFactor, signInAsStaff } from "./support.ts";
 
 const NEW_PASSWORD = "Invited-Sturdy-Pass-9";
 
@@ -48,9 +47,8 @@ test("an admin invites someone, who sets a password, signs in and enrols; the ad
   expect(signIn.status()).toBe(200);
   await them.goto("/admin");
   await expect(them).toHaveURL(/\/admin\/two-factor$/);
-  const enable = await them.request.post("/api/auth/two-factor/enable", { data: { password: NEW_PASSWORD }, headers: { origin: baseURL! } });
-  const key = keyFromUri((await enable.json()).totpURI);
-  await them.request.post("/api/auth/two-factor/verify-totp", { data: { code: totpCode(key) }, headers: { origin: baseURL! } });
+  // Enrolment through the page's own forms (the auth endpoints are closed to browsers).
+  await enrolTwoFactor(them.request, baseURL!, invitee, NEW_PASSWORD);
   await them.goto("/admin");
   await expect(them.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   // Staff (not admin) don't see or reach staff management.
