@@ -57,6 +57,13 @@ const envSchema = z.object({
   CHECKOUT_EMAIL_LIMIT: z.coerce.number().int().min(1).default(5),
   /** Minutes a guest's order holds its stock awaiting the confirmation link from the mail. */
   GUEST_ORDER_HOLD_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60),
+  /**
+   * Units that guests' orders waiting for confirmation or card payment may hold at once, counted
+   * per client network (an IPv4 address, or an IPv6 /64) across payment methods (decision 0039).
+   */
+  GUEST_HOLD_IP_UNITS: z.coerce.number().int().min(1).max(1_000_000).default(400),
+  /** The same, per email address typed at checkout. */
+  GUEST_HOLD_EMAIL_UNITS: z.coerce.number().int().min(1).max(1_000_000).default(200),
 
   /** smtp://user:pass@host:port or smtps://…; unset writes .eml files to OUTBOX_DIR instead. */
   SMTP_URL: z.string().optional(),

@@ -7,6 +7,7 @@ import type { Db } from "../db/connection.ts";
 import { isDomainError } from "../errors.ts";
 import { clientIp, createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { confirmGuestOrder, type ConfirmOutcome } from "./holds.ts";
+import type { GuestHoldCaps } from "./guest-holds.ts";
 import { placeOrder, type PlacedOrder } from "./place-order.ts";
 import { openPaymentPage, orderPagePath } from "../payments/attempts.ts";
 import { paymentsFromConfig, type Payments } from "../payments/stripe.ts";
@@ -61,6 +62,11 @@ export interface CheckoutDeps {
   emailLimiter: RateLimiter;
   /** Card payments through Stripe, or null when they are off (the card option is then refused). */
   payments: Payments | null;
+  /**
+   * The caps on units that guests' orders awaiting confirmation or payment hold at once, per
+   * client network and per email (server/orders/guest-holds.ts); the route always has them.
+   */
+  guestHolds?: GuestHoldCaps;
 }
 
 export interface CheckoutShopper {
@@ -111,7 +117,8 @@ function echoValues(form: FormData): Record<string, string> {
 /**
  * The checkout form's server side: validates the form, applies the per-IP and per-email rate
  * limits (a retry of a checkout that already made its order is not counted), and places the
- * order. Every refusal comes back with a readable message and the values to refill the form.
+ * order; a guest's order only within the caps on what guests' orders hold (deps.guestHolds).
+ * Every refusal comes back with a readable message and the values to refill the form.
  */
 export async function submitCheckout(db: Db, form: FormData, client: { ip: string; origin?: string }, shopper: CheckoutShopper, deps: CheckoutDeps): Promise<CheckoutResult> {
   const values = echoValues(form);
@@ -146,6 +153,7 @@ export async function submitCheckout(db: Db, form: FormData, client: { ip: strin
       siteUrl: deps.siteUrl,
       holdMinutes: deps.holdMinutes,
       paymentHoldMinutes: deps.payments?.holdMinutes,
+      guestHolds: shopper.userId == null && deps.guestHolds ? { client: client.ip, caps: deps.guestHolds } : undefined,
     });
     const orderPath = orderPagePath({ user_id: shopper.userId, number: order.number, access_token: order.accessToken });
     if (checkout.paymentMethod === "card" && deps.payments) {
@@ -185,6 +193,7 @@ export function defaultCheckoutDeps(): CheckoutDeps {
       ipLimiter: createRateLimiter({ name: "checkout-ip", windowSeconds: HOUR, max: cfg.CHECKOUT_IP_LIMIT, redisUrl: cfg.REDIS_URL }),
       emailLimiter: createRateLimiter({ name: "checkout-email", windowSeconds: HOUR, max: cfg.CHECKOUT_EMAIL_LIMIT, redisUrl: cfg.REDIS_URL }),
       payments: paymentsFromConfig(cfg),
+      guestHolds: { perClient: cfg.GUEST_HOLD_IP_UNITS, perEmail: cfg.GUEST_HOLD_EMAIL_UNITS },
     };
   }
   return defaults;

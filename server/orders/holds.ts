@@ -44,9 +44,10 @@ export function hashConfirmToken(token: string): string {
 /**
  * Expires the holds that ran out by `now` (oldest first, at most `limit`), each in its own
  * transaction with a version check: an order confirmed at the same moment stays confirmed.
- * `productIds` limits it to orders holding one of those products. Returns how many expired.
+ * `productIds` limits it to orders holding one of those products, `orderIds` to those orders.
+ * Returns how many expired.
  */
-export async function expireOverdueHolds(db: Db, options: { now?: Date; limit?: number; productIds?: number[] } = {}): Promise<number> {
+export async function expireOverdueHolds(db: Db, options: { now?: Date; limit?: number; productIds?: number[]; orderIds?: number[] } = {}): Promise<number> {
   const now = options.now ?? new Date();
   // Mostly none has run out (a checkout short of stock asks every time): one look at the holds' index first.
   const due = await db.selectFrom("orders").select("id").where("status", "in", HOLD_STATUSES).where("hold_expires_at", "<=", now.toISOString()).limit(1).executeTakeFirst();
@@ -58,6 +59,7 @@ export async function expireOverdueHolds(db: Db, options: { now?: Date; limit?: 
     .where((eb) => overdueHolds(eb, now))
     .orderBy("hold_expires_at")
     .limit(options.limit ?? 200);
+  if (options.orderIds) query = query.where("id", "in", options.orderIds.length ? options.orderIds : [-1]);
   if (options.productIds?.length) {
     const ids = options.productIds;
     query = query.where((eb) => eb.exists(eb.selectFrom("order_lines").select("order_lines.id").whereRef("order_lines.order_id", "=", "orders.id").where("order_lines.product_id", "in", ids)));

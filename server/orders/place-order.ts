@@ -11,6 +11,7 @@ import { DomainError } from "../errors.ts";
 import { moveStocks, OutOfStockError } from "../inventory/stock.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { expireOverdueHolds, hashConfirmToken } from "./holds.ts";
+import { claimGuestHold, releasingOverdueGuestHolds, type GuestHoldClaim } from "./guest-holds.ts";
 import { confirmOrderMail, orderPlacedMail } from "./mails.ts";
 import { paymentMethod } from "./payment.ts";
 import { priceLines, tradeRuleFor, type VolumeBreak } from "../../app/lib/pricing.ts";
@@ -33,6 +34,12 @@ export interface PlaceOrderInput {
   paymentHoldMinutes?: number;
   /** Accept this quote: the order is made from its lines at its prices, and the cart is left alone. */
   quoteNumber?: string | null;
+  /**
+   * A guest's order: the client network it comes from and the caps on what guests' orders may
+   * hold at once (server/orders/guest-holds.ts). The checkout always passes it; without it
+   * (scripts, tests of other rules) a guest's order is not counted against the caps.
+   */
+  guestHolds?: GuestHoldClaim;
   now?: Date;
 }
 
@@ -160,6 +167,10 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   const holdMinutes = online ? (input.paymentHoldMinutes ?? 30) : (input.holdMinutes ?? DEFAULT_GUEST_ORDER_HOLD_MINUTES);
   const held = online || guest;
   const status = needsApproval ? "awaiting_approval" : online ? "awaiting_payment" : guest ? "awaiting_confirmation" : "placed";
+  // A guest's order may hold only what fits under the caps on guests' held units (decision 0039).
+  const units = lines.reduce((sum, l) => sum + l.quantity, 0);
+  const holdClient =
+    input.userId == null && held && input.guestHolds ? await claimGuestHold(trx, { claim: input.guestHolds, email: checkout.email, units, now: keys.now, place: "checkout" }) : null;
 
   // Claim the checkout token first: a concurrent duplicate waits here and then fails as a duplicate.
   const order = await trx
@@ -173,6 +184,7 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
       status,
       hold_expires_at: held ? new Date(keys.now.getTime() + holdMinutes * 60_000).toISOString() : null,
       confirm_token_hash: keys.confirmToken && guest ? hashConfirmToken(keys.confirmToken) : null,
+      ...(holdClient ? { hold_client: holdClient } : {}),
       cart_owner: quoteId == null ? owner : null,
       payment_method: method.id,
       payment_status: payment.paymentStatus,
@@ -260,7 +272,7 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
     now: input.now ?? new Date(),
   };
   const attempt = async () => {
-    const placed = await withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys)));
+    const placed = await releasingOverdueGuestHolds(db, keys.now, () => withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys))));
     if (placed.created && !placed.awaitingApproval && input.userId != null && !paymentMethod(input.checkout.paymentMethod).collectsOnline) countPlacedOrder(input.checkout.paymentMethod);
     return placed;
   };

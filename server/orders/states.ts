@@ -124,10 +124,12 @@ export interface TransitionOptions {
 export async function applyTransition(trx: Transaction<Database>, order: OrderVersion, to: OrderStatus, options: TransitionOptions = {}): Promise<OrderVersion> {
   const rule = transitionRule(order.status, to);
   if (!rule) throw new DomainError("INVALID_TRANSITION", `An order that is ${order.status.replace(/_/g, " ")} cannot become ${to.replace(/_/g, " ")}.`, 409);
-  const hold = isHoldStatus(to) ? (options.holdExpiresAt?.toISOString() ?? null) : null;
+  const holding = isHoldStatus(to);
+  const hold = holding ? (options.holdExpiresAt?.toISOString() ?? null) : null;
   const updated = await trx
     .updateTable("orders")
-    .set({ status: to, version: order.version + 1, hold_expires_at: hold })
+    // A guest's client network is kept only while the order holds stock (server/orders/guest-holds.ts).
+    .set({ status: to, version: order.version + 1, hold_expires_at: hold, ...(isHoldStatus(order.status) && !holding ? { hold_client: null } : {}) })
     .where("id", "=", order.id)
     .where("status", "=", order.status)
     .where("version", "=", order.version)

@@ -12,6 +12,7 @@ import { STORE_CURRENCY } from "../../app/lib/money.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import { DomainError } from "../errors.ts";
+import { claimGuestHold, releasingOverdueGuestHolds, type GuestHoldClaim } from "../orders/guest-holds.ts";
 import { recordOrderEvent } from "../orders/history.ts";
 import { applyTransition, OrderConflictError } from "../orders/states.ts";
 import type { Payments } from "./stripe.ts";
@@ -122,21 +123,38 @@ export async function openPaymentPage(db: Db, payments: Payments, orderId: numbe
 
 /**
  * "Try again" on an order whose payment failed or whose hold ran out: the same order takes its
- * stock again (refused with the reason when it's gone) and waits for payment for a new hold.
+ * stock again (refused with the reason when it's gone) and waits for payment for a new hold. A
+ * guest's order takes it only within the caps on guests' held units, counted for the client
+ * network trying again (`guestHolds`; the order page always passes it).
  */
-export async function holdAgainForPayment(db: Db, payments: Payments, orderId: number, actor: string, now = new Date()): Promise<void> {
-  await withTransactionRetry(() =>
-    db.transaction().execute(async (trx) => {
-      const order = await trx.selectFrom("orders").select(["id", "status", "version", "payment_method", "payment_status", "payment_flag"]).where("id", "=", orderId).executeTakeFirst();
-      if (!order || order.payment_method !== "card") throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
-      if (order.status === "awaiting_payment") return;
-      if (order.status !== "expired" || order.payment_flag || (order.payment_status !== "pending" && order.payment_status !== "failed")) {
-        throw new DomainError("NOT_AWAITING_PAYMENT", "This order can't be paid again. Reload the page to see where it stands.", 409);
-      }
-      const holdExpiresAt = new Date(now.getTime() + payments.holdMinutes * 60_000);
-      await applyTransition(trx, order, "awaiting_payment", { actor, now, holdExpiresAt });
-      await trx.updateTable("orders").set({ payment_status: "pending", payment_session_id: null, payment_session_expires_at: null, updated_at: now.toISOString() }).where("id", "=", order.id).execute();
-      await recordOrderEvent(trx, { orderId: order.id, actor, kind: "status", from: "expired", to: "awaiting_payment", details: { reason: "Payment tried again; items held again" }, now });
-    }),
+export async function holdAgainForPayment(db: Db, payments: Payments, orderId: number, actor: string, now = new Date(), guestHolds?: GuestHoldClaim): Promise<void> {
+  await releasingOverdueGuestHolds(db, now, () =>
+    withTransactionRetry(() =>
+      db.transaction().execute(async (trx) => {
+        const order = await trx
+          .selectFrom("orders")
+          .select(["id", "status", "version", "user_id", "email", "payment_method", "payment_status", "payment_flag"])
+          .where("id", "=", orderId)
+          .executeTakeFirst();
+        if (!order || order.payment_method !== "card") throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+        if (order.status === "awaiting_payment") return;
+        if (order.status !== "expired" || order.payment_flag || (order.payment_status !== "pending" && order.payment_status !== "failed")) {
+          throw new DomainError("NOT_AWAITING_PAYMENT", "This order can't be paid again. Reload the page to see where it stands.", 409);
+        }
+        let holdClient: string | null = null;
+        if (order.user_id == null && guestHolds) {
+          const units = await trx.selectFrom("order_lines").select((eb) => eb.fn.sum<number>("quantity").as("n")).where("order_id", "=", order.id).executeTakeFirst();
+          holdClient = await claimGuestHold(trx, { claim: guestHolds, email: order.email, units: Number(units?.n ?? 0), now, place: "order-page" });
+        }
+        const holdExpiresAt = new Date(now.getTime() + payments.holdMinutes * 60_000);
+        await applyTransition(trx, order, "awaiting_payment", { actor, now, holdExpiresAt });
+        await trx
+          .updateTable("orders")
+          .set({ payment_status: "pending", payment_session_id: null, payment_session_expires_at: null, ...(holdClient ? { hold_client: holdClient } : {}), updated_at: now.toISOString() })
+          .where("id", "=", order.id)
+          .execute();
+        await recordOrderEvent(trx, { orderId: order.id, actor, kind: "status", from: "expired", to: "awaiting_payment", details: { reason: "Payment tried again; items held again" }, now });
+      }),
+    ),
   );
 }

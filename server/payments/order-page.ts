@@ -11,8 +11,9 @@ import { ALREADY_PAID_MESSAGE, holdAgainForPayment, openPaymentPage, orderPagePa
 import { logLine } from "../ops/log.ts";
 import { checkOrderWithStripe } from "./reconcile.ts";
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
-import { waitText } from "../orders/checkout.ts";
+import { defaultCheckoutDeps, emailKey, waitText, type CheckoutDeps } from "../orders/checkout.ts";
 import type { Payments } from "./stripe.ts";
+import type { GuestHoldClaim } from "../orders/guest-holds.ts";
 
 export type PaymentReturn = "return" | "cancelled" | "unavailable";
 
@@ -24,7 +25,7 @@ export function paymentReturnParam(url: URL): PaymentReturn | null {
 function readCardOrder(db: Db, where: { number: string; userId: string } | { accessToken: string }) {
   let query = db
     .selectFrom("orders")
-    .select(["id", "number", "user_id", "access_token", "status", "payment_method", "payment_status", "payment_session_id", "payment_flag", "hold_expires_at"])
+    .select(["id", "number", "user_id", "access_token", "email", "status", "payment_method", "payment_status", "payment_session_id", "payment_flag", "hold_expires_at"])
     .where("payment_method", "=", "card");
   query = "accessToken" in where ? query.where("access_token", "=", where.accessToken) : query.where("number", "=", where.number).where("user_id", "=", where.userId);
   return query.executeTakeFirst();
@@ -48,13 +49,39 @@ export async function settleOnReturn(db: Db, payments: Payments | null, ref: Ord
   return outcome != null && outcome.result !== "ignored";
 }
 
+/** A guest's "Try again" that takes the stock again counts as a checkout: these say which limit refused it. */
+export const RETRY_LIMIT_MESSAGES = {
+  ip: (seconds: number) => `Too many orders have been placed or tried again from your network in the last hour. Please try again in ${waitText(seconds)}.`,
+  email: (seconds: number) => `Too many orders have been placed or tried again with this order's email address in the last hour. Please try again in ${waitText(seconds)}.`,
+};
+
+/**
+ * A guest's order taking its stock again ("Try again") is a new checkout for the limits: it counts
+ * against the checkout's per-network and per-email limiters, and then the caps on guests' held
+ * units (holdAgainForPayment). Members' orders are counted as before (the order-pay limiter only).
+ */
+async function countGuestRetry(deps: Pick<CheckoutDeps, "ipLimiter" | "emailLimiter">, clientIp: string, email: string): Promise<void> {
+  const byIp = await deps.ipLimiter.hit(clientIp);
+  if (!byIp.allowed) throw new DomainError("TOO_MANY_ORDERS", RETRY_LIMIT_MESSAGES.ip(byIp.retryAfterSeconds), 429);
+  const byEmail = await deps.emailLimiter.hit(emailKey(email));
+  if (!byEmail.allowed) throw new DomainError("TOO_MANY_ORDERS", RETRY_LIMIT_MESSAGES.email(byEmail.retryAfterSeconds), 429);
+}
+
 /**
  * "Pay now" (an order awaiting payment) or "Try again" (its payment failed or its hold ran out):
- * the same order, its stock held again, and the URL of a Stripe payment page for it.
+ * the same order, its stock held again, and the URL of a Stripe payment page for it. `checkout`
+ * gives the checkout's limiters and caps (the route's own by default).
  */
 let payLimiter: RateLimiter | undefined;
 
-export async function payFromOrderPage(db: Db, payments: Payments | null, ref: OrderRef, origin: string, clientIp: string): Promise<string> {
+export async function payFromOrderPage(
+  db: Db,
+  payments: Payments | null,
+  ref: OrderRef,
+  origin: string,
+  clientIp: string,
+  checkout?: Pick<CheckoutDeps, "ipLimiter" | "emailLimiter" | "guestHolds">,
+): Promise<string> {
   payLimiter ??= createRateLimiter({ name: "order-pay", windowSeconds: 15 * 60, max: 30, redisUrl: config().REDIS_URL });
   const limit = await payLimiter.hit(clientIp);
   if (!limit.allowed) throw new DomainError("TOO_MANY_ATTEMPTS", `Too many payment attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.`, 429);
@@ -76,7 +103,15 @@ export async function payFromOrderPage(db: Db, payments: Payments | null, ref: O
     order = (await readCardOrder(db, ref))!;
   }
   if (order.status !== "expired" && order.status !== "awaiting_payment") throw new DomainError("ALREADY_PAID", ALREADY_PAID_MESSAGE, 409);
-  if (order.status === "expired") await holdAgainForPayment(db, payments, order.id, actor);
+  if (order.status === "expired") {
+    let guestHolds: GuestHoldClaim | undefined;
+    if (order.user_id == null) {
+      const deps = checkout ?? defaultCheckoutDeps();
+      await countGuestRetry(deps, clientIp, order.email);
+      guestHolds = deps.guestHolds ? { client: clientIp, caps: deps.guestHolds } : undefined;
+    }
+    await holdAgainForPayment(db, payments, order.id, actor, now, guestHolds);
+  }
   try {
     return await openPaymentPage(db, payments, order.id, { orderPath: orderPagePath(order), origin });
   } catch (error) {
