@@ -12,7 +12,7 @@
  * marked verified, and a set-password link goes to the address (the invitation's token). From
  * then on the only ways in go through the mailbox, exactly like a new invitee's account (created
  * verified and without a password), which is why the address counts as verified at that moment
- * (docs/decisions/0039-staff-role-for-unverified-accounts.md).
+ * (docs/decisions/0040-staff-role-for-unverified-accounts.md).
  *
  * Granting a role to a verified account keeps its password and second factor but ends every
  * session, so the next one is made under the staff role (12 hours, a second factor).
