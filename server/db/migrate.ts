@@ -27,6 +27,7 @@ import * as searchCellsVersion from "./migrations/023_search_cells_version.ts";
 import * as searchPostings from "./migrations/024_search_postings.ts";
 import * as searchWordsVersion from "./migrations/025_search_words_version.ts";
 import * as secondFactorCodes from "./migrations/026_second_factor_codes.ts";
+import * as guestHoldClients from "./migrations/027_guest_hold_clients.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -58,6 +59,7 @@ const migrations: Record<string, DialectMigration> = {
   "024_search_postings": searchPostings,
   "025_search_words_version": searchWordsVersion,
   "026_second_factor_codes": secondFactorCodes,
+  "027_guest_hold_clients": guestHoldClients,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {
