@@ -7,6 +7,7 @@ import type { Database } from "./schema.ts";
 import { setCommittedReader } from "./committed-read.ts";
 import { PreparingClient } from "./pg-prepared.ts";
 import { openSqlite } from "./sqlite-adapter.ts";
+import { createOwnerOnlyFile, OWNER_ONLY_DIR, protectSqliteFiles, protectStoreFilesOnce } from "../ops/private-files.ts";
 
 export type Db = Kysely<Database>;
 export type DbKind = "sqlite" | "postgres";
@@ -46,7 +47,13 @@ export function createDb(options: DbOptions): Db {
     return db;
   }
   const path = options.sqlitePath ?? "./data/store.db";
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:" && !path.startsWith("file:")) {
+    // Owner-only: a new database file is created 0600 (SQLite gives its -wal and -shm the same
+    // mode); one from an older version, created 0644, is tightened (server/ops/private-files.ts).
+    mkdirSync(dirname(path), { recursive: true, mode: OWNER_ONLY_DIR });
+    createOwnerOnlyFile(path);
+    protectSqliteFiles(path);
+  }
   const database = openSqlite(path);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   if (database.readCommitted) setCommittedReader(db, database.readCommitted);
@@ -63,10 +70,14 @@ type GlobalWithDb = typeof globalThis & { [GLOBAL_KEY]?: Db };
 
 /**
  * The process-wide database handle. Held on globalThis because the Express server and the
- * bundled React Router build are separate module graphs that must share one pool.
+ * bundled React Router build are separate module graphs that must share one pool. The first call
+ * also makes the store's files owner-only (umask 077, older files tightened:
+ * server/ops/private-files.ts).
  */
 export function getDb(cfg: AppConfig = config()): Db {
   const g = globalThis as GlobalWithDb;
+  // The process that serves the store's data creates its files owner-only, and tightens older ones.
+  if (!g[GLOBAL_KEY]) protectStoreFilesOnce(cfg);
   g[GLOBAL_KEY] ??= createDb({
     kind: cfg.databaseKind,
     url: cfg.DATABASE_URL,

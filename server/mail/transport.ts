@@ -17,6 +17,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
+import { OWNER_ONLY_DIR, OWNER_ONLY_FILE } from "../ops/private-files.ts";
 
 export interface ComposedMail {
   id: number;
@@ -158,20 +159,23 @@ export function createSmtpTransport(url: string, timeouts: SmtpTimeouts = {}): M
   };
 }
 
-/** Writes each mail as an .eml file; the file name is unique per queued mail (id + Message-ID). */
+/**
+ * Writes each mail as an .eml file; the file name is unique per queued mail (id + Message-ID).
+ * Owner-only (0600 in a 0700 folder): an outbox mail may hold a live sign-in link.
+ */
 export function createOutboxTransport(dir: string): MailTransport {
   const root = path.resolve(dir);
   return {
     kind: "outbox",
     async close() {},
     async deliver(mail, gate) {
-      await mkdir(root, { recursive: true });
+      await mkdir(root, { recursive: true, mode: OWNER_ONLY_DIR });
       if (!(await gate())) throw new DeliveryError("fenced", "another sender owns this mail now; not written");
       const tag = createHash("sha256").update(mail.messageId).digest("hex").slice(0, 10);
       const file = path.join(root, `mail-${String(mail.id).padStart(6, "0")}-${tag}.eml`);
       const tmp = `${file}.${process.pid}.tmp`;
       try {
-        await writeFile(tmp, mail.raw);
+        await writeFile(tmp, mail.raw, { mode: OWNER_ONLY_FILE });
         await rename(tmp, file);
       } catch (error) {
         // Nothing was written under the final name, so the mail is not in the outbox.

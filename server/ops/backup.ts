@@ -3,12 +3,19 @@
  * restore into the configured database. SQLite: `VACUUM INTO` reads one snapshot (one read
  * transaction) and writes a compact standalone file. PostgreSQL: `pg_dump`'s custom format
  * (also one snapshot), restored with `pg_restore`.
+ *
+ * A backup carries no working sign-in (issue 48): the rows of Better Auth's `session` and
+ * `verification` tables (session tokens, emailed sign-in links, reset and other one-time tokens)
+ * are left out — the tables are there, empty. A restored store starts with everyone signed out;
+ * passwords, second factors and the rest are kept, so people sign in again as before.
+ * Backup files and the folder `npm run backup` creates are owner-only (0600 / 0700).
  */
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { AppConfig } from "../config.ts";
+import { createOwnerOnlyFile, DEFAULT_BACKUP_DIR, OWNER_ONLY_DIR, protectFile, protectFolder } from "./private-files.ts";
 
 export class BackupError extends Error {}
 
@@ -55,9 +62,28 @@ function run(command: string, args: string[]): Promise<void> {
   });
 }
 
+/** Tables whose rows are sign-in secrets: never in a backup. */
+export const TABLES_LEFT_OUT = ["session", "verification"] as const;
+
 function prepareTarget(file: string) {
   if (existsSync(file)) throw new BackupError(`${file} already exists; choose a new file name`);
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const dir = path.dirname(path.resolve(file));
+  mkdirSync(dir, { recursive: true, mode: OWNER_ONLY_DIR });
+  // The default folder is the store's own: it, and backups an older version left in it, become owner-only.
+  if (dir === path.resolve(DEFAULT_BACKUP_DIR)) protectFolder(dir);
+}
+
+/** Empties the left-out tables in a fresh SQLite copy, then rewrites it so no freed page keeps their rows. */
+function leaveOutSignIns(file: string) {
+  const copy = new DatabaseSync(file);
+  try {
+    copy.exec("PRAGMA journal_mode = DELETE");
+    const present = new Set((copy.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+    for (const table of TABLES_LEFT_OUT) if (present.has(table)) copy.exec(`DELETE FROM "${table}"`);
+    copy.exec("VACUUM");
+  } finally {
+    copy.close();
+  }
 }
 
 /** Writes a consistent copy of the configured database to `file` (which must not exist yet). */
@@ -68,9 +94,14 @@ export async function backupDatabase(cfg: AppConfig, file: string): Promise<Back
   rmSync(partial, { force: true });
   try {
     if (cfg.databaseKind === "postgres") {
-      await run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", `--file=${partial}`, `--dbname=${cfg.DATABASE_URL}`]);
+      // Created empty and owner-only first: pg_dump then writes into it without changing its mode.
+      createOwnerOnlyFile(partial);
+      const leftOut = TABLES_LEFT_OUT.map((table) => `--exclude-table-data=*.${table}`);
+      await run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", ...leftOut, `--file=${partial}`, `--dbname=${cfg.DATABASE_URL}`]);
     } else {
       if (!existsSync(cfg.SQLITE_PATH)) throw new BackupError(`no database at ${cfg.SQLITE_PATH}`);
+      // VACUUM INTO writes into an empty file as into a new one, keeping its owner-only mode.
+      createOwnerOnlyFile(partial);
       const source = new DatabaseSync(cfg.SQLITE_PATH, { readOnly: true });
       try {
         source.exec("PRAGMA busy_timeout = 10000");
@@ -78,7 +109,9 @@ export async function backupDatabase(cfg: AppConfig, file: string): Promise<Back
       } finally {
         source.close();
       }
+      leaveOutSignIns(partial);
     }
+    protectFile(partial);
     // Only a finished backup gets the name asked for.
     renameSync(partial, file);
   } catch (error) {
@@ -113,9 +146,11 @@ export async function restoreDatabase(cfg: AppConfig, file: string): Promise<{ k
     check.close();
   }
   const target = cfg.SQLITE_PATH;
-  mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+  mkdirSync(path.dirname(path.resolve(target)), { recursive: true, mode: OWNER_ONLY_DIR });
   const staged = `${target}.restoring`;
   rmSync(staged, { force: true });
+  // The restored database is owner-only like the one the store creates.
+  createOwnerOnlyFile(staged);
   const copy = new DatabaseSync(file, { readOnly: true });
   try {
     copy.prepare("VACUUM INTO ?").run(staged);
@@ -124,6 +159,7 @@ export async function restoreDatabase(cfg: AppConfig, file: string): Promise<{ k
   }
   // The old write-ahead log belongs to the old file; left in place it would be replayed onto the restored one.
   for (const suffix of ["-wal", "-shm"]) rmSync(`${target}${suffix}`, { force: true });
+  protectFile(staged);
   renameSync(staged, target);
   return { kind, ms: Date.now() - started };
 }

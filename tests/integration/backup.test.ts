@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -12,6 +12,7 @@ import { createDb, type Db, type DbKind } from "../../server/db/connection.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
+import { startAuthApp } from "./auth-harness.ts";
 import { dialects, migrateAll, pgUrl } from "./databases.ts";
 
 const run = promisify(execFile);
@@ -57,9 +58,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 20, retr
 
 describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
   const cleanups: (() => Promise<void>)[] = [];
+  // Each PostgreSQL database is dropped once its pools have closed, and an auth app once its kept-alive connections have.
   afterAll(async () => {
     for (const c of cleanups.reverse()) await c();
-  });
+  }, 60_000);
 
   it("backs up a store while orders are being placed, restores it elsewhere, and every order committed before the backup is there, whole", async () => {
     const source = await newStore(kind, "src");
@@ -116,6 +118,57 @@ describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
       expect(ledger.filter((l) => l.order_id === o.id)).toHaveLength(2);
     }
     expect(mails).toHaveLength(orders.length);
+  });
+
+  it("a backup carries no working sign-in: sessions and emailed links are left out, the file is owner-only, and the restored store lets people sign in again", async () => {
+    const source = await newStore(kind, "auth");
+    const db = source.open();
+    cleanups.push(source.drop, () => db.destroy());
+    await migrateAll(db);
+    const live = await startAuthApp(db, { AUTH_IP_LIMIT: "1000", AUTH_ACCOUNT_LIMIT: "1000" });
+    cleanups.push(() => live.close());
+    const email = `backup.${kind}.${randomBytes(3).toString("hex")}@example.com`;
+    const password = "Sturdy-Hammer-42";
+    expect((await live.post("/sign-up/email", { email, password, name: "Bea Backup" })).status).toBe(200);
+    const signedIn = await live.post("/sign-in/email", { email, password });
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    expect((await live.post("/request-password-reset", { email, redirectTo: "/reset-password" })).status).toBe(200);
+    const [session] = await db.selectFrom("session").select("token").execute();
+    const tokens = [session!.token, ...(await db.selectFrom("verification").select("identifier").execute()).map((v) => v.identifier)];
+    expect(tokens.length).toBeGreaterThan(1);
+    expect(await live.auth.api.getSession({ headers: new Headers({ cookie }) })).toMatchObject({ user: { email } });
+
+    const file = path.join(work, `${kind}-signins`, "nested", "backup");
+    await cli(["backup", file], source.env);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    if (kind === "sqlite") {
+      // Not in the file at all, not even in a freed page.
+      const bytes = readFileSync(file).toString("latin1");
+      for (const token of tokens) expect(bytes.includes(token), "a sign-in token is in the backup file").toBe(false);
+    }
+    // The live store keeps its sessions: only the copy leaves them out.
+    expect(await db.selectFrom("session").select("token").execute()).toHaveLength(1);
+
+    const target = await newStore(kind, "authdst");
+    cleanups.push(target.drop);
+    await cli(["restore", file], target.env);
+    if (kind === "sqlite") expect(statSync(target.env.SQLITE_PATH!).mode & 0o777).toBe(0o600);
+    const restored = target.open();
+    cleanups.push(() => restored.destroy());
+    expect(await restored.selectFrom("session").selectAll().execute()).toEqual([]);
+    expect(await restored.selectFrom("verification").selectAll().execute()).toEqual([]);
+    expect(await restored.selectFrom("user").select("email").execute()).toEqual([{ email }]);
+
+    // On the restored store the old session is gone; the password still signs in.
+    const copy = await startAuthApp(restored, { AUTH_IP_LIMIT: "1000", AUTH_ACCOUNT_LIMIT: "1000" });
+    cleanups.push(() => copy.close());
+    expect(await copy.auth.api.getSession({ headers: new Headers({ cookie }) })).toBeNull();
+    const again = await copy.post("/sign-in/email", { email, password });
+    expect(again.status).toBe(200);
+    const fresh = again.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    expect(await copy.auth.api.getSession({ headers: new Headers({ cookie: fresh }) })).toMatchObject({ user: { email } });
   });
 
   it("refuses a file that is not a backup, an existing target, and a backup of the other database kind, with a reason", async () => {
