@@ -1,7 +1,9 @@
-/** The two back-office roles (the rest of Better Auth's roles are in server/auth/permissions.ts). */
-export type StaffRole = "staff" | "admin";
-export const STAFF_ROLE_NAMES: readonly StaffRole[] = ["staff", "admin"];
+/** The two back-office roles: the store's one list (app/lib/auth-rules.ts), typed for server/staff/. */
+import { isStaffRoleName, STAFF_ROLE_NAMES } from "../../app/lib/auth-rules.ts";
+
+export type StaffRole = (typeof STAFF_ROLE_NAMES)[number];
+export { STAFF_ROLE_NAMES };
 
 export function isStaffRole(value: unknown): value is StaffRole {
-  return typeof value === "string" && (STAFF_ROLE_NAMES as readonly string[]).includes(value);
+  return isStaffRoleName(value);
 }
