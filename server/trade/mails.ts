@@ -48,14 +48,6 @@ export async function companyInvitationMail(db: Db, input: { organizationId: str
   return renderInvitation({ email: input.email, role: input.role, companyName: company.name, inviterName: input.inviterName, link: input.link });
 }
 
-/**
- * @deprecated The company's name given here is trusted as is: use companyInvitationMail, which
- * reads the name staff approved. Kept until server/auth/auth.ts switches.
- */
-export function invitationMail(input: { email: string; role: string; companyName: string; inviterName: string; link: string }): OutgoingMail {
-  return renderInvitation(input);
-}
-
 export function applicationReceivedMail(input: { email: string; name: string; companyName: string; link: string }): OutgoingMail {
   const mail = renderMail({
     heading: "We've received your trade account application",
