@@ -193,6 +193,11 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
           async beforeAcceptInvitation({ user }) {
             if (await companyOf(db, user.id)) throw new APIError("CONFLICT", { message: ALREADY_IN_COMPANY_MESSAGE });
           },
+          // Invitations are mailed in the name staff approved (companyInvitationMail): an organization without a company has none.
+          async beforeCreateInvitation({ organization: company }) {
+            const approved = await db.selectFrom("companies").select("organization_id").where("organization_id", "=", company.id).executeTakeFirst();
+            if (!approved) throw new APIError("NOT_FOUND", { message: "This company has no trade account, so no invitation was sent." });
+          },
         },
         async sendInvitationEmail({ id, email, role, organization: company, inviter }) {
           // The company's name as staff approved it, never the organization row an owner could rename.
