@@ -26,7 +26,7 @@ export function YourData({ check }: { check: IdentityCheck }) {
         Your data
       </h2>
       <p className="mt-2 text-sm text-slate-700">
-        Download a copy of what we hold about you as a JSON file: your account, the addresses and details of your orders, your wishlist, cart and newsletter status.
+        Download a copy of what we hold about you as a JSON file: your account, the addresses and details of your orders, your quotes and trade account applications, your wishlist, cart and newsletter status.
       </p>
       {/* A plain form: the answer is a file download, which the browser handles itself. */}
       <form method="post" action="/account/data" className="mt-4 max-w-md space-y-4">

@@ -81,6 +81,7 @@ test("deletes the account: signed out, the order link shows nothing, sign-in fai
   await expect(page).toHaveURL(/\/account\/delete$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Delete your account");
   await expect(page.getByRole("region", { name: "What we keep" })).toContainText("order number, items, totals");
+  await expect(page.getByRole("region", { name: "What we keep" })).toContainText("Accepted quotes, with their items and prices, without your email or message.");
   await expectNoAxeViolations(page);
 
   // Without typing DELETE nothing happens.
