@@ -8,7 +8,7 @@
 // stopFleet, restartInstance, killInstance and startInstance from here.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -177,12 +177,12 @@ error_log ${logs}/nginx-error.log warn;
 events { worker_connections 2048; }
 
 http {
-    # Unprivileged: every path nginx writes is inside the fleet's folder.
-    client_body_temp_path ${n}/tmp/body;
-    proxy_temp_path ${n}/tmp/proxy;
-    fastcgi_temp_path ${n}/tmp/fastcgi;
-    uwsgi_temp_path ${n}/tmp/uwsgi;
-    scgi_temp_path ${n}/tmp/scgi;
+    # Unprivileged: nginx writes its logs and pid in the fleet's folder, its temp files in its own temp folder.
+    client_body_temp_path ${fleet.nginxTempDir}/body;
+    proxy_temp_path ${fleet.nginxTempDir}/proxy;
+    fastcgi_temp_path ${fleet.nginxTempDir}/fastcgi;
+    uwsgi_temp_path ${fleet.nginxTempDir}/uwsgi;
+    scgi_temp_path ${fleet.nginxTempDir}/scgi;
     server_tokens off;
     client_max_body_size 1m;
     # No URL in the log: paths can carry tokens (order links, sign-in links). $request_id is
@@ -413,6 +413,7 @@ export async function stopFleet(fleet) {
     fleet.redis.kill("SIGTERM");
     if (!(await waitForExit(fleet.redis, 5000))) fleet.redis.kill("SIGKILL");
   }
+  rmSync(fleet.nginxTempDir, { recursive: true, force: true });
   fleet.stopped = true;
 }
 
@@ -440,7 +441,11 @@ export async function startFleet(options = {}) {
   const dir = path.resolve(root, o.dir);
   const logsDir = path.join(dir, "logs");
   const nginxDir = path.join(dir, "nginx");
-  for (const d of [dir, logsDir, path.join(nginxDir, "tmp")]) mkdirSync(d, { recursive: true });
+  for (const d of [dir, logsDir, nginxDir]) mkdirSync(d, { recursive: true });
+  // Started as root, nginx's workers run as nobody: their temp files go outside the store's data
+  // folder, which is owner-only (server/ops/private-files.ts).
+  const nginxTempDir = mkdtempSync(path.join(os.tmpdir(), "toolstore-nginx-"));
+  chmodSync(nginxTempDir, 0o755);
   ensureBuild(o.buildDir, { build: o.build !== false, log });
 
   const databaseUrl = o.databaseUrl ?? (await ensureDatabase(o.pgAdminUrl, o.databaseName));
@@ -462,6 +467,7 @@ export async function startFleet(options = {}) {
     dir,
     logsDir,
     nginxDir,
+    nginxTempDir,
     nginxConf: path.join(nginxDir, "nginx.conf"),
     nginxBin,
     port: o.port,

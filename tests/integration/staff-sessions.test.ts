@@ -160,6 +160,27 @@ describe.each(dialects)("staff sessions and codes (%s)", (kind) => {
     expect(await t.db.selectFrom("session").select("id").where("userId", "=", promoted.id).execute()).toEqual([]);
   });
 
+  it("with only the mailbox, an attacker reaches no staff session: a new password still asks for the code, no sign-in link comes, and no endpoint removes or mints a second factor", async () => {
+    const staff = await enrolled("mailbox");
+    expect((await app.post("/request-password-reset", { email: staff.email, redirectTo: "/reset-password" })).status).toBe(200);
+    const rows = await sql<{ text_body: string }>`select text_body from mail_queue where to_address = ${staff.email} and subject like '%Reset%' order by id`.execute(t.db);
+    const token = /reset-password\/([A-Za-z0-9_-]+)/.exec(rows.rows.at(-1)!.text_body)![1];
+    expect((await app.store("/reset-password", { token, newPassword: "Attacker-Chisel-77" })).status).toBe(200);
+    const signIn = await app.post("/sign-in/email", { email: staff.email, password: "Attacker-Chisel-77" });
+    expect(((await signIn.json()) as { twoFactorRedirect?: boolean }).twoFactorRedirect).toBe(true);
+    expect(cookieOf(signIn)).not.toMatch(/session_token=/);
+    expect((await app.post("/sign-in/magic-link", { email: staff.email, callbackURL: "/" })).status).toBe(200);
+    expect(await mailSubjects(staff.email)).not.toContain("Your ToolHub Wholesale sign-in link");
+    const challenge = cookieOf(signIn);
+    for (const path of ["/two-factor/disable", "/two-factor/generate-backup-codes", "/two-factor/enable"]) {
+      expect((await app.post(path, { password: "Attacker-Chisel-77" }, { cookie: challenge })).status, path).toBe(404);
+    }
+    expect((await app.store("/two-factor/enable", { password: "Attacker-Chisel-77" }, { cookie: challenge })).status).toBe(401);
+    expect(await t.db.selectFrom("session").select("id").where("userId", "=", staff.id).execute()).toEqual([]);
+    const user = await t.db.selectFrom("user").select("twoFactorEnabled").where("id", "=", staff.id).executeTakeFirstOrThrow();
+    expect(Boolean(user.twoFactorEnabled)).toBe(true);
+  });
+
   it("counts wrong codes per account on the signed-in path: 5 in 15 minutes, then even the right code waits, and the owner is mailed once", async () => {
     const staff = await enrolled("lock");
     // A session that hasn't passed a code yet (as a sign-in before the rule, or a password change, could leave).
