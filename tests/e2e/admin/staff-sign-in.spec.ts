@@ -4,27 +4,18 @@
  * and nowhere else, codes are counted per account and each works once, and the session cookie
  * lives 12 hours.
  */
-import type { Page } from "@playwright/test";
 import { freshTotpCode, totpCode } from "../../support/totp.ts";
 import { GOOD_PASSWORD } from "../support/accounts.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
-import { waitForHydration } from "../support/site.ts";
 import { storeDb } from "../shopping/support.ts";
-import { accountWithRole, signInAsStaff, staffKeys } from "./support.ts";
+import { accountWithRole, signInAsStaff, staffKeys, submitLogin } from "./support.ts";
 
-async function logIn(page: Page, email: string) {
-  await page.goto("/login");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
-  await page.getByRole("button", { name: "Login", exact: true }).click();
-}
 
 test("a staff member who hasn't set up a code goes from the password straight to enrolment; the shop treats the session as signed out", async ({ page, baseURL }) => {
   const email = await accountWithRole(page.request, baseURL!, "enrol-first", "staff");
-  await logIn(page, email);
+  await submitLogin(page, email);
   await expect(page).toHaveURL(/\/admin\/two-factor$/);
   await expect(page.getByRole("button", { name: "Set up authenticator app" })).toBeVisible();
   await page.goto("/account");
@@ -77,7 +68,7 @@ test("a code works once: the same code at the next sign-in is refused with a rea
   const email = await signInAsStaff(page.request, baseURL!, "code-once");
   const key = staffKeys.get(email)!;
   await page.context().clearCookies();
-  await logIn(page, email);
+  await submitLogin(page, email);
   await expect(page).toHaveURL(/\/two-factor$/);
   const code = await freshTotpCode(key);
   await page.getByLabel("Authentication code").fill(code);
@@ -85,7 +76,7 @@ test("a code works once: the same code at the next sign-in is refused with a rea
   await expect(page).toHaveURL(/\/admin$/);
 
   await page.context().clearCookies();
-  await logIn(page, email);
+  await submitLogin(page, email);
   await expect(page).toHaveURL(/\/two-factor$/);
   await page.getByLabel("Authentication code").fill(code);
   await page.getByRole("button", { name: "Verify" }).click();
@@ -99,7 +90,7 @@ test("five wrong codes pause code entry for the account, even the right code; th
   const email = await signInAsStaff(page.request, baseURL!, "code-lock");
   const key = staffKeys.get(email)!;
   await page.context().clearCookies();
-  await logIn(page, email);
+  await submitLogin(page, email);
   await expect(page).toHaveURL(/\/two-factor$/);
   const wrong = () => (["000000", "111111"].find((c) => ![-1, 0, 1].some((s) => totpCode(key, Date.now() + s * 30_000) === c)) ?? "222222");
   for (let i = 0; i < 5; i++) {

@@ -1,9 +1,10 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import appRoutes from "../../../app/routes.ts";
 import { GOOD_PASSWORD, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { freshTotpCode, keyFromUri } from "../../support/totp.ts";
 import { signInViaApi, storeDb } from "../shopping/support.ts";
+import { waitForHydration } from "../support/site.ts";
 
 /** Every path pattern in app/routes.ts (nested, prefixed and index routes included). */
 export function routePatterns(routes: readonly RouteConfigEntry[] = appRoutes): string[] {
@@ -81,4 +82,13 @@ export async function signInAsStaff(request: APIRequestContext, baseURL: string,
   await signInViaApi(request, baseURL, email);
   await enrolTwoFactor(request, baseURL, email);
   return email;
+}
+
+/** Fills and sends the login form with the account's password (the code step, if any, comes next). */
+export async function submitLogin(page: Page, email: string, password = GOOD_PASSWORD) {
+  await page.goto("/login");
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Login", exact: true }).click();
 }

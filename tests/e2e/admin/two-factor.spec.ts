@@ -3,22 +3,13 @@
  * and the key as text, one code to confirm, backup codes shown once), a code at every later
  * sign-in, backup codes that work once, and staff sessions that end after 12 hours.
  */
-import type { Page } from "@playwright/test";
 import { freshTotpCode, totpCode } from "../../support/totp.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { GOOD_PASSWORD } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { waitForHydration } from "../support/site.ts";
 import { storeDb } from "../shopping/support.ts";
-import { accountWithRole, enrolTwoFactor, signInAsStaff, signInViaApi, staffBackupCodes, staffKeys } from "./support.ts";
+import { accountWithRole, enrolTwoFactor, signInAsStaff, signInViaApi, staffBackupCodes, staffKeys, submitLogin } from "./support.ts";
 
-async function logIn(page: Page, email: string) {
-  await page.goto("/login");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
-  await page.getByRole("button", { name: "Login", exact: true }).click();
-}
 
 test("a staff member enrols on first entry to /admin: QR code, key as text, one code, backup codes once", async ({ page, baseURL }) => {
   const email = await accountWithRole(page.request, baseURL!, "tfa-enrol", "staff");
@@ -60,7 +51,7 @@ test("every later sign-in asks for a code; a wrong code is refused; a backup cod
   const email = await signInAsStaff(page.request, baseURL!, "tfa-later");
   await page.context().clearCookies();
 
-  await logIn(page, email);
+  await submitLogin(page, email);
   await expect(page).toHaveURL(/\/two-factor$/);
   await expect(page.getByRole("heading", { level: 1, name: "Enter your code" })).toBeVisible();
   await expectNoAxeViolations(page);
