@@ -10,7 +10,7 @@ import { expectNoAxeViolations } from "../support/axe.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
 import { storeDb } from "../shopping/support.ts";
-import { accountWithRole, signInAsStaff, staffKeys, submitLogin } from "./support.ts";
+import { accountWithRole, enrolmentCodes, signInAsStaff, staffKeys, submitLogin } from "./support.ts";
 
 
 test("a staff member who hasn't set up a code goes from the password straight to enrolment; the shop treats the session as signed out", async ({ page, baseURL }) => {
@@ -64,21 +64,15 @@ test("a sign-in link mailed before the account became staff opens no session: th
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test("a code works once: the same code at the next sign-in is refused with a reason, the next code works", async ({ page, baseURL }) => {
+test("a code works once: the code just used is refused at the next sign-in with a reason, the next code works", async ({ page, baseURL }) => {
   const email = await signInAsStaff(page.request, baseURL!, "code-once");
   const key = staffKeys.get(email)!;
+  // The code the enrolment was confirmed with a moment ago (its time step is spent).
+  const spent = enrolmentCodes.get(email)!;
   await page.context().clearCookies();
   await submitLogin(page, email);
   await expect(page).toHaveURL(/\/two-factor$/);
-  const code = await freshTotpCode(key);
-  await page.getByLabel("Authentication code").fill(code);
-  await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-
-  await page.context().clearCookies();
-  await submitLogin(page, email);
-  await expect(page).toHaveURL(/\/two-factor$/);
-  await page.getByLabel("Authentication code").fill(code);
+  await page.getByLabel("Authentication code").fill(spent);
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByRole("alert")).toHaveText("That code was already used. Wait for the next code from your app, then enter it.");
   await page.getByLabel("Authentication code").fill(await freshTotpCode(key));

@@ -48,6 +48,9 @@ export const staffKeys = new Map<string, string>();
 /** Text of an HTML attribute or element as the browser reads it. */
 const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
+/** The code each account's enrolment was confirmed with (spent: the store takes each code once). */
+export const enrolmentCodes = new Map<string, string>();
+
 /** Backup codes of each enrolled account, as the enrolment page showed them once. */
 export const staffBackupCodes = new Map<string, string[]>();
 
@@ -64,12 +67,14 @@ export async function enrolTwoFactor(request: APIRequestContext, baseURL: string
   const uri = /name="totpUri" value="([^"]+)"/.exec(startPage)?.[1];
   if (!start.ok() || !uri) throw new Error(`enrolment start: ${start.status()} ${startPage.slice(0, 300)}`);
   const key = keyFromUri(unescapeHtml(uri));
-  const confirm = await request.post("/admin/two-factor", { form: { intent: "confirm", totpUri: unescapeHtml(uri), code: await freshTotpCode(key) }, headers });
+  const code = await freshTotpCode(key);
+  const confirm = await request.post("/admin/two-factor", { form: { intent: "confirm", totpUri: unescapeHtml(uri), code }, headers });
   const codesPage = await confirm.text();
   if (!confirm.ok() || !codesPage.includes("Two-factor authentication is on.")) throw new Error(`enrolment confirm: ${confirm.status()} ${codesPage.slice(0, 300)}`);
   const list = /aria-label="Backup codes"[^>]*>([\s\S]*?)<\/ul>/.exec(codesPage)?.[1] ?? "";
   staffBackupCodes.set(email, [...list.matchAll(/<li[^>]*>([^<]+)<\/li>/g)].map((m) => unescapeHtml(m[1]!.trim())));
   staffKeys.set(email, key);
+  enrolmentCodes.set(email, code);
   return key;
 }
 
