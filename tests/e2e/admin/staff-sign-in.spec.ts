@@ -89,7 +89,10 @@ test("five wrong codes pause code entry for the account, even the right code; th
   const wrong = () => (["000000", "111111"].find((c) => ![-1, 0, 1].some((s) => totpCode(key, Date.now() + s * 30_000) === c)) ?? "222222");
   for (let i = 0; i < 5; i++) {
     await page.getByLabel("Authentication code").fill(wrong());
+    // Each answer repeats the last one's text: wait for the answer itself, not just the words.
+    const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/two-factor"));
     await page.getByRole("button", { name: "Verify" }).click();
+    await answered;
     await expect(page.getByRole("alert")).toContainText("That code is not right");
   }
   await page.getByLabel("Authentication code").fill(await freshTotpCode(key));
