@@ -5,18 +5,14 @@
  * came from another site, whatever its Origin; the store's own forms and non-browser clients pass;
  * Stripe's webhook and Better Auth's handler keep their own checks.
  */
-import type { AddressInfo } from "node:net";
-import type http from "node:http";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAuth } from "../../server/auth/auth.ts";
-import { migrateAuth } from "../../server/auth/migrate.ts";
 import { loadConfig } from "../../server/config.ts";
-import { createHttpApp } from "../../server/http/app.ts";
 import { STRIPE_WEBHOOK_PATH } from "../../server/http/payment-routes.ts";
 import { CROSS_SITE_REFUSED, isCrossSiteRequest } from "../../server/security/cross-site.ts";
 import { stubBuild } from "../support/stub-build.ts";
 import { freshDb, type TestDb } from "./databases.ts";
+import { serveStoreApp, type StoreApp } from "./store-app.ts";
 
 const SITE = "https://shop.example";
 // config() is read once per process, some of it while modules load: the store as deployed at SITE.
@@ -30,7 +26,7 @@ const STOREFRONT_POSTS = ["/cart", "/wishlist", "/logout", "/contact"];
 
 describe("the storefront refuses state-changing requests from another site", () => {
   let t: TestDb;
-  let server: http.Server;
+  let app: StoreApp;
   let base: string;
   const ran: string[] = [];
 
@@ -59,16 +55,11 @@ describe("the storefront refuses state-changing requests from another site", () 
   beforeAll(async () => {
     t = await freshDb("sqlite");
     const cfg = loadConfig({ NODE_ENV: "test", SITE_URL: SITE, AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
-    await migrateAuth(t.db, cfg);
-    (globalThis as Record<symbol, unknown>)[Symbol.for("toolstore.auth")] = createAuth(t.db, cfg);
-    server = createHttpApp({ build: build(), clientDir: "build/client", db: t.db }).listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    app = await serveStoreApp(t.db, cfg, build());
+    base = app.base;
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-    delete (globalThis as Record<symbol, unknown>)[Symbol.for("toolstore.auth")];
+    await app?.close();
     for (const [k, v] of Object.entries(savedEnv)) if (v === undefined) delete process.env[k];
     else process.env[k] = v;
     await t?.drop();

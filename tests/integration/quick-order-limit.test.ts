@@ -5,19 +5,15 @@
  * trusted proxy) and the real route module (its action and headers) in a stand-in build whose
  * document is its answer as JSON; bad input answers 4xx.
  */
-import type http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAuth } from "../../server/auth/auth.ts";
-import { migrateAuth } from "../../server/auth/migrate.ts";
 import { loadConfig } from "../../server/config.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
-import { createHttpApp } from "../../server/http/app.ts";
 import { QUICK_ORDER_CLIENT_LIMIT, QUICK_ORDER_LIMIT } from "../../server/trade/quick-order-action.ts";
 import * as quickOrderRoute from "../../app/routes/quick-order.tsx";
 import { stubBuild } from "../support/stub-build.ts";
 import { freshDb, type TestDb } from "./databases.ts";
+import { serveStoreApp, type StoreApp } from "./store-app.ts";
 
 const SITE = "https://shop.example";
 // config() is read once per process, some of it while modules load.
@@ -30,12 +26,10 @@ const savedEnv = vi.hoisted(() => {
   return saved;
 });
 
-const DB_KEY = Symbol.for("toolstore.db");
-const AUTH_KEY = Symbol.for("toolstore.auth");
 
 describe("quick order is limited per client, not only per cart", () => {
   let t: TestDb;
-  let server: http.Server;
+  let app: StoreApp;
   let base: string;
 
   /** The document request's answer: its status, headers, and what the action returned or threw. */
@@ -57,20 +51,11 @@ describe("quick order is limited per client, not only per cart", () => {
     t = await freshDb("sqlite");
     await seedCatalog(t.db, { products: 5 });
     const cfg = loadConfig({ NODE_ENV: "test", SITE_URL: SITE, AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
-    await migrateAuth(t.db, cfg);
-    const g = globalThis as Record<symbol, unknown>;
-    g[DB_KEY] = t.db;
-    g[AUTH_KEY] = createAuth(t.db, cfg);
-    server = createHttpApp({ build: build(), clientDir: "build/client", db: t.db }).listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    app = await serveStoreApp(t.db, cfg, build(), { shareDb: true });
+    base = app.base;
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-    const g = globalThis as Record<symbol, unknown>;
-    delete g[DB_KEY];
-    delete g[AUTH_KEY];
+    await app?.close();
     for (const [k, v] of Object.entries(savedEnv)) if (v === undefined) delete process.env[k];
     else process.env[k] = v;
     await t?.drop();
