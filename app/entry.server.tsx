@@ -1,37 +1,46 @@
-import type { EntryContext } from "react-router";
+import { PassThrough } from "node:stream";
+import { renderToPipeableStream } from "react-dom/server";
+import type { EntryContext, HandleDataRequestFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { NONCE_HEADER, NonceContext } from "./lib/nonce.ts";
-import { readHydrationData, renderDocument } from "../server/http/document.ts";
-import { rendersIsland } from "./islands/island-scripts.tsx";
-import { withMatchedRoutes } from "./lib/matched-routes.ts";
-import { ServerFragments } from "./lib/server-fragments.ts";
-import { documentFragments, serverFragmentHtml } from "./lib/server-fragments.server.ts";
+import { contentSecurityPolicy, CSP_HEADER, inlineScriptHashes } from "../server/http/csp.ts";
+import { PERSONAL_CACHE_CONTROL } from "./lib/cache-control.ts";
 
 export const streamTimeout = 5_000;
 
 /**
- * Renders the whole document before answering: every loader has finished before rendering starts
- * (no deferred data), so streaming would gain nothing, and one string is far cheaper to render and
- * send than React's chunks (server/http/document.ts).
+ * React Router's document render, whole before it answers: the page's CSP lists the hashes of its
+ * inline scripts (React Router's hydration data), which a cache may store with the page, as it
+ * could not store a nonce. No loader defers data, so waiting for all of it costs nothing.
  */
-export default async function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  routerContext: EntryContext,
-) {
-  const nonce = request.headers.get(NONCE_HEADER) ?? "";
-  const timeoutMs = streamTimeout + 1000;
-  // An island page writes its own data block instead of React Router's hydration data, so the
-  // encoded copy React Router made of the same data is never read.
-  const beforeStreaming = rendersIsland(routerContext.staticHandlerContext) ? undefined : await readHydrationData(routerContext, timeoutMs);
-  const document = (
-    <NonceContext value={nonce}>
-      {/* Not under `react-router dev`: an edited component would keep showing its cached HTML. */}
-      <ServerFragments value={import.meta.env.DEV ? null : serverFragmentHtml}>
-        <ServerRouter context={withMatchedRoutes(routerContext)} url={request.url} nonce={nonce} />
-      </ServerFragments>
-    </NonceContext>
-  );
-  return renderDocument(document, { nonce, status: responseStatusCode, headers: responseHeaders, timeoutMs, beforeStreaming, fragments: import.meta.env.DEV ? undefined : documentFragments });
+export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
+  return new Promise<Response>((resolve, reject) => {
+    let status = responseStatusCode;
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      onAllReady() {
+        const chunks: Buffer[] = [];
+        const body = new PassThrough();
+        body.on("data", (chunk: Buffer) => chunks.push(chunk));
+        body.on("end", () => {
+          const html = Buffer.concat(chunks);
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          responseHeaders.set(CSP_HEADER, contentSecurityPolicy(inlineScriptHashes(html.toString("utf8"))));
+          if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", PERSONAL_CACHE_CONTROL);
+          resolve(new Response(html, { headers: responseHeaders, status }));
+        });
+        pipe(body);
+      },
+      onShellError: reject,
+      onError(error: unknown) {
+        status = 500;
+        console.error(error);
+      },
+    });
+    setTimeout(abort, streamTimeout + 1000);
+  });
 }
+
+/** Data for React Router's client is personal unless its route says otherwise. */
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
+  return response;
+};

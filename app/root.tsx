@@ -6,54 +6,63 @@ import {
   Outlet,
   Scripts,
   useLocation,
-  useMatches,
   useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
-import { IslandScripts, islandOf } from "./islands/island-scripts.tsx";
 import { ScrollToTop } from "./components/layout/ScrollToTop.tsx";
-import { SITE_FRAME_ID, SiteFrame } from "./components/layout/SiteFrame.tsx";
-import { useNonce } from "./lib/nonce.ts";
+import { SiteFrame } from "./components/layout/SiteFrame.tsx";
 import { NOT_FOUND_TEXT } from "./lib/site.ts";
+import { VISITOR_PATH, type Visitor } from "./lib/visitor.ts";
 import { config } from "../server/config.ts";
 import { googleConfigured } from "../server/auth/auth.ts";
 import { trustedOrigins } from "../server/auth/origins.ts";
-import { cartCount } from "../server/cart/cart.ts";
-import { getDb } from "../server/db/connection.ts";
-import { resolveShopper } from "../server/shopper/identity.ts";
-import { wishlistProductIds } from "../server/wishlist/wishlist.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
+/** What every page shares: nothing of one visitor, so a cache may keep any page (see clientLoader). */
+export function loader() {
   const cfg = config();
-  const shopper = await resolveShopper(request);
-  const session = shopper.session;
-  const db = getDb();
-  const [cartItems, wishlistIds] = shopper.owner ? await Promise.all([cartCount(db, shopper.owner), wishlistProductIds(db, shopper.owner)]) : [0, []];
   return {
-    cartCount: cartItems,
-    wishlistIds,
     siteUrl: cfg.siteUrl,
     year: new Date().getFullYear(),
-    user: session?.user ?? null,
     googleEnabled: googleConfigured(cfg),
     authorizedOrigins: trustedOrigins(cfg),
   };
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>;
+/** The visitor's own data (cart count, wishlist, user menu, trade prices), or null when it can't be read. */
+async function readVisitor(): Promise<Visitor | null> {
+  try {
+    const response = await fetch(VISITOR_PATH, { credentials: "same-origin", headers: { accept: "application/json" } });
+    return response.ok ? ((await response.json()) as Visitor) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * In the browser the page's shared data gains the visitor's own, read from /visitor once the page
+ * has hydrated (the server rendered it as any visitor's) and again after every form or fetcher
+ * submission and revalidation: never on a plain navigation, as nothing of the visitor's changed.
+ */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [shared, visitor] = await Promise.all([serverLoader(), readVisitor()]);
+  return { ...shared, visitor };
+}
+clientLoader.hydrate = true as const;
+
+export function shouldRevalidate({ formMethod, currentUrl, nextUrl }: ShouldRevalidateFunctionArgs) {
+  return Boolean(formMethod) || currentUrl.href === nextUrl.href;
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>> & { visitor?: Visitor | null };
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const nonce = useNonce();
-  const data = useRouteLoaderData<typeof loader>("root");
-  const matches = useMatches();
-  // Only the server picks an island: a page React Router has hydrated stays under its client.
-  const island = typeof document === "undefined" ? islandOf(matches) : null;
   return (
     <html lang="en">
       <head>
@@ -67,17 +76,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link print:hidden">
           Skip to content
         </a>
-        <div id={SITE_FRAME_ID} className="contents">
-          <SiteFrame>{children}</SiteFrame>
-        </div>
-        {island ? (
-          <IslandScripts island={island} root={data} nonce={nonce} />
-        ) : (
-          <>
-            <ScrollToTop />
-            <Scripts nonce={nonce} />
-          </>
-        )}
+        <SiteFrame>{children}</SiteFrame>
+        <ScrollToTop />
+        <Scripts />
       </body>
     </html>
   );

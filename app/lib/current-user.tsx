@@ -37,16 +37,18 @@ const CurrentUserContext = createContext<CurrentUserApi>({ user: null, setUser: 
 export const useCurrentUser = () => useContext(CurrentUserContext);
 
 /**
- * The current user: the server session is the truth (it arrives with the page); the localStorage
- * mirror is brought in line with it on load, and other tabs' sign-outs are followed.
+ * The current user: the server session is the truth (it arrives with the visitor's data, once the
+ * page has read it: `known`); the localStorage mirror is brought in line with it then, and other
+ * tabs' sign-outs are followed.
  */
-export function CurrentUserProvider({ serverUser, children }: { serverUser: PublicUser | null; children: React.ReactNode }) {
+export function CurrentUserProvider({ serverUser, known, children }: { serverUser: PublicUser | null; known: boolean; children: React.ReactNode }) {
   const [user, setUserState] = useState<PublicUser | null>(serverUser);
 
   useEffect(() => {
+    if (!known) return;
     setUserState(serverUser);
     writeStoredUser(serverUser);
-  }, [serverUser?.email, serverUser?.fullName, serverUser?.profilePhoto]);
+  }, [known, serverUser?.email, serverUser?.fullName, serverUser?.profilePhoto]);
 
   useEffect(() => {
     const onStorage = (event: StorageEvent) => {

@@ -91,6 +91,13 @@ export function unitPrice(query: PriceQuery): UnitPrice {
   return best;
 }
 
+/** A trade buyer's price for one unit of a product, where their price list beats its list price; null otherwise. */
+export function buyerUnitCents(rules: PriceListRules | null | undefined, product: { id: number; salePriceCents: number; categoryId?: number }): number | null {
+  if (!rules) return null;
+  const unit = unitPrice({ listCents: product.salePriceCents, quantity: 1, volumeBreaks: [], trade: tradeRuleFor(rules, product.id, product.categoryId ?? 0) });
+  return unit.source === "trade" ? unit.unitCents : null;
+}
+
 export interface VolumeBreakRow {
   from: number;
   /** The last quantity of this row; null for the open-ended last row. */

@@ -7,6 +7,7 @@ import { seo } from "../lib/seo.ts";
 import { STORE_HOURS } from "../lib/site.ts";
 import { contactAction, defaultContactDeps } from "../../server/contact/action.ts";
 import { getDb } from "../../server/db/connection.ts";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Contact Us", description: "Visit, call or write to ToolHub Wholesale. Our hours, address and a form to leave us a message.", path: "/contact", matches });
@@ -18,6 +19,9 @@ export async function action({ request }: Route.ActionArgs) {
   const result = await contactAction(getDb(), request, defaultContactDeps());
   return data(result.data, { status: result.status });
 }
+
+/** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
+export const headers = sharedPageHeaders;
 
 export default function Contact({ actionData }: Route.ComponentProps) {
   return (

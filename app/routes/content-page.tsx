@@ -4,6 +4,7 @@ import { ContentBody } from "../components/layout/ContentBody.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { findContentPage } from "../content/pages.ts";
 import { seo } from "../lib/seo.ts";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 
 export function loader({ url }: Route.LoaderArgs) {
   const slug = url.pathname.replace(/^\/|\/$/g, "");
@@ -17,6 +18,9 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
   const { page } = loaderData;
   return seo({ title: page.title, description: page.description, path: `/${page.slug}`, matches, type: "article" });
 }
+
+/** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
+export const headers = sharedPageHeaders;
 
 export default function ContentPageRoute({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;

@@ -6,17 +6,17 @@ import { seo, siteUrlFrom } from "../lib/seo.ts";
 import { STORE_ADDRESS, STORE_NAME, STORE_PHONE } from "../lib/site.ts";
 import { listBestProducts, listFacets, listFeaturedProducts } from "../../server/catalog/catalog.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { islandScript } from "../../server/http/islands.ts";
-import { islandLoaderData, islandPageData } from "../islands/island-scripts.tsx";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader() {
   const db = getDb();
   const [featured, best, facets] = await Promise.all([listFeaturedProducts(db), listBestProducts(db, 10), listFacets(db)]);
   // The fixed copy travels as loader data, so it is not shipped again inside the page's JavaScript.
   const home: HomeData = { featured, best, brands: facets.brands, copy: { heroSlides, benefits, categoryTiles, promoBanners, offerCards, testimonials } };
-  // In a production build the page hydrates as an island, without React Router's client (root.tsx).
-  return islandLoaderData(request, home, islandScript("home"));
+  return home;
 }
+
+export const headers = sharedPageHeaders;
 
 export function meta({ matches }: Route.MetaArgs) {
   const origin = siteUrlFrom(matches);
@@ -48,5 +48,5 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  return <HomePage loaderData={islandPageData(loaderData)} />;
+  return <HomePage loaderData={loaderData} />;
 }

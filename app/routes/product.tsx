@@ -5,32 +5,25 @@ import { centsToDecimalString } from "../lib/money.ts";
 import { seo, siteUrlFrom } from "../lib/seo.ts";
 import { getProductDetail } from "../../server/catalog/catalog.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { getSessionInfo } from "../../server/auth/session.ts";
 import { isProductId } from "../../server/catalog/product-rows.ts";
-import { buyerPriceRules, productVolumeBreaks } from "../../server/trade/prices.ts";
-import { tradeRuleFor } from "../lib/pricing.ts";
-import { islandScript } from "../../server/http/islands.ts";
-import { islandLoaderData, islandPageData } from "../islands/island-scripts.tsx";
+import { productVolumeBreaks } from "../../server/trade/prices.ts";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params }: Route.LoaderArgs) {
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : NaN;
   const db = getDb();
-  // Volume breaks are everyone's (cacheable); a trade price only for a signed-in buyer, whose
-  // session cookie keeps the page out of the anonymous page cache.
-  const [product, breaks, rules] = await Promise.all([
-    getProductDetail(db, id),
-    isProductId(id) ? productVolumeBreaks(db, id) : [],
-    getSessionInfo(request).then((session) => (session ? buyerPriceRules(db, session.userId) : null)),
-  ]);
+  // Volume breaks are everyone's; a trade buyer's own prices come from /visitor (root.tsx).
+  const [product, breaks] = await Promise.all([getProductDetail(db, id), isProductId(id) ? productVolumeBreaks(db, id) : []]);
   if (!product) throw data("Product not found", { status: 404 });
-  const page: ProductData = { product, volumeBreaks: breaks, trade: tradeRuleFor(rules, product.id, product.categoryId) };
-  // In a production build the page hydrates as an island, without React Router's client (root.tsx).
-  return islandLoaderData(request, page, islandScript("product"));
+  const page: ProductData = { product, volumeBreaks: breaks };
+  return page;
 }
+
+export const headers = sharedPageHeaders;
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   if (!loaderData) return [];
-  const { product } = islandPageData(loaderData);
+  const { product } = loaderData;
   const origin = siteUrlFrom(matches);
   return [
     ...seo({
@@ -65,5 +58,5 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
-  return <ProductPage loaderData={islandPageData(loaderData)} />;
+  return <ProductPage loaderData={loaderData} />;
 }

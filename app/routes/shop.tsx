@@ -1,18 +1,17 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/shop";
-import { cardFields } from "../components/catalog/card-html.ts";
+import { cardFields } from "../components/catalog/ProductCard.tsx";
 import { ShopPage, type ShopData } from "../components/catalog/ShopPage.tsx";
-import { islandLoaderData, islandPageData } from "../islands/island-scripts.tsx";
+import { sharedPageHeaders } from "../lib/cache-control.ts";
 import { seo } from "../lib/seo.ts";
 import { parseShopQuery, shopHref, shopTitle } from "../lib/shop-query.ts";
 import { searchProducts } from "../../server/catalog/search.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { getSessionInfo } from "../../server/auth/session.ts";
-import { islandScript } from "../../server/http/islands.ts";
-import { tradeGridPrices } from "../../server/trade/prices.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
+  // React Router's client names the routes it wants data for; that is not part of the page's state.
+  url.searchParams.delete("_routes");
   const query = parseShopQuery(url.searchParams);
   // One URL per state: a GET form without JavaScript sends empty fields and defaults; tidy them
   // (and any hand-made URL) into the canonical form, which is what links and sharing use.
@@ -29,17 +28,15 @@ export async function loader({ request }: Route.LoaderArgs) {
     sort: query.sort,
     page: query.page,
   });
-  // A trade buyer sees their own prices (never on a cached page: only a session gets them).
-  const session = await getSessionInfo(request);
-  const yourPrices = session ? await tradeGridPrices(getDb(), session.userId, results.items) : {};
-  // The cards' fields only: the rest of each hit (its slug, brand and category) is not shown.
-  const page: ShopData = { query: { ...query, page: results.page }, results: { ...results, items: results.items.map(cardFields) }, yourPrices };
-  // In a production build the page hydrates as an island, without React Router's client (root.tsx).
-  return islandLoaderData(request, page, islandScript("shop"));
+  // The cards' fields only: the rest of each hit (its slug, brand and category name) is not shown.
+  const page: ShopData = { query: { ...query, page: results.page }, results: { ...results, items: results.items.map(cardFields) } };
+  return page;
 }
 
+export const headers = sharedPageHeaders;
+
 export function meta({ matches, loaderData }: Route.MetaArgs) {
-  const data = loaderData ? islandPageData(loaderData) : undefined;
+  const data = loaderData;
   const page = data?.results.page ?? 1;
   const q = data?.query.q ?? "";
   return seo({
@@ -52,5 +49,5 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  return <ShopPage loaderData={islandPageData(loaderData)} />;
+  return <ShopPage loaderData={loaderData} />;
 }

@@ -3,7 +3,7 @@
  * breaks, and the price list of the company a signed-in buyer orders for.
  */
 import type { Kysely, Transaction } from "kysely";
-import { tradeRuleFor, unitPrice, type PriceListRules, type TradeRule, type VolumeBreak } from "../../app/lib/pricing.ts";
+import { buyerUnitCents, type PriceListRules, type TradeRule, type VolumeBreak } from "../../app/lib/pricing.ts";
 import { compiledOnce } from "../db/compiled-once.ts";
 import type { Database } from "../db/schema.ts";
 
@@ -125,8 +125,8 @@ export async function tradeGridPrices(
   }
   const prices: Record<number, number> = {};
   for (const p of products) {
-    const unit = unitPrice({ listCents: p.salePriceCents, quantity: 1, volumeBreaks: [], trade: tradeRuleFor(rules, p.id, categoryOf.get(p.id) ?? 0) });
-    if (unit.source === "trade") prices[p.id] = unit.unitCents;
+    const cents = buyerUnitCents(rules, { id: p.id, salePriceCents: p.salePriceCents, categoryId: categoryOf.get(p.id) ?? 0 });
+    if (cents !== null) prices[p.id] = cents;
   }
   return prices;
 }

@@ -25,22 +25,17 @@ describe("client bundles", () => {
   });
 });
 
-/** The scripts a page of the storefront loads: its island's, or React Router's entry, the root and its route module. */
-function scriptsOf(island: string | null, routeIds: string[]): string[] {
+/** The scripts a page of the storefront loads: React Router's entry, the root and its route module, and what they import. */
+function scriptsOf(routeIds: string[]): string[] {
   const urls = new Set<string>();
-  if (island) {
-    const islands = JSON.parse(readFileSync(path.join(buildDir, "islands.json"), "utf8")) as Record<string, string>;
-    urls.add(islands[island]);
-  } else {
-    const manifestFile = readdirSync(assets).find((f) => /^manifest-.*\.js$/.test(f))!;
-    const manifest = JSON.parse(readFileSync(path.join(assets, manifestFile), "utf8").replace(/^window\.__reactRouterManifest=/, "").replace(/;?\s*$/, "")) as {
-      entry: { module: string; imports: string[] };
-      routes: Record<string, { module: string; imports?: string[] }>;
-    };
-    for (const url of [manifest.entry.module, ...manifest.entry.imports]) urls.add(url);
-    for (const id of routeIds) for (const url of [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])]) urls.add(url);
-  }
-  // Follow each module's static imports (an island's shared chunk, a route's components).
+  const manifestFile = readdirSync(assets).find((f) => /^manifest-.*\.js$/.test(f))!;
+  const manifest = JSON.parse(readFileSync(path.join(assets, manifestFile), "utf8").replace(/^window\.__reactRouterManifest=/, "").replace(/;?\s*$/, "")) as {
+    entry: { module: string; imports: string[] };
+    routes: Record<string, { module: string; imports?: string[] }>;
+  };
+  for (const url of [manifest.entry.module, ...manifest.entry.imports]) urls.add(url);
+  for (const id of routeIds) for (const url of [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])]) urls.add(url);
+  // Follow each module's static imports (a route's components).
   const queue = [...urls];
   while (queue.length) {
     const url = queue.pop()!;
@@ -57,15 +52,15 @@ function scriptsOf(island: string | null, routeIds: string[]): string[] {
 // of the main thread at once, counted four times over by Lighthouse's Total Blocking Time
 // (app/lib/numbers.ts formats without it).
 const AUDITED_PAGES = [
-  { page: "/", island: "home", routes: [] },
-  { page: "/shop/:id", island: "product", routes: [] },
-  { page: "/shop and /shop?q=…", island: "shop", routes: [] },
-  { page: "/cart", island: null, routes: ["root", "routes/cart"] },
+  { page: "/", routes: ["root", "routes/home"] },
+  { page: "/shop/:id", routes: ["root", "routes/product"] },
+  { page: "/shop and /shop?q=…", routes: ["root", "routes/shop"] },
+  { page: "/cart", routes: ["root", "routes/cart"] },
 ];
 
 describe("the storefront's scripts", () => {
-  it.each(AUDITED_PAGES)("on $page create no Intl formatter", ({ island, routes }) => {
-    const scripts = scriptsOf(island, routes);
+  it.each(AUDITED_PAGES)("on $page create no Intl formatter", ({ routes }) => {
+    const scripts = scriptsOf(routes);
     expect(scripts.length).toBeGreaterThan(0);
     const offenders = scripts.filter((url) => /\bIntl\.|\.toLocale(?:Date|Time)?String\(/.test(readFileSync(path.join(buildDir, "client", url), "utf8")));
     expect(offenders).toEqual([]);

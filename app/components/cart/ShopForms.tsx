@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import { useFetcher, useRevalidator, useRouteLoaderData } from "react-router";
-import type { RootData } from "../../root.tsx";
+import { useFetcher, useRevalidator } from "react-router";
 import { urlEncoded } from "../../lib/url-encoded.ts";
+import { useVisitor } from "../../lib/visitor.ts";
 import { useAlert } from "../ui/Alert.tsx";
 
 type ActionReply = { ok: boolean; message: string };
@@ -30,29 +30,6 @@ export function AddToCartForm({ productId, children, className }: { productId: n
   );
 }
 
-/**
- * Sends a form that adds to the cart (a card's, whose grid handles its submit) as AddToCartForm
- * would, and alerts the answer. Renders nothing; `onDone` is called once the fetcher is idle again.
- */
-export function CartSubmission({ form, onDone }: { form: HTMLFormElement; onDone: () => void }) {
-  const fetcher = useFetcher<ActionReply>();
-  const sent = useRef(false);
-  useReplyAlert(fetcher.data, fetcher.state);
-  useEffect(() => {
-    if (sent.current) return;
-    sent.current = true;
-    void fetcher.submit(form);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  const busy = fetcher.state !== "idle";
-  const wasBusy = useRef(false);
-  useEffect(() => {
-    if (busy) wasBusy.current = true;
-    else if (wasBusy.current) onDone();
-  }, [busy, onDone]);
-  return null;
-}
-
 /** Where the wishlist toggle posts with JavaScript: /wishlist's action, answered as JSON. */
 export const WISHLIST_UPDATE_URL = "/wishlist/update";
 
@@ -79,16 +56,9 @@ export function useWishlistPost() {
   };
 }
 
-/** Whether a product is in the shopper's wishlist, by the root loader's data. */
-export function useSavedWishlist(): readonly number[] {
-  const root = useRouteLoaderData("root") as RootData | undefined;
-  return root?.wishlistIds ?? NO_IDS;
-}
-const NO_IDS: readonly number[] = [];
-
 /** A wishlist toggle as the shopper sees it: pressed from the server's list, flipped at once while a change is on its way. */
 function useWishlistToggle(productId: number) {
-  const saved = useSavedWishlist().includes(productId);
+  const saved = useVisitor().wishlistIds.includes(productId);
   const [wanted, setWanted] = useState<boolean | null>(null);
   const inFlight = useRef(0);
   const post = useWishlistPost();

@@ -52,12 +52,10 @@ export function FilterGroup({
                 <span className={option.count === 0 && !checked ? "text-slate-600" : undefined}>{option.name}</span>
               </label>
               {count != null ? (
-                // As HTML: a result page has thirty of these, and they never change in place.
-                <span
-                  id={countId}
-                  className="text-xs text-slate-600 tabular-nums"
-                  dangerouslySetInnerHTML={{ __html: `<span aria-hidden="true">(${count})</span><span class="sr-only">${count} product${option.count === 1 ? "" : "s"}</span>` }}
-                />
+                <span id={countId} className="text-xs text-slate-600 tabular-nums">
+                  <span aria-hidden="true">({count})</span>
+                  <span className="sr-only">{`${count} product${option.count === 1 ? "" : "s"}`}</span>
+                </span>
               ) : null}
             </li>
           );
@@ -80,5 +78,9 @@ export function FilterGroup({
 
 /** Without JavaScript the toggle cannot work, so every option is shown instead. */
 export function FilterGroupNoScript() {
-  return <noscript dangerouslySetInnerHTML={{ __html: "<style>.filter-more{display:flex!important}.filter-toggle{display:none!important}</style>" }} />;
+  return (
+    <noscript>
+      <style>{".filter-more{display:flex!important}.filter-toggle{display:none!important}"}</style>
+    </noscript>
+  );
 }

@@ -1,4 +1,3 @@
-import { escapeHtml } from "../../lib/html-escape.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { isDiscounted } from "../../lib/pricing.ts";
 
@@ -9,27 +8,21 @@ interface PriceProps {
   size?: "md" | "lg";
 }
 
-/** A price's element: its class and its inner HTML (the sale and original prices when discounted). */
-function priceParts({ priceCents, salePriceCents, discountPercent, size = "md" }: PriceProps): { className: string; inner: string } {
+export function Price({ priceCents, salePriceCents, discountPercent, size = "md" }: PriceProps) {
   const big = `${size === "lg" ? "text-3xl" : "text-lg"} font-bold text-ink`;
-  if (!isDiscounted(discountPercent)) return { className: big, inner: escapeHtml(formatMoney(priceCents)) };
-  return {
-    className: "inline-flex flex-wrap items-baseline gap-2",
-    inner:
-      `<span class="${big}"><span class="sr-only">Sale price </span>${escapeHtml(formatMoney(salePriceCents))}</span>` +
-      `<s class="text-sm text-slate-600"><span class="sr-only">Original price </span>${escapeHtml(formatMoney(priceCents))}</s>`,
-  };
-}
-
-export function Price(props: PriceProps) {
-  const { className, inner } = priceParts(props);
-  return <span className={className} dangerouslySetInnerHTML={{ __html: inner }} />;
-}
-
-/** The same price as HTML, for markup built as a string (the product card, card-html.ts). */
-export function priceHtml(props: PriceProps): string {
-  const { className, inner } = priceParts(props);
-  return `<span class="${className}">${inner}</span>`;
+  if (!isDiscounted(discountPercent)) return <span className={big}>{formatMoney(priceCents)}</span>;
+  return (
+    <span className="inline-flex flex-wrap items-baseline gap-2">
+      <span className={big}>
+        <span className="sr-only">Sale price </span>
+        {formatMoney(salePriceCents)}
+      </span>
+      <s className="text-sm text-slate-600">
+        <span className="sr-only">Original price </span>
+        {formatMoney(priceCents)}
+      </s>
+    </span>
+  );
 }
 
 const DISCOUNT_BADGE_CLASS = "rounded bg-red-700 px-2 py-0.5 text-xs font-bold text-white";
@@ -39,10 +32,6 @@ export function DiscountBadge({ percent }: { percent: number | null }) {
   return <span className={DISCOUNT_BADGE_CLASS}>{`-${percent}%`}</span>;
 }
 
-export function discountBadgeHtml(percent: number | null): string {
-  return isDiscounted(percent) ? `<span class="${DISCOUNT_BADGE_CLASS}">-${Number(percent)}%</span>` : "";
-}
-
 export const FIVE_STARS_SRC = "/images/five-stars.svg";
 const FIVE_STARS = { src: FIVE_STARS_SRC, alt: "Rated 5 out of 5", width: 80, height: 16, className: "h-4 w-20" };
 
@@ -50,5 +39,3 @@ const FIVE_STARS = { src: FIVE_STARS_SRC, alt: "Rated 5 out of 5", width: 80, he
 export function FiveStars() {
   return <img {...FIVE_STARS} />;
 }
-
-export const FIVE_STARS_HTML = `<img src="${FIVE_STARS.src}" alt="${FIVE_STARS.alt}" width="${FIVE_STARS.width}" height="${FIVE_STARS.height}" class="${FIVE_STARS.className}"/>`;

@@ -1,28 +1,24 @@
-import { preload } from "react-dom";
-import { FIVE_STARS_SRC } from "./Price.tsx";
-import { productDetailsHtml, productSummaryHtml } from "./product-html.ts";
+import { useMemo } from "react";
+import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
 import { QuantityPrice } from "./QuantityPrice.tsx";
 import { AddToCartForm, WishlistButton } from "../cart/ShopForms.tsx";
 import { Carousel } from "../ui/Carousel.tsx";
 import { PRODUCT_SLIDESHOW_MS } from "../../lib/site.ts";
 import type { ProductDetail } from "../../lib/catalog-types.ts";
-import type { TradeRule, VolumeBreak } from "../../lib/pricing.ts";
+import { tradeRuleFor, type VolumeBreak } from "../../lib/pricing.ts";
+import { priceListFromJson, useVisitor } from "../../lib/visitor.ts";
 
 export interface ProductData {
   product: ProductDetail;
   volumeBreaks: VolumeBreak[];
-  trade: TradeRule | null;
 }
 
-/**
- * A product's page content. The route (app/routes/product.tsx) renders it on the server; in the
- * browser the product island (app/islands/product.tsx) hydrates it without React Router's client.
- */
+/** A product's page content (app/routes/product.tsx); a signed-in trade buyer's prices come from their price list, read in the browser. */
 export function ProductPage({ loaderData }: { loaderData: ProductData }) {
-  const { product, volumeBreaks, trade } = loaderData;
+  const { product, volumeBreaks } = loaderData;
+  const { priceList } = useVisitor();
+  const trade = useMemo(() => tradeRuleFor(priceListFromJson(priceList), product.id, product.categoryId), [priceList, product.id, product.categoryId]);
   const inStock = product.stockQuantity > 0;
-  // React preloads the images it renders that load at once; it does not see the summary's stars.
-  preload(FIVE_STARS_SRC, { as: "image" });
   return (
     <div className="mx-auto grid max-w-7xl gap-10 px-4 py-8 lg:grid-cols-2">
       <Carousel
@@ -39,7 +35,7 @@ export function ProductPage({ loaderData }: { loaderData: ProductData }) {
         )}
       />
       <div>
-        <div dangerouslySetInnerHTML={{ __html: productSummaryHtml(product) }} />
+        <ProductSummary product={product} />
         <AddToCartForm productId={product.id} className="mt-6 space-y-4">
           <fieldset>
             <legend className="mb-2 font-semibold text-ink">Color</legend>
@@ -63,8 +59,71 @@ export function ProductPage({ loaderData }: { loaderData: ProductData }) {
             </WishlistButton>
           </div>
         </AddToCartForm>
-        <div dangerouslySetInnerHTML={{ __html: productDetailsHtml(product) }} />
+        <ProductDetails product={product} />
       </div>
     </div>
+  );
+}
+
+/** Category, title, stars, price and discount, and whether it is in stock. */
+function ProductSummary({ product }: { product: ProductDetail }) {
+  const inStock = product.stockQuantity > 0;
+  return (
+    <>
+      <p className="text-sm font-semibold text-brand-800">{product.categoryName}</p>
+      <h1 className="mt-1 text-3xl font-bold text-ink">{product.title}</h1>
+      <div className="mt-2">
+        <FiveStars />
+      </div>
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} size="lg" />
+        <DiscountBadge percent={product.discountPercent} />
+      </div>
+      <p className="text-sm text-slate-700">Tax included</p>
+      <p className={`mt-3 font-semibold ${inStock ? "text-green-800" : "text-red-700"}`} data-testid="stock">
+        {inStock ? `In Stock (${product.stockQuantity})` : "Stock out"}
+      </p>
+    </>
+  );
+}
+
+/** The description, the features, the specifications table and the return policy. */
+function ProductDetails({ product }: { product: ProductDetail }) {
+  const specs: [string, string][] = [
+    ["Brand", product.brandName],
+    ["Model", product.model],
+    ["Material", product.material],
+    ["Weight (gm)", String(product.weightGrams)],
+    ["Country of origin", product.countryOfOrigin],
+    ["Manufacturer", product.manufacturer],
+  ];
+  return (
+    <>
+      <h2 className="mt-8 text-lg font-semibold text-ink">Description</h2>
+      <p className="mt-2 leading-relaxed text-slate-700">{product.description}</p>
+      {product.features.length ? (
+        <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700">
+          {product.features.map((feature, i) => (
+            <li key={i}>{feature}</li>
+          ))}
+        </ul>
+      ) : null}
+      <table className="mt-6 w-full text-left text-sm">
+        <caption className="sr-only">Specifications</caption>
+        <tbody>
+          {specs.map(([label, value]) => (
+            <tr key={label} className="border-b border-slate-200">
+              <th scope="row" className="w-48 py-2 font-semibold text-ink">
+                {label}
+              </th>
+              <td className="py-2 text-slate-700">{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="mt-6 rounded-md bg-brand-50 p-3 text-sm text-slate-800">
+        <strong>Return policy:</strong> {product.returnPolicy}
+      </p>
+    </>
   );
 }

@@ -1,28 +1,22 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Form, Link, useLocation, useNavigate, useNavigation } from "react-router";
 import { FilterGroup, FilterGroupNoScript } from "./FilterGroup.tsx";
-import type { CardProduct } from "./card-html.ts";
+import type { CardProduct } from "./ProductCard.tsx";
 import { ProductGrid } from "./ProductGrid.tsx";
 import { Pagination } from "./Pagination.tsx";
 import { NoResults } from "../search/NoResults.tsx";
 import { categoryTiles } from "../../content/home.ts";
 import { formatCount } from "../../lib/numbers.ts";
-import { pageTitle } from "../../lib/seo.ts";
 import type { SearchResult } from "../../../server/catalog/search-types.ts";
-import { hasFilters, parseShopQuery, priceRangeErrors, shopHref, shopTitle, SORT_OPTIONS, withoutFilters, type ShopQuery } from "../../lib/shop-query.ts";
+import { hasFilters, parseShopQuery, priceRangeErrors, shopHref, SORT_OPTIONS, withoutFilters, type ShopQuery } from "../../lib/shop-query.ts";
 
-/** What the shop's loader gives its page: the query, one page of results with only the cards' fields, and a trade buyer's prices. */
+/** What the shop's loader gives its page: the query and one page of results with only the cards' fields. */
 export interface ShopData {
   query: ShopQuery;
   results: Omit<SearchResult, "items"> & { items: CardProduct[] };
-  yourPrices: Record<number, number>;
 }
 
-/**
- * The shop and its search results. The route (app/routes/shop.tsx) renders it on the server; in the
- * browser the shop island (app/islands/shop.tsx) hydrates it without React Router's client, and a
- * change of filters, sort or words loads the new results in place (app/islands/router-shim.tsx).
- */
+/** The shop and its search results (app/routes/shop.tsx); a change of filters, sort or words is a navigation to that URL. */
 export function ShopPage({ loaderData }: { loaderData: ShopData }) {
   const { query, results } = loaderData;
   const navigate = useNavigate();
@@ -36,11 +30,6 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
   // Once the page has moved on, forget it, so that coming back (history) shows that URL's state.
   useEffect(() => setOptimistic(null), [location.key]);
   const [priceErrors, setPriceErrors] = useState<{ min?: string; max?: string; range?: string }>({});
-  // React Router's <Meta> writes the title of a page it navigates to; results loaded in place by the island need it too.
-  const title = pageTitle(shopTitle(query.q, results.page));
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
 
   // With JavaScript, go straight to the canonical URL of the form's state (a new history entry).
   const apply = (form: HTMLFormElement | null) => {
@@ -172,7 +161,7 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
               categories={categoryTiles.map((t) => ({ name: t.name, href: `/shop?category=${t.categorySlug}` }))}
             />
           ) : (
-            <ProductGrid products={results.items} eagerCount={5} yourPrices={loaderData.yourPrices} />
+            <ProductGrid products={results.items} eagerCount={5} />
           )}
           <Pagination page={results.page} pageCount={results.pageCount} hrefFor={(page) => shopHref(query, { page })} />
         </section>

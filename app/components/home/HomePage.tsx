@@ -7,7 +7,6 @@ import { BenefitsStrip, BrandStrip, CategoryTiles, PromotionsSection, SectionHea
 import type { FeaturedProduct, FacetOption, ProductSummary } from "../../lib/catalog-types.ts";
 import type { Benefit, CategoryTile, HeroSlide, OfferCard, PromoBanner, Testimonial } from "../../content/types.ts";
 import { STORE_NAME } from "../../lib/site.ts";
-import { Static } from "../../islands/static.tsx";
 
 export interface HomeData {
   featured: FeaturedProduct[];
@@ -16,25 +15,16 @@ export interface HomeData {
   copy: { heroSlides: HeroSlide[]; benefits: Benefit[]; categoryTiles: CategoryTile[]; promoBanners: PromoBanner[]; offerCards: OfferCard[]; testimonials: Testimonial[] };
 }
 
-/**
- * The home page's content. The route (app/routes/home.tsx) renders it on the server; in the browser
- * the home island (app/islands/home.tsx) hydrates it without React Router's client.
- */
+/** The home page's content (app/routes/home.tsx). */
 export function HomePage({ loaderData }: { loaderData: HomeData }) {
   const { copy } = loaderData;
   return (
     <>
       <h1 className="sr-only">{STORE_NAME}: wholesale-priced tools for the UK and the US</h1>
       <HeroCarousel heroSlides={copy.heroSlides} />
-      <Static as="section">
-        <BenefitsStrip benefits={copy.benefits} />
-      </Static>
-      <Static as="section">
-        <CategoryTiles categoryTiles={copy.categoryTiles} />
-      </Static>
-      <Static as="section">
-        <PromotionsSection promoBanners={copy.promoBanners} offerCards={copy.offerCards} />
-      </Static>
+      <BenefitsStrip benefits={copy.benefits} />
+      <CategoryTiles categoryTiles={copy.categoryTiles} />
+      <PromotionsSection promoBanners={copy.promoBanners} offerCards={copy.offerCards} />
       <TestimonialsCarousel testimonials={copy.testimonials} />
       <FeaturedCarousel products={loaderData.featured} />
       <section aria-labelledby="best-heading" className="mx-auto max-w-7xl px-4 py-12">
@@ -49,9 +39,7 @@ export function HomePage({ loaderData }: { loaderData: HomeData }) {
         />
         <ProductGrid products={loaderData.best} />
       </section>
-      <Static as="section">
-        <BrandStrip brands={loaderData.brands} />
-      </Static>
+      <BrandStrip brands={loaderData.brands} />
       <NewsletterForm />
     </>
   );

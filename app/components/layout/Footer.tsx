@@ -1,7 +1,6 @@
+import { Link } from "react-router";
 import { StoreAddress } from "./StoreAddress.tsx";
 import { footerColumns } from "../../content/navigation.ts";
-import { useLinkClicks } from "../../lib/link-clicks.ts";
-import { useServerFragment } from "../../lib/server-fragments.ts";
 import { STORE_NAME } from "../../lib/site.ts";
 
 /** The year the footer shows: the root loader's, or this year's on a page whose root data failed. */
@@ -10,17 +9,8 @@ export function footerYear(root: { year: number } | null | undefined): number {
 }
 
 export function Footer({ year }: { year: number }) {
-  const onLinkClick = useLinkClicks();
-  // About a quarter of a page's elements, the same on every page of a year: the server writes
-  // them from one earlier render (useServerFragment).
-  const contents = useServerFragment(`footer:${year}`, <FooterContents year={year} />);
-  // Delegated link handling: see useLinkClicks. Keyboard activation of a link is a click too.
-  return <footer className="mt-16 bg-ink text-slate-200 print:hidden" onClick={onLinkClick} {...contents} />;
-}
-
-export function FooterContents({ year }: { year: number }) {
   return (
-    <>
+    <footer className="mt-16 bg-ink text-slate-200 print:hidden">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-5">
         <div>
           <p className="text-lg font-bold text-white">{STORE_NAME}</p>
@@ -32,9 +22,9 @@ export function FooterContents({ year }: { year: number }) {
             <ul className="mt-3 space-y-2 text-sm">
               {column.links.map((link) => (
                 <li key={link.label}>
-                  <a href={link.path} className="hover:text-brand-400 hover:underline">
+                  <Link to={link.path} className="hover:text-brand-400 hover:underline">
                     {link.label}
-                  </a>
+                  </Link>
                 </li>
               ))}
             </ul>
@@ -49,6 +39,6 @@ export function FooterContents({ year }: { year: number }) {
           <img src="/images/content/payments.svg" alt="Accepted payments: cards and mobile payments" width={240} height={32} loading="lazy" />
         </div>
       </div>
-    </>
+    </footer>
   );
 }

@@ -1,6 +1,5 @@
 import { Fragment } from "react";
 import type { TextSegment } from "../../../server/catalog/search-types.ts";
-import { escapeHtml } from "../../lib/html-escape.ts";
 
 const MARK_CLASS = "rounded-sm bg-brand-100 px-0.5 text-inherit";
 
@@ -19,11 +18,4 @@ export function Highlight({ segments }: { segments: readonly TextSegment[] }) {
       )}
     </>
   );
-}
-
-/** The same as HTML, every segment's text escaped. */
-export function highlightHtml(segments: readonly TextSegment[]): string {
-  let html = "";
-  for (const segment of segments) html += segment.match ? `<mark class="${MARK_CLASS}">${escapeHtml(segment.text)}</mark>` : escapeHtml(segment.text);
-  return html;
 }

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Form, useNavigate } from "react-router";
 import type { SuggestionOption, Suggestions, SuggestionType } from "../../../server/catalog/search-types.ts";
-import { useServerFragment } from "../../lib/server-fragments.ts";
 import { MAX_QUERY_LENGTH } from "../../lib/shop-query.ts";
 import { SearchIcon } from "../ui/icons.tsx";
 import { Highlight } from "./Highlight.tsx";
@@ -122,11 +121,18 @@ export function SearchCombobox({ id, defaultValue = "", className = "" }: { id: 
   const expanded = open && focused && options.length > 0;
   const activeOption = expanded && active >= 0 ? options[active] : undefined;
 
-  // Empty and closed, as every page but a search's renders it, the fields are the same for every
-  // request: the server writes them from one earlier render (useServerFragment).
-  const fields = useServerFragment(
-    value === "" && !expanded ? `search-fields:${id}` : null,
-    <>
+  return (
+    <Form
+      method="get"
+      action="/shop"
+      role="search"
+      aria-label="Product search"
+      className={`relative flex items-center ${className}`}
+      onSubmit={() => {
+        close();
+        setTyped(false);
+      }}
+    >
       <label htmlFor={id} className="sr-only">
         Search products
       </label>
@@ -210,21 +216,6 @@ export function SearchCombobox({ id, defaultValue = "", className = "" }: { id: 
       <div role="status" aria-live="polite" className="sr-only">
         {expanded ? `${options.length} suggestion${options.length === 1 ? "" : "s"} available. Use the up and down arrows to choose one.` : ""}
       </div>
-    </>,
-  );
-
-  return (
-    <Form
-      method="get"
-      action="/shop"
-      role="search"
-      aria-label="Product search"
-      className={`relative flex items-center ${className}`}
-      onSubmit={() => {
-        close();
-        setTyped(false);
-      }}
-      {...fields}
-    />
+    </Form>
   );
 }

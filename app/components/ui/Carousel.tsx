@@ -36,8 +36,7 @@ export function Carousel<T>({
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const [reducedMotion, setReducedMotion] = useState(false);
-  // From the label, not useId: the home page's island hydrates without the server tree above it,
-  // where useId would count a different position (app/islands/island-scripts.tsx).
+  // From the label: stable across renders and readable in the page's markup.
   const trackId = `${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-track`;
   const count = items.length;
 

@@ -1,0 +1,78 @@
+import { Link } from "react-router";
+import type { ProductSummary } from "../../lib/catalog-types.ts";
+import { formatMoney } from "../../lib/money.ts";
+import type { TextSegment } from "../../../server/catalog/search-types.ts";
+import { AddToCartForm, WishlistToggle } from "../cart/ShopForms.tsx";
+import { Highlight } from "../search/Highlight.tsx";
+import { CartIcon, HeartIcon } from "../ui/icons.tsx";
+import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
+
+export interface CardProduct extends Pick<ProductSummary, "id" | "title" | "priceCents" | "discountPercent" | "salePriceCents" | "imageUrl" | "stockQuantity"> {
+  /** What a trade buyer's category rules key on (absent: only their product and default rules apply). */
+  categoryId?: number;
+  /** The title with the words a search matched; the plain title when absent. */
+  titleSegments?: readonly TextSegment[];
+  /** A short extract under the title (where a search matched the description). */
+  snippet?: readonly TextSegment[] | null;
+}
+
+/** Only what a card shows: what a page's data needs to carry to the browser for its cards. */
+export function cardFields({ id, title, priceCents, discountPercent, salePriceCents, imageUrl, stockQuantity, categoryId, titleSegments, snippet }: CardProduct): CardProduct {
+  return { id, title, priceCents, discountPercent, salePriceCents, imageUrl, stockQuantity, categoryId, titleSegments, snippet };
+}
+
+/** A product in a grid: its link, price and stars, and forms that add it to the cart or the wishlist (with or without JavaScript). */
+export function ProductCard({ product, eager, yourPriceCents }: { product: CardProduct; eager: boolean; yourPriceCents: number | null }) {
+  return (
+    <article className="group relative flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md focus-within:shadow-md">
+      <div className="relative aspect-square bg-slate-50">
+        <img src={product.imageUrl} alt={product.title} width={600} height={600} loading={eager ? "eager" : "lazy"} decoding="async" className="h-full w-full object-contain" />
+        <div className="absolute top-2 left-2">
+          <DiscountBadge percent={product.discountPercent} />
+        </div>
+        <div className="absolute top-2 right-2 z-10 flex flex-col gap-2 opacity-100 transition-opacity sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100">
+          <AddToCartForm productId={product.id}>
+            <button type="submit" aria-label="Add to cart" title="Add to cart" disabled={product.stockQuantity === 0} className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100 disabled:opacity-50">
+              <CartIcon width={18} height={18} />
+            </button>
+          </AddToCartForm>
+          <WishlistToggle
+            productId={product.id}
+            renderButton={(pressed) => (
+              <button
+                type="submit"
+                aria-label="Add to wishlist"
+                aria-pressed={pressed}
+                title={pressed ? "In your wishlist" : "Add to wishlist"}
+                className={`rounded-full p-2 shadow hover:bg-brand-100 ${pressed ? "bg-brand-500 text-ink" : "bg-white text-ink"}`}
+              >
+                <HeartIcon width={18} height={18} fill={pressed ? "currentColor" : "none"} />
+              </button>
+            )}
+          />
+        </div>
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <h3 className="line-clamp-2 text-sm font-semibold text-ink">
+          <Link to={`/shop/${product.id}`} className="after:absolute after:inset-0 after:content-['']">
+            {product.titleSegments ? <Highlight segments={product.titleSegments} /> : product.title}
+          </Link>
+        </h3>
+        {product.snippet ? (
+          <p className="line-clamp-3 text-xs text-slate-700">
+            <Highlight segments={product.snippet} />
+          </p>
+        ) : null}
+        <FiveStars />
+        <div className="mt-auto">
+          <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} />
+          {yourPriceCents != null ? (
+            <p className="text-sm font-semibold text-green-800" data-testid="your-price">
+              Your price {formatMoney(yourPriceCents)}
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </article>
+  );
+}

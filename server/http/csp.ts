@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import type express from "express";
+import helmet from "helmet";
+import { checkoutPageOrigins } from "../payments/stripe.ts";
+
+const HASHES_SLOT = "'__SCRIPT_HASHES__'";
+
+const HELMET_OPTIONS = (): Parameters<typeof helmet>[0] => ({
+  contentSecurityPolicy: {
+    useDefaults: true,
+    directives: {
+      // Scripts are files of our own; a document's inline scripts (React Router's hydration data)
+      // are allowed by their hashes, which stay true when a cache stores the page (a nonce would not).
+      "script-src": ["'self'", HASHES_SLOT],
+      "img-src": ["'self'", "data:"],
+      "frame-src": ["https://www.openstreetmap.org"],
+      "connect-src": ["'self'"],
+      // A card checkout's form answers with a redirect to Stripe's payment page.
+      "form-action": ["'self'", ...checkoutPageOrigins()],
+      "upgrade-insecure-requests": null,
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+  // The Google sign-in popup must keep its opener after it returns from the provider.
+  crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
+  // "no-referrer" would make browsers send `Origin: null` on form posts, which fails origin checks.
+  referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  strictTransportSecurity: process.env.NODE_ENV === "production" && !/^http:/.test(process.env.SITE_URL ?? "http:"),
+});
+
+export const CSP_HEADER = "Content-Security-Policy";
+
+let computed: { headers: [string, string][]; policy: string } | undefined;
+
+/** Helmet's headers, worked out once (helmet's middlewares are synchronous header setters). */
+function helmetHeaders() {
+  if (computed) return computed;
+  const headers = new Map<string, string>();
+  const res = {
+    setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+    getHeader: (name: string) => headers.get(name),
+  };
+  let finished = false;
+  helmet(HELMET_OPTIONS())({} as express.Request, res as unknown as express.Response, () => (finished = true));
+  if (!finished) throw new Error("helmet did not finish synchronously");
+  const policy = headers.get(CSP_HEADER) ?? "";
+  headers.delete(CSP_HEADER);
+  computed = { headers: [...headers], policy };
+  return computed;
+}
+
+/** The security headers every answer carries, except the CSP (contentSecurityPolicy). */
+export function securityHeaders(): readonly [string, string][] {
+  return helmetHeaders().headers;
+}
+
+/** The CSP: no inline script at all, or only the ones with these hashes ('sha256-…'). */
+export function contentSecurityPolicy(scriptHashes: readonly string[] = []): string {
+  return helmetHeaders().policy.replace(scriptHashes.length ? HASHES_SLOT : ` ${HASHES_SLOT}`, scriptHashes.join(" "));
+}
+
+const INLINE_SCRIPT = /<script\b(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g;
+
+/** The CSP source of each distinct inline script in a document ('sha256-<base64>'). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, body] of html.matchAll(INLINE_SCRIPT)) hashes.add(`'sha256-${createHash("sha256").update(body ?? "", "utf8").digest("base64")}'`);
+  return [...hashes];
+}
