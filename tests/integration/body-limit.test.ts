@@ -95,7 +95,7 @@ describe("one cap on request bodies, in front of every form route", () => {
     const cfg = loadConfig({ NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
     await migrateAuth(t.db, cfg);
     (globalThis as Record<symbol, unknown>)[Symbol.for("toolstore.auth")] = createAuth(t.db, cfg);
-    const app = createHttpApp({ build: stubBuild(() => formsRead++), clientDir: "build/client", db: t.db });
+    const app = createHttpApp({ build: stubBuild(() => formsRead++), clientFiles: "build/client", db: t.db });
     server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -24,7 +24,7 @@ export async function serveStoreApp(db: Db, cfg: AppConfig, build: ServerBuild, 
   const g = globalThis as Record<symbol, unknown>;
   if (options.shareDb) g[DB_KEY] = db;
   g[AUTH_KEY] = createAuth(db, cfg);
-  const server: http.Server = createHttpApp({ build, clientDir: "build/client", db }).listen(0, "127.0.0.1");
+  const server: http.Server = createHttpApp({ build, clientFiles: "build/client", db }).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
