@@ -249,12 +249,18 @@ export function createAuth(db: Db, cfg: AppConfig): Auth {
   return betterAuth(buildAuthOptions(db, cfg, createSignInGuard(cfg), createCodeGuard(db, cfg)));
 }
 
-const GLOBAL_KEY = Symbol.for("toolstore.auth");
-type GlobalWithAuth = typeof globalThis & { [GLOBAL_KEY]?: Auth };
+let processAuth: Auth | undefined;
 
-/** The process-wide Better Auth instance, shared by the Express server and the app build. */
+/** The process's Better Auth instance, on the process's database (getDb). */
 export function getAuth(): Auth {
-  const g = globalThis as GlobalWithAuth;
-  g[GLOBAL_KEY] ??= createAuth(getDb(), config());
-  return g[GLOBAL_KEY];
+  processAuth ??= createAuth(getDb(), config());
+  return processAuth;
+}
+
+/**
+ * Tests only: makes `getAuth()` answer with `auth` (one on a test database); undefined goes back
+ * to the default instance, created on next use.
+ */
+export function useAuthForTests(auth: Auth | undefined): void {
+  processAuth = auth;
 }

@@ -65,24 +65,31 @@ export function dbKind(db: Db): DbKind {
   return adapter.constructor.name.toLowerCase().includes("postgres") ? "postgres" : "sqlite";
 }
 
-const GLOBAL_KEY = Symbol.for("toolstore.db");
-type GlobalWithDb = typeof globalThis & { [GLOBAL_KEY]?: Db };
+let processDb: Db | undefined;
 
 /**
- * The process-wide database handle. Held on globalThis because the Express server and the
- * bundled React Router build are separate module graphs that must share one pool. The first call
- * also makes the store's files owner-only (umask 077, older files tightened:
- * server/ops/private-files.ts).
+ * The process's database handle (one pool: the server build imports server/ from source, so the
+ * HTTP server and the route modules share this module). The first call also makes the store's
+ * files owner-only (umask 077, older files tightened: server/ops/private-files.ts).
  */
 export function getDb(cfg: AppConfig = config()): Db {
-  const g = globalThis as GlobalWithDb;
-  // The process that serves the store's data creates its files owner-only, and tightens older ones.
-  if (!g[GLOBAL_KEY]) protectStoreFilesOnce(cfg);
-  g[GLOBAL_KEY] ??= createDb({
-    kind: cfg.databaseKind,
-    url: cfg.DATABASE_URL,
-    sqlitePath: cfg.SQLITE_PATH,
-    preparedStatements: cfg.PG_PREPARED_STATEMENTS === "on",
-  });
-  return g[GLOBAL_KEY];
+  if (!processDb) {
+    // The process that serves the store's data creates its files owner-only, and tightens older ones.
+    protectStoreFilesOnce(cfg);
+    processDb = createDb({
+      kind: cfg.databaseKind,
+      url: cfg.DATABASE_URL,
+      sqlitePath: cfg.SQLITE_PATH,
+      preparedStatements: cfg.PG_PREPARED_STATEMENTS === "on",
+    });
+  }
+  return processDb;
+}
+
+/**
+ * Tests only: makes `getDb()` answer with `db` (a test database); undefined goes back to the
+ * configured database, opened on next use. The caller owns `db` and destroys it.
+ */
+export function useDbForTests(db: Db | undefined): void {
+  processDb = db;
 }

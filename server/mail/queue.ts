@@ -106,21 +106,14 @@ function messageIdDomain(): string {
   return domain;
 }
 
-const WAKE_KEY = Symbol.for("toolstore.mail.wake");
-type GlobalWithWake = typeof globalThis & { [WAKE_KEY]?: EventEmitter };
+const wake = new EventEmitter().setMaxListeners(100);
 
 /**
- * A process-wide signal that a mail was queued, so a sender in this process can start at once
- * instead of waiting for its next poll. Kept on globalThis because route modules (the React Router
- * build) and the HTTP server are separate module graphs.
+ * The process's signal that a mail was queued, so a sender in this process can start at once
+ * instead of waiting for its next poll.
  */
 export function mailWakeSignal(): EventEmitter {
-  const g = globalThis as GlobalWithWake;
-  if (!g[WAKE_KEY]) {
-    g[WAKE_KEY] = new EventEmitter();
-    g[WAKE_KEY].setMaxListeners(100);
-  }
-  return g[WAKE_KEY];
+  return wake;
 }
 
 /**

@@ -45,14 +45,17 @@ function createLogger(): Logger {
   });
 }
 
-const GLOBAL_KEY = Symbol.for("toolstore.logger");
-type GlobalWithLogger = typeof globalThis & { [GLOBAL_KEY]?: Logger };
+let processLogger: Logger | undefined;
 
-/** The process-wide logger: one JSON line per event on stdout (shared by the server and the app build). */
+/** The process's logger: one JSON line per event on stdout. */
 export function log(): Logger {
-  const g = globalThis as GlobalWithLogger;
-  g[GLOBAL_KEY] ??= createLogger();
-  return g[GLOBAL_KEY];
+  processLogger ??= createLogger();
+  return processLogger;
+}
+
+/** Tests only: makes `log()` answer with `logger` (undefined: back to the default on next use). */
+export function useLoggerForTests(logger: Logger | undefined): void {
+  processLogger = logger;
 }
 
 /** A `(line) => void` for modules that take a plain line logger. */

@@ -30,14 +30,12 @@ function createMetrics(): StoreMetrics {
   };
 }
 
-const GLOBAL_KEY = Symbol.for("toolstore.metrics");
-type GlobalWithMetrics = typeof globalThis & { [GLOBAL_KEY]?: StoreMetrics };
+let processMetrics: StoreMetrics | undefined;
 
-/** The process-wide metrics (shared by the Express server and the app build's modules). */
+/** The process's metrics (one instance: the server build imports server/ from source). */
 export function metrics(): StoreMetrics {
-  const g = globalThis as GlobalWithMetrics;
-  g[GLOBAL_KEY] ??= createMetrics();
-  return g[GLOBAL_KEY];
+  processMetrics ??= createMetrics();
+  return processMetrics;
 }
 
 /** Counts an order that became `placed` (a member's at checkout, a guest's once confirmed). */

@@ -104,12 +104,11 @@ if n > 0 then return redis.call('DECR', KEYS[1]) end
 return 0
 `;
 
-const REDIS_KEY = Symbol.for("toolstore.rate-limit.redis");
-type GlobalWithRedis = typeof globalThis & { [REDIS_KEY]?: Map<string, Redis> };
+/** The process's Redis connections for rate limits, one per URL. */
+let redisClients = new Map<string, Redis>();
 
 function redisClient(url: string): Redis {
-  const g = globalThis as GlobalWithRedis;
-  const clients = (g[REDIS_KEY] ??= new Map());
+  const clients = redisClients;
   let client = clients.get(url);
   if (!client) {
     client = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000, enableOfflineQueue: true });
@@ -127,10 +126,8 @@ function redisClient(url: string): Redis {
 
 /** Closes the Redis connections the limiters opened (tests, graceful shutdown). */
 export async function closeRateLimitConnections(): Promise<void> {
-  const g = globalThis as GlobalWithRedis;
-  const clients = g[REDIS_KEY];
-  if (!clients) return;
-  g[REDIS_KEY] = new Map();
+  const clients = redisClients;
+  redisClients = new Map();
   await Promise.all([...clients.values()].map((c) => c.quit().catch(() => c.disconnect())));
 }
 

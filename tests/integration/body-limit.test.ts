@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../server/auth/auth.ts";
+import { createAuth, useAuthForTests } from "../../server/auth/auth.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createHttpApp } from "../../server/http/app.ts";
@@ -94,7 +94,7 @@ describe("one cap on request bodies, in front of every form route", () => {
     t = await freshDb("sqlite");
     const cfg = loadConfig({ NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
     await migrateAuth(t.db, cfg);
-    (globalThis as Record<symbol, unknown>)[Symbol.for("toolstore.auth")] = createAuth(t.db, cfg);
+    useAuthForTests(createAuth(t.db, cfg));
     const app = createHttpApp({ build: stubBuild(() => formsRead++), clientFiles: "build/client", db: t.db });
     server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
@@ -103,7 +103,7 @@ describe("one cap on request bodies, in front of every form route", () => {
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    delete (globalThis as Record<symbol, unknown>)[Symbol.for("toolstore.auth")];
+    useAuthForTests(undefined);
     await t.drop();
   });
 

@@ -97,11 +97,9 @@ describe("request logs", () => {
   it("write one JSON line per request with its id, route pattern, status and duration, none for probes, and no path details", async () => {
     const lines: string[] = [];
     const pino = (await import("pino")).default;
-    const { log } = await import("../../server/ops/log.ts");
+    const { log, useLoggerForTests } = await import("../../server/ops/log.ts");
     const original = log();
-    const g = globalThis as unknown as Record<symbol, unknown>;
-    const key = Symbol.for("toolstore.logger");
-    g[key] = pino({ base: null }, new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) }));
+    useLoggerForTests(pino({ base: null }, new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) })));
     try {
       const app = express();
       app.use(requestLog({ trustRequestId: () => false }));
@@ -120,7 +118,7 @@ describe("request logs", () => {
       expect(lines[0]).not.toContain(token);
       expect(lines[0]).not.toContain("example.com");
     } finally {
-      g[key] = original;
+      useLoggerForTests(original);
     }
   });
 });

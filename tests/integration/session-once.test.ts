@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { createStaticHandler } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAuth, type Auth } from "../../server/auth/auth.ts";
+import { createAuth, useAuthForTests, type Auth } from "../../server/auth/auth.ts";
 import { getSessionInfo } from "../../server/auth/session.ts";
 import { loadConfig } from "../../server/config.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
@@ -16,14 +16,11 @@ import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const SITE = "http://127.0.0.1:3996";
 const cfg = loadConfig({ SITE_URL: SITE, NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
-const GLOBAL_KEY = Symbol.for("toolstore.auth");
-type GlobalWithAuth = typeof globalThis & { [GLOBAL_KEY]?: Auth };
 const PASSWORD = "Sturdy-Hammer-42";
 
 describe.each(dialects)("the session is looked up once per request on %s", (kind) => {
   let t: TestDb;
   let auth: Auth;
-  let previous: Auth | undefined;
   const users: Record<"ada" | "bob", { id: string; cookie: string }> = {} as never;
 
   async function signUpAndIn(name: string): Promise<{ id: string; cookie: string }> {
@@ -41,14 +38,12 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
   beforeAll(async () => {
     t = await freshDb(kind);
     auth = createAuth(t.db, cfg);
-    const g = globalThis as GlobalWithAuth;
-    previous = g[GLOBAL_KEY];
-    g[GLOBAL_KEY] = auth; // getAuth() answers with this instance
+    useAuthForTests(auth); // getAuth() answers with this instance
     users.ada = await signUpAndIn("Ada");
     users.bob = await signUpAndIn("Bob");
   });
   afterAll(async () => {
-    (globalThis as GlobalWithAuth)[GLOBAL_KEY] = previous;
+    useAuthForTests(undefined);
     await t?.drop();
   });
   afterEach(() => {

@@ -1,14 +1,11 @@
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "react-router";
-import { createAuth } from "../../server/auth/auth.ts";
+import { createAuth, useAuthForTests } from "../../server/auth/auth.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 import type { AppConfig } from "../../server/config.ts";
-import type { Db } from "../../server/db/connection.ts";
+import { useDbForTests, type Db } from "../../server/db/connection.ts";
 import { createHttpApp } from "../../server/http/app.ts";
-
-const DB_KEY = Symbol.for("toolstore.db");
-const AUTH_KEY = Symbol.for("toolstore.auth");
 
 export interface StoreApp {
   base: string;
@@ -21,9 +18,8 @@ export interface StoreApp {
  */
 export async function serveStoreApp(db: Db, cfg: AppConfig, build: ServerBuild, options: { shareDb?: boolean } = {}): Promise<StoreApp> {
   await migrateAuth(db, cfg);
-  const g = globalThis as Record<symbol, unknown>;
-  if (options.shareDb) g[DB_KEY] = db;
-  g[AUTH_KEY] = createAuth(db, cfg);
+  if (options.shareDb) useDbForTests(db);
+  useAuthForTests(createAuth(db, cfg));
   const server: http.Server = createHttpApp({ build, clientFiles: "build/client", db }).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   return {
@@ -31,8 +27,8 @@ export async function serveStoreApp(db: Db, cfg: AppConfig, build: ServerBuild, 
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      delete g[AUTH_KEY];
-      if (options.shareDb) delete g[DB_KEY];
+      useAuthForTests(undefined);
+      if (options.shareDb) useDbForTests(undefined);
     },
   };
 }
