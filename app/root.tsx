@@ -7,36 +7,44 @@ import {
   Scripts,
   useLocation,
   useRouteLoaderData,
-  type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { ScrollToTop } from "./components/layout/ScrollToTop.tsx";
 import { SiteFrame } from "./components/layout/SiteFrame.tsx";
 import { NOT_FOUND_TEXT } from "./lib/site.ts";
+import { sharedPage } from "./lib/cache-control.ts";
 import { VISITOR_PATH, type Visitor } from "./lib/visitor.ts";
 import { config } from "../server/config.ts";
 import { googleConfigured } from "../server/auth/auth.ts";
 import { trustedOrigins } from "../server/auth/origins.ts";
+import { getDb } from "../server/db/connection.ts";
+import { readVisitor as readVisitorOf } from "../server/shopper/visitor.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-/** What every page shares: nothing of one visitor, so a cache may keep any page (see clientLoader). */
-export function loader() {
+/**
+ * What every page shares, and, on a page no cache shares (the cart, the account …), the visitor's
+ * own data too, so its header is right without JavaScript. A catalog page gets none (its route's
+ * middleware marks it shared): the browser reads the visitor from /visitor instead (clientLoader).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const cfg = config();
-  return {
+  const shared = {
     siteUrl: cfg.siteUrl,
     year: new Date().getFullYear(),
     googleEnabled: googleConfigured(cfg),
     authorizedOrigins: trustedOrigins(cfg),
   };
+  const visitor: Visitor | null = context.get(sharedPage) ? null : await readVisitorOf(getDb(), request);
+  return { ...shared, visitor };
 }
 
 /** The visitor's own data (cart count, wishlist, user menu, trade prices), or null when it can't be read. */
-async function readVisitor(): Promise<Visitor | null> {
+async function fetchVisitor(): Promise<Visitor | null> {
   try {
     const response = await fetch(VISITOR_PATH, { credentials: "same-origin", headers: { accept: "application/json" } });
     return response.ok ? ((await response.json()) as Visitor) : null;
@@ -45,22 +53,28 @@ async function readVisitor(): Promise<Visitor | null> {
   }
 }
 
+let shared: RootData | undefined;
+
 /**
- * In the browser the page's shared data gains the visitor's own, read from /visitor once the page
- * has hydrated (the server rendered it as any visitor's) and again after every form or fetcher
- * submission and revalidation: never on a plain navigation, as nothing of the visitor's changed.
+ * In the browser: what every page shares is read once, with the page; the visitor's own data comes
+ * with a page that carries it, else from /visitor once the page has hydrated, and again on every
+ * navigation, submission and revalidation (one small private request), so the header follows a
+ * sign-in, a sign-out or a change made in another tab.
  */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [shared, visitor] = await Promise.all([serverLoader(), readVisitor()]);
-  return { ...shared, visitor };
+  if (!shared) {
+    shared = await serverLoader();
+    if (shared.visitor) return shared;
+  }
+  return { ...shared, visitor: await fetchVisitor() };
 }
 clientLoader.hydrate = true as const;
 
-export function shouldRevalidate({ formMethod, currentUrl, nextUrl }: ShouldRevalidateFunctionArgs) {
-  return Boolean(formMethod) || currentUrl.href === nextUrl.href;
+export function shouldRevalidate() {
+  return true;
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>> & { visitor?: Visitor | null };
+export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (

@@ -1,3 +1,5 @@
+import { createContext, type MiddlewareFunction } from "react-router";
+
 /** Anything personal, and every answer that says nothing else: no cache may keep it. */
 export const PERSONAL_CACHE_CONTROL = "private, no-store";
 
@@ -13,3 +15,13 @@ export const SHARED_PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-
 export function sharedPageHeaders({ errorHeaders }: { errorHeaders?: Headers | undefined }): Record<string, string> {
   return { "Cache-Control": errorHeaders ? PERSONAL_CACHE_CONTROL : SHARED_PAGE_CACHE_CONTROL };
 }
+
+/** Set by a catalog route's middleware: the page will be shared, so it must hold nothing of the visitor (root.tsx). */
+export const sharedPage = createContext(false);
+
+/** A catalog route's `middleware`: marks its page as shared before any loader runs. */
+export const sharedPageMiddleware: MiddlewareFunction<Response>[] = [
+  ({ context }) => {
+    context.set(sharedPage, true);
+  },
+];

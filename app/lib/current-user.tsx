@@ -30,10 +30,12 @@ export function writeStoredUser(user: PublicUser | null): void {
 
 interface CurrentUserApi {
   user: PublicUser | null;
+  /** Whether the page has read who the visitor is yet (never on the server: pages are shared). */
+  known: boolean;
   setUser(user: PublicUser | null): void;
 }
 
-const CurrentUserContext = createContext<CurrentUserApi>({ user: null, setUser: () => {} });
+const CurrentUserContext = createContext<CurrentUserApi>({ user: null, known: false, setUser: () => {} });
 export const useCurrentUser = () => useContext(CurrentUserContext);
 
 /**
@@ -63,5 +65,5 @@ export function CurrentUserProvider({ serverUser, known, children }: { serverUse
     writeStoredUser(next);
   }, []);
 
-  return <CurrentUserContext value={{ user, setUser }}>{children}</CurrentUserContext>;
+  return <CurrentUserContext value={{ user, known: known || user !== null, setUser }}>{children}</CurrentUserContext>;
 }

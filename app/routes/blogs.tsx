@@ -3,7 +3,7 @@ import type { Route } from "./+types/blogs";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { blogPosts } from "../content/blog.ts";
 import { seo } from "../lib/seo.ts";
-import { sharedPageHeaders } from "../lib/cache-control.ts";
+import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Blogs", description: "Guides and advice on choosing, using and caring for tools, from the ToolHub Wholesale team.", path: "/blogs", matches });
@@ -11,6 +11,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 /** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const headers = sharedPageHeaders;
+export const middleware = sharedPageMiddleware;
 
 export default function Blogs() {
   return (

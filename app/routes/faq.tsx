@@ -3,7 +3,7 @@ import type { Route } from "./+types/faq";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { faqCategories } from "../content/faq.ts";
 import { seo } from "../lib/seo.ts";
-import { sharedPageHeaders } from "../lib/cache-control.ts";
+import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "FAQ", description: "Answers about ordering, products, shipping and delivery, returns and refunds, and your account.", path: "/faq", matches });
@@ -13,6 +13,7 @@ type CategoryId = (typeof faqCategories)[number]["id"] | "all";
 
 /** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const headers = sharedPageHeaders;
+export const middleware = sharedPageMiddleware;
 
 export default function Faq() {
   const [category, setCategory] = useState<CategoryId>("all");

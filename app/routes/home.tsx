@@ -6,7 +6,7 @@ import { seo, siteUrlFrom } from "../lib/seo.ts";
 import { STORE_ADDRESS, STORE_NAME, STORE_PHONE } from "../lib/site.ts";
 import { listBestProducts, listFacets, listFeaturedProducts } from "../../server/catalog/catalog.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { sharedPageHeaders } from "../lib/cache-control.ts";
+import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export async function loader() {
   const db = getDb();
@@ -17,6 +17,7 @@ export async function loader() {
 }
 
 export const headers = sharedPageHeaders;
+export const middleware = sharedPageMiddleware;
 
 export function meta({ matches }: Route.MetaArgs) {
   const origin = siteUrlFrom(matches);

@@ -7,7 +7,7 @@ import { getProductDetail } from "../../server/catalog/catalog.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { isProductId } from "../../server/catalog/product-rows.ts";
 import { productVolumeBreaks } from "../../server/trade/prices.ts";
-import { sharedPageHeaders } from "../lib/cache-control.ts";
+import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export async function loader({ params }: Route.LoaderArgs) {
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : NaN;
@@ -20,6 +20,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export const headers = sharedPageHeaders;
+export const middleware = sharedPageMiddleware;
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   if (!loaderData) return [];

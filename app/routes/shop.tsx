@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/shop";
 import { cardFields } from "../components/catalog/ProductCard.tsx";
 import { ShopPage, type ShopData } from "../components/catalog/ShopPage.tsx";
-import { sharedPageHeaders } from "../lib/cache-control.ts";
+import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
 import { seo } from "../lib/seo.ts";
 import { parseShopQuery, shopHref, shopTitle } from "../lib/shop-query.ts";
 import { searchProducts } from "../../server/catalog/search.ts";
@@ -34,6 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export const headers = sharedPageHeaders;
+export const middleware = sharedPageMiddleware;
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   const data = loaderData;

@@ -65,8 +65,8 @@ export function createHttpApp({ build, clientFiles, db, pageCacheMb }: HttpAppOp
   });
   // Handlers build each request's URL from Host, X-Forwarded-Host and X-Forwarded-Proto (Better
   // Auth reads X-Forwarded-Proto whoever sent it): a host that isn't a plain host[:port], or a
-  // protocol other than http(s), is the client's error (400, not a 500 from `new URL`), and
-  // X-Forwarded-Proto is reduced to the protocol Express trusted.
+  // protocol other than http(s), is the client's error (400, not a 500 from `new URL`), and the
+  // forwarded headers are reduced to what Express trusted.
   app.use((req, res, next) => {
     const protocol = req.protocol;
     const hosts = [req.headers.host, req.host].filter((h): h is string => typeof h === "string");
@@ -75,6 +75,11 @@ export function createHttpApp({ build, clientFiles, db, pageCacheMb }: HttpAppOp
       return;
     }
     if (req.headers["x-forwarded-proto"] !== undefined) req.headers["x-forwarded-proto"] = protocol;
+    // The host Express trusted, whole, in both headers: React Router's adapter takes the port from
+    // Host when X-Forwarded-Host names none, and reads X-Forwarded-Host from any client when some
+    // proxy is trusted; either way its URL would not be the page's origin, and actions would 400.
+    req.headers.host = req.host;
+    if (req.headers["x-forwarded-host"] !== undefined) req.headers["x-forwarded-host"] = req.host;
     next();
   });
   // The Google popup passes through the OAuth callback to its landing page; neither may switch

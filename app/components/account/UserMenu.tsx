@@ -28,12 +28,28 @@ export function LoginLink({ variant }: { variant: "desktop" | "mobile" }) {
 
 /** Login link when signed out; the user icon and a Logout button when signed in. */
 export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
-  const { user, setUser } = useCurrentUser();
+  const { user, known, setUser } = useCurrentUser();
   const alert = useAlert();
   const revalidator = useRevalidator();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
+  if (!user && !known) {
+    // Until the page has read who this is, the Login link's place is kept empty (no link flashes
+    // for a signed-in visitor, nothing moves for a guest); without JavaScript <noscript> shows it.
+    return (
+      <>
+        <noscript>
+          <LoginLink variant={variant} />
+        </noscript>
+        {variant === "desktop" ? (
+          <span aria-hidden="true" className="btn-primary invisible ml-2">
+            Login
+          </span>
+        ) : null}
+      </>
+    );
+  }
   if (!user) return <LoginLink variant={variant} />;
 
   async function logOut() {

@@ -1,0 +1,79 @@
+import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { expect, test } from "../support/fixtures.ts";
+import { addToCartViaHttp } from "../support/orders.ts";
+import { signInViaApi } from "../shopping/support.ts";
+import { tradeBuyerOnPriceList } from "../trade/support.ts";
+import { waitForHydration } from "../support/site.ts";
+
+const SHARED = "public, max-age=0, s-maxage=30, stale-while-revalidate=30";
+const CATALOG_PAGES = ["/", "/shop", "/shop/2", "/shop?q=drill", "/about", "/faq", "/contact", "/blogs"];
+
+/** The page as its bytes, without what differs between any two renders of it. */
+const shareable = (html: string) => html.replace(/"nonce"|nonce="[^"]*"/g, "");
+
+test("catalog pages are the same HTML for a guest, a shopper with a cart and a trade buyer, and say a shared cache may keep them", async ({ playwright, baseURL }) => {
+  const guest = await playwright.request.newContext({ baseURL });
+  const shopper = await playwright.request.newContext({ baseURL });
+  const buyer = await playwright.request.newContext({ baseURL });
+  const shopperEmail = uniqueEmail("cache-shopper");
+  const buyerEmail = uniqueEmail("cache-buyer");
+  await registerViaApi(shopper, baseURL!, shopperEmail, undefined, "Casey Shopper");
+  await signInViaApi(shopper, baseURL!, shopperEmail);
+  await addToCartViaHttp(shopper, baseURL!, 2, { quantity: 3 });
+  await registerViaApi(buyer, baseURL!, buyerEmail, undefined, "Toni Trade");
+  tradeBuyerOnPriceList(buyerEmail, 12);
+  await signInViaApi(buyer, baseURL!, buyerEmail);
+  try {
+    for (const path of CATALOG_PAGES) {
+      const [a, b, c] = await Promise.all([guest, shopper, buyer].map((ctx) => ctx.get(path)));
+      for (const response of [a!, b!, c!]) {
+        expect(response.status(), path).toBe(200);
+        expect(response.headers()["cache-control"], path).toBe(SHARED);
+        expect(response.headers()["set-cookie"], path).toBeUndefined();
+      }
+      const [ha, hb, hc] = await Promise.all([a!.text(), b!.text(), c!.text()]);
+      expect(shareable(hb), `${path}: shopper's page`).toBe(shareable(ha));
+      expect(shareable(hc), `${path}: trade buyer's page`).toBe(shareable(ha));
+      for (const personal of ["Casey Shopper", "Toni Trade", shopperEmail, buyerEmail, "Your price", ">Logout<", "Your account"]) expect(ha, `${path}: ${personal}`).not.toContain(personal);
+    }
+    // What is theirs comes from /visitor, never cached.
+    const mine = await shopper.get("/visitor");
+    expect(mine.headers()["cache-control"]).toBe("private, no-store");
+    expect(await mine.json()).toMatchObject({ user: { email: shopperEmail, fullName: "Casey Shopper" }, cartCount: 3, priceList: null });
+    expect(await (await buyer.get("/visitor")).json()).toMatchObject({ user: { email: buyerEmail }, cartCount: 0, priceList: { everything: { percentOff: 12 } } });
+    expect(await (await guest.get("/visitor")).json()).toEqual({ user: null, cartCount: 0, wishlistIds: [], priceList: null });
+    // Personal pages are never stored anywhere.
+    for (const path of ["/cart", "/account", "/wishlist", "/checkout"]) {
+      expect((await shopper.get(path, { maxRedirects: 0 })).headers()["cache-control"], path).toBe("private, no-store");
+    }
+  } finally {
+    await Promise.all([guest, shopper, buyer].map((ctx) => ctx.dispose()));
+  }
+});
+
+test("a cached page's CSP allows exactly its own inline scripts: it hydrates on every view and blocks nothing", async ({ page }) => {
+  const blocked: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
+  });
+  for (let view = 0; view < 3; view++) {
+    const response = await page.goto("/shop/3");
+    const policy = response!.headers()["content-security-policy"]!;
+    expect(policy).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;/);
+    expect(policy).not.toContain("nonce");
+    await waitForHydration(page);
+  }
+  expect(blocked).toEqual([]);
+});
+
+test("the header shows a signed-in shopper's name and cart count, read after the shared page arrives", async ({ page, baseURL }) => {
+  const email = uniqueEmail("cache-header");
+  await registerViaApi(page.request, baseURL!, email, undefined, "Robin Header");
+  await signInViaApi(page.request, baseURL!, email);
+  await addToCartViaHttp(page.request, baseURL!, 4, { quantity: 2 });
+  await page.goto("/shop/4");
+  const banner = page.getByRole("banner");
+  await expect(banner.getByRole("link", { name: "Cart (2 items)" })).toBeVisible();
+  await expect(banner.getByRole("link", { name: "Your account (Robin Header)" })).toBeVisible();
+  await expect(banner.getByRole("link", { name: "Login", exact: true })).toHaveCount(0);
+});
