@@ -15,6 +15,8 @@ const HELMET_OPTIONS = (): Parameters<typeof helmet>[0] => ({
       "img-src": ["'self'", "data:"],
       "frame-src": ["https://www.openstreetmap.org"],
       "connect-src": ["'self'"],
+      // `npm run dev` only: Vite's client checks the dev server from a worker made from a blob.
+      ...(process.env.NODE_ENV === "development" ? { "worker-src": ["'self'", "blob:"] } : {}),
       // A card checkout's form answers with a redirect to Stripe's payment page.
       "form-action": ["'self'", ...checkoutPageOrigins()],
       "upgrade-insecure-requests": null,
