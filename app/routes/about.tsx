@@ -2,7 +2,7 @@ import type { Route } from "./+types/about";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { about } from "../content/about.ts";
 import { seo } from "../lib/seo.ts";
-import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
+import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "About Us", description: "ToolHub Wholesale: wholesale-priced tools for trades, businesses and DIY, founded in the UK and now serving the USA.", path: "/about", matches });
@@ -21,8 +21,7 @@ function Paragraphs({ id, title, paragraphs }: { id: string; title: string; para
   );
 }
 
-/** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
-export const headers = sharedPageHeaders;
+/** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const middleware = sharedPageMiddleware;
 
 export default function About() {

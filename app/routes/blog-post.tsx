@@ -4,7 +4,7 @@ import { ContentBody } from "../components/layout/ContentBody.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { findBlogPost } from "../content/blog.ts";
 import { seo } from "../lib/seo.ts";
-import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
+import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function loader({ params }: Route.LoaderArgs) {
   const post = findBlogPost(params.slug);
@@ -18,8 +18,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
   return seo({ title: post.title, description: post.description, path: `/blogs/${post.slug}`, matches, type: "article" });
 }
 
-/** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
-export const headers = sharedPageHeaders;
+/** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const middleware = sharedPageMiddleware;
 
 export default function BlogPostRoute({ loaderData }: Route.ComponentProps) {

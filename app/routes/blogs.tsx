@@ -3,14 +3,13 @@ import type { Route } from "./+types/blogs";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { blogPosts } from "../content/blog.ts";
 import { seo } from "../lib/seo.ts";
-import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
+import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Blogs", description: "Guides and advice on choosing, using and caring for tools, from the ToolHub Wholesale team.", path: "/blogs", matches });
 }
 
-/** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
-export const headers = sharedPageHeaders;
+/** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const middleware = sharedPageMiddleware;
 
 export default function Blogs() {

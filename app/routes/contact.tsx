@@ -7,7 +7,7 @@ import { seo } from "../lib/seo.ts";
 import { STORE_HOURS } from "../lib/site.ts";
 import { contactAction, defaultContactDeps } from "../../server/contact/action.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
+import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Contact Us", description: "Visit, call or write to ToolHub Wholesale. Our hours, address and a form to leave us a message.", path: "/contact", matches });
@@ -20,8 +20,7 @@ export async function action({ request }: Route.ActionArgs) {
   return data(result.data, { status: result.status });
 }
 
-/** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
-export const headers = sharedPageHeaders;
+/** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const middleware = sharedPageMiddleware;
 
 export default function Contact({ actionData }: Route.ComponentProps) {

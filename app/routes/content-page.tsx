@@ -4,7 +4,7 @@ import { ContentBody } from "../components/layout/ContentBody.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { findContentPage } from "../content/pages.ts";
 import { seo } from "../lib/seo.ts";
-import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
+import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function loader({ url }: Route.LoaderArgs) {
   const slug = url.pathname.replace(/^\/|\/$/g, "");
@@ -19,8 +19,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
   return seo({ title: page.title, description: page.description, path: `/${page.slug}`, matches, type: "article" });
 }
 
-/** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
-export const headers = sharedPageHeaders;
+/** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const middleware = sharedPageMiddleware;
 
 export default function ContentPageRoute({ loaderData }: Route.ComponentProps) {

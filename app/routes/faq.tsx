@@ -3,7 +3,7 @@ import type { Route } from "./+types/faq";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { faqCategories } from "../content/faq.ts";
 import { seo } from "../lib/seo.ts";
-import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
+import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "FAQ", description: "Answers about ordering, products, shipping and delivery, returns and refunds, and your account.", path: "/faq", matches });
@@ -11,8 +11,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 type CategoryId = (typeof faqCategories)[number]["id"] | "all";
 
-/** The same for every visitor: a shared cache may keep it (app/lib/cache-control.ts). */
-export const headers = sharedPageHeaders;
+/** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const middleware = sharedPageMiddleware;
 
 export default function Faq() {

@@ -6,7 +6,7 @@ import { seo, siteUrlFrom } from "../lib/seo.ts";
 import { STORE_ADDRESS, STORE_NAME, STORE_PHONE } from "../lib/site.ts";
 import { listBestProducts, listFacets, listFeaturedProducts } from "../../server/catalog/catalog.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
+import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export async function loader() {
   const db = getDb();
@@ -16,7 +16,7 @@ export async function loader() {
   return home;
 }
 
-export const headers = sharedPageHeaders;
+/** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const middleware = sharedPageMiddleware;
 
 export function meta({ matches }: Route.MetaArgs) {

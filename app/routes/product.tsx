@@ -7,7 +7,7 @@ import { getProductDetail } from "../../server/catalog/catalog.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { isProductId } from "../../server/catalog/product-rows.ts";
 import { productVolumeBreaks } from "../../server/trade/prices.ts";
-import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
+import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export async function loader({ params }: Route.LoaderArgs) {
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : NaN;
@@ -19,7 +19,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   return page;
 }
 
-export const headers = sharedPageHeaders;
+/** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const middleware = sharedPageMiddleware;
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {

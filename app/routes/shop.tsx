@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/shop";
 import { cardFields } from "../components/catalog/ProductCard.tsx";
 import { ShopPage, type ShopData } from "../components/catalog/ShopPage.tsx";
-import { sharedPageHeaders, sharedPageMiddleware } from "../lib/cache-control.ts";
+import { sharedPageMiddleware } from "../lib/cache-control.ts";
 import { seo } from "../lib/seo.ts";
 import { parseShopQuery, shopHref, shopTitle } from "../lib/shop-query.ts";
 import { searchProducts } from "../../server/catalog/search.ts";
@@ -33,7 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return page;
 }
 
-export const headers = sharedPageHeaders;
+/** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
 export const middleware = sharedPageMiddleware;
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {

@@ -2,6 +2,8 @@ import type { NextFunction, Request, Response } from "express";
 import { readCatalogVersion } from "../catalog/version.ts";
 import type { Db } from "../db/connection.ts";
 import { metrics } from "../ops/metrics.ts";
+// A sign-in session: such requests are never answered from, nor stored in, the cache (as nginx's bypass).
+import { SESSION_COOKIE } from "../../app/lib/cache-control.ts";
 
 interface CachedPage {
   /** The catalog version read before the page was rendered: while it holds, so does the page. */
@@ -17,8 +19,6 @@ export interface PageCacheOptions {
   maxBytes: number;
 }
 
-/** A sign-in session: such requests are never answered from, nor stored in, the cache (as nginx's bypass). */
-export const SESSION_COOKIE = /(?:^|;\s*)[\w.-]*session_token=/;
 const SHARED_MAX_AGE = /(?:^|,)\s*s-maxage=(\d+)/;
 /** Headers that belong to the page; the security headers are set afresh on every answer. */
 const STORED_HEADERS = new Set(["content-type", "cache-control", "content-security-policy", "link", "vary"]);
