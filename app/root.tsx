@@ -14,7 +14,7 @@ import { ScrollToTop } from "./components/layout/ScrollToTop.tsx";
 import { SiteFrame } from "./components/layout/SiteFrame.tsx";
 import { NOT_FOUND_TEXT } from "./lib/site.ts";
 import { sharedPage } from "./lib/cache-control.ts";
-import { VISITOR_PATH, type Visitor } from "./lib/visitor.ts";
+import type { Visitor } from "./lib/visitor.ts";
 import { config } from "../server/config.ts";
 import { googleConfigured } from "../server/auth/auth.ts";
 import { trustedOrigins } from "../server/auth/origins.ts";
@@ -29,7 +29,7 @@ export const links: Route.LinksFunction = () => [
 /**
  * What every page shares, and, on a page no cache shares (the cart, the account …), the visitor's
  * own data too, so its header is right without JavaScript. A catalog page gets none (its route's
- * middleware marks it shared): the browser reads the visitor from /visitor instead (clientLoader).
+ * middleware marks it shared): the browser reads the visitor from /visitor instead (useVisitor).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cfg = config();
@@ -41,37 +41,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
   const visitor: Visitor | null = context.get(sharedPage) ? null : await readVisitorOf(getDb(), request);
   return { ...shared, visitor };
-}
-
-/** The visitor's own data (cart count, wishlist, user menu, trade prices), or null when it can't be read. */
-async function fetchVisitor(): Promise<Visitor | null> {
-  try {
-    const response = await fetch(VISITOR_PATH, { credentials: "same-origin", headers: { accept: "application/json" } });
-    return response.ok ? ((await response.json()) as Visitor) : null;
-  } catch {
-    return null;
-  }
-}
-
-let shared: RootData | undefined;
-
-/**
- * In the browser: what every page shares is read once, with the page; the visitor's own data comes
- * with a page that carries it, else from /visitor once the page has hydrated, and again on every
- * navigation, submission and revalidation (one small private request), so the header follows a
- * sign-in, a sign-out or a change made in another tab.
- */
-export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  if (!shared) {
-    shared = await serverLoader();
-    if (shared.visitor) return shared;
-  }
-  return { ...shared, visitor: await fetchVisitor() };
-}
-clientLoader.hydrate = true as const;
-
-export function shouldRevalidate() {
-  return true;
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;

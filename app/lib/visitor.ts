@@ -1,4 +1,5 @@
-import { useRouteLoaderData } from "react-router";
+import { useEffect } from "react";
+import { useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import type { PublicUser } from "./auth-rules.ts";
 import type { PriceListRules, TradeRule } from "./pricing.ts";
 
@@ -33,8 +34,33 @@ export function priceListFromJson(json: PriceListRulesJson | null): PriceListRul
   return json ? { products: new Map(json.products), categories: new Map(json.categories), everything: json.everything } : null;
 }
 
-/** The visitor as the root route read it in the browser; a guest until then (and on the server). */
+const VISITOR_FETCHER = "visitor";
+
+/**
+ * Reads the visitor from /visitor in the browser (the site frame calls it once): after the page
+ * has hydrated and on every navigation; React Router reads it again after every submission and
+ * revalidation. So the header follows a guest's cart, a sign-in, a sign-out or another tab.
+ */
+export function useVisitorReader(): void {
+  const { load } = useFetcher<Visitor>({ key: VISITOR_FETCHER });
+  const { key } = useLocation();
+  useEffect(() => {
+    void load(VISITOR_PATH);
+  }, [key, load]);
+}
+
+/**
+ * The visitor: as last read from /visitor; until then as the page carried it (a page no cache
+ * shares is rendered with its visitor, root.tsx), else a guest (a shared page, on the server).
+ */
 export function useVisitor(): Visitor {
+  return useVisitorState().visitor;
+}
+
+/** The visitor, and whether it is known yet (false on a shared page until /visitor has answered). */
+export function useVisitorState(): { visitor: Visitor; known: boolean } {
+  const read = useFetcher<Visitor>({ key: VISITOR_FETCHER }).data;
   const root = useRouteLoaderData("root") as { visitor?: Visitor | null } | undefined;
-  return root?.visitor ?? GUEST;
+  const visitor = read ?? root?.visitor ?? null;
+  return { visitor: visitor ?? GUEST, known: visitor !== null };
 }

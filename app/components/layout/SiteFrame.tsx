@@ -1,7 +1,7 @@
 import { useRouteLoaderData } from "react-router";
 import type { RootData } from "../../root.tsx";
 import { CurrentUserProvider } from "../../lib/current-user.tsx";
-import { useVisitor } from "../../lib/visitor.ts";
+import { useVisitorReader, useVisitorState } from "../../lib/visitor.ts";
 import { AlertProvider } from "../ui/Alert.tsx";
 import { Footer, footerYear } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
@@ -9,9 +9,10 @@ import { Header } from "./Header.tsx";
 /** Every page's header, main and footer around the route's content, with the user and alert contexts. */
 export function SiteFrame({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData("root") as RootData | undefined;
-  const visitor = useVisitor();
+  useVisitorReader();
+  const { visitor, known } = useVisitorState();
   return (
-    <CurrentUserProvider serverUser={visitor.user} known={data?.visitor !== undefined}>
+    <CurrentUserProvider serverUser={visitor.user} known={known}>
       <AlertProvider>
         <Header cartCount={visitor.cartCount} wishlistCount={visitor.wishlistIds.length} />
         <main id="main" className="flex-1">
