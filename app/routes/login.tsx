@@ -144,7 +144,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             {shown}
           </p>
         ) : null}
-        {loaderData.notice === STAFF_SESSION_ENDED_MESSAGE && hydrated ? <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{STAFF_SESSION_ENDED_MESSAGE}</p> : null}
+        {(loaderData.notice === STAFF_SESSION_ENDED_MESSAGE || loaderData.notice === STAFF_PASSWORD_ONLY_MESSAGE) && hydrated ? <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{loaderData.notice}</p> : null}
         {loaderData.notice === ACCOUNT_SUSPENDED_MESSAGE && !shown ? <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{ACCOUNT_SUSPENDED_MESSAGE}</p> : null}
         {loaderData.notice === LINK_INVALID_MESSAGE && !shown ? <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{LINK_INVALID_MESSAGE}</p> : null}
         <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy || navigation.state === "submitting"}>

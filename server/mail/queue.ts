@@ -106,14 +106,15 @@ function messageIdDomain(): string {
   return domain;
 }
 
-const wake = new EventEmitter().setMaxListeners(100);
+let wake: EventEmitter | undefined;
 
 /**
  * The process's signal that a mail was queued, so a sender in this process can start at once
  * instead of waiting for its next poll.
  */
 export function mailWakeSignal(): EventEmitter {
-  return wake;
+  // Made on first use: a module-level one would be kept in a browser bundle that reaches this module.
+  return (wake ??= new EventEmitter().setMaxListeners(100));
 }
 
 /**
