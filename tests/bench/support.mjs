@@ -55,13 +55,15 @@ export function tail(file, lines = 20) {
 /**
  * Starts `node server/http/main.ts` in production mode on 127.0.0.1:port, logs to logPath, and
  * waits for /healthz. `env` adds or overrides variables (SQLITE_PATH, WEB_CONCURRENCY …).
+ * `appRoot` (default: this checkout) is the checkout whose server runs, e.g. a worktree of an
+ * older commit measured side by side; a relative buildDir is resolved against it.
  */
-export async function startStoreServer({ buildDir, port, env, logPath, timeoutMs = 120_000 }) {
+export async function startStoreServer({ buildDir, port, env, logPath, timeoutMs = 120_000, appRoot = root }) {
   const siteUrl = `http://127.0.0.1:${port}`;
   if (await answers(`${siteUrl}/healthz`)) fail(`${siteUrl} already answers: stop the server on port ${port} first`);
   const out = createWriteStream(logPath);
-  const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
-    cwd: root,
+  const child = spawn(process.execPath, [path.join(appRoot, "server/http/main.ts")], {
+    cwd: appRoot,
     detached: true, // own process group: stopping it stops its workers too
     stdio: ["ignore", "pipe", "pipe"],
     env: {
