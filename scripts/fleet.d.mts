@@ -42,6 +42,10 @@ export interface Fleet {
   authSecret: string;
   env: Record<string, string>;
   outboxDir: string;
+  /** nginx caches the pages the app marks as shared (option pageCache, default true). */
+  pageCache: boolean;
+  /** Option staticFiles: the folder nginx serves under STATIC_PREFIX; else null. */
+  staticDir: string | null;
   nginx: ChildProcess | null;
   instances: FleetInstance[];
   stopping: boolean;
@@ -67,6 +71,10 @@ export interface FleetOptions {
   outboxDir?: string;
   /** Extra or overriding variables for every instance. */
   env?: Record<string, string>;
+  /** false: no page cache in nginx (FLEET_PAGE_CACHE=off). */
+  pageCache?: boolean;
+  /** true: nginx serves fleet.staticDir under STATIC_PREFIX (benchmarks). */
+  staticFiles?: boolean;
   /** false: refuse to build when the build is missing. */
   build?: boolean;
   quiet?: boolean;
@@ -78,6 +86,8 @@ export interface FleetOptions {
 export const root: string;
 export const MAX_FAILS: number;
 export const FAIL_TIMEOUT_S: number;
+export const PAGE_CACHE_MAX_SIZE: string;
+export const STATIC_PREFIX: string;
 export function fleetOptionsFromEnv(env?: NodeJS.ProcessEnv): Required<Pick<FleetOptions, "size" | "port" | "basePort" | "dir" | "buildDir" | "databaseName" | "pgAdminUrl" | "proxyAddress">> & FleetOptions;
 export function nginxBinary(): string | null;
 export function redisServerBinary(): string | null;
