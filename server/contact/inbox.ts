@@ -3,7 +3,7 @@
  * change writes its audit row in the same transaction; a reply also queues its mail there.
  * The unhandled filter and count want a partial index on contact_messages (id) where handled_at is null.
  */
-import { replySchema, type MessageFilter } from "../../app/components/admin/messages/schema.ts";
+import { replySchema, type MessageFilter } from "../../app/lib/admin/message-schema.ts";
 
 import { listAudit, writeAudit, type AuditActor } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";

@@ -2,7 +2,7 @@
 import type { ContactMessageRow } from "../db/schema.ts";
 import type { OutgoingMail } from "../mail/queue.ts";
 import { renderMail } from "../mail/templates.ts";
-import { replySubject } from "../../app/components/admin/messages/constants.ts";
+import { replySubject } from "../../app/lib/admin/message-constants.ts";
 
 export { replySubject };
 

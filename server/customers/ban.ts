@@ -9,8 +9,8 @@
  * bannedUserMessage configured in server/auth/auth.ts), which is what the sign-in page shows.
  */
 import { sql, type SqlBool } from "kysely";
-import { BAN_MESSAGES } from "../../app/components/admin/customers/labels.ts";
-import { banSchema } from "../../app/components/admin/customers/schema.ts";
+import { BAN_MESSAGES } from "../../app/lib/admin/customer-labels.ts";
+import { banSchema } from "../../app/lib/admin/customer-schema.ts";
 import { STAFF_ROLES, roleOf } from "../auth/permissions.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";

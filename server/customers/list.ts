@@ -11,7 +11,7 @@ import { sql, type SqlBool } from "kysely";
 import { dbKind, type Db } from "../db/connection.ts";
 import { roleOf, STAFF_ROLES, type Role } from "../auth/permissions.ts";
 import { SALE_STATUSES } from "../admin/dashboard.ts";
-import { MAX_SEARCH_LENGTH, type SignInMethod } from "../../app/components/admin/customers/labels.ts";
+import { MAX_SEARCH_LENGTH, type SignInMethod } from "../../app/lib/admin/customer-labels.ts";
 
 export { MAX_SEARCH_LENGTH };
 

@@ -9,7 +9,7 @@ import type { Db } from "../db/connection.ts";
 import type { NewsletterStatus, NewsletterSubscriberRow } from "../db/schema.ts";
 import { likeContains, normalizeSearch } from "../customers/list.ts";
 import { sql, type SqlBool } from "kysely";
-import { NEWSLETTER_STATUSES as STATUS_NAMES } from "../../app/components/admin/messages/constants.ts";
+import { NEWSLETTER_STATUSES as STATUS_NAMES } from "../../app/lib/admin/message-constants.ts";
 
 export const NEWSLETTER_STATUSES: readonly NewsletterStatus[] = STATUS_NAMES;
 export const SUBSCRIBERS_PER_PAGE = 50;

@@ -5,7 +5,7 @@
  * and nothing is written. Each save writes one audit row ("company.terms") in its transaction.
  */
 import { parseRowId } from "../../app/lib/order-rules.ts";
-import { MAX_CREDIT_LIMIT_CENTS } from "../../app/components/admin/trade/limits.ts";
+import { MAX_CREDIT_LIMIT_CENTS } from "../../app/lib/admin/trade-limits.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { diffFields, writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";

@@ -6,7 +6,7 @@
  */
 import { parseRowId } from "../../app/lib/order-rules.ts";
 import { sql, type Transaction } from "kysely";
-import { FIXED_PRICE_MAX_CENTS, PERCENT_OFF_MAX, PERCENT_OFF_MIN, PRICE_LIST_NAME_MAX, SKU_MAX } from "../../app/components/admin/trade/limits.ts";
+import { FIXED_PRICE_MAX_CENTS, PERCENT_OFF_MAX, PERCENT_OFF_MIN, PRICE_LIST_NAME_MAX, SKU_MAX } from "../../app/lib/admin/trade-limits.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { diffFields, writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";

@@ -2,7 +2,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/customer";
 import { BackHeading } from "../../components/admin/BackHeading.tsx";
 import { TextArea } from "../../components/admin/fields.tsx";
-import { BAN_MESSAGES, BAN_REASON_MAX, CUSTOMER_INTENTS, methodLabels, ROLE_LABELS } from "../../components/admin/customers/labels.ts";
+import { BAN_MESSAGES, BAN_REASON_MAX, CUSTOMER_INTENTS, methodLabels, ROLE_LABELS } from "../../lib/admin/customer-labels.ts";
 import { doneMessage, fieldErrorOf, ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
 import { formatMoney } from "../../lib/money.ts";
 import { banCustomer, checkBanReason, unbanCustomer } from "../../../server/customers/ban.ts";

@@ -1,10 +1,10 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/customers";
-import { methodLabels, ROLE_LABELS } from "../../components/admin/customers/labels.ts";
+import { methodLabels, ROLE_LABELS } from "../../lib/admin/customer-labels.ts";
 import { SortHeader } from "../../components/admin/SortHeader.tsx";
 import { hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
 import { formatMoney } from "../../lib/money.ts";
-import { MAX_SEARCH_LENGTH } from "../../components/admin/customers/labels.ts";
+import { MAX_SEARCH_LENGTH } from "../../lib/admin/customer-labels.ts";
 import { CUSTOMER_SORTS, listCustomers, type CustomerSort, type RoleFilter } from "../../../server/customers/list.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";

@@ -1,7 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/mail-queue";
 import { doneMessage, ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
-import { MAIL_INTENTS, MAIL_STATUS_NAMES } from "../../components/admin/messages/constants.ts";
+import { MAIL_INTENTS, MAIL_STATUS_NAMES } from "../../lib/admin/message-constants.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { answerFormAction, readSmallForm } from "../../../server/http/form-action.ts";
 import { mailQueueView, parseMailId, requeueAllFailed, requeueMailAsStaff, STUCK_AFTER_MS, type StuckMail } from "../../../server/mail/admin-queue.ts";

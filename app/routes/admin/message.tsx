@@ -3,7 +3,7 @@ import type { Route } from "./+types/message";
 import { BackHeading } from "../../components/admin/BackHeading.tsx";
 import { TextArea } from "../../components/admin/fields.tsx";
 import { doneMessage, fieldErrorOf, ResultMessage, When } from "../../components/admin/messages/ListParts.tsx";
-import { MESSAGE_INTENTS, REPLY_MAX, replySubject } from "../../components/admin/messages/constants.ts";
+import { MESSAGE_INTENTS, REPLY_MAX, replySubject } from "../../lib/admin/message-constants.ts";
 import { checkReply, getMessage, INBOX_MESSAGES, parseMessageId, replyToMessage, setMessageHandled } from "../../../server/contact/inbox.ts";
 import { config } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/connection.ts";

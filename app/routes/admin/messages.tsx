@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/messages";
 import { FilterLinks, hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
-import { MESSAGE_FILTERS, type MessageFilter } from "../../components/admin/messages/constants.ts";
+import { MESSAGE_FILTERS, type MessageFilter } from "../../lib/admin/message-constants.ts";
 import { countUnhandledMessages, listMessages } from "../../../server/contact/inbox.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";

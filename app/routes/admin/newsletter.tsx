@@ -3,8 +3,8 @@ import type { Route } from "./+types/newsletter";
 import { hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
 import { getDb } from "../../../server/db/connection.ts";
 import { countSubscribersByStatus, listSubscribers, parseNewsletterStatus } from "../../../server/newsletter/admin.ts";
-import { MAX_SEARCH_LENGTH } from "../../components/admin/customers/labels.ts";
-import { NEWSLETTER_STATUSES } from "../../components/admin/messages/constants.ts";
+import { MAX_SEARCH_LENGTH } from "../../lib/admin/customer-labels.ts";
+import { NEWSLETTER_STATUSES } from "../../lib/admin/message-constants.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta() {

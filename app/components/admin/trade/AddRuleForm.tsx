@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Form } from "react-router";
 import { fieldAria, fieldClass, FieldShell } from "../fields.tsx";
-import { PERCENT_OFF_MAX, PERCENT_OFF_MIN, SKU_MAX } from "./limits.ts";
+import { PERCENT_OFF_MAX, PERCENT_OFF_MIN, SKU_MAX } from "../../../lib/admin/trade-limits.ts";
 
 type Field = "appliesTo" | "categoryId" | "sku" | "percentOff" | "fixedPrice";
 export type RuleFormValues = Partial<Record<Field, string>>;

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { centsToDecimalString, formatMoney } from "../../../lib/money.ts";
 import { fieldAria, fieldClass, FieldShell, TextInput } from "../fields.tsx";
-import { MAX_CREDIT_LIMIT_CENTS } from "./limits.ts";
+import { MAX_CREDIT_LIMIT_CENTS } from "../../../lib/admin/trade-limits.ts";
 
 export interface TermsFormValues {
   priceListId: string;

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { PRICE_LIST_NAME_MAX } from "./limits.ts";
+import { PRICE_LIST_NAME_MAX } from "../../../lib/admin/trade-limits.ts";
 import { TextInput } from "../fields.tsx";
 
 /** The one-field form that names a price list: "New price list" on the list page, renaming on a list's page. */

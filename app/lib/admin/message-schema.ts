@@ -1,10 +1,10 @@
-/** The reply form's zod schema, enforced on the server (server/contact/inbox.ts); pages import constants.ts only. */
+/** The reply form's zod schema, enforced on the server (server/contact/inbox.ts); pages import message-constants.ts only. */
 import { z } from "zod";
 
-import { REPLY_MAX } from "./constants.ts";
-import { formatCount } from "../../../lib/numbers.ts";
+import { REPLY_MAX } from "./message-constants.ts";
+import { formatCount } from "../numbers.ts";
 
-export * from "./constants.ts";
+export * from "./message-constants.ts";
 
 export const replySchema = z.object({
   reply: z

@@ -1,7 +1,7 @@
-/** The ban form's zod schema, enforced on the server (server/customers/ban.ts); the page imports only labels.ts. */
+/** The ban form's zod schema, enforced on the server (server/customers/ban.ts); the page imports only customer-labels.ts. */
 import { z } from "zod";
 
-import { BAN_REASON_MAX } from "./labels.ts";
+import { BAN_REASON_MAX } from "./customer-labels.ts";
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
