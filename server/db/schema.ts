@@ -192,8 +192,8 @@ export interface WishlistItemTable {
   created_at: string;
 }
 
-// The states and their moves are owned by server/orders/states.ts (migration 008 added version and holds).
-import type { OrderStatus, PaymentStatus } from "../orders/states.ts";
+// The states' values live in server/orders/statuses.ts, their moves in server/orders/states.ts (migration 008 added version and holds).
+import type { OrderStatus, PaymentStatus } from "../orders/statuses.ts";
 export type { OrderStatus, PaymentStatus };
 
 export interface OrderTable {
@@ -272,7 +272,7 @@ export interface StockMovementTable {
   delta: number;
   stock_before: number;
   stock_after: number;
-  reason: import("../inventory/stock.ts").StockReason;
+  reason: import("../inventory/stock-reasons.ts").StockReason;
   order_id: number | null;
   actor: string | null;
   note: string | null;

@@ -9,6 +9,7 @@ import { bumpCatalogVersion, catalogVersionRow } from "../catalog/version.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
+import { STOCK_REASONS, type StockReason } from "./stock-reasons.ts";
 
 /** Not enough stock for some lines: nothing was written. */
 export class OutOfStockError extends DomainError {
@@ -19,8 +20,7 @@ export class OutOfStockError extends DomainError {
   }
 }
 
-export const STOCK_REASONS = ["order", "order_released", "cancellation", "return", "adjustment", "import", "received", "count_correction", "damaged"] as const;
-export type StockReason = (typeof STOCK_REASONS)[number];
+export { STOCK_REASONS, type StockReason };
 
 export interface StockMove {
   productId: number;

@@ -10,6 +10,7 @@ import { withTransactionRetry } from "../db/retry.ts";
 import { DomainError } from "../errors.ts";
 import { recordOrderEvent } from "../orders/history.ts";
 import { loadOrder, staffActorRef, type StaffActor } from "../orders/staff-order.ts";
+import { changePaymentStatus } from "../orders/states.ts";
 import { NET30_METHOD } from "./credit.ts";
 
 export async function markInvoicePaid(db: Db, staff: StaffActor, number: unknown, now = new Date()): Promise<{ number: string; message: string }> {
@@ -27,11 +28,7 @@ export async function markInvoicePaid(db: Db, staff: StaffActor, number: unknown
       if (Number(updated.numUpdatedRows) !== 1) {
         throw new DomainError("INVOICE_NOT_OPEN", row.invoice_status === "void" ? `Invoice ${row.invoice_number} is void: the order was cancelled.` : `Invoice ${row.invoice_number} is already marked paid.`, 409);
       }
-      await trx
-        .updateTable("orders")
-        .set({ payment_status: "paid", paid_cents: row.total_cents, updated_at: now.toISOString(), version: Number(row.version) + 1 })
-        .where("id", "=", order.id)
-        .execute();
+      await changePaymentStatus(trx, { id: order.id, payment_status: row.payment_status }, "paid", { paid_cents: row.total_cents, updated_at: now.toISOString(), version: Number(row.version) + 1 });
       const actor = staffActorRef(staff);
       await recordOrderEvent(trx, { orderId: order.id, actor, kind: "payment", from: null, to: null, details: { by: staff.name, reason: `Invoice ${row.invoice_number} paid: ${formatMoney(row.total_cents!)}` }, now });
       await writeAudit(

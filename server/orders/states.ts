@@ -5,29 +5,15 @@
  * applies only to the version the caller read (so of two concurrent actors exactly one wins),
  * and a move that gives stock back writes the ledger in the same transaction.
  */
-import type { Transaction } from "kysely";
+import type { Transaction, Updateable } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { moveStocks, OutOfStockError, type StockReason } from "../inventory/stock.ts";
+import { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus } from "./statuses.ts";
 
-export const ORDER_STATUSES = [
-  "awaiting_confirmation",
-  "awaiting_payment",
-  "placed",
-  /** Older name for an order being prepared; kept readable, no longer entered. */
-  "processing",
-  "packed",
-  "shipped",
-  "delivered",
-  "cancelled",
-  "returned",
-  "expired",
-  /** A trade buyer's order above their spending limit: no stock taken until an approver approves it. */
-  "awaiting_approval",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus };
 
 /** States in which an order holds its stock without being placed yet; they end at hold_expires_at. */
 export const HOLD_STATUSES = ["awaiting_confirmation", "awaiting_payment"] as const satisfies readonly OrderStatus[];
@@ -76,24 +62,61 @@ export function canTransition(from: string, to: string): boolean {
   return transitionRule(from, to) !== null;
 }
 
-/** The payment side of an order. The first two are what the offline methods record today. */
-export const PAYMENT_STATUSES = ["due_on_delivery", "invoiced_net30", "pending", "processing", "authorized", "paid", "failed", "refunded"] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/**
+ * Every allowed change of an order's payment status. A payment flagged for staff (wrong amount,
+ * paid twice, paid too late) keeps the order's payment status while its money is held, so a full
+ * refund of it ends in "refunded" from there; a payment reported after a failure (events out of
+ * order) still makes the order paid.
+ */
 export const PAYMENT_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
   due_on_delivery: ["paid"],
   invoiced_net30: ["paid"],
-  pending: ["processing", "authorized", "paid", "failed"],
+  pending: ["processing", "authorized", "paid", "failed", "refunded"],
   /** Paid by a method that settles later (the Checkout session completed unpaid). */
-  processing: ["paid", "failed"],
-  authorized: ["paid", "failed"],
+  processing: ["paid", "failed", "refunded"],
+  authorized: ["paid", "failed", "refunded"],
   paid: ["refunded"],
-  failed: ["pending"],
+  failed: ["pending", "paid", "refunded"],
   refunded: [],
 };
 
 export function canChangePayment(from: string, to: string): boolean {
   return PAYMENT_TRANSITIONS[from as PaymentStatus]?.includes(to as PaymentStatus) ?? false;
+}
+
+export class PaymentTransitionError extends DomainError {
+  constructor(from: string, to: string) {
+    super("INVALID_PAYMENT_TRANSITION", `A payment that is ${from.replace(/_/g, " ")} cannot become ${to.replace(/_/g, " ")}.`, 409);
+  }
+}
+
+/** The order's other columns written together with its payment status. */
+export type PaymentFields = Omit<Updateable<Database["orders"]>, "payment_status" | "id">;
+
+/**
+ * The one way an order's payment status changes, inside the caller's transaction: `order` is what
+ * the caller read. Refuses a change not in PAYMENT_TRANSITIONS (keeping the same status is no
+ * change and always allowed), then writes the status with the caller's other fields. With
+ * `ifVersion` it applies only to that version of the order, bumps it, and throws
+ * OrderConflictError when someone changed the order meanwhile.
+ */
+export async function changePaymentStatus(
+  trx: Transaction<Database>,
+  order: { id: number; payment_status: PaymentStatus },
+  to: PaymentStatus,
+  fields: PaymentFields = {},
+  options: { ifVersion?: number } = {},
+): Promise<void> {
+  if (order.payment_status !== to && !canChangePayment(order.payment_status, to)) throw new PaymentTransitionError(order.payment_status, to);
+  const version = options.ifVersion;
+  let update = trx
+    .updateTable("orders")
+    .set({ ...fields, payment_status: to, ...(version != null ? { version: version + 1 } : {}) })
+    .where("id", "=", order.id);
+  if (version != null) update = update.where("version", "=", version);
+  const updated = await update.executeTakeFirst();
+  if (version != null && Number(updated.numUpdatedRows) !== 1) throw new OrderConflictError();
 }
 
 export class OrderConflictError extends DomainError {

@@ -14,7 +14,7 @@ import { withTransactionRetry } from "../db/retry.ts";
 import { DomainError } from "../errors.ts";
 import { claimGuestHold, releasingOverdueGuestHolds, type GuestHoldClaim } from "../orders/guest-holds.ts";
 import { recordOrderEvent } from "../orders/history.ts";
-import { applyTransition, OrderConflictError } from "../orders/states.ts";
+import { applyTransition, changePaymentStatus, OrderConflictError } from "../orders/states.ts";
 import type { Payments } from "./stripe.ts";
 
 /** Stripe refuses a Checkout session that expires sooner than 30 minutes after it is made. */
@@ -148,11 +148,7 @@ export async function holdAgainForPayment(db: Db, payments: Payments, orderId: n
         }
         const holdExpiresAt = new Date(now.getTime() + payments.holdMinutes * 60_000);
         await applyTransition(trx, order, "awaiting_payment", { actor, now, holdExpiresAt });
-        await trx
-          .updateTable("orders")
-          .set({ payment_status: "pending", payment_session_id: null, payment_session_expires_at: null, ...(holdClient ? { hold_client: holdClient } : {}), updated_at: now.toISOString() })
-          .where("id", "=", order.id)
-          .execute();
+        await changePaymentStatus(trx, order, "pending", { payment_session_id: null, payment_session_expires_at: null, ...(holdClient ? { hold_client: holdClient } : {}), updated_at: now.toISOString() });
         await recordOrderEvent(trx, { orderId: order.id, actor, kind: "status", from: "expired", to: "awaiting_payment", details: { reason: "Payment tried again; items held again" }, now });
       }),
     ),

@@ -19,6 +19,7 @@ import { recordOrderEvent } from "../orders/history.ts";
 import { OrderInputError, parseInput } from "../orders/input.ts";
 import { orderRefundMail } from "../orders/mails.ts";
 import { checkVersion, customerOrderLink, StaleOrderError, staffActorRef, type StaffActor } from "../orders/staff-order.ts";
+import { changePaymentStatus } from "../orders/states.ts";
 import type { SettleContext, SettleOutcome } from "./settle.ts";
 import type { Payments } from "./stripe.ts";
 
@@ -38,7 +39,7 @@ async function refundable(trx: Handle, order: { id: number; paid_cents: number |
 function readPaymentOrder(trx: Handle) {
   return trx
     .selectFrom("orders")
-    .select(["id", "number", "status", "version", "email", "ship_name", "user_id", "access_token", "payment_method", "payment_intent_id", "paid_cents", "refunded_cents"]);
+    .select(["id", "number", "status", "version", "email", "ship_name", "user_id", "access_token", "payment_method", "payment_status", "payment_intent_id", "paid_cents", "refunded_cents"]);
 }
 
 /** Step 1: checks the request against the order and records the refund as pending (one transaction). */
@@ -103,11 +104,7 @@ async function settleRefundTotals(trx: Transaction<Database>, orderId: number, r
     .executeTakeFirstOrThrow();
   const refunded = Math.max(order.refunded_cents, Number(succeeded.total), refund.atLeastCents ?? 0);
   const paid = order.paid_cents ?? 0;
-  await trx
-    .updateTable("orders")
-    .set({ refunded_cents: refunded, ...(refunded >= paid && paid > 0 ? { payment_status: "refunded" as const } : {}), updated_at: refund.now.toISOString() })
-    .where("id", "=", orderId)
-    .execute();
+  await changePaymentStatus(trx, order, refunded >= paid && paid > 0 ? "refunded" : order.payment_status, { refunded_cents: refunded, updated_at: refund.now.toISOString() });
   await recordOrderEvent(trx, { orderId, actor: refund.actor, kind: "payment", details: { reason: `Refunded ${formatMoney(refund.amountCents)}${refund.reason ? `: ${refund.reason}` : ""}` }, now: refund.now });
   await enqueueMail(trx, orderRefundMail({ ...order, link: customerOrderLink(order, refund.siteUrl) }, { amountCents: refund.amountCents, totalRefundedCents: refunded, paidCents: paid, reason: refund.reason }));
 }

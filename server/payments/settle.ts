@@ -14,7 +14,7 @@ import { OutOfStockError } from "../inventory/stock.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { recordOrderEvent } from "../orders/history.ts";
 import { orderPlacedMail } from "../orders/mails.ts";
-import { applyTransition, OrderConflictError } from "../orders/states.ts";
+import { applyTransition, changePaymentStatus, OrderConflictError } from "../orders/states.ts";
 
 /** A settlement by a method like a bank debit can take days: the stock stays held that long. */
 export const PROCESSING_HOLD_DAYS = 7;
@@ -113,11 +113,13 @@ async function takeOrderedLinesFromCart(trx: Transaction<Database>, order: NonNu
 
 async function placePaidOrder(trx: Transaction<Database>, order: NonNullable<OrderRow>, facts: SessionFacts, ctx: SettleContext): Promise<SettleOutcome> {
   const moved = await applyTransition(trx, { id: order.id, status: "awaiting_payment", version: order.version }, "placed", { actor: ctx.actor, now: ctx.now });
-  await trx
-    .updateTable("orders")
-    .set({ payment_status: "paid", payment_intent_id: facts.paymentIntentId, paid_cents: facts.amountTotal, paid_at: ctx.now.toISOString(), payment_flag: null, updated_at: ctx.now.toISOString() })
-    .where("id", "=", moved.id)
-    .execute();
+  await changePaymentStatus(trx, { id: moved.id, payment_status: order.payment_status }, "paid", {
+    payment_intent_id: facts.paymentIntentId,
+    paid_cents: facts.amountTotal,
+    paid_at: ctx.now.toISOString(),
+    payment_flag: null,
+    updated_at: ctx.now.toISOString(),
+  });
   await takeOrderedLinesFromCart(trx, order);
   await paymentEvent(trx, order, ctx, `Paid ${money(facts.amountTotal, facts.currency)} by card`, { from: "awaiting_payment", to: "placed" });
   const lines = await trx.selectFrom("order_lines").select(["title", "color", "quantity", "line_total_cents"]).where("order_id", "=", order.id).orderBy("id").execute();
@@ -175,14 +177,14 @@ async function settleProcessing(trx: Transaction<Database>, order: NonNullable<O
   }
   if (current.status !== "awaiting_payment" || current.payment_status !== "pending") return { result: "ignored", detail: `order is ${current.status}, payment ${current.payment_status}`, orderId: order.id };
   const until = new Date(ctx.now.getTime() + PROCESSING_HOLD_DAYS * 86_400_000).toISOString();
-  await updateIfUnchanged(trx, current, { payment_status: "processing", payment_intent_id: facts.paymentIntentId, hold_expires_at: until, updated_at: ctx.now.toISOString() });
+  await changePaymentStatus(trx, current, "processing", { payment_intent_id: facts.paymentIntentId, hold_expires_at: until, updated_at: ctx.now.toISOString() }, { ifVersion: current.version });
   await paymentEvent(trx, current, ctx, "Payment processing (settles later); stock held meanwhile");
   return { result: "processing", detail: "payment processing", orderId: order.id };
 }
 
 async function release(trx: Transaction<Database>, order: NonNullable<OrderRow>, ctx: SettleContext, paymentStatus: "pending" | "failed", reason: string): Promise<SettleOutcome> {
   await applyTransition(trx, { id: order.id, status: "awaiting_payment", version: order.version }, "expired", { actor: ctx.actor, now: ctx.now });
-  await trx.updateTable("orders").set({ payment_status: paymentStatus, updated_at: ctx.now.toISOString() }).where("id", "=", order.id).execute();
+  await changePaymentStatus(trx, order, paymentStatus, { updated_at: ctx.now.toISOString() });
   await paymentEvent(trx, order, ctx, reason, { from: "awaiting_payment", to: "expired" });
   return { result: paymentStatus === "failed" ? "failed" : "expired", detail: reason, orderId: order.id };
 }

@@ -7,13 +7,43 @@ import { emailKey, waitText } from "../../server/orders/checkout.ts";
 import {
   canChangePayment,
   canTransition,
+  changePaymentStatus,
   HOLD_STATUSES,
   ORDER_STATUSES,
   ORDER_TRANSITIONS,
+  OrderConflictError,
   PAYMENT_STATUSES,
+  PAYMENT_TRANSITIONS,
+  PaymentTransitionError,
   transitionRule,
   type OrderStatus,
+  type PaymentStatus,
 } from "../../server/orders/states.ts";
+
+/** Records the one `update orders` a payment change makes; `rows` is what the database answers. */
+function fakeOrderUpdates(writes: unknown[], rows: number) {
+  return {
+    updateTable(table: string) {
+      expect(table).toBe("orders");
+      const write = { set: {} as object, where: [] as unknown[][] };
+      const builder = {
+        set(values: object) {
+          write.set = values;
+          return builder;
+        },
+        where(...condition: unknown[]) {
+          write.where.push(condition);
+          return builder;
+        },
+        async executeTakeFirst() {
+          writes.push(write);
+          return { numUpdatedRows: BigInt(rows) };
+        },
+      };
+      return builder;
+    },
+  } as unknown as Parameters<typeof changePaymentStatus>[0];
+}
 
 describe("order caps", () => {
   it("are 100 units a line and 1,000 units an order, with messages that say so", () => {
@@ -112,6 +142,60 @@ describe("order states", () => {
     expect(canChangePayment("refunded", "paid")).toBe(false);
     expect(canChangePayment("paid", "pending")).toBe(false);
     expect(canChangePayment("nonsense", "paid")).toBe(false);
+  });
+
+  const paymentChanges: [PaymentStatus, PaymentStatus][] = [
+    ["due_on_delivery", "paid"],
+    ["invoiced_net30", "paid"],
+    ["pending", "processing"],
+    ["pending", "authorized"],
+    ["pending", "paid"],
+    ["pending", "failed"],
+    ["processing", "paid"],
+    ["processing", "failed"],
+    ["authorized", "paid"],
+    ["authorized", "failed"],
+    ["paid", "refunded"],
+    // "Try again" after a failed payment; a payment reported after its failure (events out of order).
+    ["failed", "pending"],
+    ["failed", "paid"],
+    // A payment flagged for staff keeps the order's payment status; refunding it in full ends there.
+    ["pending", "refunded"],
+    ["processing", "refunded"],
+    ["authorized", "refunded"],
+    ["failed", "refunded"],
+  ];
+
+  it("the payment table allows exactly these changes", () => {
+    const inTable = PAYMENT_STATUSES.flatMap((from) => PAYMENT_STATUSES.filter((to) => canChangePayment(from, to)).map((to) => [from, to]));
+    expect(inTable.sort()).toEqual([...paymentChanges].sort());
+    expect(Object.keys(PAYMENT_TRANSITIONS).sort()).toEqual([...PAYMENT_STATUSES].sort());
+  });
+
+  it.each(paymentChanges)("changePaymentStatus writes %s → %s in the caller's transaction", async (from, to) => {
+    const writes: unknown[] = [];
+    const trx = fakeOrderUpdates(writes, 1);
+    await changePaymentStatus(trx, { id: 7, payment_status: from }, to, { updated_at: "2026-01-01T00:00:00.000Z" });
+    expect(writes).toEqual([{ set: { updated_at: "2026-01-01T00:00:00.000Z", payment_status: to }, where: [["id", "=", 7]] }]);
+  });
+
+  it("changePaymentStatus refuses a change outside the table before writing anything, and keeps a status as no change", async () => {
+    const writes: unknown[] = [];
+    for (const [from, to] of [["refunded", "paid"], ["paid", "pending"], ["due_on_delivery", "refunded"], ["invoiced_net30", "failed"]] as const) {
+      const error = await changePaymentStatus(fakeOrderUpdates(writes, 1), { id: 7, payment_status: from }, to).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaymentTransitionError);
+      expect(error).toMatchObject({ code: "INVALID_PAYMENT_TRANSITION", status: 409 });
+    }
+    expect(writes).toEqual([]);
+    await changePaymentStatus(fakeOrderUpdates(writes, 1), { id: 7, payment_status: "paid" }, "paid", { refunded_cents: 100 });
+    expect(writes).toEqual([{ set: { refunded_cents: 100, payment_status: "paid" }, where: [["id", "=", 7]] }]);
+  });
+
+  it("changePaymentStatus with ifVersion applies to that version only, bumps it, and reports a lost race", async () => {
+    const writes: unknown[] = [];
+    await changePaymentStatus(fakeOrderUpdates(writes, 1), { id: 7, payment_status: "pending" }, "processing", {}, { ifVersion: 3 });
+    expect(writes).toEqual([{ set: { payment_status: "processing", version: 4 }, where: [["id", "=", 7], ["version", "=", 3]] }]);
+    await expect(changePaymentStatus(fakeOrderUpdates([], 0), { id: 7, payment_status: "pending" }, "processing", {}, { ifVersion: 3 })).rejects.toBeInstanceOf(OrderConflictError);
   });
 });
 
