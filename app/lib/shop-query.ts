@@ -10,6 +10,7 @@ export const SORT_OPTIONS: { value: SortKey; label: string }[] = [
   { value: "name", label: "Name" },
 ];
 
+/** Longest search text the shop and the search look at; the search box's own limit too. */
 export const MAX_QUERY_LENGTH = 200;
 
 export interface ShopQuery {
@@ -30,7 +31,11 @@ export interface ShopQuery {
 
 const slugPattern = /^[a-z0-9-]{1,60}$/;
 
-function cleanText(value: string | null): string {
+/**
+ * Search text as the shop and the search read it (browser and server alike): control characters,
+ * bidi marks and invalid UTF-16 removed, spaces collapsed, at most MAX_QUERY_LENGTH characters.
+ */
+export function cleanQueryText(value: string | null | undefined): string {
   return (value ?? "")
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
     .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, " ")
@@ -42,10 +47,10 @@ function cleanText(value: string | null): string {
 
 /** Reads the shop's URL state. Never throws: unusable values are dropped or reported. */
 export function parseShopQuery(params: URLSearchParams): ShopQuery {
-  const q = cleanText(params.get("q"));
+  const q = cleanQueryText(params.get("q"));
   const slugs = (name: string) => [...new Set(params.getAll(name).filter((s) => slugPattern.test(s)))].slice(0, 20);
-  const min = cleanText(params.get("min")).slice(0, 12);
-  const max = cleanText(params.get("max")).slice(0, 12);
+  const min = cleanQueryText(params.get("min")).slice(0, 12);
+  const max = cleanQueryText(params.get("max")).slice(0, 12);
   const priceErrors: string[] = [];
   let minCents: number | undefined;
   let maxCents: number | undefined;

@@ -13,7 +13,8 @@ import { withTransactionRetry } from "../db/retry.ts";
 import { DomainError } from "../errors.ts";
 import { listProductImages, type ProductImage } from "./product-images.ts";
 import { isProductId, productRowToFields, productsWithSlugs } from "./product-rows.ts";
-import { cleanSearchText, matchingProductIds } from "./search.ts";
+import { cleanQueryText } from "../../app/lib/shop-query.ts";
+import { matchingProductIds } from "./search.ts";
 import { restoreToSearch, searchTextOf, updateVocabulary, withdrawFromSearch } from "./search-sync.ts";
 import { assertCan, type StaffActor } from "./staff-actor.ts";
 import { nextStamp, versionOf } from "./product-form.ts";
@@ -61,7 +62,7 @@ export function parseAdminProductQuery(params: URLSearchParams): Required<Omit<A
   const slug = (v: string | null) => (v && /^[a-z0-9-]{1,100}$/.test(v) ? v : undefined);
   const sort = pick(ADMIN_SORTS, params.get("sort")) ?? "updated";
   return {
-    q: cleanSearchText(params.get("q")),
+    q: cleanQueryText(params.get("q")),
     category: slug(params.get("category")),
     brand: slug(params.get("brand")),
     stock: pick(STOCK_FILTERS, params.get("stock")),
@@ -74,7 +75,7 @@ export function parseAdminProductQuery(params: URLSearchParams): Required<Omit<A
 
 export async function listAdminProducts(db: Db, actor: StaffActor, query: AdminProductQuery) {
   assertCan(actor, { product: ["view"] });
-  const q = cleanSearchText(query.q);
+  const q = cleanQueryText(query.q);
   const archived = query.archived ?? "live";
   const match = q ? await matchingProductIds(db, q) : null;
   // Filters on products alone, so the count needs no join (it reads an index at 100k products).

@@ -8,7 +8,7 @@ import { resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
 import { cachedSuggestions } from "./suggestion-cache.ts";
 import { ftsQuery, tsQuery } from "./search-match.ts";
 import { references, ensureSearchTables } from "./search-references.ts";
-import { cleanSearchText } from "./search.ts";
+import { cleanQueryText } from "../../app/lib/shop-query.ts";
 
 // Suggestions while typing: a few products, categories and brands for the search box (decision 0003),
 // each answer cached per process until the catalog version moves (suggestion-cache.ts).
@@ -67,7 +67,7 @@ async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, e
 
 /** Products, categories and brands for the search box, fast enough to run on every keystroke. */
 export async function suggestSearch(db: Db, text: string, limits: SuggestLimits = SUGGEST_LIMITS): Promise<Suggestions> {
-  const q = cleanSearchText(text);
+  const q = cleanQueryText(text);
   const terms = queryTerms(q);
   if (terms.length === 0 || terms.join("").length < 2) return { q, options: [] };
   const key = `${limits.products}/${limits.categories}/${limits.brands}/${q}`;

@@ -3,9 +3,8 @@
  * for highlighting, trigram similarity (the same formula as pg_trgm) and edit distance.
  * Pure functions, no database.
  */
+import { MAX_QUERY_LENGTH } from "../../app/lib/shop-query.ts";
 
-/** Longest query the search looks at (the URL parser caps it too). */
-export const MAX_SEARCH_CHARS = 200;
 /** Words of a query that take part in the search; the rest are ignored. */
 export const MAX_SEARCH_TERMS = 8;
 /** Longest single word worth looking up. */
@@ -57,7 +56,7 @@ export function isSearchableWord(word: string): boolean {
 /** The distinct, non-stop-word terms of a query, capped in number and length. */
 export function queryTerms(query: string): string[] {
   const out: string[] = [];
-  for (const word of words(query.slice(0, MAX_SEARCH_CHARS))) {
+  for (const word of words(query.slice(0, MAX_QUERY_LENGTH))) {
     if (STOP_WORDS.has(word) || word.length > MAX_TERM_CHARS || out.includes(word)) continue;
     out.push(word);
     if (out.length === MAX_SEARCH_TERMS) break;

@@ -2,7 +2,8 @@ import { sql, type RawBuilder } from "kysely";
 import type { SortKey } from "../../app/lib/catalog-types.ts";
 import { PRODUCTS_PER_PAGE } from "../../app/lib/site.ts";
 import { dbKind, type Db, type DbKind } from "../db/connection.ts";
-import { highlight, MAX_SEARCH_CHARS, porterStem, queryTerms, snippet, words } from "./search-text.ts";
+import { cleanQueryText } from "../../app/lib/shop-query.ts";
+import { highlight, porterStem, queryTerms, snippet, words } from "./search-text.ts";
 import type { FacetCount, SearchHit, SearchQuery, SearchResult } from "./search-types.ts";
 import { forgetReferences, references, ensureSearchTables, type RefOption, type References } from "./search-references.ts";
 import { coverKeyOfProduct, uploadedImageUrl } from "./product-images.ts";
@@ -49,20 +50,6 @@ export function clearSearchCaches(db: Db): void {
   forgetReferences(db);
   forgetKeptLists(db);
   cellsCache.delete(db);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Query text.
-
-/** Removes control characters, bidi marks and invalid UTF-16, collapses spaces, caps the length. */
-export function cleanSearchText(value: string | null | undefined): string {
-  return (value ?? "")
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
-    .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, MAX_SEARCH_CHARS)
-    .trim();
 }
 
 /** Columns of search_products a statement needs, given its filters and sort (fewer columns, less work per match). */
@@ -203,7 +190,7 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
   const kind = dbKind(db);
   await ensureSearchTables(db);
   const refs = await references(db);
-  const q = cleanSearchText(query.q);
+  const q = cleanQueryText(query.q);
   const terms = queryTerms(q);
   const perPage = toInt(query.perPage, 1, MAX_PER_PAGE) ?? PRODUCTS_PER_PAGE;
   const requestedPage = toInt(query.page, 1, MAX_PAGE) ?? 1;
@@ -382,7 +369,7 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
  * word can match nothing. Only products on sale match (archived ones are not in search_products).
  */
 export async function matchingProductIds(db: Db, text: string): Promise<RawBuilder<{ id: number }> | "none" | null> {
-  const terms = queryTerms(cleanSearchText(text));
+  const terms = queryTerms(cleanQueryText(text));
   if (terms.length === 0) return null;
   await ensureSearchTables(db);
   const resolved = await resolveTerms(db, terms);

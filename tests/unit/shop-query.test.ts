@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { hasFilters, parseShopQuery, priceRangeErrors, shopHref, withoutFilters } from "../../app/lib/shop-query.ts";
+import { cleanQueryText, hasFilters, MAX_QUERY_LENGTH, parseShopQuery, priceRangeErrors, shopHref, withoutFilters } from "../../app/lib/shop-query.ts";
+import { queryTerms } from "../../server/catalog/search-text.ts";
 
 const parse = (qs: string) => parseShopQuery(new URLSearchParams(qs));
 
@@ -37,6 +38,17 @@ describe("parseShopQuery", () => {
     expect(parse("q=%E2%80%AEdrill%E2%80%AC%20%20%E2%80%8Bsaw%EF%BB%BF").q).toBe("drill saw");
     expect(parseShopQuery(new URLSearchParams([["q", "a\ud800b"]])).q).toBe("a\ufffdb");
     expect(parse("q=%20%20%20").q).toBe("");
+  });
+  it("cleans search text with the one rule the server's search uses too, capped at the search box's limit", () => {
+    expect(MAX_QUERY_LENGTH).toBe(200);
+    expect(cleanQueryText(null)).toBe("");
+    expect(cleanQueryText(undefined)).toBe("");
+    expect(cleanQueryText(` ${"b".repeat(199)}  ccc`)).toBe("b".repeat(199));
+    expect(cleanQueryText("a\u0000b\u202ec\ud800")).toBe("a b c\ufffd");
+    const long = `drill ${"x".repeat(300)}`;
+    expect(parse(`q=${encodeURIComponent(long)}`).q).toBe(cleanQueryText(long));
+    expect(queryTerms(`${"the ".repeat(50)}saw`)).toEqual([]);
+    expect(queryTerms(`${"the ".repeat(49)}saw`)).toEqual(["saw"]);
   });
   it("sorts by relevance only when there are words", () => {
     expect(parse("sort=relevance").sort).toBe("newest");
