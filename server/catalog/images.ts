@@ -2,6 +2,7 @@
  * Deterministic, lightweight flat SVG illustrations for products and brand wordmarks.
  * Output depends only on the inputs, so images can be cached forever and regenerated anywhere.
  */
+import { escapeHtml } from "../../app/lib/html-escape.ts";
 
 const NAMED_COLORS: Record<string, string> = {
   yellow: "#f2b705",
@@ -20,12 +21,6 @@ const NAMED_COLORS: Record<string, string> = {
   teal: "#1f9e9a",
   navy: "#22356f",
 };
-
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) =>
-    ch === "&" ? "&amp;" : ch === "<" ? "&lt;" : ch === ">" ? "&gt;" : ch === '"' ? "&quot;" : "&apos;",
-  );
-}
 
 function hash(text: string): number {
   let h = 2166136261;
@@ -378,7 +373,7 @@ export function renderProductImageSvg(input: {
   const body = transform ? `<g transform="${transform}">${shape(p)}</g>` : shape(p);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600" viewBox="0 0 600 600" role="img">` +
-    `<title>${escapeXml(input.title)}</title>` +
+    `<title>${escapeHtml(input.title)}</title>` +
     `<rect width="600" height="600" fill="${p.b}"/>${backdrop}${body}</svg>`
   );
 }
@@ -401,16 +396,16 @@ export function renderBrandLogoSvg(name: string): string {
   const font = `font-family="Inter,Segoe UI,Helvetica,Arial,sans-serif" font-weight="700"`;
   const text =
     lines.length === 1
-      ? `<text x="54" y="${30 + size * 0.35}" ${font} font-size="${size}" fill="#ffffff">${escapeXml(lines[0])}</text>`
-      : `<text x="54" y="${30 - 3}" ${font} font-size="${size}" fill="#ffffff">${escapeXml(lines[0])}</text>` +
-        `<text x="54" y="${30 + size - 1}" ${font} font-size="${size}" fill="${accent}">${escapeXml(lines[1])}</text>`;
+      ? `<text x="54" y="${30 + size * 0.35}" ${font} font-size="${size}" fill="#ffffff">${escapeHtml(lines[0])}</text>`
+      : `<text x="54" y="${30 - 3}" ${font} font-size="${size}" fill="#ffffff">${escapeHtml(lines[0])}</text>` +
+        `<text x="54" y="${30 + size - 1}" ${font} font-size="${size}" fill="${accent}">${escapeHtml(lines[1])}</text>`;
 
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="60" viewBox="0 0 160 60" role="img">` +
-    `<title>${escapeXml(name)}</title>` +
+    `<title>${escapeHtml(name)}</title>` +
     `<rect width="160" height="60" rx="8" fill="${bg}"/>` +
     `<path d="M16 14h20l10 16-10 16H16L6 30z" fill="${accent}"/>` +
-    `<text x="26" y="35" text-anchor="middle" ${font} font-size="${initials.length > 1 ? 13 : 16}" fill="${bg}">${escapeXml(initials)}</text>` +
+    `<text x="26" y="35" text-anchor="middle" ${font} font-size="${initials.length > 1 ? 13 : 16}" fill="${bg}">${escapeHtml(initials)}</text>` +
     text +
     `</svg>`
   );

@@ -176,6 +176,7 @@ describe("images", () => {
     expect(svg).toContain("<title>Bolt &lt;M8&gt; &amp; &quot;Nut&quot; Set</title>");
     expect(svg).not.toContain("<M8>");
     expect(svg).not.toMatch(/&(?!amp;|lt;|gt;|quot;|apos;)/);
+    expect(renderProductImageSvg({ ...base, title: "Bob's Saw", index: 1 })).toContain("<title>Bob&#39;s Saw</title>");
   });
 
   it("is deterministic, small, and varies by view index", () => {
@@ -207,6 +208,7 @@ describe("images", () => {
     expect(svg).toContain("Halvorsen");
     expect(svg).toContain("&amp;");
     expect(svg).not.toMatch(/&(?!amp;|lt;|gt;|quot;|apos;)/);
+    expect(renderProductImageSvg({ ...base, title: "Bob's Saw", index: 1 })).toContain("<title>Bob&#39;s Saw</title>");
     expect(renderBrandLogoSvg("Halvorsen & Dale")).toBe(svg);
     expect(renderBrandLogoSvg("<script>")).not.toContain("<script>");
   });
