@@ -11,3 +11,8 @@ export function formatCount(n: number): string {
   for (let i = grouped.length; i < digits.length; i += 3) grouped += `,${digits.slice(i, i + 3)}`;
   return n < 0 ? `-${grouped}` : grouped;
 }
+
+/** A count and its noun: 1 → "1 line", 1200 → "1,200 lines". */
+export function countText(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}

@@ -3,6 +3,7 @@ import type { Route } from "./+types/account-lists";
 import { ListMessage } from "../components/lists/ListMessage.tsx";
 import { ListNameForm } from "../components/lists/ListNameForm.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { countText } from "../lib/numbers.ts";
 import { seo } from "../lib/seo.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
@@ -27,7 +28,6 @@ export async function action({ request }: Route.ActionArgs) {
   return listsPageAction(request);
 }
 
-const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
 type ListRow = { id: number; name: string; lineCount: number; sharedWith: string | null; ownerName: string };
 
@@ -41,7 +41,7 @@ function ListLinks<L extends ListRow>({ lists, detail }: { lists: L[]; detail: (
             {list.name}
           </Link>
           <span className="text-sm">
-            {plural(list.lineCount, "line")}
+            {countText(list.lineCount, "line")}
             {detail(list)}
           </span>
         </li>

@@ -1,6 +1,7 @@
 /** The quick order page's post: check the lines, or put the good ones in the cart. */
 import { data } from "react-router";
 import type { QuickOrderCheck } from "../../app/lib/quick-order-types.ts";
+import { countText } from "../../app/lib/numbers.ts";
 import { isTrustedOrigin, originPolicy } from "../auth/origins.ts";
 import { config } from "../config.ts";
 import { getDb } from "../db/connection.ts";
@@ -35,7 +36,6 @@ let limiters: { client: RateLimiter; cart: RateLimiter } | undefined;
 const tooMany = (hit: RateLimitResult) => `Too many checks in a short time. Try again in ${hit.retryAfterSeconds} seconds.`;
 
 const strings = (form: FormData, name: string) => form.getAll(name).map((v) => (typeof v === "string" ? v : ""));
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 async function uploadedCsv(form: FormData): Promise<string> {
   const file = form.get("file");
@@ -64,9 +64,9 @@ function typedRowsOrNone(form: FormData) {
 
 function summary(check: QuickOrderCheck): string {
   if (!check.lines.length) return "Type a SKU and quantity, or paste or upload a CSV, then check the lines.";
-  const parts = [`${plural(check.ok, "line")} ready`];
-  if (check.problems) parts.push(`${plural(check.problems, "line")} with a problem`);
-  if (check.merged) parts.push(`${plural(check.merged, "duplicate line")} merged`);
+  const parts = [`${countText(check.ok, "line")} ready`];
+  if (check.problems) parts.push(`${countText(check.problems, "line")} with a problem`);
+  if (check.merged) parts.push(`${countText(check.merged, "duplicate line")} merged`);
   return `${parts.join(", ")}.`;
 }
 
@@ -112,7 +112,7 @@ export async function quickOrderAction(request: Request) {
     const result = await addQuickOrderToCart(db, shopper.owner, raw, new Set(strings(form, "takeAvailable")));
     const left = result.leftOver.length;
     const message = result.addedLines
-      ? `${plural(result.addedLines, "line")} (${plural(result.addedUnits, "unit")}) added to your cart.${left ? ` ${plural(left, "line")} not added: see why below.` : ""}`
+      ? `${countText(result.addedLines, "line")} (${countText(result.addedUnits, "unit")}) added to your cart.${left ? ` ${countText(left, "line")} not added: see why below.` : ""}`
       : raw.length
         ? "Nothing was added: see why below."
         : summary(result.check);

@@ -5,6 +5,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { MAX_LINE_QUANTITY, parseWholeQuantity } from "../../app/lib/order-rules.ts";
+import { formatCount } from "../../app/lib/numbers.ts";
 import { QUICK_ORDER_MAX_LINES, type QuickOrderCheck, type QuickOrderLine } from "../../app/lib/quick-order-types.ts";
 import { addLinesToCart } from "../cart/add-lines.ts";
 import type { Db } from "../db/connection.ts";
@@ -23,7 +24,7 @@ export interface RawQuickOrderLine {
 const SKU_MAX = 64;
 
 function tooMany(count: number): DomainError {
-  return new DomainError("QUICK_ORDER_TOO_LONG", `A quick order takes at most ${QUICK_ORDER_MAX_LINES} lines; this one has ${count.toLocaleString("en-US")}.`, 400);
+  return new DomainError("QUICK_ORDER_TOO_LONG", `A quick order takes at most ${QUICK_ORDER_MAX_LINES} lines; this one has ${formatCount(count)}.`, 400);
 }
 
 /**

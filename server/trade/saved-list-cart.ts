@@ -4,11 +4,12 @@
  * why, with the amount there is to offer instead; and the cart saved as a new list.
  */
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules.ts";
+import { countText, formatCount } from "../../app/lib/numbers.ts";
 import { addLinesToCart, type AddedLine, type LineToAdd } from "../cart/add-lines.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { ownerForUser } from "../shopper/identity.ts";
-import { plural, SAVED_LIST_MAX_LINES } from "./saved-list-rules.ts";
+import { SAVED_LIST_MAX_LINES } from "./saved-list-rules.ts";
 import { createListWithLines, visibleList } from "./saved-lists.ts";
 
 export interface ListCartLine {
@@ -48,7 +49,7 @@ interface ListLine {
 const CAP_REASONS = {
   stock: "your cart already holds all we have in stock",
   line: `your cart already holds the most of one item (${MAX_LINE_QUANTITY}) a single order can take`,
-  order: `your cart is at the most units a single order can take (${MAX_ORDER_QUANTITY.toLocaleString("en-US")})`,
+  order: `your cart is at the most units a single order can take (${formatCount(MAX_ORDER_QUANTITY)})`,
   gone: "it sold out or stopped being sold a moment ago",
 } as const;
 
@@ -98,7 +99,7 @@ function summary(lines: ListCartLine[]): string {
   const units = inCart.reduce((n, l) => n + l.added, 0);
   const left = lines.length - inCart.filter((l) => l.status === "added").length;
   if (!inCart.length) return "Nothing was added to your cart: see why below.";
-  return `${plural(inCart.length, "line")} (${plural(units, "unit")}) added to your cart.${left ? ` ${plural(left, "line")} not added in full: see why below.` : ""}`;
+  return `${countText(inCart.length, "line")} (${countText(units, "unit")}) added to your cart.${left ? ` ${countText(left, "line")} not added in full: see why below.` : ""}`;
 }
 
 async function addToCart(db: Db, userId: string, lines: ListLine[], chosen: { line: ListLine; quantity: number }[], problems: Map<ListLine, ListCartLine>): Promise<ListCartResult> {

@@ -2,6 +2,7 @@
  * The saved lists' limits and the checks of what a buyer types (a list's name, a quantity): pure
  * functions, so the same rules hold whichever page or test calls them.
  */
+import { formatCount } from "../../app/lib/numbers.ts";
 import { DomainError } from "../errors.ts";
 
 export const SAVED_LIST_NAME_MAX = 80;
@@ -9,7 +10,7 @@ export const SAVED_LISTS_PER_USER = 50;
 export const SAVED_LIST_MAX_LINES = 500;
 export const SAVED_LIST_MAX_QUANTITY = 9999;
 
-export const QUANTITY_MESSAGE = `Give the quantity as a whole number from 1 to ${SAVED_LIST_MAX_QUANTITY.toLocaleString("en-US")}.`;
+export const QUANTITY_MESSAGE = `Give the quantity as a whole number from 1 to ${formatCount(SAVED_LIST_MAX_QUANTITY)}.`;
 
 // Control characters (a NUL would be a 500 on PostgreSQL) never make a name.
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -44,5 +45,5 @@ export function parseLineColor(value: unknown): string | null {
   return value;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
-export { plural };
+// saved-lists.ts still calls it by this name.
+export { countText as plural } from "../../app/lib/numbers.ts";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatMoney } from "../../app/lib/money.ts";
-import { formatCount } from "../../app/lib/numbers.ts";
+import { countText, formatCount } from "../../app/lib/numbers.ts";
 
 // The storefront formats numbers without Intl (app/lib/numbers.ts); what it writes must be what
 // Intl's "en-US" formats write, on the server and in the browser alike.
@@ -22,6 +22,16 @@ describe("formatCount", () => {
   });
   it("refuses what is not a whole number", () => {
     for (const bad of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) expect(() => formatCount(bad)).toThrow(RangeError);
+  });
+});
+
+describe("countText", () => {
+  it("writes the count as formatCount does, with the noun for one or many", () => {
+    expect(countText(1, "line")).toBe("1 line");
+    expect(countText(0, "line")).toBe("0 lines");
+    expect(countText(1200, "unit")).toBe("1,200 units");
+    expect(countText(2, "more unit")).toBe("2 more units");
+    expect(countText(3, "box", "boxes")).toBe("3 boxes");
   });
 });
 

@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/index";
 import { RevenueChart } from "../../components/admin/dashboard/RevenueChart.tsx";
 import { formatMoney } from "../../lib/money.ts";
+import { formatCount } from "../../lib/numbers.ts";
 import { COUNT_CAP, loadDashboard } from "../../../server/admin/dashboard.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
@@ -24,8 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
   throw data("Method not allowed", { status: 405 });
 }
 
-const number = new Intl.NumberFormat("en-US");
-const capped = (n: number, cap: number) => (n > cap ? `${number.format(cap)}+` : number.format(n));
+const capped = (n: number, cap: number) => (n > cap ? `${formatCount(cap)}+` : formatCount(n));
 
 function Figure({ label, value, detail, to, linkLabel }: { label: string; value: string; detail?: string; to?: string; linkLabel?: string }) {
   return (
@@ -61,7 +61,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <h2 className="mt-6 text-xl font-semibold text-ink">Sales</h2>
       <dl className="mt-3 grid gap-4 sm:grid-cols-3">
         {sales.map((s) => (
-          <Figure key={s.label} label={s.label} value={number.format(s.value)} detail={`${s.revenueLabel}: ${formatMoney(s.revenue)}`} />
+          <Figure key={s.label} label={s.label} value={formatCount(s.value)} detail={`${s.revenueLabel}: ${formatMoney(s.revenue)}`} />
         ))}
       </dl>
 
@@ -70,12 +70,12 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <h2 className="mt-8 text-xl font-semibold text-ink">Needs attention</h2>
       <dl className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <Figure label="Orders waiting to ship" value={capped(d.waitingToShip, loaderData.countCap)} to="/admin/orders?status=placed" linkLabel="See orders to ship" />
-        <Figure label="Products low on stock" value={number.format(d.lowStock.count)} to="/admin/products?stock=low" linkLabel="See low-stock products" />
-        <Figure label="Unanswered contact messages" value={number.format(d.unansweredMessages)} to="/admin/messages?filter=unhandled" linkLabel="Open the inbox" />
-        <Figure label="Mails stuck in the queue" value={number.format(d.stuckMails)} to="/admin/mail" linkLabel="Open the mail queue" />
-        <Figure label="Payments needing attention" value={number.format(d.paymentsNeedingAttention)} to="/admin/orders?attention=payment" linkLabel="See flagged payments" />
-        <Figure label="Quote requests waiting" value={number.format(d.quoteRequests)} to="/admin/quotes" linkLabel="Price the quotes" />
-        <Figure label="Overdue invoices" value={number.format(d.overdueInvoices.count)} detail={`Owed: ${formatMoney(d.overdueInvoices.totalCents)}`} />
+        <Figure label="Products low on stock" value={formatCount(d.lowStock.count)} to="/admin/products?stock=low" linkLabel="See low-stock products" />
+        <Figure label="Unanswered contact messages" value={formatCount(d.unansweredMessages)} to="/admin/messages?filter=unhandled" linkLabel="Open the inbox" />
+        <Figure label="Mails stuck in the queue" value={formatCount(d.stuckMails)} to="/admin/mail" linkLabel="Open the mail queue" />
+        <Figure label="Payments needing attention" value={formatCount(d.paymentsNeedingAttention)} to="/admin/orders?attention=payment" linkLabel="See flagged payments" />
+        <Figure label="Quote requests waiting" value={formatCount(d.quoteRequests)} to="/admin/quotes" linkLabel="Price the quotes" />
+        <Figure label="Overdue invoices" value={formatCount(d.overdueInvoices.count)} detail={`Owed: ${formatMoney(d.overdueInvoices.totalCents)}`} />
       </dl>
 
       {d.overdueInvoices.first.length > 0 ? (
@@ -110,7 +110,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
                   {p.title}
                 </Link>
                 <span className="text-sm text-slate-700">
-                  SKU {p.sku} · {number.format(p.stock)} in stock (threshold {number.format(p.threshold)})
+                  SKU {p.sku} · {formatCount(p.stock)} in stock (threshold {formatCount(p.threshold)})
                 </span>
               </li>
             ))}

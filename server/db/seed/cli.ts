@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { formatCount } from "../../../app/lib/numbers.ts";
 import { config } from "../../config.ts";
 import { getDb } from "../connection.ts";
 import { migrateToLatest } from "../migrate.ts";
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
       products,
       onProgress: (done) => {
         if (done >= nextReport || done === products) {
-          console.log(`  ${done.toLocaleString("en-US")} / ${products.toLocaleString("en-US")} products`);
+          console.log(`  ${formatCount(done)} / ${formatCount(products)} products`);
           while (nextReport <= done) nextReport += step;
         }
       },
@@ -80,19 +81,19 @@ async function main(): Promise<void> {
         orders,
         onProgress: (done) => {
           if (done >= nextOrderReport || done === orders) {
-            console.log(`  ${done.toLocaleString("en-US")} / ${orders.toLocaleString("en-US")} orders`);
+            console.log(`  ${formatCount(done)} / ${formatCount(orders)} orders`);
             while (nextOrderReport <= done) nextOrderReport += orderStep;
           }
         },
       });
-      console.log(`Orders: inserted ${seeded.inserted.toLocaleString("en-US")} (seeded history now ${orders.toLocaleString("en-US")} orders)`);
+      console.log(`Orders: inserted ${formatCount(seeded.inserted)} (seeded history now ${formatCount(orders)} orders)`);
     }
     // A bulk load leaves PostgreSQL without statistics or a visibility map until autovacuum gets
     // round to it; until then the planner guesses (and index-only scans visit the heap).
     if (cfg.databaseKind === "postgres" && (inserted > 0 || orders > 0)) await sql`vacuum analyze`.execute(db);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
-      `Done: inserted ${inserted.toLocaleString("en-US")}, catalog now has ${Number(row.n).toLocaleString("en-US")} products (${seconds}s)`,
+      `Done: inserted ${formatCount(inserted)}, catalog now has ${formatCount(Number(row.n))} products (${seconds}s)`,
     );
   } finally {
     await db.destroy();
