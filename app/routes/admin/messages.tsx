@@ -1,9 +1,13 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/messages";
-import { FilterLinks, hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { AdminList } from "../../components/admin/list/AdminList.tsx";
+import { FilterLinks } from "../../components/admin/list/FilterLinks.tsx";
+import { When } from "../../components/admin/list/When.tsx";
 import { MESSAGE_FILTERS, type MessageFilter } from "../../lib/admin/message-constants.ts";
+import { hrefWith, numberedPager } from "../../lib/admin/list-pager.ts";
+import { messageListFilters } from "../../../server/admin/list-filters.ts";
+import { loadListPage } from "../../../server/admin/list-page.ts";
 import { countUnhandledMessages, listMessages } from "../../../server/contact/inbox.ts";
-import { getDb } from "../../../server/db/connection.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta() {
@@ -13,12 +17,14 @@ export function meta() {
 const FILTER_LABELS: Record<MessageFilter, string> = { all: "All", unhandled: "Unhandled", handled: "Handled" };
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, { message: ["view"] });
-  const url = new URL(request.url);
-  const filter = MESSAGE_FILTERS.find((f) => f === url.searchParams.get("filter")) ?? "all";
-  const db = getDb();
-  const [list, unhandled] = await Promise.all([listMessages(db, { filter, page: pageParam(url.searchParams.get("page")) }), countUnhandledMessages(db)]);
-  return { filter, unhandled, ...list };
+  const { filter, list, count, pager } = await loadListPage(request, {
+    permission: { message: ["view"] },
+    filters: messageListFilters,
+    list: (db, query) => listMessages(db, query),
+    count: (db) => countUnhandledMessages(db),
+    pager: numberedPager,
+  });
+  return { filter: filter.filter, unhandled: count, rows: list.rows, pager };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -27,8 +33,8 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Messages({ loaderData }: Route.ComponentProps) {
-  const { filter, rows, page, hasNext, unhandled } = loaderData;
-  const href = (f: MessageFilter, p = 1) => hrefWith("/admin/messages", { filter: f === "all" ? null : f, page: p });
+  const { filter, rows, pager, unhandled } = loaderData;
+  const query = (f: MessageFilter) => ({ filter: f === "all" ? null : f });
   return (
     <section aria-labelledby="messages-heading">
       <h1 id="messages-heading" className="text-3xl font-bold text-ink">
@@ -37,53 +43,35 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 text-slate-700">
         Contact form messages, newest first. {unhandled === 1 ? "1 message is" : `${unhandled} messages are`} not handled yet.
       </p>
-      <FilterLinks label="Message filter" filters={MESSAGE_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => href(f)} />
-      {rows.length === 0 ? (
-        <p className="mt-6 text-slate-700">No messages here.</p>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className={TABLE_CLASS}>
-            <caption className="sr-only">
-              {FILTER_LABELS[filter]} contact messages, newest first, page {page}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className={TH_CLASS} aria-sort="descending">
-                  Received
-                </th>
-                <th scope="col" className={TH_CLASS}>
-                  From
-                </th>
-                <th scope="col" className={TH_CLASS}>
-                  Subject
-                </th>
-                <th scope="col" className={TH_CLASS}>
-                  State
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((m) => (
-                <tr key={m.id} className={m.handled_at ? "" : "font-semibold"}>
-                  <td className={TD_CLASS}>
-                    <When iso={m.created_at} />
-                  </td>
-                  <td className={TD_CLASS}>
-                    {m.name} <span className="font-normal text-slate-700">&lt;{m.email}&gt;</span>
-                  </td>
-                  <td className={TD_CLASS}>
-                    <Link to={`/admin/messages/${m.id}`} className="underline">
-                      {m.subject}
-                    </Link>
-                  </td>
-                  <td className={TD_CLASS}>{m.replied_at ? "Replied" : m.handled_at ? "Handled" : "Unhandled"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} hasNext={hasNext} hrefFor={(p) => href(filter, p)} label="Message pages" />
+      <FilterLinks label="Message filter" filters={MESSAGE_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => hrefWith("/admin/messages", query(f))} />
+      <AdminList
+        caption={`${FILTER_LABELS[filter]} contact messages, newest first, page ${pager.page}`}
+        rows={rows}
+        rowKey={(m) => m.id}
+        rowClassName={(m) => (m.handled_at ? "" : "font-semibold")}
+        columns={[
+          { header: "Received", fixedSort: "descending", cell: (m) => <When iso={m.created_at} /> },
+          {
+            header: "From",
+            cell: (m) => (
+              <>
+                {m.name} <span className="font-normal text-slate-700">&lt;{m.email}&gt;</span>
+              </>
+            ),
+          },
+          {
+            header: "Subject",
+            cell: (m) => (
+              <Link to={`/admin/messages/${m.id}`} className="underline">
+                {m.subject}
+              </Link>
+            ),
+          },
+          { header: "State", cell: (m) => (m.replied_at ? "Replied" : m.handled_at ? "Handled" : "Unhandled") },
+        ]}
+        empty="No messages here."
+        pager={{ label: "Message pages", pager, path: "/admin/messages", query: query(filter) }}
+      />
     </section>
   );
 }
