@@ -1,30 +1,28 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/customers";
-import { methodLabels, ROLE_LABELS } from "../../lib/admin/customer-labels.ts";
-import { SortHeader } from "../../components/admin/SortHeader.tsx";
-import { hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { AdminList, type ColumnSort } from "../../components/admin/list/AdminList.tsx";
+import { FilterField, FilterForm } from "../../components/admin/list/FilterForm.tsx";
+import { When } from "../../components/admin/list/When.tsx";
+import { MAX_SEARCH_LENGTH, methodLabels, ROLE_LABELS } from "../../lib/admin/customer-labels.ts";
+import { hrefWith, numberedPager } from "../../lib/admin/list-pager.ts";
 import { formatMoney } from "../../lib/money.ts";
-import { MAX_SEARCH_LENGTH } from "../../lib/admin/customer-labels.ts";
-import { CUSTOMER_SORTS, listCustomers, type CustomerSort, type RoleFilter } from "../../../server/customers/list.ts";
-import { getDb } from "../../../server/db/connection.ts";
+import { customerListFilters } from "../../../server/admin/list-filters.ts";
+import { loadListPage } from "../../../server/admin/list-page.ts";
+import { listCustomers, type CustomerSort } from "../../../server/customers/list.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta() {
   return [{ title: "Customers | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
 }
 
-function readQuery(url: URL) {
-  const p = url.searchParams;
-  const role = (["customer", "staff"] as const).find((r) => r === p.get("role")) ?? "all";
-  const sort = CUSTOMER_SORTS.find((s) => s === p.get("sort")) ?? "newest";
-  return { q: (p.get("q") ?? "").slice(0, MAX_SEARCH_LENGTH), role: role as RoleFilter, bannedOnly: p.get("banned") === "1", sort: sort as CustomerSort, page: pageParam(p.get("page")) };
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, { customer: ["view"] });
-  const query = readQuery(new URL(request.url));
-  const result = await listCustomers(getDb(), query);
-  return { query, ...result };
+  const { filter, list, pager } = await loadListPage(request, {
+    permission: { customer: ["view"] },
+    filters: customerListFilters,
+    list: (db, query) => listCustomers(db, query),
+    pager: numberedPager,
+  });
+  return { query: filter, rows: list.rows, pager };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -32,31 +30,19 @@ export async function action({ request }: Route.ActionArgs) {
   throw data("Method not allowed", { status: 405 });
 }
 
-type Query = ReturnType<typeof readQuery>;
+type Query = Route.ComponentProps["loaderData"]["query"];
 
-const listHref = (query: Query, overrides: Partial<Query> = {}) => {
-  const q = { ...query, ...overrides };
-  return hrefWith("/admin/customers", { q: q.q, role: q.role === "all" ? null : q.role, banned: q.bannedOnly ? "1" : null, sort: q.sort === "newest" ? null : q.sort, page: q.page });
-};
+const queryOf = (q: Query) => ({ q: q.q, role: q.role === "all" ? null : q.role, banned: q.bannedOnly ? "1" : null, sort: q.sort === "newest" ? null : q.sort });
 
-function CustomerSortHeader({ query, label, sort, alt }: { query: Query; label: string; sort: CustomerSort; alt?: CustomerSort }) {
+/** Sorts by `sort`; a column with an `alt` sort (Joined: newest, oldest) turns it round when pressed again. */
+function sortBy(query: Query, sort: CustomerSort, alt?: CustomerSort): ColumnSort {
   const active = query.sort === sort || query.sort === alt;
-  const direction = !active ? null : query.sort === "newest" ? "descending" : "ascending";
   const next = alt && query.sort === sort ? alt : sort;
-  return (
-    <SortHeader
-      label={label}
-      href={listHref(query, { sort: next, page: 1 })}
-      direction={direction}
-      className={TH_CLASS}
-      linkClassName="underline"
-      marker={direction ? (direction === "descending" ? " ↓" : " ↑") : null}
-    />
-  );
+  return { href: hrefWith("/admin/customers", queryOf({ ...query, sort: next })), direction: !active ? null : query.sort === "newest" ? "descending" : "ascending" };
 }
 
 export default function Customers({ loaderData }: Route.ComponentProps) {
-  const { query, rows, page, hasNext } = loaderData;
+  const { query, rows, pager } = loaderData;
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location?.pathname === "/admin/customers";
   return (
@@ -64,86 +50,52 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
       <h1 id="customers-heading" className="text-3xl font-bold text-ink">
         Customers
       </h1>
-      <Form method="get" role="search" aria-label="Customers" className="mt-4 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="customer-q" className="block text-sm font-semibold text-ink">
-            Name or email
-          </label>
+      <FilterForm label="Customers" button={searching ? "Searching…" : "Search"} hidden={{ sort: query.sort === "newest" ? null : query.sort }}>
+        <FilterField id="customer-q" label="Name or email">
           <input id="customer-q" name="q" type="search" defaultValue={query.q} maxLength={MAX_SEARCH_LENGTH} className="field mt-1" />
-        </div>
-        <div>
-          <label htmlFor="customer-role" className="block text-sm font-semibold text-ink">
-            Role
-          </label>
+        </FilterField>
+        <FilterField id="customer-role" label="Role">
           <select id="customer-role" name="role" defaultValue={query.role === "all" ? "" : query.role} className="field mt-1">
             <option value="">All accounts</option>
             <option value="customer">Customers</option>
             <option value="staff">Staff and admins</option>
           </select>
-        </div>
+        </FilterField>
         <div className="flex items-center gap-2 pb-2">
           <input id="customer-banned" name="banned" type="checkbox" value="1" defaultChecked={query.bannedOnly} />
           <label htmlFor="customer-banned" className="text-sm font-semibold text-ink">
             Banned only
           </label>
         </div>
-        {query.sort !== "newest" ? <input type="hidden" name="sort" value={query.sort} /> : null}
-        <button type="submit" className="btn-primary">
-          {searching ? "Searching…" : "Search"}
-        </button>
-      </Form>
-
-      {rows.length === 0 ? (
-        <p className="mt-6 text-slate-700" role="status">
-          No account matches {query.q ? `"${query.q}"` : "these filters"}.
-        </p>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className={TABLE_CLASS}>
-            <caption className="sr-only">Customers, page {page}</caption>
-            <thead>
-              <tr>
-                <CustomerSortHeader query={query} label="Name" sort="name" />
-                <CustomerSortHeader query={query} label="Email" sort="email" />
-                <th scope="col" className={TH_CLASS}>
-                  Sign-in methods
-                </th>
-                <th scope="col" className={TH_CLASS}>
-                  Role
-                </th>
-                <th scope="col" className={TH_CLASS}>
-                  Orders
-                </th>
-                <th scope="col" className={TH_CLASS}>
-                  Lifetime value
-                </th>
-                <CustomerSortHeader query={query} label="Joined" sort="newest" alt="oldest" />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c) => (
-                <tr key={c.id}>
-                  <td className={TD_CLASS}>
-                    <Link to={`/admin/customers/${encodeURIComponent(c.id)}`} className="font-medium text-ink underline">
-                      {c.name || "(no name)"}
-                    </Link>
-                    {c.banned ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-900">Banned</span> : null}
-                  </td>
-                  <td className={TD_CLASS}>{c.email}</td>
-                  <td className={TD_CLASS}>{methodLabels(c.methods).join(", ")}</td>
-                  <td className={TD_CLASS}>{ROLE_LABELS[c.role]}</td>
-                  <td className={TD_CLASS}>{c.orders}</td>
-                  <td className={TD_CLASS}>{formatMoney(c.lifetimeValueCents)}</td>
-                  <td className={TD_CLASS}>
-                    <When iso={c.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} hasNext={hasNext} hrefFor={(p) => listHref(query, { page: p })} label="Customer pages" />
+      </FilterForm>
+      <AdminList
+        caption={`Customers, page ${pager.page}`}
+        rows={rows}
+        rowKey={(c) => c.id}
+        columns={[
+          {
+            header: "Name",
+            sort: sortBy(query, "name"),
+            cell: (c) => (
+              <>
+                <Link to={`/admin/customers/${encodeURIComponent(c.id)}`} className="font-medium text-ink underline">
+                  {c.name || "(no name)"}
+                </Link>
+                {c.banned ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-900">Banned</span> : null}
+              </>
+            ),
+          },
+          { header: "Email", sort: sortBy(query, "email"), cell: (c) => c.email },
+          { header: "Sign-in methods", cell: (c) => methodLabels(c.methods).join(", ") },
+          { header: "Role", cell: (c) => ROLE_LABELS[c.role] },
+          { header: "Orders", cell: (c) => c.orders },
+          { header: "Lifetime value", cell: (c) => formatMoney(c.lifetimeValueCents) },
+          { header: "Joined", sort: sortBy(query, "newest", "oldest"), cell: (c) => <When iso={c.createdAt} /> },
+        ]}
+        empty={`No account matches ${query.q ? `"${query.q}"` : "these filters"}.`}
+        announceEmpty
+        pager={{ label: "Customer pages", pager, path: "/admin/customers", query: queryOf(query) }}
+      />
     </section>
   );
 }
