@@ -1,10 +1,14 @@
-import { data, Form, Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/newsletter";
-import { hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
-import { getDb } from "../../../server/db/connection.ts";
-import { countSubscribersByStatus, listSubscribers, parseNewsletterStatus } from "../../../server/newsletter/admin.ts";
+import { AdminList } from "../../components/admin/list/AdminList.tsx";
+import { FilterField, FilterForm } from "../../components/admin/list/FilterForm.tsx";
+import { When } from "../../components/admin/list/When.tsx";
 import { MAX_SEARCH_LENGTH } from "../../lib/admin/customer-labels.ts";
+import { hrefWith, numberedPager } from "../../lib/admin/list-pager.ts";
 import { NEWSLETTER_STATUSES } from "../../lib/admin/message-constants.ts";
+import { subscriberListFilters } from "../../../server/admin/list-filters.ts";
+import { loadListPage } from "../../../server/admin/list-page.ts";
+import { countSubscribersByStatus, listSubscribers } from "../../../server/newsletter/admin.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta() {
@@ -14,13 +18,14 @@ export function meta() {
 const STATUS_LABELS = { pending: "Pending", confirmed: "Confirmed", unsubscribed: "Unsubscribed" } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, { message: ["view"] });
-  const url = new URL(request.url);
-  const status = parseNewsletterStatus(url.searchParams.get("status"));
-  const q = (url.searchParams.get("q") ?? "").slice(0, MAX_SEARCH_LENGTH);
-  const db = getDb();
-  const [counts, list] = await Promise.all([countSubscribersByStatus(db), listSubscribers(db, { status, q, page: pageParam(url.searchParams.get("page")) })]);
-  return { status, q, counts, ...list };
+  const { filter, list, count, pager } = await loadListPage(request, {
+    permission: { message: ["view"] },
+    filters: subscriberListFilters,
+    list: (db, query) => listSubscribers(db, query),
+    count: (db) => countSubscribersByStatus(db),
+    pager: numberedPager,
+  });
+  return { status: filter.status, q: filter.q, counts: count, rows: list.rows, pager };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -29,8 +34,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Newsletter({ loaderData }: Route.ComponentProps) {
-  const { status, q, counts, rows, page, hasNext } = loaderData;
-  const href = (p: number) => hrefWith("/admin/newsletter", { status, q, page: p });
+  const { status, q, counts, rows, pager } = loaderData;
   const exportHref = hrefWith("/admin/newsletter/export.csv", { status });
   return (
     <section aria-labelledby="newsletter-heading">
@@ -45,17 +49,20 @@ export default function Newsletter({ loaderData }: Route.ComponentProps) {
           </div>
         ))}
       </dl>
-      <Form method="get" role="search" aria-label="Subscribers" className="mt-6 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="subscriber-q" className="block text-sm font-semibold text-ink">
-            Email contains
-          </label>
+      <FilterForm
+        label="Subscribers"
+        button="Show"
+        className="mt-6 flex flex-wrap items-end gap-3"
+        after={
+          <a href={exportHref} className="btn-outline" download>
+            Download CSV{status ? ` (${STATUS_LABELS[status].toLowerCase()})` : ""}
+          </a>
+        }
+      >
+        <FilterField id="subscriber-q" label="Email contains">
           <input id="subscriber-q" name="q" type="search" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} className="field mt-1" />
-        </div>
-        <div>
-          <label htmlFor="subscriber-status" className="block text-sm font-semibold text-ink">
-            Status
-          </label>
+        </FilterField>
+        <FilterField id="subscriber-status" label="Status">
           <select id="subscriber-status" name="status" defaultValue={status ?? ""} className="field mt-1">
             <option value="">Any status</option>
             {NEWSLETTER_STATUSES.map((s) => (
@@ -64,60 +71,22 @@ export default function Newsletter({ loaderData }: Route.ComponentProps) {
               </option>
             ))}
           </select>
-        </div>
-        <button type="submit" className="btn-primary">
-          Show
-        </button>
-        <a href={exportHref} className="btn-outline" download>
-          Download CSV{status ? ` (${STATUS_LABELS[status].toLowerCase()})` : ""}
-        </a>
-      </Form>
-      {rows.length === 0 ? (
-        <p className="mt-6 text-slate-700">No subscribers match.</p>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className={TABLE_CLASS}>
-            <caption className="sr-only">Newsletter subscribers, newest first, page {page}</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={TH_CLASS}>
-                  Email
-                </th>
-                <th scope="col" className={TH_CLASS}>
-                  Status
-                </th>
-                <th scope="col" className={TH_CLASS} aria-sort="descending">
-                  Signed up
-                </th>
-                <th scope="col" className={TH_CLASS}>
-                  Confirmed
-                </th>
-                <th scope="col" className={TH_CLASS}>
-                  Unsubscribed
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td className={TD_CLASS}>{r.email}</td>
-                  <td className={TD_CLASS}>{STATUS_LABELS[r.status]}</td>
-                  <td className={TD_CLASS}>
-                    <When iso={r.created_at} />
-                  </td>
-                  <td className={TD_CLASS}>
-                    <When iso={r.confirmed_at} />
-                  </td>
-                  <td className={TD_CLASS}>
-                    <When iso={r.unsubscribed_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} hasNext={hasNext} hrefFor={href} label="Subscriber pages" />
+        </FilterField>
+      </FilterForm>
+      <AdminList
+        caption={`Newsletter subscribers, newest first, page ${pager.page}`}
+        rows={rows}
+        rowKey={(r) => r.id}
+        columns={[
+          { header: "Email", cell: (r) => r.email },
+          { header: "Status", cell: (r) => STATUS_LABELS[r.status] },
+          { header: "Signed up", fixedSort: "descending", cell: (r) => <When iso={r.created_at} /> },
+          { header: "Confirmed", cell: (r) => <When iso={r.confirmed_at} /> },
+          { header: "Unsubscribed", cell: (r) => <When iso={r.unsubscribed_at} /> },
+        ]}
+        empty="No subscribers match."
+        pager={{ label: "Subscriber pages", pager, path: "/admin/newsletter", query: { status, q } }}
+      />
       <p className="mt-6 text-sm text-slate-700">
         Subscribers confirm by email (double opt-in); only confirmed addresses get the newsletter. See also the{" "}
         <Link to="/admin/mail" className="underline">
