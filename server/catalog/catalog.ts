@@ -11,23 +11,16 @@ import type { Db } from "../db/connection.ts";
 import { compiledOnce } from "../db/compiled-once.ts";
 import type { ProductQuery } from "./search-types.ts";
 import { searchProducts } from "./search.ts";
+import { references, type RefOption } from "./search-references.ts";
 import { coverImageUrls, listProductImages } from "./product-images.ts";
 import { isProductId, parseJsonList, productsWithSlugs } from "./product-rows.ts";
 import { toSummary } from "./summary.ts";
 
-const FACET_TTL_MS = 60_000;
-const facetCache = new WeakMap<Db, { at: number; categories: FacetOption[]; brands: FacetOption[] }>();
-
-/** Categories and brands in display order. They change only with a deploy, so a short cache is safe. */
+/** Categories and brands in display order (cached with the search's references, search-references.ts). */
 export async function listFacets(db: Db): Promise<{ categories: FacetOption[]; brands: FacetOption[] }> {
-  const hit = facetCache.get(db);
-  if (hit && Date.now() - hit.at < FACET_TTL_MS) return { categories: hit.categories, brands: hit.brands };
-  const [categories, brands] = await Promise.all([
-    db.selectFrom("categories").select(["name", "slug"]).orderBy("position").execute(),
-    db.selectFrom("brands").select(["name", "slug"]).orderBy("position").execute(),
-  ]);
-  facetCache.set(db, { at: Date.now(), categories, brands });
-  return { categories, brands };
+  const refs = await references(db);
+  const option = ({ name, slug }: RefOption): FacetOption => ({ name, slug });
+  return { categories: refs.categories.map(option), brands: refs.brands.map(option) };
 }
 
 function summaryQuery(db: Db) {

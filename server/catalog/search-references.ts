@@ -1,8 +1,15 @@
 import type { Db } from "../db/connection.ts";
-import { ensureSearchSchema } from "./search-schema.ts";
 
-// What both search and suggestions need before they start: categories and brands with their ids,
-// in display order (read at most once a minute per process), and the search tables.
+/**
+ * Categories and brands with their ids, in display order: the shop's facet lists, the search's
+ * filters and the suggestions all read them here.
+ *
+ * Nothing in the running store writes them: only the seed does, into empty tables (a separate
+ * process, usually before the first start, possibly beside a running one). So an answer is kept
+ * for a minute per process, which also bounds how long a change made outside the store (an
+ * operator's SQL) takes to show; and an empty answer — the catalog not seeded yet — is not kept,
+ * so the lists appear with the first request after the seed.
+ */
 const REF_TTL_MS = 60_000;
 
 export interface RefOption {
@@ -27,21 +34,16 @@ export function references(db: Db): Promise<References> {
     categories: categories.map((c) => ({ ...c, id: Number(c.id) })),
     brands: brands.map((b) => ({ ...b, id: Number(b.id) })),
   }));
-  value.catch(() => refCache.delete(db));
-  refCache.set(db, { at: Date.now(), value });
+  const entry = { at: Date.now(), value };
+  const forget = () => {
+    if (refCache.get(db) === entry) refCache.delete(db);
+  };
+  value.then((refs) => (refs.categories.length === 0 || refs.brands.length === 0 ? forget() : undefined), forget);
+  refCache.set(db, entry);
   return value;
 }
 
 /** Drops this process's cached reference data (tests and benchmarks, through clearSearchCaches). */
 export function forgetReferences(db: Db): void {
   refCache.delete(db);
-}
-
-const checked = new WeakSet<Db>();
-
-/** Makes sure the search tables exist (search-schema.ts), once per database handle, before its first search. */
-export async function ensureSearchTables(db: Db): Promise<void> {
-  if (checked.has(db)) return;
-  await ensureSearchSchema(db);
-  checked.add(db);
 }

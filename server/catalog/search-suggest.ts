@@ -7,7 +7,7 @@ import { coverImageUrls } from "./product-images.ts";
 import { resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
 import { cachedSuggestions } from "./suggestion-cache.ts";
 import { ftsQuery, tsQuery } from "./search-match.ts";
-import { references, ensureSearchTables } from "./search-references.ts";
+import { references } from "./search-references.ts";
 import { cleanQueryText } from "../../app/lib/shop-query.ts";
 
 // Suggestions while typing: a few products, categories and brands for the search box (decision 0003),
@@ -75,7 +75,6 @@ export async function suggestSearch(db: Db, text: string, limits: SuggestLimits 
 }
 
 async function computeSuggestions(db: Db, q: string, terms: string[], limits: SuggestLimits): Promise<Suggestions> {
-  await ensureSearchTables(db);
   const refs = await references(db);
   const resolved = await resolveTerms(db, terms, { completeLast: true });
   // A word no product uses (by the vocabulary), with nothing close to it, matches no product name.

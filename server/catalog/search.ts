@@ -5,7 +5,7 @@ import { dbKind, type Db, type DbKind } from "../db/connection.ts";
 import { cleanQueryText } from "../../app/lib/shop-query.ts";
 import { highlight, porterStem, queryTerms, snippet, words } from "./search-text.ts";
 import type { FacetCount, SearchHit, SearchQuery, SearchResult } from "./search-types.ts";
-import { forgetReferences, references, ensureSearchTables, type RefOption, type References } from "./search-references.ts";
+import { forgetReferences, references, type RefOption, type References } from "./search-references.ts";
 import { coverKeyOfProduct, uploadedImageUrl } from "./product-images.ts";
 import { toSummary } from "./summary.ts";
 import { correctedQuery, resolveTerms, type ResolvedTerm } from "./search-vocabulary.ts";
@@ -188,7 +188,6 @@ async function browseCells(db: Db, f: Filters): Promise<Cell[]> {
 /** Searches (or, with no words, browses) the catalog: one page of products, the total and the facet counts. */
 export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<SearchResult> {
   const kind = dbKind(db);
-  await ensureSearchTables(db);
   const refs = await references(db);
   const q = cleanQueryText(query.q);
   const terms = queryTerms(q);
@@ -371,7 +370,6 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
 export async function matchingProductIds(db: Db, text: string): Promise<RawBuilder<{ id: number }> | "none" | null> {
   const terms = queryTerms(cleanQueryText(text));
   if (terms.length === 0) return null;
-  await ensureSearchTables(db);
   const resolved = await resolveTerms(db, terms);
   if (resolved.some((t) => t.alternatives.length === 0)) return "none";
   return sql<{ id: number }>`SELECT id FROM (${matchSource(dbKind(db), resolved, ["product_id"], null)}) matched`;

@@ -28,6 +28,7 @@ import * as searchPostings from "./migrations/024_search_postings.ts";
 import * as searchWordsVersion from "./migrations/025_search_words_version.ts";
 import * as secondFactorCodes from "./migrations/026_second_factor_codes.ts";
 import * as guestHoldClients from "./migrations/027_guest_hold_clients.ts";
+import * as searchSchemaRepair from "./migrations/028_search_schema_repair.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -60,6 +61,7 @@ const migrations: Record<string, DialectMigration> = {
   "025_search_words_version": searchWordsVersion,
   "026_second_factor_codes": secondFactorCodes,
   "027_guest_hold_clients": guestHoldClients,
+  "028_search_schema_repair": searchSchemaRepair,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -3,6 +3,7 @@ import { getProductDetail, listBestProducts, listFacets, listFeaturedProducts, l
 import type { Db, DbKind } from "../../server/db/connection.ts";
 import { BRANDS, CATEGORIES } from "../../server/db/seed/catalog-data.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
+import { forgetReferences, references } from "../../server/catalog/search-references.ts";
 import type { ProductQuery } from "../../server/catalog/catalog.ts";
 import type { ProductSummary } from "../../app/lib/catalog-types.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
@@ -303,5 +304,33 @@ describe.runIf(dialects.length > 1)("SQLite and PostgreSQL agree", () => {
     for (const name of Object.keys(results[a]!)) {
       expect(results[b]![name], name).toEqual(results[a]![name]);
     }
+  });
+});
+
+describe.each(dialects)("category and brand lists on %s", (kind) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await freshDb(kind);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("are one cache for the facets and the search: not kept while the catalog is unseeded, kept once it is", async () => {
+    expect(await listFacets(t.db)).toEqual({ categories: [], brands: [] });
+    await seedCatalog(t.db, { products: 20 });
+    // No cache to clear: the seed's lists show with the next request.
+    const facets = await listFacets(t.db);
+    expect(facets.categories).toEqual(CATEGORIES.map(({ name, slug }) => ({ name, slug })));
+    expect(facets.brands).toEqual(BRANDS.map(({ name, slug }) => ({ name, slug })));
+    const refs = await references(t.db);
+    expect(refs.categories.map(({ name, slug }) => ({ name, slug }))).toEqual(facets.categories);
+    expect(refs.brands.every((b) => Number.isInteger(b.id))).toBe(true);
+    // Kept (a minute per process): a change made outside the store shows later, not here.
+    await t.db.updateTable("categories").set({ name: "Renamed" }).where("slug", "=", CATEGORIES[0]!.slug).execute();
+    expect((await listFacets(t.db)).categories[0]!.name).toBe(CATEGORIES[0]!.name);
+    expect(await references(t.db)).toBe(await references(t.db));
+    forgetReferences(t.db);
+    expect((await listFacets(t.db)).categories[0]!.name).toBe("Renamed");
   });
 });

@@ -16,7 +16,7 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   await copyStockWhenItCrossesZero(db, kind);
 }
 
-/** Also run by the search schema's repair (server/catalog/search-schema.ts) after it re-creates 004's triggers. */
+/** Also run by the search schema's repair (migration 028) after it re-creates 004's triggers. */
 export async function copyStockWhenItCrossesZero(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind === "sqlite") {
     const changed = SQLITE_FACT_COLUMNS.split(", ")

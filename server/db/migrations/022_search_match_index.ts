@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   await createMatchIndex(db, kind);
 }
 
-/** Also run by the search schema's repair (server/catalog/search-schema.ts) after it re-creates 004's table. */
+/** Also run by the search schema's repair (migration 028) after it re-creates 004's table. */
 export async function createMatchIndex(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind !== "sqlite") return;
   await sql

@@ -14,7 +14,7 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   await createCellTriggers(db, kind);
 }
 
-/** Also run by the search schema's repair (server/catalog/search-schema.ts), which re-creates search_products. */
+/** Also run by the search schema's repair (migration 028), which re-creates search_products. */
 export async function createCellTriggers(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind !== "sqlite") return;
   const bump = "UPDATE search_cells_version SET version = version + 1;";

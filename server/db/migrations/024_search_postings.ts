@@ -132,7 +132,7 @@ const TRIGGERS = [
 ];
 
 /**
- * Creates (or, for the search schema's repair, re-creates) the lists, their triggers and the
+ * Creates (or, for the search schema's repair in migration 028, re-creates) the lists, their triggers and the
  * version, and fills the lists from search_products as it is.
  */
 export async function createSearchPostings(db: Kysely<any>, kind: DbKind): Promise<void> {
