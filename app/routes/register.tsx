@@ -7,7 +7,7 @@ import { PasswordField } from "../components/account/PasswordField.tsx";
 import { useAlert } from "../components/ui/Alert.tsx";
 import { postAuth } from "../lib/auth-client.ts";
 import { authErrorMessage } from "../lib/auth-errors.ts";
-import { AUTH_MESSAGES, checkRegistration } from "../lib/auth-rules.ts";
+import { AUTH_MESSAGES, checkRegistration, FULL_NAME_MAX } from "../lib/auth-rules.ts";
 import { seo } from "../lib/seo.ts";
 import { ALERT_MS } from "../lib/site.ts";
 import { callAuthEndpoint } from "../../server/auth/forward.ts";
@@ -72,7 +72,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
           <label htmlFor="register-name" className="block text-sm font-semibold text-ink">
             Full name
           </label>
-          <input id="register-name" name="fullName" type="text" autoComplete="name" maxLength={100} defaultValue={actionData?.fullName} className="field mt-1" />
+          <input id="register-name" name="fullName" type="text" autoComplete="name" maxLength={FULL_NAME_MAX} defaultValue={actionData?.fullName} className="field mt-1" />
         </div>
         <EmailField id="register-email" defaultValue={actionData?.email} />
         <PasswordField id="register-password" autoComplete="new-password" />

@@ -5,7 +5,7 @@ import { companyAc, companyRoles, INVITATION_DAYS } from "./company-roles.ts";
 import { companyInvitationMail } from "../trade/mails.ts";
 import { ALREADY_IN_COMPANY_MESSAGE, companyOf } from "../trade/company.ts";
 import { ACCOUNT_SUSPENDED_MESSAGE } from "../../app/lib/auth-errors.ts";
-import { AUTH_MESSAGES, checkRegistration } from "../../app/lib/auth-rules.ts";
+import { AUTH_MESSAGES, checkRegistration, PASSWORD_MAX, PASSWORD_MIN } from "../../app/lib/auth-rules.ts";
 import { config, type AppConfig } from "../config.ts";
 import { dbKind, getDb, type Db } from "../db/connection.ts";
 import { enqueueMail } from "../mail/queue.ts";
@@ -58,8 +58,8 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
     trustedOrigins: trustedOrigins(cfg),
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: 6,
-      maxPasswordLength: 128,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
