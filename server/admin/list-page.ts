@@ -1,6 +1,6 @@
 /**
  * The loader of every back-office list page: guard with the page's permission, parse the query
- * string with the page's zod schema, read the list (and any figure shown beside it) at once, and
+ * string with the page's zod schema, read the list and whatever the page shows beside it at once, and
  * work out the pager. A page passes its own query; the list component (app/components/admin/list/)
  * draws the result.
  */
@@ -14,27 +14,27 @@ import { requireAdmin, requireStaff, type StaffSession } from "../staff/guard.ts
 /** A list filter is never longer: anything past it is cut off before parsing. */
 export const MAX_FILTER_PARAM_LENGTH = 300;
 
-export interface ListPageSpec<Filter, Result, Count> {
+export interface ListPageSpec<Filter, Result, Beside> {
   /** What the staff member must be allowed to do; "admin" for the pages only admins see. */
   permission: Permissions | "admin";
   /** Parses the query string, one string per parameter. A value it can't use is refused with a 400 and the schema's message. */
   filters: z.ZodType<Filter>;
   list: (db: Db, filter: Filter, staff: StaffSession) => Promise<Result>;
-  /** A figure the page shows beside the list (how many are waiting, by status…), read alongside it. */
-  count?: (db: Db, filter: Filter) => Promise<Count>;
+  /** What the page shows beside the list (how many are waiting, the filters' choices…), read alongside it. */
+  beside?: (db: Db, filter: Filter) => Promise<Beside>;
   /** Where the previous and next pages are; a list without one fits on one page. */
   pager?: (result: Result, filter: Filter) => ListPager;
   /** Instead of a 400: the page shows each field's first problem beside it, with this filter and list. */
   whenInvalid?: (errors: Record<string, string>) => { filter: Filter; list: Result };
 }
 
-export interface ListPage<Filter, Result, Count> {
+export interface ListPage<Filter, Result, Beside> {
   staff: StaffSession;
   filter: Filter;
   /** Each refused field's first problem (only with whenInvalid). */
   errors: Record<string, string>;
   list: Result;
-  count: Count;
+  beside: Beside;
   pager: ListPager;
 }
 
@@ -51,17 +51,17 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
   return errors;
 }
 
-export async function loadListPage<Filter, Result, Count = undefined>(request: Request, spec: ListPageSpec<Filter, Result, Count>): Promise<ListPage<Filter, Result, Count>> {
+export async function loadListPage<Filter, Result, Beside = undefined>(request: Request, spec: ListPageSpec<Filter, Result, Beside>): Promise<ListPage<Filter, Result, Beside>> {
   const staff = spec.permission === "admin" ? await requireAdmin(request) : await requireStaff(request, spec.permission);
   const parsed = spec.filters.safeParse(listQueryOf(new URL(request.url)));
   if (!parsed.success) {
     const errors = fieldErrorsOf(parsed.error);
     if (!spec.whenInvalid) throw data(Object.values(errors)[0] ?? "Check the filters.", { status: 400 });
     const { filter, list } = spec.whenInvalid(errors);
-    return { staff, filter, errors, list, count: undefined as Count, pager: ONE_PAGE };
+    return { staff, filter, errors, list, beside: undefined as Beside, pager: ONE_PAGE };
   }
   const filter = parsed.data;
   const db = getDb();
-  const [list, count] = await Promise.all([spec.list(db, filter, staff), spec.count ? spec.count(db, filter) : (undefined as Count)]);
-  return { staff, filter, errors: {}, list, count, pager: spec.pager ? spec.pager(list, filter) : ONE_PAGE };
+  const [list, beside] = await Promise.all([spec.list(db, filter, staff), spec.beside ? spec.beside(db, filter) : (undefined as Beside)]);
+  return { staff, filter, errors: {}, list, beside, pager: spec.pager ? spec.pager(list, filter) : ONE_PAGE };
 }

@@ -22,11 +22,11 @@ describe("the back-office list loader", () => {
 
   it("guards with the page's permission, then reads the list and its figure with the parsed filter and works out the pager", async () => {
     const list = vi.fn(async (_db: unknown, f: { kind: string; page: number }) => ({ rows: [f.kind], page: f.page, hasNext: true }));
-    const count = vi.fn(async () => 7);
-    const page = await loadListPage(request("?kind=b&page=2"), { permission: { message: ["view"] }, filters, list, count, pager: numberedPager });
+    const beside = vi.fn(async () => 7);
+    const page = await loadListPage(request("?kind=b&page=2"), { permission: { message: ["view"] }, filters, list, beside, pager: numberedPager });
     expect(guard.requireStaff).toHaveBeenCalledWith(expect.any(Request), { message: ["view"] });
     expect(list).toHaveBeenCalledWith("the db", { kind: "b", page: 2 }, staff);
-    expect(page).toMatchObject({ filter: { kind: "b", page: 2 }, errors: {}, list: { rows: ["b"] }, count: 7, pager: { page: 2, previous: { page: 1 }, next: { page: 3 } } });
+    expect(page).toMatchObject({ filter: { kind: "b", page: 2 }, errors: {}, list: { rows: ["b"] }, beside: 7, pager: { page: 2, previous: { page: 1 }, next: { page: 3 } } });
   });
 
   it("asks for an admin on the admin-only pages, and a list without a pager fits on one page", async () => {

@@ -17,14 +17,14 @@ export function meta() {
 const FILTER_LABELS: Record<MessageFilter, string> = { all: "All", unhandled: "Unhandled", handled: "Handled" };
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { filter, list, count, pager } = await loadListPage(request, {
+  const { filter, list, beside, pager } = await loadListPage(request, {
     permission: { message: ["view"] },
     filters: messageListFilters,
     list: (db, query) => listMessages(db, query),
-    count: (db) => countUnhandledMessages(db),
+    beside: (db) => countUnhandledMessages(db),
     pager: numberedPager,
   });
-  return { filter: filter.filter, unhandled: count, rows: list.rows, pager };
+  return { filter: filter.filter, unhandled: beside, rows: list.rows, pager };
 }
 
 export async function action({ request }: Route.ActionArgs) {

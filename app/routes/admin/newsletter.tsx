@@ -18,14 +18,14 @@ export function meta() {
 const STATUS_LABELS = { pending: "Pending", confirmed: "Confirmed", unsubscribed: "Unsubscribed" } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { filter, list, count, pager } = await loadListPage(request, {
+  const { filter, list, beside, pager } = await loadListPage(request, {
     permission: { message: ["view"] },
     filters: subscriberListFilters,
     list: (db, query) => listSubscribers(db, query),
-    count: (db) => countSubscribersByStatus(db),
+    beside: (db) => countSubscribersByStatus(db),
     pager: numberedPager,
   });
-  return { status: filter.status, q: filter.q, counts: count, rows: list.rows, pager };
+  return { status: filter.status, q: filter.q, counts: beside, rows: list.rows, pager };
 }
 
 export async function action({ request }: Route.ActionArgs) {
