@@ -1,8 +1,12 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/trade";
-import { FilterLinks, hrefWith, Pager, pageParam, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { AdminList } from "../../components/admin/list/AdminList.tsx";
+import { FilterLinks } from "../../components/admin/list/FilterLinks.tsx";
+import { When } from "../../components/admin/list/When.tsx";
+import { hrefWith, numberedPager } from "../../lib/admin/list-pager.ts";
+import { applicationListFilters } from "../../../server/admin/list-filters.ts";
+import { loadListPage } from "../../../server/admin/list-page.ts";
 import { APPLICATION_FILTERS, countPendingApplications, listApplications, type ApplicationFilter } from "../../../server/trade/applications.ts";
-import { getDb } from "../../../server/db/connection.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta() {
@@ -13,12 +17,14 @@ const FILTER_LABELS: Record<ApplicationFilter, string> = { pending: "Waiting for
 const STATUS_LABELS: Record<string, string> = { pending: "Waiting", approved: "Approved", rejected: "Rejected" };
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, { trade: ["view"] });
-  const url = new URL(request.url);
-  const filter = APPLICATION_FILTERS.find((f) => f === url.searchParams.get("filter")) ?? "pending";
-  const db = getDb();
-  const [list, pending] = await Promise.all([listApplications(db, { filter, page: pageParam(url.searchParams.get("page")) }), countPendingApplications(db)]);
-  return { filter, pending, ...list };
+  const { filter, list, beside, pager } = await loadListPage(request, {
+    permission: { trade: ["view"] },
+    filters: applicationListFilters,
+    list: (db, query) => listApplications(db, query),
+    beside: (db) => countPendingApplications(db),
+    pager: numberedPager,
+  });
+  return { filter: filter.filter, pending: beside, rows: list.rows, pager };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -27,8 +33,8 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function TradeApplications({ loaderData }: Route.ComponentProps) {
-  const { filter, rows, page, hasNext, pending } = loaderData;
-  const href = (f: ApplicationFilter, p = 1) => hrefWith("/admin/trade", { filter: f === "pending" ? null : f, page: p });
+  const { filter, rows, pager, pending } = loaderData;
+  const query = (f: ApplicationFilter) => ({ filter: f === "pending" ? null : f });
   return (
     <section aria-labelledby="trade-heading">
       <h1 id="trade-heading" className="text-3xl font-bold text-ink">
@@ -37,49 +43,36 @@ export default function TradeApplications({ loaderData }: Route.ComponentProps) 
       <p className="mt-2 text-slate-700">
         Applications for a trade account. {pending === 1 ? "1 application is" : `${pending} applications are`} waiting for a decision.
       </p>
-      <FilterLinks label="Application filter" filters={APPLICATION_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => href(f)} />
-      {rows.length === 0 ? (
-        <p className="mt-6 text-slate-700">No applications here.</p>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className={TABLE_CLASS}>
-            <caption className="sr-only">
-              {FILTER_LABELS[filter]}: trade account applications, page {page}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className={TH_CLASS}>Received</th>
-                <th scope="col" className={TH_CLASS}>Company</th>
-                <th scope="col" className={TH_CLASS}>Applicant</th>
-                <th scope="col" className={TH_CLASS}>Country</th>
-                <th scope="col" className={TH_CLASS}>Tax number</th>
-                <th scope="col" className={TH_CLASS}>State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((a) => (
-                <tr key={a.id}>
-                  <td className={TD_CLASS}>
-                    <When iso={a.created_at} />
-                  </td>
-                  <td className={TD_CLASS}>
-                    <Link to={`/admin/trade/${a.id}`} className="underline">
-                      {a.company_name}
-                    </Link>
-                  </td>
-                  <td className={TD_CLASS}>
-                    {a.applicant_name} <span className="text-slate-700">&lt;{a.applicant_email}&gt;</span>
-                  </td>
-                  <td className={TD_CLASS}>{a.country === "GB" ? "United Kingdom" : "United States"}</td>
-                  <td className={TD_CLASS}>{a.tax_id}</td>
-                  <td className={TD_CLASS}>{STATUS_LABELS[a.status] ?? a.status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} hasNext={hasNext} hrefFor={(p) => href(filter, p)} label="Application pages" />
+      <FilterLinks label="Application filter" filters={APPLICATION_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => hrefWith("/admin/trade", query(f))} />
+      <AdminList
+        caption={`${FILTER_LABELS[filter]}: trade account applications, page ${pager.page}`}
+        rows={rows}
+        rowKey={(a) => a.id}
+        columns={[
+          { header: "Received", cell: (a) => <When iso={a.created_at} /> },
+          {
+            header: "Company",
+            cell: (a) => (
+              <Link to={`/admin/trade/${a.id}`} className="underline">
+                {a.company_name}
+              </Link>
+            ),
+          },
+          {
+            header: "Applicant",
+            cell: (a) => (
+              <>
+                {a.applicant_name} <span className="text-slate-700">&lt;{a.applicant_email}&gt;</span>
+              </>
+            ),
+          },
+          { header: "Country", cell: (a) => (a.country === "GB" ? "United Kingdom" : "United States") },
+          { header: "Tax number", cell: (a) => a.tax_id },
+          { header: "State", cell: (a) => STATUS_LABELS[a.status] ?? a.status },
+        ]}
+        empty="No applications here."
+        pager={{ label: "Application pages", pager, path: "/admin/trade", query: query(filter) }}
+      />
     </section>
   );
 }
