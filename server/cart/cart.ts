@@ -5,8 +5,8 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, QUANTITY_LIMIT_MESSAGES } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
-import { priceLines, tradeRuleFor } from "../../app/lib/pricing.ts";
-import { buyerPriceRules, userOfOwner, volumeBreaksFor } from "../trade/prices.ts";
+import { userOfOwner } from "../trade/prices.ts";
+import { priceLinesForBuyer } from "./priced-lines.ts";
 
 const now = () => new Date().toISOString();
 
@@ -124,18 +124,7 @@ export async function getCart(db: Db, owner: string): Promise<CartView> {
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
     .execute();
-  const ids = rows.map((r) => r.product_id);
-  const [covers, breaks, rules] = await Promise.all([coverImageUrls(db, ids), volumeBreaksFor(db, ids), rows.length ? buyerPriceRules(db, userOfOwner(owner)) : null]);
-  const priced = priceLines(
-    rows.map((row) => ({
-      row,
-      productId: row.product_id,
-      quantity: row.quantity,
-      listCents: row.sale_price_cents,
-      volumeBreaks: breaks.get(row.product_id),
-      trade: tradeRuleFor(rules, row.product_id, row.category_id),
-    })),
-  );
+  const [covers, priced] = await Promise.all([coverImageUrls(db, rows.map((r) => r.product_id)), priceLinesForBuyer(db, userOfOwner(owner), rows)]);
   const lines: CartLine[] = priced.map(({ row, unit, volumeBreaks, trade }) => ({
     productId: row.product_id,
     color: row.color,
@@ -146,7 +135,7 @@ export async function getCart(db: Db, owner: string): Promise<CartView> {
     listPriceCents: row.sale_price_cents,
     priceSource: unit.source,
     volumeBreaks: volumeBreaks ?? [],
-    trade: trade ?? null,
+    trade,
     seenPriceCents: row.seen_price_cents,
     // An archived product can't be bought: the cart shows it as having none to sell.
     stockQuantity: row.archived_at ? 0 : row.stock_quantity,

@@ -6,13 +6,12 @@
  * list, are in saved-list-cart.ts.
  */
 import { sql, type Transaction } from "kysely";
-import { priceLines, tradeRuleFor } from "../../app/lib/pricing.ts";
 import { isUniqueViolation } from "../catalog/product-form.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { companyOf, type CompanyMembership } from "./company.ts";
-import { buyerPriceRules, volumeBreaksFor } from "./prices.ts";
+import { priceLinesForBuyer } from "../cart/priced-lines.ts";
 import { checkQuickOrder } from "./quick-order.ts";
 import { listQuantity, parseListName, plural, SAVED_LIST_MAX_LINES, SAVED_LIST_MAX_QUANTITY, SAVED_LISTS_PER_USER } from "./saved-list-rules.ts";
 
@@ -313,11 +312,7 @@ export async function savedListView(db: Db, userId: string, listId: number): Pro
     .orderBy("sl.product_id")
     .orderBy("sl.color")
     .execute();
-  const ids = rows.map((r) => r.product_id);
-  const [breaks, rules] = await Promise.all([volumeBreaksFor(db, ids), rows.length ? buyerPriceRules(db, userId) : null]);
-  const priced = priceLines(
-    rows.map((row) => ({ row, productId: row.product_id, quantity: row.quantity, listCents: row.sale_price_cents, volumeBreaks: breaks.get(row.product_id), trade: tradeRuleFor(rules, row.product_id, row.category_id) })),
-  );
+  const priced = await priceLinesForBuyer(db, userId, rows);
   const lines = priced.map(({ row, unit }) => ({
     productId: row.product_id,
     color: row.color,

@@ -9,10 +9,13 @@ import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { discountedPriceCents } from "../../app/lib/pricing.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 import { addToCart, getCart, setCartQuantity } from "../../server/cart/cart.ts";
+import { priceLinesForBuyer } from "../../server/cart/priced-lines.ts";
 import { loadConfig } from "../../server/config.ts";
 import { seedCatalog, SEED_VOLUME_BREAKS } from "../../server/db/seed/seed.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { productVolumeBreaks, volumeBreaksFor } from "../../server/trade/prices.ts";
+import { saveCartAsList } from "../../server/trade/saved-list-cart.ts";
+import { savedListView } from "../../server/trade/saved-lists.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
@@ -133,6 +136,32 @@ describe.each(dialects)("volume breaks and trade prices on %s", (kind) => {
       [BROKEN]: discountedPriceCents(list[BROKEN]!.cents, 10),
       [other]: discountedPriceCents(list[other]!.cents, 3),
     });
+  });
+
+  it("prices a line for a buyer one way, for the cart and the saved lists alike", async () => {
+    const category = list[PLAIN]!.category;
+    const buyer = await tradeBuyer([{ target: `category:${category}`, percent_off: 8 }]);
+    const line = (productId: number, quantity: number) => ({ product_id: productId, category_id: list[productId]!.category, quantity, sale_price_cents: list[productId]!.cents });
+    const rows = [line(PLAIN, 2), line(BROKEN, 6), line(BROKEN, 6)];
+    const summary = (priced: Awaited<ReturnType<typeof priceLinesForBuyer>>) => priced.map((p) => [p.row.product_id, p.unit.unitCents, p.unit.source, p.volumeBreaks?.length ?? 0, p.trade]);
+    // A guest: list prices; one product's units in two lines (two colors) reach its 10+ break together.
+    expect(summary(await priceLinesForBuyer(t.db, null, rows))).toEqual([
+      [PLAIN, list[PLAIN]!.cents, "list", 0, null],
+      [BROKEN, discountedPriceCents(list[BROKEN]!.cents, 5), "volume", 2, null],
+      [BROKEN, discountedPriceCents(list[BROKEN]!.cents, 5), "volume", 2, null],
+    ]);
+    // The company's buyer: its price list where it applies.
+    const forBuyer = summary(await priceLinesForBuyer(t.db, buyer, rows));
+    expect(forBuyer[0]).toEqual([PLAIN, discountedPriceCents(list[PLAIN]!.cents, 8), "trade", 0, { percentOff: 8 }]);
+    expect(await priceLinesForBuyer(t.db, buyer, [])).toEqual([]);
+
+    const owner = `u:${buyer}`;
+    await addToCart(t.db, owner, { productId: PLAIN, quantity: 2 });
+    const cart = await getCart(t.db, owner);
+    const saved = await saveCartAsList(t.db, buyer, `Priced ${token()}`);
+    const view = await savedListView(t.db, buyer, saved.id);
+    expect(view.lines.map((l) => [l.productId, l.unitPriceCents, l.priceSource])).toEqual(cart.lines.map((l) => [l.productId, l.unitPriceCents, l.priceSource]));
+    expect(cart.lines[0]).toMatchObject({ unitPriceCents: forBuyer[0]![1], priceSource: "trade", trade: { percentOff: 8 } });
   });
 
   it("keeps list prices for a signed-in customer outside any company", async () => {
