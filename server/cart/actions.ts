@@ -1,7 +1,7 @@
 import { MAX_LINE_QUANTITY, parseProductId, parseWholeQuantity, QUANTITY_LIMIT_MESSAGES } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
-import { addToCart, removeFromCart, setCartQuantity } from "./cart.ts";
+import { addToCart, removeFromCart, setCartQuantity, type CapReason } from "./cart.ts";
 
 export type CartIntent = "add" | "set" | "remove";
 
@@ -23,7 +23,7 @@ function requireQuantity(value: FormDataEntryValue | null, fallback?: number): n
   return quantity;
 }
 
-function capMessage(result: { title: string; quantity: number; cappedBy: "stock" | "line" | "order" | null }): string {
+function capMessage(result: { title: string; quantity: number; cappedBy: CapReason | null }): string {
   switch (result.cappedBy) {
     case "stock":
       return `${result.title}: your cart now has ${result.quantity}, all we have in stock.`;
