@@ -59,3 +59,9 @@ export const orderListFilters = z.preprocess(
   (query) => Object.fromEntries([...FILTER_FIELDS, "sort", "dir", "after", "before"].map((key) => [key, (query as Record<string, string>)[key] ?? ""])),
   orderFilterSchema,
 );
+
+/** A list page without filters: any query string shows the whole list. */
+export const noListFilters = z.object({});
+
+/** The staff page: a notice after a change, and ?reset=<id>, the confirmation step of "Reset two-factor". */
+export const staffListFilters = z.object({ notice: optionalText(40), reset: optionalText(100) });

@@ -1,7 +1,11 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/price-lists";
-import { ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { ResultMessage } from "../../components/admin/messages/ListParts.tsx";
+import { AdminList } from "../../components/admin/list/AdminList.tsx";
+import { When } from "../../components/admin/list/When.tsx";
 import { PriceListNameForm } from "../../components/admin/trade/PriceListNameForm.tsx";
+import { noListFilters } from "../../../server/admin/list-filters.ts";
+import { loadListPage } from "../../../server/admin/list-page.ts";
 import { can } from "../../../server/auth/permissions.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
@@ -14,8 +18,8 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const staff = await requireStaff(request, { trade: ["view"] });
-  return { lists: await listPriceLists(getDb()), canChange: can(staff.role, { trade: ["update"] }) };
+  const { staff, list } = await loadListPage(request, { permission: { trade: ["view"] }, filters: noListFilters, list: (db) => listPriceLists(db) });
+  return { lists: list, canChange: can(staff.role, { trade: ["update"] }) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -44,39 +48,25 @@ export default function PriceLists({ loaderData, actionData }: Route.ComponentPr
         buyer then pays the lowest of the list price, the volume price and this trade price.
       </p>
       <ResultMessage result={actionData && !actionData.field ? actionData : null} />
-      {lists.length === 0 ? (
-        <p className="mt-6 text-slate-700">No price lists yet.</p>
-      ) : (
-        <div className="overflow-x-auto">
-          <table className={TABLE_CLASS}>
-            <caption className="sr-only">Price lists</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={TH_CLASS}>Name</th>
-                <th scope="col" className={TH_CLASS}>Rules</th>
-                <th scope="col" className={TH_CLASS}>Companies</th>
-                <th scope="col" className={TH_CLASS}>Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {lists.map((list) => (
-                <tr key={list.id}>
-                  <td className={TD_CLASS}>
-                    <Link to={`/admin/price-lists/${list.id}`} className="underline">
-                      {list.name}
-                    </Link>
-                  </td>
-                  <td className={TD_CLASS}>{list.rule_count}</td>
-                  <td className={TD_CLASS}>{list.company_count}</td>
-                  <td className={TD_CLASS}>
-                    <When iso={list.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminList
+        caption="Price lists"
+        rows={lists}
+        rowKey={(list) => list.id}
+        columns={[
+          {
+            header: "Name",
+            cell: (list) => (
+              <Link to={`/admin/price-lists/${list.id}`} className="underline">
+                {list.name}
+              </Link>
+            ),
+          },
+          { header: "Rules", cell: (list) => list.rule_count },
+          { header: "Companies", cell: (list) => list.company_count },
+          { header: "Created", cell: (list) => <When iso={list.created_at} /> },
+        ]}
+        empty="No price lists yet."
+      />
       {canChange ? (
         <section aria-labelledby="new-price-list-heading" className="mt-8 max-w-3xl border-t border-slate-200 pt-6">
           <h2 id="new-price-list-heading" className="text-xl font-semibold text-ink">

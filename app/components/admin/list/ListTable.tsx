@@ -104,7 +104,7 @@ export function ListTable<Row>({ caption, captionVisible, columns, rows, rowKey,
               ) : null}
               {columns.map((column) =>
                 column.rowHeader ? (
-                  <th key={column.header} scope="row" className={`${TD_CLASS} font-normal ${column.className ?? ""}`}>
+                  <th key={column.header} scope="row" className={`${TD_CLASS} ${column.className ?? "font-normal"}`}>
                     {column.cell(row)}
                   </th>
                 ) : (
