@@ -1,31 +1,28 @@
-import { AdminTable } from "../../components/admin/AdminTable.tsx";
-import { data, Form, Link } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/audit";
+import { AdminList } from "../../components/admin/list/AdminList.tsx";
+import { FilterField, FilterForm } from "../../components/admin/list/FilterForm.tsx";
+import { cursorPager } from "../../lib/admin/list-pager.ts";
+import { auditFilterChoices } from "../../../server/admin/audit-choices.ts";
+import { auditListFilters } from "../../../server/admin/list-filters.ts";
+import { loadListPage } from "../../../server/admin/list-page.ts";
 import { listAudit } from "../../../server/audit/audit.ts";
-import { getDb } from "../../../server/db/connection.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta() {
   return [{ title: "Audit log | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
 }
 
-function param(url: URL, name: string, max = 100): string | undefined {
-  const value = url.searchParams.get(name)?.trim().slice(0, max);
-  return value ? value : undefined;
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, { audit: ["view"] });
-  const url = new URL(request.url);
-  const before = Number(url.searchParams.get("before"));
-  const filter = { actorId: param(url, "actor"), objectType: param(url, "type", 40), objectId: param(url, "object") };
-  const db = getDb();
-  const [page, actors, types] = await Promise.all([
-    listAudit(db, { ...filter, beforeId: Number.isSafeInteger(before) && before > 0 ? before : undefined, limit: 50 }),
-    db.selectFrom("audit_log").select(["actor_id", "actor_name"]).distinct().orderBy("actor_name").limit(200).execute(),
-    db.selectFrom("audit_log").select("object_type").distinct().orderBy("object_type").limit(50).execute(),
-  ]);
-  return { page, filter, actors, types: types.map((t) => t.object_type) };
+  const { filter, list, beside, pager } = await loadListPage(request, {
+    permission: { audit: ["view"] },
+    filters: auditListFilters,
+    list: (db, query) => listAudit(db, { ...query, limit: 50 }),
+    beside: (db) => auditFilterChoices(db),
+    pager: (page) => cursorPager(null, page.nextBeforeId ? { before: page.nextBeforeId } : null),
+  });
+  const { actorId, objectType, objectId } = filter;
+  return { rows: list.rows, filter: { actorId, objectType, objectId }, ...beside, pager };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -57,23 +54,15 @@ function Values({ json }: { json: string | null }) {
 }
 
 export default function AuditPage({ loaderData }: Route.ComponentProps) {
-  const { page, filter, actors, types } = loaderData;
-  const next = new URLSearchParams();
-  if (filter.actorId) next.set("actor", filter.actorId);
-  if (filter.objectType) next.set("type", filter.objectType);
-  if (filter.objectId) next.set("object", filter.objectId);
-  if (page.nextBeforeId) next.set("before", String(page.nextBeforeId));
+  const { rows, filter, actors, types, pager } = loaderData;
   return (
     <section aria-labelledby="audit-heading">
       <h1 id="audit-heading" className="text-3xl font-bold text-ink">
         Audit log
       </h1>
       <p className="mt-2 text-slate-700">Every change made in the back office, newest first. Times are UTC.</p>
-      <Form method="get" className="mt-6 flex flex-wrap items-end gap-4">
-        <div>
-          <label htmlFor="audit-actor" className="block text-sm font-semibold text-ink">
-            Person
-          </label>
+      <FilterForm search={false} button="Filter" className="mt-6 flex flex-wrap items-end gap-4">
+        <FilterField id="audit-actor" label="Person">
           <select id="audit-actor" name="actor" defaultValue={filter.actorId ?? ""} className="field mt-1 w-auto">
             <option value="">Everyone</option>
             {actors.map((a) => (
@@ -82,11 +71,8 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
               </option>
             ))}
           </select>
-        </div>
-        <div>
-          <label htmlFor="audit-type" className="block text-sm font-semibold text-ink">
-            Object type
-          </label>
+        </FilterField>
+        <FilterField id="audit-type" label="Object type">
           <select id="audit-type" name="type" defaultValue={filter.objectType ?? ""} className="field mt-1 w-auto">
             <option value="">All</option>
             {types.map((t) => (
@@ -95,50 +81,26 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
               </option>
             ))}
           </select>
-        </div>
-        <div>
-          <label htmlFor="audit-object" className="block text-sm font-semibold text-ink">
-            Object id
-          </label>
+        </FilterField>
+        <FilterField id="audit-object" label="Object id">
           <input id="audit-object" name="object" defaultValue={filter.objectId ?? ""} maxLength={100} className="field mt-1 w-40" />
-        </div>
-        <button type="submit" className="btn-primary">
-          Filter
-        </button>
-      </Form>
-      <AdminTable caption="Audit log entries" columns={["When", "Who", "What", "Object", "Before", "After"]} className="mt-6">
-            {page.rows.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="px-3 py-6 text-center text-slate-700">
-                  No entries match.
-                </td>
-              </tr>
-            ) : (
-              page.rows.map((row) => (
-                <tr key={row.id} className="border-t border-slate-200 align-top">
-                  <td className="whitespace-nowrap px-3 py-2">{time.format(new Date(row.created_at))}</td>
-                  <td className="px-3 py-2">{row.actor_name}</td>
-                  <td className="px-3 py-2 font-mono">{row.action}</td>
-                  <td className="px-3 py-2">
-                    {row.object_type} {row.object_id}
-                  </td>
-                  <td className="px-3 py-2">
-                    <Values json={row.before} />
-                  </td>
-                  <td className="px-3 py-2">
-                    <Values json={row.after} />
-                  </td>
-                </tr>
-              ))
-            )}
-          </AdminTable>
-      {page.nextBeforeId ? (
-        <p className="mt-4">
-          <Link to={`/admin/audit?${next}`} className="font-semibold text-brand-800 underline">
-            Older entries
-          </Link>
-        </p>
-      ) : null}
+        </FilterField>
+      </FilterForm>
+      <AdminList
+        caption="Audit log entries"
+        rows={rows}
+        rowKey={(row) => row.id}
+        columns={[
+          { header: "When", className: "whitespace-nowrap", cell: (row) => time.format(new Date(row.created_at)) },
+          { header: "Who", cell: (row) => row.actor_name },
+          { header: "What", className: "font-mono", cell: (row) => row.action },
+          { header: "Object", cell: (row) => `${row.object_type} ${row.object_id}` },
+          { header: "Before", cell: (row) => <Values json={row.before} /> },
+          { header: "After", cell: (row) => <Values json={row.after} /> },
+        ]}
+        empty="No entries match."
+        pager={{ label: "Audit log pages", pager, path: "/admin/audit", query: { actor: filter.actorId, type: filter.objectType, object: filter.objectId }, nextText: "Older entries" }}
+      />
     </section>
   );
 }
