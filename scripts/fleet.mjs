@@ -280,12 +280,14 @@ function pageCacheLocation() {
             # expired page is refreshed by one request anyway (use_stale updating, below); only the
             # very first fill of a page can be rendered by several requests at once.
             proxy_cache_lock off;
-            # A page past its s-maxage is served stale while one request refreshes it. With "updating"
-            # here nginx does that however old the stored page is (a page unasked for longer than
-            # "inactive" is gone), not only within the app's stale-while-revalidate. A stored page
-            # also stands in for an instance that fails, times out or answers 500/502/503 (once
-            # proxy_next_upstream has tried the others): an old page rather than an error page.
-            proxy_cache_use_stale updating error timeout http_500 http_502 http_503;
+            # A page past its s-maxage may be served stale while one request refreshes it, for as long
+            # as the app's stale-while-revalidate allows (30 s): nginx reads that from Cache-Control.
+            # "updating" is left out here on purpose: here it would outrank the header and serve a
+            # page however old it is (up to "inactive"), so a rarely asked page could show a change
+            # minutes late. As it is, a change reaches every anonymous visitor within s-maxage +
+            # stale-while-revalidate (60 s). A stored page also stands in for an instance that fails,
+            # times out or answers 500/502/503 (once proxy_next_upstream has tried the others).
+            proxy_cache_use_stale error timeout http_500 http_502 http_503;
             # That refresh happens in the background: the visitor who finds the page stale gets it at once.
             proxy_cache_background_update on;
             # A signed-in visitor is neither served from the cache nor stored in it.
