@@ -6,6 +6,7 @@
  * buffered here, and nothing downstream ever sees more than the limit.
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { matchPage } from "./page-routes.ts";
 
 /** What the store's forms post (sign-in, register, password, account, cart, checkout …). */
 export const MAX_FORM_BYTES = 16 * 1024;
@@ -29,15 +30,20 @@ export const QUICK_ORDER_BODY_LIMIT_BYTES = 256 * 1024;
 
 export const BODY_TOO_LARGE_MESSAGE = "The request body is too large.";
 
+/** The pages (route patterns of app/routes.ts) that take more than MAX_FORM_BYTES. */
+export const PAGE_BODY_LIMITS: Readonly<Record<string, number>> = {
+  "/contact": CONTACT_BODY_LIMIT_BYTES,
+  "/quick-order": QUICK_ORDER_BODY_LIMIT_BYTES,
+  "/admin/products/new": ADMIN_PRODUCT_FORM_LIMIT_BYTES,
+  "/admin/products/import": ADMIN_UPLOAD_LIMIT_BYTES,
+  "/admin/products/:id": ADMIN_UPLOAD_LIMIT_BYTES,
+};
+
 /** The limit for a request path (React Router's `.data` requests count as their page). */
 export function storeBodyLimit(path: string): number {
-  const page = path.replace(/\.data$/, "");
-  if (page.startsWith("/api/auth/")) return AUTH_BODY_LIMIT_BYTES;
-  if (page === "/contact") return CONTACT_BODY_LIMIT_BYTES;
-  if (page === "/admin/products/import" || /^\/admin\/products\/\d{1,12}$/.test(page)) return ADMIN_UPLOAD_LIMIT_BYTES;
-  if (page === "/admin/products/new") return ADMIN_PRODUCT_FORM_LIMIT_BYTES;
-  if (page === "/quick-order") return QUICK_ORDER_BODY_LIMIT_BYTES;
-  return MAX_FORM_BYTES;
+  if (path.startsWith("/api/auth/")) return AUTH_BODY_LIMIT_BYTES;
+  const page = matchPage(path.replace(/\.data$/, ""));
+  return (page && PAGE_BODY_LIMITS[page]) || MAX_FORM_BYTES;
 }
 
 export class BodyTooLargeError extends Error {

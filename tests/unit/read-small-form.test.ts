@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { storeBodyLimit } from "../../server/http/body-limit.ts";
+import { PAGE_BODY_LIMITS, storeBodyLimit } from "../../server/http/body-limit.ts";
+import { pagePatterns } from "../../server/http/page-routes.ts";
+import { samplePaths } from "../support/page-paths.ts";
 import { MAX_FORM_BYTES, readSmallForm } from "../../server/http/form-action.ts";
 
 /** A form post whose body streams in 1 KiB pieces with no Content-Length, like a chunked upload. */
@@ -66,5 +68,27 @@ describe("storeBodyLimit", () => {
     expect(storeBodyLimit("/contact")).toBe(128 * 1024);
     expect(storeBodyLimit("/contact.data")).toBe(128 * 1024);
     expect(storeBodyLimit("/contactUs")).toBe(16 * 1024);
+  });
+
+  it("gives every page of app/routes.ts 16 KiB but the contact form, quick order and the back office's product forms", () => {
+    const larger: Record<string, number> = {
+      "/contact": 128 * 1024,
+      "/quick-order": 256 * 1024,
+      "/admin/products/new": 128 * 1024,
+      "/admin/products/import": 10 * 1024 * 1024 + 64 * 1024,
+      "/admin/products/:id": 10 * 1024 * 1024 + 64 * 1024,
+    };
+    expect(PAGE_BODY_LIMITS).toEqual(larger);
+    const patterns = pagePatterns();
+    for (const pattern of Object.keys(larger)) expect(patterns).toContain(pattern);
+    for (const pattern of patterns) {
+      for (const path of samplePaths(pattern)) {
+        expect(storeBodyLimit(path), path).toBe(larger[pattern] ?? 16 * 1024);
+        expect(storeBodyLimit(`${path}.data`), `${path}.data`).toBe(larger[pattern] ?? 16 * 1024);
+      }
+    }
+    expect(storeBodyLimit("/admin/products/12")).toBe(10 * 1024 * 1024 + 64 * 1024);
+    expect(storeBodyLimit("/admin/products/import.data")).toBe(10 * 1024 * 1024 + 64 * 1024);
+    expect(storeBodyLimit("/nope")).toBe(16 * 1024);
   });
 });
