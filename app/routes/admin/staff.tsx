@@ -1,4 +1,4 @@
-import { AdminTable } from "../../components/admin/AdminTable.tsx";
+import { AdminList } from "../../components/admin/list/AdminList.tsx";
 import { ResetTwoFactorConfirm, ResetTwoFactorRefusal } from "../../components/admin/staff/ResetTwoFactor.tsx";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
@@ -8,6 +8,8 @@ import { config } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
+import { staffListFilters } from "../../../server/admin/list-filters.ts";
+import { loadListPage } from "../../../server/admin/list-page.ts";
 import { requireAdmin } from "../../../server/staff/guard.ts";
 import {
   changeStaffRole,
@@ -26,12 +28,9 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
-  const params = new URL(request.url).searchParams;
-  const notice = params.get("notice");
-  const staff = await listStaffForAdmin(getDb());
+  const { staff: admin, filter, list: staff } = await loadListPage(request, { permission: "admin", filters: staffListFilters, list: (db) => listStaffForAdmin(db) });
+  const { notice, reset: resetId } = filter;
   // ?reset=<id>: the confirmation step of "Reset two-factor" (a plain GET, so it works without JavaScript).
-  const resetId = params.get("reset");
   const target = resetId ? staff.find((m) => m.id === resetId) : undefined;
   const resetMember = resetId && resetId !== admin.userId && target?.twoFactorEnabled ? { id: target.id, name: target.name, email: target.email } : null;
   const resetRefused = !resetId || resetMember
@@ -102,6 +101,42 @@ export async function action({ request }: Route.ActionArgs) {
   return data({ ok: false, message: "Unknown action.", errors: {}, values: null }, { status: 400 });
 }
 
+type Member = Route.ComponentProps["loaderData"]["staff"][number];
+
+/** Resend an invitation, reset two-factor (a confirmation step first), remove: never on your own row. */
+function MemberActions({ member, me, busy }: { member: Member; me: string; busy: boolean }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      {member.pending ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="resend" />
+          <input type="hidden" name="userId" value={member.id} />
+          <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Resend invitation to ${member.name}`}>
+            Resend invitation
+          </button>
+        </Form>
+      ) : null}
+      {member.id !== me && member.twoFactorEnabled ? (
+        <Form method="get">
+          <input type="hidden" name="reset" value={member.id} />
+          <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Reset two-factor of ${member.name}`}>
+            Reset two-factor
+          </button>
+        </Form>
+      ) : null}
+      {member.id !== me ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="remove" />
+          <input type="hidden" name="userId" value={member.id} />
+          <button type="submit" className="btn-outline py-1 text-red-800" disabled={busy} aria-label={`Remove ${member.name}`}>
+            Remove
+          </button>
+        </Form>
+      ) : null}
+    </div>
+  );
+}
+
 export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -118,64 +153,37 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
       {loaderData.resetMember ? <ResetTwoFactorConfirm member={loaderData.resetMember} busy={busy} /> : null}
       {loaderData.resetRefused ? <ResetTwoFactorRefusal message={loaderData.resetRefused} /> : null}
 
-      <AdminTable caption="Staff and admins" columns={["Name", "Email", "Role", "Two-factor", "Actions"]}>
-            {loaderData.staff.map((member) => (
-              <tr key={member.id} className="border-t border-slate-200 align-top">
-                <th scope="row" className="px-3 py-2 font-semibold">
-                  {member.name}
-                  {member.id === loaderData.me ? " (you)" : ""}
-                </th>
-                <td className="px-3 py-2">{member.email}</td>
-                <td className="px-3 py-2">
-                  <Form method="post" className="flex flex-wrap items-center gap-2">
-                    <input type="hidden" name="intent" value="role" />
-                    <input type="hidden" name="userId" value={member.id} />
-                    <label htmlFor={`role-${member.id}`} className="sr-only">
-                      Role of {member.name}
-                    </label>
-                    <select id={`role-${member.id}`} name="role" defaultValue={member.role} className="field w-auto py-1">
-                      <option value="staff">staff</option>
-                      <option value="admin">admin</option>
-                    </select>
-                    <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Change role of ${member.name}`}>
-                      Change role
-                    </button>
-                  </Form>
-                </td>
-                <td className="px-3 py-2">{member.pending ? "Invitation pending" : member.twoFactorEnabled ? "Enrolled" : "Not enrolled yet"}</td>
-                <td className="px-3 py-2">
-                  <div className="flex flex-wrap gap-2">
-                    {member.pending ? (
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="resend" />
-                        <input type="hidden" name="userId" value={member.id} />
-                        <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Resend invitation to ${member.name}`}>
-                          Resend invitation
-                        </button>
-                      </Form>
-                    ) : null}
-                    {member.id !== loaderData.me && member.twoFactorEnabled ? (
-                      <Form method="get">
-                        <input type="hidden" name="reset" value={member.id} />
-                        <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Reset two-factor of ${member.name}`}>
-                          Reset two-factor
-                        </button>
-                      </Form>
-                    ) : null}
-                    {member.id !== loaderData.me ? (
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="remove" />
-                        <input type="hidden" name="userId" value={member.id} />
-                        <button type="submit" className="btn-outline py-1 text-red-800" disabled={busy} aria-label={`Remove ${member.name}`}>
-                          Remove
-                        </button>
-                      </Form>
-                    ) : null}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </AdminTable>
+      <AdminList
+        caption="Staff and admins"
+        rows={loaderData.staff}
+        rowKey={(member) => member.id}
+        columns={[
+          { header: "Name", rowHeader: true, className: "font-semibold", cell: (member) => `${member.name}${member.id === loaderData.me ? " (you)" : ""}` },
+          { header: "Email", cell: (member) => member.email },
+          {
+            header: "Role",
+            cell: (member) => (
+              <Form method="post" className="flex flex-wrap items-center gap-2">
+                <input type="hidden" name="intent" value="role" />
+                <input type="hidden" name="userId" value={member.id} />
+                <label htmlFor={`role-${member.id}`} className="sr-only">
+                  Role of {member.name}
+                </label>
+                <select id={`role-${member.id}`} name="role" defaultValue={member.role} className="field w-auto py-1">
+                  <option value="staff">staff</option>
+                  <option value="admin">admin</option>
+                </select>
+                <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Change role of ${member.name}`}>
+                  Change role
+                </button>
+              </Form>
+            ),
+          },
+          { header: "Two-factor", cell: (member) => (member.pending ? "Invitation pending" : member.twoFactorEnabled ? "Enrolled" : "Not enrolled yet") },
+          { header: "Actions", cell: (member) => <MemberActions member={member} me={loaderData.me} busy={busy} /> },
+        ]}
+        empty="Nobody is on the staff list."
+      />
 
       <h2 className="mt-10 text-xl font-semibold text-ink">Invite staff</h2>
       <Form method="post" className="mt-4 grid max-w-xl gap-4" noValidate>
