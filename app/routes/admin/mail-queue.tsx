@@ -1,7 +1,11 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/mail-queue";
-import { doneMessage, ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { ListTable } from "../../components/admin/list/ListTable.tsx";
+import { When } from "../../components/admin/list/When.tsx";
+import { doneMessage, ResultMessage } from "../../components/admin/messages/ListParts.tsx";
 import { MAIL_INTENTS, MAIL_STATUS_NAMES } from "../../lib/admin/message-constants.ts";
+import { noListFilters } from "../../../server/admin/list-filters.ts";
+import { loadListPage } from "../../../server/admin/list-page.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { answerFormAction, readSmallForm } from "../../../server/http/form-action.ts";
 import { mailQueueView, parseMailId, requeueAllFailed, requeueMailAsStaff, STUCK_AFTER_MS, type StuckMail } from "../../../server/mail/admin-queue.ts";
@@ -14,8 +18,8 @@ export function meta() {
 const DONE = { requeued: "The mail was queued again.", "requeued-all": "Failed mails were queued again." };
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireStaff(request, { message: ["view"] });
-  return { view: await mailQueueView(getDb()), stuckAfterMinutes: STUCK_AFTER_MS / 60_000, done: doneMessage(new URL(request.url), DONE) };
+  const { list: view } = await loadListPage(request, { permission: { message: ["view"] }, filters: noListFilters, list: (db) => mailQueueView(db) });
+  return { view, stuckAfterMinutes: STUCK_AFTER_MS / 60_000, done: doneMessage(new URL(request.url), DONE) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -35,69 +39,36 @@ export async function action({ request }: Route.ActionArgs) {
 
 function MailTable({ caption, rows, busyId }: { caption: string; rows: StuckMail[]; busyId: string | null }) {
   return (
-    <div className="overflow-x-auto">
-      <table className={TABLE_CLASS}>
-        <caption className="py-2 text-left font-semibold text-ink">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className={TH_CLASS}>
-              Mail
-            </th>
-            <th scope="col" className={TH_CLASS}>
-              Status
-            </th>
-            <th scope="col" className={TH_CLASS}>
-              To
-            </th>
-            <th scope="col" className={TH_CLASS}>
-              Subject
-            </th>
-            <th scope="col" className={TH_CLASS}>
-              Attempts
-            </th>
-            <th scope="col" className={TH_CLASS}>
-              Last error
-            </th>
-            <th scope="col" className={TH_CLASS}>
-              Updated
-            </th>
-            <th scope="col" className={TH_CLASS}>
-              <span className="sr-only">Action</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((m) => (
-            <tr key={m.id}>
-              <td className={TD_CLASS}>#{m.id}</td>
-              <td className={TD_CLASS}>{m.status}</td>
-              <td className={TD_CLASS}>{m.to}</td>
-              <td className={TD_CLASS}>{m.subject}</td>
-              <td className={TD_CLASS}>{m.attempts}</td>
-              <td className={`${TD_CLASS} max-w-xs break-words`}>{m.lastError ?? "—"}</td>
-              <td className={TD_CLASS}>
-                <When iso={m.updatedAt} />
-              </td>
-              <td className={TD_CLASS}>
-                {m.canRequeue ? (
-                  <Form method="post" preventScrollReset>
-                    <input type="hidden" name="intent" value={MAIL_INTENTS.requeue} />
-                    <input type="hidden" name="id" value={m.id} />
-                    <button type="submit" className="btn-outline" aria-label={`Requeue mail #${m.id}`} disabled={busyId === String(m.id)}>
-                      {busyId === String(m.id) ? "Requeueing…" : "Requeue"}
-                    </button>
-                  </Form>
-                ) : m.bodyErasedAt ? (
-                  "Body erased"
-                ) : (
-                  "Waiting for the sender"
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ListTable
+      caption={caption}
+      captionVisible
+      rows={rows}
+      rowKey={(m) => m.id}
+      columns={[
+        { header: "Mail", cell: (m) => `#${m.id}` },
+        { header: "Status", cell: (m) => m.status },
+        { header: "To", cell: (m) => m.to },
+        { header: "Subject", cell: (m) => m.subject },
+        { header: "Attempts", cell: (m) => m.attempts },
+        { header: "Last error", className: "max-w-xs break-words", cell: (m) => m.lastError ?? "—" },
+        { header: "Updated", cell: (m) => <When iso={m.updatedAt} /> },
+        { header: "Action", headerHidden: true, cell: (m) => <MailAction mail={m} busyId={busyId} /> },
+      ]}
+    />
+  );
+}
+
+function MailAction({ mail, busyId }: { mail: StuckMail; busyId: string | null }) {
+  if (!mail.canRequeue) return mail.bodyErasedAt ? "Body erased" : "Waiting for the sender";
+  const busy = busyId === String(mail.id);
+  return (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="intent" value={MAIL_INTENTS.requeue} />
+      <input type="hidden" name="id" value={mail.id} />
+      <button type="submit" className="btn-outline" aria-label={`Requeue mail #${mail.id}`} disabled={busy}>
+        {busy ? "Requeueing…" : "Requeue"}
+      </button>
+    </Form>
   );
 }
 
