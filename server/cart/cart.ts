@@ -1,3 +1,4 @@
+import { formatCount } from "../../app/lib/numbers.ts";
 import { sql } from "kysely";
 import { cardImage, coverImageUrls } from "../catalog/product-images.ts";
 import type { CartLine, CartView } from "../../app/lib/cart-types.ts";
@@ -56,7 +57,7 @@ export async function addToCart(db: Db, owner: string, input: { productId: numbe
   if (product.stock_quantity < 1) throw new DomainError("OUT_OF_STOCK", `${product.title} is out of stock.`, 409);
   const color = chosenColor(product.colors, input.color);
   const room = MAX_ORDER_QUANTITY - (await otherUnits(db, owner, product.id, color));
-  if (room < 1) throw new DomainError("ORDER_LIMIT", `Your cart already holds ${MAX_ORDER_QUANTITY.toLocaleString("en-US")} units, the most a single order can take.`, 409);
+  if (room < 1) throw new DomainError("ORDER_LIMIT", `Your cart already holds ${formatCount(MAX_ORDER_QUANTITY)} units, the most a single order can take.`, 409);
   const bounds: [CapReason, number][] = [["stock", product.stock_quantity], ["line", MAX_LINE_QUANTITY], ["order", room]];
   const limit = Math.min(...bounds.map(([, n]) => n));
   const limitedBy = bounds.find(([, n]) => n === limit)![0];

@@ -7,6 +7,7 @@
  * state: the plan's hash), then writes it all: products, stock through the ledger (reason
  * "import"), audit rows, one catalog version bump.
  */
+import { formatCount } from "../../app/lib/numbers.ts";
 import { createHash } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import type { Transaction } from "kysely";
@@ -81,7 +82,7 @@ function parseRows(text: string): { mode: ImportMode | null; rows: ParsedRow[]; 
     const missing = PRODUCT_FIELDS.filter((f) => !used.includes(f));
     return { mode: null, rows: [], errors: [fail(1, `The header must be "sku,stock" or have every product column; missing: ${missing.slice(0, 6).join(", ")}${missing.length > 6 ? "…" : ""}.`)] };
   }
-  if (body.length > MAX_IMPORT_ROWS) return { mode, rows: [], errors: [fail(MAX_IMPORT_ROWS + 2, `The file has ${body.length.toLocaleString("en-US")} rows; import at most ${MAX_IMPORT_ROWS.toLocaleString("en-US")} at a time.`)] };
+  if (body.length > MAX_IMPORT_ROWS) return { mode, rows: [], errors: [fail(MAX_IMPORT_ROWS + 2, `The file has ${formatCount(body.length)} rows; import at most ${formatCount(MAX_IMPORT_ROWS)} at a time.`)] };
 
   const rows: ParsedRow[] = [];
   const seen = new Map<string, number>();

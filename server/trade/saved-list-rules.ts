@@ -44,6 +44,3 @@ export function parseLineColor(value: unknown): string | null {
   if (typeof value !== "string" || value.length > 64 || CONTROL.test(value)) return null;
   return value;
 }
-
-// saved-lists.ts still calls it by this name.
-export { countText as plural } from "../../app/lib/numbers.ts";

@@ -5,6 +5,7 @@
  * else's list, shared or not, is "not found". Adding a list to the cart, and saving the cart as a
  * list, are in saved-list-cart.ts.
  */
+import { countText, formatCount } from "../../app/lib/numbers.ts";
 import { sql, type Transaction } from "kysely";
 import { isUniqueViolation } from "../catalog/product-form.ts";
 import { dbKind, type Db } from "../db/connection.ts";
@@ -13,7 +14,7 @@ import { DomainError } from "../errors.ts";
 import { companyOf, type CompanyMembership } from "./company.ts";
 import { priceLinesForBuyer } from "../cart/priced-lines.ts";
 import { checkQuickOrder } from "./quick-order.ts";
-import { listQuantity, parseListName, plural, SAVED_LIST_MAX_LINES, SAVED_LIST_MAX_QUANTITY, SAVED_LISTS_PER_USER } from "./saved-list-rules.ts";
+import { listQuantity, parseListName, SAVED_LIST_MAX_LINES, SAVED_LIST_MAX_QUANTITY, SAVED_LISTS_PER_USER } from "./saved-list-rules.ts";
 
 type Trx = Transaction<Database>;
 
@@ -130,7 +131,7 @@ async function touch(trx: Trx, listId: number) {
 export async function createListWithLines(db: Db, userId: string, nameInput: unknown, lines: { productId: number; color: string; quantity: number }[] = []) {
   const name = parseListName(nameInput);
   if (lines.length > SAVED_LIST_MAX_LINES) {
-    throw new DomainError("LIST_TOO_LONG", `A list holds at most ${SAVED_LIST_MAX_LINES} lines; this one would have ${lines.length.toLocaleString("en-US")}.`, 400);
+    throw new DomainError("LIST_TOO_LONG", `A list holds at most ${SAVED_LIST_MAX_LINES} lines; this one would have ${formatCount(lines.length)}.`, 400);
   }
   try {
     return await db.transaction().execute(async (trx) => {
@@ -225,11 +226,11 @@ export async function addLineBySku(db: Db, userId: string, listId: number, skuIn
     if (existing) {
       const total = existing.quantity + quantity;
       if (total > SAVED_LIST_MAX_QUANTITY) {
-        throw new DomainError("LIST_QUANTITY_TOO_HIGH", `The list already holds ${existing.quantity} of ${product.title}; a line holds at most ${SAVED_LIST_MAX_QUANTITY.toLocaleString("en-US")}.`, 400);
+        throw new DomainError("LIST_QUANTITY_TOO_HIGH", `The list already holds ${existing.quantity} of ${product.title}; a line holds at most ${formatCount(SAVED_LIST_MAX_QUANTITY)}.`, 400);
       }
       await trx.updateTable("saved_list_lines").set({ quantity: total }).where("list_id", "=", listId).where("product_id", "=", productId).where("color", "=", color).execute();
       await touch(trx, listId);
-      return `${plural(quantity, "more unit")} of ${product.title}: ${total} on “${list.name}” now.`;
+      return `${countText(quantity, "more unit")} of ${product.title}: ${total} on “${list.name}” now.`;
     }
     const count = await trx.selectFrom("saved_list_lines").select((eb) => eb.fn.countAll().as("n")).where("list_id", "=", listId).executeTakeFirstOrThrow();
     if (Number(count.n) >= SAVED_LIST_MAX_LINES) throw new DomainError("LIST_TOO_LONG", `A list holds at most ${SAVED_LIST_MAX_LINES} lines. Start another list.`, 409);
