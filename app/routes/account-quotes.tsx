@@ -8,7 +8,7 @@ import { getDb } from "../../server/db/connection.ts";
 import { isDomainError } from "../../server/errors.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { listQuotesForCustomer, requestQuote } from "../../server/quotes/quotes.ts";
-import { ownerForUser } from "../../server/shopper/identity.ts";
+import { ownerForUser } from "../../server/shopper/guest.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
 
 export function meta({ matches }: Route.MetaArgs) {

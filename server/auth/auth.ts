@@ -24,7 +24,7 @@ import { createSignInGuard, type SignInGuard } from "./sign-in-guard.ts";
 import { resolveAuthSecret } from "./secret.ts";
 import { redisRateLimitStorage } from "./rate-limit-storage.ts";
 import { mergeCarts } from "../cart/cart.ts";
-import { ownerForGuest, ownerForUser, readGuestId } from "../shopper/identity.ts";
+import { ownerForGuest, ownerForUser, readGuestId } from "../shopper/guest.ts";
 import { mergeWishlists } from "../wishlist/wishlist.ts";
 
 export { CLIENT_IP_HEADER } from "../security/rate-limit.ts";

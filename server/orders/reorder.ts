@@ -3,13 +3,14 @@
  * (the cart prices every line with the one price rule), saying which lines changed price or
  * could not be added in full.
  */
+import { formatCount } from "../../app/lib/numbers.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules.ts";
 import { addLinesToCart, type AddedLine } from "../cart/add-lines.ts";
 import { getCart } from "../cart/cart.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
-import { ownerForUser } from "../shopper/identity.ts";
+import { ownerForUser } from "../shopper/guest.ts";
 
 export type ReorderStatus = "added" | "price-changed" | "partly-added" | "out-of-stock" | "no-longer-sold";
 
@@ -52,7 +53,7 @@ interface ProductNow {
 const CAP_REASONS = {
   stock: "stock",
   line: `at most ${MAX_LINE_QUANTITY} of one item per order`,
-  order: `at most ${MAX_ORDER_QUANTITY.toLocaleString("en-US")} units per order`,
+  order: `at most ${formatCount(MAX_ORDER_QUANTITY)} units per order`,
 } as const;
 
 const keyOf = (productId: number, color: string) => `${productId}:${color}`;

@@ -30,7 +30,7 @@ import addressparser from "nodemailer/lib/addressparser";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
-import { ownerForUser } from "../shopper/identity.ts";
+import { ownerForUser } from "../shopper/guest.ts";
 import { ERASABLE_MAIL_COLUMNS, eraseMail } from "./mail-erasure.ts";
 import { postcodeDistrict } from "./mask.ts";
 

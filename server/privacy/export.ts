@@ -8,7 +8,7 @@
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { ORDER_VIEW_COLUMNS } from "../orders/queries.ts";
-import { ownerForUser } from "../shopper/identity.ts";
+import { ownerForUser } from "../shopper/guest.ts";
 
 const iso = (value: string | Date | null | undefined) => (value == null ? null : new Date(value).toISOString());
 const isTrue = (v: boolean | number) => v === true || v === 1;

@@ -1,29 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createCookie } from "react-router";
-import { config } from "../config.ts";
-import { resolveAuthSecret } from "../auth/secret.ts";
 import { getSessionInfo, type SessionInfo } from "../auth/session.ts";
-
-const GUEST_ID = /^[A-Za-z0-9_-]{22,64}$/;
-
-function guestCookie() {
-  const cfg = config();
-  return createCookie("guest", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: cfg.siteUrl.startsWith("https://"),
-    path: "/",
-    maxAge: 60 * 60 * 24 * 90,
-    secrets: [resolveAuthSecret(cfg)],
-  });
-}
-
-/** The guest id from the signed cookie, or null when it is missing or tampered with. */
-export async function readGuestId(cookieHeader: string | null): Promise<string | null> {
-  if (!cookieHeader?.includes("guest=")) return null;
-  const value = await guestCookie().parse(cookieHeader);
-  return typeof value === "string" && GUEST_ID.test(value) ? value : null;
-}
+import { guestCookie, ownerForGuest, ownerForUser, readGuestId } from "./guest.ts";
 
 export interface Shopper {
   /** The key cart and wishlist rows belong to. */
@@ -32,9 +9,6 @@ export interface Shopper {
   /** Set-Cookie to send when a new guest id was made. */
   setCookie: string | null;
 }
-
-export const ownerForUser = (userId: string) => `u:${userId}`;
-export const ownerForGuest = (guestId: string) => `g:${guestId}`;
 
 /**
  * Who is shopping: the signed-in user, else the guest cookie. With `create`, a guest without a

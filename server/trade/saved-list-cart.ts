@@ -8,7 +8,7 @@ import { countText, formatCount } from "../../app/lib/numbers.ts";
 import { addLinesToCart, type AddedLine, type LineToAdd } from "../cart/add-lines.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
-import { ownerForUser } from "../shopper/identity.ts";
+import { ownerForUser } from "../shopper/guest.ts";
 import { SAVED_LIST_MAX_LINES } from "./saved-list-rules.ts";
 import { createListWithLines, visibleList } from "./saved-lists.ts";
 

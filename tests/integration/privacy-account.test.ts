@@ -13,7 +13,7 @@ import { identityCheck, type SignedInSession } from "../../server/privacy/confir
 import { CANCELLED_MAIL_REASON } from "../../server/privacy/erase.ts";
 import { authDate } from "../../server/privacy/retention.ts";
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
-import { ownerForUser } from "../../server/shopper/identity.ts";
+import { ownerForUser } from "../../server/shopper/guest.ts";
 import { addToWishlist } from "../../server/wishlist/wishlist.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { startAuthApp, type AuthApp } from "./auth-harness.ts";

@@ -12,7 +12,7 @@ import { eraseAccount, ERASED_USER_ID } from "../../server/privacy/erase.ts";
 import { exportAccountData } from "../../server/privacy/export.ts";
 import { requestQuote } from "../../server/quotes/quotes.ts";
 import { applyForTrade, decideApplication, listApplications } from "../../server/trade/applications.ts";
-import { ownerForUser } from "../../server/shopper/identity.ts";
+import { ownerForUser } from "../../server/shopper/guest.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const SITE = "https://shop.example";
