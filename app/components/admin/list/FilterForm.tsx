@@ -3,7 +3,7 @@ import { Form } from "react-router";
 
 /**
  * The filters of a list: a GET form, so the filters live in the query string and work without
- * JavaScript. `hidden` carries what the form has no field for (the sort), `after` sits beside the button.
+ * JavaScript. `hidden` carries what the form has no field for (the sort), `after` stands beside the button.
  */
 export function FilterForm({
   label,
@@ -11,7 +11,7 @@ export function FilterForm({
   button,
   hidden = {},
   className = "mt-4 flex flex-wrap items-end gap-3",
-  buttonClassName = "btn-primary",
+  actionsClassName = "",
   after,
   children,
 }: {
@@ -22,7 +22,8 @@ export function FilterForm({
   button: string;
   hidden?: Record<string, string | null | undefined>;
   className?: string;
-  buttonClassName?: string;
+  /** Where the button (and what stands after it) sits in the form's layout. */
+  actionsClassName?: string;
   after?: ReactNode;
   children: ReactNode;
 }) {
@@ -30,10 +31,12 @@ export function FilterForm({
     <Form method="get" role={search ? "search" : undefined} aria-label={label} className={className}>
       {children}
       {Object.entries(hidden).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-      <button type="submit" className={buttonClassName}>
-        {button}
-      </button>
-      {after}
+      <div className={`flex items-end gap-3 ${actionsClassName}`}>
+        <button type="submit" className="btn-primary">
+          {button}
+        </button>
+        {after}
+      </div>
     </Form>
   );
 }

@@ -1,16 +1,28 @@
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { FILTER_STATUSES } from "../../../lib/order-admin-constants.ts";
 import { ADMIN_STATUS_LABELS } from "../../../lib/order-labels.ts";
 import { COUNTRIES, PAYMENT_METHODS } from "../../../lib/order-rules.ts";
 import { fieldAria, FieldShell } from "../fields.tsx";
+import { FilterForm } from "../list/FilterForm.tsx";
 
 export type FilterValues = Partial<Record<"status" | "from" | "to" | "payment" | "country" | "email" | "number" | "attention", string>>;
 
-/** The order list's filters: a GET form, so the query string is the state and it works without JavaScript. */
+/** The order list's filters, each with its error beside it. */
 export function OrderFilters({ values, errors, sort }: { values: FilterValues; errors: Record<string, string>; sort: { sort?: string; dir?: string } }) {
   const v = (k: keyof FilterValues) => values[k] ?? "";
   return (
-    <Form method="get" className="mt-4 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Filter orders">
+    <FilterForm
+      label="Filter orders"
+      search={false}
+      button="Filter"
+      hidden={sort}
+      className="mt-4 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-4"
+      after={
+        <Link to="/admin/orders" className="font-semibold text-brand-800 underline">
+          Clear filters
+        </Link>
+      }
+    >
       <FieldShell id="f-number" label="Order number" error={errors.number}>
         <input id="f-number" name="number" defaultValue={v("number")} maxLength={20} placeholder="TH-1A2B3C4D5E" className="field mt-1" {...fieldAria("f-number", errors.number)} />
       </FieldShell>
@@ -59,16 +71,6 @@ export function OrderFilters({ values, errors, sort }: { values: FilterValues; e
           Only payments needing attention
         </label>
       </div>
-      {sort.sort ? <input type="hidden" name="sort" value={sort.sort} /> : null}
-      {sort.dir ? <input type="hidden" name="dir" value={sort.dir} /> : null}
-      <div className="flex items-end gap-3">
-        <button type="submit" className="btn-primary">
-          Filter
-        </button>
-        <Link to="/admin/orders" className="font-semibold text-brand-800 underline">
-          Clear filters
-        </Link>
-      </div>
-    </Form>
+    </FilterForm>
   );
 }
