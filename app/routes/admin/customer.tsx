@@ -3,7 +3,9 @@ import type { Route } from "./+types/customer";
 import { BackHeading } from "../../components/admin/BackHeading.tsx";
 import { TextArea } from "../../components/admin/fields.tsx";
 import { BAN_MESSAGES, BAN_REASON_MAX, CUSTOMER_INTENTS, methodLabels, ROLE_LABELS } from "../../lib/admin/customer-labels.ts";
-import { doneMessage, fieldErrorOf, ResultMessage, TABLE_CLASS, TD_CLASS, TH_CLASS, When } from "../../components/admin/messages/ListParts.tsx";
+import { AdminList } from "../../components/admin/list/AdminList.tsx";
+import { When } from "../../components/admin/list/When.tsx";
+import { doneMessage, fieldErrorOf, ResultMessage } from "../../components/admin/ResultMessage.tsx";
 import { formatMoney } from "../../lib/money.ts";
 import { banCustomer, checkBanReason, unbanCustomer } from "../../../server/customers/ban.ts";
 import { getCustomer } from "../../../server/customers/detail.ts";
@@ -100,52 +102,30 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
         <h2 id="orders-heading" className="text-xl font-semibold text-ink">
           Orders
         </h2>
-        {c.orders.length === 0 ? (
-          <p className="mt-2 text-slate-700">No orders on this account.</p>
-        ) : (
-          <>
-            <table className={TABLE_CLASS}>
-              <caption className="sr-only">Orders of {c.name || c.email}, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={TH_CLASS}>
-                    Order
-                  </th>
-                  <th scope="col" className={TH_CLASS}>
-                    Placed
-                  </th>
-                  <th scope="col" className={TH_CLASS}>
-                    Status
-                  </th>
-                  <th scope="col" className={TH_CLASS}>
-                    Total
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {c.orders.map((o) => (
-                  <tr key={o.number}>
-                    <td className={TD_CLASS}>
-                      <Link to={`/admin/orders/${encodeURIComponent(o.number)}`} className="font-medium underline">
-                        {o.number}
-                      </Link>
-                    </td>
-                    <td className={TD_CLASS}>
-                      <When iso={o.createdAt} />
-                    </td>
-                    <td className={TD_CLASS}>{o.status.replace(/_/g, " ")}</td>
-                    <td className={TD_CLASS}>{formatMoney(o.totalCents)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {c.allOrders > c.orders.length ? (
-              <p className="mt-2 text-sm text-slate-700">
-                Showing the newest {c.orders.length} of {c.allOrders} orders.
-              </p>
-            ) : null}
-          </>
-        )}
+        <AdminList
+          caption={`Orders of ${c.name || c.email}, newest first`}
+          rows={c.orders}
+          rowKey={(o) => o.number}
+          columns={[
+            {
+              header: "Order",
+              cell: (o) => (
+                <Link to={`/admin/orders/${encodeURIComponent(o.number)}`} className="font-medium underline">
+                  {o.number}
+                </Link>
+              ),
+            },
+            { header: "Placed", cell: (o) => <When iso={o.createdAt} /> },
+            { header: "Status", cell: (o) => o.status.replace(/_/g, " ") },
+            { header: "Total", cell: (o) => formatMoney(o.totalCents) },
+          ]}
+          empty="No orders on this account."
+        />
+        {c.allOrders > c.orders.length ? (
+          <p className="mt-2 text-sm text-slate-700">
+            Showing the newest {c.orders.length} of {c.allOrders} orders.
+          </p>
+        ) : null}
       </section>
 
       <section aria-labelledby="access-heading" className="mt-8">

@@ -2,7 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/mail-queue";
 import { ListTable } from "../../components/admin/list/ListTable.tsx";
 import { When } from "../../components/admin/list/When.tsx";
-import { doneMessage, ResultMessage } from "../../components/admin/messages/ListParts.tsx";
+import { doneMessage, ResultMessage } from "../../components/admin/ResultMessage.tsx";
 import { MAIL_INTENTS, MAIL_STATUS_NAMES } from "../../lib/admin/message-constants.ts";
 import { noListFilters } from "../../../server/admin/list-filters.ts";
 import { loadListPage } from "../../../server/admin/list-page.ts";

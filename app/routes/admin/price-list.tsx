@@ -2,7 +2,7 @@ import { parseRowId } from "../../lib/order-rules.ts";
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/price-list";
 import { BackHeading } from "../../components/admin/BackHeading.tsx";
-import { doneMessage, ResultMessage } from "../../components/admin/messages/ListParts.tsx";
+import { doneMessage, ResultMessage } from "../../components/admin/ResultMessage.tsx";
 import { AddRuleForm, type RuleFormValues } from "../../components/admin/trade/AddRuleForm.tsx";
 import { PriceListNameForm } from "../../components/admin/trade/PriceListNameForm.tsx";
 import { PriceListRulesTable } from "../../components/admin/trade/PriceListRulesTable.tsx";

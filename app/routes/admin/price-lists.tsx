@@ -1,6 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/price-lists";
-import { ResultMessage } from "../../components/admin/messages/ListParts.tsx";
+import { ResultMessage } from "../../components/admin/ResultMessage.tsx";
 import { AdminList } from "../../components/admin/list/AdminList.tsx";
 import { When } from "../../components/admin/list/When.tsx";
 import { PriceListNameForm } from "../../components/admin/trade/PriceListNameForm.tsx";

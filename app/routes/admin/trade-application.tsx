@@ -3,7 +3,8 @@ import { data, Form, redirect, type ShouldRevalidateFunctionArgs } from "react-r
 import type { Route } from "./+types/trade-application";
 import { BackHeading } from "../../components/admin/BackHeading.tsx";
 import { TextArea } from "../../components/admin/fields.tsx";
-import { doneMessage, ResultMessage, When } from "../../components/admin/messages/ListParts.tsx";
+import { When } from "../../components/admin/list/When.tsx";
+import { doneMessage, ResultMessage } from "../../components/admin/ResultMessage.tsx";
 import { CompanyTermsForm, CompanyTermsSummary, type TermsFormValues } from "../../components/admin/trade/CompanyTermsForm.tsx";
 import { can } from "../../../server/auth/permissions.ts";
 import { config } from "../../../server/config.ts";
