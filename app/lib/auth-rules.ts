@@ -80,8 +80,3 @@ export interface PublicUser {
   profilePhoto: string | null;
 }
 
-export function initials(name: string, fallbackEmail: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  const letters = parts.length ? parts.slice(0, 2).map((p) => p[0]) : [fallbackEmail[0] ?? "?"];
-  return letters.join("").toUpperCase();
-}

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { useRevalidator } from "react-router";
-import { initials } from "../../lib/auth-rules.ts";
 import { useCurrentUser } from "../../lib/current-user.tsx";
 import { LOGOUT_NOTICE_MS } from "../../lib/site.ts";
 import { useAlert } from "../ui/Alert.tsx";
@@ -91,4 +90,11 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
       <LogoutDialog id={`logout-${variant}`} open={confirming} busy={busy} onConfirm={logOut} onCancel={() => setConfirming(false)} />
     </div>
   );
+}
+
+/** The avatar's letters: the first two words of the name, else the first letter of the email. */
+function initials(name: string, fallbackEmail: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const letters = parts.length ? parts.slice(0, 2).map((p) => p[0]) : [fallbackEmail[0] ?? "?"];
+  return letters.join("").toUpperCase();
 }
