@@ -534,8 +534,9 @@ describe.skipIf(skipReason !== null)("the store as a fleet: 3 instances behind n
     expect(leaks.slice(0, 10)).toEqual([]);
 
     // A request can be followed from nginx's log to the instance's: both carry nginx's request id
-    // (the app takes X-Request-Id only from the proxy; a client's own is replaced by nginx).
-    const traced = await browserFor(f).get(`/shop/${products[0]}`, { headers: { "x-request-id": "chosen-by-the-client" } });
+    // (the app takes X-Request-Id only from the proxy; a client's own is replaced by nginx). A query
+    // string of its own keeps the page out of nginx's page cache, so an instance answers it.
+    const traced = await browserFor(f).get(`/shop/${products[0]}?trace=${Date.now()}`, { headers: { "x-request-id": "chosen-by-the-client" } });
     const id = String(traced.headers["x-request-id"]);
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     await sleep(1200);
