@@ -12,7 +12,9 @@ export default defineConfig({
   plugins: [tailwindcss(), reactRouter(), serverFromSource()],
   build: {
     target: "es2022",
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: "frame", test: (id: string) => frame.has(id.split("?")[0]!) }] } } },
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: "frame", test: (id: string) => frame.has(id.split("?")[0]) }] } },
+    },
   },
   ssr: { external: ["pg", "nodemailer", "better-auth"] },
 });

@@ -19,7 +19,7 @@ export function rootModules(entry: string): Set<string> {
     found.add(file);
     const source = readFileSync(file, "utf8");
     for (const m of source.matchAll(STATIC_IMPORT)) {
-      if (!TYPE_ONLY.test(m[0])) visit(path.resolve(path.dirname(file), m[1]!));
+      if (!TYPE_ONLY.test(m[0])) visit(path.resolve(path.dirname(file), m[1]));
     }
   };
   visit(path.resolve(entry));

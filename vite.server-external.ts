@@ -38,7 +38,10 @@ export function serverFromSource(root = process.cwd()): Plugin {
         const p = path.relative(from, file).split(path.sep).join("/");
         return p.startsWith(".") ? p : `./${p}`;
       };
-      const out = code.replace(quoted, (_all, quote: string, rest: string) => `${quote}${rel(serverDir + rest)}${quote}`);
+      const out = code.replace(
+        quoted,
+        (_all, quote: string, rest: string) => `${quote}${rel(serverDir + rest)}${quote}`,
+      );
       return out === code ? null : { code: out, map: null };
     },
   };

@@ -12,7 +12,12 @@ export const streamTimeout = 5_000;
  * inline scripts (React Router's hydration data), which a cache may store with the page, as it
  * could not store a nonce. No loader defers data, so waiting for all of it costs nothing.
  */
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext) {
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+) {
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
     // Cleared once the document is whole: a pending timer holds the whole render (its tree, its

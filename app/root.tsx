@@ -107,13 +107,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   }
   if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message = isRouteErrorResponse(error) && error.status < 500 && typeof error.data === "string" ? error.data : null;
+  const message =
+    isRouteErrorResponse(error) && error.status < 500 && typeof error.data === "string" ? error.data : null;
   return (
     <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center">
       <title>Something went wrong | ToolHub Wholesale</title>
       <h1 className="text-2xl font-bold">Something went wrong</h1>
       <p className="mt-4 text-slate-700">
-        {message ?? "We couldn't load this page. Please try again in a moment — if it keeps happening, our support team is here to help."}
+        {message ??
+          "We couldn't load this page. Please try again in a moment — if it keeps happening, our support team is here to help."}
       </p>
       <p className="mt-2 text-sm text-slate-600">Error {status}</p>
       <div className="mt-8 flex gap-3">

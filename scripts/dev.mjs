@@ -66,7 +66,16 @@ async function serveDevelopment() {
       middlewareMode: true,
       ws: { server: upgrades },
       // What the store and its tests write (database, mail outbox, builds, test runs) is no source.
-      watch: { ignored: ["**/.tmp/**", "**/data/**", "**/build/**", "**/backups/**", "**/test-results/**", "**/playwright-report/**"] },
+      watch: {
+        ignored: [
+          "**/.tmp/**",
+          "**/data/**",
+          "**/build/**",
+          "**/backups/**",
+          "**/test-results/**",
+          "**/playwright-report/**",
+        ],
+      },
     },
     appType: "custom",
   });
@@ -76,7 +85,15 @@ async function serveDevelopment() {
   const serveModule = path.join(root, "server/http/serve.ts");
 
   try {
-    const [{ config }, { resolveAuthSecret }, { describeTrustedOrigins }, { getDb }, { prepareDatabase }, { log, logLine }, { serveStore }] = await Promise.all([
+    const [
+      { config },
+      { resolveAuthSecret },
+      { describeTrustedOrigins },
+      { getDb },
+      { prepareDatabase },
+      { log, logLine },
+      { serveStore },
+    ] = await Promise.all([
       load("server/config.ts"),
       load("server/auth/secret.ts"),
       load("server/auth/origins.ts"),
@@ -95,7 +112,8 @@ async function serveDevelopment() {
       build: () => vite.ssrLoadModule("virtual:react-router/server-build"),
       clientFiles: vite.middlewares,
       pageCacheMb: 0,
-      onListening: (httpServer) => httpServer.on("upgrade", (req, socket, head) => upgrades.emit("upgrade", req, socket, head)),
+      onListening: (httpServer) =>
+        httpServer.on("upgrade", (req, socket, head) => upgrades.emit("upgrade", req, socket, head)),
     });
     server.once("close", () => void vite.close());
 

@@ -3,7 +3,12 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, startSmtpSink } from "../tests/support/fake-services.mjs";
+import {
+  OIDC_CLIENT_ID,
+  OIDC_CLIENT_SECRET,
+  startOidcProvider,
+  startSmtpSink,
+} from "../tests/support/fake-services.mjs";
 import { createFakeStripe } from "../tests/support/fake-stripe.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -16,7 +21,11 @@ const smtp = await startSmtpSink(port + 1, path.join(dir, "mail"));
 const oidc = await startOidcProvider(port + 2, path.join(dir, "oidc-identity.json"));
 // A local stand-in for Stripe (API, hosted payment page, signed webhooks) on port + 3.
 const E2E_STRIPE_WEBHOOK_SECRET = "whsec_e2e_0123456789abcdef";
-const stripe = createFakeStripe({ webhookUrl: `http://127.0.0.1:${port}/api/payments/stripe/webhook`, webhookSecret: E2E_STRIPE_WEBHOOK_SECRET, retryDelaysMs: [500, 1000, 2000, 4000] });
+const stripe = createFakeStripe({
+  webhookUrl: `http://127.0.0.1:${port}/api/payments/stripe/webhook`,
+  webhookSecret: E2E_STRIPE_WEBHOOK_SECRET,
+  retryDelaysMs: [500, 1000, 2000, 4000],
+});
 await stripe.listen(port + 3);
 
 // `--defaults`: the store as `npm start` runs it for a newcomer — no SITE_URL, AUTH_SECRET or
@@ -32,7 +41,10 @@ if (postgres) {
   const { default: pg } = await import("pg");
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error("--postgres needs TEST_DATABASE_URL");
-  const name = `${(new URL(base).pathname.slice(1) || "toolstore").replace(/[^a-z0-9_]/gi, "_").toLowerCase().slice(0, 40)}_e2e_${port}`;
+  const name = `${(new URL(base).pathname.slice(1) || "toolstore")
+    .replace(/[^a-z0-9_]/gi, "_")
+    .toLowerCase()
+    .slice(0, 40)}_e2e_${port}`;
   const admin = async (sql) => {
     const client = new pg.Client({ connectionString: base });
     await client.connect();

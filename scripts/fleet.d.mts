@@ -88,7 +88,12 @@ export const MAX_FAILS: number;
 export const FAIL_TIMEOUT_S: number;
 export const PAGE_CACHE_MAX_SIZE: string;
 export const STATIC_PREFIX: string;
-export function fleetOptionsFromEnv(env?: NodeJS.ProcessEnv): Required<Pick<FleetOptions, "size" | "port" | "basePort" | "dir" | "buildDir" | "databaseName" | "pgAdminUrl" | "proxyAddress">> & FleetOptions;
+export function fleetOptionsFromEnv(
+  env?: NodeJS.ProcessEnv,
+): Required<
+  Pick<FleetOptions, "size" | "port" | "basePort" | "dir" | "buildDir" | "databaseName" | "pgAdminUrl" | "proxyAddress">
+> &
+  FleetOptions;
 export function nginxBinary(): string | null;
 export function redisServerBinary(): string | null;
 export function ensureDatabase(adminUrl: string, name: string): Promise<string>;
@@ -97,7 +102,11 @@ export function startFleet(options?: FleetOptions): Promise<Fleet>;
 export function stopFleet(fleet: Fleet | null | undefined): Promise<void>;
 export function killFleetNow(fleet: Fleet | null | undefined): void;
 export function startInstance(fleet: Fleet, index: number): Promise<FleetInstance>;
-export function stopInstance(fleet: Fleet, index: number, options?: { signal?: NodeJS.Signals; timeoutMs?: number }): Promise<void>;
+export function stopInstance(
+  fleet: Fleet,
+  index: number,
+  options?: { signal?: NodeJS.Signals; timeoutMs?: number },
+): Promise<void>;
 export function killInstance(fleet: Fleet, index: number): Promise<void>;
 export function restartInstance(fleet: Fleet, index: number, options?: { drain?: boolean }): Promise<void>;
 export function setInstanceInRotation(fleet: Fleet, index: number, inRotation: boolean): Promise<void>;

@@ -5,7 +5,14 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const builtEntry = path.join(root, "build/server/index.js");
-const sources = ["app", "server", "package.json", "vite.config.ts", "vite.server-external.ts", "react-router.config.ts"];
+const sources = [
+  "app",
+  "server",
+  "package.json",
+  "vite.config.ts",
+  "vite.server-external.ts",
+  "react-router.config.ts",
+];
 // A build from before the server build imported server/ from source (decision 0041) holds its own
 // copy of server/: rebuild it.
 const bundlesServer = () => /\/\/ server\/[\w/-]+\.ts\b/.test(readFileSync(builtEntry, "utf8"));
@@ -23,7 +30,8 @@ function run(args, env = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const needsBuild = !existsSync(builtEntry) || statSync(builtEntry).mtimeMs < Math.max(...sources.map(newestMtime)) || bundlesServer();
+const needsBuild =
+  !existsSync(builtEntry) || statSync(builtEntry).mtimeMs < Math.max(...sources.map(newestMtime)) || bundlesServer();
 if (needsBuild) {
   console.log("Building the store…");
   run([path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], { NODE_ENV: "production" });

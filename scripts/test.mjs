@@ -31,7 +31,12 @@ step("Unit and integration tests", [bin("vitest/vitest.mjs"), "run"]);
 step("Production build", [bin("@react-router/dev/bin.cjs"), "build"], { NODE_ENV: "production" });
 // Against that build (build/, or BUILD_DIR when set): fuzzing, double submits and kill -9 during
 // checkout, on SQLite and — with TEST_DATABASE_URL — PostgreSQL (tests/reliability/).
-step("Reliability tests (fuzz, double submit, crash)", [bin("vitest/vitest.mjs"), "run", "--config", "vitest.reliability.config.ts"]);
+step("Reliability tests (fuzz, double submit, crash)", [
+  bin("vitest/vitest.mjs"),
+  "run",
+  "--config",
+  "vitest.reliability.config.ts",
+]);
 // Three instances of that build behind nginx on PostgreSQL (a fresh database next to
 // TEST_DATABASE_URL) and a private Redis: sessions, limits, oversell, restarts, kill -9 (tests/fleet/).
 step("Fleet tests (3 instances behind nginx)", [bin("vitest/vitest.mjs"), "run", "--config", "vitest.fleet.config.ts"]);

@@ -56,7 +56,12 @@ const envSchema = z.object({
   /** Checkouts allowed per email address per hour. */
   CHECKOUT_EMAIL_LIMIT: z.coerce.number().int().min(1).default(5),
   /** Minutes a guest's order holds its stock awaiting the confirmation link from the mail. */
-  GUEST_ORDER_HOLD_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(60),
+  GUEST_ORDER_HOLD_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 60)
+    .default(60),
   /**
    * Units that guests' orders waiting for confirmation or card payment may hold at once, counted
    * per client network (an IPv4 address, or an IPv6 /64) across payment methods (decision 0039).
@@ -85,7 +90,11 @@ const envSchema = z.object({
   /** Only for tests and local stand-ins: where the Stripe SDK sends its requests (default: Stripe's own API). */
   STRIPE_API_URL: z.string().url().optional(),
   /** How long a card order holds its stock while the shopper pays (minutes; fractions allowed for tests). */
-  PAYMENT_HOLD_MINUTES: z.coerce.number().min(0.05).max(24 * 60).default(30),
+  PAYMENT_HOLD_MINUTES: z.coerce
+    .number()
+    .min(0.05)
+    .max(24 * 60)
+    .default(30),
   /** How often the payment reconciliation job re-checks orders past their hold against Stripe (seconds). */
   PAYMENT_RECONCILE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
 });

@@ -25,27 +25,57 @@ export const about: AboutContent = {
   clients: [
     {
       name: "Northgate Builders",
-      logo: { src: "/images/content/clients/northgate-builders.svg", alt: "Northgate Builders logo", width: 160, height: 64 },
+      logo: {
+        src: "/images/content/clients/northgate-builders.svg",
+        alt: "Northgate Builders logo",
+        width: 160,
+        height: 64,
+      },
     },
     {
       name: "Brightwire Electrical",
-      logo: { src: "/images/content/clients/brightwire-electrical.svg", alt: "Brightwire Electrical logo", width: 160, height: 64 },
+      logo: {
+        src: "/images/content/clients/brightwire-electrical.svg",
+        alt: "Brightwire Electrical logo",
+        width: 160,
+        height: 64,
+      },
     },
     {
       name: "Copperfield Motors",
-      logo: { src: "/images/content/clients/copperfield-motors.svg", alt: "Copperfield Motors logo", width: 160, height: 64 },
+      logo: {
+        src: "/images/content/clients/copperfield-motors.svg",
+        alt: "Copperfield Motors logo",
+        width: 160,
+        height: 64,
+      },
     },
     {
       name: "Greenacre Landscapes",
-      logo: { src: "/images/content/clients/greenacre-landscapes.svg", alt: "Greenacre Landscapes logo", width: 160, height: 64 },
+      logo: {
+        src: "/images/content/clients/greenacre-landscapes.svg",
+        alt: "Greenacre Landscapes logo",
+        width: 160,
+        height: 64,
+      },
     },
     {
       name: "Hartley & Sons Joinery",
-      logo: { src: "/images/content/clients/hartley-joinery.svg", alt: "Hartley & Sons Joinery logo", width: 160, height: 64 },
+      logo: {
+        src: "/images/content/clients/hartley-joinery.svg",
+        alt: "Hartley & Sons Joinery logo",
+        width: 160,
+        height: 64,
+      },
     },
     {
       name: "Summit Site Services",
-      logo: { src: "/images/content/clients/summit-site-services.svg", alt: "Summit Site Services logo", width: 160, height: 64 },
+      logo: {
+        src: "/images/content/clients/summit-site-services.svg",
+        alt: "Summit Site Services logo",
+        width: 160,
+        height: 64,
+      },
     },
   ],
 };

@@ -209,10 +209,7 @@ export const contentPages: ContentPage[] = [
       {
         heading: "Shipping costs",
         paragraphs: ["Our shipping charges are simple and the same whatever you order:"],
-        bullets: [
-          "United States: free shipping on every order",
-          "United Kingdom: a flat $9.99 per order",
-        ],
+        bullets: ["United States: free shipping on every order", "United Kingdom: a flat $9.99 per order"],
       },
       {
         heading: "Delivery times",

@@ -67,8 +67,18 @@ export interface FaqQuestion {
 }
 
 export interface FaqCategory {
-  id: "ordering-process" | "product-information" | "shipping-and-delivery" | "returns-and-refunds" | "account-and-support";
-  name: "Ordering Process" | "Product Information" | "Shipping and Delivery" | "Returns and Refunds" | "Account and Support";
+  id:
+    | "ordering-process"
+    | "product-information"
+    | "shipping-and-delivery"
+    | "returns-and-refunds"
+    | "account-and-support";
+  name:
+    | "Ordering Process"
+    | "Product Information"
+    | "Shipping and Delivery"
+    | "Returns and Refunds"
+    | "Account and Support";
   questions: FaqQuestion[];
 }
 

@@ -1,10 +1,15 @@
 import { AUTH_MESSAGES, type PublicUser } from "./auth-rules.ts";
 import { authErrorMessage, readAuthFailure } from "./auth-errors.ts";
 
-export type AuthResult<T = Record<string, unknown>> = { ok: true; data: T } | { ok: false; message: string; status: number };
+export type AuthResult<T = Record<string, unknown>> =
+  { ok: true; data: T } | { ok: false; message: string; status: number };
 
 /** Browser calls to the auth HTTP handler, with every failure turned into a sentence for the page. */
-export async function postAuth<T = Record<string, unknown>>(path: string, body: unknown, kind: "login" | "register" | "other" = "other"): Promise<AuthResult<T>> {
+export async function postAuth<T = Record<string, unknown>>(
+  path: string,
+  body: unknown,
+  kind: "login" | "register" | "other" = "other",
+): Promise<AuthResult<T>> {
   let response: Response;
   try {
     response = await fetch(`/api/auth${path}`, {
@@ -16,7 +21,8 @@ export async function postAuth<T = Record<string, unknown>>(path: string, body: 
   } catch {
     return { ok: false, message: AUTH_MESSAGES.network, status: 0 };
   }
-  if (!response.ok) return { ok: false, status: response.status, message: authErrorMessage(kind, await readAuthFailure(response)) };
+  if (!response.ok)
+    return { ok: false, status: response.status, message: authErrorMessage(kind, await readAuthFailure(response)) };
   try {
     return { ok: true, data: (await response.json()) as T };
   } catch {

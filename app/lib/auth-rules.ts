@@ -32,12 +32,14 @@ export function isStaffRoleName(role: unknown): boolean {
 }
 /** The error code and message of a staff sign-in by emailed link or Google (refused: server/auth/staff-sessions.ts). */
 export const STAFF_PASSWORD_ONLY = "STAFF_PASSWORD_ONLY";
-export const STAFF_PASSWORD_ONLY_MESSAGE = "Staff accounts sign in with their password and a code from their authenticator app.";
+export const STAFF_PASSWORD_ONLY_MESSAGE =
+  "Staff accounts sign in with their password and a code from their authenticator app.";
 /** Where a staff member whose session has not passed a code goes next. */
 export const STAFF_CODE_PATH = "/admin/two-factor";
 
 // Plain checks instead of a schema library, so the browser bundle stays small.
-const EMAIL_PATTERN = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const email = { safeParse: (value: string) => ({ success: value.length <= 254 && EMAIL_PATTERN.test(value) }) };
 
 export type FieldCheck = { ok: true } | { ok: false; message: string };
@@ -57,7 +59,8 @@ export function checkRegistration(input: { fullName?: unknown; email?: unknown; 
   const length = checkPasswordLength(password);
   if (!length.ok) return length;
   if (!email.safeParse(emailText).success) return { ok: false, message: AUTH_MESSAGES.invalidEmail };
-  if (typeof input.fullName === "string" && input.fullName.trim().length > FULL_NAME_MAX) return { ok: false, message: AUTH_MESSAGES.nameTooLong };
+  if (typeof input.fullName === "string" && input.fullName.trim().length > FULL_NAME_MAX)
+    return { ok: false, message: AUTH_MESSAGES.nameTooLong };
   return { ok: true };
 }
 
@@ -65,7 +68,8 @@ export function checkLogin(input: { email?: unknown; password?: unknown }): Fiel
   const emailText = typeof input.email === "string" ? input.email.trim() : "";
   const password = typeof input.password === "string" ? input.password : "";
   if (!emailText || !password) return { ok: false, message: AUTH_MESSAGES.required };
-  if (!email.safeParse(emailText).success || password.length > PASSWORD_MAX) return { ok: false, message: AUTH_MESSAGES.badCredentials };
+  if (!email.safeParse(emailText).success || password.length > PASSWORD_MAX)
+    return { ok: false, message: AUTH_MESSAGES.badCredentials };
   return { ok: true };
 }
 
@@ -79,4 +83,3 @@ export interface PublicUser {
   email: string;
   profilePhoto: string | null;
 }
-

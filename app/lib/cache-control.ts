@@ -28,7 +28,8 @@ export const sharedPageMiddleware: MiddlewareFunction<Response>[] = [
     if (SESSION_COOKIE.test(request.headers.get("cookie") ?? "")) return next();
     context.set(sharedPage, true);
     const response = await next();
-    if (response.status === 200 && !response.headers.has("Set-Cookie")) response.headers.set("Cache-Control", SHARED_PAGE_CACHE_CONTROL);
+    if (response.status === 200 && !response.headers.has("Set-Cookie"))
+      response.headers.set("Cache-Control", SHARED_PAGE_CACHE_CONTROL);
     return response;
   },
 ];

@@ -2,14 +2,25 @@ import { z } from "zod";
 import { isValidPostcode } from "./order-rules.ts";
 
 /** The checkout form's server-side schema (kept out of the browser bundle). */
-const text = (label: string, max: number) => z.string().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
-const optionalText = (max: number) => z.string().trim().max(max).optional().transform((v) => (v ? v : null));
+const text = (label: string, max: number) =>
+  z.string().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((v) => (v ? v : null));
 const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 
 /** The checkout form, validated the same way in the browser and on the server. */
 export const checkoutSchema = z
   .object({
-    email: z.string().trim().max(254).pipe(z.email({ message: "Enter a valid email address" })),
+    email: z
+      .string()
+      .trim()
+      .max(254)
+      .pipe(z.email({ message: "Enter a valid email address" })),
     name: text("Full name", 100).refine(noControl, "Full name contains invalid characters"),
     line1: text("Address line 1", 120).refine(noControl, "Address contains invalid characters"),
     line2: optionalText(120),
@@ -20,13 +31,21 @@ export const checkoutSchema = z
     paymentMethod: z.enum(["card", "pay-on-delivery", "invoice-net30"], { message: "Choose a payment method" }),
     /** A trade account's purchase-order number (ignored for other shoppers). */
     poNumber: optionalText(40).refine((v) => v == null || noControl(v), "PO number contains invalid characters"),
-    checkoutToken: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),
+    checkoutToken: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),
   })
   .superRefine((value, ctx) => {
     if (!isValidPostcode(value.country, value.postcode)) {
-      ctx.addIssue({ code: "custom", path: ["postcode"], message: value.country === "US" ? "Enter a valid US ZIP code, like 10001 or 10001-1234" : "Enter a valid UK postcode, like SW1A 1AA" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["postcode"],
+        message:
+          value.country === "US"
+            ? "Enter a valid US ZIP code, like 10001 or 10001-1234"
+            : "Enter a valid UK postcode, like SW1A 1AA",
+      });
     }
   });
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;
-

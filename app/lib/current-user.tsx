@@ -8,7 +8,9 @@ function readStoredUser(): PublicUser | null {
     const raw = window.localStorage.getItem(USER_STORAGE_KEY);
     if (!raw) return null;
     const value = JSON.parse(raw) as Partial<PublicUser>;
-    return typeof value.email === "string" ? { fullName: String(value.fullName ?? ""), email: value.email, profilePhoto: value.profilePhoto ?? null } : null;
+    return typeof value.email === "string"
+      ? { fullName: String(value.fullName ?? ""), email: value.email, profilePhoto: value.profilePhoto ?? null }
+      : null;
   } catch {
     return null; // No web storage (private mode, disabled): the session cookie is enough.
   }
@@ -43,7 +45,15 @@ export const useCurrentUser = () => useContext(CurrentUserContext);
  * page has read it: `known`); the localStorage mirror is brought in line with it then, and other
  * tabs' sign-outs are followed.
  */
-export function CurrentUserProvider({ serverUser, known, children }: { serverUser: PublicUser | null; known: boolean; children: React.ReactNode }) {
+export function CurrentUserProvider({
+  serverUser,
+  known,
+  children,
+}: {
+  serverUser: PublicUser | null;
+  known: boolean;
+  children: React.ReactNode;
+}) {
   const [user, setUserState] = useState<PublicUser | null>(serverUser);
 
   useEffect(() => {

@@ -53,10 +53,12 @@ export type ContactInput = z.infer<typeof contactSchema>;
 
 /** Parsed values or the first message per field. */
 export type Validation<T extends Record<string, unknown>> =
-  | { ok: true; data: T }
-  | { ok: false; errors: FieldErrors<Extract<keyof T, string>> };
+  { ok: true; data: T } | { ok: false; errors: FieldErrors<Extract<keyof T, string>> };
 
-export function validate<S extends z.ZodType<Record<string, unknown>>>(schema: S, input: unknown): Validation<z.infer<S>> {
+export function validate<S extends z.ZodType<Record<string, unknown>>>(
+  schema: S,
+  input: unknown,
+): Validation<z.infer<S>> {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, data: result.data };
   const errors: Record<string, string> = {};
@@ -64,7 +66,7 @@ export function validate<S extends z.ZodType<Record<string, unknown>>>(schema: S
     const key = String(issue.path[0] ?? "form");
     errors[key] ??= issue.message;
   }
-  return { ok: false, errors: errors as FieldErrors<Extract<keyof z.infer<S>, string>> };
+  return { ok: false, errors: errors };
 }
 
 export class FormTooLargeError extends Error {

@@ -3,7 +3,14 @@
 export const CARRIERS = ["Royal Mail", "Parcelforce", "DPD", "DHL", "Evri", "UPS", "FedEx", "USPS"] as const;
 export type Carrier = (typeof CARRIERS)[number];
 
-export const RETURN_REASONS = ["Damaged in transit", "Faulty", "Wrong item sent", "No longer needed", "Refused at delivery", "Other"] as const;
+export const RETURN_REASONS = [
+  "Damaged in transit",
+  "Faulty",
+  "Wrong item sent",
+  "No longer needed",
+  "Refused at delivery",
+  "Other",
+] as const;
 export type ReturnReason = (typeof RETURN_REASONS)[number];
 
 /** The most units one return may record for one line; an order line never holds more than 100. */
@@ -11,7 +18,19 @@ export const MAX_RETURN_QUANTITY = 1_000;
 export const NOTE_MAX = 500;
 
 /** Statuses the list filter offers; holds that never became orders come last. */
-export const FILTER_STATUSES = ["placed", "packed", "shipped", "delivered", "cancelled", "returned", "processing", "awaiting_confirmation", "awaiting_payment", "expired", "awaiting_approval"] as const;
+export const FILTER_STATUSES = [
+  "placed",
+  "packed",
+  "shipped",
+  "delivered",
+  "cancelled",
+  "returned",
+  "processing",
+  "awaiting_confirmation",
+  "awaiting_payment",
+  "expired",
+  "awaiting_approval",
+] as const;
 
 export const ORDER_ACTIONS = ["pack", "ship", "deliver", "cancel", "return", "refund", "mark-paid"] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];

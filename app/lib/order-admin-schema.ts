@@ -8,14 +8,25 @@ import { z } from "zod";
 import { PAYMENT_METHODS, type ShippingCountry } from "./order-rules.ts";
 
 export * from "./order-admin-constants.ts";
-import { CARRIERS, FILTER_STATUSES, MAX_RETURN_QUANTITY, NOTE_MAX, RETURN_REASONS, SORT_KEYS } from "./order-admin-constants.ts";
+import {
+  CARRIERS,
+  FILTER_STATUSES,
+  MAX_RETURN_QUANTITY,
+  NOTE_MAX,
+  RETURN_REASONS,
+  SORT_KEYS,
+} from "./order-admin-constants.ts";
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** The order's version as the page read it: a whole number, as a form string or a number. */
 const version = z.preprocess(
   (v) => (typeof v === "string" && /^\d{1,10}$/.test(v.trim()) ? Number(v.trim()) : v),
-  z.number({ error: "This form is out of date. Reload the page and try again." }).int().min(0).max(2_147_483_647, { error: "This form is out of date. Reload the page and try again." }),
+  z
+    .number({ error: "This form is out of date. Reload the page and try again." })
+    .int()
+    .min(0)
+    .max(2_147_483_647, { error: "This form is out of date. Reload the page and try again." }),
 );
 
 const optionalText = (label: string) =>
@@ -87,13 +98,22 @@ const quantity = z.preprocess(
 export const returnSchema = z.object({
   version,
   reason: z.enum(RETURN_REASONS, { error: "Choose why the goods came back." }),
-  restock: z.preprocess((v) => (v === "yes" ? true : v === "no" ? false : v), z.boolean({ error: "Say whether the goods go back into stock." })),
+  restock: z.preprocess(
+    (v) => (v === "yes" ? true : v === "no" ? false : v),
+    z.boolean({ error: "Say whether the goods go back into stock." }),
+  ),
   note: optionalText("The note"),
   lines: z
-    .array(z.object({ lineId: z.number().int().positive().max(2_147_483_647), quantity }), { error: "Choose what came back." })
+    .array(z.object({ lineId: z.number().int().positive().max(2_147_483_647), quantity }), {
+      error: "Choose what came back.",
+    })
     .max(200)
-    .refine((lines) => lines.some((l) => l.quantity > 0), { error: "Enter how many units of at least one line came back." })
-    .refine((lines) => new Set(lines.map((l) => l.lineId)).size === lines.length, { error: "Each line can appear only once." }),
+    .refine((lines) => lines.some((l) => l.quantity > 0), {
+      error: "Enter how many units of at least one line came back.",
+    })
+    .refine((lines) => new Set(lines.map((l) => l.lineId)).size === lines.length, {
+      error: "Each line can appear only once.",
+    }),
 });
 export type ReturnInput = z.infer<typeof returnSchema>;
 
@@ -104,31 +124,47 @@ export function returnFormInput(form: FormData): Record<string, unknown> {
     const match = /^qty-(\d{1,10})$/.exec(key);
     if (match) lines.push({ lineId: Number(match[1]), quantity: typeof value === "string" ? value : NaN });
   }
-  return { version: form.get("version"), reason: form.get("reason"), restock: form.get("restock"), note: form.get("note") ?? undefined, lines };
+  return {
+    version: form.get("version"),
+    reason: form.get("reason"),
+    restock: form.get("restock"),
+    note: form.get("note") ?? undefined,
+    lines,
+  };
 }
 
-
 // ---- The order list's filters (a GET form; the query string is the state) ----
-
 
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Enter a date like 2025-03-31." })
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), { error: "That date doesn't exist." });
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    { error: "That date doesn't exist." },
+  );
 
-const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v);
+const blankToUndefined = (v: unknown) =>
+  typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v;
 const opt = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
 /** A keyset position: the sort value and the order id of the row to continue after (or before). */
-const cursor = z.string().regex(/^[0-9A-Za-z:.+ -]{1,40}~\d{1,12}$/, { error: "That page link is broken; start from the first page." });
+const cursor = z
+  .string()
+  .regex(/^[0-9A-Za-z:.+ -]{1,40}~\d{1,12}$/, { error: "That page link is broken; start from the first page." });
 
 export const orderFilterSchema = z
   .object({
     status: opt(z.enum(FILTER_STATUSES, { error: "Choose a status from the list." })),
     from: opt(isoDate),
     to: opt(isoDate),
-    payment: opt(z.enum(PAYMENT_METHODS.map((m) => m.id) as [string, ...string[]], { error: "Choose a payment method from the list." })),
-    country: opt(z.enum(["US", "GB"] as [ShippingCountry, ...ShippingCountry[]], { error: "Choose a country from the list." })),
+    payment: opt(
+      z.enum(PAYMENT_METHODS.map((m) => m.id) as [string, ...string[]], {
+        error: "Choose a payment method from the list.",
+      }),
+    ),
+    country: opt(
+      z.enum(["US", "GB"] as [ShippingCountry, ...ShippingCountry[]], { error: "Choose a country from the list." }),
+    ),
     attention: opt(z.enum(["payment"], { error: "Unknown filter." })),
     email: opt(z.string().max(254, { error: "An email address is at most 254 characters." }).toLowerCase()),
     number: opt(orderNumberSchema),

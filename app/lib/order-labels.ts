@@ -19,15 +19,27 @@ function statusLabels(hold: { awaiting_confirmation: string; expired: string }):
 }
 
 /** What customers see for each status. */
-export const STATUS_LABELS = statusLabels({ awaiting_confirmation: "Awaiting your confirmation", expired: "Expired (not confirmed)" });
+export const STATUS_LABELS = statusLabels({
+  awaiting_confirmation: "Awaiting your confirmation",
+  expired: "Expired (not confirmed)",
+});
 
 /** What staff see for each status. */
-export const ADMIN_STATUS_LABELS = statusLabels({ awaiting_confirmation: "Awaiting guest confirmation", expired: "Expired (never confirmed)" });
+export const ADMIN_STATUS_LABELS = statusLabels({
+  awaiting_confirmation: "Awaiting guest confirmation",
+  expired: "Expired (never confirmed)",
+});
 
 /** A card order that was never paid is "not paid", not "not confirmed". */
-export function customerStatusLabel(order: { status: string; payment_method: string; payment_status?: string }): string {
-  if (order.payment_method === "card" && order.status === "expired") return order.payment_status === "failed" ? "Payment failed" : "Expired (not paid)";
-  if (order.payment_method === "card" && order.status === "awaiting_payment" && order.payment_status === "processing") return "Payment processing";
+export function customerStatusLabel(order: {
+  status: string;
+  payment_method: string;
+  payment_status?: string;
+}): string {
+  if (order.payment_method === "card" && order.status === "expired")
+    return order.payment_status === "failed" ? "Payment failed" : "Expired (not paid)";
+  if (order.payment_method === "card" && order.status === "awaiting_payment" && order.payment_status === "processing")
+    return "Payment processing";
   return STATUS_LABELS[order.status] ?? order.status;
 }
 

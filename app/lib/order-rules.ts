@@ -54,14 +54,25 @@ function percentOf(cents: number, percent: number): number {
 }
 
 export function memberDiscountCents(subtotalCents: number, isMember: boolean): number {
-  return isMember && subtotalCents > MEMBER_DISCOUNT_THRESHOLD_CENTS ? percentOf(subtotalCents, MEMBER_DISCOUNT_PERCENT) : 0;
+  return isMember && subtotalCents > MEMBER_DISCOUNT_THRESHOLD_CENTS
+    ? percentOf(subtotalCents, MEMBER_DISCOUNT_PERCENT)
+    : 0;
 }
 
-export function summarizeOrder(lines: PricedLine[], options: { isMember: boolean; country: ShippingCountry | null }): OrderSummary {
+export function summarizeOrder(
+  lines: PricedLine[],
+  options: { isMember: boolean; country: ShippingCountry | null },
+): OrderSummary {
   const subtotalCents = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
   const discount = memberDiscountCents(subtotalCents, options.isMember);
   const shipping = lines.length ? shippingCents(options.country) : 0;
-  return { subtotalCents, memberDiscountCents: discount, shippingCents: shipping, taxCents: 0, totalCents: subtotalCents - discount + shipping };
+  return {
+    subtotalCents,
+    memberDiscountCents: discount,
+    shippingCents: shipping,
+    taxCents: 0,
+    totalCents: subtotalCents - discount + shipping,
+  };
 }
 
 /** A whole number of units from 1 to 999,999, whatever the caps; anything else is null. */
@@ -89,7 +100,8 @@ export const parseProductId = parseRowId;
 
 const US_ZIP = /^\d{5}(-\d{4})?$/;
 // UK postcodes (including GIR 0AA and BFPO-free forms), case-insensitive, optional space.
-const UK_POSTCODE = /^(GIR ?0AA|[A-PR-UWYZ]([0-9]{1,2}|[A-HK-Y][0-9]{1,2}|[0-9][A-HJKPS-UW]|[A-HK-Y][0-9][ABEHMNPRVWXY]) ?[0-9][ABD-HJLNP-UW-Z]{2})$/i;
+const UK_POSTCODE =
+  /^(GIR ?0AA|[A-PR-UWYZ]([0-9]{1,2}|[A-HK-Y][0-9]{1,2}|[0-9][A-HJKPS-UW]|[A-HK-Y][0-9][ABEHMNPRVWXY]) ?[0-9][ABD-HJLNP-UW-Z]{2})$/i;
 
 export function isValidPostcode(country: ShippingCountry, postcode: string): boolean {
   return (country === "US" ? US_ZIP : UK_POSTCODE).test(postcode.trim());

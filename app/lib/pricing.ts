@@ -61,7 +61,11 @@ export function volumePercentAt(breaks: readonly VolumeBreak[] | undefined, quan
 }
 
 /** The rule of a price list that applies to one product: its own, else its category's, else the list's default. */
-export function tradeRuleFor(rules: PriceListRules | null | undefined, productId: number, categoryId: number): TradeRule | null {
+export function tradeRuleFor(
+  rules: PriceListRules | null | undefined,
+  productId: number,
+  categoryId: number,
+): TradeRule | null {
   if (!rules) return null;
   return rules.products?.get(productId) ?? rules.categories?.get(categoryId) ?? rules.everything ?? null;
 }
@@ -83,7 +87,8 @@ export function unitPrice(query: PriceQuery): UnitPrice {
   if (!Number.isInteger(listCents) || listCents < 0) throw new RangeError(`Invalid price in cents: ${listCents}`);
   let best: UnitPrice = { unitCents: listCents, source: "list", percentOff: 0 };
   const consider = (unitCents: number, source: PriceSource) => {
-    if (unitCents < best.unitCents) best = { unitCents, source, percentOff: listCents ? Math.floor(((listCents - unitCents) * 100) / listCents) : 0 };
+    if (unitCents < best.unitCents)
+      best = { unitCents, source, percentOff: listCents ? Math.floor(((listCents - unitCents) * 100) / listCents) : 0 };
   };
   const volume = volumePercentAt(query.volumeBreaks, query.quantity);
   if (volume > 0) consider(discountedPriceCents(listCents, volume), "volume");
@@ -92,9 +97,17 @@ export function unitPrice(query: PriceQuery): UnitPrice {
 }
 
 /** A trade buyer's price for one unit of a product, where their price list beats its list price; null otherwise. */
-export function buyerUnitCents(rules: PriceListRules | null | undefined, product: { id: number; salePriceCents: number; categoryId?: number }): number | null {
+export function buyerUnitCents(
+  rules: PriceListRules | null | undefined,
+  product: { id: number; salePriceCents: number; categoryId?: number },
+): number | null {
   if (!rules) return null;
-  const unit = unitPrice({ listCents: product.salePriceCents, quantity: 1, volumeBreaks: [], trade: tradeRuleFor(rules, product.id, product.categoryId ?? 0) });
+  const unit = unitPrice({
+    listCents: product.salePriceCents,
+    quantity: 1,
+    volumeBreaks: [],
+    trade: tradeRuleFor(rules, product.id, product.categoryId ?? 0),
+  });
   return unit.source === "trade" ? unit.unitCents : null;
 }
 
@@ -108,12 +121,19 @@ export interface VolumeBreakRow {
 
 /** The product page's small table: 1–9 at list, 10–49 at −5%, 50+ at −10%. Empty without breaks. */
 export function volumeBreakRows(listCents: number, breaks: readonly VolumeBreak[] | undefined): VolumeBreakRow[] {
-  const steps = [...(breaks ?? [])].filter((b) => b.minQuantity > 1 && b.percentOff > 0).sort((a, b) => a.minQuantity - b.minQuantity);
+  const steps = [...(breaks ?? [])]
+    .filter((b) => b.minQuantity > 1 && b.percentOff > 0)
+    .sort((a, b) => a.minQuantity - b.minQuantity);
   if (steps.length === 0) return [];
   const starts = [1, ...steps.map((s) => s.minQuantity)];
   return starts.map((from, i) => {
     const percentOff = volumePercentAt(steps, from);
-    return { from, to: i + 1 < starts.length ? starts[i + 1] - 1 : null, percentOff, unitCents: discountedPriceCents(listCents, percentOff) };
+    return {
+      from,
+      to: i + 1 < starts.length ? starts[i + 1] - 1 : null,
+      percentOff,
+      unitCents: discountedPriceCents(listCents, percentOff),
+    };
   });
 }
 
@@ -133,5 +153,13 @@ export interface PricingLine {
 export function priceLines<T extends PricingLine>(lines: readonly T[]): (T & { unit: UnitPrice })[] {
   const units = new Map<number, number>();
   for (const l of lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
-  return lines.map((l) => ({ ...l, unit: unitPrice({ listCents: l.listCents, quantity: units.get(l.productId) ?? l.quantity, volumeBreaks: l.volumeBreaks, trade: l.trade }) }));
+  return lines.map((l) => ({
+    ...l,
+    unit: unitPrice({
+      listCents: l.listCents,
+      quantity: units.get(l.productId) ?? l.quantity,
+      volumeBreaks: l.volumeBreaks,
+      trade: l.trade,
+    }),
+  }));
 }

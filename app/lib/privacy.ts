@@ -10,7 +10,8 @@ export const PRIVACY_MESSAGES = {
   passwordRequired: "Enter your password to confirm it's you.",
   wrongPassword: "That password isn't right. Nothing was changed.",
   signInAgain: `For your safety, sign in again (with Google or an email link), then come back within ${FRESH_SIGN_IN_MINUTES} minutes.`,
-  tooManyAttempts: (seconds: number) => `Too many attempts. Try again in ${Math.max(1, Math.ceil(seconds / 60))} minute${seconds > 60 ? "s" : ""}.`,
+  tooManyAttempts: (seconds: number) =>
+    `Too many attempts. Try again in ${Math.max(1, Math.ceil(seconds / 60))} minute${seconds > 60 ? "s" : ""}.`,
   typeDelete: `Type ${DELETE_CONFIRMATION_WORD} in capital letters to confirm.`,
   untrustedOrigin: "This request didn't come from the store's own pages, so it was refused.",
   deleted: "Your account has been deleted and you've been signed out.",

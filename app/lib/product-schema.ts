@@ -65,14 +65,23 @@ function wholeNumber(label: string, min: number, max: number) {
     .min(1, { error: `Enter the ${label.toLowerCase()}.` })
     .refine((v) => /^-?\d{1,10}$/.test(v), { error: `${label} must be a whole number.` })
     .transform(Number)
-    .refine((n) => n >= min && n <= max, { error: `${label} must be between ${formatCount(min)} and ${formatCount(max)}.` });
+    .refine((n) => n >= min && n <= max, {
+      error: `${label} must be between ${formatCount(min)} and ${formatCount(max)}.`,
+    });
 }
 
 /** Comma-separated names ("Yellow, Black") → a list without blanks or repeats. */
 const colorList = z
   .string()
   .default("")
-  .transform((v) => [...new Set(v.split(",").map((c) => c.trim()).filter(Boolean))])
+  .transform((v) => [
+    ...new Set(
+      v
+        .split(",")
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ),
+  ])
   .refine((list) => list.length >= 1, { error: "Enter at least one colour." })
   .refine((list) => list.length <= PRODUCT_LIMITS.colors, { error: `Enter at most ${PRODUCT_LIMITS.colors} colours.` })
   .refine((list) => list.every((c) => c.length <= PRODUCT_LIMITS.color && !CONTROL.test(c)), {
@@ -83,8 +92,15 @@ const colorList = z
 const featureList = z
   .string()
   .default("")
-  .transform((v) => v.split(/\r?\n/).map((f) => f.trim()).filter(Boolean))
-  .refine((list) => list.length <= PRODUCT_LIMITS.features, { error: `Enter at most ${PRODUCT_LIMITS.features} features.` })
+  .transform((v) =>
+    v
+      .split(/\r?\n/)
+      .map((f) => f.trim())
+      .filter(Boolean),
+  )
+  .refine((list) => list.length <= PRODUCT_LIMITS.features, {
+    error: `Enter at most ${PRODUCT_LIMITS.features} features.`,
+  })
   .refine((list) => list.every((f) => f.length <= PRODUCT_LIMITS.feature && !CONTROL.test(f)), {
     error: `Each feature must be ${PRODUCT_LIMITS.feature} characters or fewer, on one line.`,
   });
@@ -92,7 +108,9 @@ const featureList = z
 export const productSchema = z.object({
   sku: line("SKU", PRODUCT_LIMITS.sku)
     .transform((v) => v.toUpperCase())
-    .refine((v) => /^[A-Z0-9][A-Z0-9._-]*$/.test(v), { error: "SKU may use letters, digits, dots, dashes and underscores only." }),
+    .refine((v) => /^[A-Z0-9][A-Z0-9._-]*$/.test(v), {
+      error: "SKU may use letters, digits, dots, dashes and underscores only.",
+    }),
   title: line("Title", PRODUCT_LIMITS.title),
   /** A brand's slug (the form's select) or name (a CSV cell); the server resolves it. */
   brand: line("Brand", PRODUCT_LIMITS.slugRef),
@@ -104,8 +122,10 @@ export const productSchema = z.object({
     .min(1, { error: "Enter the price." })
     .transform((v) => parseDollarsToCents(v.replace(/^\$/, "").replaceAll(",", "")))
     .refine((c): c is number => c !== null, { error: "Price must be an amount like 129.99." })
-    .refine((c) => c! > 0 && c! <= PRODUCT_LIMITS.maxPriceCents, { error: "Price must be more than 0 and at most 1,000,000.00." })
-    .transform((c) => c!),
+    .refine((c) => c > 0 && c <= PRODUCT_LIMITS.maxPriceCents, {
+      error: "Price must be more than 0 and at most 1,000,000.00.",
+    })
+    .transform((c) => c),
   /** Empty = no discount. */
   discount_percent: z
     .string()
@@ -113,14 +133,18 @@ export const productSchema = z.object({
     .default("")
     .refine((v) => v === "" || /^\d{1,3}$/.test(v), { error: "Discount must be a whole percent." })
     .transform((v) => (v === "" || v === "0" ? null : Number(v)))
-    .refine((n) => n === null || (n >= 1 && n <= PRODUCT_LIMITS.maxDiscount), { error: `Discount must be between 1 and ${PRODUCT_LIMITS.maxDiscount} percent, or empty.` }),
+    .refine((n) => n === null || (n >= 1 && n <= PRODUCT_LIMITS.maxDiscount), {
+      error: `Discount must be between 1 and ${PRODUCT_LIMITS.maxDiscount} percent, or empty.`,
+    }),
   stock: wholeNumber("Stock", 0, PRODUCT_LIMITS.maxStock),
   low_stock_threshold: wholeNumber("Low-stock threshold", 0, PRODUCT_LIMITS.maxStock),
   description: z
     .string({ error: "Enter the description." })
     .trim()
     .min(1, { error: "Enter the description." })
-    .max(PRODUCT_LIMITS.description, { error: `Description must be ${formatCount(PRODUCT_LIMITS.description)} characters or fewer.` })
+    .max(PRODUCT_LIMITS.description, {
+      error: `Description must be ${formatCount(PRODUCT_LIMITS.description)} characters or fewer.`,
+    })
     .refine((v) => !/\u0000/.test(v), { error: "Description contains characters that aren't allowed." }),
   features: featureList,
   model: line("Model", PRODUCT_LIMITS.text),
@@ -158,8 +182,18 @@ export const stockAdjustSchema = z
     note: z.string().trim().max(500, { error: "Note must be 500 characters or fewer." }).default(""),
   })
   .superRefine((v, ctx) => {
-    if ((v.reason === "received" || v.reason === "return") && v.change < 0) ctx.addIssue({ code: "custom", path: ["change"], message: "Received and returned stock adds units: enter a positive number." });
-    if (v.reason === "damaged" && v.change > 0) ctx.addIssue({ code: "custom", path: ["change"], message: "Damaged stock takes units away: enter a negative number." });
+    if ((v.reason === "received" || v.reason === "return") && v.change < 0)
+      ctx.addIssue({
+        code: "custom",
+        path: ["change"],
+        message: "Received and returned stock adds units: enter a positive number.",
+      });
+    if (v.reason === "damaged" && v.change > 0)
+      ctx.addIssue({
+        code: "custom",
+        path: ["change"],
+        message: "Damaged stock takes units away: enter a negative number.",
+      });
   });
 export type StockAdjustInput = z.infer<typeof stockAdjustSchema>;
 
@@ -171,7 +205,10 @@ export const stockRowSchema = z.object({
 
 /** Parsed values or the first message per field. */
 export type FieldErrors = Partial<Record<string, string>>;
-export function validateWith<S extends z.ZodType>(schema: S, input: unknown): { ok: true; data: z.infer<S> } | { ok: false; errors: FieldErrors } {
+export function validateWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): { ok: true; data: z.infer<S> } | { ok: false; errors: FieldErrors } {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, data: result.data };
   const errors: FieldErrors = {};

@@ -24,7 +24,8 @@ export type StaffQuoteFilter = (typeof STAFF_QUOTE_FILTERS)[number];
 
 /** The quote's status now: a quote past the end of its last valid day is expired. */
 export function quoteState(quote: { status: string; valid_until: string | null }, now = new Date()): QuoteState {
-  if (quote.status === "quoted" && quote.valid_until && new Date(quote.valid_until).getTime() < now.getTime()) return "expired";
+  if (quote.status === "quoted" && quote.valid_until && new Date(quote.valid_until).getTime() < now.getTime())
+    return "expired";
   return quote.status as QuoteState;
 }
 
@@ -43,8 +44,11 @@ export const QUOTE_STATE_LABELS: Record<QuoteState, string> = {
 export function parseValidUntil(input: string, now = new Date()): { iso: string } | { error: string } {
   const text = input.trim();
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const end = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 59, 999)) : null;
-  if (!end || Number.isNaN(end.getTime()) || end.toISOString().slice(0, 10) !== text) return { error: "Enter the last day the prices hold, like 2026-12-31." };
+  const end = match
+    ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 59, 999))
+    : null;
+  if (!end || Number.isNaN(end.getTime()) || end.toISOString().slice(0, 10) !== text)
+    return { error: "Enter the last day the prices hold, like 2026-12-31." };
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 23, 59, 59, 999));
   const days = Math.round((end.getTime() - today.getTime()) / 86_400_000);
   if (days < 1) return { error: "A quote must hold until tomorrow at least." };

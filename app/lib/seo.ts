@@ -24,7 +24,15 @@ export function pageTitle(title: string): string {
   return title === STORE_NAME ? title : `${title} | ${STORE_NAME}`;
 }
 
-export function seo({ title, description, path, matches, image, type = "website", noindex }: SeoInput): MetaDescriptor[] {
+export function seo({
+  title,
+  description,
+  path,
+  matches,
+  image,
+  type = "website",
+  noindex,
+}: SeoInput): MetaDescriptor[] {
   const origin = siteUrlFrom(matches);
   const url = `${origin}${path}`;
   const fullTitle = pageTitle(title);

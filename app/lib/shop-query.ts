@@ -56,12 +56,14 @@ export function parseShopQuery(params: URLSearchParams): ShopQuery {
   let maxCents: number | undefined;
   if (min) {
     const cents = parseDollarsToCents(min);
-    if (cents == null) priceErrors.push(min.startsWith("-") ? "Min price can't be negative." : "Min price must be a number.");
+    if (cents == null)
+      priceErrors.push(min.startsWith("-") ? "Min price can't be negative." : "Min price must be a number.");
     else minCents = cents;
   }
   if (max) {
     const cents = parseDollarsToCents(max);
-    if (cents == null) priceErrors.push(max.startsWith("-") ? "Max price can't be negative." : "Max price must be a number.");
+    if (cents == null)
+      priceErrors.push(max.startsWith("-") ? "Max price can't be negative." : "Max price must be a number.");
     else maxCents = cents;
   }
   if (minCents != null && maxCents != null && minCents > maxCents) {
@@ -89,7 +91,10 @@ export function parseShopQuery(params: URLSearchParams): ShopQuery {
 }
 
 /** The parts of the shop's state that a link can change. */
-export type ShopState = Pick<ShopQuery, "q" | "categories" | "brands" | "min" | "max" | "inStockOnly" | "onSaleOnly" | "sort" | "page">;
+export type ShopState = Pick<
+  ShopQuery,
+  "q" | "categories" | "brands" | "min" | "max" | "inStockOnly" | "onSaleOnly" | "sort" | "page"
+>;
 
 /** Builds a /shop URL from the current query with some values replaced. */
 export function shopHref(query: ShopState, changes: Partial<ShopState> = {}): string {
@@ -102,7 +107,8 @@ export function shopHref(query: ShopState, changes: Partial<ShopState> = {}): st
   if (next.max) params.set("max", next.max);
   if (next.inStockOnly) params.set("inStock", "1");
   if (next.onSaleOnly) params.set("onSale", "1");
-  if (next.sort && next.sort !== (next.q ? "relevance" : "newest") && (next.sort !== "relevance" || next.q)) params.set("sort", next.sort);
+  if (next.sort && next.sort !== (next.q ? "relevance" : "newest") && (next.sort !== "relevance" || next.q))
+    params.set("sort", next.sort);
   if (next.page > 1) params.set("page", String(next.page));
   const s = params.toString();
   return s ? `/shop?${s}` : "/shop";
@@ -110,7 +116,14 @@ export function shopHref(query: ShopState, changes: Partial<ShopState> = {}): st
 
 /** True when any filter (not the words or the sort) narrows the results. */
 export function hasFilters(query: ShopState): boolean {
-  return query.categories.length > 0 || query.brands.length > 0 || Boolean(query.min) || Boolean(query.max) || query.inStockOnly || query.onSaleOnly;
+  return (
+    query.categories.length > 0 ||
+    query.brands.length > 0 ||
+    Boolean(query.min) ||
+    Boolean(query.max) ||
+    query.inStockOnly ||
+    query.onSaleOnly
+  );
 }
 
 /** The same words and sort with every filter removed. */
@@ -129,13 +142,16 @@ export function priceRangeErrors(min: string, max: string): { min?: string; max?
     if (!v) return undefined;
     const cents = parseDollarsToCents(v);
     if (cents == null) {
-      out[label === "Min" ? "min" : "max"] = v.startsWith("-") ? `${label} price can't be negative.` : `${label} price must be a number.`;
+      out[label === "Min" ? "min" : "max"] = v.startsWith("-")
+        ? `${label} price can't be negative.`
+        : `${label} price must be a number.`;
     }
     return cents ?? undefined;
   };
   const minCents = parse(min, "Min");
   const maxCents = parse(max, "Max");
-  if (minCents != null && maxCents != null && minCents > maxCents) out.range = "Min price can't be more than Max price.";
+  if (minCents != null && maxCents != null && minCents > maxCents)
+    out.range = "Min price can't be more than Max price.";
   return out;
 }
 

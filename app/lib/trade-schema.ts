@@ -45,13 +45,23 @@ export const tradeApplicationSchema = z
     city: text("Town or city", 80),
     region: optionalText("County or state", 80),
     postcode: text("ZIP or postcode", 12),
-    phone: text("Phone", 30).refine((v) => /^\+?[\d\s().-]{6,30}$/.test(v) && (v.match(/\d/g) ?? []).length >= 6, "Enter a phone number, like +44 20 7946 0000"),
+    phone: text("Phone", 30).refine(
+      (v) => /^\+?[\d\s().-]{6,30}$/.test(v) && (v.match(/\d/g) ?? []).length >= 6,
+      "Enter a phone number, like +44 20 7946 0000",
+    ),
   })
   .transform((value, ctx) => {
     const taxId = normalizeTaxId(value.country, value.taxId);
     if (!taxId) ctx.addIssue({ code: "custom", path: ["taxId"], message: TAX_ID_HINTS[value.country] });
     if (!isValidPostcode(value.country, value.postcode)) {
-      ctx.addIssue({ code: "custom", path: ["postcode"], message: value.country === "US" ? "Enter a valid US ZIP code, like 10001 or 10001-1234" : "Enter a valid UK postcode, like SW1A 1AA" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["postcode"],
+        message:
+          value.country === "US"
+            ? "Enter a valid US ZIP code, like 10001 or 10001-1234"
+            : "Enter a valid UK postcode, like SW1A 1AA",
+      });
     }
     return { ...value, taxId: taxId ?? value.taxId, postcode: value.postcode.toUpperCase() };
   });

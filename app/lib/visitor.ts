@@ -27,11 +27,17 @@ export const VISITOR_PATH = "/visitor";
 export const GUEST: Visitor = { user: null, cartCount: 0, wishlistIds: [], priceList: null };
 
 export function priceListToJson(rules: PriceListRules): PriceListRulesJson {
-  return { products: [...(rules.products ?? [])], categories: [...(rules.categories ?? [])], everything: rules.everything ?? null };
+  return {
+    products: [...(rules.products ?? [])],
+    categories: [...(rules.categories ?? [])],
+    everything: rules.everything ?? null,
+  };
 }
 
 export function priceListFromJson(json: PriceListRulesJson | null): PriceListRules | null {
-  return json ? { products: new Map(json.products), categories: new Map(json.categories), everything: json.everything } : null;
+  return json
+    ? { products: new Map(json.products), categories: new Map(json.categories), everything: json.everything }
+    : null;
 }
 
 const VISITOR_FETCHER = "visitor";

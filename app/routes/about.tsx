@@ -5,7 +5,13 @@ import { seo } from "../lib/seo.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "About Us", description: "ToolHub Wholesale: wholesale-priced tools for trades, businesses and DIY, founded in the UK and now serving the USA.", path: "/about", matches });
+  return seo({
+    title: "About Us",
+    description:
+      "ToolHub Wholesale: wholesale-priced tools for trades, businesses and DIY, founded in the UK and now serving the USA.",
+    path: "/about",
+    matches,
+  });
 }
 
 function Paragraphs({ id, title, paragraphs }: { id: string; title: string; paragraphs: string[] }) {
@@ -52,7 +58,13 @@ export default function About() {
           <ul className="flex flex-wrap items-center justify-center gap-6">
             {about.clients.map((client) => (
               <li key={client.name}>
-                <img src={client.logo.src} alt={client.logo.alt} width={client.logo.width} height={client.logo.height} loading="lazy" />
+                <img
+                  src={client.logo.src}
+                  alt={client.logo.alt}
+                  width={client.logo.width}
+                  height={client.logo.height}
+                  loading="lazy"
+                />
               </li>
             ))}
           </ul>

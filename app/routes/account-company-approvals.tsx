@@ -13,14 +13,21 @@ import { companyOf } from "../../server/trade/company.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Orders waiting for approval", description: "Your company's orders above a buyer's spending limit.", path: "/account/company/approvals", matches, noindex: true });
+  return seo({
+    title: "Orders waiting for approval",
+    description: "Your company's orders above a buyer's spending limit.",
+    path: "/account/company/approvals",
+    matches,
+    noindex: true,
+  });
 }
 
 async function approver(request: Request) {
   const session = await requireCustomer(request);
   const found = await companyOf(getDb(), session.userId);
   if (!found) throw redirect("/account/trade");
-  if (!companyCan(found.role, { order: ["approve"] })) throw data("Only your company's approvers and owners decide on orders above a limit.", { status: 403 });
+  if (!companyCan(found.role, { order: ["approve"] }))
+    throw data("Only your company's approvers and owners decide on orders above a limit.", { status: 403 });
   return { session, organizationId: found.company.organization_id, role: found.role };
 }
 
@@ -35,11 +42,16 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readSmallForm(request);
   const approve = form.get("intent") === "approve";
   try {
-    const message = await decideApproval(getDb(), { userId: session.userId, name: session.user.fullName, organizationId, role }, String(form.get("number") ?? "").slice(0, 20), {
-      approve,
-      reason: typeof form.get("reason") === "string" ? String(form.get("reason")) : null,
-      siteUrl: config().siteUrl,
-    });
+    const message = await decideApproval(
+      getDb(),
+      { userId: session.userId, name: session.user.fullName, organizationId, role },
+      String(form.get("number") ?? "").slice(0, 20),
+      {
+        approve,
+        reason: typeof form.get("reason") === "string" ? String(form.get("reason")) : null,
+        siteUrl: config().siteUrl,
+      },
+    );
     return { ok: true, message };
   } catch (error) {
     if (isDomainError(error)) return data({ ok: false, message: error.message }, { status: error.status });
@@ -47,22 +59,33 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-const date = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const date = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 export default function Approvals({ loaderData, actionData }: Route.ComponentProps) {
   const { orders } = loaderData;
   return (
     <>
-      <PageHeader title="Orders waiting for approval" intro="Orders your colleagues placed above their spending limit. Approving places the order and takes its stock; rejecting tells the buyer why." />
+      <PageHeader
+        title="Orders waiting for approval"
+        intro="Orders your colleagues placed above their spending limit. Approving places the order and takes its stock; rejecting tells the buyer why."
+      />
       <div className="mx-auto max-w-4xl space-y-8 px-4 py-10 text-slate-700">
         {actionData ? (
-          <p role={actionData.ok ? "status" : "alert"} className={`rounded-lg p-4 ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+          <p
+            role={actionData.ok ? "status" : "alert"}
+            className={`rounded-lg p-4 ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+          >
             {actionData.message}
           </p>
         ) : null}
         {orders.length === 0 ? <p>No order is waiting for approval.</p> : null}
         {orders.map((order) => (
-          <section key={order.number} aria-labelledby={`order-${order.number}`} className="rounded-xl border border-slate-200 p-6">
+          <section
+            key={order.number}
+            aria-labelledby={`order-${order.number}`}
+            className="rounded-xl border border-slate-200 p-6"
+          >
             <h2 id={`order-${order.number}`} className="text-lg font-bold text-ink">
               {`Order ${order.number} by ${order.buyer_name}`}
             </h2>
@@ -84,7 +107,13 @@ export default function Approvals({ loaderData, actionData }: Route.ComponentPro
               <div className="mt-4 flex flex-wrap items-end gap-6">
                 <Form method="post">
                   <input type="hidden" name="number" value={order.number} />
-                  <button type="submit" name="intent" value="approve" className="btn-primary" aria-label={`Approve order ${order.number}`}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="approve"
+                    className="btn-primary"
+                    aria-label={`Approve order ${order.number}`}
+                  >
                     Approve
                   </button>
                 </Form>
@@ -94,9 +123,21 @@ export default function Approvals({ loaderData, actionData }: Route.ComponentPro
                     <label htmlFor={`reason-${order.number}`} className="block text-sm font-semibold text-ink">
                       {`Reason for rejecting ${order.number}`}
                     </label>
-                    <input id={`reason-${order.number}`} name="reason" required maxLength={REJECT_REASON_MAX} className="field mt-1 w-72" />
+                    <input
+                      id={`reason-${order.number}`}
+                      name="reason"
+                      required
+                      maxLength={REJECT_REASON_MAX}
+                      className="field mt-1 w-72"
+                    />
                   </div>
-                  <button type="submit" name="intent" value="reject" className="btn-outline" aria-label={`Reject order ${order.number}`}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="reject"
+                    className="btn-outline"
+                    aria-label={`Reject order ${order.number}`}
+                  >
                     Reject
                   </button>
                 </Form>

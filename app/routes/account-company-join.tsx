@@ -11,7 +11,13 @@ import { invitationForRecipient } from "../../server/trade/company.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Join your company", description: "Accept an invitation to a company's trade account.", path: "/account/company/join", matches, noindex: true });
+  return seo({
+    title: "Join your company",
+    description: "Accept an invitation to a company's trade account.",
+    path: "/account/company/join",
+    matches,
+    noindex: true,
+  });
 }
 
 function maskEmail(email: string): string {
@@ -25,7 +31,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const invitation = invitationId ? await invitationForRecipient(getDb(), invitationId) : undefined;
   const usable = invitation && invitation.status === "pending" && new Date(invitation.expiresAt).getTime() > Date.now();
   if (!usable) return { state: "gone" as const, invitationId };
-  if (!session) return { state: "sign-in" as const, invitationId, email: maskEmail(invitation.email), company: invitation.company_name };
+  if (!session)
+    return {
+      state: "sign-in" as const,
+      invitationId,
+      email: maskEmail(invitation.email),
+      company: invitation.company_name,
+    };
   const forYou = invitation.email.toLowerCase() === session.user.email.toLowerCase();
   return {
     state: forYou ? ("open" as const) : ("other-email" as const),
@@ -57,7 +69,10 @@ export default function JoinCompany({ loaderData, actionData }: Route.ComponentP
           </p>
         ) : null}
         {l.state === "gone" ? (
-          <p>This invitation no longer exists: it was cancelled, used or has expired. Ask your company's owner to send a new one.</p>
+          <p>
+            This invitation no longer exists: it was cancelled, used or has expired. Ask your company's owner to send a
+            new one.
+          </p>
         ) : l.state === "sign-in" ? (
           <p>
             {l.company} invited {l.email} to order on its trade account.{" "}
@@ -71,11 +86,15 @@ export default function JoinCompany({ loaderData, actionData }: Route.ComponentP
             with that email address, then open the link in the invitation again.
           </p>
         ) : l.state === "other-email" ? (
-          <p>This invitation was sent to {l.email}, not to the address you're signed in with. Sign in with that address to accept it.</p>
+          <p>
+            This invitation was sent to {l.email}, not to the address you're signed in with. Sign in with that address
+            to accept it.
+          </p>
         ) : (
           <>
             <p>
-              {l.company} invites you to order on its trade account as <strong>{l.role}</strong>. You'll see the company's prices and its orders will carry its details.
+              {l.company} invites you to order on its trade account as <strong>{l.role}</strong>. You'll see the
+              company's prices and its orders will carry its details.
             </p>
             <div className="flex flex-wrap gap-3">
               <Form method="post">
@@ -88,7 +107,10 @@ export default function JoinCompany({ loaderData, actionData }: Route.ComponentP
               <Form method="post">
                 <input type="hidden" name="invitationId" value={l.invitationId} />
                 <input type="hidden" name="intent" value="decline" />
-                <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 font-semibold text-ink hover:bg-slate-100">
+                <button
+                  type="submit"
+                  className="rounded-md border border-slate-300 px-4 py-2 font-semibold text-ink hover:bg-slate-100"
+                >
                   Decline
                 </button>
               </Form>

@@ -18,7 +18,13 @@ import { creditStanding } from "../../server/invoices/credit.ts";
 import { companyOpenInvoices } from "../../server/invoices/open-invoices.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Your company", description: "Your company's trade account.", path: "/account/company", matches, noindex: true });
+  return seo({
+    title: "Your company",
+    description: "Your company's trade account.",
+    path: "/account/company",
+    matches,
+    noindex: true,
+  });
 }
 
 async function membership(request: Request) {
@@ -42,16 +48,45 @@ export async function loader({ request }: Route.LoaderArgs) {
     company.net30 ? companyOpenInvoices(db, company.organization_id) : [],
   ]);
   return {
-    company: { name: company.name, country: company.country, taxId: company.tax_id, net30: Boolean(company.net30), poRequired: Boolean(company.po_required), creditLimitCents: company.credit_limit_cents },
-    roleLabel: role.split(",").filter(isCompanyRole).map((r) => COMPANY_ROLE_LABELS[r]).join(", "),
+    company: {
+      name: company.name,
+      country: company.country,
+      taxId: company.tax_id,
+      net30: Boolean(company.net30),
+      poRequired: Boolean(company.po_required),
+      creditLimitCents: company.credit_limit_cents,
+    },
+    roleLabel: role
+      .split(",")
+      .filter(isCompanyRole)
+      .map((r) => COMPANY_ROLE_LABELS[r])
+      .join(", "),
     manages,
     approves,
     waitingCount: waiting.length,
-    members: members.map((m) => ({ id: m.id, name: m.name, email: m.email, role: m.role, you: m.userId === session.userId })),
+    members: members.map((m) => ({
+      id: m.id,
+      name: m.name,
+      email: m.email,
+      role: m.role,
+      you: m.userId === session.userId,
+    })),
     limits: members.map((m) => ({ userId: m.userId, name: m.name, limitCents: limits.get(m.userId) ?? null })),
     credit,
-    invoices: invoices.map((i) => ({ number: i.number, orderNumber: i.orderNumber, totalCents: i.totalCents, dueAt: i.dueAt, daysOverdue: i.daysOverdue, yours: i.buyerUserId === session.userId })),
-    invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: i.role ?? "buyer", expiresAt: new Date(i.expiresAt).toISOString() })),
+    invoices: invoices.map((i) => ({
+      number: i.number,
+      orderNumber: i.orderNumber,
+      totalCents: i.totalCents,
+      dueAt: i.dueAt,
+      daysOverdue: i.daysOverdue,
+      yours: i.buyerUserId === session.userId,
+    })),
+    invitations: invitations.map((i) => ({
+      id: i.id,
+      email: i.email,
+      role: i.role ?? "buyer",
+      expiresAt: new Date(i.expiresAt).toISOString(),
+    })),
   };
 }
 
@@ -59,7 +94,13 @@ export async function action({ request }: Route.ActionArgs) {
   const { company, role, session } = await membership(request);
   const form = await readSmallForm(request);
   const intent = String(form.get("intent") ?? "");
-  if (intent === "set-limit") return limitAction(form, { userId: session.userId, name: session.user.fullName, organizationId: company.organization_id, role });
+  if (intent === "set-limit")
+    return limitAction(form, {
+      userId: session.userId,
+      name: session.user.fullName,
+      organizationId: company.organization_id,
+      role,
+    });
   const result =
     intent === "invite"
       ? await inviteColleague(request, company.organization_id, form)
@@ -68,14 +109,29 @@ export async function action({ request }: Route.ActionArgs) {
         : intent === "remove-member"
           ? await removeMember(request, company.organization_id, form)
           : { ok: false, status: 400, message: "Unknown action." };
-  const body: ActionMessage = { ok: result.ok, message: result.message, intent, field: "field" in result ? result.field : undefined, email: intent === "invite" ? String(form.get("email") ?? "").slice(0, 254) : undefined };
+  const body: ActionMessage = {
+    ok: result.ok,
+    message: result.message,
+    intent,
+    field: "field" in result ? result.field : undefined,
+    email: intent === "invite" ? String(form.get("email") ?? "").slice(0, 254) : undefined,
+  };
   return data(body, { status: result.ok ? 200 : result.status });
 }
 
-async function limitAction(form: FormData, owner: { userId: string; name: string; organizationId: string; role: string }) {
+async function limitAction(
+  form: FormData,
+  owner: { userId: string; name: string; organizationId: string; role: string },
+) {
   const cents = parseLimit(form.get("limit"));
-  const answer = (ok: boolean, message: string, status = 200) => data<ActionMessage>({ ok, message, intent: "set-limit" }, { status });
-  if (cents === undefined) return answer(false, "Give the limit as an amount in dollars, like 250 or 1250.50, or leave it empty for no limit.", 400);
+  const answer = (ok: boolean, message: string, status = 200) =>
+    data<ActionMessage>({ ok, message, intent: "set-limit" }, { status });
+  if (cents === undefined)
+    return answer(
+      false,
+      "Give the limit as an amount in dollars, like 250 or 1250.50, or leave it empty for no limit.",
+      400,
+    );
   try {
     return answer(true, await setSpendingLimit(getDb(), owner, String(form.get("userId") ?? "").slice(0, 100), cents));
   } catch (error) {
@@ -91,7 +147,10 @@ export default function AccountCompany({ loaderData, actionData }: Route.Compone
       <PageHeader title="Your company" intro={`${company.name} · your role: ${roleLabel}`} />
       <div className="mx-auto max-w-4xl space-y-8 px-4 py-10 text-slate-700">
         {actionData ? (
-          <p role={actionData.ok ? "status" : "alert"} className={`rounded-lg p-4 ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+          <p
+            role={actionData.ok ? "status" : "alert"}
+            className={`rounded-lg p-4 ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+          >
             {actionData.message}
           </p>
         ) : null}
@@ -118,7 +177,9 @@ export default function AccountCompany({ loaderData, actionData }: Route.Compone
         ) : null}
         <CompanyMembers members={members} invitations={invitations} manages={manages} />
         <SpendingLimits members={limits} manages={manages} />
-        {manages ? <InviteForm error={actionData && !actionData.ok && actionData.intent === "invite" ? actionData : undefined} /> : null}
+        {manages ? (
+          <InviteForm error={actionData && !actionData.ok && actionData.intent === "invite" ? actionData : undefined} />
+        ) : null}
         <p>
           <Link to="/account" className="font-semibold text-brand-800 hover:underline">
             Back to your account

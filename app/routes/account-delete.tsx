@@ -11,7 +11,13 @@ import { deleteAccountAction, defaultPrivacyDeps } from "../../server/privacy/ac
 import { identityCheck } from "../../server/privacy/confirm.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Delete your account", description: "Delete your ToolHub Wholesale account and personal data.", path: "/account/delete", matches, noindex: true });
+  return seo({
+    title: "Delete your account",
+    description: "Delete your ToolHub Wholesale account and personal data.",
+    path: "/account/delete",
+    matches,
+    noindex: true,
+  });
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -24,7 +30,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const outcome = await deleteAccountAction(getDb(), request, await getSessionInfo(request), defaultPrivacyDeps());
   if (outcome.kind === "sign-in") throw redirect("/login");
-  if (outcome.kind === "refused") return data({ field: outcome.field, message: outcome.message }, { status: outcome.status });
+  if (outcome.kind === "refused")
+    return data({ field: outcome.field, message: outcome.message }, { status: outcome.status });
   // The sessions are gone already; this answers with the cookies that clear them in the browser.
   const signOut = await callAuthEndpoint(request, "/sign-out", {});
   throw redirect("/account/delete?done=1", { headers: withCookies({}, signOut.setCookies) });
@@ -39,7 +46,10 @@ export default function DeleteAccount({ loaderData, actionData }: Route.Componen
           <p role="status" className="rounded-lg bg-green-50 p-4 text-green-900">
             {PRIVACY_MESSAGES.deleted}
           </p>
-          <p>Your orders stay in our accounts without your personal details. You're welcome to register again at any time.</p>
+          <p>
+            Your orders stay in our accounts without your personal details. You're welcome to register again at any
+            time.
+          </p>
           <Link to="/" className="btn-primary">
             Go Home
           </Link>
@@ -49,7 +59,10 @@ export default function DeleteAccount({ loaderData, actionData }: Route.Componen
   }
   return (
     <>
-      <PageHeader title="Delete your account" intro="This can't be undone. Read what is erased and what we keep, then confirm below." />
+      <PageHeader
+        title="Delete your account"
+        intro="This can't be undone. Read what is erased and what we keep, then confirm below."
+      />
       <DeleteAccountForm check={loaderData.check} error={actionData ?? undefined} />
     </>
   );

@@ -16,7 +16,13 @@ import { SAVED_LIST_NAME_MAX } from "../../server/trade/saved-list-rules.ts";
 import { savedListView } from "../../server/trade/saved-lists.ts";
 
 export function meta({ matches, loaderData, params }: Route.MetaArgs) {
-  return seo({ title: loaderData?.list.name ?? "Saved list", description: "One of your saved lists.", path: `/account/lists/${params.id}`, matches, noindex: true });
+  return seo({
+    title: loaderData?.list.name ?? "Saved list",
+    description: "One of your saved lists.",
+    path: `/account/lists/${params.id}`,
+    matches,
+    noindex: true,
+  });
 }
 
 const DONE: Record<string, string> = {
@@ -44,7 +50,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function AccountList({ loaderData, actionData }: Route.ComponentProps) {
   const { list, done, nameMax } = loaderData;
-  const answer = (actionData as ListActionData | undefined) ?? done;
+  const answer = actionData ?? done;
   const failed = actionData && !actionData.ok ? actionData : undefined;
   const addedToCart = actionData?.report && actionData.report.some((l) => l.added > 0);
   const intro = list.owned
@@ -118,13 +124,25 @@ export default function AccountList({ loaderData, actionData }: Route.ComponentP
                 </button>
               </Form>
             </section>
-            <ListNameForm id="rename-list" heading="Rename" label="New name" intent="rename" button="Rename" maxLength={nameMax} defaultValue={list.name} />
+            <ListNameForm
+              id="rename-list"
+              heading="Rename"
+              label="New name"
+              intent="rename"
+              button="Rename"
+              maxLength={nameMax}
+              defaultValue={list.name}
+            />
             {list.companyName ? (
               <section aria-labelledby="share-heading">
                 <h2 id="share-heading" className="text-lg font-bold text-ink">
                   Sharing
                 </h2>
-                <p className="mt-1">{list.shared ? `Your colleagues at ${list.companyName} can see this list and add it to their carts.` : "Only you can see this list."}</p>
+                <p className="mt-1">
+                  {list.shared
+                    ? `Your colleagues at ${list.companyName} can see this list and add it to their carts.`
+                    : "Only you can see this list."}
+                </p>
                 <Form method="post" className="mt-3">
                   <input type="hidden" name="intent" value={list.shared ? "unshare" : "share"} />
                   <button type="submit" className="btn-outline">
@@ -141,7 +159,11 @@ export default function AccountList({ loaderData, actionData }: Route.ComponentP
                 <summary className="cursor-pointer font-semibold text-red-800">Delete this list…</summary>
                 <Form method="post" className="mt-2">
                   <input type="hidden" name="intent" value="delete" />
-                  <p>This deletes “{list.name}” and its {list.lines.length === 1 ? "1 product" : `${list.lines.length} products`} for good{list.shared ? ", for your colleagues too" : ""}. Your cart stays as it is.</p>
+                  <p>
+                    This deletes “{list.name}” and its{" "}
+                    {list.lines.length === 1 ? "1 product" : `${list.lines.length} products`} for good
+                    {list.shared ? ", for your colleagues too" : ""}. Your cart stays as it is.
+                  </p>
                   <button type="submit" className="btn-outline mt-2 border-red-800 text-red-800">
                     Delete list
                   </button>

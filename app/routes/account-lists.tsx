@@ -12,7 +12,13 @@ import { SAVED_LIST_NAME_MAX, SAVED_LISTS_PER_USER } from "../../server/trade/sa
 import { listsFor } from "../../server/trade/saved-lists.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Saved lists", description: "Your saved lists of products, and those your colleagues share.", path: "/account/lists", matches, noindex: true });
+  return seo({
+    title: "Saved lists",
+    description: "Your saved lists of products, and those your colleagues share.",
+    path: "/account/lists",
+    matches,
+    noindex: true,
+  });
 }
 
 const DONE: Record<string, string> = { deleted: "The list was deleted." };
@@ -21,13 +27,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   const session = await requireCustomer(request);
   const { company, lists } = await listsFor(getDb(), session.userId);
   const done = DONE[new URL(request.url).searchParams.get("done") ?? ""];
-  return { company, lists, done: done ? { ok: true, message: done } : null, nameMax: SAVED_LIST_NAME_MAX, perUser: SAVED_LISTS_PER_USER };
+  return {
+    company,
+    lists,
+    done: done ? { ok: true, message: done } : null,
+    nameMax: SAVED_LIST_NAME_MAX,
+    perUser: SAVED_LISTS_PER_USER,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   return listsPageAction(request);
 }
-
 
 type ListRow = { id: number; name: string; lineCount: number; sharedWith: string | null; ownerName: string };
 
@@ -52,7 +63,7 @@ function ListLinks<L extends ListRow>({ lists, detail }: { lists: L[]; detail: (
 
 export default function AccountLists({ loaderData, actionData }: Route.ComponentProps) {
   const { company, lists, done, nameMax, perUser } = loaderData;
-  const answer = (actionData as ListActionData | undefined) ?? done;
+  const answer = actionData ?? done;
   const failed = actionData && !actionData.ok ? actionData : undefined;
   const own = lists.filter((l) => l.owned);
   const shared = lists.filter((l) => !l.owned);

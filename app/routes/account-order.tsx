@@ -23,7 +23,12 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const returned = paymentReturnParam(url);
   // Settled now (paid, released…): load the page again, so every part of it (the header's cart too) shows the new state.
-  if (session && returned && (await settleOnReturn(getDb(), paymentsFromConfig(), { number: params.number, userId: session.userId }, returned))) throw redirect(url.pathname + url.search);
+  if (
+    session &&
+    returned &&
+    (await settleOnReturn(getDb(), paymentsFromConfig(), { number: params.number, userId: session.userId }, returned))
+  )
+    throw redirect(url.pathname + url.search);
   const order = session ? await getOrderForUser(getDb(), params.number, session.userId) : null;
   if (!order) throw data("Order not found", { status: 404 });
   return { order, placed: url.searchParams.has("placed"), returned };
@@ -47,7 +52,15 @@ export async function action({ params, request }: Route.ActionArgs) {
   const session = await getSessionInfo(request);
   if (!session) throw data("Order not found", { status: 404 });
   try {
-    throw redirect(await payFromOrderPage(getDb(), paymentsFromConfig(), { number: params.number, userId: session.userId }, returnOrigin(request), clientIp(request)));
+    throw redirect(
+      await payFromOrderPage(
+        getDb(),
+        paymentsFromConfig(),
+        { number: params.number, userId: session.userId },
+        returnOrigin(request),
+        clientIp(request),
+      ),
+    );
   } catch (error) {
     if (isDomainError(error)) return data({ message: error.message }, { status: error.status });
     throw error;
@@ -63,7 +76,12 @@ export default function AccountOrder({ loaderData, actionData }: Route.Component
           {actionData.message}
         </p>
       ) : null}
-      <OrderDetail order={loaderData.order} placed={loaderData.placed} returned={loaderData.returned} invoiceHref={`/account/orders/${loaderData.order.number}/invoice.pdf`} />
+      <OrderDetail
+        order={loaderData.order}
+        placed={loaderData.placed}
+        returned={loaderData.returned}
+        invoiceHref={`/account/orders/${loaderData.order.number}/invoice.pdf`}
+      />
       <OrderAgain number={loaderData.order.number} posted={reorder} />
     </>
   );

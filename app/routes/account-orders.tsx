@@ -9,7 +9,13 @@ import { getDb } from "../../server/db/connection.ts";
 import { listOrdersForUser } from "../../server/orders/queries.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Order Status", description: "Track your orders.", path: "/account/orders", matches, noindex: true });
+  return seo({
+    title: "Order Status",
+    description: "Track your orders.",
+    path: "/account/orders",
+    matches,
+    noindex: true,
+  });
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -42,10 +48,18 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
             <caption className="sr-only">Your orders</caption>
             <thead className="border-b border-slate-300 text-ink">
               <tr>
-                <th scope="col" className="py-2">Order</th>
-                <th scope="col" className="py-2">Date</th>
-                <th scope="col" className="py-2">Status</th>
-                <th scope="col" className="py-2 text-right">Total</th>
+                <th scope="col" className="py-2">
+                  Order
+                </th>
+                <th scope="col" className="py-2">
+                  Date
+                </th>
+                <th scope="col" className="py-2">
+                  Status
+                </th>
+                <th scope="col" className="py-2 text-right">
+                  Total
+                </th>
               </tr>
             </thead>
             <tbody>

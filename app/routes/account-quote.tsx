@@ -12,7 +12,13 @@ import { declineQuote, quoteForCustomer } from "../../server/quotes/quotes.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
 
 export function meta({ matches, params }: Route.MetaArgs) {
-  return seo({ title: `Quote ${params.number}`, description: "Your quote.", path: `/account/quotes/${params.number}`, matches, noindex: true });
+  return seo({
+    title: `Quote ${params.number}`,
+    description: "Your quote.",
+    path: `/account/quotes/${params.number}`,
+    matches,
+    noindex: true,
+  });
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -26,7 +32,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const session = await requireCustomer(request);
   const form = await readSmallForm(request);
-  if (form.get("intent") !== "decline") return data({ ok: false, message: "Unknown action. Reload the page and try again." }, { status: 400 });
+  if (form.get("intent") !== "decline")
+    return data({ ok: false, message: "Unknown action. Reload the page and try again." }, { status: 400 });
   try {
     return { ok: true, message: await declineQuote(getDb(), session.userId, params.number) };
   } catch (error) {
@@ -35,27 +42,45 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
 }
 
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 export default function AccountQuote({ loaderData, actionData }: Route.ComponentProps) {
   const { quote, requested } = loaderData;
-  const status = actionData ?? (requested ? { ok: true, message: `Your quote request ${quote.number} is sent. We'll email you when it is priced; your cart is kept as it is.` } : null);
+  const status =
+    actionData ??
+    (requested
+      ? {
+          ok: true,
+          message: `Your quote request ${quote.number} is sent. We'll email you when it is priced; your cart is kept as it is.`,
+        }
+      : null);
   return (
     <>
       <PageHeader title={`Quote ${quote.number}`} intro={QUOTE_STATE_LABELS[quote.state]} />
       <div className="mx-auto max-w-5xl space-y-6 px-4 py-10 text-slate-700">
         {status ? (
-          <p role={status.ok ? "status" : "alert"} className={`rounded-lg p-4 ${status.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+          <p
+            role={status.ok ? "status" : "alert"}
+            className={`rounded-lg p-4 ${status.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+          >
             {status.message}
           </p>
         ) : null}
         {quote.state === "quoted" ? (
           <p className="rounded-lg bg-blue-50 p-4 text-blue-950">
-            Our prices hold until the end of <strong>{day(quote.valid_until!)}</strong>. Accept the quote at the checkout to order at these prices (paid on delivery or by invoice).
+            Our prices hold until the end of <strong>{day(quote.valid_until!)}</strong>. Accept the quote at the
+            checkout to order at these prices (paid on delivery or by invoice).
           </p>
         ) : null}
-        {quote.state === "expired" ? <p className="rounded-lg bg-amber-50 p-4 text-amber-950">This quote expired on {day(quote.valid_until!)}. Ask for a new quote from your cart.</p> : null}
-        {quote.state === "requested" ? <p>We're pricing your request; we'll email you as soon as the quote is ready.</p> : null}
+        {quote.state === "expired" ? (
+          <p className="rounded-lg bg-amber-50 p-4 text-amber-950">
+            This quote expired on {day(quote.valid_until!)}. Ask for a new quote from your cart.
+          </p>
+        ) : null}
+        {quote.state === "requested" ? (
+          <p>We're pricing your request; we'll email you as soon as the quote is ready.</p>
+        ) : null}
         {quote.state === "accepted" && quote.orderNumber ? (
           <p>
             Accepted: it became order{" "}
@@ -67,7 +92,9 @@ export default function AccountQuote({ loaderData, actionData }: Route.Component
         ) : null}
         <QuoteLinesTable lines={quote.lines} caption={`Lines of quote ${quote.number}`} />
         <p className="font-semibold text-ink">
-          {quote.quotedTotalCents != null ? `Quoted total for the goods: ${formatMoney(quote.quotedTotalCents)}` : `Total at your prices when you asked: ${formatMoney(quote.requestedTotalCents)}`}
+          {quote.quotedTotalCents != null
+            ? `Quoted total for the goods: ${formatMoney(quote.quotedTotalCents)}`
+            : `Total at your prices when you asked: ${formatMoney(quote.requestedTotalCents)}`}
         </p>
         {quote.staff_note ? <p className="whitespace-pre-wrap">Note from our team: {quote.staff_note}</p> : null}
         {quote.message ? <p className="whitespace-pre-wrap">Your message: {quote.message}</p> : null}

@@ -12,7 +12,13 @@ import { ownerForUser } from "../../server/shopper/guest.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Your quotes", description: "Your requests for a quote and our prices.", path: "/account/quotes", matches, noindex: true });
+  return seo({
+    title: "Your quotes",
+    description: "Your requests for a quote and our prices.",
+    path: "/account/quotes",
+    matches,
+    noindex: true,
+  });
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -26,7 +32,11 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readSmallForm(request);
   try {
     const cfg = config();
-    const number = await requestQuote(getDb(), { userId: session.userId, email: session.user.email, owner: ownerForUser(session.userId) }, { message: form.get("message"), siteUrl: cfg.siteUrl, storeInbox: cfg.STORE_INBOX });
+    const number = await requestQuote(
+      getDb(),
+      { userId: session.userId, email: session.user.email, owner: ownerForUser(session.userId) },
+      { message: form.get("message"), siteUrl: cfg.siteUrl, storeInbox: cfg.STORE_INBOX },
+    );
     throw redirect(`/account/quotes/${number}?requested=1`, { status: 303 });
   } catch (error) {
     if (isDomainError(error)) return data({ ok: false, message: error.message }, { status: error.status });
@@ -34,13 +44,17 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-const date = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const date = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 export default function AccountQuotes({ loaderData, actionData }: Route.ComponentProps) {
   const { quotes } = loaderData;
   return (
     <>
-      <PageHeader title="Your quotes" intro="Ask for a quote from your cart; we price it and email you. Accept a quote at the checkout before it expires." />
+      <PageHeader
+        title="Your quotes"
+        intro="Ask for a quote from your cart; we price it and email you. Accept a quote at the checkout before it expires."
+      />
       <div className="mx-auto max-w-4xl space-y-6 px-4 py-10 text-slate-700">
         {actionData && !actionData.ok ? (
           <p role="alert" className="rounded-lg bg-red-50 p-4 text-red-900">
@@ -52,17 +66,29 @@ export default function AccountQuotes({ loaderData, actionData }: Route.Componen
         ) : null}
         {quotes.length === 0 ? (
           <p>
-            You have no quotes yet. Fill your <Link to="/cart" className="font-semibold text-brand-800 underline">cart</Link>, then choose "Request a quote".
+            You have no quotes yet. Fill your{" "}
+            <Link to="/cart" className="font-semibold text-brand-800 underline">
+              cart
+            </Link>
+            , then choose "Request a quote".
           </p>
         ) : (
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Your quotes, the newest first</caption>
             <thead>
               <tr className="border-b border-slate-300">
-                <th scope="col" className="py-2 pr-4">Quote</th>
-                <th scope="col" className="py-2 pr-4">Asked</th>
-                <th scope="col" className="py-2 pr-4">Valid until</th>
-                <th scope="col" className="py-2">State</th>
+                <th scope="col" className="py-2 pr-4">
+                  Quote
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Asked
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Valid until
+                </th>
+                <th scope="col" className="py-2">
+                  State
+                </th>
               </tr>
             </thead>
             <tbody>

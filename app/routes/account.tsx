@@ -18,7 +18,13 @@ import { identityCheck } from "../../server/privacy/confirm.ts";
 import { companyOf } from "../../server/trade/company.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Your account", description: "Your ToolHub Wholesale profile, password and sessions.", path: "/account", matches, noindex: true });
+  return seo({
+    title: "Your account",
+    description: "Your ToolHub Wholesale profile, password and sessions.",
+    path: "/account",
+    matches,
+    noindex: true,
+  });
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -55,10 +61,17 @@ export async function action({ request }: Route.ActionArgs) {
     if (!currentPassword) return data({ intent, ok: false, message: "Enter your current password." }, { status: 400 });
     const policy = checkNewPassword(newPassword);
     if (!policy.ok) return data({ intent, ok: false, message: policy.message }, { status: 400 });
-    const result = await callAuthEndpoint(request, "/change-password", { currentPassword, newPassword, revokeOtherSessions: true });
+    const result = await callAuthEndpoint(request, "/change-password", {
+      currentPassword,
+      newPassword,
+      revokeOtherSessions: true,
+    });
     if (!result.ok) {
       const body = (result.body ?? {}) as { code?: string; message?: string };
-      return data({ intent, ok: false, message: authErrorMessage("other", { status: result.status, ...body }) }, { status: result.status });
+      return data(
+        { intent, ok: false, message: authErrorMessage("other", { status: result.status, ...body }) },
+        { status: result.status },
+      );
     }
     // Changing the password replaces this session too: send the new cookie with a fresh page load.
     throw redirect("/account?changed=1", { headers: withCookies({}, result.setCookies) });
@@ -69,7 +82,10 @@ export async function action({ request }: Route.ActionArgs) {
 function Result({ show, ok, message }: { show: boolean; ok?: boolean; message?: string }) {
   if (!show || !message) return null;
   return (
-    <p role="alert" className={`rounded-md p-3 text-sm ${ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+    <p
+      role="alert"
+      className={`rounded-md p-3 text-sm ${ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+    >
       {message}
     </p>
   );
@@ -129,7 +145,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </h2>
           <form method="post" className="mt-4 space-y-4" noValidate>
             <input type="hidden" name="intent" value="change-password" />
-            <PasswordField id="current-password" name="currentPassword" autoComplete="current-password" label="Current password" />
+            <PasswordField
+              id="current-password"
+              name="currentPassword"
+              autoComplete="current-password"
+              label="Current password"
+            />
             <PasswordField id="new-password" autoComplete="new-password" label="New password" />
             <Result show={actionData?.intent === "change-password"} ok={actionData?.ok} message={actionData?.message} />
             <Result show={!actionData && loaderData.changed} ok message={PASSWORD_CHANGED} />
@@ -138,7 +159,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </button>
           </form>
         </section>
-        <ActiveSessions sessions={loaderData.sessions} result={actionData && isSessionIntent(actionData.intent) ? actionData : undefined} />
+        <ActiveSessions
+          sessions={loaderData.sessions}
+          result={actionData && isSessionIntent(actionData.intent) ? actionData : undefined}
+        />
         <YourData check={loaderData.identity} />
       </div>
     </>

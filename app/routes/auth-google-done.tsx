@@ -18,7 +18,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     ok: Boolean(session),
     error: error ? (ERRORS[error] ?? "internal") : session ? undefined : "internal",
-    user: session ? { name: session.user.fullName, email: session.user.email, image: session.user.profilePhoto } : undefined,
+    user: session
+      ? { name: session.user.fullName, email: session.user.email, image: session.user.profilePhoto }
+      : undefined,
   };
 }
 
@@ -35,7 +37,9 @@ export default function GoogleDone({ loaderData }: Route.ComponentProps) {
   }, [loaderData]);
   return (
     <div className="mx-auto max-w-md px-4 py-16 text-center">
-      <h1 className="text-xl font-bold text-ink">{loaderData.ok ? "You're signed in" : "Google sign-in didn't finish"}</h1>
+      <h1 className="text-xl font-bold text-ink">
+        {loaderData.ok ? "You're signed in" : "Google sign-in didn't finish"}
+      </h1>
       <p className="mt-3 text-slate-700">You can close this window.</p>
       <Link to={loaderData.ok ? "/" : "/login"} className="btn-primary mt-6">
         Continue

@@ -15,7 +15,13 @@ export function loader({ params }: Route.LoaderArgs) {
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   if (!loaderData) return [];
   const { post } = loaderData;
-  return seo({ title: post.title, description: post.description, path: `/blogs/${post.slug}`, matches, type: "article" });
+  return seo({
+    title: post.title,
+    description: post.description,
+    path: `/blogs/${post.slug}`,
+    matches,
+    type: "article",
+  });
 }
 
 /** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
@@ -25,7 +31,10 @@ export default function BlogPostRoute({ loaderData }: Route.ComponentProps) {
   const { post } = loaderData;
   return (
     <article>
-      <PageHeader title={post.title} intro={`By ${post.author} · ${new Date(post.publishedAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}`} />
+      <PageHeader
+        title={post.title}
+        intro={`By ${post.author} · ${new Date(post.publishedAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}`}
+      />
       <ContentBody sections={post.sections} />
       <p className="mx-auto max-w-3xl px-4">
         <Link to="/blogs" className="font-semibold text-brand-800 hover:underline">

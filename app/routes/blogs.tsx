@@ -6,7 +6,12 @@ import { seo } from "../lib/seo.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Blogs", description: "Guides and advice on choosing, using and caring for tools, from the ToolHub Wholesale team.", path: "/blogs", matches });
+  return seo({
+    title: "Blogs",
+    description: "Guides and advice on choosing, using and caring for tools, from the ToolHub Wholesale team.",
+    path: "/blogs",
+    matches,
+  });
 }
 
 /** The same for every anonymous visitor: a shared cache may keep it (app/lib/cache-control.ts). */
@@ -20,7 +25,15 @@ export default function Blogs() {
         {blogPosts.map((post) => (
           <li key={post.slug} className="relative rounded-xl border border-slate-200 p-6 hover:shadow-md">
             <p className="text-sm text-slate-600">
-              <time dateTime={post.publishedAt}>{new Date(post.publishedAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}</time> · {post.author}
+              <time dateTime={post.publishedAt}>
+                {new Date(post.publishedAt).toLocaleDateString("en-GB", {
+                  day: "numeric",
+                  month: "long",
+                  year: "numeric",
+                  timeZone: "UTC",
+                })}
+              </time>{" "}
+              · {post.author}
             </p>
             <h2 className="mt-2 text-xl font-bold text-ink">
               <Link to={`/blogs/${post.slug}`} className="after:absolute after:inset-0 after:content-['']">

@@ -25,7 +25,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return shopperFormAction(request, (owner, form) => applyCartAction(getDb(), owner, form), () => "/cart");
+  return shopperFormAction(
+    request,
+    (owner, form) => applyCartAction(getDb(), owner, form),
+    () => "/cart",
+  );
 }
 
 const lineKey = (l: { productId: number; color: string }) => `${l.productId}:${l.color}`;
@@ -47,12 +51,14 @@ function useOptimisticLines(lines: CartLine[]): CartLine[] {
   });
   if (pending.size === 0) return lines;
   // The same price rule as the server's, so a volume break shows the moment the quantity reaches it.
-  return priceLines(changed.map((l) => ({ ...l, listCents: l.listPriceCents }))).map(({ unit, listCents: _, ...l }) => ({
-    ...l,
-    unitPriceCents: unit.unitCents,
-    priceSource: unit.source,
-    lineTotalCents: unit.unitCents * l.quantity,
-  }));
+  return priceLines(changed.map((l) => ({ ...l, listCents: l.listPriceCents }))).map(
+    ({ unit, listCents: _, ...l }) => ({
+      ...l,
+      unitPriceCents: unit.unitCents,
+      priceSource: unit.source,
+      lineTotalCents: unit.unitCents * l.quantity,
+    }),
+  );
 }
 
 function CartRow({ line }: { line: CartLine }) {
@@ -68,7 +74,13 @@ function CartRow({ line }: { line: CartLine }) {
   return (
     <tr className="border-b border-slate-200 align-middle">
       <td className="py-3 pr-4">
-        <img src={line.imageUrl} alt="" width={64} height={64} className="h-16 w-16 rounded bg-slate-50 object-contain" />
+        <img
+          src={line.imageUrl}
+          alt=""
+          width={64}
+          height={64}
+          className="h-16 w-16 rounded bg-slate-50 object-contain"
+        />
       </td>
       <td className="py-3 pr-4">
         <Link to={`/shop/${line.productId}`} className="font-semibold text-ink hover:underline">
@@ -76,7 +88,10 @@ function CartRow({ line }: { line: CartLine }) {
         </Link>
         {line.color ? <span className="block text-xs text-slate-600">Color: {line.color}</span> : null}
         {line.notice ? (
-          <span className="mt-1 block rounded bg-amber-50 px-2 py-1 text-xs font-semibold text-amber-900" data-testid="line-notice">
+          <span
+            className="mt-1 block rounded bg-amber-50 px-2 py-1 text-xs font-semibold text-amber-900"
+            data-testid="line-notice"
+          >
             {line.notice}
           </span>
         ) : null}
@@ -90,7 +105,8 @@ function CartRow({ line }: { line: CartLine }) {
         {formatMoney(line.unitPriceCents)}
         {line.priceSource !== "list" ? (
           <span className="block text-xs text-slate-600">
-            {line.priceSource === "volume" ? "Volume price" : "Your trade price"} (list <s>{formatMoney(line.listPriceCents)}</s>)
+            {line.priceSource === "volume" ? "Volume price" : "Your trade price"} (list{" "}
+            <s>{formatMoney(line.listPriceCents)}</s>)
           </span>
         ) : null}
       </td>
@@ -98,7 +114,14 @@ function CartRow({ line }: { line: CartLine }) {
         <div className="flex items-center gap-2">
           <fetcher.Form method="post" action="/cart">
             {hidden}
-            <button type="submit" name="quantity" value={line.quantity - 1} aria-label="Decrease quantity" disabled={line.quantity <= 1} className="h-8 w-8 rounded border border-slate-300 font-bold disabled:opacity-40">
+            <button
+              type="submit"
+              name="quantity"
+              value={line.quantity - 1}
+              aria-label="Decrease quantity"
+              disabled={line.quantity <= 1}
+              className="h-8 w-8 rounded border border-slate-300 font-bold disabled:opacity-40"
+            >
               −
             </button>
           </fetcher.Form>
@@ -107,7 +130,14 @@ function CartRow({ line }: { line: CartLine }) {
           </span>
           <fetcher.Form method="post" action="/cart">
             {hidden}
-            <button type="submit" name="quantity" value={line.quantity + 1} aria-label="Increase quantity" disabled={atMax} className="h-8 w-8 rounded border border-slate-300 font-bold disabled:opacity-40">
+            <button
+              type="submit"
+              name="quantity"
+              value={line.quantity + 1}
+              aria-label="Increase quantity"
+              disabled={atMax}
+              className="h-8 w-8 rounded border border-slate-300 font-bold disabled:opacity-40"
+            >
               +
             </button>
           </fetcher.Form>
@@ -121,7 +151,11 @@ function CartRow({ line }: { line: CartLine }) {
           <input type="hidden" name="intent" value="remove" />
           <input type="hidden" name="productId" value={line.productId} />
           <input type="hidden" name="color" value={line.color} />
-          <button type="submit" className="text-sm font-semibold text-red-700 hover:underline" aria-label={`Remove ${line.title}`}>
+          <button
+            type="submit"
+            className="text-sm font-semibold text-red-700 hover:underline"
+            aria-label={`Remove ${line.title}`}
+          >
             Remove
           </button>
         </fetcher.Form>

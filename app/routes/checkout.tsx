@@ -8,7 +8,13 @@ import { COUNTRIES, PAYMENT_METHODS, type ShippingCountry } from "../lib/order-r
 import { seo } from "../lib/seo.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
-import { checkoutPreview, defaultCheckoutDeps, quoteCheckoutPreview, submitCheckout, type FieldErrors } from "../../server/orders/checkout.ts";
+import {
+  checkoutPreview,
+  defaultCheckoutDeps,
+  quoteCheckoutPreview,
+  submitCheckout,
+  type FieldErrors,
+} from "../../server/orders/checkout.ts";
 import { returnOrigin } from "../../server/payments/stripe.ts";
 import { orderAwaitingPayment } from "../../server/payments/order-page.ts";
 import { clientIp } from "../../server/security/rate-limit.ts";
@@ -33,8 +39,23 @@ async function quotePreview(userId: string | null, number: string) {
 export async function loader({ request }: Route.LoaderArgs) {
   const shopper = await resolveShopper(request);
   const quoteNumber = new URL(request.url).searchParams.get("quote");
-  const found = quoteNumber != null ? await quotePreview(shopper.session?.userId ?? null, quoteNumber) : await checkoutPreview(getDb(), shopper.owner, Boolean(shopper.session));
-  const preview = { cart: { lines: found.cart.lines.map((l) => ({ productId: l.productId, color: l.color, title: l.title, quantity: l.quantity, lineTotalCents: l.lineTotalCents })) }, summaries: found.summaries, checkoutToken: found.checkoutToken };
+  const found =
+    quoteNumber != null
+      ? await quotePreview(shopper.session?.userId ?? null, quoteNumber)
+      : await checkoutPreview(getDb(), shopper.owner, Boolean(shopper.session));
+  const preview = {
+    cart: {
+      lines: found.cart.lines.map((l) => ({
+        productId: l.productId,
+        color: l.color,
+        title: l.title,
+        quantity: l.quantity,
+        lineTotalCents: l.lineTotalCents,
+      })),
+    },
+    summaries: found.summaries,
+    checkoutToken: found.checkoutToken,
+  };
   const quote = "quote" in found ? found.quote : null;
   if (preview.cart.lines.length === 0) throw redirect("/cart");
   const member = shopper.session ? { email: shopper.session.user.email, name: shopper.session.user.fullName } : null;
@@ -42,8 +63,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   const awaitingPayment = deps.payments && !quote ? await orderAwaitingPayment(getDb(), shopper.owner) : null;
   const terms = await buyerTerms(getDb(), shopper.session?.userId ?? null);
   const credit = terms?.net30 ? await creditStanding(getDb(), terms.organizationId) : null;
-  const trade = terms ? { companyName: terms.companyName, poRequired: terms.poRequired, limitCents: terms.limitCents, taxId: terms.taxId, credit } : null;
-  return { ...preview, quote, member, trade, holdMinutes: deps.holdMinutes, cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null, awaitingPayment };
+  const trade = terms
+    ? {
+        companyName: terms.companyName,
+        poRequired: terms.poRequired,
+        limitCents: terms.limitCents,
+        taxId: terms.taxId,
+        credit,
+      }
+    : null;
+  return {
+    ...preview,
+    quote,
+    member,
+    trade,
+    holdMinutes: deps.holdMinutes,
+    cardHoldMinutes: deps.payments ? Math.round(deps.payments.holdMinutes) : null,
+    awaitingPayment,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -61,7 +98,25 @@ export async function action({ request }: Route.ActionArgs) {
   return data(result.data, { status: result.status, headers });
 }
 
-function Field({ name, label, errors, values, autoComplete, type = "text", required = true, defaultValue }: { name: string; label: string; errors: FieldErrors; values: Record<string, string>; autoComplete: string; type?: string; required?: boolean; defaultValue?: string }) {
+function Field({
+  name,
+  label,
+  errors,
+  values,
+  autoComplete,
+  type = "text",
+  required = true,
+  defaultValue,
+}: {
+  name: string;
+  label: string;
+  errors: FieldErrors;
+  values: Record<string, string>;
+  autoComplete: string;
+  type?: string;
+  required?: boolean;
+  defaultValue?: string;
+}) {
   const error = errors[name];
   return (
     <div>
@@ -90,14 +145,19 @@ function Field({ name, label, errors, values, autoComplete, type = "text", requi
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, summaries, checkoutToken, quote, member, trade, holdMinutes, cardHoldMinutes, awaitingPayment } = loaderData;
+  const { cart, summaries, checkoutToken, quote, member, trade, holdMinutes, cardHoldMinutes, awaitingPayment } =
+    loaderData;
   // Net 30 is offered only to a company with net-30 terms (its credit is checked again on placing);
   // a quote is paid on delivery or by invoice.
-  const methods = PAYMENT_METHODS.filter((m) => (m.id !== "card" || (cardHoldMinutes !== null && !quote)) && (m.id !== "invoice-net30" || trade?.credit));
-  const values = (actionData?.values ?? {}) as Record<string, string>;
+  const methods = PAYMENT_METHODS.filter(
+    (m) => (m.id !== "card" || (cardHoldMinutes !== null && !quote)) && (m.id !== "invoice-net30" || trade?.credit),
+  );
+  const values = actionData?.values ?? {};
   const errors = actionData?.errors ?? {};
   // The refilled form echoes what was posted: only a country the summaries know may pick one.
-  const [country, setCountry] = useState<ShippingCountry>(values.country && Object.hasOwn(summaries, values.country) ? (values.country as ShippingCountry) : "US");
+  const [country, setCountry] = useState<ShippingCountry>(
+    values.country && Object.hasOwn(summaries, values.country) ? (values.country as ShippingCountry) : "US",
+  );
   const [payment, setPayment] = useState(values.paymentMethod || "pay-on-delivery");
   const navigation = useNavigation();
   const [hydrated, setHydrated] = useState(false);
@@ -117,7 +177,15 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           ) : null}
           {quote ? (
             <p className="rounded-md bg-blue-50 p-4 text-blue-950">
-              Accepting quote <strong>{quote.number}</strong>: the order is made at the quoted prices, which hold until the end of {new Date(quote.validUntil).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}. Your cart stays as it is.
+              Accepting quote <strong>{quote.number}</strong>: the order is made at the quoted prices, which hold until
+              the end of{" "}
+              {new Date(quote.validUntil).toLocaleDateString("en-GB", {
+                day: "numeric",
+                month: "long",
+                year: "numeric",
+                timeZone: "UTC",
+              })}
+              . Your cart stays as it is.
             </p>
           ) : null}
           {awaitingPayment ? (
@@ -139,7 +207,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               <>
                 <Field name="email" label="Email" type="email" autoComplete="email" errors={errors} values={values} />
                 <p className="text-sm text-slate-700">
-                  Checking out as a guest. <Link to="/login" className="font-semibold text-brand-800 hover:underline">Log in</Link> for the member discount.
+                  Checking out as a guest.{" "}
+                  <Link to="/login" className="font-semibold text-brand-800 hover:underline">
+                    Log in
+                  </Link>{" "}
+                  for the member discount.
                 </p>
                 <p className="text-sm text-slate-700" hidden={hydrated && payment === "card"}>
                   We'll email you a link to confirm your order. We hold the items for you for {holdMinutes} minutes.
@@ -154,7 +226,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               <label htmlFor="checkout-country" className="block text-sm font-semibold text-ink">
                 Country
               </label>
-              <select id="checkout-country" name="country" autoComplete="country" value={country} onChange={(e) => setCountry(e.currentTarget.value as ShippingCountry)} className="field mt-1">
+              <select
+                id="checkout-country"
+                name="country"
+                autoComplete="country"
+                value={country}
+                onChange={(e) => setCountry(e.currentTarget.value as ShippingCountry)}
+                className="field mt-1"
+              >
                 {COUNTRIES.map((c) => (
                   <option key={c.code} value={c.code}>
                     {c.name}
@@ -163,25 +242,60 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </select>
             </div>
             <div className="sm:col-span-2">
-              <Field name="name" label="Full name" autoComplete="name" errors={errors} values={values} defaultValue={member?.name} />
+              <Field
+                name="name"
+                label="Full name"
+                autoComplete="name"
+                errors={errors}
+                values={values}
+                defaultValue={member?.name}
+              />
             </div>
             <div className="sm:col-span-2">
               <Field name="line1" label="Address line 1" autoComplete="address-line1" errors={errors} values={values} />
             </div>
             <div className="sm:col-span-2">
-              <Field name="line2" label="Address line 2" autoComplete="address-line2" required={false} errors={errors} values={values} />
+              <Field
+                name="line2"
+                label="Address line 2"
+                autoComplete="address-line2"
+                required={false}
+                errors={errors}
+                values={values}
+              />
             </div>
             <Field name="city" label="Town or city" autoComplete="address-level2" errors={errors} values={values} />
-            <Field name="region" label={country === "US" ? "State" : "County"} autoComplete="address-level1" required={false} errors={errors} values={values} />
-            <Field name="postcode" label={country === "US" ? "ZIP code" : "Postcode"} autoComplete="postal-code" errors={errors} values={values} />
+            <Field
+              name="region"
+              label={country === "US" ? "State" : "County"}
+              autoComplete="address-level1"
+              required={false}
+              errors={errors}
+              values={values}
+            />
+            <Field
+              name="postcode"
+              label={country === "US" ? "ZIP code" : "Postcode"}
+              autoComplete="postal-code"
+              errors={errors}
+              values={values}
+            />
           </fieldset>
           {trade ? (
             <fieldset className="space-y-3">
               <legend className="mb-2 text-lg font-bold text-ink">Trade account: {trade.companyName}</legend>
-              <Field name="poNumber" label="PO number" autoComplete="off" errors={errors} values={values} required={trade.poRequired} />
+              <Field
+                name="poNumber"
+                label="PO number"
+                autoComplete="off"
+                errors={errors}
+                values={values}
+                required={trade.poRequired}
+              />
               {trade.limitCents != null ? (
                 <p className="text-sm text-slate-700">
-                  Your spending limit is {formatMoney(trade.limitCents)} per order. Above it, your order goes to your company's approvers and is placed when one approves it.
+                  Your spending limit is {formatMoney(trade.limitCents)} per order. Above it, your order goes to your
+                  company's approvers and is placed when one approves it.
                 </p>
               ) : null}
             </fieldset>
@@ -195,18 +309,27 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             ) : null}
             {methods.map((m) => (
               <label key={m.id} className="flex items-center gap-2 text-sm">
-                <input type="radio" name="paymentMethod" value={m.id} checked={payment === m.id} onChange={() => setPayment(m.id)} className="accent-ink" />
+                <input
+                  type="radio"
+                  name="paymentMethod"
+                  value={m.id}
+                  checked={payment === m.id}
+                  onChange={() => setPayment(m.id)}
+                  className="accent-ink"
+                />
                 {m.label}
               </label>
             ))}
             {cardHoldMinutes !== null ? (
               <p className="text-sm text-slate-700" hidden={hydrated && payment !== "card"}>
-                By card, Apple Pay or Google Pay you pay on Stripe's secure payment page. We hold your items for {cardHoldMinutes} minutes while you pay; your order is placed once the payment is through.
+                By card, Apple Pay or Google Pay you pay on Stripe's secure payment page. We hold your items for{" "}
+                {cardHoldMinutes} minutes while you pay; your order is placed once the payment is through.
               </p>
             ) : null}
             {trade?.credit ? (
               <p className="text-sm text-slate-700" hidden={hydrated && payment !== "invoice-net30"}>
-                On account: invoiced to {trade.companyName} ({trade.taxId}), due 30 days after the invoice date. Credit available: {formatMoney(trade.credit.availableCents)} of {formatMoney(trade.credit.limitCents)}.
+                On account: invoiced to {trade.companyName} ({trade.taxId}), due 30 days after the invoice date. Credit
+                available: {formatMoney(trade.credit.availableCents)} of {formatMoney(trade.credit.limitCents)}.
               </p>
             ) : null}
           </fieldset>
@@ -226,7 +349,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             ))}
           </ul>
           <SummaryTable summary={summaries[country]} isMember={Boolean(member) && !quote} />
-          <p className="mt-2 text-xs text-slate-600">Free shipping on every US order; UK orders ship at a flat {formatMoney(summaries.GB.shippingCents)}.</p>
+          <p className="mt-2 text-xs text-slate-600">
+            Free shipping on every US order; UK orders ship at a flat {formatMoney(summaries.GB.shippingCents)}.
+          </p>
           <button type="submit" className="btn-primary mt-6 w-full" disabled={submitting}>
             {hydrated && payment === "card" ? "Continue to payment" : "Place order"}
           </button>

@@ -10,10 +10,16 @@ import { getDb } from "../../server/db/connection.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Contact Us", description: "Visit, call or write to ToolHub Wholesale. Our hours, address and a form to leave us a message.", path: "/contact", matches });
+  return seo({
+    title: "Contact Us",
+    description: "Visit, call or write to ToolHub Wholesale. Our hours, address and a form to leave us a message.",
+    path: "/contact",
+    matches,
+  });
 }
 
-const MAP_SRC = "https://www.openstreetmap.org/export/embed.html?bbox=-1.4800%2C53.3750%2C-1.4600%2C53.3850&layer=mapnik&marker=53.3800%2C-1.4700";
+const MAP_SRC =
+  "https://www.openstreetmap.org/export/embed.html?bbox=-1.4800%2C53.3750%2C-1.4600%2C53.3850&layer=mapnik&marker=53.3800%2C-1.4700";
 
 export async function action({ request }: Route.ActionArgs) {
   const result = await contactAction(getDb(), request, defaultContactDeps());

@@ -26,7 +26,10 @@ export default function ContentPageRoute({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;
   return (
     <>
-      <PageHeader title={page.title} intro={`Last updated ${new Date(page.updated).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}`} />
+      <PageHeader
+        title={page.title}
+        intro={`Last updated ${new Date(page.updated).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}`}
+      />
       <ContentBody sections={page.sections} />
     </>
   );

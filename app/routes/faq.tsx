@@ -6,7 +6,12 @@ import { seo } from "../lib/seo.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "FAQ", description: "Answers about ordering, products, shipping and delivery, returns and refunds, and your account.", path: "/faq", matches });
+  return seo({
+    title: "FAQ",
+    description: "Answers about ordering, products, shipping and delivery, returns and refunds, and your account.",
+    path: "/faq",
+    matches,
+  });
 }
 
 type CategoryId = (typeof faqCategories)[number]["id"] | "all";
@@ -18,7 +23,10 @@ export default function Faq() {
   const [category, setCategory] = useState<CategoryId>("all");
   const [openKey, setOpenKey] = useState<string | null>(null);
   const visible = category === "all" ? faqCategories : faqCategories.filter((c) => c.id === category);
-  const tabs: { id: CategoryId; name: string }[] = [{ id: "all", name: "All" }, ...faqCategories.map((c) => ({ id: c.id, name: c.name }))];
+  const tabs: { id: CategoryId; name: string }[] = [
+    { id: "all", name: "All" },
+    ...faqCategories.map((c) => ({ id: c.id, name: c.name })),
+  ];
 
   return (
     <>
@@ -72,7 +80,13 @@ export default function Faq() {
                           </span>
                         </button>
                       </h3>
-                      <div id={`${key}-panel`} role="region" aria-labelledby={`${key}-button`} hidden={!open} className="px-4 pb-4 text-slate-700">
+                      <div
+                        id={`${key}-panel`}
+                        role="region"
+                        aria-labelledby={`${key}-button`}
+                        hidden={!open}
+                        className="px-4 pb-4 text-slate-700"
+                      >
                         {q.answer}
                       </div>
                     </li>

@@ -9,19 +9,39 @@ import { seo } from "../lib/seo.ts";
 import { callAuthEndpoint } from "../../server/auth/forward.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 
-export const RESET_REQUESTED = "If an account uses that email, we've sent it a link to choose a new password. The link works once, for one hour.";
+export const RESET_REQUESTED =
+  "If an account uses that email, we've sent it a link to choose a new password. The link works once, for one hour.";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Forgot password", description: "Reset the password of your ToolHub Wholesale account.", path: "/forgot-password", matches, noindex: true });
+  return seo({
+    title: "Forgot password",
+    description: "Reset the password of your ToolHub Wholesale account.",
+    path: "/forgot-password",
+    matches,
+    noindex: true,
+  });
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const email = String((await readSmallForm(request)).get("email") ?? "").trim().slice(0, 300);
+  const email = String((await readSmallForm(request)).get("email") ?? "")
+    .trim()
+    .slice(0, 300);
   if (!isValidEmail(email)) return data({ ok: false, message: "Enter a valid email address", email }, { status: 400 });
   const result = await callAuthEndpoint(request, "/request-password-reset", { email, redirectTo: "/reset-password" });
   if (!result.ok) {
     const body = (result.body ?? {}) as { code?: string; message?: string };
-    return data({ ok: false, message: authErrorMessage("other", { status: result.status, ...body, retryAfterSeconds: Number(result.response.headers.get("x-retry-after")) || null }), email }, { status: result.status });
+    return data(
+      {
+        ok: false,
+        message: authErrorMessage("other", {
+          status: result.status,
+          ...body,
+          retryAfterSeconds: Number(result.response.headers.get("x-retry-after")) || null,
+        }),
+        email,
+      },
+      { status: result.status },
+    );
   }
   return { ok: true, message: RESET_REQUESTED, email };
 }
@@ -46,7 +66,10 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       <form method="post" className="mt-6 space-y-4" noValidate onSubmit={onSubmit}>
         <EmailField id="forgot-email" defaultValue={actionData?.email} />
         {shown ? (
-          <p role="alert" className={`rounded-md p-3 text-sm ${shown.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+          <p
+            role="alert"
+            className={`rounded-md p-3 text-sm ${shown.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+          >
             {shown.message}
           </p>
         ) : null}

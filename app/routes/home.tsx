@@ -10,9 +10,18 @@ import { sharedPageMiddleware } from "../lib/cache-control.ts";
 
 export async function loader() {
   const db = getDb();
-  const [featured, best, facets] = await Promise.all([listFeaturedProducts(db), listBestProducts(db, 10), listFacets(db)]);
+  const [featured, best, facets] = await Promise.all([
+    listFeaturedProducts(db),
+    listBestProducts(db, 10),
+    listFacets(db),
+  ]);
   // The fixed copy travels as loader data, so it is not shipped again inside the page's JavaScript.
-  const home: HomeData = { featured, best, brands: facets.brands, copy: { heroSlides, benefits, categoryTiles, promoBanners, offerCards, testimonials } };
+  const home: HomeData = {
+    featured,
+    best,
+    brands: facets.brands,
+    copy: { heroSlides, benefits, categoryTiles, promoBanners, offerCards, testimonials },
+  };
   return home;
 }
 
@@ -24,7 +33,8 @@ export function meta({ matches }: Route.MetaArgs) {
   return [
     ...seo({
       title: STORE_NAME,
-      description: "Wholesale-priced power tools, hand tools, safety, electrical, automotive, gardening and construction equipment for the UK and the US.",
+      description:
+        "Wholesale-priced power tools, hand tools, safety, electrical, automotive, gardening and construction equipment for the UK and the US.",
       path: "/",
       matches,
     }),

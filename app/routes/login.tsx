@@ -7,19 +7,34 @@ import { PasswordField } from "../components/account/PasswordField.tsx";
 import { StaticAlert, useAlert } from "../components/ui/Alert.tsx";
 import { postAuth, toPublicUser } from "../lib/auth-client.ts";
 import { ACCOUNT_SUSPENDED_MESSAGE, authErrorMessage } from "../lib/auth-errors.ts";
-import { AUTH_MESSAGES, checkLogin, isStaffRoleName, isValidEmail, STAFF_CODE_PATH, STAFF_PASSWORD_ONLY, STAFF_PASSWORD_ONLY_MESSAGE } from "../lib/auth-rules.ts";
+import {
+  AUTH_MESSAGES,
+  checkLogin,
+  isStaffRoleName,
+  isValidEmail,
+  STAFF_CODE_PATH,
+  STAFF_PASSWORD_ONLY,
+  STAFF_PASSWORD_ONLY_MESSAGE,
+} from "../lib/auth-rules.ts";
 import { useCurrentUser } from "../lib/current-user.tsx";
 import { seo } from "../lib/seo.ts";
 import { ALERT_MS } from "../lib/site.ts";
 import { callAuthEndpoint, withCookies } from "../../server/auth/forward.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 
-export const LINK_SENT_MESSAGE = "If an account uses that email, a sign-in link is on its way. It works once and expires in 15 minutes.";
+export const LINK_SENT_MESSAGE =
+  "If an account uses that email, a sign-in link is on its way. It works once and expires in 15 minutes.";
 export const STAFF_SESSION_ENDED_MESSAGE = "Your back-office session ended after 12 hours. Sign in again.";
 export const LINK_INVALID_MESSAGE = "That sign-in link has expired or was already used. Request a new one below.";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Login", description: "Sign in to your ToolHub Wholesale account.", path: "/login", matches, noindex: true });
+  return seo({
+    title: "Login",
+    description: "Sign in to your ToolHub Wholesale account.",
+    path: "/login",
+    matches,
+    noindex: true,
+  });
 }
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -27,7 +42,17 @@ export function loader({ request }: Route.LoaderArgs) {
   const error = params.get("error") ?? "";
   return {
     email: params.get("email")?.slice(0, 254) ?? "",
-    notice: /banned/i.test(error) ? ACCOUNT_SUSPENDED_MESSAGE : error === STAFF_PASSWORD_ONLY ? STAFF_PASSWORD_ONLY_MESSAGE : params.has("error") ? LINK_INVALID_MESSAGE : params.has("expired") ? STAFF_SESSION_ENDED_MESSAGE : params.get("registered") ? AUTH_MESSAGES.registered : null,
+    notice: /banned/i.test(error)
+      ? ACCOUNT_SUSPENDED_MESSAGE
+      : error === STAFF_PASSWORD_ONLY
+        ? STAFF_PASSWORD_ONLY_MESSAGE
+        : params.has("error")
+          ? LINK_INVALID_MESSAGE
+          : params.has("expired")
+            ? STAFF_SESSION_ENDED_MESSAGE
+            : params.get("registered")
+              ? AUTH_MESSAGES.registered
+              : null,
     registered: params.has("registered"),
     verified: params.has("verified"),
   };
@@ -38,9 +63,26 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readSmallForm(request);
   const email = String(form.get("email") ?? "").slice(0, 300);
   if (form.get("intent") === "magic-link") {
-    if (!isValidEmail(email.trim())) return data({ error: "Enter your email address to get a sign-in link.", email, sent: false }, { status: 400 });
-    const result = await callAuthEndpoint(request, "/sign-in/magic-link", { email: email.trim(), callbackURL: "/", errorCallbackURL: "/login" });
-    if (!result.ok && result.status !== 400) return data({ error: authErrorMessage("other", { status: result.status, ...result.body, retryAfterSeconds: Number(result.response.headers.get("x-retry-after")) || null }), email, sent: false }, { status: result.status });
+    if (!isValidEmail(email.trim()))
+      return data({ error: "Enter your email address to get a sign-in link.", email, sent: false }, { status: 400 });
+    const result = await callAuthEndpoint(request, "/sign-in/magic-link", {
+      email: email.trim(),
+      callbackURL: "/",
+      errorCallbackURL: "/login",
+    });
+    if (!result.ok && result.status !== 400)
+      return data(
+        {
+          error: authErrorMessage("other", {
+            status: result.status,
+            ...result.body,
+            retryAfterSeconds: Number(result.response.headers.get("x-retry-after")) || null,
+          }),
+          email,
+          sent: false,
+        },
+        { status: result.status },
+      );
     return { error: null, email, sent: true };
   }
   const password = String(form.get("password") ?? "");
@@ -50,12 +92,25 @@ export async function action({ request }: Route.ActionArgs) {
   if (!result.ok) {
     const retry = Number(result.response.headers.get("x-retry-after")) || null;
     const body = (result.body ?? {}) as { code?: string; message?: string };
-    return data({ error: authErrorMessage("login", { status: result.status, code: body.code, message: body.message, retryAfterSeconds: retry }), email, sent: false }, { status: result.status === 401 ? 401 : result.status });
+    return data(
+      {
+        error: authErrorMessage("login", {
+          status: result.status,
+          code: body.code,
+          message: body.message,
+          retryAfterSeconds: retry,
+        }),
+        email,
+        sent: false,
+      },
+      { status: result.status === 401 ? 401 : result.status },
+    );
   }
   // An account with two-factor authentication (staff) has no session yet: the code comes next.
   if (result.body?.twoFactorRedirect) throw redirect("/two-factor", { headers: withCookies({}, result.setCookies) });
   // Staff who haven't set up two-factor authentication yet: their session can only do that.
-  if (isStaffRoleName((result.body?.user as { role?: unknown } | undefined)?.role)) throw redirect(STAFF_CODE_PATH, { headers: withCookies({}, result.setCookies) });
+  if (isStaffRoleName((result.body?.user as { role?: unknown } | undefined)?.role))
+    throw redirect(STAFF_CODE_PATH, { headers: withCookies({}, result.setCookies) });
   throw redirect("/", { headers: withCookies({}, result.setCookies) });
 }
 
@@ -109,7 +164,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     const check = checkLogin({ email, password });
     if (!check.ok) return alert.show(check.message, { tone: "error" });
     setBusy(true);
-    const result = await postAuth<{ user: { name: string; email: string; image: string | null; role?: string }; twoFactorRedirect?: boolean }>("/sign-in/email", { email, password, rememberMe: true }, "login");
+    const result = await postAuth<{
+      user: { name: string; email: string; image: string | null; role?: string };
+      twoFactorRedirect?: boolean;
+    }>("/sign-in/email", { email, password, rememberMe: true }, "login");
     if (!result.ok) {
       setBusy(false);
       setMessage(result.message);
@@ -140,14 +198,30 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <EmailField id="login-email" defaultValue={actionData?.email ?? loaderData.email} />
         <PasswordField id="login-password" autoComplete="current-password" />
         {shown ? (
-          <p role="alert" className={`rounded-md p-3 text-sm ${shown === LINK_SENT_MESSAGE ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+          <p
+            role="alert"
+            className={`rounded-md p-3 text-sm ${shown === LINK_SENT_MESSAGE ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+          >
             {shown}
           </p>
         ) : null}
-        {(loaderData.notice === STAFF_SESSION_ENDED_MESSAGE || loaderData.notice === STAFF_PASSWORD_ONLY_MESSAGE) && hydrated ? <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{loaderData.notice}</p> : null}
-        {loaderData.notice === ACCOUNT_SUSPENDED_MESSAGE && !shown ? <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{ACCOUNT_SUSPENDED_MESSAGE}</p> : null}
-        {loaderData.notice === LINK_INVALID_MESSAGE && !shown ? <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{LINK_INVALID_MESSAGE}</p> : null}
-        <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy || navigation.state === "submitting"}>
+        {(loaderData.notice === STAFF_SESSION_ENDED_MESSAGE || loaderData.notice === STAFF_PASSWORD_ONLY_MESSAGE) &&
+        hydrated ? (
+          <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{loaderData.notice}</p>
+        ) : null}
+        {loaderData.notice === ACCOUNT_SUSPENDED_MESSAGE && !shown ? (
+          <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{ACCOUNT_SUSPENDED_MESSAGE}</p>
+        ) : null}
+        {loaderData.notice === LINK_INVALID_MESSAGE && !shown ? (
+          <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{LINK_INVALID_MESSAGE}</p>
+        ) : null}
+        <button
+          type="submit"
+          name="intent"
+          value="login"
+          className="btn-primary w-full"
+          disabled={busy || navigation.state === "submitting"}
+        >
           Login
         </button>
         <button type="submit" name="intent" value="magic-link" className="btn-outline w-full" disabled={busy}>

@@ -5,10 +5,21 @@ import { NEWSLETTER_MESSAGES } from "../components/forms/rules.ts";
 import { readPostedToken } from "../lib/forms.ts";
 import { seo } from "../lib/seo.ts";
 import { getDb } from "../../server/db/connection.ts";
-import { checkConfirmToken, confirmSubscription, type ConfirmCheck, type ConfirmOutcome } from "../../server/newsletter/newsletter.ts";
+import {
+  checkConfirmToken,
+  confirmSubscription,
+  type ConfirmCheck,
+  type ConfirmOutcome,
+} from "../../server/newsletter/newsletter.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Confirm your subscription", description: "Confirm your ToolHub Wholesale newsletter subscription.", path: "/newsletter/confirm", matches, noindex: true });
+  return seo({
+    title: "Confirm your subscription",
+    description: "Confirm your ToolHub Wholesale newsletter subscription.",
+    path: "/newsletter/confirm",
+    matches,
+    noindex: true,
+  });
 }
 
 // Opening the link only checks it: mail scanners that prefetch links must not subscribe anyone.
@@ -19,9 +30,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { state, token: state === "valid" ? token : "" };
 }
 
+const invalidLink: ConfirmOutcome = "invalid";
+
 export async function action({ request }: Route.ActionArgs) {
   const token = await readPostedToken(request);
-  if (token == null) return data({ outcome: "invalid" as ConfirmOutcome }, { status: 413 });
+  if (token == null) return data({ outcome: invalidLink }, { status: 413 });
   const outcome = await confirmSubscription(getDb(), token);
   return data({ outcome }, { status: outcome === "confirmed" || outcome === "already-confirmed" ? 200 : 410 });
 }
@@ -38,11 +51,24 @@ export default function NewsletterConfirm({ loaderData, actionData }: Route.Comp
   const outcome = actionData?.outcome ?? (loaderData.state === "valid" ? null : loaderData.state);
   if (outcome) {
     const m = MESSAGES[outcome];
-    return <NewsletterNotice title={outcome === "confirmed" || outcome === "already-confirmed" ? "Subscription confirmed" : "Link expired or already used"} message={m.text} tone={m.tone} />;
+    return (
+      <NewsletterNotice
+        title={
+          outcome === "confirmed" || outcome === "already-confirmed"
+            ? "Subscription confirmed"
+            : "Link expired or already used"
+        }
+        message={m.text}
+        tone={m.tone}
+      />
+    );
   }
   return (
     <NewsletterNotice title="Confirm your subscription" tone="info">
-      <p className="mt-6 text-slate-700">One more step: confirm that you want the ToolHub Wholesale newsletter — trade deals, new arrivals and member offers.</p>
+      <p className="mt-6 text-slate-700">
+        One more step: confirm that you want the ToolHub Wholesale newsletter — trade deals, new arrivals and member
+        offers.
+      </p>
       <Form method="post" className="mt-6">
         <input type="hidden" name="token" value={loaderData.token} />
         <button type="submit" className="btn-primary" disabled={navigation.state !== "idle"}>

@@ -8,7 +8,13 @@ import { getDb } from "../../server/db/connection.ts";
 import { checkUnsubscribeToken, unsubscribe, type UnsubscribeOutcome } from "../../server/newsletter/newsletter.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Unsubscribe", description: "Unsubscribe from the ToolHub Wholesale newsletter.", path: "/newsletter/unsubscribe", matches, noindex: true });
+  return seo({
+    title: "Unsubscribe",
+    description: "Unsubscribe from the ToolHub Wholesale newsletter.",
+    path: "/newsletter/unsubscribe",
+    matches,
+    noindex: true,
+  });
 }
 
 // GET only shows the Unsubscribe button (link scanners prefetch GETs). The POST unsubscribes; it is
@@ -18,9 +24,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { state: await checkUnsubscribeToken(getDb(), token), token };
 }
 
+const invalidLink: UnsubscribeOutcome = "invalid";
+
 export async function action({ request }: Route.ActionArgs) {
   const token = await readPostedToken(request);
-  if (token == null) return data({ outcome: "invalid" as UnsubscribeOutcome }, { status: 413 });
+  if (token == null) return data({ outcome: invalidLink }, { status: 413 });
   const outcome = await unsubscribe(getDb(), token);
   return data({ outcome }, { status: outcome === "invalid" ? 404 : 200 });
 }
@@ -34,14 +42,27 @@ const MESSAGES: Record<UnsubscribeOutcome, { text: string; tone: "success" | "er
 export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const outcome: UnsubscribeOutcome | null =
-    actionData?.outcome ?? (loaderData.state === "already-unsubscribed" ? "already-unsubscribed" : loaderData.state === "invalid" ? "invalid" : null);
+    actionData?.outcome ??
+    (loaderData.state === "already-unsubscribed"
+      ? "already-unsubscribed"
+      : loaderData.state === "invalid"
+        ? "invalid"
+        : null);
   if (outcome) {
     const m = MESSAGES[outcome];
-    return <NewsletterNotice title={outcome === "invalid" ? "Unsubscribe link not valid" : "You're unsubscribed"} message={m.text} tone={m.tone} />;
+    return (
+      <NewsletterNotice
+        title={outcome === "invalid" ? "Unsubscribe link not valid" : "You're unsubscribed"}
+        message={m.text}
+        tone={m.tone}
+      />
+    );
   }
   return (
     <NewsletterNotice title="Unsubscribe from the newsletter" tone="info">
-      <p className="mt-6 text-slate-700">Press the button to stop getting the ToolHub Wholesale newsletter at this address.</p>
+      <p className="mt-6 text-slate-700">
+        Press the button to stop getting the ToolHub Wholesale newsletter at this address.
+      </p>
       <Form method="post" className="mt-6">
         <input type="hidden" name="token" value={loaderData.token} />
         <button type="submit" className="btn-primary" disabled={navigation.state !== "idle"}>

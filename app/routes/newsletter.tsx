@@ -6,7 +6,13 @@ import { getDb } from "../../server/db/connection.ts";
 import { defaultNewsletterDeps, newsletterAction } from "../../server/newsletter/action.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Newsletter", description: "Subscribe to the ToolHub Wholesale newsletter: trade deals, new arrivals and member offers.", path: "/newsletter", matches, noindex: true });
+  return seo({
+    title: "Newsletter",
+    description: "Subscribe to the ToolHub Wholesale newsletter: trade deals, new arrivals and member offers.",
+    path: "/newsletter",
+    matches,
+    noindex: true,
+  });
 }
 
 export async function action({ request }: Route.ActionArgs) {

@@ -21,12 +21,19 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const returned = paymentReturnParam(url);
   // Settled now (paid, released…): load the page again, so every part of it (the header's cart too) shows the new state.
-  if (returned && (await settleOnReturn(db, paymentsFromConfig(), { accessToken: params.token }, returned))) throw redirect(url.pathname + url.search);
+  if (returned && (await settleOnReturn(db, paymentsFromConfig(), { accessToken: params.token }, returned)))
+    throw redirect(url.pathname + url.search);
   await expireGuestOrderIfOverdue(db, params.token);
   const order = await getOrderByAccessToken(db, params.token);
   if (!order) throw data("Order not found", { status: 404 });
   const hold = await guestHoldView(db, params.token, url.searchParams.get("confirm"));
-  return { order, hold, placed: url.searchParams.has("placed"), confirmed: url.searchParams.has("confirmed"), returned };
+  return {
+    order,
+    hold,
+    placed: url.searchParams.has("placed"),
+    confirmed: url.searchParams.has("confirmed"),
+    returned,
+  };
 }
 
 /**
@@ -38,7 +45,15 @@ export async function action({ params, request }: Route.ActionArgs) {
   if (form.get("intent") === "pay") {
     // "Pay now" / "Try again" on a card order: on to Stripe's payment page for this same order.
     try {
-      throw redirect(await payFromOrderPage(getDb(), paymentsFromConfig(), { accessToken: params.token }, returnOrigin(request), clientIp(request)));
+      throw redirect(
+        await payFromOrderPage(
+          getDb(),
+          paymentsFromConfig(),
+          { accessToken: params.token },
+          returnOrigin(request),
+          clientIp(request),
+        ),
+      );
     } catch (error) {
       if (isDomainError(error)) return data({ message: error.message }, { status: error.status });
       throw error;
@@ -46,8 +61,15 @@ export async function action({ params, request }: Route.ActionArgs) {
   }
   const confirmToken = new URL(request.url).searchParams.get("confirm") ?? "";
   const result = await confirmGuestOrderAction(getDb(), { accessToken: params.token, confirmToken, request });
-  if (result.ok) throw redirect(result.outcome === "expired" ? `/orders/${params.token}` : `/orders/${params.token}?confirmed=1`);
-  return data({ message: result.message }, { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined });
+  if (result.ok)
+    throw redirect(result.outcome === "expired" ? `/orders/${params.token}` : `/orders/${params.token}?confirmed=1`);
+  return data(
+    { message: result.message },
+    {
+      status: result.status,
+      headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+    },
+  );
 }
 
 function Notice({ tone, children }: { tone: "info" | "warning"; children: React.ReactNode }) {
@@ -77,7 +99,8 @@ export default function GuestOrder({ loaderData, actionData, params }: Route.Com
           {order.status === "awaiting_confirmation" && placed ? (
             <Notice tone="info">
               <p>
-                Thank you! Your order <strong>{order.number}</strong> is reserved for you. <strong>Check your email to confirm your order within {minutes}.</strong> We sent a link to{" "}
+                Thank you! Your order <strong>{order.number}</strong> is reserved for you.{" "}
+                <strong>Check your email to confirm your order within {minutes}.</strong> We sent a link to{" "}
                 {order.email}; the order is not placed until you confirm it.
               </p>
             </Notice>
@@ -85,7 +108,8 @@ export default function GuestOrder({ loaderData, actionData, params }: Route.Com
           {order.status === "awaiting_confirmation" && !placed ? (
             <Notice tone="warning">
               <p>
-                <strong>This order is waiting for your confirmation.</strong> Confirm it within {minutes}, or it will be cancelled and its items released.
+                <strong>This order is waiting for your confirmation.</strong> Confirm it within {minutes}, or it will be
+                cancelled and its items released.
               </p>
               {hold?.canConfirm ? (
                 <Form method="post" className="mt-3">
@@ -101,7 +125,8 @@ export default function GuestOrder({ loaderData, actionData, params }: Route.Com
           {order.status === "expired" && !card ? (
             <Notice tone="warning">
               <p>
-                <strong>This order expired because it was not confirmed</strong> in time. Its items went back on sale; nothing will be shipped or charged.{" "}
+                <strong>This order expired because it was not confirmed</strong> in time. Its items went back on sale;
+                nothing will be shipped or charged.{" "}
                 <Link to="/shop" className="font-semibold underline">
                   Continue shopping
                 </Link>
@@ -110,7 +135,12 @@ export default function GuestOrder({ loaderData, actionData, params }: Route.Com
           ) : null}
         </div>
       ) : null}
-      <OrderDetail order={order} placed={order.status === "placed" && (confirmed || placed)} returned={returned} invoiceHref={`/orders/${params.token}/invoice.pdf`} />
+      <OrderDetail
+        order={order}
+        placed={order.status === "placed" && (confirmed || placed)}
+        returned={returned}
+        invoiceHref={`/orders/${params.token}/invoice.pdf`}
+      />
     </>
   );
 }

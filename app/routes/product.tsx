@@ -13,7 +13,10 @@ export async function loader({ params }: Route.LoaderArgs) {
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : NaN;
   const db = getDb();
   // Volume breaks are everyone's; a trade buyer's own prices come from /visitor (root.tsx).
-  const [product, breaks] = await Promise.all([getProductDetail(db, id), isProductId(id) ? productVolumeBreaks(db, id) : []]);
+  const [product, breaks] = await Promise.all([
+    getProductDetail(db, id),
+    isProductId(id) ? productVolumeBreaks(db, id) : [],
+  ]);
   if (!product) throw data("Product not found", { status: 404 });
   const page: ProductData = { product, volumeBreaks: breaks };
   return page;

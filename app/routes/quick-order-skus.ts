@@ -5,5 +5,7 @@ import { suggestSkus } from "../../server/trade/quick-order.ts";
 /** GET /quick-order/skus?q=TH-00 — up to 8 SKUs starting with what was typed, with their titles, as JSON. */
 export async function loader({ request }: Route.LoaderArgs) {
   const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 64);
-  return Response.json(await suggestSkus(getDb(), q), { headers: { "Cache-Control": "public, max-age=60", "X-Robots-Tag": "noindex" } });
+  return Response.json(await suggestSkus(getDb(), q), {
+    headers: { "Cache-Control": "public, max-age=60", "X-Robots-Tag": "noindex" },
+  });
 }

@@ -10,7 +10,13 @@ import { seo } from "../lib/seo.ts";
 import { quickOrderAction, type QuickOrderActionData } from "../../server/trade/quick-order-action.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Quick order", description: "Order by SKU: type rows, or paste or upload a CSV of SKUs and quantities.", path: "/quick-order", matches, noindex: true });
+  return seo({
+    title: "Quick order",
+    description: "Order by SKU: type rows, or paste or upload a CSV of SKUs and quantities.",
+    path: "/quick-order",
+    matches,
+    noindex: true,
+  });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -43,7 +49,12 @@ export default function QuickOrder({ actionData }: Route.ComponentProps) {
   function checkSoon(delay = 300) {
     window.clearTimeout(checking.current);
     checking.current = window.setTimeout(() => {
-      if (form.current) fetcher.submit(withIntent(form.current, "check"), { method: "post", action: "/quick-order", encType: "multipart/form-data" });
+      if (form.current)
+        fetcher.submit(withIntent(form.current, "check"), {
+          method: "post",
+          action: "/quick-order",
+          encType: "multipart/form-data",
+        });
     }, delay);
   }
 
@@ -58,9 +69,21 @@ export default function QuickOrder({ actionData }: Route.ComponentProps) {
 
   return (
     <>
-      <PageHeader title="Quick order" intro={`Know your SKUs? Type them with a quantity, or paste or upload a CSV of sku,quantity lines (up to ${QUICK_ORDER_MAX_LINES}). Every line is checked before anything goes to your cart.`} />
+      <PageHeader
+        title="Quick order"
+        intro={`Know your SKUs? Type them with a quantity, or paste or upload a CSV of sku,quantity lines (up to ${QUICK_ORDER_MAX_LINES}). Every line is checked before anything goes to your cart.`}
+      />
       <div className="mx-auto max-w-5xl px-4 py-10 text-slate-700">
-        <fetcher.Form ref={form} key={formKey} method="post" action="/quick-order" encType="multipart/form-data" aria-busy={busy} noValidate onSubmit={() => window.clearTimeout(checking.current)}>
+        <fetcher.Form
+          ref={form}
+          key={formKey}
+          method="post"
+          action="/quick-order"
+          encType="multipart/form-data"
+          aria-busy={busy}
+          noValidate
+          onSubmit={() => window.clearTimeout(checking.current)}
+        >
           <div className="grid gap-8 md:grid-cols-2">
             <QuickOrderRows initial={result?.rows ?? []} onChange={() => checkSoon()} />
             <fieldset>
@@ -78,19 +101,29 @@ export default function QuickOrder({ actionData }: Route.ComponentProps) {
                 onPaste={() => checkSoon(0)}
                 onInput={() => checkSoon(600)}
               />
-              <p id="qo-csv-hint" className="mt-1 text-sm">One line per item, e.g. TH-0000003,12. A first line "sku,quantity" is skipped.</p>
+              <p id="qo-csv-hint" className="mt-1 text-sm">
+                One line per item, e.g. TH-0000003,12. A first line "sku,quantity" is skipped.
+              </p>
               <label htmlFor="qo-file" className="mt-4 block text-sm font-semibold text-ink">
                 Upload a CSV file
               </label>
-              <input id="qo-file" name="file" type="file" accept=".csv,text/csv,text/plain" className="mt-1 block text-sm" onChange={(e) => void readFile(e.currentTarget)} />
+              <input
+                id="qo-file"
+                name="file"
+                type="file"
+                accept=".csv,text/csv,text/plain"
+                className="mt-1 block text-sm"
+                onChange={(e) => void readFile(e.currentTarget)}
+              />
             </fieldset>
           </div>
           {result ? (
-            <p role="status" className={`mt-6 rounded-lg p-4 ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+            <p
+              role="status"
+              className={`mt-6 rounded-lg p-4 ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+            >
               {result.message}
-              {result.intent === "add" && result.ok ? (
-                <ViewCartLink />
-              ) : null}
+              {result.intent === "add" && result.ok ? <ViewCartLink /> : null}
             </p>
           ) : (
             <div role="status" className="sr-only" />

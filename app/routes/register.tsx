@@ -15,7 +15,13 @@ import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkNewPassword } from "../../server/auth/password-policy.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Register", description: "Create a ToolHub Wholesale account.", path: "/register", matches, noindex: true });
+  return seo({
+    title: "Register",
+    description: "Create a ToolHub Wholesale account.",
+    path: "/register",
+    matches,
+    noindex: true,
+  });
 }
 
 /** The no-JavaScript path; the same rules run again inside the auth handler's hook. */
@@ -28,10 +34,19 @@ export async function action({ request }: Route.ActionArgs) {
   if (!check.ok) return data({ error: check.message, fullName, email }, { status: 400 });
   const policy = checkNewPassword(password);
   if (!policy.ok) return data({ error: policy.message, fullName, email }, { status: 400 });
-  const result = await callAuthEndpoint(request, "/sign-up/email", { name: fullName.trim(), email: email.trim(), password });
+  const result = await callAuthEndpoint(request, "/sign-up/email", {
+    name: fullName.trim(),
+    email: email.trim(),
+    password,
+  });
   if (!result.ok) {
     const body = (result.body ?? {}) as { code?: string; message?: string };
-    const error = authErrorMessage("register", { status: result.status, code: body.code, message: body.message, retryAfterSeconds: Number(result.response.headers.get("x-retry-after")) || null });
+    const error = authErrorMessage("register", {
+      status: result.status,
+      code: body.code,
+      message: body.message,
+      retryAfterSeconds: Number(result.response.headers.get("x-retry-after")) || null,
+    });
     return data({ error, fullName, email }, { status: result.status });
   }
   throw redirect(`/login?registered=1&email=${encodeURIComponent(email.trim())}`);
@@ -72,7 +87,15 @@ export default function Register({ actionData }: Route.ComponentProps) {
           <label htmlFor="register-name" className="block text-sm font-semibold text-ink">
             Full name
           </label>
-          <input id="register-name" name="fullName" type="text" autoComplete="name" maxLength={FULL_NAME_MAX} defaultValue={actionData?.fullName} className="field mt-1" />
+          <input
+            id="register-name"
+            name="fullName"
+            type="text"
+            autoComplete="name"
+            maxLength={FULL_NAME_MAX}
+            defaultValue={actionData?.fullName}
+            className="field mt-1"
+          />
         </div>
         <EmailField id="register-email" defaultValue={actionData?.email} />
         <PasswordField id="register-password" autoComplete="new-password" />

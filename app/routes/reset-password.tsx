@@ -8,10 +8,17 @@ import { callAuthEndpoint } from "../../server/auth/forward.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkNewPassword } from "../../server/auth/password-policy.ts";
 
-export const PASSWORD_RESET_DONE = "Your password has been changed. You've been signed out everywhere else — log in with your new password.";
+export const PASSWORD_RESET_DONE =
+  "Your password has been changed. You've been signed out everywhere else — log in with your new password.";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Choose a new password", description: "Set a new password for your ToolHub Wholesale account.", path: "/reset-password", matches, noindex: true });
+  return seo({
+    title: "Choose a new password",
+    description: "Set a new password for your ToolHub Wholesale account.",
+    path: "/reset-password",
+    matches,
+    noindex: true,
+  });
 }
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -25,11 +32,18 @@ export async function action({ request }: Route.ActionArgs) {
   const newPassword = String(form.get("password") ?? "");
   const policy = checkNewPassword(newPassword);
   if (!policy.ok) return data({ ok: false, message: policy.message }, { status: 400 });
-  if (!token) return data({ ok: false, message: "This reset link is invalid or has expired. Request a new one." }, { status: 400 });
+  if (!token)
+    return data(
+      { ok: false, message: "This reset link is invalid or has expired. Request a new one." },
+      { status: 400 },
+    );
   const result = await callAuthEndpoint(request, "/reset-password", { token, newPassword });
   if (!result.ok) {
     const body = (result.body ?? {}) as { code?: string; message?: string };
-    const message = body.code === "INVALID_TOKEN" ? "This reset link is invalid or has expired. Request a new one." : authErrorMessage("other", { status: result.status, ...body });
+    const message =
+      body.code === "INVALID_TOKEN"
+        ? "This reset link is invalid or has expired. Request a new one."
+        : authErrorMessage("other", { status: result.status, ...body });
     return data({ ok: false, message }, { status: result.status });
   }
   return { ok: true, message: PASSWORD_RESET_DONE };

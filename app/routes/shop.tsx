@@ -29,7 +29,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     page: query.page,
   });
   // The cards' fields only: the rest of each hit (its slug, brand and category name) is not shown.
-  const page: ShopData = { query: { ...query, page: results.page }, results: { ...results, items: results.items.map(cardFields) } };
+  const page: ShopData = {
+    query: { ...query, page: results.page },
+    results: { ...results, items: results.items.map(cardFields) },
+  };
   return page;
 }
 
@@ -42,7 +45,8 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   const q = data?.query.q ?? "";
   return seo({
     title: shopTitle(q, page),
-    description: "Browse wholesale-priced power tools, hand tools, safety gear, electrical, automotive, gardening and construction equipment.",
+    description:
+      "Browse wholesale-priced power tools, hand tools, safety gear, electrical, automotive, gardening and construction equipment.",
     path: page > 1 && !q ? `/shop?page=${page}` : "/shop",
     matches,
     noindex: Boolean(q),

@@ -9,7 +9,13 @@ import { verifyCode } from "../../server/staff/two-factor.ts";
 
 /** The second step of a password sign-in for an account with two-factor authentication. */
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Enter your code", description: "Second step of signing in to ToolHub Wholesale.", path: "/two-factor", matches, noindex: true });
+  return seo({
+    title: "Enter your code",
+    description: "Second step of signing in to ToolHub Wholesale.",
+    path: "/two-factor",
+    matches,
+    noindex: true,
+  });
 }
 
 export function headers() {
@@ -17,7 +23,8 @@ export function headers() {
 }
 
 /** The plugin's short-lived cookie that says a password was accepted and a code is awaited. */
-const pending = (request: Request) => /(?:^|;\s*)(?:__Secure-)?better-auth\.two_factor=/.test(request.headers.get("cookie") ?? "");
+const pending = (request: Request) =>
+  /(?:^|;\s*)(?:__Secure-)?better-auth\.two_factor=/.test(request.headers.get("cookie") ?? "");
 
 export function loader({ request }: Route.LoaderArgs) {
   if (!pending(request)) throw redirect("/login");
@@ -39,7 +46,9 @@ export default function TwoFactorSignIn({ actionData }: Route.ComponentProps) {
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="rounded-xl border border-slate-200 p-8 shadow-sm">
         <h1 className="text-center text-2xl font-bold text-ink">Enter your code</h1>
-        <p className="mt-4 text-slate-700">Your account uses two-factor authentication. Enter the 6-digit code from your authenticator app.</p>
+        <p className="mt-4 text-slate-700">
+          Your account uses two-factor authentication. Enter the 6-digit code from your authenticator app.
+        </p>
         <VerifyCodeForms error={actionData?.error} kind={actionData?.kind === "backup" ? "backup" : "totp"} />
       </div>
     </div>

@@ -14,7 +14,13 @@ import { applyWishlistAction } from "../../server/wishlist/actions.ts";
 import { getWishlist } from "../../server/wishlist/wishlist.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return seo({ title: "Wishlist", description: "Tools you saved for later.", path: "/wishlist", matches, noindex: true });
+  return seo({
+    title: "Wishlist",
+    description: "Tools you saved for later.",
+    path: "/wishlist",
+    matches,
+    noindex: true,
+  });
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -53,7 +59,13 @@ function WishlistRow({ line, index }: { line: WishlistLine; index: number }) {
         ) : null}
       </td>
       <td className="py-3 pr-4">
-        <img src={line.imageUrl} alt={line.title} width={56} height={56} className="h-14 w-14 rounded bg-slate-50 object-contain" />
+        <img
+          src={line.imageUrl}
+          alt={line.title}
+          width={56}
+          height={56}
+          className="h-14 w-14 rounded bg-slate-50 object-contain"
+        />
       </td>
       <td className="py-3 pr-4">{line.color || "—"}</td>
       <td className="py-3 pr-4">{line.stockQuantity > 0 ? line.stockQuantity : "Stock out"}</td>
@@ -65,7 +77,13 @@ function WishlistRow({ line, index }: { line: WishlistLine; index: number }) {
             <input type="hidden" name="intent" value="to-cart" />
             <input type="hidden" name="productId" value={line.productId} />
             <input type="hidden" name="color" value={line.color} />
-            <button type="submit" className={button} aria-label={`Add ${line.title} to cart`} title="Add to cart" disabled={line.stockQuantity === 0}>
+            <button
+              type="submit"
+              className={button}
+              aria-label={`Add ${line.title} to cart`}
+              title="Add to cart"
+              disabled={line.stockQuantity === 0}
+            >
               <CartIcon width={16} height={16} />
             </button>
           </fetcher.Form>
@@ -93,7 +111,16 @@ export default function Wishlist({ loaderData, actionData }: Route.ComponentProp
           <caption className="sr-only">Your wishlist</caption>
           <thead className="border-b border-slate-300 text-ink">
             <tr>
-              {["N/A", "Title Name", "Product Image", "Color", "Stock Limit", "Unit Price", "Total Price", "Action"].map((h) => (
+              {[
+                "N/A",
+                "Title Name",
+                "Product Image",
+                "Color",
+                "Stock Limit",
+                "Unit Price",
+                "Total Price",
+                "Action",
+              ].map((h) => (
                 <th key={h} scope="col" className="py-3 pr-4 font-semibold">
                   {h}
                 </th>

@@ -24,7 +24,14 @@ export const WAITING_TO_SHIP: readonly OrderStatus[] = ["placed", "processing", 
  * paid, their expiry, and cancelled orders (the money was never kept) are not sales. A returned
  * order stays a sale here: returns are recorded per line and may be partial.
  */
-export const SALE_STATUSES: readonly OrderStatus[] = ["placed", "processing", "packed", "shipped", "delivered", "returned"];
+export const SALE_STATUSES: readonly OrderStatus[] = [
+  "placed",
+  "processing",
+  "packed",
+  "shipped",
+  "delivered",
+  "returned",
+];
 
 export const CHART_DAYS = 30;
 export const LOW_STOCK_SHOWN = 5;
@@ -79,7 +86,9 @@ export function startOfUtcDay(now: Date): string {
 /** The UTC days ending today, oldest first, as YYYY-MM-DD. */
 export function lastDays(now: Date, count: number): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: count }, (_, i) =>
+    new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
 }
 
 /** The UTC day of an order: created_at is ISO-8601 UTC text on both databases. Literal SQL, so the SELECT and the GROUP BY are the same expression. */
@@ -107,7 +116,10 @@ export async function dailySales(db: Db, now = new Date(), days = CHART_DAYS): P
 }
 
 function total(days: DailySales[]): SalesFigure {
-  return days.reduce((sum, d) => ({ orders: sum.orders + d.orders, revenueCents: sum.revenueCents + d.revenueCents }), { orders: 0, revenueCents: 0 });
+  return days.reduce((sum, d) => ({ orders: sum.orders + d.orders, revenueCents: sum.revenueCents + d.revenueCents }), {
+    orders: 0,
+    revenueCents: 0,
+  });
 }
 
 /** Counts stop here: a figure above it shows as "10,000+", and the count stays cheap whatever the backlog. */
@@ -116,14 +128,24 @@ export const COUNT_CAP = 10_000;
 /** Orders waiting to ship, counted up to COUNT_CAP + 1. */
 export async function countWaitingToShip(db: Db): Promise<number> {
   const row = await db
-    .selectFrom((eb) => eb.selectFrom("orders").select("id").where("status", "in", [...WAITING_TO_SHIP]).limit(COUNT_CAP + 1).as("w"))
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("orders")
+        .select("id")
+        .where("status", "in", [...WAITING_TO_SHIP])
+        .limit(COUNT_CAP + 1)
+        .as("w"),
+    )
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Products on sale whose stock is at or below their own threshold: how many, and the lowest few. */
-export async function lowStockProducts(db: Db, shown = LOW_STOCK_SHOWN): Promise<{ count: number; first: LowStockProduct[] }> {
+export async function lowStockProducts(
+  db: Db,
+  shown = LOW_STOCK_SHOWN,
+): Promise<{ count: number; first: LowStockProduct[] }> {
   const base = db
     .selectFrom("products")
     .where("archived_at", "is", null)
@@ -139,12 +161,27 @@ export async function lowStockProducts(db: Db, shown = LOW_STOCK_SHOWN): Promise
   ]);
   return {
     count: Number(count.n),
-    first: first.map((p) => ({ id: Number(p.id), title: p.title, sku: p.sku, stock: Number(p.stock_quantity), threshold: Number(p.low_stock_threshold) })),
+    first: first.map((p) => ({
+      id: Number(p.id),
+      title: p.title,
+      sku: p.sku,
+      stock: Number(p.stock_quantity),
+      threshold: Number(p.low_stock_threshold),
+    })),
   };
 }
 
 export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard> {
-  const [daily, waitingToShip, lowStock, unansweredMessages, stuckMails, paymentsNeedingAttention, overdue, quoteRequests] = await Promise.all([
+  const [
+    daily,
+    waitingToShip,
+    lowStock,
+    unansweredMessages,
+    stuckMails,
+    paymentsNeedingAttention,
+    overdue,
+    quoteRequests,
+  ] = await Promise.all([
     dailySales(db, now),
     countWaitingToShip(db),
     lowStockProducts(db),
@@ -171,6 +208,10 @@ export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard
 
 /** The dashboard's first three figures (kept for callers that need only these). */
 export async function dashboardCounts(db: Db, now = new Date()): Promise<DashboardCounts> {
-  const [daily, waitingToShip, unansweredMessages] = await Promise.all([dailySales(db, now, 1), countWaitingToShip(db), countUnhandledMessages(db)]);
-  return { ordersToday: daily[0]!.orders, waitingToShip, unansweredMessages };
+  const [daily, waitingToShip, unansweredMessages] = await Promise.all([
+    dailySales(db, now, 1),
+    countWaitingToShip(db),
+    countUnhandledMessages(db),
+  ]);
+  return { ordersToday: daily[0].orders, waitingToShip, unansweredMessages };
 }

@@ -39,24 +39,47 @@ export const applicationListFilters = z.object({ filter: choiceOf(APPLICATION_FI
 
 export const quoteListFilters = z.object({ filter: choiceOf(STAFF_QUOTE_FILTERS, "requested") });
 
-export const subscriberListFilters = z.object({ status: param.transform((value) => parseNewsletterStatus(value)), q: searchText(MAX_SEARCH_LENGTH), page: pageNumber });
+export const subscriberListFilters = z.object({
+  status: param.transform((value) => parseNewsletterStatus(value)),
+  q: searchText(MAX_SEARCH_LENGTH),
+  page: pageNumber,
+});
 
 export const customerListFilters = z
-  .object({ q: searchText(MAX_SEARCH_LENGTH), role: choiceOf(["all", "customer", "staff"], "all"), banned: param, sort: choiceOf(CUSTOMER_SORTS, "newest"), page: pageNumber })
+  .object({
+    q: searchText(MAX_SEARCH_LENGTH),
+    role: choiceOf(["all", "customer", "staff"], "all"),
+    banned: param,
+    sort: choiceOf(CUSTOMER_SORTS, "newest"),
+    page: pageNumber,
+  })
   .transform(({ banned, ...query }) => ({ ...query, bannedOnly: banned === "1" }));
 
 export const auditListFilters = z
   .object({ actor: optionalText(100), type: optionalText(40), object: optionalText(100), before: param })
   .transform(({ actor, type, object, before }) => {
     const beforeId = Number(before);
-    return { actorId: actor, objectType: type, objectId: object, beforeId: Number.isSafeInteger(beforeId) && beforeId > 0 ? beforeId : undefined };
+    return {
+      actorId: actor,
+      objectType: type,
+      objectId: object,
+      beforeId: Number.isSafeInteger(beforeId) && beforeId > 0 ? beforeId : undefined,
+    };
   });
 
-export const productListFilters = z.record(z.string(), z.string()).transform((query) => parseAdminProductQuery(new URLSearchParams(query)));
+export const productListFilters = z
+  .record(z.string(), z.string())
+  .transform((query) => parseAdminProductQuery(new URLSearchParams(query)));
 
 /** Every order filter is a string, "" when not given; the schema reports a bad one beside its field. */
 export const orderListFilters = z.preprocess(
-  (query) => Object.fromEntries([...FILTER_FIELDS, "sort", "dir", "after", "before"].map((key) => [key, (query as Record<string, string>)[key] ?? ""])),
+  (query) =>
+    Object.fromEntries(
+      [...FILTER_FIELDS, "sort", "dir", "after", "before"].map((key) => [
+        key,
+        (query as Record<string, string>)[key] ?? "",
+      ]),
+    ),
   orderFilterSchema,
 );
 

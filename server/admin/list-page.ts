@@ -51,8 +51,12 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
   return errors;
 }
 
-export async function loadListPage<Filter, Result, Beside = undefined>(request: Request, spec: ListPageSpec<Filter, Result, Beside>): Promise<ListPage<Filter, Result, Beside>> {
-  const staff = spec.permission === "admin" ? await requireAdmin(request) : await requireStaff(request, spec.permission);
+export async function loadListPage<Filter, Result, Beside = undefined>(
+  request: Request,
+  spec: ListPageSpec<Filter, Result, Beside>,
+): Promise<ListPage<Filter, Result, Beside>> {
+  const staff =
+    spec.permission === "admin" ? await requireAdmin(request) : await requireStaff(request, spec.permission);
   const parsed = spec.filters.safeParse(listQueryOf(new URL(request.url)));
   if (!parsed.success) {
     const errors = fieldErrorsOf(parsed.error);
@@ -62,6 +66,9 @@ export async function loadListPage<Filter, Result, Beside = undefined>(request: 
   }
   const filter = parsed.data;
   const db = getDb();
-  const [list, beside] = await Promise.all([spec.list(db, filter, staff), spec.beside ? spec.beside(db, filter) : (undefined as Beside)]);
+  const [list, beside] = await Promise.all([
+    spec.list(db, filter, staff),
+    spec.beside ? spec.beside(db, filter) : (undefined as Beside),
+  ]);
   return { staff, filter, errors: {}, list, beside, pager: spec.pager ? spec.pager(list, filter) : ONE_PAGE };
 }

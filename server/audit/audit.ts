@@ -41,13 +41,16 @@ export async function writeAudit(trx: Handle, actor: AuditActor, entry: AuditEnt
 }
 
 /** The fields whose values differ between two versions of an object, as { before, after }. */
-export function diffFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): { before: Partial<T>; after: Partial<T> } {
+export function diffFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+): { before: Partial<T>; after: Partial<T> } {
   const b: Partial<T> = {};
   const a: Partial<T> = {};
   for (const key of Object.keys(after) as (keyof T)[]) {
     if (JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null)) {
       b[key] = before[key];
-      a[key] = after[key] as T[keyof T];
+      a[key] = after[key];
     }
   }
   return { before: b, after: a };
@@ -64,11 +67,15 @@ export interface AuditFilter {
 
 export async function listAudit(db: Db, filter: AuditFilter = {}) {
   const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
-  let query = db.selectFrom("audit_log").selectAll().orderBy("id", "desc").limit(limit + 1);
+  let query = db
+    .selectFrom("audit_log")
+    .selectAll()
+    .orderBy("id", "desc")
+    .limit(limit + 1);
   if (filter.actorId) query = query.where("actor_id", "=", filter.actorId);
   if (filter.objectType) query = query.where("object_type", "=", filter.objectType);
   if (filter.objectId) query = query.where("object_id", "=", filter.objectId);
   if (filter.beforeId) query = query.where("id", "<", filter.beforeId);
   const rows = await query.execute();
-  return { rows: rows.slice(0, limit), nextBeforeId: rows.length > limit ? rows[limit - 1]!.id : null };
+  return { rows: rows.slice(0, limit), nextBeforeId: rows.length > limit ? rows[limit - 1].id : null };
 }

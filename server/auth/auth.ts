@@ -30,14 +30,29 @@ import { mergeWishlists } from "../wishlist/wishlist.ts";
 export { CLIENT_IP_HEADER } from "../security/rate-limit.ts";
 export const EMAIL_LINK_TTL_SECONDS = 15 * 60;
 export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
-const RATE_LIMITED_PATHS = [...SECOND_FACTOR_PATHS, "/two-factor/enable", "/sign-in/email", "/sign-up/email", "/sign-in/magic-link", "/request-password-reset", "/reset-password", "/change-password", "/sign-in/social"];
+const RATE_LIMITED_PATHS = [
+  ...SECOND_FACTOR_PATHS,
+  "/two-factor/enable",
+  "/sign-in/email",
+  "/sign-up/email",
+  "/sign-in/magic-link",
+  "/request-password-reset",
+  "/reset-password",
+  "/change-password",
+  "/sign-in/social",
+];
 
 export function googleConfigured(cfg: AppConfig): boolean {
   return Boolean(cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET);
 }
 
 function mailLink(heading: string, lines: string[], label: string, url: string) {
-  return renderMail({ heading, paragraphs: lines, action: { label, url }, footer: "If you didn't ask for this, you can ignore this email." });
+  return renderMail({
+    heading,
+    paragraphs: lines,
+    action: { label, url },
+    footer: "If you didn't ask for this, you can ignore this email.",
+  });
 }
 
 /** For building Better Auth's options without serving code checks (schema migrations, the staff CLI). */
@@ -45,13 +60,20 @@ export const UNCHECKED_CODES: CodeGuard = { before: async () => {}, after: async
 
 const BASE_PATH = "/api/auth";
 
-export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuard, codeGuard: CodeGuard = UNCHECKED_CODES) {
+export function buildAuthOptions(
+  db: Db,
+  cfg: AppConfig,
+  signInGuard: SignInGuard,
+  codeGuard: CodeGuard = UNCHECKED_CODES,
+) {
   const ipLimit = { window: 60, max: cfg.AUTH_IP_LIMIT };
   const options = {
     appName: "ToolHub Wholesale",
     // Default (loopback) mode: links and cookies follow the host the request came to, so a
     // newcomer on 127.0.0.1 gets 127.0.0.1 links; any other host falls back to SITE_URL's default.
-    baseURL: isLoopbackDefault(cfg) ? { allowedHosts: loopbackHosts(cfg.PORT), protocol: "http" as const, fallback: cfg.siteUrl } : cfg.siteUrl,
+    baseURL: isLoopbackDefault(cfg)
+      ? { allowedHosts: loopbackHosts(cfg.PORT), protocol: "http" as const, fallback: cfg.siteUrl }
+      : cfg.siteUrl,
     basePath: BASE_PATH,
     secret: resolveAuthSecret(cfg),
     database: { db, type: dbKind(db), transaction: true },
@@ -64,7 +86,15 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       async sendResetPassword({ user, url }) {
-        const mail = mailLink("Reset your password", [`Hello ${user.name || user.email},`, "Someone asked to reset the password of your ToolHub Wholesale account. The link works once, for one hour."], "Choose a new password", url);
+        const mail = mailLink(
+          "Reset your password",
+          [
+            `Hello ${user.name || user.email},`,
+            "Someone asked to reset the password of your ToolHub Wholesale account. The link works once, for one hour.",
+          ],
+          "Choose a new password",
+          url,
+        );
         await enqueueMail(db, { to: user.email, subject: "Reset your ToolHub Wholesale password", ...mail });
       },
     },
@@ -88,9 +118,13 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
         link.searchParams.set("callbackURL", "/login?verified=1");
         const mail = renderMail({
           heading: "Confirm your email address",
-          paragraphs: [`Hello ${user.name || "there"},`, "Thanks for creating a ToolHub Wholesale account. Please confirm that this email address is yours. The link works for 24 hours."],
+          paragraphs: [
+            `Hello ${user.name || "there"},`,
+            "Thanks for creating a ToolHub Wholesale account. Please confirm that this email address is yours. The link works for 24 hours.",
+          ],
           action: { label: "Confirm my email", url: link.toString() },
-          footer: "If you didn't create an account, ignore this email: the account stays unconfirmed, and signing in with Google or an emailed link removes any password set on it.",
+          footer:
+            "If you didn't create an account, ignore this email: the account stays unconfirmed, and signing in with Google or an emailed link removes any password set on it.",
         });
         await enqueueMail(db, { to: user.email, subject: "Confirm your ToolHub Wholesale email address", ...mail });
       },
@@ -125,23 +159,32 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
           const check = checkRegistration({ fullName: body.name, email: body.email, password: body.password });
           if (!check.ok) throw new APIError("BAD_REQUEST", { message: check.message });
           const policy = checkNewPassword(String(body.password));
-          if (!policy.ok) throw new APIError("BAD_REQUEST", { message: policy.message, code: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS" });
+          if (!policy.ok)
+            throw new APIError("BAD_REQUEST", { message: policy.message, code: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS" });
           // Better Auth answers a duplicate sign-up with a fake success; the store says so plainly instead.
           const existing = await ctx.context.internalAdapter.findUserByEmail(String(body.email).trim().toLowerCase());
-          if (existing) throw new APIError("UNPROCESSABLE_ENTITY", { message: AUTH_MESSAGES.emailTaken, code: "USER_ALREADY_EXISTS" });
+          if (existing)
+            throw new APIError("UNPROCESSABLE_ENTITY", {
+              message: AUTH_MESSAGES.emailTaken,
+              code: "USER_ALREADY_EXISTS",
+            });
         }
         if (ctx.path === "/update-user") {
           // Better Auth hands these to the database as posted: anything but text (without NUL, which
           // PostgreSQL refuses) was a 500.
           const text = (v: unknown) => typeof v === "string" && !v.includes("\u0000");
           const fields = typeof body === "object" && body !== null ? body : {};
-          if (("name" in fields && !text(fields.name)) || ("image" in fields && fields.image !== null && !text(fields.image))) {
+          if (
+            ("name" in fields && !text(fields.name)) ||
+            ("image" in fields && fields.image !== null && !text(fields.image))
+          ) {
             throw new APIError("BAD_REQUEST", { message: "Name and image must be text." });
           }
         }
         if (ctx.path === "/reset-password" || ctx.path === "/change-password") {
           const policy = checkNewPassword(typeof body.newPassword === "string" ? body.newPassword : "");
-          if (!policy.ok) throw new APIError("BAD_REQUEST", { message: policy.message, code: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS" });
+          if (!policy.ok)
+            throw new APIError("BAD_REQUEST", { message: policy.message, code: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS" });
         }
         // Password sign-in: failed-attempt limits per account and IP, and per account (sign-in-guard.ts).
         await signInGuard.before(ctx);
@@ -169,7 +212,13 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
       httpSurface(BASE_PATH),
       // Roles and bans (user.role, banned, banReason, banExpires; session.impersonatedBy), with the
       // store's permission statements (permissions.ts). Impersonation is granted to no role.
-      admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"], bannedUserMessage: ACCOUNT_SUSPENDED_MESSAGE }),
+      admin({
+        ac,
+        roles,
+        defaultRole: DEFAULT_ROLE,
+        adminRoles: ["admin"],
+        bannedUserMessage: ACCOUNT_SUSPENDED_MESSAGE,
+      }),
       // TOTP with backup codes; staff must enrol before entering /admin (server/staff/guard.ts).
       // The plugin's own lock (password sign-in's second step) matches the store's, which counts every path (code-guard.ts).
       twoFactor({
@@ -195,13 +244,29 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
           },
           // Invitations are mailed in the name staff approved (companyInvitationMail): an organization without a company has none.
           async beforeCreateInvitation({ organization: company }) {
-            const approved = await db.selectFrom("companies").select("organization_id").where("organization_id", "=", company.id).executeTakeFirst();
-            if (!approved) throw new APIError("NOT_FOUND", { message: "This company has no trade account, so no invitation was sent." });
+            const approved = await db
+              .selectFrom("companies")
+              .select("organization_id")
+              .where("organization_id", "=", company.id)
+              .executeTakeFirst();
+            if (!approved)
+              throw new APIError("NOT_FOUND", {
+                message: "This company has no trade account, so no invitation was sent.",
+              });
           },
         },
         async sendInvitationEmail({ id, email, role, organization: company, inviter }) {
           // The company's name as staff approved it, never the organization row an owner could rename.
-          await enqueueMail(db, await companyInvitationMail(db, { organizationId: company.id, email, role, inviterName: inviter.user.name, link: `${cfg.siteUrl}/account/company/join?invitation=${encodeURIComponent(id)}` }));
+          await enqueueMail(
+            db,
+            await companyInvitationMail(db, {
+              organizationId: company.id,
+              email,
+              role,
+              inviterName: inviter.user.name,
+              link: `${cfg.siteUrl}/account/company/join?invitation=${encodeURIComponent(id)}`,
+            }),
+          );
         },
       }),
       magicLink({
@@ -209,12 +274,21 @@ export function buildAuthOptions(db: Db, cfg: AppConfig, signInGuard: SignInGuar
         disableSignUp: true,
         async sendMagicLink({ email, url }) {
           // Staff sign in only with a password and a code: their mailbox alone must not open a session.
-          const account = await db.selectFrom("user").select("role").where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
+          const account = await db
+            .selectFrom("user")
+            .select("role")
+            .where("email", "=", email.trim().toLowerCase())
+            .executeTakeFirst();
           if (account && isStaffRole(account.role)) {
             await enqueueMail(db, staffLinkRefusedMail(email, cfg.siteUrl));
             return;
           }
-          const mail = mailLink("Your sign-in link", ["Use this link to sign in to ToolHub Wholesale. It works once and expires in 15 minutes."], "Sign in", url);
+          const mail = mailLink(
+            "Your sign-in link",
+            ["Use this link to sign in to ToolHub Wholesale. It works once and expires in 15 minutes."],
+            "Sign in",
+            url,
+          );
           await enqueueMail(db, { to: email, subject: "Your ToolHub Wholesale sign-in link", ...mail });
         },
       }),

@@ -47,7 +47,11 @@ async function accountOf(db: Db, ctx: GenericEndpointContext): Promise<Attempt["
     if (challenge) userId = (await ctx.context.internalAdapter.findVerificationValue(challenge))?.value ?? null;
   }
   if (!userId) return null;
-  const row = await db.selectFrom("user").select(["id", "email", "name", "twoFactorEnabled"]).where("id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("user")
+    .select(["id", "email", "name", "twoFactorEnabled"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
   return row ? { id: row.id, email: row.email, name: row.name, twoFactorEnabled: Boolean(row.twoFactorEnabled) } : null;
 }
 
@@ -71,8 +75,13 @@ function succeeded(ctx: GenericEndpointContext): boolean {
   return Boolean(returned) && !isAPIError(returned) && !(returned instanceof Response && !returned.ok);
 }
 
-export function createCodeGuard(db: Db, cfg: Pick<AppConfig, "REDIS_URL" | "siteUrl">, failures?: RefundableRateLimiter): CodeGuard {
-  const limiter = failures ?? createRateLimiter({ name: "second-factor-failures", ...CODE_FAILURES, redisUrl: cfg.REDIS_URL });
+export function createCodeGuard(
+  db: Db,
+  cfg: Pick<AppConfig, "REDIS_URL" | "siteUrl">,
+  failures?: RefundableRateLimiter,
+): CodeGuard {
+  const limiter =
+    failures ?? createRateLimiter({ name: "second-factor-failures", ...CODE_FAILURES, redisUrl: cfg.REDIS_URL });
   // The before and after hooks of one call share its headers object (the only thing both see).
   const attempts = new WeakMap<object, Attempt>();
   const keyOf = (ctx: GenericEndpointContext): object | undefined => ctx.request ?? ctx.headers;
@@ -89,12 +98,19 @@ export function createCodeGuard(db: Db, cfg: Pick<AppConfig, "REDIS_URL" | "site
       const hit = await limiter.hit(user.id);
       if (!hit.allowed) {
         const minutes = Math.max(1, Math.ceil(hit.retryAfterSeconds / 60));
-        throw new APIError("TOO_MANY_REQUESTS", { code: CODES_LOCKED, message: `Too many wrong codes. Try again in ${minutes} minutes.` }, { "X-Retry-After": String(hit.retryAfterSeconds) });
+        throw new APIError(
+          "TOO_MANY_REQUESTS",
+          { code: CODES_LOCKED, message: `Too many wrong codes. Try again in ${minutes} minutes.` },
+          { "X-Retry-After": String(hit.retryAfterSeconds) },
+        );
       }
       const claim = claimOf(user.id, ctx.path, code);
       if (!(await claimCode(db, user.id, claim))) {
         await limiter.undo(user.id);
-        throw new APIError("UNAUTHORIZED", { code: CODE_ALREADY_USED, message: "That code was already used. Wait for the next code from your app." });
+        throw new APIError("UNAUTHORIZED", {
+          code: CODE_ALREADY_USED,
+          message: "That code was already used. Wait for the next code from your app.",
+        });
       }
       attempts.set(key, { user, claim, lastAllowed: hit.remaining === 0 });
     },
@@ -114,7 +130,8 @@ export function createCodeGuard(db: Db, cfg: Pick<AppConfig, "REDIS_URL" | "site
       }
       // A wrong code frees its claim (only accepted codes are spent) and keeps its count.
       await db.deleteFrom("second_factor_codes").where("claim", "=", attempt.claim).execute();
-      if (attempt.lastAllowed) await enqueueMail(db, secondFactorLockedMail(user.email, user.name, CODE_FAILURES.windowSeconds / 60));
+      if (attempt.lastAllowed)
+        await enqueueMail(db, secondFactorLockedMail(user.email, user.name, CODE_FAILURES.windowSeconds / 60));
     },
   };
 }

@@ -28,7 +28,11 @@ export const companyRoles = {
 
 export type CompanyRole = keyof typeof companyRoles;
 export const COMPANY_ROLES = Object.keys(companyRoles) as CompanyRole[];
-export const COMPANY_ROLE_LABELS: Record<CompanyRole, string> = { owner: "Owner", approver: "Approver", buyer: "Buyer" };
+export const COMPANY_ROLE_LABELS: Record<CompanyRole, string> = {
+  owner: "Owner",
+  approver: "Approver",
+  buyer: "Buyer",
+};
 export const INVITATION_DAYS = 7;
 
 export function isCompanyRole(value: unknown): value is CompanyRole {
@@ -36,10 +40,13 @@ export function isCompanyRole(value: unknown): value is CompanyRole {
 }
 
 /** Whether a member's role (Better Auth stores several as "a,b") grants the permissions asked for. */
-export function companyCan(role: string, permissions: { [K in keyof typeof companyStatements]?: (typeof companyStatements)[K][number][] }): boolean {
+export function companyCan(
+  role: string,
+  permissions: { [K in keyof typeof companyStatements]?: (typeof companyStatements)[K][number][] },
+): boolean {
   return role
     .split(",")
     .map((r) => r.trim())
     .filter(isCompanyRole)
-    .some((r) => companyRoles[r].authorize(permissions as never).success);
+    .some((r) => companyRoles[r].authorize(permissions).success);
 }

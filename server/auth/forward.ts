@@ -15,8 +15,14 @@ export interface AuthCall {
  * Calls a Better Auth endpoint through its HTTP handler (not auth.api), so no-JavaScript form
  * posts get the same rate limits and origin checks as browser fetches (DESIGN's pitfall).
  */
-export async function callAuthEndpoint(request: Request, path: string, body?: unknown, method: "GET" | "POST" = "POST"): Promise<AuthCall> {
-  if (!authEndpointOpenTo("store", method, path)) throw new Error(`${method} ${path} is not on the auth allow-list (server/auth/http-surface.ts)`);
+export async function callAuthEndpoint(
+  request: Request,
+  path: string,
+  body?: unknown,
+  method: "GET" | "POST" = "POST",
+): Promise<AuthCall> {
+  if (!authEndpointOpenTo("store", method, path))
+    throw new Error(`${method} ${path} is not on the auth allow-list (server/auth/http-surface.ts)`);
   const url = new URL(`/api/auth${path}`, request.url);
   const headers = new Headers();
   for (const name of FORWARDED_HEADERS) {
@@ -24,14 +30,22 @@ export async function callAuthEndpoint(request: Request, path: string, body?: un
     if (value) headers.set(name, value);
   }
   if (body !== undefined) headers.set("content-type", "application/json");
-  const response = await getAuth().handler(new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const response = await getAuth().handler(
+    new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+  );
   let parsed: Record<string, unknown> | null = null;
   try {
     parsed = (await response.clone().json()) as Record<string, unknown>;
   } catch {
     parsed = null;
   }
-  return { status: response.status, ok: response.ok, body: parsed, response, setCookies: response.headers.getSetCookie() };
+  return {
+    status: response.status,
+    ok: response.ok,
+    body: parsed,
+    response,
+    setCookies: response.headers.getSetCookie(),
+  };
 }
 
 export function withCookies(init: ResponseInit & { headers?: Headers }, cookies: string[]): Headers {

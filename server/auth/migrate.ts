@@ -15,16 +15,28 @@ export async function migrateAuth(db: Db, cfg: AppConfig): Promise<void> {
   await endOldStaffSessions(db);
   // The retention job (server/privacy/retention.ts) deletes expired rows by these columns.
   await db.schema.createIndex("session_expires_at_idx").ifNotExists().on("session").column("expiresAt").execute();
-  await db.schema.createIndex("verification_expires_at_idx").ifNotExists().on("verification").column("expiresAt").execute();
+  await db.schema
+    .createIndex("verification_expires_at_idx")
+    .ifNotExists()
+    .on("verification")
+    .column("expiresAt")
+    .execute();
   // The back office's customer list, newest first, and its search by name or email (pg_trgm on
   // PostgreSQL, created in public by migration 004; SQLite scans, within budget at 100k accounts).
   // A buyer's company is looked up on every priced page (server/trade/prices.ts).
   await db.schema.createIndex("member_user_idx").ifNotExists().on("member").columns(["userId", "createdAt"]).execute();
-  await db.schema.createIndex("invitation_organization_idx").ifNotExists().on("invitation").columns(["organizationId", "status"]).execute();
+  await db.schema
+    .createIndex("invitation_organization_idx")
+    .ifNotExists()
+    .on("invitation")
+    .columns(["organizationId", "status"])
+    .execute();
   await db.schema.createIndex("user_created_idx").ifNotExists().on("user").columns(["createdAt", "id"]).execute();
   if (dbKind(db) === "postgres") {
     await sql`create index if not exists user_name_trgm_idx on "user" using gin (name public.gin_trgm_ops)`.execute(db);
-    await sql`create index if not exists user_email_trgm_idx on "user" using gin (email public.gin_trgm_ops)`.execute(db);
+    await sql`create index if not exists user_email_trgm_idx on "user" using gin (email public.gin_trgm_ops)`.execute(
+      db,
+    );
   }
 }
 
@@ -39,6 +51,11 @@ async function endOldStaffSessions(db: Db): Promise<void> {
   for (const session of sessions) {
     const end = staffSessionEnd(toDate(session.createdAt) ?? new Date(0));
     const expiresAt = toDate(session.expiresAt);
-    if (expiresAt && expiresAt > end) await db.updateTable("session").set({ expiresAt: authDate(db, end) }).where("id", "=", session.id).execute();
+    if (expiresAt && expiresAt > end)
+      await db
+        .updateTable("session")
+        .set({ expiresAt: authDate(db, end) })
+        .where("id", "=", session.id)
+        .execute();
   }
 }

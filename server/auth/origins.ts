@@ -42,7 +42,10 @@ export function originPolicy(cfg: AppConfig): OriginPolicy {
  * every POST; when it is missing we fall back to Sec-Fetch-Site, and a request with neither
  * (a non-browser client, which carries no ambient cookies to abuse) is allowed.
  */
-export function isTrustedOrigin(headers: { get(name: string): string | null }, policy: OriginPolicy | string[]): boolean {
+export function isTrustedOrigin(
+  headers: { get(name: string): string | null },
+  policy: OriginPolicy | string[],
+): boolean {
   const { allowed, sameLoopbackHost } = Array.isArray(policy) ? { allowed: policy, sameLoopbackHost: false } : policy;
   const origin = headers.get("origin");
   if (origin === "null") return false;

@@ -31,7 +31,10 @@ export function redisRateLimitStorage(url: string, prefix = "toolstore:auth-rl:"
   const redis = sharedRedis(url);
   return {
     async consume(key: string, rule: { window: number; max: number }): Promise<ConsumeResult> {
-      const [count, ttl] = (await redis.eval(CONSUME_SCRIPT, 1, `${prefix}${key}`, String(rule.window))) as [number, number];
+      const [count, ttl] = (await redis.eval(CONSUME_SCRIPT, 1, `${prefix}${key}`, String(rule.window))) as [
+        number,
+        number,
+      ];
       if (count <= rule.max) return { allowed: true, retryAfter: null };
       return { allowed: false, retryAfter: Math.max(1, ttl) };
     },

@@ -28,7 +28,8 @@ export async function markSecondFactor(ctx: HookContext): Promise<void> {
   if (!returned || isAPIError(returned) || returned instanceof Response) return;
   // Confirming an enrolment replaces the session (newSession); the answer still names the old one.
   const token = ctx.context.newSession?.session.token ?? (returned as { token?: unknown }).token;
-  if (typeof token === "string" && token) await ctx.context.internalAdapter.updateSession(token, { secondFactorAt: new Date() });
+  if (typeof token === "string" && token)
+    await ctx.context.internalAdapter.updateSession(token, { secondFactorAt: new Date() });
 }
 
 /** After hook: a password change replaces the session; the new one keeps the second factor the old one passed. */
@@ -36,5 +37,6 @@ export async function carrySecondFactor(ctx: HookContext): Promise<void> {
   if (ctx.path !== "/change-password") return;
   const passed = ctx.context.session?.session.secondFactorAt;
   const fresh = ctx.context.newSession?.session.token;
-  if (passed && fresh && !isAPIError(ctx.context.returned)) await ctx.context.internalAdapter.updateSession(fresh, { secondFactorAt: passed });
+  if (passed && fresh && !isAPIError(ctx.context.returned))
+    await ctx.context.internalAdapter.updateSession(fresh, { secondFactorAt: passed });
 }

@@ -20,13 +20,18 @@ function readOrCreate(file: string, log: (line: string) => void): string {
   try {
     // `wx`: of several processes starting at once, exactly one creates the file; the rest read it.
     writeFileSync(file, randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
-    log(`AUTH_SECRET is not set: generated a random secret and saved it in ${file} (owner-only). Keep that file, or set AUTH_SECRET yourself.`);
+    log(
+      `AUTH_SECRET is not set: generated a random secret and saved it in ${file} (owner-only). Keep that file, or set AUTH_SECRET yourself.`,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
   }
   const secret = readFileSync(file, "utf8").trim();
-  if (secret.length < 32) throw new MissingAuthSecretError(`${file} holds no usable secret (32+ characters). Delete it to generate a new one, or set AUTH_SECRET.`);
+  if (secret.length < 32)
+    throw new MissingAuthSecretError(
+      `${file} holds no usable secret (32+ characters). Delete it to generate a new one, or set AUTH_SECRET.`,
+    );
   return secret;
 }
 

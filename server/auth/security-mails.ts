@@ -18,7 +18,10 @@ export function secondFactorEnabledMail(to: string, name: string | null | undefi
     subject: "Two-factor authentication is on for your ToolHub Wholesale account",
     ...renderMail({
       heading: "Two-factor authentication is on",
-      paragraphs: [greeting(name), "An authenticator app was just set up for your account. From now on, signing in to the back office asks for a code from that app after your password."],
+      paragraphs: [
+        greeting(name),
+        "An authenticator app was just set up for your account. From now on, signing in to the back office asks for a code from that app after your password.",
+      ],
       action: { label: "Open the back office", url: `${siteUrl}/admin` },
       footer: FOOTER,
     }),

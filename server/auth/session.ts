@@ -79,7 +79,16 @@ async function readSession(auth: Auth, cookie: string, now = Date.now()): Promis
   const found = await db
     .selectFrom("session as s")
     .innerJoin("user as u", "u.id", "s.userId")
-    .select(["s.id as sessionId", "s.expiresAt", "s.secondFactorAt", "u.id as userId", "u.name", "u.email", "u.image", "u.role"])
+    .select([
+      "s.id as sessionId",
+      "s.expiresAt",
+      "s.secondFactorAt",
+      "u.id as userId",
+      "u.name",
+      "u.email",
+      "u.image",
+      "u.role",
+    ])
     .where("s.token", "=", token)
     .executeTakeFirst();
   if (!found) return null;
@@ -89,10 +98,16 @@ async function readSession(auth: Auth, cookie: string, now = Date.now()): Promis
   if (!sessionUsable(found.role, found.secondFactorAt)) return null;
   // Due for Better Auth's daily refresh: let getSession write it. A staff session is never extended.
   if (!isStaffRole(found.role) && expiresAt - expiresIn * 1000 + updateAge * 1000 <= now) return undefined;
-  return toSessionInfo({ session: { id: found.sessionId }, user: { id: found.userId, name: found.name, email: found.email, image: found.image } });
+  return toSessionInfo({
+    session: { id: found.sessionId },
+    user: { id: found.userId, name: found.name, email: found.email, image: found.image },
+  });
 }
 
-function toSessionInfo(found: { session: { id: string }; user: { id: string; name?: string | null; email: string; image?: string | null } }): SessionInfo {
+function toSessionInfo(found: {
+  session: { id: string };
+  user: { id: string; name?: string | null; email: string; image?: string | null };
+}): SessionInfo {
   return {
     userId: found.user.id,
     sessionId: found.session.id,
@@ -105,7 +120,8 @@ async function lookUp(request: Request): Promise<SessionInfo | null> {
   const read = await readSession(auth, request.headers.get("cookie") ?? "");
   if (read !== undefined) return read;
   const session = await auth.api.getSession({ headers: request.headers });
-  if (!session || !sessionUsable(session.user.role, (session.session as { secondFactorAt?: unknown }).secondFactorAt)) return null;
+  if (!session || !sessionUsable(session.user.role, (session.session as { secondFactorAt?: unknown }).secondFactorAt))
+    return null;
   return toSessionInfo(session);
 }
 

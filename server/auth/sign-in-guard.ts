@@ -46,7 +46,8 @@ type Outcome = "failed" | "succeeded" | "other";
 
 function outcomeOf(ctx: SignInHookContext): Outcome {
   const returned = ctx.context.returned;
-  if (isAPIError(returned)) return (returned.body as { code?: string } | undefined)?.code === "INVALID_EMAIL_OR_PASSWORD" ? "failed" : "other";
+  if (isAPIError(returned))
+    return (returned.body as { code?: string } | undefined)?.code === "INVALID_EMAIL_OR_PASSWORD" ? "failed" : "other";
   return ctx.context.newSession ? "succeeded" : "other";
 }
 
@@ -63,17 +64,33 @@ export function createSignInGuard(
   cfg: Pick<AppConfig, "AUTH_ACCOUNT_LIMIT" | "REDIS_URL">,
   limiters: { pair?: RefundableRateLimiter; account?: RefundableRateLimiter } = {},
 ): SignInGuard {
-  const pairs = limiters.pair ?? createRateLimiter({ name: "auth-signin-pair", windowSeconds: PAIR_WINDOW_SECONDS, max: cfg.AUTH_ACCOUNT_LIMIT, redisUrl: cfg.REDIS_URL });
+  const pairs =
+    limiters.pair ??
+    createRateLimiter({
+      name: "auth-signin-pair",
+      windowSeconds: PAIR_WINDOW_SECONDS,
+      max: cfg.AUTH_ACCOUNT_LIMIT,
+      redisUrl: cfg.REDIS_URL,
+    });
   const accounts =
     limiters.account ??
-    createRateLimiter({ name: "auth-signin-account", windowSeconds: ACCOUNT_WINDOW_SECONDS, max: ACCOUNT_CEILING_FACTOR * cfg.AUTH_ACCOUNT_LIMIT, redisUrl: cfg.REDIS_URL });
+    createRateLimiter({
+      name: "auth-signin-account",
+      windowSeconds: ACCOUNT_WINDOW_SECONDS,
+      max: ACCOUNT_CEILING_FACTOR * cfg.AUTH_ACCOUNT_LIMIT,
+      redisUrl: cfg.REDIS_URL,
+    });
   return {
     async before(ctx) {
       const keys = keysOf(ctx);
       if (!keys) return;
       const pair = await pairs.hit(keys.pair);
       if (!pair.allowed) {
-        throw new APIError("TOO_MANY_REQUESTS", { message: AUTH_MESSAGES.tooManyAttempts(pair.retryAfterSeconds) }, { "X-Retry-After": String(pair.retryAfterSeconds) });
+        throw new APIError(
+          "TOO_MANY_REQUESTS",
+          { message: AUTH_MESSAGES.tooManyAttempts(pair.retryAfterSeconds) },
+          { "X-Retry-After": String(pair.retryAfterSeconds) },
+        );
       }
       const account = await accounts.hit(keys.account);
       if (!account.allowed) {
@@ -91,7 +108,10 @@ export function createSignInGuard(
       if (!keys) return;
       const outcome = outcomeOf(ctx);
       if (outcome === "failed") return;
-      await Promise.all([outcome === "succeeded" ? pairs.reset(keys.pair) : pairs.undo(keys.pair), accounts.undo(keys.account)]);
+      await Promise.all([
+        outcome === "succeeded" ? pairs.reset(keys.pair) : pairs.undo(keys.pair),
+        accounts.undo(keys.account),
+      ]);
     },
   };
 }

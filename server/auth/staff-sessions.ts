@@ -18,12 +18,23 @@ export const STAFF_SESSION_HOURS = 12;
 const STAFF_SESSION_MS = STAFF_SESSION_HOURS * 3600_000;
 
 export const CODE_FIRST_MESSAGE = "Enter the code from your authenticator app first.";
-export const ALREADY_ENROLLED_MESSAGE = "Two-factor authentication is already set up. To move it to a new device, ask another admin to reset it.";
+export const ALREADY_ENROLLED_MESSAGE =
+  "Two-factor authentication is already set up. To move it to a new device, ask another admin to reset it.";
 
 /** Where a staff member's session may be made: a password sign-in, a code, a password change. */
-const STAFF_SESSION_SOURCES = new Set(["/sign-in/email", "/two-factor/verify-totp", "/two-factor/verify-backup-code", "/change-password"]);
+const STAFF_SESSION_SOURCES = new Set([
+  "/sign-in/email",
+  "/two-factor/verify-totp",
+  "/two-factor/verify-backup-code",
+  "/change-password",
+]);
 /** What a staff session that has not passed a code may still call. */
-const CODE_STEP_PATHS = new Set(["/two-factor/verify-totp", "/two-factor/verify-backup-code", "/two-factor/enable", "/sign-out"]);
+const CODE_STEP_PATHS = new Set([
+  "/two-factor/verify-totp",
+  "/two-factor/verify-backup-code",
+  "/two-factor/enable",
+  "/sign-out",
+]);
 /** Endpoints that act for the session's owner (the rest sign in, or need no session). */
 const SESSION_PATHS = ["/change-password", "/organization/", "/two-factor/"];
 
@@ -50,7 +61,8 @@ export function sessionUsable(role: unknown, secondFactorAt: unknown): boolean {
  * made inside its transaction (a password change), which holds SQLite's one connection.
  */
 async function roleOfUser(db: Db, userId: string, ctx: GenericEndpointContext | null): Promise<string | null> {
-  if (ctx) return ((await ctx.context.internalAdapter.findUserById(userId)) as { role?: string | null } | null)?.role ?? null;
+  if (ctx)
+    return ((await ctx.context.internalAdapter.findUserById(userId)) as { role?: string | null } | null)?.role ?? null;
   const row = await db.selectFrom("user").select("role").where("id", "=", userId).executeTakeFirst();
   return row?.role ?? null;
 }

@@ -1,4 +1,9 @@
-import { MAX_LINE_QUANTITY, parseProductId, parseWholeQuantity, QUANTITY_LIMIT_MESSAGES } from "../../app/lib/order-rules.ts";
+import {
+  MAX_LINE_QUANTITY,
+  parseProductId,
+  parseWholeQuantity,
+  QUANTITY_LIMIT_MESSAGES,
+} from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { addToCart, removeFromCart, setCartQuantity, type CapReason } from "./cart.ts";
@@ -39,7 +44,8 @@ function capMessage(result: { title: string; quantity: number; cappedBy: CapReas
 function color(form: FormData): string {
   const value = form.get("color");
   // No color has a NUL in it, and PostgreSQL refuses one in any text (a 500).
-  if (typeof value === "string" && value.includes("\u0000")) throw new DomainError("UNKNOWN_COLOR", "That color isn't available for this product.", 400);
+  if (typeof value === "string" && value.includes("\u0000"))
+    throw new DomainError("UNKNOWN_COLOR", "That color isn't available for this product.", 400);
   return typeof value === "string" ? value.slice(0, 40) : "";
 }
 

@@ -39,7 +39,11 @@ export async function addLinesToCart(db: Db, owner: string, lines: LineToAdd[]):
         .execute();
       for (const r of rows) products.set(r.id, { stock: r.stock_quantity, price: r.sale_price_cents });
     }
-    const existing = await trx.selectFrom("cart_items").select(["product_id", "color", "quantity"]).where("owner", "=", owner).execute();
+    const existing = await trx
+      .selectFrom("cart_items")
+      .select(["product_id", "color", "quantity"])
+      .where("owner", "=", owner)
+      .execute();
     const inCart = new Map(existing.map((r) => [`${r.product_id}:${r.color}`, r.quantity]));
     let total = existing.reduce((n, r) => n + r.quantity, 0);
 
@@ -64,7 +68,13 @@ export async function addLinesToCart(db: Db, owner: string, lines: LineToAdd[]):
       const cappedBy = added < line.quantity ? bounds.find(([, n]) => Math.max(0, n) === room)![0] : null;
       total += added;
       inCart.set(key, before + added);
-      if (added > 0) writes.set(key, { product_id: line.productId, color: line.color, quantity: before + added, seen_price_cents: product.price });
+      if (added > 0)
+        writes.set(key, {
+          product_id: line.productId,
+          color: line.color,
+          quantity: before + added,
+          seen_price_cents: product.price,
+        });
       results.push({ ...line, added, inCart: before + added, cappedBy });
     }
     const rows = [...writes.values()].map((w) => ({ owner, ...w, created_at: now, updated_at: now }));

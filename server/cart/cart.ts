@@ -25,7 +25,8 @@ async function productForCart(db: Db, productId: number) {
 function chosenColor(colorsJson: string, requested: string | null | undefined): string {
   const colors = JSON.parse(colorsJson) as string[];
   if (!requested) return colors[0] ?? "";
-  if (!colors.includes(requested)) throw new DomainError("UNKNOWN_COLOR", "That color isn't available for this product.");
+  if (!colors.includes(requested))
+    throw new DomainError("UNKNOWN_COLOR", "That color isn't available for this product.");
   return requested;
 }
 
@@ -52,18 +53,39 @@ export type CapReason = "stock" | "line" | "order";
  * exceeds the stock, MAX_LINE_QUANTITY, or what keeps the cart within MAX_ORDER_QUANTITY units.
  * Returns the line's new quantity, and which bound it reached, if any.
  */
-export async function addToCart(db: Db, owner: string, input: { productId: number; quantity: number; color?: string | null }) {
+export async function addToCart(
+  db: Db,
+  owner: string,
+  input: { productId: number; quantity: number; color?: string | null },
+) {
   const product = await productForCart(db, input.productId);
   if (product.stock_quantity < 1) throw new DomainError("OUT_OF_STOCK", `${product.title} is out of stock.`, 409);
   const color = chosenColor(product.colors, input.color);
   const room = MAX_ORDER_QUANTITY - (await otherUnits(db, owner, product.id, color));
-  if (room < 1) throw new DomainError("ORDER_LIMIT", `Your cart already holds ${formatCount(MAX_ORDER_QUANTITY)} units, the most a single order can take.`, 409);
-  const bounds: [CapReason, number][] = [["stock", product.stock_quantity], ["line", MAX_LINE_QUANTITY], ["order", room]];
+  if (room < 1)
+    throw new DomainError(
+      "ORDER_LIMIT",
+      `Your cart already holds ${formatCount(MAX_ORDER_QUANTITY)} units, the most a single order can take.`,
+      409,
+    );
+  const bounds: [CapReason, number][] = [
+    ["stock", product.stock_quantity],
+    ["line", MAX_LINE_QUANTITY],
+    ["order", room],
+  ];
   const limit = Math.min(...bounds.map(([, n]) => n));
   const limitedBy = bounds.find(([, n]) => n === limit)![0];
   const row = await db
     .insertInto("cart_items")
-    .values({ owner, product_id: product.id, color, quantity: Math.min(input.quantity, limit), seen_price_cents: product.sale_price_cents, created_at: now(), updated_at: now() })
+    .values({
+      owner,
+      product_id: product.id,
+      color,
+      quantity: Math.min(input.quantity, limit),
+      seen_price_cents: product.sale_price_cents,
+      created_at: now(),
+      updated_at: now(),
+    })
     .onConflict((oc) =>
       oc.columns(["owner", "product_id", "color"]).doUpdateSet({
         quantity: cappedSum(limit),
@@ -79,7 +101,11 @@ export async function addToCart(db: Db, owner: string, input: { productId: numbe
 }
 
 /** Sets a line's quantity: a whole number from 1 to the stock available, within the order caps. */
-export async function setCartQuantity(db: Db, owner: string, input: { productId: number; color: string; quantity: number }) {
+export async function setCartQuantity(
+  db: Db,
+  owner: string,
+  input: { productId: number; color: string; quantity: number },
+) {
   if (input.quantity > MAX_LINE_QUANTITY) throw new DomainError("QUANTITY_LIMIT", QUANTITY_LIMIT_MESSAGES.line, 400);
   const product = await productForCart(db, input.productId);
   if (input.quantity > product.stock_quantity) {
@@ -99,15 +125,27 @@ export async function setCartQuantity(db: Db, owner: string, input: { productId:
 }
 
 export async function removeFromCart(db: Db, owner: string, input: { productId: number; color: string }) {
-  await db.deleteFrom("cart_items").where("owner", "=", owner).where("product_id", "=", input.productId).where("color", "=", input.color).execute();
+  await db
+    .deleteFrom("cart_items")
+    .where("owner", "=", owner)
+    .where("product_id", "=", input.productId)
+    .where("color", "=", input.color)
+    .execute();
 }
 
 export const NO_LONGER_SOLD = "No longer sold — remove it to check out.";
 
-function noticeFor(row: { quantity: number; stock_quantity: number; sale_price_cents: number; seen_price_cents: number; archived_at: string | null }): string | null {
+function noticeFor(row: {
+  quantity: number;
+  stock_quantity: number;
+  sale_price_cents: number;
+  seen_price_cents: number;
+  archived_at: string | null;
+}): string | null {
   if (row.archived_at) return NO_LONGER_SOLD;
   if (row.stock_quantity === 0) return "Out of stock — remove it to check out.";
-  if (row.quantity > row.stock_quantity) return `Only ${row.stock_quantity} left in stock — lower the quantity to check out.`;
+  if (row.quantity > row.stock_quantity)
+    return `Only ${row.stock_quantity} left in stock — lower the quantity to check out.`;
   if (row.sale_price_cents !== row.seen_price_cents) {
     return `Price changed from ${formatMoney(row.seen_price_cents)} to ${formatMoney(row.sale_price_cents)} since you added it.`;
   }
@@ -120,12 +158,28 @@ export async function getCart(db: Db, owner: string): Promise<CartView> {
   const rows = await db
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", "p.title", "p.stock_quantity", "p.sale_price_cents", "p.archived_at", "p.category_id"])
+    .select([
+      "ci.product_id",
+      "ci.color",
+      "ci.quantity",
+      "ci.seen_price_cents",
+      "p.title",
+      "p.stock_quantity",
+      "p.sale_price_cents",
+      "p.archived_at",
+      "p.category_id",
+    ])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
     .execute();
-  const [covers, priced] = await Promise.all([coverImageUrls(db, rows.map((r) => r.product_id)), priceLinesForBuyer(db, userOfOwner(owner), rows)]);
+  const [covers, priced] = await Promise.all([
+    coverImageUrls(
+      db,
+      rows.map((r) => r.product_id),
+    ),
+    priceLinesForBuyer(db, userOfOwner(owner), rows),
+  ]);
   const lines: CartLine[] = priced.map(({ row, unit, volumeBreaks, trade }) => ({
     productId: row.product_id,
     color: row.color,
@@ -152,15 +206,30 @@ export async function getCart(db: Db, owner: string): Promise<CartView> {
 
 /** Marks the current prices as seen, so a flagged price change stops being flagged. */
 export async function acknowledgePrices(db: Db, owner: string) {
-  const rows = await db.selectFrom("cart_items as ci").innerJoin("products as p", "p.id", "ci.product_id").select(["ci.product_id", "ci.color", "p.sale_price_cents"]).where("ci.owner", "=", owner).execute();
+  const rows = await db
+    .selectFrom("cart_items as ci")
+    .innerJoin("products as p", "p.id", "ci.product_id")
+    .select(["ci.product_id", "ci.color", "p.sale_price_cents"])
+    .where("ci.owner", "=", owner)
+    .execute();
   for (const row of rows) {
-    await db.updateTable("cart_items").set({ seen_price_cents: row.sale_price_cents }).where("owner", "=", owner).where("product_id", "=", row.product_id).where("color", "=", row.color).execute();
+    await db
+      .updateTable("cart_items")
+      .set({ seen_price_cents: row.sale_price_cents })
+      .where("owner", "=", owner)
+      .where("product_id", "=", row.product_id)
+      .where("color", "=", row.color)
+      .execute();
   }
 }
 
 export async function cartCount(db: Db, owner: string): Promise<number> {
   if (!owner) return 0;
-  const row = await db.selectFrom("cart_items").select((eb) => eb.fn.sum<number>("quantity").as("n")).where("owner", "=", owner).executeTakeFirst();
+  const row = await db
+    .selectFrom("cart_items")
+    .select((eb) => eb.fn.sum<number>("quantity").as("n"))
+    .where("owner", "=", owner)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -178,8 +247,18 @@ export async function mergeCarts(db: Db, fromOwner: string, toOwner: string) {
       const limit = Math.max(1, Math.min(line.stock_quantity, MAX_LINE_QUANTITY));
       await trx
         .insertInto("cart_items")
-        .values({ owner: toOwner, product_id: line.product_id, color: line.color, quantity: Math.min(line.quantity, limit), seen_price_cents: line.seen_price_cents, created_at: now(), updated_at: now() })
-        .onConflict((oc) => oc.columns(["owner", "product_id", "color"]).doUpdateSet({ quantity: cappedSum(limit), updated_at: now() }))
+        .values({
+          owner: toOwner,
+          product_id: line.product_id,
+          color: line.color,
+          quantity: Math.min(line.quantity, limit),
+          seen_price_cents: line.seen_price_cents,
+          created_at: now(),
+          updated_at: now(),
+        })
+        .onConflict((oc) =>
+          oc.columns(["owner", "product_id", "color"]).doUpdateSet({ quantity: cappedSum(limit), updated_at: now() }),
+        )
         .execute();
     }
     await trx.deleteFrom("cart_items").where("owner", "=", fromOwner).execute();

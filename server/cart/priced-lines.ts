@@ -23,9 +23,19 @@ export interface PricedLine<T extends BuyerLineRow> {
 }
 
 /** Prices the rows for the buyer (`userId`; null for a guest), in the rows' order. */
-export async function priceLinesForBuyer<T extends BuyerLineRow>(db: Db, userId: string | null, rows: readonly T[]): Promise<PricedLine<T>[]> {
+export async function priceLinesForBuyer<T extends BuyerLineRow>(
+  db: Db,
+  userId: string | null,
+  rows: readonly T[],
+): Promise<PricedLine<T>[]> {
   if (rows.length === 0) return [];
-  const [breaks, rules] = await Promise.all([volumeBreaksFor(db, rows.map((r) => r.product_id)), buyerPriceRules(db, userId)]);
+  const [breaks, rules] = await Promise.all([
+    volumeBreaksFor(
+      db,
+      rows.map((r) => r.product_id),
+    ),
+    buyerPriceRules(db, userId),
+  ]);
   return priceLines(
     rows.map((row) => ({
       row,

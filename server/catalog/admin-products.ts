@@ -56,8 +56,12 @@ export interface AdminProductRow {
 }
 
 /** Reads the list's query string; anything unknown falls back to the default. */
-export function parseAdminProductQuery(params: URLSearchParams): Required<Omit<AdminProductQuery, "category" | "brand" | "stock">> & Pick<AdminProductQuery, "category" | "brand" | "stock"> {
-  const pick = <T extends string>(list: readonly T[], value: string | null): T | undefined => (list as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
+export function parseAdminProductQuery(
+  params: URLSearchParams,
+): Required<Omit<AdminProductQuery, "category" | "brand" | "stock">> &
+  Pick<AdminProductQuery, "category" | "brand" | "stock"> {
+  const pick = <T extends string>(list: readonly T[], value: string | null): T | undefined =>
+    (list as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
   const page = Number(params.get("page"));
   const slug = (v: string | null) => (v && /^[a-z0-9-]{1,100}$/.test(v) ? v : undefined);
   const sort = pick(ADMIN_SORTS, params.get("sort")) ?? "updated";
@@ -82,11 +86,16 @@ export async function listAdminProducts(db: Db, actor: StaffActor, query: AdminP
   let base = db.selectFrom("products as p");
   if (archived === "live") base = base.where("p.archived_at", "is", null);
   if (archived === "archived") base = base.where("p.archived_at", "is not", null);
-  if (query.category) base = base.where("p.category_id", "=", (eb) => eb.selectFrom("categories").select("id").where("slug", "=", query.category!));
-  if (query.brand) base = base.where("p.brand_id", "=", (eb) => eb.selectFrom("brands").select("id").where("slug", "=", query.brand!));
+  if (query.category)
+    base = base.where("p.category_id", "=", (eb) =>
+      eb.selectFrom("categories").select("id").where("slug", "=", query.category!),
+    );
+  if (query.brand)
+    base = base.where("p.brand_id", "=", (eb) => eb.selectFrom("brands").select("id").where("slug", "=", query.brand!));
   if (query.stock === "out") base = base.where("p.stock_quantity", "=", 0);
   if (query.stock === "in") base = base.where("p.stock_quantity", ">", 0);
-  if (query.stock === "low") base = base.where("p.stock_quantity", ">", 0).whereRef("p.stock_quantity", "<=", "p.low_stock_threshold");
+  if (query.stock === "low")
+    base = base.where("p.stock_quantity", ">", 0).whereRef("p.stock_quantity", "<=", "p.low_stock_threshold");
   if (q) {
     const sku = q.toUpperCase();
     base = base.where((eb) => {
@@ -108,7 +117,13 @@ export async function listAdminProducts(db: Db, actor: StaffActor, query: AdminP
   const pageCount = Math.max(1, Math.ceil(total / ADMIN_PER_PAGE));
   const page = Math.min(query.page ?? 1, pageCount);
   const dir = query.dir ?? "asc";
-  const column = { title: "p.title", sku: "p.sku", price: "p.sale_price_cents", stock: "p.stock_quantity", updated: "p.updated_at" }[query.sort ?? "updated"];
+  const column = {
+    title: "p.title",
+    sku: "p.sku",
+    price: "p.sale_price_cents",
+    stock: "p.stock_quantity",
+    updated: "p.updated_at",
+  }[query.sort ?? "updated"];
   const rows = await base
     .innerJoin("brands as b", "b.id", "p.brand_id")
     .innerJoin("categories as c", "c.id", "p.category_id")
@@ -157,8 +172,14 @@ function checkIds(ids: number[]): number[] {
 }
 
 async function productsOrFail(trx: Db, ids: number[]) {
-  const rows = await trx.selectFrom("products").select(["id", "archived_at", "category_id", "updated_at"]).where("id", "in", ids).orderBy("id").execute();
-  if (rows.length !== ids.length) throw new DomainError("not_found", "Some of those products don't exist any more; reload the list.", 404);
+  const rows = await trx
+    .selectFrom("products")
+    .select(["id", "archived_at", "category_id", "updated_at"])
+    .where("id", "in", ids)
+    .orderBy("id")
+    .execute();
+  if (rows.length !== ids.length)
+    throw new DomainError("not_found", "Some of those products don't exist any more; reload the list.", 404);
   return rows;
 }
 
@@ -166,47 +187,69 @@ async function productsOrFail(trx: Db, ids: number[]) {
 export async function setArchived(db: Db, actor: StaffActor, ids: number[], archived: boolean): Promise<number> {
   assertCan(actor, { product: ["archive"] });
   const list = checkIds(ids);
-  return withTransactionRetry(() => db.transaction().execute(async (trx) => {
-    const rows = await productsOrFail(trx, list);
-    const changing = rows.filter((r) => (r.archived_at !== null) !== archived);
-    if (changing.length === 0) return 0;
-    const now = new Date().toISOString();
-    const changingIds = changing.map((r) => Number(r.id));
-    if (archived) await withdrawFromSearch(trx, changingIds);
-    for (const r of changing) {
-      await trx.updateTable("products").set({ archived_at: archived ? now : null, updated_at: nextStamp(r.updated_at) }).where("id", "=", r.id).execute();
-      await writeAudit(trx, actor, {
-        action: archived ? "product.archive" : "product.unarchive",
-        objectType: "product",
-        objectId: Number(r.id),
-        before: { archived_at: r.archived_at },
-        after: { archived_at: archived ? now : null },
-      });
-    }
-    if (!archived) await restoreToSearch(trx, changingIds);
-    await bumpCatalogVersion(trx);
-    return changing.length;
-  }));
+  return withTransactionRetry(() =>
+    db.transaction().execute(async (trx) => {
+      const rows = await productsOrFail(trx, list);
+      const changing = rows.filter((r) => (r.archived_at !== null) !== archived);
+      if (changing.length === 0) return 0;
+      const now = new Date().toISOString();
+      const changingIds = changing.map((r) => Number(r.id));
+      if (archived) await withdrawFromSearch(trx, changingIds);
+      for (const r of changing) {
+        await trx
+          .updateTable("products")
+          .set({ archived_at: archived ? now : null, updated_at: nextStamp(r.updated_at) })
+          .where("id", "=", r.id)
+          .execute();
+        await writeAudit(trx, actor, {
+          action: archived ? "product.archive" : "product.unarchive",
+          objectType: "product",
+          objectId: Number(r.id),
+          before: { archived_at: r.archived_at },
+          after: { archived_at: archived ? now : null },
+        });
+      }
+      if (!archived) await restoreToSearch(trx, changingIds);
+      await bumpCatalogVersion(trx);
+      return changing.length;
+    }),
+  );
 }
 
 /** Moves products to another category: one transaction, one audit row per product that moved. */
 export async function setCategory(db: Db, actor: StaffActor, ids: number[], categorySlug: string): Promise<number> {
   assertCan(actor, { product: ["update"] });
   const list = checkIds(ids);
-  const category = await db.selectFrom("categories").select(["id", "name"]).where("slug", "=", categorySlug).executeTakeFirst();
+  const category = await db
+    .selectFrom("categories")
+    .select(["id", "name"])
+    .where("slug", "=", categorySlug)
+    .executeTakeFirst();
   if (!category) throw new DomainError("bad_category", "Choose a category.", 400);
-  return withTransactionRetry(() => db.transaction().execute(async (trx) => {
-    const rows = await productsOrFail(trx, list);
-    const moving = rows.filter((r) => Number(r.category_id) !== Number(category.id));
-    for (const r of moving) {
-      const before = r.archived_at ? null : await searchTextOf(trx, Number(r.id));
-      await trx.updateTable("products").set({ category_id: category.id, updated_at: nextStamp(r.updated_at) }).where("id", "=", r.id).execute();
-      if (before) await updateVocabulary(trx, before, await searchTextOf(trx, Number(r.id)));
-      await writeAudit(trx, actor, { action: "product.update", objectType: "product", objectId: Number(r.id), before: { category_id: r.category_id }, after: { category_id: category.id } });
-    }
-    if (moving.length) await bumpCatalogVersion(trx);
-    return moving.length;
-  }));
+  return withTransactionRetry(() =>
+    db.transaction().execute(async (trx) => {
+      const rows = await productsOrFail(trx, list);
+      const moving = rows.filter((r) => Number(r.category_id) !== Number(category.id));
+      for (const r of moving) {
+        const before = r.archived_at ? null : await searchTextOf(trx, Number(r.id));
+        await trx
+          .updateTable("products")
+          .set({ category_id: category.id, updated_at: nextStamp(r.updated_at) })
+          .where("id", "=", r.id)
+          .execute();
+        if (before) await updateVocabulary(trx, before, await searchTextOf(trx, Number(r.id)));
+        await writeAudit(trx, actor, {
+          action: "product.update",
+          objectType: "product",
+          objectId: Number(r.id),
+          before: { category_id: r.category_id },
+          after: { category_id: category.id },
+        });
+      }
+      if (moving.length) await bumpCatalogVersion(trx);
+      return moving.length;
+    }),
+  );
 }
 
 export interface ProductForEdit {
@@ -226,7 +269,11 @@ export async function loadProductForEdit(db: Db, actor: StaffActor, id: number):
   const row = await productsWithSlugs(db).where("p.id", "=", id).executeTakeFirst();
   if (!row) return null;
   const [orders, images] = await Promise.all([
-    db.selectFrom("order_lines").select((eb) => eb.fn.countAll<number>().as("n")).where("product_id", "=", id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("order_lines")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("product_id", "=", id)
+      .executeTakeFirstOrThrow(),
     listProductImages(db, id),
   ]);
   return {

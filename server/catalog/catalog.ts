@@ -57,7 +57,9 @@ export async function getProductDetail(db: Db, id: number): Promise<ProductDetai
     description: row.description,
     features: parseJsonList(row.features),
     colors: parseJsonList(row.colors),
-    images: uploads.length ? uploads.map((u) => u.url) : Array.from({ length: row.image_count }, (_, i) => productImageUrl(row.id, i + 1)),
+    images: uploads.length
+      ? uploads.map((u) => u.url)
+      : Array.from({ length: row.image_count }, (_, i) => productImageUrl(row.id, i + 1)),
     categoryName: row.category_name,
     categorySlug: row.category_slug,
     categoryId: row.category_id,
@@ -92,7 +94,10 @@ export async function listFeaturedProducts(db: Db, limit = 4): Promise<FeaturedP
     .orderBy("p.id")
     .limit(limit)
     .execute();
-  const covers = await coverImageUrls(db, rows.map((r) => r.id));
+  const covers = await coverImageUrls(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
     ...toSummary(row, covers.get(row.id)),
     description: row.description,
@@ -112,7 +117,10 @@ export async function listBestProducts(db: Db, limit = 8): Promise<ProductSummar
     .orderBy("p.id")
     .limit(limit)
     .execute();
-  const covers = await coverImageUrls(db, rows.map((r) => r.id));
+  const covers = await coverImageUrls(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => toSummary(row, covers.get(row.id)));
 }
 
@@ -133,5 +141,9 @@ export async function listProductIdsForSitemap(db: Db, limit = 50_000) {
     .orderBy("id")
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: r.id, created_at: r.created_at, lastmod: (r.updated_at ?? r.created_at).slice(0, 10) }));
+  return rows.map((r) => ({
+    id: r.id,
+    created_at: r.created_at,
+    lastmod: (r.updated_at ?? r.created_at).slice(0, 10),
+  }));
 }

@@ -63,7 +63,13 @@ function rgb(hex: string): [number, number, number] {
 function mix(hex: string, other: string, t: number): string {
   const a = rgb(hex);
   const b = rgb(other);
-  return `#${a.map((v, i) => Math.round(v + (b[i] - v) * t).toString(16).padStart(2, "0")).join("")}`;
+  return `#${a
+    .map((v, i) =>
+      Math.round(v + (b[i] - v) * t)
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")}`;
 }
 
 function luminance(hex: string): number {
@@ -205,7 +211,10 @@ const SHAPES: Record<string, Shape> = {
     `<path d="M220 230v-60h160v60" fill="none" stroke="${k}" stroke-width="26" stroke-linejoin="round"/><rect x="100" y="230" width="400" height="240" rx="24" fill="${c}"/><rect x="100" y="230" width="400" height="60" rx="24" fill="${k}" opacity=".35"/><rect x="150" y="280" width="40" height="30" rx="6" fill="${m}"/><rect x="410" y="280" width="40" height="30" rx="6" fill="${m}"/>`,
   cabinet: ({ c, k, m }) =>
     `<rect x="150" y="100" width="300" height="370" rx="16" fill="${c}"/>${[130, 192, 254, 316, 378]
-      .map((y) => `<rect x="175" y="${y}" width="250" height="50" rx="6" fill="${k}" opacity=".25"/><rect x="250" y="${y + 20}" width="100" height="10" rx="5" fill="${m}"/>`)
+      .map(
+        (y) =>
+          `<rect x="175" y="${y}" width="250" height="50" rx="6" fill="${k}" opacity=".25"/><rect x="250" y="${y + 20}" width="100" height="10" rx="5" fill="${m}"/>`,
+      )
       .join("")}<circle cx="185" cy="490" r="20" fill="${k}"/><circle cx="415" cy="490" r="20" fill="${k}"/>`,
   bag: ({ c, k }) =>
     `<path d="M200 262q0-120 100-120t100 120" fill="none" stroke="${k}" stroke-width="24"/><path d="M120 260h360l-20 230H140z" fill="${c}"/><rect x="170" y="310" width="100" height="90" rx="10" fill="${k}" opacity=".25"/><rect x="330" y="310" width="100" height="90" rx="10" fill="${k}" opacity=".25"/><rect x="130" y="445" width="340" height="45" rx="6" fill="${k}"/>`,
@@ -366,8 +375,10 @@ export function renderProductImageSvg(input: {
 
   let backdrop: string;
   if (view === 0) backdrop = `<ellipse cx="300" cy="535" rx="210" ry="22" fill="${p.k}" opacity=".12"/>`;
-  else if (view === 1) backdrop = `<circle cx="${300 + jitter}" cy="${300 - jitter}" r="230" fill="${mix(c, "#ffffff", 0.78)}"/>`;
-  else if (view === 2) backdrop = `<path d="M0 ${420 + jitter}L600 ${260 + jitter}V600H0z" fill="${mix(c, "#ffffff", 0.7)}"/>`;
+  else if (view === 1)
+    backdrop = `<circle cx="${300 + jitter}" cy="${300 - jitter}" r="230" fill="${mix(c, "#ffffff", 0.78)}"/>`;
+  else if (view === 2)
+    backdrop = `<path d="M0 ${420 + jitter}L600 ${260 + jitter}V600H0z" fill="${mix(c, "#ffffff", 0.7)}"/>`;
   else backdrop = `<path d="M0 0H${380 + jitter}L${220 + jitter} 600H0z" fill="${mix(c, "#ffffff", 0.8)}"/>`;
 
   const body = transform ? `<g transform="${transform}">${shape(p)}</g>` : shape(p);
@@ -390,7 +401,10 @@ export function renderBrandLogoSvg(name: string): string {
     .map((w) => w[0].toUpperCase())
     .join("");
 
-  const lines = name.length > 12 && words.length > 1 ? [words[0], name.slice(name.indexOf(words[0]) + words[0].length).trim()] : [name];
+  const lines =
+    name.length > 12 && words.length > 1
+      ? [words[0], name.slice(name.indexOf(words[0]) + words[0].length).trim()]
+      : [name];
   const longest = Math.max(...lines.map((l) => l.length));
   const size = Math.max(8, Math.min(17, Math.floor(98 / (longest * 0.6))));
   const font = `font-family="Inter,Segoe UI,Helvetica,Arial,sans-serif" font-weight="700"`;

@@ -20,21 +20,22 @@ function safeCell(value: string): string {
 /** The CSV as chunks of text: the header, then one chunk per page of products. */
 export async function* exportProductsCsv(db: Db, actor: StaffActor): AsyncGenerator<string> {
   assertCan(actor, { product: ["export"] });
-  yield stringify([EXPORT_COLUMNS as unknown as string[]]);
+  yield stringify([EXPORT_COLUMNS]);
   let lastId = 0;
   for (;;) {
-    const rows = await productsWithSlugs(db)
-      .where("p.id", ">", lastId)
-      .orderBy("p.id")
-      .limit(PAGE)
-      .execute();
+    const rows = await productsWithSlugs(db).where("p.id", ">", lastId).orderBy("p.id").limit(PAGE).execute();
     if (rows.length === 0) return;
     yield stringify(
       rows.map((r) => {
         const fields = productRowToFields(r);
-        return [String(r.id), ...PRODUCT_FIELDS.map((f) => safeCell(fields[f])), r.archived_at ? "yes" : "", r.updated_at ?? r.created_at];
+        return [
+          String(r.id),
+          ...PRODUCT_FIELDS.map((f) => safeCell(fields[f])),
+          r.archived_at ? "yes" : "",
+          r.updated_at ?? r.created_at,
+        ];
       }),
     );
-    lastId = Number(rows[rows.length - 1]!.id);
+    lastId = Number(rows[rows.length - 1].id);
   }
 }

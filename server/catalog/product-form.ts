@@ -30,7 +30,11 @@ export class ProductFieldError extends DomainError {
 /** Someone saved the product after this form was opened. */
 export class ProductConflictError extends DomainError {
   constructor() {
-    super("product_conflict", "Someone else saved this product while you were editing it. The form now shows their values; make your change again.", 409);
+    super(
+      "product_conflict",
+      "Someone else saved this product while you were editing it. The form now shows their values; make your change again.",
+      409,
+    );
   }
 }
 
@@ -54,7 +58,11 @@ export function nextStamp(previous: string | null): string {
 type Handle = Db | Transaction<Database>;
 
 /** Brand and category by slug or name (case-insensitive), as the form's selects and CSV cells give them. */
-export async function resolveBrandAndCategory(db: Handle, brand: string, category: string): Promise<{ brandId: number; categoryId: number }> {
+export async function resolveBrandAndCategory(
+  db: Handle,
+  brand: string,
+  category: string,
+): Promise<{ brandId: number; categoryId: number }> {
   const [brands, categories] = await Promise.all([
     db.selectFrom("brands").select(["id", "name", "slug"]).execute(),
     db.selectFrom("categories").select(["id", "name", "slug"]).execute(),
@@ -76,7 +84,10 @@ async function assertSkuFree(db: Handle, sku: string, exceptId?: number): Promis
   let q = db.selectFrom("products").select(["id", "title"]).where("sku", "=", sku);
   if (exceptId != null) q = q.where("id", "!=", exceptId);
   const other = await q.executeTakeFirst();
-  if (other) throw new ProductFieldError({ sku: `SKU ${sku} is already used by product #${other.id} (${other.title.slice(0, 60)}).` });
+  if (other)
+    throw new ProductFieldError({
+      sku: `SKU ${sku} is already used by product #${other.id} (${other.title.slice(0, 60)}).`,
+    });
 }
 
 function slugify(text: string): string {
@@ -114,7 +125,12 @@ export function productColumns(input: ProductEditInput, refs: { brandId: number;
 }
 
 /** Creates a product inside `trx` (also used by the CSV import); its stock arrives through the ledger. */
-export async function insertProduct(trx: Transaction<Database>, actor: StaffActor, input: ProductInput, options: { reason?: "received" | "import" } = {}): Promise<number> {
+export async function insertProduct(
+  trx: Transaction<Database>,
+  actor: StaffActor,
+  input: ProductInput,
+  options: { reason?: "received" | "import" } = {},
+): Promise<number> {
   const refs = await resolveBrandAndCategory(trx, input.brand, input.category);
   await assertSkuFree(trx, input.sku);
   const now = new Date().toISOString();
@@ -135,10 +151,21 @@ export async function insertProduct(trx: Transaction<Database>, actor: StaffActo
     .executeTakeFirstOrThrow();
   const id = Number(row.id);
   if (input.stock > 0) {
-    await moveStock(trx, { productId: id, delta: input.stock, reason: options.reason ?? "received", actor: ledgerActor(actor), note: "Stock when the product was created" });
+    await moveStock(trx, {
+      productId: id,
+      delta: input.stock,
+      reason: options.reason ?? "received",
+      actor: ledgerActor(actor),
+      note: "Stock when the product was created",
+    });
   }
   await updateVocabulary(trx, null, await searchTextOf(trx, id));
-  await writeAudit(trx, actor, { action: "product.create", objectType: "product", objectId: id, after: { ...productColumns(input, refs), stock_quantity: input.stock } });
+  await writeAudit(trx, actor, {
+    action: "product.create",
+    objectType: "product",
+    objectId: id,
+    after: { ...productColumns(input, refs), stock_quantity: input.stock },
+  });
   await bumpCatalogVersion(trx);
   return id;
 }
@@ -148,7 +175,8 @@ export async function createProduct(db: Db, actor: StaffActor, input: ProductInp
   try {
     return await withTransactionRetry(() => db.transaction().execute((trx) => insertProduct(trx, actor, input)));
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ProductFieldError({ sku: `SKU ${input.sku} is already used by another product.` });
+    if (isUniqueViolation(error))
+      throw new ProductFieldError({ sku: `SKU ${input.sku} is already used by another product.` });
     throw error;
   }
 }
@@ -174,8 +202,14 @@ export async function applyProductEdit(
   if (Object.keys(diff.after).length === 0) return diff;
   const textBefore = current.archived_at ? null : await searchTextOf(trx, id);
   const stamp = nextStamp(current.updated_at);
-  let update = trx.updateTable("products").set({ ...columns, updated_at: stamp }).where("id", "=", id);
-  update = current.updated_at === null ? update.where("updated_at", "is", null) : update.where("updated_at", "=", current.updated_at);
+  let update = trx
+    .updateTable("products")
+    .set({ ...columns, updated_at: stamp })
+    .where("id", "=", id);
+  update =
+    current.updated_at === null
+      ? update.where("updated_at", "is", null)
+      : update.where("updated_at", "=", current.updated_at);
   const result = await update.executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) throw new ProductConflictError();
   if (!current.archived_at) await updateVocabulary(trx, textBefore, await searchTextOf(trx, id));
@@ -184,13 +218,22 @@ export async function applyProductEdit(
   return diff;
 }
 
-export async function updateProduct(db: Db, actor: StaffActor, id: number, input: ProductEditInput, expectedVersion: string): Promise<{ changed: string[] }> {
+export async function updateProduct(
+  db: Db,
+  actor: StaffActor,
+  id: number,
+  input: ProductEditInput,
+  expectedVersion: string,
+): Promise<{ changed: string[] }> {
   assertCan(actor, { product: ["update"] });
   try {
-    const diff = await withTransactionRetry(() => db.transaction().execute((trx) => applyProductEdit(trx, actor, id, input, expectedVersion)));
+    const diff = await withTransactionRetry(() =>
+      db.transaction().execute((trx) => applyProductEdit(trx, actor, id, input, expectedVersion)),
+    );
     return { changed: Object.keys(diff.after) };
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ProductFieldError({ sku: `SKU ${input.sku} is already used by another product.` });
+    if (isUniqueViolation(error))
+      throw new ProductFieldError({ sku: `SKU ${input.sku} is already used by another product.` });
     throw error;
   }
 }

@@ -51,7 +51,9 @@ export function parseRenditionName(name: string): { fileKey: string; width: Rend
   const m = /^(p\d{1,12}-[0-9a-f]{16})-(\d{2,4})\.webp$/.exec(name);
   if (!m) return null;
   const width = Number(m[2]);
-  return (RENDITION_WIDTHS as readonly number[]).includes(width) ? { fileKey: m[1]!, width: width as RenditionWidth } : null;
+  return (RENDITION_WIDTHS as readonly number[]).includes(width)
+    ? { fileKey: m[1], width: width as RenditionWidth }
+    : null;
 }
 
 export interface ProductImage {
@@ -92,7 +94,13 @@ export async function listProductImages(db: Db, productId: number): Promise<Prod
  * in the same round trip.
  */
 export function coverKeyOfProduct(eb: ExpressionBuilder<Database & { p: Database["products"] }, "p">) {
-  return eb.selectFrom("product_images as i").select("i.file_key").whereRef("i.product_id", "=", "p.id").orderBy("i.position").orderBy("i.id").limit(1);
+  return eb
+    .selectFrom("product_images as i")
+    .select("i.file_key")
+    .whereRef("i.product_id", "=", "p.id")
+    .orderBy("i.position")
+    .orderBy("i.id")
+    .limit(1);
 }
 
 /** The first uploaded image of each product that has one (cards, suggestions). */
@@ -107,7 +115,9 @@ export async function coverImageUrls(db: Db, productIds: number[]): Promise<Map<
     .orderBy("position")
     .orderBy("id")
     .execute();
-  for (const r of rows) if (!out.has(Number(r.product_id))) out.set(Number(r.product_id), uploadedImageUrl(Number(r.product_id), r.file_key));
+  for (const r of rows)
+    if (!out.has(Number(r.product_id)))
+      out.set(Number(r.product_id), uploadedImageUrl(Number(r.product_id), r.file_key));
   return out;
 }
 
@@ -117,9 +127,12 @@ export function cardImage(covers: Map<number, string>, id: number): string {
 }
 
 /** Decodes the upload and makes its renditions; a file that isn't a JPEG, PNG or WebP picture is refused. */
-export async function makeRenditions(input: Uint8Array): Promise<{ width: number; height: number; files: Map<RenditionWidth, Buffer> }> {
+export async function makeRenditions(
+  input: Uint8Array,
+): Promise<{ width: number; height: number; files: Map<RenditionWidth, Buffer> }> {
   if (input.byteLength === 0) throw new DomainError("image_empty", "Choose a picture to upload.", 400);
-  if (input.byteLength > MAX_IMAGE_BYTES) throw new DomainError("image_too_large", "The picture must be 10 MB or smaller.", 413);
+  if (input.byteLength > MAX_IMAGE_BYTES)
+    throw new DomainError("image_too_large", "The picture must be 10 MB or smaller.", 413);
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -163,7 +176,12 @@ async function removeRenditions(fileKey: string): Promise<void> {
 }
 
 /** Adds a photo to a product: renditions on disk first, then the row, the audit entry and the catalog version in one transaction. */
-export async function addProductImage(db: Db, actor: StaffActor, productId: number, input: Uint8Array): Promise<ProductImage> {
+export async function addProductImage(
+  db: Db,
+  actor: StaffActor,
+  productId: number,
+  input: Uint8Array,
+): Promise<ProductImage> {
   assertCan(actor, { product: ["update"] });
   const product = await db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
   if (!product) throw new DomainError("not_found", "That product doesn't exist.", 404);
@@ -172,16 +190,41 @@ export async function addProductImage(db: Db, actor: StaffActor, productId: numb
   await writeRenditions(fileKey, files);
   try {
     const id = await db.transaction().execute(async (trx) => {
-      const count = await trx.selectFrom("product_images").select((eb) => eb.fn.countAll<number>().as("n")).where("product_id", "=", productId).executeTakeFirstOrThrow();
-      if (Number(count.n) >= MAX_IMAGES_PER_PRODUCT) throw new DomainError("too_many_images", `A product can have at most ${MAX_IMAGES_PER_PRODUCT} pictures; remove one first.`, 409);
-      const last = await trx.selectFrom("product_images").select((eb) => eb.fn.max("position").as("p")).where("product_id", "=", productId).executeTakeFirst();
+      const count = await trx
+        .selectFrom("product_images")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("product_id", "=", productId)
+        .executeTakeFirstOrThrow();
+      if (Number(count.n) >= MAX_IMAGES_PER_PRODUCT)
+        throw new DomainError(
+          "too_many_images",
+          `A product can have at most ${MAX_IMAGES_PER_PRODUCT} pictures; remove one first.`,
+          409,
+        );
+      const last = await trx
+        .selectFrom("product_images")
+        .select((eb) => eb.fn.max("position").as("p"))
+        .where("product_id", "=", productId)
+        .executeTakeFirst();
       const position = Number(last?.p ?? 0) + 1;
       const row = await trx
         .insertInto("product_images")
-        .values({ product_id: productId, position, file_key: fileKey, width, height, created_at: new Date().toISOString() })
+        .values({
+          product_id: productId,
+          position,
+          file_key: fileKey,
+          width,
+          height,
+          created_at: new Date().toISOString(),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await writeAudit(trx, actor, { action: "product.image.add", objectType: "product", objectId: productId, after: { image: fileKey, width, height, position } });
+      await writeAudit(trx, actor, {
+        action: "product.image.add",
+        objectType: "product",
+        objectId: productId,
+        after: { image: fileKey, width, height, position },
+      });
       await bumpCatalogVersion(trx);
       return Number(row.id);
     });
@@ -196,10 +239,20 @@ export async function addProductImage(db: Db, actor: StaffActor, productId: numb
 export async function removeProductImage(db: Db, actor: StaffActor, productId: number, imageId: number): Promise<void> {
   assertCan(actor, { product: ["update"] });
   const fileKey = await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("product_images").select(["id", "file_key", "position"]).where("id", "=", imageId).where("product_id", "=", productId).executeTakeFirst();
+    const row = await trx
+      .selectFrom("product_images")
+      .select(["id", "file_key", "position"])
+      .where("id", "=", imageId)
+      .where("product_id", "=", productId)
+      .executeTakeFirst();
     if (!row) throw new DomainError("not_found", "That picture was already removed.", 404);
     await trx.deleteFrom("product_images").where("id", "=", row.id).execute();
-    await writeAudit(trx, actor, { action: "product.image.remove", objectType: "product", objectId: productId, before: { image: row.file_key, position: row.position } });
+    await writeAudit(trx, actor, {
+      action: "product.image.remove",
+      objectType: "product",
+      objectId: productId,
+      before: { image: row.file_key, position: row.position },
+    });
     await bumpCatalogVersion(trx);
     return row.file_key;
   });
@@ -210,12 +263,28 @@ export async function removeProductImage(db: Db, actor: StaffActor, productId: n
 export async function makeCoverImage(db: Db, actor: StaffActor, productId: number, imageId: number): Promise<void> {
   assertCan(actor, { product: ["update"] });
   await db.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom("product_images").select(["id", "file_key"]).where("product_id", "=", productId).orderBy("position").orderBy("id").execute();
+    const rows = await trx
+      .selectFrom("product_images")
+      .select(["id", "file_key"])
+      .where("product_id", "=", productId)
+      .orderBy("position")
+      .orderBy("id")
+      .execute();
     const chosen = rows.find((r) => Number(r.id) === imageId);
     if (!chosen) throw new DomainError("not_found", "That picture was removed.", 404);
     const order = [chosen, ...rows.filter((r) => r !== chosen)];
-    for (const [i, r] of order.entries()) await trx.updateTable("product_images").set({ position: i + 1 }).where("id", "=", r.id).execute();
-    await writeAudit(trx, actor, { action: "product.image.cover", objectType: "product", objectId: productId, after: { image: chosen.file_key } });
+    for (const [i, r] of order.entries())
+      await trx
+        .updateTable("product_images")
+        .set({ position: i + 1 })
+        .where("id", "=", r.id)
+        .execute();
+    await writeAudit(trx, actor, {
+      action: "product.image.cover",
+      objectType: "product",
+      objectId: productId,
+      after: { image: chosen.file_key },
+    });
     await bumpCatalogVersion(trx);
   });
 }

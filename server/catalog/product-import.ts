@@ -11,7 +11,14 @@ import { formatCount } from "../../app/lib/numbers.ts";
 import { createHash } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import type { Transaction } from "kysely";
-import { PRODUCT_FIELDS, productEditSchema, productSchema, stockRowSchema, validateWith, type ProductInput } from "../../app/lib/product-schema.ts";
+import {
+  PRODUCT_FIELDS,
+  productEditSchema,
+  productSchema,
+  stockRowSchema,
+  validateWith,
+  type ProductInput,
+} from "../../app/lib/product-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
@@ -57,32 +64,72 @@ function fail(line: number, message: string) {
 }
 
 /** Reads the CSV: the mode from the header, each row validated by the product schema. */
-function parseRows(text: string): { mode: ImportMode | null; rows: ParsedRow[]; errors: { line: number; message: string }[] } {
+function parseRows(text: string): {
+  mode: ImportMode | null;
+  rows: ParsedRow[];
+  errors: { line: number; message: string }[];
+} {
   const errors: { line: number; message: string }[] = [];
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { info: true, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false }) as never;
+    records = parse(text, {
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      bom: true,
+      trim: false,
+    }) as never;
   } catch (error) {
     const e = error as { lines?: number; message?: string };
-    return { mode: null, rows: [], errors: [fail(e.lines ?? 1, `The file isn't valid CSV: ${(e.message ?? "").split(":")[0]}.`)] };
+    return {
+      mode: null,
+      rows: [],
+      errors: [fail(e.lines ?? 1, `The file isn't valid CSV: ${(e.message ?? "").split(":")[0]}.`)],
+    };
   }
-  const startLine = (r: { record: string[]; info: { lines: number } }) => r.info.lines - r.record.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0);
+  const startLine = (r: { record: string[]; info: { lines: number } }) =>
+    r.info.lines - r.record.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0);
   const [head, ...body] = records;
   if (!head) return { mode: null, rows: [], errors: [fail(1, "The file is empty.")] };
   const header = head.record.map((h) => h.trim().toLowerCase());
   const known = new Set<string>([...PRODUCT_FIELDS, ...IGNORED_COLUMNS]);
   const unknown = header.filter((h) => !known.has(h));
-  if (unknown.length) return { mode: null, rows: [], errors: [fail(1, `Unknown column${unknown.length > 1 ? "s" : ""}: ${unknown.slice(0, 5).join(", ")}.`)] };
-  if (new Set(header).size !== header.length) return { mode: null, rows: [], errors: [fail(1, "A column appears twice in the header.")] };
+  if (unknown.length)
+    return {
+      mode: null,
+      rows: [],
+      errors: [fail(1, `Unknown column${unknown.length > 1 ? "s" : ""}: ${unknown.slice(0, 5).join(", ")}.`)],
+    };
+  if (new Set(header).size !== header.length)
+    return { mode: null, rows: [], errors: [fail(1, "A column appears twice in the header.")] };
   const used = header.filter((h) => !IGNORED_COLUMNS.has(h));
   let mode: ImportMode;
   if (used.length === 2 && used.includes("sku") && used.includes("stock")) mode = "stock";
   else if (PRODUCT_FIELDS.every((f) => used.includes(f))) mode = "full";
   else {
     const missing = PRODUCT_FIELDS.filter((f) => !used.includes(f));
-    return { mode: null, rows: [], errors: [fail(1, `The header must be "sku,stock" or have every product column; missing: ${missing.slice(0, 6).join(", ")}${missing.length > 6 ? "…" : ""}.`)] };
+    return {
+      mode: null,
+      rows: [],
+      errors: [
+        fail(
+          1,
+          `The header must be "sku,stock" or have every product column; missing: ${missing.slice(0, 6).join(", ")}${missing.length > 6 ? "…" : ""}.`,
+        ),
+      ],
+    };
   }
-  if (body.length > MAX_IMPORT_ROWS) return { mode, rows: [], errors: [fail(MAX_IMPORT_ROWS + 2, `The file has ${formatCount(body.length)} rows; import at most ${formatCount(MAX_IMPORT_ROWS)} at a time.`)] };
+  if (body.length > MAX_IMPORT_ROWS)
+    return {
+      mode,
+      rows: [],
+      errors: [
+        fail(
+          MAX_IMPORT_ROWS + 2,
+          `The file has ${formatCount(body.length)} rows; import at most ${formatCount(MAX_IMPORT_ROWS)} at a time.`,
+        ),
+      ],
+    };
 
   const rows: ParsedRow[] = [];
   const seen = new Map<string, number>();
@@ -95,18 +142,23 @@ function parseRows(text: string): { mode: ImportMode | null; rows: ParsedRow[]; 
     const values = Object.fromEntries(header.map((h, i) => [h, r.record[i] ?? ""]));
     const checked = mode === "stock" ? validateWith(stockRowSchema, values) : validateWith(productSchema, values);
     if (!checked.ok) {
-      const [field, message] = Object.entries(checked.errors)[0]!;
+      const [field, message] = Object.entries(checked.errors)[0];
       errors.push(fail(line, `${field}: ${message}`));
       continue;
     }
-    const data = checked.data as { sku: string; stock: number };
+    const data = checked.data;
     const earlier = seen.get(data.sku);
     if (earlier !== undefined) {
       errors.push(fail(line, `SKU ${data.sku} already appears on line ${earlier}.`));
       continue;
     }
     seen.set(data.sku, line);
-    rows.push({ line, sku: data.sku, stock: data.stock, product: mode === "full" ? (checked.data as ProductInput) : undefined });
+    rows.push({
+      line,
+      sku: data.sku,
+      stock: data.stock,
+      product: mode === "full" ? (checked.data as ProductInput) : undefined,
+    });
   }
   return { mode, rows, errors };
 }
@@ -114,27 +166,46 @@ function parseRows(text: string): { mode: ImportMode | null; rows: ParsedRow[]; 
 type Handle = Db | Transaction<Database>;
 
 /** Works out what each row does against the catalog as `db` sees it now. */
-async function plan(db: Handle, raw: string, lock: boolean): Promise<ImportPlan & { parsed: ParsedRow[]; ids: Map<string, number> }> {
+async function plan(
+  db: Handle,
+  raw: string,
+  lock: boolean,
+): Promise<ImportPlan & { parsed: ParsedRow[]; ids: Map<string, number> }> {
   // Line ends as a browser posts them (a textarea sends CRLF) must not change the plan's hash.
   const text = raw.replace(/\r\n?/g, "\n");
   const { mode, rows, errors } = parseRows(text);
   const existing = new Map<string, Awaited<ReturnType<typeof loadBySku>>[number]>();
   for (let i = 0; i < rows.length; i += LOOKUP_BATCH) {
-    for (const p of await loadBySku(db, rows.slice(i, i + LOOKUP_BATCH).map((r) => r.sku), lock)) existing.set(p.sku, p);
+    for (const p of await loadBySku(
+      db,
+      rows.slice(i, i + LOOKUP_BATCH).map((r) => r.sku),
+      lock,
+    ))
+      existing.set(p.sku, p);
   }
-  const refs = await Promise.all([db.selectFrom("brands").select(["id", "name", "slug"]).execute(), db.selectFrom("categories").select(["id", "name", "slug"]).execute()]);
-  const find = (list: { id: number; name: string; slug: string }[], v: string) => list.find((o) => o.slug === v.toLowerCase() || o.name.toLowerCase() === v.toLowerCase());
+  const refs = await Promise.all([
+    db.selectFrom("brands").select(["id", "name", "slug"]).execute(),
+    db.selectFrom("categories").select(["id", "name", "slug"]).execute(),
+  ]);
+  const find = (list: { id: number; name: string; slug: string }[], v: string) =>
+    list.find((o) => o.slug === v.toLowerCase() || o.name.toLowerCase() === v.toLowerCase());
   const planned: PlannedRow[] = [];
   const valid: ParsedRow[] = [];
   for (const row of rows) {
     const current = existing.get(row.sku);
-    const stockChange = current && current.stock_quantity !== row.stock ? [`stock ${current.stock_quantity} → ${row.stock}`] : [];
+    const stockChange =
+      current && current.stock_quantity !== row.stock ? [`stock ${current.stock_quantity} → ${row.stock}`] : [];
     if (mode === "stock") {
       if (!current) {
         errors.push(fail(row.line, `No product has SKU ${row.sku}.`));
         continue;
       }
-      planned.push({ line: row.line, sku: row.sku, action: stockChange.length ? "update" : "unchanged", changes: stockChange });
+      planned.push({
+        line: row.line,
+        sku: row.sku,
+        action: stockChange.length ? "update" : "unchanged",
+        changes: stockChange,
+      });
       valid.push(row);
       continue;
     }
@@ -142,7 +213,14 @@ async function plan(db: Handle, raw: string, lock: boolean): Promise<ImportPlan 
     const brand = find(refs[0], p.brand);
     const category = find(refs[1], p.category);
     if (!brand || !category) {
-      errors.push(fail(row.line, !brand ? `brand: There is no brand "${p.brand.slice(0, 60)}".` : `category: There is no category "${p.category.slice(0, 60)}".`));
+      errors.push(
+        fail(
+          row.line,
+          !brand
+            ? `brand: There is no brand "${p.brand.slice(0, 60)}".`
+            : `category: There is no category "${p.category.slice(0, 60)}".`,
+        ),
+      );
       continue;
     }
     if (!current) {
@@ -150,15 +228,35 @@ async function plan(db: Handle, raw: string, lock: boolean): Promise<ImportPlan 
       valid.push(row);
       continue;
     }
-    const columns = productColumns(productEditSchema.parse(editFields(p)), { brandId: Number(brand.id), categoryId: Number(category.id) });
-    const changed = Object.keys(columns).filter((k) => String((current as Record<string, unknown>)[k] ?? "") !== String((columns as Record<string, unknown>)[k] ?? ""));
-    const changes = [...changed.filter((k) => k !== "sale_price_cents").map((k) => k.replace(/_cents$|_id$/, "").replaceAll("_", " ")), ...stockChange];
+    const columns = productColumns(productEditSchema.parse(editFields(p)), {
+      brandId: Number(brand.id),
+      categoryId: Number(category.id),
+    });
+    const changed = Object.keys(columns).filter(
+      (k) =>
+        String((current as Record<string, unknown>)[k] ?? "") !== String((columns as Record<string, unknown>)[k] ?? ""),
+    );
+    const changes = [
+      ...changed.filter((k) => k !== "sale_price_cents").map((k) => k.replace(/_cents$|_id$/, "").replaceAll("_", " ")),
+      ...stockChange,
+    ];
     planned.push({ line: row.line, sku: row.sku, action: changes.length ? "update" : "unchanged", changes });
     valid.push(row);
   }
   errors.sort((a, b) => a.line - b.line);
-  const hash = createHash("sha256").update(text).update("\u0000").update(JSON.stringify({ mode, planned, errors })).digest("hex");
-  return { mode, rows: planned, errors, hash, parsed: valid, ids: new Map([...existing].map(([sku, p]) => [sku, Number(p.id)])) };
+  const hash = createHash("sha256")
+    .update(text)
+    .update("\u0000")
+    .update(JSON.stringify({ mode, planned, errors }))
+    .digest("hex");
+  return {
+    mode,
+    rows: planned,
+    errors,
+    hash,
+    parsed: valid,
+    ids: new Map([...existing].map(([sku, p]) => [sku, Number(p.id)])),
+  };
 }
 
 /** The form-shaped text of a parsed product (the edit schema re-reads it, without the stock). */
@@ -175,55 +273,94 @@ function editFields(p: ProductInput): Record<string, string> {
 async function loadBySku(db: Handle, skus: string[], lock: boolean) {
   if (skus.length === 0) return [];
   let q = db.selectFrom("products").selectAll().where("sku", "in", skus);
-  if (lock && dbKind(db as Db) === "postgres") q = q.forUpdate();
+  if (lock && dbKind(db) === "postgres") q = q.forUpdate();
   return q.execute();
 }
 
 export async function previewImport(db: Db, actor: StaffActor, text: string): Promise<ImportPlan> {
   assertCan(actor, { product: ["import"] });
-  if (Buffer.byteLength(text) > MAX_IMPORT_BYTES) throw new DomainError("import_too_large", "The file must be 10 MB or smaller.", 413);
+  if (Buffer.byteLength(text) > MAX_IMPORT_BYTES)
+    throw new DomainError("import_too_large", "The file must be 10 MB or smaller.", 413);
   const { mode, rows, errors, hash } = await plan(db, text, false);
   return { mode, rows, errors, hash };
 }
 
 export class ImportChangedError extends DomainError {
   constructor() {
-    super("import_changed", "The file or the catalog changed since the preview. Check the new preview, then apply it.", 409);
+    super(
+      "import_changed",
+      "The file or the catalog changed since the preview. Check the new preview, then apply it.",
+      409,
+    );
   }
 }
 
 /** Applies exactly the previewed plan, in one transaction; returns what was done. */
-export async function applyImport(db: Db, actor: StaffActor, text: string, previewHash: string): Promise<{ created: number; updated: number }> {
+export async function applyImport(
+  db: Db,
+  actor: StaffActor,
+  text: string,
+  previewHash: string,
+): Promise<{ created: number; updated: number }> {
   assertCan(actor, { product: ["import"], stock: ["adjust"] });
-  if (Buffer.byteLength(text) > MAX_IMPORT_BYTES) throw new DomainError("import_too_large", "The file must be 10 MB or smaller.", 413);
-  return withTransactionRetry(() => db.transaction().execute(async (trx) => {
-    const p = await plan(trx, text, true);
-    if (p.hash !== previewHash) throw new ImportChangedError();
-    if (p.errors.length) throw new DomainError("import_invalid", "Fix the bad rows first: nothing is imported while any row is wrong.", 422);
-    let created = 0;
-    let updated = 0;
-    const byLine = new Map(p.rows.map((r) => [r.line, r]));
-    for (const row of p.parsed) {
-      const planned = byLine.get(row.line)!;
-      if (planned.action === "unchanged") continue;
-      if (planned.action === "create") {
-        await insertProduct(trx, actor, row.product!, { reason: "import" });
-        created++;
-        continue;
+  if (Buffer.byteLength(text) > MAX_IMPORT_BYTES)
+    throw new DomainError("import_too_large", "The file must be 10 MB or smaller.", 413);
+  return withTransactionRetry(() =>
+    db.transaction().execute(async (trx) => {
+      const p = await plan(trx, text, true);
+      if (p.hash !== previewHash) throw new ImportChangedError();
+      if (p.errors.length)
+        throw new DomainError(
+          "import_invalid",
+          "Fix the bad rows first: nothing is imported while any row is wrong.",
+          422,
+        );
+      let created = 0;
+      let updated = 0;
+      const byLine = new Map(p.rows.map((r) => [r.line, r]));
+      for (const row of p.parsed) {
+        const planned = byLine.get(row.line)!;
+        if (planned.action === "unchanged") continue;
+        if (planned.action === "create") {
+          await insertProduct(trx, actor, row.product!, { reason: "import" });
+          created++;
+          continue;
+        }
+        const id = p.ids.get(row.sku)!;
+        if (row.product) await applyProductEdit(trx, actor, id, productEditSchema.parse(editFields(row.product)), null);
+        const current = await trx
+          .selectFrom("products")
+          .select("stock_quantity")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
+        const delta = row.stock - current.stock_quantity;
+        if (delta !== 0) {
+          const moved = await moveStock(trx, {
+            productId: id,
+            delta,
+            reason: "import",
+            actor: ledgerActor(actor),
+            note: `CSV import, line ${row.line}`,
+          });
+          if (!moved) throw new ImportChangedError();
+          await writeAudit(trx, actor, {
+            action: "stock.import",
+            objectType: "product",
+            objectId: id,
+            before: { stock_quantity: moved.stockBefore },
+            after: { stock_quantity: moved.stockAfter, movement_id: moved.movementId },
+          });
+        }
+        updated++;
       }
-      const id = p.ids.get(row.sku)!;
-      if (row.product) await applyProductEdit(trx, actor, id, productEditSchema.parse(editFields(row.product)), null);
-      const current = await trx.selectFrom("products").select("stock_quantity").where("id", "=", id).executeTakeFirstOrThrow();
-      const delta = row.stock - current.stock_quantity;
-      if (delta !== 0) {
-        const moved = await moveStock(trx, { productId: id, delta, reason: "import", actor: ledgerActor(actor), note: `CSV import, line ${row.line}` });
-        if (!moved) throw new ImportChangedError();
-        await writeAudit(trx, actor, { action: "stock.import", objectType: "product", objectId: id, before: { stock_quantity: moved.stockBefore }, after: { stock_quantity: moved.stockAfter, movement_id: moved.movementId } });
-      }
-      updated++;
-    }
-    await writeAudit(trx, actor, { action: "product.import", objectType: "import", objectId: p.hash.slice(0, 16), after: { mode: p.mode, rows: p.rows.length, created, updated } });
-    await bumpCatalogVersion(trx);
-    return { created, updated };
-  }));
+      await writeAudit(trx, actor, {
+        action: "product.import",
+        objectType: "import",
+        objectId: p.hash.slice(0, 16),
+        after: { mode: p.mode, rows: p.rows.length, created, updated },
+      });
+      await bumpCatalogVersion(trx);
+      return { created, updated };
+    }),
+  );
 }

@@ -38,12 +38,21 @@ interface SearchVersions {
 const searchVersions = /* @__PURE__ */ sharedFreshRead(async (db: Db): Promise<SearchVersions | null> => {
   try {
     const row = (
-      await (dbKind(db) === "postgres"
-        ? sql<{ version: number; words_version: number }>`SELECT version, words_version FROM search_cells_version WHERE id = 1`
-        : sql<{ version: number; words_version: null }>`SELECT version, NULL AS words_version FROM search_cells_version WHERE id = 1`
+      await (
+        dbKind(db) === "postgres"
+          ? sql<{
+              version: number;
+              words_version: number;
+            }>`SELECT version, words_version FROM search_cells_version WHERE id = 1`
+          : sql<{
+              version: number;
+              words_version: null;
+            }>`SELECT version, NULL AS words_version FROM search_cells_version WHERE id = 1`
       ).execute(db)
     ).rows[0];
-    return row ? { cells: Number(row.version), words: row.words_version == null ? null : Number(row.words_version) } : null;
+    return row
+      ? { cells: Number(row.version), words: row.words_version == null ? null : Number(row.words_version) }
+      : null;
   } catch {
     return null; // before migration 023 (SQLite), 025 (PostgreSQL)
   }
@@ -58,12 +67,13 @@ interface ListedCells {
 }
 
 async function loadCellMap(db: Db, version: number): Promise<CellMap | null> {
-  const { rows } = await (dbKind(db) === "postgres"
-    ? sql<ListedCells>`
+  const { rows } = await (
+    dbKind(db) === "postgres"
+      ? sql<ListedCells>`
         SELECT max(product_id) AS top, json_agg(product_id)::text AS ids,
                json_agg(category_id)::text AS categories, json_agg(brand_id)::text AS brands
         FROM search_products`
-    : sql<ListedCells>`
+      : sql<ListedCells>`
         SELECT max(product_id) AS top, json_group_array(product_id) AS ids,
                json_group_array(category_id) AS categories, json_group_array(brand_id) AS brands
         FROM search_products`

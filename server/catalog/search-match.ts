@@ -19,7 +19,9 @@ const WORD = /^[a-z0-9]+$/;
  */
 function ftsTerm(term: ResolvedTerm, columns?: string): string {
   const stems = new Set<string>();
-  const distinct = term.alternatives.filter((w) => WORD.test(w) && !stems.has(porterStem(w)) && stems.add(porterStem(w)));
+  const distinct = term.alternatives.filter(
+    (w) => WORD.test(w) && !stems.has(porterStem(w)) && stems.add(porterStem(w)),
+  );
   const group = `(${distinct.map((w) => `"${w}"`).join(" OR ")})`;
   return columns ? `{${columns}} : ${group}` : group;
 }
@@ -32,7 +34,10 @@ export function ftsQuery(terms: ResolvedTerm[], columns?: string): string {
  * `matchWords`); weights (on `head`) restrict a word to fields (A title, B brand, C category).
  */
 function tsTerm(term: ResolvedTerm, weights?: string): string {
-  return `(${term.matchWords.filter((w) => WORD.test(w)).map((w) => (weights ? `${w}:${weights}` : w)).join(" | ")})`;
+  return `(${term.matchWords
+    .filter((w) => WORD.test(w))
+    .map((w) => (weights ? `${w}:${weights}` : w))
+    .join(" | ")})`;
 }
 export function tsQuery(terms: ResolvedTerm[], weights?: string): string {
   return terms.map((t) => tsTerm(t, weights)).join(" & ");
@@ -84,12 +89,17 @@ function wordScore(term: ResolvedTerm, inTitle: RawBuilder<unknown>, names: Scor
 function score(kind: DbKind, terms: ResolvedTerm[], names: ScoreNames): RawBuilder<unknown> {
   return sql.join(
     terms.map((term) => {
-      if (kind === "postgres") return wordScore(term, sql`s.head @@ to_tsquery('search_words', ${tsTerm(term, "A")})`, names);
+      if (kind === "postgres")
+        return wordScore(term, sql`s.head @@ to_tsquery('search_words', ${tsTerm(term, "A")})`, names);
       // In the title: the other words anywhere and this one in the title. Asked that way, FTS5
       // walks the matches only, not every product that has the word (a common word's full list
       // was most of a search's time).
       const inTitle = [ftsTerm(term, "title"), ...terms.filter((t) => t !== term).map((t) => ftsTerm(t))].join(" AND ");
-      return wordScore(term, sql`s.product_id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${inTitle})`, names);
+      return wordScore(
+        term,
+        sql`s.product_id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${inTitle})`,
+        names,
+      );
     }),
     sql` + `,
   );
@@ -114,7 +124,12 @@ export function selectList(columns: string[]): RawBuilder<unknown> {
  * The matching products (on sale) with the given columns of search_products (alias `s`;
  * `product_id` comes out as `id`), plus `score`: the relevance when `names` is given, else 0.
  */
-export function matchSource(kind: DbKind, terms: ResolvedTerm[], columns: string[], names: ScoreNames | null): RawBuilder<unknown> {
+export function matchSource(
+  kind: DbKind,
+  terms: ResolvedTerm[],
+  columns: string[],
+  names: ScoreNames | null,
+): RawBuilder<unknown> {
   if (kind === "postgres") {
     return sql`
       SELECT ${selectList(columns)}, ${names ? score(kind, terms, names) : sql`0`} AS score

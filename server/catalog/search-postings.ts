@@ -94,7 +94,11 @@ export function forgetKeptLists(db: Db): void {
 }
 
 /** Per term, the ids of the products that have each of its words: anywhere in the product, and in the title. */
-async function termLists(db: Db, terms: ResolvedTerm[], version: number | null): Promise<{ anywhere: Int32Array[][]; inTitle: Int32Array[][] }> {
+async function termLists(
+  db: Db,
+  terms: ResolvedTerm[],
+  version: number | null,
+): Promise<{ anywhere: Int32Array[][]; inTitle: Int32Array[][] }> {
   const wordsOf = terms.map((t) => [...new Set(t.matchWords.filter((w) => WORD.test(w)))]);
   const held = keptAt(db, version);
   const found = new Map<string, WordLists>();
@@ -115,7 +119,8 @@ async function termLists(db: Db, terms: ResolvedTerm[], version: number | null):
     // Kept only while `held` is still this process's: a newer version that replaced it during the read may be newer than these lists.
     if (held && kept.get(db) === held) keep(held, read);
   }
-  const of = (field: keyof WordLists, ws: string[]) => ws.flatMap((w) => (found.get(w)?.[field].length ? [found.get(w)![field]] : []));
+  const of = (field: keyof WordLists, ws: string[]) =>
+    ws.flatMap((w) => (found.get(w)?.[field].length ? [found.get(w)![field]] : []));
   return { anywhere: wordsOf.map((ws) => of("anywhere", ws)), inTitle: wordsOf.map((ws) => of("inTitle", ws)) };
 }
 
@@ -194,7 +199,15 @@ export async function postingsPage(
     (groups.categoryIds.length === 0 || groups.categoryIds.includes(cell.category_id)) &&
     (groups.brandIds.length === 0 || groups.brandIds.includes(cell.brand_id));
   const shown = Uint8Array.from([0, ...map.cells.map((cell) => (wanted(cell) ? 1 : 0))]);
-  const { counts, ordered } = rankMatches(map.cellOf, map.cells.length, anywhere, inTitle, named, shown, offset + limit);
+  const { counts, ordered } = rankMatches(
+    map.cellOf,
+    map.cells.length,
+    anywhere,
+    inTitle,
+    named,
+    shown,
+    offset + limit,
+  );
   return {
     cells: map.cells.flatMap((cell, i) => (counts[i + 1] ? [{ ...cell, n: counts[i + 1] }] : [])),
     ids: ordered.slice(offset, offset + limit),
@@ -223,7 +236,9 @@ export function rankMatches(
   const { matched, titled } = scratchFor(size);
   const candidates: number[] = [];
   let ascending = true;
-  const terms = anywhere.map((lists) => ({ lists, length: lists.reduce((sum, ids) => sum + ids.length, 0) })).sort((a, b) => a.length - b.length);
+  const terms = anywhere
+    .map((lists) => ({ lists, length: lists.reduce((sum, ids) => sum + ids.length, 0) }))
+    .sort((a, b) => a.length - b.length);
   for (const ids of terms[0]?.lists ?? []) {
     for (const id of ids) {
       if (id >= size || matched[id] !== 0) continue;

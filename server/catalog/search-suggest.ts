@@ -50,7 +50,9 @@ async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, e
           WITH c AS MATERIALIZED (SELECT product_id FROM search_products WHERE ${filter})
           SELECT product_id AS id FROM c ORDER BY product_id DESC LIMIT ${limit}`.execute(db)
       : await sql<{ id: number }>`
-          SELECT product_id AS id FROM search_products WHERE ${filter} ORDER BY product_id DESC LIMIT ${limit}`.execute(db);
+          SELECT product_id AS id FROM search_products WHERE ${filter} ORDER BY product_id DESC LIMIT ${limit}`.execute(
+          db,
+        );
     return rows.map((r) => Number(r.id));
   }
   // (The FTS index keeps archived products; search_products holds only the products on sale.)
@@ -66,7 +68,11 @@ async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, e
 }
 
 /** Products, categories and brands for the search box, fast enough to run on every keystroke. */
-export async function suggestSearch(db: Db, text: string, limits: SuggestLimits = SUGGEST_LIMITS): Promise<Suggestions> {
+export async function suggestSearch(
+  db: Db,
+  text: string,
+  limits: SuggestLimits = SUGGEST_LIMITS,
+): Promise<Suggestions> {
   const q = cleanQueryText(text);
   const terms = queryTerms(q);
   if (terms.length === 0 || terms.join("").length < 2) return { q, options: [] };
@@ -78,13 +84,18 @@ async function computeSuggestions(db: Db, q: string, terms: string[], limits: Su
   const refs = await references(db);
   const resolved = await resolveTerms(db, terms, { completeLast: true });
   // A word no product uses (by the vocabulary), with nothing close to it, matches no product name.
-  const noProducts = resolved.some((t) => t.alternatives.length === 0 || (t.docCount === 0 && t.alternatives.length === 1));
+  const noProducts = resolved.some(
+    (t) => t.alternatives.length === 0 || (t.docCount === 0 && t.alternatives.length === 1),
+  );
   const stems = new Set(resolved.flatMap((t) => t.alternatives.map(porterStem)));
 
   // Titles that contain the words as typed come first, then completions and corrections.
   // (Only when every word is known: an unknown word as typed matches nothing.)
   const exact = resolved.map((t) => ({ ...t, alternatives: [t.input], matchWords: t.inputWords }));
-  const first = !noProducts && resolved.every((t) => t.kind === "known") ? await suggestProductIds(db, exact, limits.products, []) : [];
+  const first =
+    !noProducts && resolved.every((t) => t.kind === "known")
+      ? await suggestProductIds(db, exact, limits.products, [])
+      : [];
   const more = noProducts ? [] : await suggestProductIds(db, resolved, limits.products - first.length, first);
   const ids = [...first, ...more];
   const rows = ids.length

@@ -65,9 +65,18 @@ export async function updateVocabulary(trx: Db, before: SearchText | null, after
   const sqlite = dbKind(trx) === "sqlite";
   const list = [...changes.keys()];
   const existing = new Map(
-    (await trx.selectFrom("search_terms").select(["term", "doc_count", "title_count"]).where("term", "in", list).execute()).map((r) => [r.term, r]),
+    (
+      await trx
+        .selectFrom("search_terms")
+        .select(["term", "doc_count", "title_count"])
+        .where("term", "in", list)
+        .execute()
+    ).map((r) => [r.term, r]),
   );
-  const names = await Promise.all([trx.selectFrom("brands").select("name").execute(), trx.selectFrom("categories").select("name").execute()]);
+  const names = await Promise.all([
+    trx.selectFrom("brands").select("name").execute(),
+    trx.selectFrom("categories").select("name").execute(),
+  ]);
   const nameWords = new Set(names.flat().flatMap((n) => words(n.name)));
 
   for (const [term, change] of changes) {
@@ -76,13 +85,35 @@ export async function updateVocabulary(trx: Db, before: SearchText | null, after
     const title = Math.max(0, Number(row?.title_count ?? 0) + change.title);
     if (!row) {
       if (doc === 0) continue;
-      await trx.insertInto("search_terms").values({ term, stem: porterStem(term), doc_count: doc, title_count: title, trigram_count: trigrams(term).length }).execute();
-      if (sqlite) await trx.insertInto("search_term_trigrams").values(trigrams(term).map((trigram) => ({ trigram, term }))).execute();
+      await trx
+        .insertInto("search_terms")
+        .values({
+          term,
+          stem: porterStem(term),
+          doc_count: doc,
+          title_count: title,
+          trigram_count: trigrams(term).length,
+        })
+        .execute();
+      if (sqlite)
+        await trx
+          .insertInto("search_term_trigrams")
+          .values(trigrams(term).map((trigram) => ({ trigram, term })))
+          .execute();
     } else if (doc === 0 && !nameWords.has(term)) {
       await trx.deleteFrom("search_terms").where("term", "=", term).execute();
-      if (sqlite) await trx.deleteFrom("search_term_trigrams").where("term", "=", term).where("trigram", "in", trigrams(term)).execute();
+      if (sqlite)
+        await trx
+          .deleteFrom("search_term_trigrams")
+          .where("term", "=", term)
+          .where("trigram", "in", trigrams(term))
+          .execute();
     } else {
-      await trx.updateTable("search_terms").set({ doc_count: doc, title_count: title }).where("term", "=", term).execute();
+      await trx
+        .updateTable("search_terms")
+        .set({ doc_count: doc, title_count: title })
+        .where("term", "=", term)
+        .execute();
     }
   }
   forgetVocabulary(trx);
@@ -115,7 +146,9 @@ export async function restoreToSearch(trx: Db, ids: number[]): Promise<void> {
   } else {
     await sql`
       INSERT INTO search_products (product_id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title)
-      SELECT id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title FROM products WHERE id IN (${list})`.execute(trx);
+      SELECT id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title FROM products WHERE id IN (${list})`.execute(
+      trx,
+    );
   }
   for (const id of ids) await updateVocabulary(trx, null, await searchTextOf(trx, id));
 }

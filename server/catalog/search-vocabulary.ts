@@ -200,7 +200,11 @@ interface VocabularyRow {
  * One query: the vocabulary words that are the word or share its stem (is it known, and how many
  * products use it), and, when asked, the words it is a prefix of.
  */
-async function lookUp(db: Db, word: string, withPrefix: boolean): Promise<{ count: number; forms: string[]; completions: VocabularyRow[] }> {
+async function lookUp(
+  db: Db,
+  word: string,
+  withPrefix: boolean,
+): Promise<{ count: number; forms: string[]; completions: VocabularyRow[] }> {
   const stem = porterStem(word);
   const rows = await db
     .selectFrom("search_terms")
@@ -270,12 +274,20 @@ async function correctionCandidates(db: Db, word: string): Promise<Candidate[]> 
       FROM unnest(${variants}::text[]) AS v(term) JOIN search_terms t ON t.term = v.term`.execute(db));
   } else {
     const grams = trigrams(word);
-    const raw = await sql<{ term: string; doc_count: number; title_count: number; trigram_count: number; shared: number }>`
+    const raw = await sql<{
+      term: string;
+      doc_count: number;
+      title_count: number;
+      trigram_count: number;
+      shared: number;
+    }>`
       SELECT t.term, t.doc_count, t.title_count, t.trigram_count, count(*) AS shared
       FROM search_term_trigrams g JOIN search_terms t ON t.term = g.term
       WHERE g.trigram IN (${sql.join(grams)})
       GROUP BY t.term, t.doc_count, t.title_count, t.trigram_count
-      ${variants.length ? sql`UNION ALL SELECT term, doc_count, title_count, trigram_count, -1 AS shared FROM search_terms WHERE term IN (${sql.join(variants)})` : sql``}`.execute(db);
+      ${variants.length ? sql`UNION ALL SELECT term, doc_count, title_count, trigram_count, -1 AS shared FROM search_terms WHERE term IN (${sql.join(variants)})` : sql``}`.execute(
+      db,
+    );
     rows = raw.rows.map((r) => ({
       term: r.term,
       doc_count: r.doc_count,
@@ -288,7 +300,8 @@ async function correctionCandidates(db: Db, word: string): Promise<Candidate[]> 
     const similarity = Number(r.similarity);
     // -1 marks a one-edit variant; the others must reach the threshold (SQLite computed them all).
     if (similarity !== -1 && similarity < TRIGRAM_THRESHOLD) continue;
-    if (!out.has(r.term)) out.set(r.term, { ...r, doc_count: Number(r.doc_count), title_count: Number(r.title_count), similarity });
+    if (!out.has(r.term))
+      out.set(r.term, { ...r, doc_count: Number(r.doc_count), title_count: Number(r.title_count), similarity });
   }
   return [...out.values()];
 }
@@ -349,7 +362,9 @@ export async function resolveTerm(db: Db, word: string, options: { complete?: bo
 
   const inputWords = searchable ? [...new Set([word, ...forms])].sort() : [];
   const others = alternatives.filter((w) => w !== word);
-  const matchWords = others.length ? [...new Set([...inputWords, ...(await wordsSharingStems(db, others))])].sort() : inputWords;
+  const matchWords = others.length
+    ? [...new Set([...inputWords, ...(await wordsSharingStems(db, others))])].sort()
+    : inputWords;
   const resolved: ResolvedTerm = { input: word, kind, alternatives, correction, docCount, matchWords, inputWords };
   if (cache.terms.size >= CACHE_MAX) cache.terms.clear();
   cache.terms.set(key, resolved);
@@ -357,7 +372,11 @@ export async function resolveTerm(db: Db, word: string, options: { complete?: bo
 }
 
 /** Resolves each word of a query; the last one is completed as a prefix when `completeLast`. */
-export async function resolveTerms(db: Db, terms: string[], options: { completeLast?: boolean } = {}): Promise<ResolvedTerm[]> {
+export async function resolveTerms(
+  db: Db,
+  terms: string[],
+  options: { completeLast?: boolean } = {},
+): Promise<ResolvedTerm[]> {
   // The vocabulary changes with the catalog (a product saved in the back office, in any process):
   // cached look-ups hold only while the catalog version is the one they were made at.
   const version = await readCatalogVersion(db).catch(() => 0);

@@ -15,7 +15,14 @@ import { readCatalogVersion } from "./version.ts";
 import { countCells, currentCellMap, forgetCellMap, type Cell } from "./search-cells.ts";
 import { forgetKeptLists, postingsPage } from "./search-postings.ts";
 
-export type { FacetCount, SearchHit, SearchQuery, SearchResult, SuggestionOption, Suggestions } from "./search-types.ts";
+export type {
+  FacetCount,
+  SearchHit,
+  SearchQuery,
+  SearchResult,
+  SuggestionOption,
+  Suggestions,
+} from "./search-types.ts";
 
 /**
  * Product search over both databases (docs/decisions/0003-search.md).
@@ -55,7 +62,8 @@ export function clearSearchCaches(db: Db): void {
 /** Columns of search_products a statement needs, given its filters and sort (fewer columns, less work per match). */
 function columnsFor(f: Filters, sort: SortKey): string[] {
   const cols = ["product_id", "category_id", "brand_id"];
-  if (f.minCents != null || f.maxCents != null || sort === "price-asc" || sort === "price-desc") cols.push("sale_price_cents");
+  if (f.minCents != null || f.maxCents != null || sort === "price-asc" || sort === "price-desc")
+    cols.push("sale_price_cents");
   if (f.onSaleOnly || sort === "discount") cols.push("discount_percent");
   if (f.inStockOnly) cols.push("stock_quantity");
   if (sort === "newest") cols.push("created_at");
@@ -140,7 +148,11 @@ function facetCounts(refs: References, cells: Cell[], f: Filters) {
     if (brandOk(brand) && catOk(category)) total += n;
   }
   const facets = {
-    categories: refs.categories.map((o): FacetCount => ({ name: o.name, slug: o.slug, count: byCategory.get(o.id) ?? 0 })),
+    categories: refs.categories.map((o): FacetCount => ({
+      name: o.name,
+      slug: o.slug,
+      count: byCategory.get(o.id) ?? 0,
+    })),
     brands: refs.brands.map((o): FacetCount => ({ name: o.name, slug: o.slug, count: byBrand.get(o.id) ?? 0 })),
   };
   return { facets, total };
@@ -149,7 +161,9 @@ function facetCounts(refs: References, cells: Cell[], f: Filters) {
 /** Counts per (category, brand) of the products a source matches, under the price/availability filters. */
 async function matchCells(db: Db, source: RawBuilder<unknown>, f: Filters): Promise<Cell[]> {
   const { rows } = await sql<Cell>`
-    SELECT category_id, brand_id, count(*) AS n FROM (${source}) m ${where(commonConditions(f))} GROUP BY category_id, brand_id`.execute(db);
+    SELECT category_id, brand_id, count(*) AS n FROM (${source}) m ${where(commonConditions(f))} GROUP BY category_id, brand_id`.execute(
+    db,
+  );
   return rows;
 }
 
@@ -206,7 +220,10 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
     inStockOnly: Boolean(query.inStockOnly),
     onSaleOnly: Boolean(query.onSaleOnly),
   };
-  const sort: SortKey = query.sort === "relevance" && terms.length === 0 ? "newest" : (query.sort ?? (terms.length ? "relevance" : "newest"));
+  const sort: SortKey =
+    query.sort === "relevance" && terms.length === 0
+      ? "newest"
+      : (query.sort ?? (terms.length ? "relevance" : "newest"));
   const empty = (): SearchResult => ({
     q,
     terms,
@@ -268,14 +285,17 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
       // The facet counts need no score. The page does, unless every product on it has every word
       // in the title: the highest score, so they come first, by id (decision 0022). (PostgreSQL
       // spends its time on the match, which a second statement would repeat: one statement there.)
-      cells = (await cellsFromMap(db, resolved, filters)) ?? (await matchCells(db, matchSource(kind, resolved, columns, null), filters));
+      cells =
+        (await cellsFromMap(db, resolved, filters)) ??
+        (await matchCells(db, matchSource(kind, resolved, columns, null), filters));
       const total = facetCounts(refs, cells, filters).total;
       const offset = (requestedPage - 1) * perPage;
       const { rows } = await sql<{ id: number }>`
         SELECT id FROM (${titleMatchSource(resolved)}) m ${where([...commonConditions(filters), ...groupConditions(filters)])}
         ORDER BY id LIMIT ${perPage} OFFSET ${offset}`.execute(db);
       ids = rows.map((r) => Number(r.id));
-      if (offset < total && ids.length < Math.min(perPage, total - offset)) ids = (await page(source, true, requestedPage, false)).ids;
+      if (offset < total && ids.length < Math.min(perPage, total - offset))
+        ids = (await page(source, true, requestedPage, false)).ids;
     } else {
       // PostgreSQL: from the lists of products per word when it can (decision 0024), else in SQL.
       const listed =

@@ -11,7 +11,8 @@ export interface StaffActor {
 
 /** Throws unless the actor's role holds these permissions (the route guard checks first; this holds for any caller). */
 export function assertCan(actor: StaffActor | null | undefined, permissions: Permissions): asserts actor is StaffActor {
-  if (!actor || !can(actor.role, permissions)) throw new DomainError("forbidden", "You don't have permission to do that.", 403);
+  if (!actor || !can(actor.role, permissions))
+    throw new DomainError("forbidden", "You don't have permission to do that.", 403);
 }
 
 /** The stock ledger's name for a staff member. */

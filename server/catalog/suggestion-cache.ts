@@ -21,7 +21,11 @@ const caches = new WeakMap<Db, Map<string, Entry>>();
  * image bumps the version in its own transaction, so no one is shown a suggestion the catalog no
  * longer supports. People typing ask for the same few thousand prefixes over and over.
  */
-export async function cachedSuggestions(db: Db, key: string, compute: () => Promise<Suggestions>): Promise<Suggestions> {
+export async function cachedSuggestions(
+  db: Db,
+  key: string,
+  compute: () => Promise<Suggestions>,
+): Promise<Suggestions> {
   let version: number;
   try {
     version = await readCatalogVersion(db);

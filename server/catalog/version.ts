@@ -15,7 +15,11 @@ export const CATALOG_VERSION_STRIPES = 16;
  * `key` (a product id) picks the row; without one, any row.
  */
 export async function bumpCatalogVersion(db: Kysely<Database>, key?: number): Promise<void> {
-  await db.updateTable("catalog_version").set((eb) => ({ version: eb("version", "+", 1) })).where("id", "=", catalogVersionRow(key)).execute();
+  await db
+    .updateTable("catalog_version")
+    .set((eb) => ({ version: eb("version", "+", 1) }))
+    .where("id", "=", catalogVersionRow(key))
+    .execute();
 }
 
 /** The row a bump for `key` adds to (a random one without a key). */

@@ -38,13 +38,20 @@ export interface ContactDeps {
 
 const EMPTY: Record<ContactField, string> = { name: "", email: "", subject: "", message: "" };
 
-export async function contactAction(db: Db, request: Request, deps: ContactDeps): Promise<{ status: number; data: ContactActionData }> {
+export async function contactAction(
+  db: Db,
+  request: Request,
+  deps: ContactDeps,
+): Promise<{ status: number; data: ContactActionData }> {
   let form: FormData;
   try {
     form = await readFormData(request);
   } catch (error) {
     if (error instanceof FormTooLargeError) {
-      return { status: 413, data: { ok: false, outcome: "too-large", message: error.message, errors: {}, values: EMPTY } };
+      return {
+        status: 413,
+        data: { ok: false, outcome: "too-large", message: error.message, errors: {}, values: EMPTY },
+      };
     }
     throw error;
   }
@@ -52,20 +59,38 @@ export async function contactAction(db: Db, request: Request, deps: ContactDeps)
   const values = readFields(form, CONTACT_FIELDS, 10_000);
   const result = validate(contactSchema, values);
   if (!result.ok) {
-    return { status: 400, data: { ok: false, outcome: "invalid", message: CONTACT_MESSAGES.invalid, errors: result.errors, values } };
+    return {
+      status: 400,
+      data: { ok: false, outcome: "invalid", message: CONTACT_MESSAGES.invalid, errors: result.errors, values },
+    };
   }
   const ip = clientIp(request);
   const limit = await deps.limiter.hit(ip);
   if (!limit.allowed) {
-    return { status: 429, data: { ok: false, outcome: "rate-limited", message: CONTACT_MESSAGES.rateLimited(limit.retryAfterSeconds), errors: {}, values } };
+    return {
+      status: 429,
+      data: {
+        ok: false,
+        outcome: "rate-limited",
+        message: CONTACT_MESSAGES.rateLimited(limit.retryAfterSeconds),
+        errors: {},
+        values,
+      },
+    };
   }
   const honeypot = form.get(HONEYPOT_FIELD);
   if (typeof honeypot === "string" && honeypot.trim() !== "") {
     // A bot filled the field people never see: answer like a success, store and send nothing.
-    return { status: 200, data: { ok: true, outcome: "sent", message: CONTACT_MESSAGES.sent, errors: {}, values: EMPTY } };
+    return {
+      status: 200,
+      data: { ok: true, outcome: "sent", message: CONTACT_MESSAGES.sent, errors: {}, values: EMPTY },
+    };
   }
   await submitContactMessage(db, result.data, { storeInbox: deps.storeInbox, siteUrl: deps.siteUrl, ip });
-  return { status: 200, data: { ok: true, outcome: "sent", message: CONTACT_MESSAGES.sent, errors: {}, values: EMPTY } };
+  return {
+    status: 200,
+    data: { ok: true, outcome: "sent", message: CONTACT_MESSAGES.sent, errors: {}, values: EMPTY },
+  };
 }
 
 /** Contact submissions allowed per client IP per window. */

@@ -58,10 +58,15 @@ export interface ContactOptions {
   now?: Date;
 }
 
-export async function submitContactMessage(db: Db, input: ContactInput, options: ContactOptions): Promise<{ id: number; mailIds: number[] }> {
+export async function submitContactMessage(
+  db: Db,
+  input: ContactInput,
+  options: ContactOptions,
+): Promise<{ id: number; mailIds: number[] }> {
   // The action validated already; the domain checks again so no caller can skip it.
   const parsed = contactSchema.safeParse(input);
-  if (!parsed.success) throw new ContactValidationError([...new Set(parsed.error.issues.map((i) => String(i.path[0])))]);
+  if (!parsed.success)
+    throw new ContactValidationError([...new Set(parsed.error.issues.map((i) => String(i.path[0])))]);
   const { name, email, subject, message } = parsed.data;
   const at = (options.now ?? new Date()).toISOString();
 

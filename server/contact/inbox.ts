@@ -31,7 +31,10 @@ export interface InboxQuery {
   page?: number;
 }
 
-export type InboxRow = Pick<ContactMessageRow, "id" | "name" | "email" | "subject" | "created_at" | "handled_at" | "replied_at">;
+export type InboxRow = Pick<
+  ContactMessageRow,
+  "id" | "name" | "email" | "subject" | "created_at" | "handled_at" | "replied_at"
+>;
 
 export function parseMessageId(raw: unknown): number | null {
   return typeof raw === "string" && /^\d{1,12}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
@@ -47,9 +50,14 @@ export async function countUnhandledMessages(db: Db): Promise<number> {
 }
 
 /** Newest first, LIMIT/OFFSET with a cap. */
-export async function listMessages(db: Db, query: InboxQuery = {}): Promise<{ rows: InboxRow[]; page: number; hasNext: boolean }> {
+export async function listMessages(
+  db: Db,
+  query: InboxQuery = {},
+): Promise<{ rows: InboxRow[]; page: number; hasNext: boolean }> {
   const page = Math.min(Math.max(Math.trunc(query.page ?? 1) || 1, 1), MAX_MESSAGE_PAGE);
-  let select = db.selectFrom("contact_messages").select(["id", "name", "email", "subject", "created_at", "handled_at", "replied_at"]);
+  let select = db
+    .selectFrom("contact_messages")
+    .select(["id", "name", "email", "subject", "created_at", "handled_at", "replied_at"]);
   if (query.filter === "unhandled") select = select.where("handled_at", "is", null);
   if (query.filter === "handled") select = select.where("handled_at", "is not", null);
   const rows = await select
@@ -57,7 +65,11 @@ export async function listMessages(db: Db, query: InboxQuery = {}): Promise<{ ro
     .limit(MESSAGES_PER_PAGE + 1)
     .offset((page - 1) * MESSAGES_PER_PAGE)
     .execute();
-  return { rows: rows.slice(0, MESSAGES_PER_PAGE).map((r) => ({ ...r, id: Number(r.id) })), page, hasNext: rows.length > MESSAGES_PER_PAGE && page < MAX_MESSAGE_PAGE };
+  return {
+    rows: rows.slice(0, MESSAGES_PER_PAGE).map((r) => ({ ...r, id: Number(r.id) })),
+    page,
+    hasNext: rows.length > MESSAGES_PER_PAGE && page < MAX_MESSAGE_PAGE,
+  };
 }
 
 export interface SentReply {
@@ -77,12 +89,18 @@ export async function getMessage(db: Db, id: number): Promise<MessageDetail | nu
   const message = await db.selectFrom("contact_messages").selectAll().where("id", "=", id).executeTakeFirst();
   if (!message) return null;
   const [handler, audit] = await Promise.all([
-    message.handled_by ? db.selectFrom("user").select("name").where("id", "=", message.handled_by).executeTakeFirst() : undefined,
+    message.handled_by
+      ? db.selectFrom("user").select("name").where("id", "=", message.handled_by).executeTakeFirst()
+      : undefined,
     listAudit(db, { objectType: "contact_message", objectId: String(id), limit: 200 }),
   ]);
   const replies = audit.rows
     .filter((row) => row.action === "message.reply" && row.after)
-    .map((row) => ({ at: row.created_at, by: row.actor_name, text: String((JSON.parse(row.after!) as { reply?: unknown }).reply ?? "") }))
+    .map((row) => ({
+      at: row.created_at,
+      by: row.actor_name,
+      text: String((JSON.parse(row.after!) as { reply?: unknown }).reply ?? ""),
+    }))
     .reverse();
   return { message: { ...message, id: Number(message.id) }, handledByName: handler?.name ?? null, replies };
 }
@@ -90,10 +108,20 @@ export async function getMessage(db: Db, id: number): Promise<MessageDetail | nu
 const notFound = () => new DomainError("MESSAGE_NOT_FOUND", INBOX_MESSAGES.notFound, 404);
 
 /** Marks a message handled (or not). Marking it as it already is changes nothing and writes no audit row. */
-export async function setMessageHandled(db: Db, actor: AuditActor, id: number, handled: boolean, now = new Date()): Promise<{ changed: boolean; message: string }> {
+export async function setMessageHandled(
+  db: Db,
+  actor: AuditActor,
+  id: number,
+  handled: boolean,
+  now = new Date(),
+): Promise<{ changed: boolean; message: string }> {
   const at = now.toISOString();
   const changed = await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom("contact_messages").select(["handled_at", "handled_by"]).where("id", "=", id).executeTakeFirst();
+    const before = await trx
+      .selectFrom("contact_messages")
+      .select(["handled_at", "handled_by"])
+      .where("id", "=", id)
+      .executeTakeFirst();
     if (!before) throw notFound();
     const after = handled ? { handled_at: at, handled_by: actor.userId } : { handled_at: null, handled_by: null };
     const updated = await trx
@@ -103,7 +131,18 @@ export async function setMessageHandled(db: Db, actor: AuditActor, id: number, h
       .where("handled_at", handled ? "is" : "is not", null)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return false;
-    await writeAudit(trx, actor, { action: handled ? "message.handle" : "message.unhandle", objectType: "contact_message", objectId: id, before, after }, now);
+    await writeAudit(
+      trx,
+      actor,
+      {
+        action: handled ? "message.handle" : "message.unhandle",
+        objectType: "contact_message",
+        objectId: id,
+        before,
+        after,
+      },
+      now,
+    );
     return true;
   });
   if (changed) return { changed, message: handled ? INBOX_MESSAGES.handled : INBOX_MESSAGES.unhandled };
@@ -117,9 +156,14 @@ export interface ReplyOptions {
 }
 
 /** The reply form checked with its zod schema: the values, or the message to show beside the field. */
-export function checkReply(input: { reply: unknown; seen?: unknown }): { ok: true; reply: string; seen: string } | { ok: false; message: string } {
+export function checkReply(input: {
+  reply: unknown;
+  seen?: unknown;
+}): { ok: true; reply: string; seen: string } | { ok: false; message: string } {
   const parsed = replySchema.safeParse(input);
-  return parsed.success ? { ok: true, ...parsed.data } : { ok: false, message: parsed.error.issues[0]?.message ?? "Write your reply." };
+  return parsed.success
+    ? { ok: true, ...parsed.data }
+    : { ok: false, message: parsed.error.issues[0]?.message ?? "Write your reply." };
 }
 
 /**
@@ -127,7 +171,13 @@ export function checkReply(input: { reply: unknown; seen?: unknown }): { ok: tru
  * the audit row (with the reply's text), all in one transaction. `seen` is the replied_at the
  * page showed: if another reply went out since, nothing is sent.
  */
-export async function replyToMessage(db: Db, actor: AuditActor, id: number, input: { reply: unknown; seen?: unknown }, options: ReplyOptions): Promise<{ mailId: number; message: string }> {
+export async function replyToMessage(
+  db: Db,
+  actor: AuditActor,
+  id: number,
+  input: { reply: unknown; seen?: unknown },
+  options: ReplyOptions,
+): Promise<{ mailId: number; message: string }> {
   const checked = checkReply(input);
   if (!checked.ok) throw new DomainError("REPLY_INVALID", checked.message, 400);
   const { reply, seen } = checked;
@@ -139,13 +189,18 @@ export async function replyToMessage(db: Db, actor: AuditActor, id: number, inpu
     if (!message) throw notFound();
     const updated = await trx
       .updateTable("contact_messages")
-      .set({ replied_at: at, handled_at: message.handled_at ?? at, handled_by: message.handled_at ? message.handled_by : actor.userId })
+      .set({
+        replied_at: at,
+        handled_at: message.handled_at ?? at,
+        handled_by: message.handled_at ? message.handled_by : actor.userId,
+      })
       .where("id", "=", id)
       .where("replied_at", seen ? "=" : "is", seen || null)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("REPLY_STALE", INBOX_MESSAGES.staleReply, 409);
     const mail = await enqueueMail(trx, contactReplyMail(message, reply, options)).catch((error: unknown) => {
-      if (error instanceof MailValidationError) throw new DomainError("REPLY_UNDELIVERABLE", INBOX_MESSAGES.undeliverable, 422);
+      if (error instanceof MailValidationError)
+        throw new DomainError("REPLY_UNDELIVERABLE", INBOX_MESSAGES.undeliverable, 422);
       throw error;
     });
     await writeAudit(

@@ -6,7 +6,11 @@ import { replySubject } from "../../app/lib/admin/message-constants.ts";
 
 export { replySubject };
 
-export function contactReplyMail(message: Pick<ContactMessageRow, "name" | "email" | "subject" | "message" | "created_at">, reply: string, options: { storeInbox: string; siteUrl: string }): OutgoingMail {
+export function contactReplyMail(
+  message: Pick<ContactMessageRow, "name" | "email" | "subject" | "message" | "created_at">,
+  reply: string,
+  options: { storeInbox: string; siteUrl: string },
+): OutgoingMail {
   const quoted = message.message
     .split(/\r?\n/)
     .map((line) => `> ${line}`)
@@ -19,7 +23,8 @@ export function contactReplyMail(message: Pick<ContactMessageRow, "name" | "emai
       heading: replySubject(message.subject),
       paragraphs: [`Hello ${message.name},`, reply, `On ${message.created_at.slice(0, 10)} you wrote:\n${quoted}`],
       action: { label: "Visit ToolHub Wholesale", url: `${options.siteUrl}/` },
-      footer: "You're getting this email because you sent us a message through the contact form. Reply to this email to continue the conversation.",
+      footer:
+        "You're getting this email because you sent us a message through the contact form. Reply to this email to continue the conversation.",
     }),
   };
 }

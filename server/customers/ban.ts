@@ -40,10 +40,18 @@ async function explainRefusal(db: Db, userId: string, whenUnchanged: DomainError
 /** The ban form's reason, checked with its zod schema: the value to store, or the message to show beside the field. */
 export function checkBanReason(raw: unknown): { ok: true; reason: string } | { ok: false; message: string } {
   const parsed = banSchema.safeParse({ reason: raw });
-  return parsed.success ? { ok: true, reason: parsed.data.reason } : { ok: false, message: parsed.error.issues[0]?.message ?? "Enter the reason for the ban." };
+  return parsed.success
+    ? { ok: true, reason: parsed.data.reason }
+    : { ok: false, message: parsed.error.issues[0]?.message ?? "Enter the reason for the ban." };
 }
 
-export async function banCustomer(db: Db, actor: AuditActor, userId: string, input: { reason: unknown }, now = new Date()): Promise<{ sessionsEnded: number; message: string }> {
+export async function banCustomer(
+  db: Db,
+  actor: AuditActor,
+  userId: string,
+  input: { reason: unknown },
+  now = new Date(),
+): Promise<{ sessionsEnded: number; message: string }> {
   if (!plausibleUserId(userId)) throw notFound();
   const checked = checkBanReason(input.reason);
   if (!checked.ok) throw new DomainError("BAN_INVALID", checked.message, 400);
@@ -60,17 +68,39 @@ export async function banCustomer(db: Db, actor: AuditActor, userId: string, inp
     if (Number(updated.numUpdatedRows) !== 1) return null;
     const deleted = await trx.deleteFrom("session").where("userId", "=", userId).executeTakeFirst();
     const sessionsEnded = Number(deleted.numDeletedRows);
-    await writeAudit(trx, actor, { action: "customer.ban", objectType: "user", objectId: userId, before: { banned: false }, after: { banned: true, banReason: reason, sessionsEnded } }, now);
+    await writeAudit(
+      trx,
+      actor,
+      {
+        action: "customer.ban",
+        objectType: "user",
+        objectId: userId,
+        before: { banned: false },
+        after: { banned: true, banReason: reason, sessionsEnded },
+      },
+      now,
+    );
     return { sessionsEnded };
   });
   if (!outcome) return explainRefusal(db, userId, new DomainError("ALREADY_BANNED", BAN_MESSAGES.alreadyBanned, 409));
   return { ...outcome, message: BAN_MESSAGES.banned(outcome.sessionsEnded) };
 }
 
-export async function unbanCustomer(db: Db, actor: AuditActor, userId: string, now = new Date()): Promise<{ message: string }> {
+export async function unbanCustomer(
+  db: Db,
+  actor: AuditActor,
+  userId: string,
+  now = new Date(),
+): Promise<{ message: string }> {
   if (!plausibleUserId(userId)) throw notFound();
   const done = await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom("user").select(["banReason"]).where("id", "=", userId).where(customerOnly).where(isBanned).executeTakeFirst();
+    const before = await trx
+      .selectFrom("user")
+      .select(["banReason"])
+      .where("id", "=", userId)
+      .where(customerOnly)
+      .where(isBanned)
+      .executeTakeFirst();
     if (!before) return false;
     const updated = await trx
       .updateTable("user")
@@ -80,7 +110,18 @@ export async function unbanCustomer(db: Db, actor: AuditActor, userId: string, n
       .where(isBanned)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return false;
-    await writeAudit(trx, actor, { action: "customer.unban", objectType: "user", objectId: userId, before: { banned: true, banReason: before.banReason }, after: { banned: false } }, now);
+    await writeAudit(
+      trx,
+      actor,
+      {
+        action: "customer.unban",
+        objectType: "user",
+        objectId: userId,
+        before: { banned: true, banReason: before.banReason },
+        after: { banned: false },
+      },
+      now,
+    );
     return true;
   });
   if (!done) return explainRefusal(db, userId, new DomainError("NOT_BANNED", BAN_MESSAGES.notBanned, 409));

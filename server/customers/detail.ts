@@ -50,8 +50,17 @@ export async function getCustomer(db: Db, id: string, now = new Date()): Promise
   const [figures, methods, sessions, allOrders, orders] = await Promise.all([
     orderFigures(db, [id]),
     signInMethods(db, [id]),
-    db.selectFrom("session").select((eb) => eb.fn.countAll<number>().as("n")).where("userId", "=", id).where("expiresAt", ">", authDate(db, now)).executeTakeFirstOrThrow(),
-    db.selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("session")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("userId", "=", id)
+      .where("expiresAt", ">", authDate(db, now))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", id)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom("orders")
       .select(["number", "status", "total_cents", "created_at"])
@@ -74,6 +83,11 @@ export async function getCustomer(db: Db, id: string, now = new Date()): Promise
     orderCount: figures.get(id)!.orders,
     lifetimeValueCents: figures.get(id)!.lifetimeValueCents,
     allOrders: Number(allOrders.n),
-    orders: orders.map((o) => ({ number: o.number, status: o.status, totalCents: Number(o.total_cents), createdAt: o.created_at })),
+    orders: orders.map((o) => ({
+      number: o.number,
+      status: o.status,
+      totalCents: Number(o.total_cents),
+      createdAt: o.created_at,
+    })),
   };
 }

@@ -64,7 +64,10 @@ export function normalizeSearch(q: string | null | undefined): string {
 }
 
 /** Placed orders and their total per account, for a page of accounts (orders wants an index on (user_id, status, total_cents)). */
-export async function orderFigures(db: Db, userIds: string[]): Promise<Map<string, { orders: number; lifetimeValueCents: number }>> {
+export async function orderFigures(
+  db: Db,
+  userIds: string[],
+): Promise<Map<string, { orders: number; lifetimeValueCents: number }>> {
   const out = new Map(userIds.map((id) => [id, { orders: 0, lifetimeValueCents: 0 }]));
   if (userIds.length === 0) return out;
   const rows = await db
@@ -74,7 +77,8 @@ export async function orderFigures(db: Db, userIds: string[]): Promise<Map<strin
     .where("status", "in", [...SALE_STATUSES])
     .groupBy("user_id")
     .execute();
-  for (const r of rows) if (r.user_id) out.set(r.user_id, { orders: Number(r.n), lifetimeValueCents: Number(r.total ?? 0) });
+  for (const r of rows)
+    if (r.user_id) out.set(r.user_id, { orders: Number(r.n), lifetimeValueCents: Number(r.total ?? 0) });
   return out;
 }
 
@@ -90,22 +94,31 @@ export async function signInMethods(db: Db, userIds: string[]): Promise<Map<stri
   return out;
 }
 
-export async function listCustomers(db: Db, query: CustomerQuery = {}): Promise<{ rows: CustomerSummary[]; page: number; hasNext: boolean }> {
+export async function listCustomers(
+  db: Db,
+  query: CustomerQuery = {},
+): Promise<{ rows: CustomerSummary[]; page: number; hasNext: boolean }> {
   const page = Math.min(Math.max(Math.trunc(query.page ?? 1) || 1, 1), MAX_CUSTOMER_PAGE);
   const q = normalizeSearch(query.q);
   const staffRoles = [...STAFF_ROLES];
   // The page's rows first, then their figures: OFFSET never pays for the order sums of skipped rows.
-  let select = db.selectFrom("user").select(["user.id", "user.name", "user.email", "user.role", "user.banned", "user.createdAt"]);
+  let select = db
+    .selectFrom("user")
+    .select(["user.id", "user.name", "user.email", "user.role", "user.banned", "user.createdAt"]);
   if (q) {
     const pattern = likeContains(q);
     // SQLite's LIKE ignores ASCII case already (and its lower() is ASCII-only too); PostgreSQL's
     // ILIKE is what pg_trgm's gin_trgm_ops indexes serve.
     const like = sql.raw(dbKind(db) === "postgres" ? "ilike" : "like");
-    select = select.where(sql<SqlBool>`("user"."name" ${like} ${pattern} escape '\\' or "user"."email" ${like} ${pattern} escape '\\')`);
+    select = select.where(
+      sql<SqlBool>`("user"."name" ${like} ${pattern} escape '\\' or "user"."email" ${like} ${pattern} escape '\\')`,
+    );
   }
   if (query.role === "staff") select = select.where("user.role", "in", staffRoles);
-  if (query.role === "customer") select = select.where((eb) => eb.or([eb("user.role", "is", null), eb("user.role", "not in", staffRoles)]));
-  if (query.bannedOnly) select = select.where(sql<SqlBool>`coalesce("user"."banned", ${sql.lit(false)}) = ${sql.lit(true)}`);
+  if (query.role === "customer")
+    select = select.where((eb) => eb.or([eb("user.role", "is", null), eb("user.role", "not in", staffRoles)]));
+  if (query.bannedOnly)
+    select = select.where(sql<SqlBool>`coalesce("user"."banned", ${sql.lit(false)}) = ${sql.lit(true)}`);
 
   const sort = query.sort ?? "newest";
   if (sort === "newest") select = select.orderBy("user.createdAt", "desc").orderBy("user.id", "desc");

@@ -8,7 +8,9 @@ import type { Db } from "./connection.ts";
  * about as long as SQLite takes to run it. The SQL must not depend on the value (no branches on
  * it): only the first call's SQL is kept.
  */
-export function compiledOnce<Value, Row>(build: (db: Db, value: Value) => Compilable<Row>): (db: Db, value: Value) => Promise<Row[]> {
+export function compiledOnce<Value, Row>(
+  build: (db: Db, value: Value) => Compilable<Row>,
+): (db: Db, value: Value) => Promise<Row[]> {
   // Keyed by the database's adapter, which its transactions share: each transaction is a new handle.
   // A handle made with withSchema() or withPlugin() shares its base's adapter too, and would get the
   // base's SQL: the store makes none (createDb sets PostgreSQL's schema on the pool's connections).
@@ -24,7 +26,7 @@ export function compiledOnce<Value, Row>(build: (db: Db, value: Value) => Compil
       text = compiled.sql;
       texts.set(key, text);
     }
-    const result = await db.executeQuery(CompiledQuery.raw(text, [value]) as CompiledQuery<Row>);
+    const result = await db.executeQuery<Row>(CompiledQuery.raw(text, [value]));
     return result.rows;
   };
 }

@@ -7,7 +7,12 @@ import type { Database } from "./schema.ts";
 import { setCommittedReader } from "./committed-read.ts";
 import { PreparingClient } from "./pg-prepared.ts";
 import { openSqlite } from "./sqlite-adapter.ts";
-import { createOwnerOnlyFile, OWNER_ONLY_DIR, protectSqliteFiles, protectStoreFilesOnce } from "../ops/private-files.ts";
+import {
+  createOwnerOnlyFile,
+  OWNER_ONLY_DIR,
+  protectSqliteFiles,
+  protectStoreFilesOnce,
+} from "../ops/private-files.ts";
 
 export type Db = Kysely<Database>;
 export type DbKind = "sqlite" | "postgres";

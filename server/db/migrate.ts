@@ -78,7 +78,8 @@ export async function migrateToLatest(db: Db): Promise<void> {
   const kind = dbKind(db);
   // On PostgreSQL, keep the migration bookkeeping in the connection's own schema, so several
   // schemas in one database (tests, side-by-side installs) never see each other's.
-  const schema = kind === "postgres" ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const schema =
+    kind === "postgres" ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({ db, provider: staticProvider(kind), migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
@@ -90,7 +91,8 @@ export async function migrateToLatest(db: Db): Promise<void> {
 /** Names of migrations this build knows that the database has not run yet (readiness check). */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const kind = dbKind(db);
-  const schema = kind === "postgres" ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const schema =
+    kind === "postgres" ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({ db, provider: staticProvider(kind), migrationTableSchema: schema });
   return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
 }

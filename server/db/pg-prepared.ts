@@ -66,7 +66,8 @@ export class PreparingClient extends pg.Client {
     const [text, values, callback] = args;
     const name = typeof text === "string" && callback === undefined ? statementName(text, values) : null;
     if (name) {
-      const parsed = (this as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+      const parsed = (this as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection
+        ?.parsedStatements;
       const known = parsed?.[name] === text;
       if (known || this.#prepared < MAX_PER_CONNECTION) {
         if (!known) this.#prepared++;

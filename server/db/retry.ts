@@ -34,7 +34,11 @@ export async function withTransactionRetry<T>(work: () => Promise<T>, options: R
     } catch (error) {
       if (!isRetryableTransactionError(error)) throw error;
       if (attempt >= attempts) {
-        throw new DomainError("STORE_BUSY", "The store is very busy right now and could not finish this. Nothing was changed; please try again in a moment.", 503);
+        throw new DomainError(
+          "STORE_BUSY",
+          "The store is very busy right now and could not finish this. Nothing was changed; please try again in a moment.",
+          503,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, base * attempt + Math.random() * base * attempt));
     }

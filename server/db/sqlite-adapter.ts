@@ -41,7 +41,7 @@ export function openSqlite(path: string): SqliteHandle {
     const reader = stmt.columns().length > 0;
     const wrapped: SqliteStatement = {
       reader,
-      all: (params: ReadonlyArray<unknown>) => stmt.all(...toInputs(params)) as unknown[],
+      all: (params: ReadonlyArray<unknown>) => stmt.all(...toInputs(params)),
       run: (params: ReadonlyArray<unknown>) => {
         const r = stmt.run(...toInputs(params));
         return { changes: Number(r.changes), lastInsertRowid: Number(r.lastInsertRowid) };

@@ -29,7 +29,6 @@ export function trustProxySetting(value: string): boolean | number | string {
 /** A Host header as browsers and proxies send it: a name or IP address, and maybe a port. */
 const PLAIN_HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-
 export interface HttpAppOptions {
   /** The React Router build, or (in development) a function that loads the current one. */
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -70,7 +69,10 @@ export function createHttpApp({ build, clientFiles, db, pageCacheMb }: HttpAppOp
   app.use((req, res, next) => {
     const protocol = req.protocol;
     const hosts = [req.headers.host, req.host].filter((h): h is string => typeof h === "string");
-    if ((protocol !== "http" && protocol !== "https") || hosts.some((h) => !PLAIN_HOST.test(h) || !URL.canParse(`${protocol}://${h}`))) {
+    if (
+      (protocol !== "http" && protocol !== "https") ||
+      hosts.some((h) => !PLAIN_HOST.test(h) || !URL.canParse(`${protocol}://${h}`))
+    ) {
       res.status(400).type("text/plain").send("Bad Request");
       return;
     }
@@ -99,7 +101,10 @@ export function createHttpApp({ build, clientFiles, db, pageCacheMb }: HttpAppOp
   app.use(refuseCrossSite(originPolicy(cfg), { except: [STRIPE_WEBHOOK_PATH, "/api/auth/"] }));
 
   if (typeof clientFiles === "string") {
-    app.use("/assets", express.static(path.join(clientFiles, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(
+      "/assets",
+      express.static(path.join(clientFiles, "assets"), { immutable: true, maxAge: "1y", index: false }),
+    );
     // Only paths that look like files reach the disk; page URLs go straight to the app.
     const publicFiles = express.static(clientFiles, { maxAge: "1h", index: false });
     app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()));

@@ -16,22 +16,29 @@ export { AUTH_BODY_LIMIT_BYTES };
 export function authRouter(auth: Auth, allowedOrigins: OriginPolicy | string[]): Router {
   const router = express.Router();
   const handler = toNodeHandler(auth);
-  router.all("/api/auth/{*splat}", bodyLimit(() => AUTH_BODY_LIMIT_BYTES), async (req, res, next) => {
-    if (!authEndpointOpenTo("browser", req.method, req.path.slice("/api/auth".length))) {
-      res.status(404).json({ code: "NOT_FOUND", message: "Not found." });
-      return;
-    }
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      if (!isTrustedOrigin({ get: (name) => req.get(name) ?? null }, allowedOrigins)) {
-        res.status(403).json({ code: "UNTRUSTED_ORIGIN", message: "This request's origin is not in the store's authorized domains." });
+  router.all(
+    "/api/auth/{*splat}",
+    bodyLimit(() => AUTH_BODY_LIMIT_BYTES),
+    async (req, res, next) => {
+      if (!authEndpointOpenTo("browser", req.method, req.path.slice("/api/auth".length))) {
+        res.status(404).json({ code: "NOT_FOUND", message: "Not found." });
         return;
       }
-      // The handler gets the body whole, so one cut off at the cap never reaches it (413 is sent).
-      const body = await collectBody(req);
-      if (body === null) return;
-      if (body.length > 0) req.body = body.toString("utf8");
-    }
-    handler(req, res).catch(next);
-  });
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        if (!isTrustedOrigin({ get: (name) => req.get(name) ?? null }, allowedOrigins)) {
+          res.status(403).json({
+            code: "UNTRUSTED_ORIGIN",
+            message: "This request's origin is not in the store's authorized domains.",
+          });
+          return;
+        }
+        // The handler gets the body whole, so one cut off at the cap never reaches it (413 is sent).
+        const body = await collectBody(req);
+        if (body === null) return;
+        if (body.length > 0) req.body = body.toString("utf8");
+      }
+      handler(req, res).catch(next);
+    },
+  );
   return router;
 }

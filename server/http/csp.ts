@@ -80,10 +80,14 @@ export function inlineScriptHashes(html: string | Buffer): string[] {
     const tagEnd = bytes.indexOf(TAG_END, at);
     if (tagEnd === -1) break;
     let next = tagEnd + 1;
-    if (AFTER_NAME.has(bytes[at + SCRIPT_OPEN.length]!) && !/\ssrc=/.test(bytes.toString("latin1", at, tagEnd))) {
+    if (AFTER_NAME.has(bytes[at + SCRIPT_OPEN.length]) && !/\ssrc=/.test(bytes.toString("latin1", at, tagEnd))) {
       const close = bytes.indexOf(SCRIPT_CLOSE, tagEnd + 1);
       if (close === -1) break;
-      hashes.add(`'sha256-${createHash("sha256").update(bytes.subarray(tagEnd + 1, close)).digest("base64")}'`);
+      hashes.add(
+        `'sha256-${createHash("sha256")
+          .update(bytes.subarray(tagEnd + 1, close))
+          .digest("base64")}'`,
+      );
       next = close + SCRIPT_CLOSE.length;
     }
     at = bytes.indexOf(SCRIPT_OPEN, next);

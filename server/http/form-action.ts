@@ -25,7 +25,9 @@ export async function readSmallForm(request: Request, maxBytes = MAX_FORM_BYTES)
     }),
   );
   try {
-    return await new Response(body ?? null, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
+    return await new Response(body ?? null, {
+      headers: { "content-type": request.headers.get("content-type") ?? "" },
+    }).formData();
   } catch {
     throw seen > maxBytes ? tooLarge() : data("The form could not be read.", { status: 400 });
   }
@@ -45,7 +47,8 @@ export async function answerFormAction(
     if (isDataRequest(request)) return data({ ok: true, message }, { headers: options.headers });
     throw redirect(options.redirectTo, { headers: options.headers });
   } catch (error) {
-    if (isDomainError(error)) return data({ ok: false, message: error.message }, { status: error.status, headers: options.headers });
+    if (isDomainError(error))
+      return data({ ok: false, message: error.message }, { status: error.status, headers: options.headers });
     throw error;
   }
 }

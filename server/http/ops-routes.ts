@@ -15,7 +15,14 @@ const READINESS_TTL_MS = 1000;
 
 /** Database reachable, migrations current, Redis reachable when configured. */
 export function readinessCheck(db: Db, redisUrl?: string): () => Promise<Readiness> {
-  const redis = redisUrl ? new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, commandTimeout: 500, enableOfflineQueue: false }) : null;
+  const redis = redisUrl
+    ? new Redis(redisUrl, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+        commandTimeout: 500,
+        enableOfflineQueue: false,
+      })
+    : null;
   redis?.on("error", () => undefined);
   let cached: { at: number; value: Promise<Readiness> } | null = null;
   const run = async (): Promise<Readiness> => {
@@ -66,7 +73,10 @@ export function opsRouter(db: Db, cfg: Pick<AppConfig, "REDIS_URL" | "METRICS_AL
       res.setHeader("Cache-Control", "no-store");
       res.type(contentType).send(body);
     } catch (error) {
-      res.status(503).type("text/plain").send(error instanceof Error ? error.message : "metrics unavailable");
+      res
+        .status(503)
+        .type("text/plain")
+        .send(error instanceof Error ? error.message : "metrics unavailable");
     }
   });
   return router;

@@ -25,7 +25,12 @@ const STORED_HEADERS = new Set(["content-type", "cache-control", "content-securi
 
 /** Whether a response may be stored by a shared cache, and for how long (seconds), by its own headers. */
 export function sharedMaxAge(cacheControl: string | undefined): number | null {
-  if (!cacheControl || !/(?:^|,)\s*public\b/.test(cacheControl) || /\b(?:private|no-store|no-cache)\b/.test(cacheControl)) return null;
+  if (
+    !cacheControl ||
+    !/(?:^|,)\s*public\b/.test(cacheControl) ||
+    /\b(?:private|no-store|no-cache)\b/.test(cacheControl)
+  )
+    return null;
   const seconds = SHARED_MAX_AGE.exec(cacheControl)?.[1];
   return seconds ? Number(seconds) : null;
 }
@@ -77,7 +82,7 @@ export function pageCache(db: Db, { maxBytes }: PageCacheOptions) {
     }
     const hit = entries.get(key);
     const current = hit?.version === version;
-    const fresh = current && Date.now() < hit!.expiresAt;
+    const fresh = current && Date.now() < hit.expiresAt;
     // An expired page may be served while another request renders it again; a page from before a
     // catalog change never is.
     if (hit && current && (fresh || refreshing.has(key))) {
@@ -101,7 +106,11 @@ export function pageCache(db: Db, { maxBytes }: PageCacheOptions) {
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     const keep = (chunk: unknown, encoding?: unknown) => {
       if (chunk == null || typeof chunk === "function") return;
-      chunks.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : Buffer.from(chunk as Uint8Array));
+      chunks.push(
+        typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+          : Buffer.from(chunk as Uint8Array),
+      );
     };
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
       keep(chunk, rest[0]);
@@ -114,7 +123,13 @@ export function pageCache(db: Db, { maxBytes }: PageCacheOptions) {
         const headers = Object.entries(res.getHeaders())
           .filter(([name]) => STORED_HEADERS.has(name))
           .map(([name, value]) => [name, String(value)] as [string, string]);
-        store(key, { version, expiresAt: Date.now() + seconds * 1000, status: 200, headers, body: Buffer.concat(chunks) });
+        store(key, {
+          version,
+          expiresAt: Date.now() + seconds * 1000,
+          status: 200,
+          headers,
+          body: Buffer.concat(chunks),
+        });
       } else if (hit) {
         remove(key);
       }

@@ -29,7 +29,8 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"
 /** React Router's ranking: 10 a static segment, 3 a dynamic one, plus the segment count. */
 function compile(pattern: string): CompiledPage {
   const segments = pattern.split("/").filter(Boolean);
-  if (segments.some((s) => s.includes("*") || s.endsWith("?"))) throw new Error(`page-routes.ts does not match optional or splat segments yet: ${pattern}`);
+  if (segments.some((s) => s.includes("*") || s.endsWith("?")))
+    throw new Error(`page-routes.ts does not match optional or splat segments yet: ${pattern}`);
   const source = segments.map((s) => (s.startsWith(":") ? "/[^/]+" : `/${escapeRegex(s)}`)).join("");
   const score = segments.reduce((sum, s) => sum + (s.startsWith(":") ? 3 : 10), segments.length);
   return { pattern, regex: new RegExp(`^${source || "/"}/?$`, "i"), score };
@@ -43,7 +44,10 @@ const PAGES = ranked(pagePatterns());
 
 function decoded(pathname: string): string {
   try {
-    return pathname.split("/").map((s) => decodeURIComponent(s).replace(/\//g, "%2F")).join("/");
+    return pathname
+      .split("/")
+      .map((s) => decodeURIComponent(s).replace(/\//g, "%2F"))
+      .join("/");
   } catch {
     return pathname;
   }

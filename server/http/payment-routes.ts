@@ -25,12 +25,19 @@ export function paymentRouter(db: Db, cfg: AppConfig): Router {
     }
     const limit = await limiter.hit(clientKey(req.ip ?? req.socket.remoteAddress));
     if (!limit.allowed) {
-      res.status(429).set("Retry-After", String(limit.retryAfterSeconds)).json({ received: false, error: "Too many requests" });
+      res
+        .status(429)
+        .set("Retry-After", String(limit.retryAfterSeconds))
+        .json({ received: false, error: "Too many requests" });
       return;
     }
     try {
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const reply = await handleStripeWebhook(db, payments, { rawBody, signature: req.get("stripe-signature") ?? null, siteUrl: cfg.siteUrl });
+      const reply = await handleStripeWebhook(db, payments, {
+        rawBody,
+        signature: req.get("stripe-signature") ?? null,
+        siteUrl: cfg.siteUrl,
+      });
       if (reply.status !== 200) logLine(`Stripe webhook refused: ${reply.body.error}`);
       res.status(reply.status).json(reply.body);
     } catch (error) {

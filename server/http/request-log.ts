@@ -30,7 +30,17 @@ export function requestLog(options: { trustRequestId: (req: Request) => boolean 
       const route = routeLabel(req.path);
       const status = res.writableFinished ? res.statusCode : 499;
       metrics().httpDuration.observe({ method: req.method, route, status: String(status) }, seconds);
-      log().info({ reqId: id, method: req.method, route, status, ms: Math.round(seconds * 10_000) / 10, cache: res.getHeader("x-page-cache") ?? undefined }, "request");
+      log().info(
+        {
+          reqId: id,
+          method: req.method,
+          route,
+          status,
+          ms: Math.round(seconds * 10_000) / 10,
+          cache: res.getHeader("x-page-cache") ?? undefined,
+        },
+        "request",
+      );
     };
     res.on("finish", finish);
     res.on("close", finish);

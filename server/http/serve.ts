@@ -36,7 +36,9 @@ export function serveStore({ cfg, build, clientFiles, pageCacheMb, workers = 1, 
   const app = createHttpApp({ build, clientFiles, db, pageCacheMb });
   const server = app.listen(cfg.PORT, cfg.HOST, () => {
     if (!cluster.isWorker || cluster.worker?.id === 1) {
-      log().info(`Store listening on ${cfg.siteUrl} (${cfg.databaseKind}, ${workers} process${workers > 1 ? "es" : ""})`);
+      log().info(
+        `Store listening on ${cfg.siteUrl} (${cfg.databaseKind}, ${workers} process${workers > 1 ? "es" : ""})`,
+      );
     }
   });
   onListening?.(server);
@@ -46,7 +48,10 @@ export function serveStore({ cfg, build, clientFiles, pageCacheMb, workers = 1, 
   // Every HTTP process runs a mail sender; the queue's claim/lease scheme makes that safe.
   const mailSender = startMailSender(db, { log: logLine });
   // Periodic jobs (retention, expired holds …) run in every process too, each claimed by a lease.
-  const jobs = startJobs(db, backgroundJobs(), { log: logLine, tickMs: Math.min(5_000, cfg.PAYMENT_RECONCILE_SECONDS * 1000) });
+  const jobs = startJobs(db, backgroundJobs(), {
+    log: logLine,
+    tickMs: Math.min(5_000, cfg.PAYMENT_RECONCILE_SECONDS * 1000),
+  });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -32,5 +32,9 @@ export async function shutDownGracefully(server: Server, options: ShutdownOption
   const cut = lifecycle.inFlight;
   server.closeAllConnections();
   await options.stopWork();
-  options.log(cut ? `Stopped after ${options.timeoutMs} ms with ${cut} request(s) cut off` : `Stopped cleanly in ${Date.now() - started} ms`);
+  options.log(
+    cut
+      ? `Stopped after ${options.timeoutMs} ms with ${cut} request(s) cut off`
+      : `Stopped cleanly in ${Date.now() - started} ms`,
+  );
 }

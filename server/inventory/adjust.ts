@@ -10,21 +10,45 @@ import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { moveStock, type StockMoveResult, type StockReason } from "./stock.ts";
 
-export async function adjustStock(db: Db, actor: StaffActor, productId: number, input: StockAdjustInput): Promise<StockMoveResult> {
+export async function adjustStock(
+  db: Db,
+  actor: StaffActor,
+  productId: number,
+  input: StockAdjustInput,
+): Promise<StockMoveResult> {
   assertCan(actor, { stock: ["adjust"] });
   return db.transaction().execute(async (trx) => {
-    const product = await trx.selectFrom("products").select(["id", "stock_quantity"]).where("id", "=", productId).executeTakeFirst();
+    const product = await trx
+      .selectFrom("products")
+      .select(["id", "stock_quantity"])
+      .where("id", "=", productId)
+      .executeTakeFirst();
     if (!product) throw new DomainError("not_found", "That product doesn't exist.", 404);
-    const result = await moveStock(trx, { productId, delta: input.change, reason: input.reason, actor: ledgerActor(actor), note: input.note || null });
+    const result = await moveStock(trx, {
+      productId,
+      delta: input.change,
+      reason: input.reason,
+      actor: ledgerActor(actor),
+      note: input.note || null,
+    });
     if (!result) {
-      throw new DomainError("stock_short", `Stock can't go below zero: there are ${product.stock_quantity} in stock, so the change can be at most −${product.stock_quantity}.`, 409);
+      throw new DomainError(
+        "stock_short",
+        `Stock can't go below zero: there are ${product.stock_quantity} in stock, so the change can be at most −${product.stock_quantity}.`,
+        409,
+      );
     }
     await writeAudit(trx, actor, {
       action: "stock.adjust",
       objectType: "product",
       objectId: productId,
       before: { stock_quantity: result.stockBefore },
-      after: { stock_quantity: result.stockAfter, reason: input.reason, note: input.note || null, movement_id: result.movementId },
+      after: {
+        stock_quantity: result.stockAfter,
+        reason: input.reason,
+        note: input.note || null,
+        movement_id: result.movementId,
+      },
     });
     return result;
   });
@@ -48,18 +72,39 @@ export async function recentLedger(db: Db, productId: number, limit = 20): Promi
   const rows = await db
     .selectFrom("stock_movements as m")
     .leftJoin("orders as o", "o.id", "m.order_id")
-    .select(["m.id", "m.created_at", "m.actor", "m.delta", "m.stock_before", "m.stock_after", "m.reason", "m.note", "o.number as order_number"])
+    .select([
+      "m.id",
+      "m.created_at",
+      "m.actor",
+      "m.delta",
+      "m.stock_before",
+      "m.stock_after",
+      "m.reason",
+      "m.note",
+      "o.number as order_number",
+    ])
     .where("m.product_id", "=", productId)
     .orderBy("m.id", "desc")
     .limit(Math.min(Math.max(limit, 1), 200))
     .execute();
-  const userIds = [...new Set(rows.map((r) => /^(?:staff|user):(.+)$/.exec(r.actor ?? "")?.[1]).filter((v): v is string => Boolean(v)))];
+  const userIds = [
+    ...new Set(
+      rows.map((r) => /^(?:staff|user):(.+)$/.exec(r.actor ?? "")?.[1]).filter((v): v is string => Boolean(v)),
+    ),
+  ];
   const names = new Map(
-    userIds.length ? (await db.selectFrom("user").select(["id", "name"]).where("id", "in", userIds).execute()).map((u) => [u.id, u.name]) : [],
+    userIds.length
+      ? (await db.selectFrom("user").select(["id", "name"]).where("id", "in", userIds).execute()).map((u) => [
+          u.id,
+          u.name,
+        ])
+      : [],
   );
   return rows.map((r) => {
     const m = /^(staff|user):(.+)$/.exec(r.actor ?? "");
-    const who = m ? `${names.get(m[2]!) || "unknown"} (${m[1] === "staff" ? "staff" : "customer"})` : (r.actor ?? (r.order_number ? "order" : "—"));
+    const who = m
+      ? `${names.get(m[2]) || "unknown"} (${m[1] === "staff" ? "staff" : "customer"})`
+      : (r.actor ?? (r.order_number ? "order" : "—"));
     return {
       id: Number(r.id),
       createdAt: r.created_at,

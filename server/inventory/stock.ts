@@ -15,7 +15,11 @@ import { STOCK_REASONS, type StockReason } from "./stock-reasons.ts";
 export class OutOfStockError extends DomainError {
   readonly productIds: number[];
   constructor(titles: string[], productIds: number[]) {
-    super("OUT_OF_STOCK", `Sorry — not enough stock left for: ${titles.join(", ")}. Nothing was charged and your order was not placed; please update your cart.`, 409);
+    super(
+      "OUT_OF_STOCK",
+      `Sorry — not enough stock left for: ${titles.join(", ")}. Nothing was charged and your order was not placed; please update your cart.`,
+      409,
+    );
     this.productIds = productIds;
   }
 }
@@ -40,12 +44,20 @@ export interface StockMoveResult {
 }
 
 function check(move: StockMove) {
-  if (!Number.isSafeInteger(move.delta) || move.delta === 0) throw new RangeError(`Stock delta must be a non-zero integer, got ${move.delta}`);
-  if (!(STOCK_REASONS as readonly string[]).includes(move.reason)) throw new RangeError(`Unknown stock reason ${move.reason}`);
+  if (!Number.isSafeInteger(move.delta) || move.delta === 0)
+    throw new RangeError(`Stock delta must be a non-zero integer, got ${move.delta}`);
+  if (!(STOCK_REASONS as readonly string[]).includes(move.reason))
+    throw new RangeError(`Unknown stock reason ${move.reason}`);
 }
 
 function ledgerRow(move: StockMove, now: string) {
-  return { reason: move.reason, orderId: move.orderId ?? null, actor: move.actor ?? null, note: move.note?.slice(0, 500) ?? null, now };
+  return {
+    reason: move.reason,
+    orderId: move.orderId ?? null,
+    actor: move.actor ?? null,
+    note: move.note?.slice(0, 500) ?? null,
+    now,
+  };
 }
 
 async function applyMove(trx: Transaction<Database>, move: StockMove, now: string): Promise<StockMoveResult | null> {
@@ -83,9 +95,17 @@ async function applyMove(trx: Transaction<Database>, move: StockMove, now: strin
  * of two), and, when `bumpRow` is given, the catalog version bump too, after the product's lock as
  * in moveStocks. SQLite has no data-modifying WITH, hence the two paths.
  */
-async function applyMoveInOneStatement(trx: Transaction<Database>, move: StockMove, now: string, bumpRow: number | null): Promise<StockMoveResult | null> {
+async function applyMoveInOneStatement(
+  trx: Transaction<Database>,
+  move: StockMove,
+  now: string,
+  bumpRow: number | null,
+): Promise<StockMoveResult | null> {
   const ledger = ledgerRow(move, now);
-  const bump = bumpRow == null ? sql`` : sql`, bumped AS (UPDATE catalog_version SET version = version + 1 WHERE id = ${bumpRow} AND EXISTS (SELECT 1 FROM moved))`;
+  const bump =
+    bumpRow == null
+      ? sql``
+      : sql`, bumped AS (UPDATE catalog_version SET version = version + 1 WHERE id = ${bumpRow} AND EXISTS (SELECT 1 FROM moved))`;
   const { rows } = await sql<{ id: number | string; stock_after: number | string }>`
     WITH moved AS (
       UPDATE products SET stock_quantity = stock_quantity + ${move.delta}
@@ -110,13 +130,19 @@ async function applyMoveInOneStatement(trx: Transaction<Database>, move: StockMo
  * given; null where the stock was short (or the product is gone): nothing was changed for that
  * move, and the caller decides whether to roll the whole transaction back.
  */
-export async function moveStocks(trx: Transaction<Database>, moves: StockMove[], options: { now?: Date } = {}): Promise<(StockMoveResult | null)[]> {
+export async function moveStocks(
+  trx: Transaction<Database>,
+  moves: StockMove[],
+  options: { now?: Date } = {},
+): Promise<(StockMoveResult | null)[]> {
   for (const move of moves) check(move);
   const now = (options.now ?? new Date()).toISOString();
-  const order = moves.map((move, index) => ({ move, index })).sort((a, b) => a.move.productId - b.move.productId || a.index - b.index);
+  const order = moves
+    .map((move, index) => ({ move, index }))
+    .sort((a, b) => a.move.productId - b.move.productId || a.index - b.index);
   const results: (StockMoveResult | null)[] = new Array(moves.length).fill(null);
-  const oneStatement = dbKind(trx as unknown as Db) === "postgres";
-  const bumpRow = order.length ? catalogVersionRow(order[0]!.move.productId) : null;
+  const oneStatement = dbKind(trx) === "postgres";
+  const bumpRow = order.length ? catalogVersionRow(order[0].move.productId) : null;
   let bumped = false;
   for (const [i, { move, index }] of order.entries()) {
     if (!oneStatement) {
@@ -132,7 +158,11 @@ export async function moveStocks(trx: Transaction<Database>, moves: StockMove[],
 }
 
 /** One stock change and its ledger row; null when the stock was short (nothing changed). */
-export async function moveStock(trx: Transaction<Database>, move: StockMove, options: { now?: Date } = {}): Promise<StockMoveResult | null> {
+export async function moveStock(
+  trx: Transaction<Database>,
+  move: StockMove,
+  options: { now?: Date } = {},
+): Promise<StockMoveResult | null> {
   const [result] = await moveStocks(trx, [move], options);
   return result ?? null;
 }

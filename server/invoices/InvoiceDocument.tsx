@@ -36,7 +36,8 @@ const COLUMNS = [
   { key: "total", label: "Total", width: "13%" },
 ] as const;
 
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 const money = (cents: number) => formatMoney(cents).replace("\u2212", "-");
 
 function discountText(line: InvoiceData["lines"][number]): string {
@@ -80,7 +81,9 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
             <Text style={styles.heading}>Invoice {invoice.number}</Text>
             <Text>Invoice date: {day(invoice.issuedAt)}</Text>
             <Text>{dueText(invoice)}</Text>
-            <Text>Order: {invoice.orderNumber} of {day(invoice.orderedAt)}</Text>
+            <Text>
+              Order: {invoice.orderNumber} of {day(invoice.orderedAt)}
+            </Text>
             {invoice.poNumber ? <Text>PO number: {invoice.poNumber}</Text> : null}
           </View>
           <View style={styles.block}>
@@ -118,7 +121,9 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
           </View>
           {invoice.lines.map((line, i) => (
             <View key={i} style={styles.row} wrap={false}>
-              <Text style={[styles.td, { width: "40%" }]}>{`${line.sku ? `${line.sku} ` : ""}${line.title}${line.color ? ` (${line.color})` : ""}`}</Text>
+              <Text
+                style={[styles.td, { width: "40%" }]}
+              >{`${line.sku ? `${line.sku} ` : ""}${line.title}${line.color ? ` (${line.color})` : ""}`}</Text>
               <Text style={[styles.td, { width: "8%" }]}>{line.quantity}</Text>
               <Text style={[styles.td, { width: "14%" }]}>{line.listCents != null ? money(line.listCents) : ""}</Text>
               <Text style={[styles.td, { width: "12%" }]}>{discountText(line)}</Text>

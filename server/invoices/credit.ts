@@ -14,7 +14,8 @@ type Handle = Db | Transaction<Database>;
 
 export const NET30_METHOD = "invoice-net30";
 
-export const NET30_NOT_OFFERED_MESSAGE = "Invoice on net-30 terms is for trade accounts that have credit terms with us. Choose card or pay on delivery, or ask us about net-30 terms.";
+export const NET30_NOT_OFFERED_MESSAGE =
+  "Invoice on net-30 terms is for trade accounts that have credit terms with us. Choose card or pay on delivery, or ask us about net-30 terms.";
 
 /** What the company owes on net-30 invoices not yet paid (cancelled orders' invoices are void). */
 export async function unpaidInvoicesCents(db: Handle, organizationId: string): Promise<number> {
@@ -42,8 +43,11 @@ export interface CreditTerms {
  */
 export async function checkCredit(trx: Transaction<Database>, terms: CreditTerms, orderCents: number): Promise<void> {
   if (!terms.net30) throw new DomainError("NET30_NOT_OFFERED", NET30_NOT_OFFERED_MESSAGE, 409);
-  const lock = trx.selectFrom("companies").select("credit_limit_cents").where("organization_id", "=", terms.organizationId);
-  const company = await (dbKind(trx as unknown as Db) === "postgres" ? lock.forUpdate() : lock).executeTakeFirst();
+  const lock = trx
+    .selectFrom("companies")
+    .select("credit_limit_cents")
+    .where("organization_id", "=", terms.organizationId);
+  const company = await (dbKind(trx) === "postgres" ? lock.forUpdate() : lock).executeTakeFirst();
   const limit = Number(company?.credit_limit_cents ?? 0);
   const owed = await unpaidInvoicesCents(trx, terms.organizationId);
   if (owed + orderCents > limit) {
@@ -59,9 +63,18 @@ export async function checkCredit(trx: Transaction<Database>, terms: CreditTerms
 /** Credit used and left, for the company's account page and the checkout. */
 export async function creditStanding(db: Db, organizationId: string) {
   const [company, owed] = await Promise.all([
-    db.selectFrom("companies").select(["net30", "credit_limit_cents"]).where("organization_id", "=", organizationId).executeTakeFirst(),
+    db
+      .selectFrom("companies")
+      .select(["net30", "credit_limit_cents"])
+      .where("organization_id", "=", organizationId)
+      .executeTakeFirst(),
     unpaidInvoicesCents(db, organizationId),
   ]);
   const limitCents = Number(company?.credit_limit_cents ?? 0);
-  return { net30: Boolean(company?.net30), limitCents, owedCents: owed, availableCents: Math.max(0, limitCents - owed) };
+  return {
+    net30: Boolean(company?.net30),
+    limitCents,
+    owedCents: owed,
+    availableCents: Math.max(0, limitCents - owed),
+  };
 }

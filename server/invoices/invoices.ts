@@ -35,12 +35,24 @@ async function nextInvoiceNumber(trx: Transaction<Database>): Promise<string> {
  * invoice is due NET_TERMS_DAYS after it is issued; an order already paid gets a paid invoice.
  */
 export async function issueInvoiceInTransaction(trx: Transaction<Database>, orderId: number, now = new Date()) {
-  const order = await trx.selectFrom("orders").select(["id", "status", "payment_method", "payment_status", "total_cents", "organization_id", "version"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+  const order = await trx
+    .selectFrom("orders")
+    .select(["id", "status", "payment_method", "payment_status", "total_cents", "organization_id", "version"])
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
   await trx.updateTable("orders").set({ version: order.version }).where("id", "=", orderId).execute();
   const again = await trx.selectFrom("invoices").selectAll().where("order_id", "=", orderId).executeTakeFirst();
   if (again) return again;
-  const rejected = order.status === "cancelled" && (await trx.selectFrom("order_approvals").select("decision").where("order_id", "=", orderId).where("decision", "=", "rejected").executeTakeFirst());
-  if (NEVER_PLACED.includes(order.status) || rejected) throw new DomainError("NO_INVOICE_YET", "This order hasn't been placed, so it has no invoice yet.", 409);
+  const rejected =
+    order.status === "cancelled" &&
+    (await trx
+      .selectFrom("order_approvals")
+      .select("decision")
+      .where("order_id", "=", orderId)
+      .where("decision", "=", "rejected")
+      .executeTakeFirst());
+  if (NEVER_PLACED.includes(order.status) || rejected)
+    throw new DomainError("NO_INVOICE_YET", "This order hasn't been placed, so it has no invoice yet.", 409);
   const net30 = order.payment_method === "invoice-net30";
   const paid = order.payment_status === "paid";
   const invoice = {
@@ -67,7 +79,12 @@ export async function issueInvoice(db: Db, orderId: number, now = new Date()) {
 
 /** A cancelled order owes nothing: its unpaid invoice is void (it stays, numbered, for the books). */
 export async function voidInvoice(trx: Transaction<Database>, orderId: number): Promise<void> {
-  await trx.updateTable("invoices").set({ status: "void" }).where("order_id", "=", orderId).where("status", "=", "unpaid").execute();
+  await trx
+    .updateTable("invoices")
+    .set({ status: "void" })
+    .where("order_id", "=", orderId)
+    .where("status", "=", "unpaid")
+    .execute();
 }
 
 /** VAT included in a tax-inclusive amount at `percent` (20% of a £120 total is £20). */
@@ -85,17 +102,43 @@ async function invoiceData(db: Db, order: { id: number }) {
     db
       .selectFrom("order_lines as l")
       .leftJoin("products as p", "p.id", "l.product_id")
-      .select(["p.sku", "l.title", "l.color", "l.quantity", "l.unit_price_cents", "l.line_total_cents", "l.list_price_cents"])
+      .select([
+        "p.sku",
+        "l.title",
+        "l.color",
+        "l.quantity",
+        "l.unit_price_cents",
+        "l.line_total_cents",
+        "l.list_price_cents",
+      ])
       .where("l.order_id", "=", o.id)
       .orderBy("l.id")
       .execute(),
-    o.organization_id ? db.selectFrom("companies").selectAll().where("organization_id", "=", o.organization_id).executeTakeFirst() : undefined,
+    o.organization_id
+      ? db.selectFrom("companies").selectAll().where("organization_id", "=", o.organization_id).executeTakeFirst()
+      : undefined,
   ]);
   const billing = company
-    ? { name: company.name, lines: [company.billing_line1, company.billing_line2, `${company.billing_city}${company.billing_region ? `, ${company.billing_region}` : ""} ${company.billing_postcode}`, countryName(company.country)], taxLabel: company.country === "GB" ? "VAT number" : "EIN", taxId: company.tax_id }
+    ? {
+        name: company.name,
+        lines: [
+          company.billing_line1,
+          company.billing_line2,
+          `${company.billing_city}${company.billing_region ? `, ${company.billing_region}` : ""} ${company.billing_postcode}`,
+          countryName(company.country),
+        ],
+        taxLabel: company.country === "GB" ? "VAT number" : "EIN",
+        taxId: company.tax_id,
+      }
     : {
         name: o.business_name ?? o.ship_name,
-        lines: [o.business_name ? o.ship_name : null, o.ship_line1, o.ship_line2, `${o.ship_city}${o.ship_region ? `, ${o.ship_region}` : ""} ${o.ship_postcode}`, countryName(o.ship_country)],
+        lines: [
+          o.business_name ? o.ship_name : null,
+          o.ship_line1,
+          o.ship_line2,
+          `${o.ship_city}${o.ship_region ? `, ${o.ship_region}` : ""} ${o.ship_postcode}`,
+          countryName(o.ship_country),
+        ],
         taxLabel: o.ship_country === "GB" ? "VAT number" : "EIN",
         taxId: o.tax_number,
       };
@@ -112,13 +155,29 @@ async function invoiceData(db: Db, order: { id: number }) {
     paymentMethod: o.payment_method,
     paymentStatus: o.payment_status,
     billing: { ...billing, lines: billing.lines.filter((l): l is string => Boolean(l)) },
-    shipTo: [o.ship_name, o.ship_line1, o.ship_line2, `${o.ship_city}${o.ship_region ? `, ${o.ship_region}` : ""} ${o.ship_postcode}`, countryName(o.ship_country)].filter((l): l is string => Boolean(l)),
-    lines: lines.map((l) => ({ sku: l.sku ?? "", title: l.title, color: l.color, quantity: l.quantity, unitCents: l.unit_price_cents, listCents: l.list_price_cents, totalCents: l.line_total_cents })),
+    shipTo: [
+      o.ship_name,
+      o.ship_line1,
+      o.ship_line2,
+      `${o.ship_city}${o.ship_region ? `, ${o.ship_region}` : ""} ${o.ship_postcode}`,
+      countryName(o.ship_country),
+    ].filter((l): l is string => Boolean(l)),
+    lines: lines.map((l) => ({
+      sku: l.sku ?? "",
+      title: l.title,
+      color: l.color,
+      quantity: l.quantity,
+      unitCents: l.unit_price_cents,
+      listCents: l.list_price_cents,
+      totalCents: l.line_total_cents,
+    })),
     subtotalCents: o.subtotal_cents,
     memberDiscountCents: o.member_discount_cents,
     shippingCents: o.shipping_cents,
     totalCents: o.total_cents,
-    tax: uk ? { kind: "uk-vat" as const, percent: UK_VAT_PERCENT, cents: includedVatCents(o.total_cents) } : { kind: "us-sales-tax" as const },
+    tax: uk
+      ? { kind: "uk-vat" as const, percent: UK_VAT_PERCENT, cents: includedVatCents(o.total_cents) }
+      : { kind: "us-sales-tax" as const },
   };
 }
 
@@ -127,7 +186,12 @@ export type InvoiceData = Awaited<ReturnType<typeof invoiceData>>;
 /** The signed-in customer's own order's invoice; null for anyone else's (a 404). */
 export async function invoiceForCustomer(db: Db, userId: string, number: string): Promise<InvoiceData | null> {
   if (!/^TH-[0-9A-F]{10}$/.test(number)) return null;
-  const order = await db.selectFrom("orders").select("id").where("number", "=", number).where("user_id", "=", userId).executeTakeFirst();
+  const order = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("number", "=", number)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return order ? invoiceData(db, order) : null;
 }
 

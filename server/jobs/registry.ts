@@ -12,6 +12,8 @@ export function backgroundJobs(): PeriodicJob[] {
   return [
     retentionJob(retentionPolicyFromConfig(cfg)),
     expireHoldsJob(),
-    ...(payments ? [reconcilePaymentsJob(payments, { everyMs: cfg.PAYMENT_RECONCILE_SECONDS * 1000, siteUrl: cfg.siteUrl })] : []),
+    ...(payments
+      ? [reconcilePaymentsJob(payments, { everyMs: cfg.PAYMENT_RECONCILE_SECONDS * 1000, siteUrl: cfg.siteUrl })]
+      : []),
   ];
 }

@@ -27,7 +27,12 @@ export interface JobRunnerOptions {
 }
 
 /** Runs `job` once if this holder wins its lease. Returns whether it ran. */
-export async function runJobIfDue(db: Db, job: PeriodicJob, holder: string, options: Pick<JobRunnerOptions, "log" | "now"> = {}): Promise<boolean> {
+export async function runJobIfDue(
+  db: Db,
+  job: PeriodicJob,
+  holder: string,
+  options: Pick<JobRunnerOptions, "log" | "now"> = {},
+): Promise<boolean> {
   const now = options.now?.() ?? new Date();
   const leaseMs = job.leaseMs ?? Math.max(60_000, job.everyMs);
   if (!(await claimJobLease(db, job.name, holder, { leaseMs, everyMs: job.everyMs, now }))) return false;

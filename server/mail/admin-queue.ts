@@ -39,7 +39,12 @@ export async function countStuckMail(db: Db, now = new Date()): Promise<number> 
   const row = await db
     .selectFrom("mail_queue")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where((eb) => eb.or([eb("status", "in", ["failed", "unknown"]), eb.and([eb("status", "=", "queued"), eb("next_attempt_at", "<", overdueSince(now))])]))
+    .where((eb) =>
+      eb.or([
+        eb("status", "in", ["failed", "unknown"]),
+        eb.and([eb("status", "=", "queued"), eb("next_attempt_at", "<", overdueSince(now))]),
+      ]),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -71,7 +76,17 @@ export async function mailQueueView(db: Db, now = new Date()): Promise<MailQueue
     listMail(db, ["failed", "unknown"], STUCK_SHOWN),
     db
       .selectFrom("mail_queue")
-      .select(["id", "status", "to_address", "subject", "attempts", "message_id", "last_error", "updated_at", "body_erased_at"])
+      .select([
+        "id",
+        "status",
+        "to_address",
+        "subject",
+        "attempts",
+        "message_id",
+        "last_error",
+        "updated_at",
+        "body_erased_at",
+      ])
       .where("status", "=", "queued")
       .where("next_attempt_at", "<", overdueSince(now))
       .orderBy("next_attempt_at")
@@ -83,14 +98,34 @@ export async function mailQueueView(db: Db, now = new Date()): Promise<MailQueue
 }
 
 /** Requeues one failed or unknown mail, with its audit row in the same transaction. */
-export async function requeueMailAsStaff(db: Db, actor: AuditActor, id: number, now = new Date()): Promise<{ message: string }> {
+export async function requeueMailAsStaff(
+  db: Db,
+  actor: AuditActor,
+  id: number,
+  now = new Date(),
+): Promise<{ message: string }> {
   return db.transaction().execute(async (trx) => {
     const outcome = await requeueChecked(trx, id);
     if (!outcome.ok) {
       const status = outcome.reason === "missing" ? 404 : 409;
-      throw new DomainError(`MAIL_${outcome.reason.toUpperCase().replace("-", "_")}`, capitalize(outcome.message), status);
+      throw new DomainError(
+        `MAIL_${outcome.reason.toUpperCase().replace("-", "_")}`,
+        capitalize(outcome.message),
+        status,
+      );
     }
-    await writeAudit(trx, actor, { action: "mail.requeue", objectType: "mail", objectId: id, before: { status: outcome.status }, after: { status: "queued" } }, now);
+    await writeAudit(
+      trx,
+      actor,
+      {
+        action: "mail.requeue",
+        objectType: "mail",
+        objectId: id,
+        before: { status: outcome.status },
+        after: { status: "queued" },
+      },
+      now,
+    );
     return { message: capitalize(outcome.message) };
   });
 }
@@ -100,7 +135,11 @@ export async function requeueMailAsStaff(db: Db, actor: AuditActor, id: number, 
  * transaction. 'unknown' mails are left alone: each may have been delivered already, so a person
  * checks the SMTP server's log for it and requeues it on its own.
  */
-export async function requeueAllFailed(db: Db, actor: AuditActor, now = new Date()): Promise<{ count: number; message: string }> {
+export async function requeueAllFailed(
+  db: Db,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<{ count: number; message: string }> {
   const count = await db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom("mail_queue")
@@ -114,12 +153,26 @@ export async function requeueAllFailed(db: Db, actor: AuditActor, now = new Date
     for (const { id } of rows) {
       const outcome = await requeueChecked(trx, Number(id));
       if (!outcome.ok) continue;
-      await writeAudit(trx, actor, { action: "mail.requeue", objectType: "mail", objectId: Number(id), before: { status: outcome.status }, after: { status: "queued" } }, now);
+      await writeAudit(
+        trx,
+        actor,
+        {
+          action: "mail.requeue",
+          objectType: "mail",
+          objectId: Number(id),
+          before: { status: outcome.status },
+          after: { status: "queued" },
+        },
+        now,
+      );
       done++;
     }
     return done;
   });
-  const message = count === 0 ? "No failed mail to requeue." : `${count === 1 ? "1 failed mail was" : `${count} failed mails were`} queued again.`;
+  const message =
+    count === 0
+      ? "No failed mail to requeue."
+      : `${count === 1 ? "1 failed mail was" : `${count} failed mails were`} queued again.`;
   return { count, message };
 }
 

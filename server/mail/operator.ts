@@ -17,14 +17,26 @@ export const MAIL_STATUSES: readonly MailStatus[] = STATUSES;
 export async function listMail(db: Db, statuses: readonly MailStatus[], limit = 50) {
   return db
     .selectFrom("mail_queue")
-    .select(["id", "status", "to_address", "subject", "attempts", "message_id", "last_error", "updated_at", "body_erased_at"])
+    .select([
+      "id",
+      "status",
+      "to_address",
+      "subject",
+      "attempts",
+      "message_id",
+      "last_error",
+      "updated_at",
+      "body_erased_at",
+    ])
     .where("status", "in", [...statuses])
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
 }
 
-export type RequeueOutcome = { ok: true; message: string; status: MailStatus } | { ok: false; reason: "missing" | "erased" | "not-stuck"; message: string };
+export type RequeueOutcome =
+  | { ok: true; message: string; status: MailStatus }
+  | { ok: false; reason: "missing" | "erased" | "not-stuck"; message: string };
 
 /**
  * Puts one 'failed' or 'unknown' mail back in the queue, with the reason when it can't be
@@ -34,7 +46,11 @@ export async function requeueChecked(db: Db, id: number): Promise<RequeueOutcome
   const mail = await getMail(db, id);
   if (!mail) return { ok: false, reason: "missing", message: `mail #${id} does not exist` };
   if (mail.body_erased_at) {
-    return { ok: false, reason: "erased", message: `mail #${id}'s body was erased on ${mail.body_erased_at.slice(0, 10)} (retention policy); it cannot be sent again` };
+    return {
+      ok: false,
+      reason: "erased",
+      message: `mail #${id}'s body was erased on ${mail.body_erased_at.slice(0, 10)} (retention policy); it cannot be sent again`,
+    };
   }
   if (await requeueMail(db, id)) return { ok: true, message: `mail #${id} queued again`, status: mail.status };
   return { ok: false, reason: "not-stuck", message: `mail #${id} is not failed or unknown; nothing changed` };
@@ -57,7 +73,12 @@ export async function runMailCommand(db: Db, args: string[], out: CliOutput): Pr
     }
     const statuses = (arg ? [arg] : ["unknown", "failed"]) as MailStatus[];
     const rows = await listMail(db, statuses);
-    out.table(rows.map(({ body_erased_at, ...row }) => ({ ...row, body: body_erased_at ? `erased ${body_erased_at.slice(0, 10)}` : "kept" })));
+    out.table(
+      rows.map(({ body_erased_at, ...row }) => ({
+        ...row,
+        body: body_erased_at ? `erased ${body_erased_at.slice(0, 10)}` : "kept",
+      })),
+    );
     return 0;
   }
   if (command === "requeue" && arg && /^\d{1,15}$/.test(arg)) {

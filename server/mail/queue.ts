@@ -60,7 +60,8 @@ const HEADER_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 function checkHeaderText(field: string, value: unknown, max: number): string {
   if (typeof value !== "string") throw new MailValidationError(field, "must be a string");
-  if (HEADER_UNSAFE.test(value)) throw new MailValidationError(field, "must not contain line breaks or control characters");
+  if (HEADER_UNSAFE.test(value))
+    throw new MailValidationError(field, "must not contain line breaks or control characters");
   if (value.length > max) throw new MailValidationError(field, `must be at most ${max} characters`);
   return value;
 }
@@ -83,12 +84,15 @@ export function validateMail(mail: OutgoingMail): OutgoingMail {
   const replyTo = mail.replyTo == null ? undefined : checkAddress("replyTo", mail.replyTo);
   for (const part of ["text", "html"] as const) {
     if (typeof mail[part] !== "string") throw new MailValidationError(part, "must be a string");
-    if (mail[part].length > MAIL_LIMITS.body) throw new MailValidationError(part, `must be at most ${MAIL_LIMITS.body} characters`);
+    if (mail[part].length > MAIL_LIMITS.body)
+      throw new MailValidationError(part, `must be at most ${MAIL_LIMITS.body} characters`);
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(mail.headers ?? {})) {
-    if (!/^[A-Za-z][A-Za-z0-9-]{0,75}$/.test(name)) throw new MailValidationError(`header name`, `"${name.slice(0, 80)}" is not a valid header name`);
-    if (RESERVED_HEADERS.has(name.toLowerCase())) throw new MailValidationError(`header ${name}`, "is set by the mail queue itself");
+    if (!/^[A-Za-z][A-Za-z0-9-]{0,75}$/.test(name))
+      throw new MailValidationError(`header name`, `"${name.slice(0, 80)}" is not a valid header name`);
+    if (RESERVED_HEADERS.has(name.toLowerCase()))
+      throw new MailValidationError(`header ${name}`, "is set by the mail queue itself");
     headers[name] = checkHeaderText(`header ${name}`, value, MAIL_LIMITS.headerValue);
   }
   return { to, subject, text: mail.text, html: mail.html, replyTo, headers };

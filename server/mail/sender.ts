@@ -40,7 +40,13 @@ import { dbKind, type Db } from "../db/connection.ts";
 import type { MailQueueTable, MailRow, MailStatus } from "../db/schema.ts";
 import { maskEmail } from "../ops/log.ts";
 import { mailWakeSignal } from "./queue.ts";
-import { createOutboxTransport, createSmtpTransport, DeliveryError, type ComposedMail, type MailTransport } from "./transport.ts";
+import {
+  createOutboxTransport,
+  createSmtpTransport,
+  DeliveryError,
+  type ComposedMail,
+  type MailTransport,
+} from "./transport.ts";
 
 export interface MailSenderOptions {
   /** How often to look for due mail, in ms (a mail queued in this process wakes the sender at once). */
@@ -105,7 +111,12 @@ export async function composeMail(row: MailRow, from: string): Promise<ComposedM
   };
 }
 
-export function retryDelayMs(attempts: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+export function retryDelayMs(
+  attempts: number,
+  baseMs: number,
+  maxMs: number,
+  random: () => number = Math.random,
+): number {
   const exp = Math.min(maxMs, baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)));
   return Math.round(exp * (0.8 + 0.4 * random()));
 }
@@ -192,7 +203,13 @@ export async function claimNextMail(db: Db, token: string, now: Date, leaseMs: n
 }
 
 /** Rule 2: records that the body is about to go out, if `token` still owns the mail. */
-export async function markTransmitting(db: Db, id: number, token: string, now: Date, leaseMs: number): Promise<boolean> {
+export async function markTransmitting(
+  db: Db,
+  id: number,
+  token: string,
+  now: Date,
+  leaseMs: number,
+): Promise<boolean> {
   const r = await db
     .updateTable("mail_queue")
     .set({ status: "transmitting", locked_until: iso(new Date(now.getTime() + leaseMs)), updated_at: iso(now) })
@@ -222,7 +239,13 @@ export function startMailSender(db: Db, options: MailSenderOptions = {}): MailSe
     return run;
   }
 
-  async function update(id: number, token: string, states: MailStatus[], values: Updateable<MailQueueTable>, tries = 1): Promise<boolean> {
+  async function update(
+    id: number,
+    token: string,
+    states: MailStatus[],
+    values: Updateable<MailQueueTable>,
+    tries = 1,
+  ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
         const r = await db
@@ -247,7 +270,11 @@ export function startMailSender(db: Db, options: MailSenderOptions = {}): MailSe
     try {
       composed = await composeMail(row, from);
     } catch (error) {
-      await update(row.id, token, ["sending"], { status: "failed", locked_until: null, last_error: `could not build the message: ${String(error)}` });
+      await update(row.id, token, ["sending"], {
+        status: "failed",
+        locked_until: null,
+        last_error: `could not build the message: ${String(error)}`,
+      });
       log(`${label}: failed, could not build the message`);
       return;
     }
@@ -255,7 +282,13 @@ export function startMailSender(db: Db, options: MailSenderOptions = {}): MailSe
       const where = await transport.deliver(composed, () => markTransmitting(db, row.id, token, now(), o.leaseMs));
       // The server has the mail. Record it; retry the write a few times — if it still fails, the
       // row stays 'transmitting' and lease recovery flags it 'unknown' rather than resending.
-      await update(row.id, token, ["transmitting", "unknown"], { status: "sent", sent_at: iso(now()), locked_until: null, last_error: null }, 5);
+      await update(
+        row.id,
+        token,
+        ["transmitting", "unknown"],
+        { status: "sent", sent_at: iso(now()), locked_until: null, last_error: null },
+        5,
+      );
       log(`${label}: ${transport.kind === "smtp" ? `sent (${where.replace(/\s+/g, " ").slice(0, 120)})` : where}`);
     } catch (error) {
       const failure = error instanceof DeliveryError ? error : new DeliveryError("retry", String(error));
@@ -271,7 +304,13 @@ export function startMailSender(db: Db, options: MailSenderOptions = {}): MailSe
       }
       const age = now().getTime() - Date.parse(row.created_at);
       if (failure.outcome === "permanent" || age >= o.giveUpAfterMs) {
-        await update(row.id, token, ["sending", "transmitting"], { status: "failed", locked_until: null, last_error: reason }, 5);
+        await update(
+          row.id,
+          token,
+          ["sending", "transmitting"],
+          { status: "failed", locked_until: null, last_error: reason },
+          5,
+        );
         log(`${label}: failed — ${reason}`);
         return;
       }
@@ -282,7 +321,14 @@ export function startMailSender(db: Db, options: MailSenderOptions = {}): MailSe
         row.id,
         token,
         ["sending", "transmitting"],
-        { status: "queued", locked_by: null, locked_until: null, next_attempt_at: iso(new Date(at.getTime() + delay)), updated_at: iso(at), last_error: reason },
+        {
+          status: "queued",
+          locked_by: null,
+          locked_until: null,
+          next_attempt_at: iso(new Date(at.getTime() + delay)),
+          updated_at: iso(at),
+          last_error: reason,
+        },
         5,
       );
       log(`${label}: attempt ${row.attempts} failed, retry in ${Math.round(delay / 1000)} s — ${reason}`);

@@ -46,9 +46,17 @@ export function renderMail(parts: MailParts): { text: string; html: string } {
     ...parts.paragraphs.map((text) => htmlParagraph(text, p)),
     action
       ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#0f172a;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>` +
-        htmlParagraph(`If the button doesn't work, copy this address into your browser: ${action.url}`, "margin:0 0 16px;font-size:13px;color:#475569;word-break:break-all")
+        htmlParagraph(
+          `If the button doesn't work, copy this address into your browser: ${action.url}`,
+          "margin:0 0 16px;font-size:13px;color:#475569;word-break:break-all",
+        )
       : "",
-    parts.footer ? htmlParagraph(parts.footer, "margin:24px 0 0;font-size:13px;color:#475569;border-top:1px solid #e2e8f0;padding-top:16px") : "",
+    parts.footer
+      ? htmlParagraph(
+          parts.footer,
+          "margin:24px 0 0;font-size:13px;color:#475569;border-top:1px solid #e2e8f0;padding-top:16px",
+        )
+      : "",
     "</div></body></html>",
   ].join("\n");
 

@@ -64,7 +64,8 @@ interface SmtpError extends Error {
 
 function parseSmtpUrl(url: string) {
   const u = new URL(url);
-  if (u.protocol !== "smtp:" && u.protocol !== "smtps:") throw new Error(`SMTP_URL must start with smtp:// or smtps://`);
+  if (u.protocol !== "smtp:" && u.protocol !== "smtps:")
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://`);
   const secure = u.protocol === "smtps:";
   const flag = (name: string) => u.searchParams.get(name) === "true";
   return {
@@ -115,9 +116,12 @@ export function createSmtpTransport(url: string, timeouts: SmtpTimeouts = {}): M
           connection.close();
           const detail = `${error.message}`.replace(/\s+/g, " ").slice(0, 500);
           if (fenced) reject(new DeliveryError("fenced", "another sender owns this mail now; body not sent"));
-          else if (typeof error.responseCode === "number" && error.responseCode >= 500) reject(new DeliveryError("permanent", detail));
-          else if (typeof error.responseCode === "number" && error.responseCode >= 400) reject(new DeliveryError("retry", detail));
-          else if (bodyHandedOver) reject(new DeliveryError("unknown", `connection lost after the message body was sent: ${detail}`));
+          else if (typeof error.responseCode === "number" && error.responseCode >= 500)
+            reject(new DeliveryError("permanent", detail));
+          else if (typeof error.responseCode === "number" && error.responseCode >= 400)
+            reject(new DeliveryError("retry", detail));
+          else if (bodyHandedOver)
+            reject(new DeliveryError("unknown", `connection lost after the message body was sent: ${detail}`));
           else reject(new DeliveryError("retry", detail));
         };
 
@@ -150,7 +154,9 @@ export function createSmtpTransport(url: string, timeouts: SmtpTimeouts = {}): M
         connection.connect((connectError) => {
           if (connectError) return finish(connectError);
           const send = () =>
-            connection.send(mail.envelope, body, (error, info) => (error ? finish(error) : finish(null, info?.response)));
+            connection.send(mail.envelope, body, (error, info) =>
+              error ? finish(error) : finish(null, info?.response),
+            );
           if (target.auth) connection.login(target.auth, (error) => (error ? finish(error) : send()));
           else send();
         });
@@ -179,7 +185,10 @@ export function createOutboxTransport(dir: string): MailTransport {
         await rename(tmp, file);
       } catch (error) {
         // Nothing was written under the final name, so the mail is not in the outbox.
-        throw new DeliveryError("retry", `could not write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new DeliveryError(
+          "retry",
+          `could not write ${file}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       return `written to ${path.relative(process.cwd(), file) || file}`;
     },

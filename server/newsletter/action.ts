@@ -2,7 +2,15 @@
  * The Subscribe form's server side, as a plain function of (db, request) so the route stays thin
  * and tests can drive it on SQLite and PostgreSQL.
  */
-import { FormTooLargeError, NEWSLETTER_EMAIL_FIELD, NEWSLETTER_MESSAGES, newsletterSchema, readFields, readFormData, validate } from "../../app/lib/forms.ts";
+import {
+  FormTooLargeError,
+  NEWSLETTER_EMAIL_FIELD,
+  NEWSLETTER_MESSAGES,
+  newsletterSchema,
+  readFields,
+  readFormData,
+  validate,
+} from "../../app/lib/forms.ts";
 import type { Db } from "../db/connection.ts";
 import { config } from "../config.ts";
 import { clientIp, createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
@@ -24,27 +32,51 @@ export interface NewsletterDeps {
   limiter: RateLimiter;
 }
 
-export async function newsletterAction(db: Db, request: Request, deps: NewsletterDeps): Promise<{ status: number; data: NewsletterActionData }> {
+export async function newsletterAction(
+  db: Db,
+  request: Request,
+  deps: NewsletterDeps,
+): Promise<{ status: number; data: NewsletterActionData }> {
   let form: FormData;
   try {
     form = await readFormData(request);
   } catch (error) {
-    if (error instanceof FormTooLargeError) return { status: 413, data: { ok: false, outcome: "too-large", message: error.message, email: "" } };
+    if (error instanceof FormTooLargeError)
+      return { status: 413, data: { ok: false, outcome: "too-large", message: error.message, email: "" } };
     throw error;
   }
   const values = readFields(form, [NEWSLETTER_EMAIL_FIELD], 1000);
   const email = values[NEWSLETTER_EMAIL_FIELD];
   const result = validate(newsletterSchema, values);
   if (!result.ok) {
-    return { status: 400, data: { ok: false, outcome: "invalid", message: result.errors[NEWSLETTER_EMAIL_FIELD] ?? "Enter a valid email address.", email } };
+    return {
+      status: 400,
+      data: {
+        ok: false,
+        outcome: "invalid",
+        message: result.errors[NEWSLETTER_EMAIL_FIELD] ?? "Enter a valid email address.",
+        email,
+      },
+    };
   }
   const limit = await deps.limiter.hit(clientIp(request));
   if (!limit.allowed) {
-    return { status: 429, data: { ok: false, outcome: "rate-limited", message: NEWSLETTER_MESSAGES.rateLimited(limit.retryAfterSeconds), email } };
+    return {
+      status: 429,
+      data: {
+        ok: false,
+        outcome: "rate-limited",
+        message: NEWSLETTER_MESSAGES.rateLimited(limit.retryAfterSeconds),
+        email,
+      },
+    };
   }
   const clean = result.data[NEWSLETTER_EMAIL_FIELD];
   const outcome = await subscribe(db, clean, { siteUrl: deps.siteUrl });
-  const message = outcome === "already-subscribed" ? NEWSLETTER_MESSAGES.alreadySubscribed(clean) : NEWSLETTER_MESSAGES.confirmationSent(clean);
+  const message =
+    outcome === "already-subscribed"
+      ? NEWSLETTER_MESSAGES.alreadySubscribed(clean)
+      : NEWSLETTER_MESSAGES.confirmationSent(clean);
   return { status: 200, data: { ok: true, outcome, message, email: outcome === "already-subscribed" ? clean : "" } };
 }
 

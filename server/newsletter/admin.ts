@@ -16,7 +16,10 @@ export const SUBSCRIBERS_PER_PAGE = 50;
 export const MAX_SUBSCRIBER_PAGE = 200;
 export const EXPORT_BATCH = 1000;
 
-export type SubscriberRow = Pick<NewsletterSubscriberRow, "id" | "email" | "status" | "created_at" | "confirmed_at" | "unsubscribed_at">;
+export type SubscriberRow = Pick<
+  NewsletterSubscriberRow,
+  "id" | "email" | "status" | "created_at" | "confirmed_at" | "unsubscribed_at"
+>;
 
 export interface SubscriberQuery {
   status?: NewsletterStatus | null;
@@ -25,7 +28,9 @@ export interface SubscriberQuery {
 }
 
 export function parseNewsletterStatus(raw: unknown): NewsletterStatus | null {
-  return typeof raw === "string" && (NEWSLETTER_STATUSES as readonly string[]).includes(raw) ? (raw as NewsletterStatus) : null;
+  return typeof raw === "string" && (NEWSLETTER_STATUSES as readonly string[]).includes(raw)
+    ? (raw as NewsletterStatus)
+    : null;
 }
 
 export async function countSubscribersByStatus(db: Db): Promise<Record<NewsletterStatus, number>> {
@@ -40,7 +45,9 @@ export async function countSubscribersByStatus(db: Db): Promise<Record<Newslette
 }
 
 function filtered(db: Db, query: SubscriberQuery) {
-  let select = db.selectFrom("newsletter_subscribers").select(["id", "email", "status", "created_at", "confirmed_at", "unsubscribed_at"]);
+  let select = db
+    .selectFrom("newsletter_subscribers")
+    .select(["id", "email", "status", "created_at", "confirmed_at", "unsubscribed_at"]);
   if (query.status) select = select.where("status", "=", query.status);
   const q = normalizeSearch(query.q);
   if (q) select = select.where(sql<SqlBool>`lower(email) like ${likeContains(q)} escape '\\'`);
@@ -48,14 +55,21 @@ function filtered(db: Db, query: SubscriberQuery) {
 }
 
 /** Newest first, LIMIT/OFFSET with a cap. */
-export async function listSubscribers(db: Db, query: SubscriberQuery = {}): Promise<{ rows: SubscriberRow[]; page: number; hasNext: boolean }> {
+export async function listSubscribers(
+  db: Db,
+  query: SubscriberQuery = {},
+): Promise<{ rows: SubscriberRow[]; page: number; hasNext: boolean }> {
   const page = Math.min(Math.max(Math.trunc(query.page ?? 1) || 1, 1), MAX_SUBSCRIBER_PAGE);
   const rows = await filtered(db, query)
     .orderBy("id", "desc")
     .limit(SUBSCRIBERS_PER_PAGE + 1)
     .offset((page - 1) * SUBSCRIBERS_PER_PAGE)
     .execute();
-  return { rows: rows.slice(0, SUBSCRIBERS_PER_PAGE).map((r) => ({ ...r, id: Number(r.id) })), page, hasNext: rows.length > SUBSCRIBERS_PER_PAGE && page < MAX_SUBSCRIBER_PAGE };
+  return {
+    rows: rows.slice(0, SUBSCRIBERS_PER_PAGE).map((r) => ({ ...r, id: Number(r.id) })),
+    page,
+    hasNext: rows.length > SUBSCRIBERS_PER_PAGE && page < MAX_SUBSCRIBER_PAGE,
+  };
 }
 
 /** A cell a spreadsheet would run as a formula (=, +, -, @ first) gets a leading apostrophe (OWASP CSV injection). */
@@ -66,13 +80,24 @@ export function spreadsheetSafe(value: string): string {
 export const EXPORT_COLUMNS = ["email", "status", "subscribed_at", "confirmed_at", "unsubscribed_at"] as const;
 
 /** The export as CSV text chunks: a header line, then one chunk per batch of subscribers (oldest first). */
-export async function* subscribersCsv(db: Db, query: Pick<SubscriberQuery, "status" | "q"> = {}): AsyncGenerator<string> {
+export async function* subscribersCsv(
+  db: Db,
+  query: Pick<SubscriberQuery, "status" | "q"> = {},
+): AsyncGenerator<string> {
   yield stringify([[...EXPORT_COLUMNS]]);
   let afterId = 0;
   for (;;) {
     const rows = await filtered(db, query).where("id", ">", afterId).orderBy("id").limit(EXPORT_BATCH).execute();
     if (rows.length === 0) return;
-    yield stringify(rows.map((r) => [spreadsheetSafe(r.email), r.status, r.created_at, r.confirmed_at ?? "", r.unsubscribed_at ?? ""]));
+    yield stringify(
+      rows.map((r) => [
+        spreadsheetSafe(r.email),
+        r.status,
+        r.created_at,
+        r.confirmed_at ?? "",
+        r.unsubscribed_at ?? "",
+      ]),
+    );
     afterId = Number(rows.at(-1)!.id);
     if (rows.length < EXPORT_BATCH) return;
   }

@@ -50,7 +50,12 @@ export function unsubscribeUrl(siteUrl: string, token: string): string {
  * Every newsletter mail goes through here: it adds the unsubscribe link to the text and HTML, and
  * the List-Unsubscribe and List-Unsubscribe-Post (RFC 8058 one-click) headers.
  */
-export function newsletterMail(siteUrl: string, subscriber: Pick<NewsletterSubscriberRow, "email" | "unsubscribe_token">, subject: string, parts: MailParts): OutgoingMail {
+export function newsletterMail(
+  siteUrl: string,
+  subscriber: Pick<NewsletterSubscriberRow, "email" | "unsubscribe_token">,
+  subject: string,
+  parts: MailParts,
+): OutgoingMail {
   const unsubscribe = unsubscribeUrl(siteUrl, subscriber.unsubscribe_token);
   const footer = [parts.footer, `Don't want these emails? Unsubscribe: ${unsubscribe}`].filter(Boolean).join("\n\n");
   return {
@@ -64,7 +69,11 @@ export function newsletterMail(siteUrl: string, subscriber: Pick<NewsletterSubsc
   };
 }
 
-export async function subscribe(db: Db, rawEmail: string, options: { siteUrl: string; now?: Date }): Promise<SubscribeOutcome> {
+export async function subscribe(
+  db: Db,
+  rawEmail: string,
+  options: { siteUrl: string; now?: Date },
+): Promise<SubscribeOutcome> {
   const email = normalizeEmail(rawEmail);
   const now = options.now ?? new Date();
   const at = now.toISOString();
@@ -111,11 +120,19 @@ export async function subscribe(db: Db, rawEmail: string, options: { siteUrl: st
 
 async function findByConfirmToken(db: Db, token: string | null | undefined) {
   if (!plausibleToken(token)) return undefined;
-  return db.selectFrom("newsletter_subscribers").selectAll().where("confirm_token_hash", "=", hashToken(token)).executeTakeFirst();
+  return db
+    .selectFrom("newsletter_subscribers")
+    .selectAll()
+    .where("confirm_token_hash", "=", hashToken(token))
+    .executeTakeFirst();
 }
 
 /** Read-only look at a confirmation link, for the page that shows the Confirm button. */
-export async function checkConfirmToken(db: Db, token: string | null | undefined, now: Date = new Date()): Promise<ConfirmCheck> {
+export async function checkConfirmToken(
+  db: Db,
+  token: string | null | undefined,
+  now: Date = new Date(),
+): Promise<ConfirmCheck> {
   const row = await findByConfirmToken(db, token);
   if (!row) return "invalid";
   if (row.status === "confirmed") return "already-confirmed";
@@ -125,7 +142,11 @@ export async function checkConfirmToken(db: Db, token: string | null | undefined
 }
 
 /** Uses a confirmation link. The token works once: after that it reports already-confirmed. */
-export async function confirmSubscription(db: Db, token: string | null | undefined, now: Date = new Date()): Promise<ConfirmOutcome> {
+export async function confirmSubscription(
+  db: Db,
+  token: string | null | undefined,
+  now: Date = new Date(),
+): Promise<ConfirmOutcome> {
   if (!plausibleToken(token)) return "invalid";
   const at = now.toISOString();
   const hash = hashToken(token);
@@ -153,19 +174,33 @@ export async function checkUnsubscribeToken(db: Db, token: string | null | undef
   return row.status === "unsubscribed" ? "already-unsubscribed" : "subscribed";
 }
 
-export async function unsubscribe(db: Db, token: string | null | undefined, now: Date = new Date()): Promise<UnsubscribeOutcome> {
+export async function unsubscribe(
+  db: Db,
+  token: string | null | undefined,
+  now: Date = new Date(),
+): Promise<UnsubscribeOutcome> {
   const row = await findByUnsubscribeToken(db, token);
   if (!row) return "invalid";
   if (row.status === "unsubscribed") return "already-unsubscribed";
   const at = now.toISOString();
   await db
     .updateTable("newsletter_subscribers")
-    .set({ status: "unsubscribed", unsubscribed_at: at, confirm_token_hash: null, confirm_expires_at: null, updated_at: at })
+    .set({
+      status: "unsubscribed",
+      unsubscribed_at: at,
+      confirm_token_hash: null,
+      confirm_expires_at: null,
+      updated_at: at,
+    })
     .where("id", "=", row.id)
     .execute();
   return "unsubscribed";
 }
 
 export async function getSubscriber(db: Db, email: string): Promise<NewsletterSubscriberRow | undefined> {
-  return db.selectFrom("newsletter_subscribers").selectAll().where("email", "=", normalizeEmail(email)).executeTakeFirst();
+  return db
+    .selectFrom("newsletter_subscribers")
+    .selectAll()
+    .where("email", "=", normalizeEmail(email))
+    .executeTakeFirst();
 }

@@ -15,7 +15,13 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSyn
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { AppConfig } from "../config.ts";
-import { createOwnerOnlyFile, DEFAULT_BACKUP_DIR, OWNER_ONLY_DIR, protectFile, protectFolder } from "./private-files.ts";
+import {
+  createOwnerOnlyFile,
+  DEFAULT_BACKUP_DIR,
+  OWNER_ONLY_DIR,
+  protectFile,
+  protectFolder,
+} from "./private-files.ts";
 
 export class BackupError extends Error {}
 
@@ -57,8 +63,14 @@ function run(command: string, args: string[]): Promise<void> {
     const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += String(chunk)));
-    child.on("error", (error) => reject(new BackupError(`${command} could not run (${error.message}); install the PostgreSQL client tools`)));
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new BackupError(`${command} failed (exit ${code}): ${stderr.trim().split("\n").slice(-3).join(" ")}`))));
+    child.on("error", (error) =>
+      reject(new BackupError(`${command} could not run (${error.message}); install the PostgreSQL client tools`)),
+    );
+    child.on("close", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new BackupError(`${command} failed (exit ${code}): ${stderr.trim().split("\n").slice(-3).join(" ")}`)),
+    );
   });
 }
 
@@ -78,7 +90,11 @@ function leaveOutSignIns(file: string) {
   const copy = new DatabaseSync(file);
   try {
     copy.exec("PRAGMA journal_mode = DELETE");
-    const present = new Set((copy.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+    const present = new Set(
+      (copy.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (r) => r.name,
+      ),
+    );
     for (const table of TABLES_LEFT_OUT) if (present.has(table)) copy.exec(`DELETE FROM "${table}"`);
     copy.exec("VACUUM");
   } finally {
@@ -97,7 +113,14 @@ export async function backupDatabase(cfg: AppConfig, file: string): Promise<Back
       // Created empty and owner-only first: pg_dump then writes into it without changing its mode.
       createOwnerOnlyFile(partial);
       const leftOut = TABLES_LEFT_OUT.map((table) => `--exclude-table-data=*.${table}`);
-      await run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", ...leftOut, `--file=${partial}`, `--dbname=${cfg.DATABASE_URL}`]);
+      await run("pg_dump", [
+        "--format=custom",
+        "--no-owner",
+        "--no-privileges",
+        ...leftOut,
+        `--file=${partial}`,
+        `--dbname=${cfg.DATABASE_URL}`,
+      ]);
     } else {
       if (!existsSync(cfg.SQLITE_PATH)) throw new BackupError(`no database at ${cfg.SQLITE_PATH}`);
       // VACUUM INTO writes into an empty file as into a new one, keeping its owner-only mode.
@@ -130,12 +153,26 @@ export async function restoreDatabase(cfg: AppConfig, file: string): Promise<{ k
   const started = Date.now();
   if (!existsSync(file)) throw new BackupError(`no backup at ${file}`);
   const kind = backupKindOf(file);
-  if (!kind) throw new BackupError(`${file} is not a store backup (neither an SQLite database nor a pg_dump custom-format file)`);
+  if (!kind)
+    throw new BackupError(
+      `${file} is not a store backup (neither an SQLite database nor a pg_dump custom-format file)`,
+    );
   if (kind !== cfg.databaseKind) {
-    throw new BackupError(`${file} is a ${kind === "sqlite" ? "SQLite" : "PostgreSQL"} backup, but the configured database is ${cfg.databaseKind === "sqlite" ? "SQLite" : "PostgreSQL"}`);
+    throw new BackupError(
+      `${file} is a ${kind === "sqlite" ? "SQLite" : "PostgreSQL"} backup, but the configured database is ${cfg.databaseKind === "sqlite" ? "SQLite" : "PostgreSQL"}`,
+    );
   }
   if (kind === "postgres") {
-    await run("pg_restore", ["--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", `--dbname=${cfg.DATABASE_URL}`, file]);
+    await run("pg_restore", [
+      "--clean",
+      "--if-exists",
+      "--no-owner",
+      "--no-privileges",
+      "--single-transaction",
+      "--exit-on-error",
+      `--dbname=${cfg.DATABASE_URL}`,
+      file,
+    ]);
     return { kind, ms: Date.now() - started };
   }
   const check = new DatabaseSync(file, { readOnly: true });

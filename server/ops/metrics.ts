@@ -25,8 +25,18 @@ function createMetrics(): StoreMetrics {
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     }),
-    pageCache: new client.Counter({ name: "page_cache_requests_total", help: "Anonymous page cache lookups by result (hit, miss)", labelNames: ["result"], registers: [registry] }),
-    ordersPlaced: new client.Counter({ name: "orders_placed_total", help: "Orders placed by this process", labelNames: ["payment"], registers: [registry] }),
+    pageCache: new client.Counter({
+      name: "page_cache_requests_total",
+      help: "Anonymous page cache lookups by result (hit, miss)",
+      labelNames: ["result"],
+      registers: [registry],
+    }),
+    ordersPlaced: new client.Counter({
+      name: "orders_placed_total",
+      help: "Orders placed by this process",
+      labelNames: ["payment"],
+      registers: [registry],
+    }),
   };
 }
 
@@ -53,9 +63,15 @@ export function registerDatabaseGauges(db: Db, pool?: { totalCount: number; idle
     labelNames: ["status"],
     registers: [registry],
     async collect() {
-      const rows = await sql<{ status: string; n: number }>`select status, count(*) as n from mail_queue where status <> 'sent' group by status`.execute(db).catch(() => ({ rows: [] }));
+      const rows = await sql<{
+        status: string;
+        n: number;
+      }>`select status, count(*) as n from mail_queue where status <> 'sent' group by status`
+        .execute(db)
+        .catch(() => ({ rows: [] }));
       this.reset();
-      for (const status of ["queued", "sending", "transmitting", "failed", "unknown"]) this.set({ status }, Number(rows.rows.find((r) => r.status === status)?.n ?? 0));
+      for (const status of ["queued", "sending", "transmitting", "failed", "unknown"])
+        this.set({ status }, Number(rows.rows.find((r) => r.status === status)?.n ?? 0));
     },
   });
   new client.Gauge({
@@ -75,16 +91,19 @@ export function registerDatabaseGauges(db: Db, pool?: { totalCount: number; idle
 /** Whether an address may read /metrics: METRICS_ALLOW ("loopback", IPs and CIDRs). */
 export function metricsAllowList(spec: string): (address: string | undefined) => boolean {
   const list = new BlockList();
-  for (const raw of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (raw === "loopback") {
       list.addSubnet("127.0.0.0", 8, "ipv4");
       list.addAddress("::1", "ipv6");
       continue;
     }
     const [address, bits] = raw.split("/");
-    const type = isIPv6(address!) ? "ipv6" : "ipv4";
-    if (bits) list.addSubnet(address!, Number(bits), type);
-    else list.addAddress(address!, type);
+    const type = isIPv6(address) ? "ipv6" : "ipv4";
+    if (bits) list.addSubnet(address, Number(bits), type);
+    else list.addAddress(address, type);
   }
   return (address) => {
     if (!address) return false;

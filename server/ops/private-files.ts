@@ -121,7 +121,8 @@ export function protectStoreFiles(cfg: StoreFileConfig, options: { backupDir?: s
     changed += protectSqliteFiles(cfg.SQLITE_PATH);
     if (protectFile(secretFilePath(cfg))) changed++;
   }
-  for (const dir of [cfg.OUTBOX_DIR, cfg.UPLOAD_DIR, options.backupDir ?? DEFAULT_BACKUP_DIR]) changed += protectFolder(dir);
+  for (const dir of [cfg.OUTBOX_DIR, cfg.UPLOAD_DIR, options.backupDir ?? DEFAULT_BACKUP_DIR])
+    changed += protectFolder(dir);
   return changed;
 }
 

@@ -54,7 +54,11 @@ function parseCursor(cursor: string, key: "created_at" | "total_cents"): [string
  * One page of orders, newest first unless sorted otherwise. Pages are keyset pages on
  * (sort value, id): `after` continues past a row, `before` goes back.
  */
-export async function listOrdersForStaff(db: Db, filter: OrderFilter, pageSize = ORDER_PAGE_SIZE): Promise<OrderListPage> {
+export async function listOrdersForStaff(
+  db: Db,
+  filter: OrderFilter,
+  pageSize = ORDER_PAGE_SIZE,
+): Promise<OrderListPage> {
   const key = filter.sort === "total" ? "total_cents" : "created_at";
   const desc = (filter.dir ?? "desc") === "desc";
   const position = filter.after ?? filter.before;
@@ -64,26 +68,24 @@ export async function listOrdersForStaff(db: Db, filter: OrderFilter, pageSize =
   // Reading backwards walks the index the other way, then the page is put back in order.
   const walkDesc = backwards ? !desc : desc;
 
-  let query = db
-    .selectFrom("orders as o")
-    .select([
-      "o.id",
-      "o.number",
-      "o.created_at",
-      "o.email",
-      "o.ship_name",
-      "o.ship_country",
-      "o.status",
-      "o.payment_method",
-      "o.payment_status",
-      "o.total_cents",
-      (eb) =>
-        eb
-          .selectFrom("order_lines as l")
-          .select((inner) => inner.fn.sum<number>("l.quantity").as("n"))
-          .whereRef("l.order_id", "=", "o.id")
-          .as("items"),
-    ]);
+  let query = db.selectFrom("orders as o").select([
+    "o.id",
+    "o.number",
+    "o.created_at",
+    "o.email",
+    "o.ship_name",
+    "o.ship_country",
+    "o.status",
+    "o.payment_method",
+    "o.payment_status",
+    "o.total_cents",
+    (eb) =>
+      eb
+        .selectFrom("order_lines as l")
+        .select((inner) => inner.fn.sum<number>("l.quantity").as("n"))
+        .whereRef("l.order_id", "=", "o.id")
+        .as("items"),
+  ]);
   if (filter.status) query = query.where("o.status", "=", filter.status as never);
   // Flagged payments include orders never placed (a mismatched payment keeps the order waiting).
   else if (!filter.attention) query = query.where("o.status", "not in", NEVER_PLACED);
@@ -96,7 +98,9 @@ export async function listOrdersForStaff(db: Db, filter: OrderFilter, pageSize =
   if (filter.to) query = query.where("o.created_at", "<", nextDayStart(filter.to));
   if (parsedCursor) {
     const [value, id] = parsedCursor;
-    query = query.where((eb) => eb(eb.refTuple(`o.${key}`, "o.id"), walkDesc ? "<" : ">", eb.tuple(value as never, id)));
+    query = query.where((eb) =>
+      eb(eb.refTuple(`o.${key}`, "o.id"), walkDesc ? "<" : ">", eb.tuple(value as never, id)),
+    );
   }
   const dir = walkDesc ? "desc" : "asc";
   const found = await query
@@ -112,7 +116,11 @@ export async function listOrdersForStaff(db: Db, filter: OrderFilter, pageSize =
   const first = page[0];
   const last = page.at(-1);
   return {
-    rows: page.map(({ id: _id, items, total_cents, ...row }) => ({ ...row, total_cents: Number(total_cents), items: Number(items ?? 0) })),
+    rows: page.map(({ id: _id, items, total_cents, ...row }) => ({
+      ...row,
+      total_cents: Number(total_cents),
+      items: Number(items ?? 0),
+    })),
     next: last && (backwards || more) ? cursorOf(last) : null,
     previous: first && (backwards ? more : Boolean(cursor)) ? cursorOf(first) : null,
   };
@@ -165,7 +173,16 @@ export async function getOrderForStaff(db: Db, number: string) {
     db
       .selectFrom("order_lines as l")
       .leftJoin("products as p", "p.id", "l.product_id")
-      .select(["l.id", "l.product_id", "p.sku", "l.title", "l.color", "l.quantity", "l.unit_price_cents", "l.line_total_cents"])
+      .select([
+        "l.id",
+        "l.product_id",
+        "p.sku",
+        "l.title",
+        "l.color",
+        "l.quantity",
+        "l.unit_price_cents",
+        "l.line_total_cents",
+      ])
       .where("l.order_id", "=", order.id)
       .orderBy("l.id")
       .execute(),
@@ -183,7 +200,10 @@ export async function getOrderForStaff(db: Db, number: string) {
   const lines = lineRows.map((l) => ({ ...l, returned: returnedBy.get(l.id) ?? 0 }));
   const status = order.status;
   const canReturn = RETURNABLE_STATUSES.includes(status) && lines.some((l) => l.returned < l.quantity);
-  const refundableCents = order.payment_method === "card" && order.paid_cents != null ? order.paid_cents - Number(order.refunded_cents) - Number(pendingRefunds.total) : 0;
+  const refundableCents =
+    order.payment_method === "card" && order.paid_cents != null
+      ? order.paid_cents - Number(order.refunded_cents) - Number(pendingRefunds.total)
+      : 0;
   return {
     ...order,
     refunded_cents: Number(order.refunded_cents),
@@ -198,7 +218,9 @@ export async function getOrderForStaff(db: Db, number: string) {
       pack: canTransition(status, "packed"),
       ship: status === "packed" || status === "processing",
       deliver: status === "shipped",
-      cancel: ["placed", "processing", "packed"].includes(status) || (status === "awaiting_payment" && order.payment_flag != null),
+      cancel:
+        ["placed", "processing", "packed"].includes(status) ||
+        (status === "awaiting_payment" && order.payment_flag != null),
       return: canReturn,
       refund: refundableCents > 0,
       "mark-paid": order.payment_method === "invoice-net30" && order.invoice_status === "unpaid",
@@ -218,9 +240,24 @@ export async function listReturns(db: Db, orderId: number) {
     .orderBy("r.id")
     .orderBy("rl.id")
     .execute();
-  const returns = new Map<number, { created_at: string; reason: string; restocked: boolean; note: string | null; lines: { title: string; color: string; quantity: number }[] }>();
+  const returns = new Map<
+    number,
+    {
+      created_at: string;
+      reason: string;
+      restocked: boolean;
+      note: string | null;
+      lines: { title: string; color: string; quantity: number }[];
+    }
+  >();
   for (const row of rows) {
-    const entry = returns.get(row.id) ?? { created_at: row.created_at, reason: row.reason, restocked: Number(row.restock) === 1, note: row.note, lines: [] };
+    const entry = returns.get(row.id) ?? {
+      created_at: row.created_at,
+      reason: row.reason,
+      restocked: Number(row.restock) === 1,
+      note: row.note,
+      lines: [],
+    };
     entry.lines.push({ title: row.title, color: row.color, quantity: Number(row.quantity) });
     returns.set(row.id, entry);
   }
@@ -232,7 +269,22 @@ export async function getPackingSlip(db: Db, number: string) {
   if (!/^TH-[0-9A-F]{10}$/.test(number)) return null;
   const order = await db
     .selectFrom("orders")
-    .select(["id", "number", "status", "created_at", "ship_name", "business_name", "ship_line1", "ship_line2", "ship_city", "ship_region", "ship_postcode", "ship_country", "carrier", "tracking_number"])
+    .select([
+      "id",
+      "number",
+      "status",
+      "created_at",
+      "ship_name",
+      "business_name",
+      "ship_line1",
+      "ship_line2",
+      "ship_city",
+      "ship_region",
+      "ship_postcode",
+      "ship_country",
+      "carrier",
+      "tracking_number",
+    ])
     .where("number", "=", number)
     .executeTakeFirst();
   if (!order) return null;

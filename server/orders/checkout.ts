@@ -39,7 +39,13 @@ export async function quoteCheckoutPreview(db: Db, userId: string, number: strin
   const refusal = acceptRefusal(quote, now);
   if (refusal) return { refusal: refusal.message, number: quote.number };
   const priced = quote.lines.map((l) => ({ unitPriceCents: l.quotedUnitCents!, quantity: l.quantity }));
-  const lines = quote.lines.map((l) => ({ productId: l.productId, color: l.color, title: l.title, quantity: l.quantity, lineTotalCents: l.quotedUnitCents! * l.quantity }));
+  const lines = quote.lines.map((l) => ({
+    productId: l.productId,
+    color: l.color,
+    title: l.title,
+    quantity: l.quantity,
+    lineTotalCents: l.quotedUnitCents! * l.quantity,
+  }));
   return {
     refusal: null,
     number: quote.number,
@@ -99,8 +105,10 @@ export function waitText(seconds: number): string {
 }
 
 export const CHECKOUT_LIMIT_MESSAGES = {
-  ip: (seconds: number) => `Too many orders have been placed from your network in the last hour. Please try again in ${waitText(seconds)}. Your details are still filled in below.`,
-  email: (seconds: number) => `Too many orders have been placed with this email address in the last hour. Please try again in ${waitText(seconds)}. Your details are still filled in below.`,
+  ip: (seconds: number) =>
+    `Too many orders have been placed from your network in the last hour. Please try again in ${waitText(seconds)}. Your details are still filled in below.`,
+  email: (seconds: number) =>
+    `Too many orders have been placed with this email address in the last hour. Please try again in ${waitText(seconds)}. Your details are still filled in below.`,
 };
 
 /** Limiter key for an address: a hash, so no address sits in Redis in clear. */
@@ -120,7 +128,13 @@ function echoValues(form: FormData): Record<string, string> {
  * order; a guest's order only within the caps on what guests' orders hold (deps.guestHolds).
  * Every refusal comes back with a readable message and the values to refill the form.
  */
-export async function submitCheckout(db: Db, form: FormData, client: { ip: string; origin?: string }, shopper: CheckoutShopper, deps: CheckoutDeps): Promise<CheckoutResult> {
+export async function submitCheckout(
+  db: Db,
+  form: FormData,
+  client: { ip: string; origin?: string },
+  shopper: CheckoutShopper,
+  deps: CheckoutDeps,
+): Promise<CheckoutResult> {
   const values = echoValues(form);
   if (shopper.email) values.email = shopper.email;
   const parsed = checkoutSchema.safeParse(values);
@@ -134,13 +148,28 @@ export async function submitCheckout(db: Db, form: FormData, client: { ip: strin
     const message = "Card payment isn't available on this store. Choose another way to pay.";
     return { ok: false, status: 400, data: { errors: { paymentMethod: message }, message, values } };
   }
-  const retry = await db.selectFrom("orders").select("id").where("checkout_token", "=", checkout.checkoutToken).executeTakeFirst();
+  const retry = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("checkout_token", "=", checkout.checkoutToken)
+    .executeTakeFirst();
   if (!retry) {
     const byIp = await deps.ipLimiter.hit(client.ip);
-    if (!byIp.allowed) return { ok: false, status: 429, retryAfterSeconds: byIp.retryAfterSeconds, data: { errors: {}, message: CHECKOUT_LIMIT_MESSAGES.ip(byIp.retryAfterSeconds), values } };
+    if (!byIp.allowed)
+      return {
+        ok: false,
+        status: 429,
+        retryAfterSeconds: byIp.retryAfterSeconds,
+        data: { errors: {}, message: CHECKOUT_LIMIT_MESSAGES.ip(byIp.retryAfterSeconds), values },
+      };
     const byEmail = await deps.emailLimiter.hit(emailKey(checkout.email));
     if (!byEmail.allowed) {
-      return { ok: false, status: 429, retryAfterSeconds: byEmail.retryAfterSeconds, data: { errors: {}, message: CHECKOUT_LIMIT_MESSAGES.email(byEmail.retryAfterSeconds), values } };
+      return {
+        ok: false,
+        status: 429,
+        retryAfterSeconds: byEmail.retryAfterSeconds,
+        data: { errors: {}, message: CHECKOUT_LIMIT_MESSAGES.email(byEmail.retryAfterSeconds), values },
+      };
     }
   }
   try {
@@ -157,26 +186,47 @@ export async function submitCheckout(db: Db, form: FormData, client: { ip: strin
     });
     const orderPath = orderPagePath({ user_id: shopper.userId, number: order.number, access_token: order.accessToken });
     if (checkout.paymentMethod === "card" && deps.payments) {
-      return { ok: true, order, location: await paymentLocation(db, deps.payments, order, orderPath, client.origin ?? deps.siteUrl) };
+      return {
+        ok: true,
+        order,
+        location: await paymentLocation(db, deps.payments, order, orderPath, client.origin ?? deps.siteUrl),
+      };
     }
     return { ok: true, order, location: `${orderPath}?placed=1` };
   } catch (error) {
     if (isDomainError(error)) {
-      const field = error.code === "PO_REQUIRED" ? "poNumber" : error.code === "APPROVAL_NOT_BY_CARD" ? "paymentMethod" : null;
-      return { ok: false, status: error.status, data: { errors: field ? { [field]: error.message } : {}, message: error.message, values } };
+      const field =
+        error.code === "PO_REQUIRED" ? "poNumber" : error.code === "APPROVAL_NOT_BY_CARD" ? "paymentMethod" : null;
+      return {
+        ok: false,
+        status: error.status,
+        data: { errors: field ? { [field]: error.message } : {}, message: error.message, values },
+      };
     }
     throw error;
   }
 }
 
 /** Stripe's page for a new card order; if Stripe can't be reached, the order's page, which offers "Pay now". */
-async function paymentLocation(db: Db, payments: Payments, order: PlacedOrder, orderPath: string, origin: string): Promise<string> {
-  const row = await db.selectFrom("orders").select(["id", "status", "payment_status"]).where("number", "=", order.number).executeTakeFirstOrThrow();
+async function paymentLocation(
+  db: Db,
+  payments: Payments,
+  order: PlacedOrder,
+  orderPath: string,
+  origin: string,
+): Promise<string> {
+  const row = await db
+    .selectFrom("orders")
+    .select(["id", "status", "payment_status"])
+    .where("number", "=", order.number)
+    .executeTakeFirstOrThrow();
   if (row.status !== "awaiting_payment" || row.payment_status !== "pending") return orderPath;
   try {
     return await openPaymentPage(db, payments, row.id, { orderPath, origin });
   } catch (error) {
-    logLine(`Payment page for order ${order.number} not opened: ${error instanceof Error ? error.message : String(error)}`);
+    logLine(
+      `Payment page for order ${order.number} not opened: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return `${orderPath}?payment=unavailable`;
   }
 }
@@ -190,8 +240,18 @@ export function defaultCheckoutDeps(): CheckoutDeps {
     defaults = {
       siteUrl: cfg.siteUrl,
       holdMinutes: cfg.GUEST_ORDER_HOLD_MINUTES,
-      ipLimiter: createRateLimiter({ name: "checkout-ip", windowSeconds: HOUR, max: cfg.CHECKOUT_IP_LIMIT, redisUrl: cfg.REDIS_URL }),
-      emailLimiter: createRateLimiter({ name: "checkout-email", windowSeconds: HOUR, max: cfg.CHECKOUT_EMAIL_LIMIT, redisUrl: cfg.REDIS_URL }),
+      ipLimiter: createRateLimiter({
+        name: "checkout-ip",
+        windowSeconds: HOUR,
+        max: cfg.CHECKOUT_IP_LIMIT,
+        redisUrl: cfg.REDIS_URL,
+      }),
+      emailLimiter: createRateLimiter({
+        name: "checkout-email",
+        windowSeconds: HOUR,
+        max: cfg.CHECKOUT_EMAIL_LIMIT,
+        redisUrl: cfg.REDIS_URL,
+      }),
       payments: paymentsFromConfig(cfg),
       guestHolds: { perClient: cfg.GUEST_HOLD_IP_UNITS, perEmail: cfg.GUEST_HOLD_EMAIL_UNITS },
     };
@@ -208,13 +268,30 @@ let confirmLimiter: RateLimiter | undefined;
 export async function confirmGuestOrderAction(
   db: Db,
   input: { accessToken: string; confirmToken: string; request: Request; limiter?: RateLimiter; siteUrl?: string },
-): Promise<{ ok: true; outcome: ConfirmOutcome } | { ok: false; status: number; message: string; retryAfterSeconds?: number }> {
+): Promise<
+  { ok: true; outcome: ConfirmOutcome } | { ok: false; status: number; message: string; retryAfterSeconds?: number }
+> {
   const cfg = config();
-  confirmLimiter ??= createRateLimiter({ name: "order-confirm", windowSeconds: 15 * 60, max: 30, redisUrl: cfg.REDIS_URL });
+  confirmLimiter ??= createRateLimiter({
+    name: "order-confirm",
+    windowSeconds: 15 * 60,
+    max: 30,
+    redisUrl: cfg.REDIS_URL,
+  });
   const limit = await (input.limiter ?? confirmLimiter).hit(clientIp(input.request));
-  if (!limit.allowed) return { ok: false, status: 429, retryAfterSeconds: limit.retryAfterSeconds, message: `Too many attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.` };
+  if (!limit.allowed)
+    return {
+      ok: false,
+      status: 429,
+      retryAfterSeconds: limit.retryAfterSeconds,
+      message: `Too many attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.`,
+    };
   try {
-    const { outcome } = await confirmGuestOrder(db, { accessToken: input.accessToken, confirmToken: input.confirmToken, siteUrl: input.siteUrl ?? cfg.siteUrl });
+    const { outcome } = await confirmGuestOrder(db, {
+      accessToken: input.accessToken,
+      confirmToken: input.confirmToken,
+      siteUrl: input.siteUrl ?? cfg.siteUrl,
+    });
     return { ok: true, outcome };
   } catch (error) {
     if (isDomainError(error)) return { ok: false, status: error.status, message: error.message };

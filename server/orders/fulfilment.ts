@@ -8,14 +8,27 @@
 import { voidInvoice } from "../invoices/invoices.ts";
 import type { Transaction } from "kysely";
 import type { z } from "zod";
-import { cancelSchema, orderStepSchema, shipSchema, type CancelInput, type OrderStepInput, type ShipInput } from "../../app/lib/order-admin-schema.ts";
+import {
+  cancelSchema,
+  orderStepSchema,
+  shipSchema,
+  type CancelInput,
+  type OrderStepInput,
+  type ShipInput,
+} from "../../app/lib/order-admin-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { enqueueMail, type OutgoingMail } from "../mail/queue.ts";
 import { recordOrderEvent, type EventDetails } from "./history.ts";
-import { orderCancelledMail, orderDeliveredMail, orderPackedMail, orderShippedMail, type FulfilmentMailOrder } from "./mails.ts";
+import {
+  orderCancelledMail,
+  orderDeliveredMail,
+  orderPackedMail,
+  orderShippedMail,
+  type FulfilmentMailOrder,
+} from "./mails.ts";
 import {
   checkVersion,
   customerOrderLink,
@@ -58,14 +71,28 @@ interface MoveRequest {
  * same page), and an order awaiting payment only when its payment was flagged for staff.
  */
 async function checkCardMoneyBeforeCancel(trx: Transaction<Database>, orderId: number, status: OrderStatus) {
-  const row = await trx.selectFrom("orders").select(["payment_method", "paid_cents", "refunded_cents", "payment_flag"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+  const row = await trx
+    .selectFrom("orders")
+    .select(["payment_method", "paid_cents", "refunded_cents", "payment_flag"])
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
   if (status === "awaiting_payment" && !row.payment_flag) throw refusal(status, "cancel");
   if (row.payment_method === "card" && row.paid_cents != null && Number(row.refunded_cents) < row.paid_cents) {
-    throw new DomainError("REFUND_FIRST", "This order was paid by card. Refund the payment first (Refund, below), then cancel the order.", 409);
+    throw new DomainError(
+      "REFUND_FIRST",
+      "This order was paid by card. Refund the payment first (Refund, below), then cancel the order.",
+      409,
+    );
   }
 }
 
-async function move(db: Db, staff: StaffActor, order: LoadedOrder, request: MoveRequest, options: StaffOrderOptions): Promise<ActionOutcome> {
+async function move(
+  db: Db,
+  staff: StaffActor,
+  order: LoadedOrder,
+  request: MoveRequest,
+  options: StaffOrderOptions,
+): Promise<ActionOutcome> {
   const rule = STAFF_MOVES[request.action];
   checkVersion(order, request.expectedVersion);
   if (!rule.from.includes(order.status)) throw refusal(order.status, request.action);
@@ -89,7 +116,15 @@ async function move(db: Db, staff: StaffActor, order: LoadedOrder, request: Move
           .set({ updated_at: now.toISOString(), ...request.set })
           .where("id", "=", order.id)
           .execute();
-        await recordOrderEvent(trx, { orderId: order.id, actor, kind: "status", from: order.status, to: rule.to, details: { by: staff.name, ...request.details }, now });
+        await recordOrderEvent(trx, {
+          orderId: order.id,
+          actor,
+          kind: "status",
+          from: order.status,
+          to: rule.to,
+          details: { by: staff.name, ...request.details },
+          now,
+        });
         await writeAudit(
           trx,
           staff,
@@ -97,14 +132,31 @@ async function move(db: Db, staff: StaffActor, order: LoadedOrder, request: Move
             action: rule.audit,
             objectType: "order",
             objectId: order.number,
-            before: { status: order.status, version: order.version, ...(request.set ? { carrier: order.carrier, tracking_number: order.tracking_number } : {}) },
-            after: { status: after.status, version: after.version, ...request.set, ...(request.details?.reason ? { reason: request.details.reason } : {}) },
+            before: {
+              status: order.status,
+              version: order.version,
+              ...(request.set ? { carrier: order.carrier, tracking_number: order.tracking_number } : {}),
+            },
+            after: {
+              status: after.status,
+              version: after.version,
+              ...request.set,
+              ...(request.details?.reason ? { reason: request.details.reason } : {}),
+            },
           },
           now,
         );
         // An order whose account was deleted has no address left: there is nobody to tell.
         if (order.email) {
-          await enqueueMail(trx, request.mail({ number: order.number, email: order.email, ship_name: order.ship_name, link: customerOrderLink(order, options.siteUrl) }));
+          await enqueueMail(
+            trx,
+            request.mail({
+              number: order.number,
+              email: order.email,
+              ship_name: order.ship_name,
+              link: customerOrderLink(order, options.siteUrl),
+            }),
+          );
         }
       },
     });
@@ -132,15 +184,31 @@ async function moveWith<S extends z.ZodType<{ version: number }>>(
 
 /** A move that takes nothing but the version (pack, deliver): "Order … is marked as <done>." */
 function plainStep(action: "pack" | "deliver", mail: MoveRequest["mail"], done: string) {
-  return (db: Db, staff: StaffActor, number: string, input: OrderStepInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> =>
-    moveWith(db, staff, number, orderStepSchema, input, options, (order) => ({ action, mail, message: `Order ${order.number} is marked as ${done}. The customer has been emailed.` }));
+  return (
+    db: Db,
+    staff: StaffActor,
+    number: string,
+    input: OrderStepInput | Record<string, unknown>,
+    options: StaffOrderOptions = {},
+  ): Promise<ActionOutcome> =>
+    moveWith(db, staff, number, orderStepSchema, input, options, (order) => ({
+      action,
+      mail,
+      message: `Order ${order.number} is marked as ${done}. The customer has been emailed.`,
+    }));
 }
 
 export const packOrder = plainStep("pack", orderPackedMail, "packed");
 
 export const deliverOrder = plainStep("deliver", orderDeliveredMail, "delivered");
 
-export function shipOrder(db: Db, staff: StaffActor, number: string, input: ShipInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> {
+export function shipOrder(
+  db: Db,
+  staff: StaffActor,
+  number: string,
+  input: ShipInput | Record<string, unknown>,
+  options: StaffOrderOptions = {},
+): Promise<ActionOutcome> {
   return moveWith(db, staff, number, shipSchema, input, options, (order, { carrier, trackingNumber }) => ({
     action: "ship",
     set: { carrier, tracking_number: trackingNumber },
@@ -151,7 +219,13 @@ export function shipOrder(db: Db, staff: StaffActor, number: string, input: Ship
 }
 
 /** Cancels a placed or packed order; its stock goes back through the ledger ("cancellation"). */
-export function cancelOrder(db: Db, staff: StaffActor, number: string, input: CancelInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> {
+export function cancelOrder(
+  db: Db,
+  staff: StaffActor,
+  number: string,
+  input: CancelInput | Record<string, unknown>,
+  options: StaffOrderOptions = {},
+): Promise<ActionOutcome> {
   return moveWith(db, staff, number, cancelSchema, input, options, (order, { reason }) => ({
     action: "cancel",
     details: reason ? { reason } : {},

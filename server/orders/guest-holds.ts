@@ -61,11 +61,16 @@ export interface GuestHoldRefusal {
  * that the guest's other held orders hold, under both caps. An order above the smaller cap on
  * its own can never fit ("order"); otherwise the email's count is checked before the network's.
  */
-export function guestHoldRefusal(counts: { units: number; heldByEmail: number; heldByClient: number }, caps: GuestHoldCaps): GuestHoldRefusal | null {
+export function guestHoldRefusal(
+  counts: { units: number; heldByEmail: number; heldByClient: number },
+  caps: GuestHoldCaps,
+): GuestHoldRefusal | null {
   const smaller = Math.min(caps.perClient, caps.perEmail);
   if (counts.units > smaller) return { cap: "order", held: 0, limit: smaller };
-  if (counts.heldByEmail + counts.units > caps.perEmail) return { cap: "email", held: counts.heldByEmail, limit: caps.perEmail };
-  if (counts.heldByClient + counts.units > caps.perClient) return { cap: "client", held: counts.heldByClient, limit: caps.perClient };
+  if (counts.heldByEmail + counts.units > caps.perEmail)
+    return { cap: "email", held: counts.heldByEmail, limit: caps.perEmail };
+  if (counts.heldByClient + counts.units > caps.perClient)
+    return { cap: "client", held: counts.heldByClient, limit: caps.perClient };
   return null;
 }
 
@@ -78,7 +83,10 @@ export function guestHoldMessage(refusal: GuestHoldRefusal, place: GuestHoldPlac
   const held = formatCount(refusal.held);
   const tail = place === "checkout" ? " Your details are still filled in below." : "";
   if (refusal.cap === "order") {
-    const fix = place === "checkout" ? "Lower the quantities in your cart, or log in to order more." : "Log in and order again to buy this many.";
+    const fix =
+      place === "checkout"
+        ? "Lower the quantities in your cart, or log in to order more."
+        : "Log in and order again to buy this many.";
     return `An order placed without an account can hold at most ${limit} units while it waits for confirmation or payment. ${fix}${tail}`;
   }
   const whose = refusal.cap === "email" ? "Your orders with this email address" : "Orders placed from your network";
@@ -118,7 +126,10 @@ async function heldOrders(db: Handle, by: { client: string } | { email: string }
     .where("o.payment_flag", "is", null)
     .where("o.payment_status", "!=", "processing")
     .groupBy(["o.id", "o.hold_expires_at"]);
-  query = "client" in by ? query.where("o.hold_client", "=", guestHoldClient(by.client)) : query.where(sql`lower(o.email)`, "=", normalEmail(by.email));
+  query =
+    "client" in by
+      ? query.where("o.hold_client", "=", guestHoldClient(by.client))
+      : query.where(sql`lower(o.email)`, "=", normalEmail(by.email));
   const rows = await query.execute();
   return rows.map((r) => ({ id: Number(r.id), hold_expires_at: r.hold_expires_at, units: Number(r.units) }));
 }
@@ -141,7 +152,7 @@ export async function claimGuestHold(
 ): Promise<string> {
   const { claim, email, units, now } = input;
   const client = guestHoldClient(claim.client);
-  if (dbKind(trx as unknown as Db) === "postgres") {
+  if (dbKind(trx) === "postgres") {
     for (const key of [`guest-hold:client:${client}`, `guest-hold:email:${normalEmail(email)}`].sort()) {
       await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     }
@@ -151,7 +162,9 @@ export async function claimGuestHold(
   const refusal = guestHoldRefusal({ units, heldByEmail: sum(byEmail), heldByClient: sum(byClient) }, claim.caps);
   if (refusal) {
     const counted = refusal.cap === "email" ? byEmail : refusal.cap === "client" ? byClient : [];
-    const overdue = counted.filter((o) => o.hold_expires_at != null && o.hold_expires_at <= now.toISOString()).map((o) => o.id);
+    const overdue = counted
+      .filter((o) => o.hold_expires_at != null && o.hold_expires_at <= now.toISOString())
+      .map((o) => o.id);
     throw new GuestHoldLimitError(refusal, overdue, input.place);
   }
   return client;
@@ -165,7 +178,12 @@ export async function releasingOverdueGuestHolds<T>(db: Db, now: Date, attempt: 
   try {
     return await attempt();
   } catch (error) {
-    if (error instanceof GuestHoldLimitError && error.overdueOrderIds.length > 0 && (await expireOverdueHolds(db, { now, orderIds: error.overdueOrderIds })) > 0) return attempt();
+    if (
+      error instanceof GuestHoldLimitError &&
+      error.overdueOrderIds.length > 0 &&
+      (await expireOverdueHolds(db, { now, orderIds: error.overdueOrderIds })) > 0
+    )
+      return attempt();
     throw error;
   }
 }

@@ -51,7 +51,7 @@ export async function recordOrderEvent(trx: Transaction<Database>, event: OrderE
 function parseDetails(text: string): EventDetails {
   try {
     const value = JSON.parse(text) as unknown;
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as EventDetails) : {};
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
   } catch {
     return {};
   }
@@ -75,7 +75,14 @@ export async function listOrderEvents(db: Db | Transaction<Database>, orderId: n
     .orderBy("id")
     .limit(500)
     .execute();
-  return rows.map((r) => ({ at: r.created_at, kind: r.kind, from: r.from_status, to: r.to_status, actor: r.actor, details: parseDetails(r.details) }));
+  return rows.map((r) => ({
+    at: r.created_at,
+    kind: r.kind,
+    from: r.from_status,
+    to: r.to_status,
+    actor: r.actor,
+    details: parseDetails(r.details),
+  }));
 }
 
 /** One step of the customer's timeline: nothing in it names staff, rows or internal notes. */
@@ -95,7 +102,17 @@ export interface TimelineStep {
  */
 export async function customerTimeline(db: Db, order: { id: number; created_at: string }): Promise<TimelineStep[]> {
   const events = await listOrderEvents(db, order.id);
-  const steps: TimelineStep[] = [{ at: order.created_at, kind: "placed", status: "placed", carrier: null, trackingNumber: null, reason: null, lines: [] }];
+  const steps: TimelineStep[] = [
+    {
+      at: order.created_at,
+      kind: "placed",
+      status: "placed",
+      carrier: null,
+      trackingNumber: null,
+      reason: null,
+      lines: [],
+    },
+  ];
   for (const e of events) {
     if (e.kind === "status" && e.to === "placed") continue;
     if (e.kind !== "status" && e.kind !== "return") continue;
@@ -106,7 +123,11 @@ export async function customerTimeline(db: Db, order: { id: number; created_at: 
       carrier: e.details.carrier ?? null,
       trackingNumber: e.details.trackingNumber ?? null,
       reason: e.details.reason ?? null,
-      lines: (e.details.lines ?? []).map((l) => ({ title: String(l.title), color: String(l.color ?? ""), quantity: Number(l.quantity) })),
+      lines: (e.details.lines ?? []).map((l) => ({
+        title: String(l.title),
+        color: String(l.color ?? ""),
+        quantity: Number(l.quantity),
+      })),
     });
   }
   return steps;

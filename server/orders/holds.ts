@@ -31,7 +31,10 @@ function overdueHolds(eb: ExpressionBuilder<Database, "orders">, now: Date) {
     eb("hold_expires_at", "<=", now.toISOString()),
     eb.or([
       eb("status", "=", "awaiting_confirmation"),
-      eb.and([eb("status", "=", "awaiting_payment"), eb.or([eb("payment_session_expires_at", "is", null), eb("payment_session_expires_at", "<=", closedBy)])]),
+      eb.and([
+        eb("status", "=", "awaiting_payment"),
+        eb.or([eb("payment_session_expires_at", "is", null), eb("payment_session_expires_at", "<=", closedBy)]),
+      ]),
     ]),
   ]);
 }
@@ -47,10 +50,19 @@ export function hashConfirmToken(token: string): string {
  * `productIds` limits it to orders holding one of those products, `orderIds` to those orders.
  * Returns how many expired.
  */
-export async function expireOverdueHolds(db: Db, options: { now?: Date; limit?: number; productIds?: number[]; orderIds?: number[] } = {}): Promise<number> {
+export async function expireOverdueHolds(
+  db: Db,
+  options: { now?: Date; limit?: number; productIds?: number[]; orderIds?: number[] } = {},
+): Promise<number> {
   const now = options.now ?? new Date();
   // Mostly none has run out (a checkout short of stock asks every time): one look at the holds' index first.
-  const due = await db.selectFrom("orders").select("id").where("status", "in", HOLD_STATUSES).where("hold_expires_at", "<=", now.toISOString()).limit(1).executeTakeFirst();
+  const due = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("status", "in", HOLD_STATUSES)
+    .where("hold_expires_at", "<=", now.toISOString())
+    .limit(1)
+    .executeTakeFirst();
   if (!due) return 0;
   let query = db
     .selectFrom("orders")
@@ -62,12 +74,27 @@ export async function expireOverdueHolds(db: Db, options: { now?: Date; limit?: 
   if (options.orderIds) query = query.where("id", "in", options.orderIds.length ? options.orderIds : [-1]);
   if (options.productIds?.length) {
     const ids = options.productIds;
-    query = query.where((eb) => eb.exists(eb.selectFrom("order_lines").select("order_lines.id").whereRef("order_lines.order_id", "=", "orders.id").where("order_lines.product_id", "in", ids)));
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("order_lines")
+          .select("order_lines.id")
+          .whereRef("order_lines.order_id", "=", "orders.id")
+          .where("order_lines.product_id", "in", ids),
+      ),
+    );
   }
   let expired = 0;
   for (const order of await query.execute()) {
     try {
-      await transitionOrder(db, { orderId: order.id, to: "expired", expectedStatus: order.status, expectedVersion: order.version, actor: SYSTEM_ACTOR, now });
+      await transitionOrder(db, {
+        orderId: order.id,
+        to: "expired",
+        expectedStatus: order.status,
+        expectedVersion: order.version,
+        actor: SYSTEM_ACTOR,
+        now,
+      });
       expired++;
     } catch (error) {
       if (!(error instanceof OrderConflictError)) throw error;
@@ -99,7 +126,14 @@ export async function expireGuestOrderIfOverdue(db: Db, accessToken: string, now
     .where((eb) => overdueHolds(eb, now))
     .executeTakeFirst();
   if (!order) return;
-  await transitionOrder(db, { orderId: order.id, to: "expired", expectedStatus: order.status, expectedVersion: order.version, actor: SYSTEM_ACTOR, now }).catch((error: unknown) => {
+  await transitionOrder(db, {
+    orderId: order.id,
+    to: "expired",
+    expectedStatus: order.status,
+    expectedVersion: order.version,
+    actor: SYSTEM_ACTOR,
+    now,
+  }).catch((error: unknown) => {
     if (!(error instanceof OrderConflictError)) throw error;
   });
 }
@@ -107,19 +141,36 @@ export async function expireGuestOrderIfOverdue(db: Db, accessToken: string, now
 export type ConfirmOutcome = "confirmed" | "already_placed" | "expired";
 
 function validConfirmToken(token: unknown, hash: string | null): boolean {
-  return typeof token === "string" && hash != null && /^[A-Za-z0-9_-]{16,64}$/.test(token) && sameHash(hashConfirmToken(token), hash);
+  return (
+    typeof token === "string" &&
+    hash != null &&
+    /^[A-Za-z0-9_-]{16,64}$/.test(token) &&
+    sameHash(hashConfirmToken(token), hash)
+  );
 }
 
 /**
  * For the guest order page: while the order is held, the whole minutes left, and whether this
  * visitor came with the mail's secret (only then is "Confirm order" offered). Null when not held.
  */
-export async function guestHoldView(db: Db, accessToken: string, confirmToken: string | null, now = new Date()): Promise<{ minutesLeft: number; canConfirm: boolean } | null> {
+export async function guestHoldView(
+  db: Db,
+  accessToken: string,
+  confirmToken: string | null,
+  now = new Date(),
+): Promise<{ minutesLeft: number; canConfirm: boolean } | null> {
   if (!/^[A-Za-z0-9_-]{32}$/.test(accessToken)) return null;
-  const order = await db.selectFrom("orders").select(["status", "hold_expires_at", "confirm_token_hash"]).where("access_token", "=", accessToken).executeTakeFirst();
+  const order = await db
+    .selectFrom("orders")
+    .select(["status", "hold_expires_at", "confirm_token_hash"])
+    .where("access_token", "=", accessToken)
+    .executeTakeFirst();
   if (!order || !isHoldStatus(order.status) || !order.hold_expires_at) return null;
   const minutesLeft = Math.max(1, Math.ceil((Date.parse(order.hold_expires_at) - now.getTime()) / 60_000));
-  return { minutesLeft, canConfirm: order.status === "awaiting_confirmation" && validConfirmToken(confirmToken, order.confirm_token_hash) };
+  return {
+    minutesLeft,
+    canConfirm: order.status === "awaiting_confirmation" && validConfirmToken(confirmToken, order.confirm_token_hash),
+  };
 }
 
 function sameHash(a: string, b: string): boolean {
@@ -128,7 +179,8 @@ function sameHash(a: string, b: string): boolean {
 
 function outcomeOf(status: OrderStatus): ConfirmOutcome {
   if (status === "expired") return "expired";
-  if (status === "cancelled") throw new DomainError("ORDER_CANCELLED", "This order was cancelled, so it can no longer be confirmed.", 409);
+  if (status === "cancelled")
+    throw new DomainError("ORDER_CANCELLED", "This order was cancelled, so it can no longer be confirmed.", 409);
   return "already_placed";
 }
 
@@ -138,25 +190,35 @@ function outcomeOf(status: OrderStatus): ConfirmOutcome {
  * hold that ran out expires instead (and says so). Of a confirmation and the expiry job racing
  * for the same order, exactly one wins.
  */
-export async function confirmGuestOrder(db: Db, input: { accessToken: string; confirmToken: string; siteUrl: string; now?: Date }): Promise<{ outcome: ConfirmOutcome; number: string }> {
+export async function confirmGuestOrder(
+  db: Db,
+  input: { accessToken: string; confirmToken: string; siteUrl: string; now?: Date },
+): Promise<{ outcome: ConfirmOutcome; number: string }> {
   const now = input.now ?? new Date();
   const read = () =>
-    db
-      .selectFrom("orders")
-      .selectAll()
-      .where("access_token", "=", input.accessToken)
-      .executeTakeFirst();
+    db.selectFrom("orders").selectAll().where("access_token", "=", input.accessToken).executeTakeFirst();
   const order = /^[A-Za-z0-9_-]{32}$/.test(input.accessToken) ? await read() : undefined;
   if (!order) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
   if (!validConfirmToken(input.confirmToken, order.confirm_token_hash)) {
-    throw new DomainError("BAD_CONFIRM_LINK", "This confirmation link isn't valid. Open the link in the email we sent you when you placed the order.", 403);
+    throw new DomainError(
+      "BAD_CONFIRM_LINK",
+      "This confirmation link isn't valid. Open the link in the email we sent you when you placed the order.",
+      403,
+    );
   }
   if (!isHoldStatus(order.status)) return { outcome: outcomeOf(order.status), number: order.number };
 
   const overdue = !order.hold_expires_at || order.hold_expires_at <= now.toISOString();
   try {
     if (overdue) {
-      await transitionOrder(db, { orderId: order.id, to: "expired", expectedStatus: order.status, expectedVersion: order.version, actor: SYSTEM_ACTOR, now });
+      await transitionOrder(db, {
+        orderId: order.id,
+        to: "expired",
+        expectedStatus: order.status,
+        expectedVersion: order.version,
+        actor: SYSTEM_ACTOR,
+        now,
+      });
       return { outcome: "expired", number: order.number };
     }
     await transitionOrder(db, {
@@ -167,9 +229,17 @@ export async function confirmGuestOrder(db: Db, input: { accessToken: string; co
       actor: "guest",
       now,
       then: async (trx) => {
-        const lines = await trx.selectFrom("order_lines").select(["title", "color", "quantity", "line_total_cents"]).where("order_id", "=", order.id).orderBy("id").execute();
+        const lines = await trx
+          .selectFrom("order_lines")
+          .select(["title", "color", "quantity", "line_total_cents"])
+          .where("order_id", "=", order.id)
+          .orderBy("id")
+          .execute();
         const paymentLabel = PAYMENT_METHODS.find((m) => m.id === order.payment_method)?.label ?? order.payment_method;
-        await enqueueMail(trx, orderPlacedMail(order, lines, { link: `${input.siteUrl}/orders/${order.access_token}`, paymentLabel }));
+        await enqueueMail(
+          trx,
+          orderPlacedMail(order, lines, { link: `${input.siteUrl}/orders/${order.access_token}`, paymentLabel }),
+        );
       },
     });
     countPlacedOrder(order.payment_method);

@@ -18,7 +18,11 @@ export class OrderInputError extends DomainError {
 }
 
 /** The parsed input, or an OrderInputError naming each field's first problem. `fieldName` maps an issue's path to the form's field name. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, fieldName: (path: PropertyKey[]) => string = (p) => String(p[0] ?? "form")): z.infer<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  fieldName: (path: PropertyKey[]) => string = (p) => String(p[0] ?? "form"),
+): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const fields: FieldErrors = {};

@@ -26,10 +26,15 @@ export interface MailOrder {
   po_number?: string | null;
 }
 
-const itemLine = (l: MailLine) => `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""} — ${formatMoney(l.line_total_cents)}`;
+const itemLine = (l: MailLine) =>
+  `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""} — ${formatMoney(l.line_total_cents)}`;
 
 /** The mail that confirms a placed order (a member's at once; a guest's once confirmed). */
-export function orderPlacedMail(order: MailOrder, lines: MailLine[], options: { link: string; paymentLabel: string }): OutgoingMail {
+export function orderPlacedMail(
+  order: MailOrder,
+  lines: MailLine[],
+  options: { link: string; paymentLabel: string },
+): OutgoingMail {
   const mail = renderMail({
     heading: `Thank you for your order ${order.number}`,
     paragraphs: [
@@ -47,7 +52,11 @@ export function orderPlacedMail(order: MailOrder, lines: MailLine[], options: { 
 }
 
 /** The mail that asks a guest to confirm an order held for them. */
-export function confirmOrderMail(order: MailOrder, lines: MailLine[], options: { link: string; holdMinutes: number }): OutgoingMail {
+export function confirmOrderMail(
+  order: MailOrder,
+  lines: MailLine[],
+  options: { link: string; holdMinutes: number },
+): OutgoingMail {
   const mail = renderMail({
     heading: `Please confirm your order ${order.number}`,
     paragraphs: [
@@ -73,7 +82,12 @@ export interface FulfilmentMailOrder {
   link: string;
 }
 
-function fulfilmentMail(order: FulfilmentMailOrder, subject: string, heading: string, paragraphs: string[]): OutgoingMail {
+function fulfilmentMail(
+  order: FulfilmentMailOrder,
+  subject: string,
+  heading: string,
+  paragraphs: string[],
+): OutgoingMail {
   const mail = renderMail({
     heading,
     paragraphs: [order.ship_name ? `Hello ${order.ship_name},` : "Hello,", ...paragraphs],
@@ -89,7 +103,10 @@ export function orderPackedMail(order: FulfilmentMailOrder): OutgoingMail {
   ]);
 }
 
-export function orderShippedMail(order: FulfilmentMailOrder, shipment: { carrier: string; trackingNumber: string }): OutgoingMail {
+export function orderShippedMail(
+  order: FulfilmentMailOrder,
+  shipment: { carrier: string; trackingNumber: string },
+): OutgoingMail {
   return fulfilmentMail(order, `Your order ${order.number} has shipped`, `Your order ${order.number} is on its way`, [
     `Your order ${order.number} has left our warehouse with ${shipment.carrier}.`,
     `Carrier: ${shipment.carrier}\nTracking number: ${shipment.trackingNumber}`,
@@ -111,8 +128,13 @@ export function orderCancelledMail(order: FulfilmentMailOrder, cancellation: { r
   ]);
 }
 
-export function orderReturnMail(order: FulfilmentMailOrder, ret: { reason: string; lines: { title: string; color: string; quantity: number }[]; complete: boolean }): OutgoingMail {
-  const subject = ret.complete ? `We received the return of your order ${order.number}` : `We received a return from your order ${order.number}`;
+export function orderReturnMail(
+  order: FulfilmentMailOrder,
+  ret: { reason: string; lines: { title: string; color: string; quantity: number }[]; complete: boolean },
+): OutgoingMail {
+  const subject = ret.complete
+    ? `We received the return of your order ${order.number}`
+    : `We received a return from your order ${order.number}`;
   return fulfilmentMail(order, subject, subject, [
     `We've received these items back from your order ${order.number}:`,
     ...ret.lines.map((l) => `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""}`),
@@ -121,13 +143,20 @@ export function orderReturnMail(order: FulfilmentMailOrder, ret: { reason: strin
   ]);
 }
 
-export function orderRefundMail(order: FulfilmentMailOrder, refund: { amountCents: number; totalRefundedCents: number; paidCents: number; reason: string | null }): OutgoingMail {
+export function orderRefundMail(
+  order: FulfilmentMailOrder,
+  refund: { amountCents: number; totalRefundedCents: number; paidCents: number; reason: string | null },
+): OutgoingMail {
   const whole = refund.totalRefundedCents >= refund.paidCents;
-  const subject = whole ? `Your payment for order ${order.number} was refunded` : `Part of your payment for order ${order.number} was refunded`;
+  const subject = whole
+    ? `Your payment for order ${order.number} was refunded`
+    : `Part of your payment for order ${order.number} was refunded`;
   return fulfilmentMail(order, subject, subject, [
     `We've refunded ${formatMoney(refund.amountCents)} to the card you paid order ${order.number} with.`,
     ...(refund.reason ? [`Reason: ${refund.reason}`] : []),
-    whole ? `That is the whole of the ${formatMoney(refund.paidCents)} you paid.` : `In all, ${formatMoney(refund.totalRefundedCents)} of the ${formatMoney(refund.paidCents)} you paid has been refunded.`,
+    whole
+      ? `That is the whole of the ${formatMoney(refund.paidCents)} you paid.`
+      : `In all, ${formatMoney(refund.totalRefundedCents)} of the ${formatMoney(refund.paidCents)} you paid has been refunded.`,
     "Refunds usually reach your account within 5 to 10 working days, depending on your bank.",
   ]);
 }

@@ -2,7 +2,12 @@ import { countPlacedOrder } from "../ops/metrics.ts";
 import { randomBytes } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { CheckoutInput } from "../../app/lib/checkout-schema.ts";
-import { DEFAULT_GUEST_ORDER_HOLD_MINUTES, QUANTITY_LIMIT_MESSAGES, quantityLimitProblem, summarizeOrder } from "../../app/lib/order-rules.ts";
+import {
+  DEFAULT_GUEST_ORDER_HOLD_MINUTES,
+  QUANTITY_LIMIT_MESSAGES,
+  quantityLimitProblem,
+  summarizeOrder,
+} from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { compiledOnce } from "../db/compiled-once.ts";
 import { withTransactionRetry } from "../db/retry.ts";
@@ -64,9 +69,14 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 async function existingOrder(db: Db, checkoutToken: string, owner: string): Promise<PlacedOrder | null> {
-  const row = await db.selectFrom("orders").select(["number", "access_token", "user_id", "email"]).where("checkout_token", "=", checkoutToken).executeTakeFirst();
+  const row = await db
+    .selectFrom("orders")
+    .select(["number", "access_token", "user_id", "email"])
+    .where("checkout_token", "=", checkoutToken)
+    .executeTakeFirst();
   if (!row) return null;
-  if (owner.startsWith("u:") && row.user_id !== owner.slice(2)) throw new DomainError("CHECKOUT_TOKEN_USED", "This checkout was already used. Reload the page and try again.", 409);
+  if (owner.startsWith("u:") && row.user_id !== owner.slice(2))
+    throw new DomainError("CHECKOUT_TOKEN_USED", "This checkout was already used. Reload the page and try again.", 409);
   return { number: row.number, accessToken: row.access_token, created: false };
 }
 
@@ -84,7 +94,18 @@ const cartLinesWithBreaks = compiledOnce((db: Db, owner: string) =>
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
     .leftJoin("volume_breaks as vb", "vb.product_id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id", "p.stock_quantity", "vb.min_quantity", "vb.percent_off"])
+    .select([
+      "ci.product_id",
+      "ci.color",
+      "ci.quantity",
+      "p.title",
+      "p.sale_price_cents",
+      "p.archived_at",
+      "p.category_id",
+      "p.stock_quantity",
+      "vb.min_quantity",
+      "vb.percent_off",
+    ])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
@@ -97,7 +118,12 @@ const emptyCart = compiledOnce((db: Db, owner: string) => db.deleteFrom("cart_it
 async function orderSource(trx: Transaction<Database>, input: PlaceOrderInput, now: Date) {
   if (input.quoteNumber) {
     const quote = await quoteOrderLines(trx, input.userId, input.quoteNumber, now);
-    return { quoteId: quote.quoteId, lines: quote.lines, quotedCents: quote.lines.map((l) => l.quoted_unit_cents), breaks: new Map<number, VolumeBreak[]>() };
+    return {
+      quoteId: quote.quoteId,
+      lines: quote.lines,
+      quotedCents: quote.lines.map((l) => l.quoted_unit_cents),
+      breaks: new Map<number, VolumeBreak[]>(),
+    };
   }
   const rows = await cartLinesWithBreaks(trx, input.owner);
   const lines: Omit<(typeof rows)[number], "min_quantity" | "percent_off">[] = [];
@@ -108,37 +134,62 @@ async function orderSource(trx: Transaction<Database>, input: PlaceOrderInput, n
   return { quoteId: null, lines, quotedCents: null, breaks: groupVolumeBreaks(rows) };
 }
 
-function shortOfStock(lines: { product_id: number; quantity: number; title: string; stock_quantity: number | string }[]): void {
+function shortOfStock(
+  lines: { product_id: number; quantity: number; title: string; stock_quantity: number | string }[],
+): void {
   const wanted = new Map<number, number>();
   for (const l of lines) wanted.set(l.product_id, (wanted.get(l.product_id) ?? 0) + l.quantity);
   const short = lines.filter((l) => wanted.get(l.product_id)! > Number(l.stock_quantity));
-  if (short.length) throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+  if (short.length)
+    throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
 }
 
-async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderInput, keys: OrderKeys): Promise<PlacedOrder> {
+async function placeInTransaction(
+  trx: Transaction<Database>,
+  input: PlaceOrderInput,
+  keys: OrderKeys,
+): Promise<PlacedOrder> {
   const { checkout, owner } = input;
   const { quoteId, lines, quotedCents, breaks } = await orderSource(trx, input, keys.now);
   if (lines.length === 0) throw new DomainError("EMPTY_CART", "Your cart is empty.", 409);
   const archived = lines.find((l) => l.archived_at);
-  if (archived) throw new DomainError("NO_LONGER_SOLD", `${archived.title} is no longer sold. Remove it from your cart; your order was not placed.`, 409);
+  if (archived)
+    throw new DomainError(
+      "NO_LONGER_SOLD",
+      `${archived.title} is no longer sold. Remove it from your cart; your order was not placed.`,
+      409,
+    );
   const tooMany = quantityLimitProblem(lines.map((l) => l.quantity));
-  if (tooMany) throw new DomainError("QUANTITY_LIMIT", `${QUANTITY_LIMIT_MESSAGES[tooMany]} Please lower the quantities in your cart; your order was not placed.`, 409);
+  if (tooMany)
+    throw new DomainError(
+      "QUANTITY_LIMIT",
+      `${QUANTITY_LIMIT_MESSAGES[tooMany]} Please lower the quantities in your cart; your order was not placed.`,
+      409,
+    );
 
   // The one price rule, as the cart showed it: list, volume break or the buyer's trade price.
   const [rules, trade] = await Promise.all([buyerPriceRules(trx, input.userId), buyerTerms(trx, input.userId)]);
-  if (trade?.poRequired && !checkout.poNumber) throw new DomainError("PO_REQUIRED", `${trade.companyName} asks for a purchase-order number on every order.`, 400);
+  if (trade?.poRequired && !checkout.poNumber)
+    throw new DomainError("PO_REQUIRED", `${trade.companyName} asks for a purchase-order number on every order.`, 400);
   // A quote's prices are the agreed ones: no other discount goes on top of them.
   const unitCents =
     quotedCents ??
     priceLines(
-      lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, listCents: l.sale_price_cents, volumeBreaks: breaks.get(l.product_id), trade: tradeRuleFor(rules, l.product_id, l.category_id) })),
+      lines.map((l) => ({
+        productId: l.product_id,
+        quantity: l.quantity,
+        listCents: l.sale_price_cents,
+        volumeBreaks: breaks.get(l.product_id),
+        trade: tradeRuleFor(rules, l.product_id, l.category_id),
+      })),
     ).map((l) => l.unit.unitCents);
   const summary = summarizeOrder(
-    lines.map((l, i) => ({ unitPriceCents: unitCents[i]!, quantity: l.quantity })),
+    lines.map((l, i) => ({ unitPriceCents: unitCents[i], quantity: l.quantity })),
     { isMember: input.userId != null && quoteId == null, country: checkout.country },
   );
   const method = paymentMethod(checkout.paymentMethod);
-  if (quoteId != null && method.collectsOnline) throw new DomainError("QUOTE_NOT_BY_CARD", "A quote is paid on delivery or by invoice: choose one of those.", 409);
+  if (quoteId != null && method.collectsOnline)
+    throw new DomainError("QUOTE_NOT_BY_CARD", "A quote is paid on delivery or by invoice: choose one of those.", 409);
   const onAccount = method.id === NET30_METHOD;
   // Net 30 is a company's credit: only for a company with net-30 terms, never above its credit limit.
   if (onAccount) {
@@ -148,7 +199,11 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   // Above the buyer's spending limit the order waits for an approver, holding no stock.
   const needsApproval = trade?.limitCents != null && summary.totalCents > trade.limitCents;
   if (needsApproval && method.collectsOnline) {
-    throw new DomainError("APPROVAL_NOT_BY_CARD", `This order is above your spending limit of ${formatMoney(trade!.limitCents!)}, so it goes to your company's approvers first: choose pay on delivery or invoice.`, 409);
+    throw new DomainError(
+      "APPROVAL_NOT_BY_CARD",
+      `This order is above your spending limit of ${formatMoney(trade.limitCents!)}, so it goes to your company's approvers first: choose pay on delivery or invoice.`,
+      409,
+    );
   }
   // Stock already short as read in this transaction: refused before anything is written. The
   // conditional update in moveStocks stays the rule that never oversells.
@@ -164,13 +219,29 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   // orders hold it until the guest confirms from the mail; a member's are placed at once.
   const online = method.collectsOnline;
   const guest = input.userId == null && !online;
-  const holdMinutes = online ? (input.paymentHoldMinutes ?? 30) : (input.holdMinutes ?? DEFAULT_GUEST_ORDER_HOLD_MINUTES);
+  const holdMinutes = online
+    ? (input.paymentHoldMinutes ?? 30)
+    : (input.holdMinutes ?? DEFAULT_GUEST_ORDER_HOLD_MINUTES);
   const held = online || guest;
-  const status = needsApproval ? "awaiting_approval" : online ? "awaiting_payment" : guest ? "awaiting_confirmation" : "placed";
+  const status = needsApproval
+    ? "awaiting_approval"
+    : online
+      ? "awaiting_payment"
+      : guest
+        ? "awaiting_confirmation"
+        : "placed";
   // A guest's order may hold only what fits under the caps on guests' held units (decision 0039).
   const units = lines.reduce((sum, l) => sum + l.quantity, 0);
   const holdClient =
-    input.userId == null && held && input.guestHolds ? await claimGuestHold(trx, { claim: input.guestHolds, email: checkout.email, units, now: keys.now, place: "checkout" }) : null;
+    input.userId == null && held && input.guestHolds
+      ? await claimGuestHold(trx, {
+          claim: input.guestHolds,
+          email: checkout.email,
+          units,
+          now: keys.now,
+          place: "checkout",
+        })
+      : null;
 
   // Claim the checkout token first: a concurrent duplicate waits here and then fails as a duplicate.
   const order = await trx
@@ -216,11 +287,18 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     ? lines.map(() => 0)
     : await moveStocks(
         trx,
-        lines.map((l) => ({ productId: l.product_id, delta: -l.quantity, reason: "order" as const, orderId: order.id, actor })),
+        lines.map((l) => ({
+          productId: l.product_id,
+          delta: -l.quantity,
+          reason: "order" as const,
+          orderId: order.id,
+          actor,
+        })),
         { now: keys.now },
       );
   const short = lines.filter((_, i) => taken[i] === null);
-  if (short.length) throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+  if (short.length)
+    throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
 
   const orderLines = lines.map((l, i) => ({
     order_id: order.id,
@@ -228,8 +306,8 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
     title: l.title,
     color: l.color,
     quantity: l.quantity,
-    unit_price_cents: unitCents[i]!,
-    line_total_cents: unitCents[i]! * l.quantity,
+    unit_price_cents: unitCents[i],
+    line_total_cents: unitCents[i] * l.quantity,
     list_price_cents: l.sale_price_cents,
   }));
   await trx.insertInto("order_lines").values(orderLines).execute();
@@ -238,17 +316,47 @@ async function placeInTransaction(trx: Transaction<Database>, input: PlaceOrderI
   if (online) return { number: keys.number, accessToken: keys.accessToken, created: true };
   if (quoteId == null) await emptyCart(trx, owner);
   if (needsApproval) {
-    const pending = { id: order.id, number: keys.number, email: checkout.email, ship_name: checkout.name, total_cents: summary.totalCents, po_number: checkout.poNumber };
-    await requestApproval(trx, { order: pending, userId: input.userId!, organizationId: trade!.organizationId, companyName: trade!.companyName, limitCents: trade!.limitCents!, siteUrl: input.siteUrl, now: keys.now });
+    const pending = {
+      id: order.id,
+      number: keys.number,
+      email: checkout.email,
+      ship_name: checkout.name,
+      total_cents: summary.totalCents,
+      po_number: checkout.poNumber,
+    };
+    await requestApproval(trx, {
+      order: pending,
+      userId: input.userId!,
+      organizationId: trade.organizationId,
+      companyName: trade.companyName,
+      limitCents: trade.limitCents!,
+      siteUrl: input.siteUrl,
+      now: keys.now,
+    });
     return { number: keys.number, accessToken: keys.accessToken, created: true, awaitingApproval: true };
   }
 
   // A net-30 order is invoiced as it is placed: the 30 days and the credit it uses start now.
   if (onAccount) await issueInvoiceInTransaction(trx, order.id, keys.now);
-  const mailOrder = { number: keys.number, email: checkout.email, ship_name: checkout.name, subtotal_cents: summary.subtotalCents, member_discount_cents: summary.memberDiscountCents, shipping_cents: summary.shippingCents, total_cents: summary.totalCents, po_number: trade ? checkout.poNumber : null };
+  const mailOrder = {
+    number: keys.number,
+    email: checkout.email,
+    ship_name: checkout.name,
+    subtotal_cents: summary.subtotalCents,
+    member_discount_cents: summary.memberDiscountCents,
+    shipping_cents: summary.shippingCents,
+    total_cents: summary.totalCents,
+    po_number: trade ? checkout.poNumber : null,
+  };
   const mail = keys.confirmToken
-    ? confirmOrderMail(mailOrder, orderLines, { link: `${input.siteUrl}/orders/${keys.accessToken}?confirm=${keys.confirmToken}`, holdMinutes })
-    : orderPlacedMail(mailOrder, orderLines, { link: `${input.siteUrl}/account/orders/${keys.number}`, paymentLabel: method.label });
+    ? confirmOrderMail(mailOrder, orderLines, {
+        link: `${input.siteUrl}/orders/${keys.accessToken}?confirm=${keys.confirmToken}`,
+        holdMinutes,
+      })
+    : orderPlacedMail(mailOrder, orderLines, {
+        link: `${input.siteUrl}/account/orders/${keys.number}`,
+        paymentLabel: method.label,
+      });
   await enqueueMail(trx, mail);
   return { number: keys.number, accessToken: keys.accessToken, created: true };
 }
@@ -272,15 +380,27 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
     now: input.now ?? new Date(),
   };
   const attempt = async () => {
-    const placed = await releasingOverdueGuestHolds(db, keys.now, () => withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys))));
-    if (placed.created && !placed.awaitingApproval && input.userId != null && !paymentMethod(input.checkout.paymentMethod).collectsOnline) countPlacedOrder(input.checkout.paymentMethod);
+    const placed = await releasingOverdueGuestHolds(db, keys.now, () =>
+      withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys))),
+    );
+    if (
+      placed.created &&
+      !placed.awaitingApproval &&
+      input.userId != null &&
+      !paymentMethod(input.checkout.paymentMethod).collectsOnline
+    )
+      countPlacedOrder(input.checkout.paymentMethod);
     return placed;
   };
   try {
     try {
       return await attempt();
     } catch (error) {
-      if (error instanceof OutOfStockError && (await expireOverdueHolds(db, { now: keys.now, productIds: error.productIds })) > 0) return await attempt();
+      if (
+        error instanceof OutOfStockError &&
+        (await expireOverdueHolds(db, { now: keys.now, productIds: error.productIds })) > 0
+      )
+        return await attempt();
       throw error;
     }
   } catch (error) {

@@ -40,7 +40,19 @@ export async function listOrdersForUser(db: Db, userId: string) {
 }
 
 function findOrder(db: Db) {
-  return db.selectFrom("orders").select(["id", ...ORDER_VIEW_COLUMNS, "carrier", "tracking_number", "payment_status", "payment_flag", "hold_expires_at", "paid_cents", "refunded_cents"]);
+  return db
+    .selectFrom("orders")
+    .select([
+      "id",
+      ...ORDER_VIEW_COLUMNS,
+      "carrier",
+      "tracking_number",
+      "payment_status",
+      "payment_flag",
+      "hold_expires_at",
+      "paid_cents",
+      "refunded_cents",
+    ]);
 }
 
 async function withLines(db: Db, order: Awaited<ReturnType<ReturnType<typeof findOrder>["executeTakeFirst"]>>) {
@@ -57,7 +69,10 @@ async function withLines(db: Db, order: Awaited<ReturnType<ReturnType<typeof fin
 /** The order, only when it belongs to this user; otherwise null (the route answers 404). */
 export async function getOrderForUser(db: Db, number: string, userId: string) {
   if (!/^TH-[0-9A-F]{10}$/.test(number)) return null;
-  return withLines(db, await findOrder(db).where("number", "=", number).where("user_id", "=", userId).executeTakeFirst());
+  return withLines(
+    db,
+    await findOrder(db).where("number", "=", number).where("user_id", "=", userId).executeTakeFirst(),
+  );
 }
 
 /** The guest's order behind the unguessable link in the confirmation mail. */

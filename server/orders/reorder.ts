@@ -59,16 +59,38 @@ const CAP_REASONS = {
 const keyOf = (productId: number, color: string) => `${productId}:${color}`;
 
 async function linesOfOwnOrder(db: Db, userId: string, number: string): Promise<OrderedLine[]> {
-  const order = await db.selectFrom("orders").select("id").where("number", "=", number).where("user_id", "=", userId).executeTakeFirst();
+  const order = await db
+    .selectFrom("orders")
+    .select("id")
+    .where("number", "=", number)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!order) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
-  const rows = await db.selectFrom("order_lines").select(["product_id", "title", "color", "quantity", "unit_price_cents"]).where("order_id", "=", order.id).orderBy("id").execute();
-  return rows.map((r) => ({ productId: r.product_id, title: r.title, color: r.color, quantity: r.quantity, paidUnitCents: r.unit_price_cents }));
+  const rows = await db
+    .selectFrom("order_lines")
+    .select(["product_id", "title", "color", "quantity", "unit_price_cents"])
+    .where("order_id", "=", order.id)
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({
+    productId: r.product_id,
+    title: r.title,
+    color: r.color,
+    quantity: r.quantity,
+    paidUnitCents: r.unit_price_cents,
+  }));
 }
 
 async function productsNow(db: Db, productIds: number[]): Promise<Map<number, ProductNow>> {
   if (!productIds.length) return new Map();
-  const rows = await db.selectFrom("products").select(["id", "archived_at", "colors"]).where("id", "in", [...new Set(productIds)]).execute();
-  return new Map(rows.map((r) => [r.id, { archived: r.archived_at != null, colors: JSON.parse(r.colors) as string[] }]));
+  const rows = await db
+    .selectFrom("products")
+    .select(["id", "archived_at", "colors"])
+    .where("id", "in", [...new Set(productIds)])
+    .execute();
+  return new Map(
+    rows.map((r) => [r.id, { archived: r.archived_at != null, colors: JSON.parse(r.colors) as string[] }]),
+  );
 }
 
 /** Still sold in this color: a product without colors has its lines in color "". */
@@ -93,11 +115,18 @@ function shortfall(result: AddedLine): string | null {
 function outcome(line: OrderedLine, result: AddedLine | undefined, todayUnitCents: number | null): ReorderedLine {
   const base = { title: line.title, color: line.color, ordered: line.quantity, paidUnitCents: line.paidUnitCents };
   if (!result) return { ...base, added: 0, todayUnitCents: null, status: "no-longer-sold", reason: "no longer sold" };
-  if (result.cappedBy === "gone") return { ...base, added: 0, todayUnitCents: null, status: "out-of-stock", reason: "out of stock" };
+  if (result.cappedBy === "gone")
+    return { ...base, added: 0, todayUnitCents: null, status: "out-of-stock", reason: "out of stock" };
   const short = shortfall(result);
   const changed = priceChange(line, todayUnitCents);
   const status: ReorderStatus = short ? "partly-added" : changed ? "price-changed" : "added";
-  return { ...base, added: result.added, todayUnitCents, status, reason: [short, changed].filter(Boolean).join("; ") || "added" };
+  return {
+    ...base,
+    added: result.added,
+    todayUnitCents,
+    status,
+    reason: [short, changed].filter(Boolean).join("; ") || "added",
+  };
 }
 
 /**
@@ -107,12 +136,21 @@ function outcome(line: OrderedLine, result: AddedLine | undefined, todayUnitCent
  */
 export async function orderAgain(db: Db, userId: string, number: string): Promise<ReorderResult> {
   const ordered = await linesOfOwnOrder(db, userId, number);
-  const products = await productsNow(db, ordered.map((l) => l.productId));
+  const products = await productsNow(
+    db,
+    ordered.map((l) => l.productId),
+  );
   const owner = ownerForUser(userId);
   const addable = ordered.filter((l) => stillSold(products.get(l.productId), l.color));
-  const added = await addLinesToCart(db, owner, addable.map(({ productId, color, quantity }) => ({ productId, color, quantity })));
-  const results = new Map(addable.map((l, i) => [l, added[i]!]));
-  const todayPrices = new Map((await getCart(db, owner)).lines.map((l) => [keyOf(l.productId, l.color), l.unitPriceCents]));
+  const added = await addLinesToCart(
+    db,
+    owner,
+    addable.map(({ productId, color, quantity }) => ({ productId, color, quantity })),
+  );
+  const results = new Map(addable.map((l, i) => [l, added[i]]));
+  const todayPrices = new Map(
+    (await getCart(db, owner)).lines.map((l) => [keyOf(l.productId, l.color), l.unitPriceCents]),
+  );
   const lines = ordered.map((line) => {
     const result = results.get(line);
     const today = result && result.inCart > 0 ? (todayPrices.get(keyOf(line.productId, line.color)) ?? null) : null;
@@ -123,6 +161,7 @@ export async function orderAgain(db: Db, userId: string, number: string): Promis
 }
 
 function summaryOf(inCart: number, total: number): string {
-  if (inCart === 0) return `None of this order's ${total === 1 ? "line" : `${total} lines`} could be added to your cart.`;
+  if (inCart === 0)
+    return `None of this order's ${total === 1 ? "line" : `${total} lines`} could be added to your cart.`;
   return `${inCart} of ${total} ${total === 1 ? "line is" : "lines are"} in your cart at today's prices.`;
 }

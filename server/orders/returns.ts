@@ -16,7 +16,19 @@ import { enqueueMail } from "../mail/queue.ts";
 import { recordOrderEvent } from "./history.ts";
 import { OrderInputError } from "./input.ts";
 import { orderReturnMail } from "./mails.ts";
-import { checkVersion, customerOrderLink, loadOrder, parseInput, refusal, staffActorRef, staleNow, StaleOrderError, type ActionOutcome, type StaffActor, type StaffOrderOptions } from "./staff-order.ts";
+import {
+  checkVersion,
+  customerOrderLink,
+  loadOrder,
+  parseInput,
+  refusal,
+  staffActorRef,
+  staleNow,
+  StaleOrderError,
+  type ActionOutcome,
+  type StaffActor,
+  type StaffOrderOptions,
+} from "./staff-order.ts";
 import { applyTransition, OrderConflictError, type OrderStatus } from "./states.ts";
 import type { Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
@@ -36,7 +48,12 @@ export interface ReturnableLine {
 
 /** Each line of the order with how many of its units have come back so far. */
 export async function returnableLines(db: Db | Transaction<Database>, orderId: number): Promise<ReturnableLine[]> {
-  const lines = await db.selectFrom("order_lines").select(["id", "product_id", "title", "color", "quantity"]).where("order_id", "=", orderId).orderBy("id").execute();
+  const lines = await db
+    .selectFrom("order_lines")
+    .select(["id", "product_id", "title", "color", "quantity"])
+    .where("order_id", "=", orderId)
+    .orderBy("id")
+    .execute();
   const returned = await db
     .selectFrom("order_return_lines as rl")
     .innerJoin("order_returns as r", "r.id", "rl.return_id")
@@ -60,7 +77,13 @@ function parseReturn(input: unknown): ReturnInput {
 }
 
 /** Records a return of some (or all) units of a shipped or delivered order. */
-export async function recordReturn(db: Db, staff: StaffActor, number: string, input: ReturnInput | Record<string, unknown>, options: StaffOrderOptions = {}): Promise<ActionOutcome> {
+export async function recordReturn(
+  db: Db,
+  staff: StaffActor,
+  number: string,
+  input: ReturnInput | Record<string, unknown>,
+  options: StaffOrderOptions = {},
+): Promise<ActionOutcome> {
   const order = await loadOrder(db, number);
   const request = parseReturn(input);
   checkVersion(order, request.version);
@@ -90,20 +113,38 @@ export async function recordReturn(db: Db, staff: StaffActor, number: string, in
           if (!line) problems[`qty-${w.lineId}`] = "That line isn't part of this order.";
           else if (w.quantity > line.quantity - line.returned) {
             const left = line.quantity - line.returned;
-            problems[`qty-${w.lineId}`] = left === 0 ? `Every unit of ${line.title} has already been returned.` : `At most ${left} of ${line.title} can come back (${line.quantity} ordered, ${line.returned} returned already).`;
+            problems[`qty-${w.lineId}`] =
+              left === 0
+                ? `Every unit of ${line.title} has already been returned.`
+                : `At most ${left} of ${line.title} can come back (${line.quantity} ordered, ${line.returned} returned already).`;
           }
         }
         if (Object.keys(problems).length) throw new OrderInputError(problems);
 
         const back = wanted.map((w) => ({ line: byId.get(w.lineId)!, quantity: w.quantity }));
-        const complete = lines.every((l) => l.returned + (wanted.find((w) => w.lineId === l.id)?.quantity ?? 0) >= l.quantity);
+        const complete = lines.every(
+          (l) => l.returned + (wanted.find((w) => w.lineId === l.id)?.quantity ?? 0) >= l.quantity,
+        );
         let version = request.version + 1;
         let status = order.status;
-        if (complete) ({ version, status } = await applyTransition(trx, { id: order.id, status: order.status, version }, "returned", { actor, now }));
+        if (complete)
+          ({ version, status } = await applyTransition(
+            trx,
+            { id: order.id, status: order.status, version },
+            "returned",
+            { actor, now },
+          ));
 
         const ret = await trx
           .insertInto("order_returns")
-          .values({ order_id: order.id, created_at: now.toISOString(), actor, reason: request.reason, restock: request.restock ? 1 : 0, note: request.note })
+          .values({
+            order_id: order.id,
+            created_at: now.toISOString(),
+            actor,
+            reason: request.reason,
+            restock: request.restock ? 1 : 0,
+            note: request.note,
+          })
           .returning("id")
           .executeTakeFirstOrThrow();
         await trx
@@ -113,7 +154,14 @@ export async function recordReturn(db: Db, staff: StaffActor, number: string, in
         if (request.restock) {
           await moveStocks(
             trx,
-            back.map((b) => ({ productId: b.line.product_id, delta: b.quantity, reason: "return" as const, orderId: order.id, actor, note: request.reason })),
+            back.map((b) => ({
+              productId: b.line.product_id,
+              delta: b.quantity,
+              reason: "return" as const,
+              orderId: order.id,
+              actor,
+              note: request.reason,
+            })),
             { now },
           );
         }
@@ -124,7 +172,13 @@ export async function recordReturn(db: Db, staff: StaffActor, number: string, in
           kind: "return",
           from: order.status,
           to: complete ? "returned" : null,
-          details: { by: staff.name, reason: request.reason, restock: request.restock, lines: returned, ...(request.note ? { note: request.note } : {}) },
+          details: {
+            by: staff.name,
+            reason: request.reason,
+            restock: request.restock,
+            lines: returned,
+            ...(request.note ? { note: request.note } : {}),
+          },
           now,
         });
         await writeAudit(
@@ -135,12 +189,29 @@ export async function recordReturn(db: Db, staff: StaffActor, number: string, in
             objectType: "order",
             objectId: order.number,
             before: { status: order.status, version: order.version },
-            after: { status, version, reason: request.reason, restock: request.restock, lines: returned.map((r) => `${r.quantity} × ${r.title}${r.color ? ` (${r.color})` : ""}`) },
+            after: {
+              status,
+              version,
+              reason: request.reason,
+              restock: request.restock,
+              lines: returned.map((r) => `${r.quantity} × ${r.title}${r.color ? ` (${r.color})` : ""}`),
+            },
           },
           now,
         );
         if (order.email) {
-          await enqueueMail(trx, orderReturnMail({ number: order.number, email: order.email, ship_name: order.ship_name, link: customerOrderLink(order, options.siteUrl) }, { reason: request.reason, lines: returned, complete }));
+          await enqueueMail(
+            trx,
+            orderReturnMail(
+              {
+                number: order.number,
+                email: order.email,
+                ship_name: order.ship_name,
+                link: customerOrderLink(order, options.siteUrl),
+              },
+              { reason: request.reason, lines: returned, complete },
+            ),
+          );
         }
         const units = back.reduce((sum, b) => sum + b.quantity, 0);
         const message = `Return recorded: ${units} unit${units === 1 ? "" : "s"}${request.restock ? ", back in stock" : ", not restocked"}.${complete ? " Every item has come back, so the order is now returned." : ""} The customer has been emailed.`;

@@ -48,7 +48,18 @@ export async function loadOrder(db: Db, number: unknown) {
   const order = parsed.success
     ? await db
         .selectFrom("orders")
-        .select(["id", "number", "status", "version", "email", "ship_name", "user_id", "access_token", "carrier", "tracking_number"])
+        .select([
+          "id",
+          "number",
+          "status",
+          "version",
+          "email",
+          "ship_name",
+          "user_id",
+          "access_token",
+          "carrier",
+          "tracking_number",
+        ])
         .where("number", "=", parsed.data)
         .executeTakeFirst()
     : undefined;
@@ -69,7 +80,10 @@ export async function staleNow(db: Db, orderId: number): Promise<StaleOrderError
 }
 
 /** The customer's own page for this order: their account's, or a guest's private link. */
-export function customerOrderLink(order: { number: string; user_id: string | null; access_token: string }, siteUrl = config().siteUrl): string {
+export function customerOrderLink(
+  order: { number: string; user_id: string | null; access_token: string },
+  siteUrl = config().siteUrl,
+): string {
   return order.user_id ? `${siteUrl}/account/orders/${order.number}` : `${siteUrl}/orders/${order.access_token}`;
 }
 
@@ -84,16 +98,26 @@ export function refusal(status: string, action: "pack" | "ship" | "deliver" | "c
     awaiting_approval: "This order is waiting for the customer's company to approve it, so it can't be fulfilled yet.",
   };
   const byAction: Record<typeof action, Record<string, string>> = {
-    pack: { packed: "This order is already packed.", shipped: "This order has already been shipped.", delivered: "This order has already been delivered." },
+    pack: {
+      packed: "This order is already packed.",
+      shipped: "This order has already been shipped.",
+      delivered: "This order has already been delivered.",
+    },
     ship: {
       placed: "Pack this order before you ship it.",
       processing: "Pack this order before you ship it.",
       shipped: "This order has already been shipped.",
       delivered: "This order has already been delivered.",
     },
-    deliver: { placed: "This order hasn't been shipped yet.", processing: "This order hasn't been shipped yet.", packed: "This order hasn't been shipped yet.", delivered: "This order is already marked as delivered." },
+    deliver: {
+      placed: "This order hasn't been shipped yet.",
+      processing: "This order hasn't been shipped yet.",
+      packed: "This order hasn't been shipped yet.",
+      delivered: "This order is already marked as delivered.",
+    },
     cancel: {
-      shipped: "This order has already been shipped, so it can't be cancelled. Record a return when the goods come back.",
+      shipped:
+        "This order has already been shipped, so it can't be cancelled. Record a return when the goods come back.",
       delivered: "This order has already been delivered, so it can't be cancelled. Record a return instead.",
     },
     return: {
@@ -102,7 +126,10 @@ export function refusal(status: string, action: "pack" | "ship" | "deliver" | "c
       packed: "Nothing has been shipped yet, so nothing can be returned. Cancel the order instead.",
     },
   };
-  const text = byAction[action][status] ?? messages[status] ?? `An order that is ${statusLabel(status).toLowerCase()} can't be changed that way.`;
+  const text =
+    byAction[action][status] ??
+    messages[status] ??
+    `An order that is ${statusLabel(status).toLowerCase()} can't be changed that way.`;
   return new DomainError("INVALID_TRANSITION", text, 409);
 }
 

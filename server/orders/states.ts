@@ -39,7 +39,11 @@ const keep: TransitionRule = { restock: null };
  * what came back in sellable condition as a 'return' movement (or 'damaged').
  */
 export const ORDER_TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, TransitionRule>>> = {
-  awaiting_confirmation: { placed: keep, expired: { restock: "order_released" }, cancelled: { restock: "order_released" } },
+  awaiting_confirmation: {
+    placed: keep,
+    expired: { restock: "order_released" },
+    cancelled: { restock: "order_released" },
+  },
   awaiting_payment: { placed: keep, expired: { restock: "order_released" }, cancelled: { restock: "order_released" } },
   placed: { packed: keep, cancelled: { restock: "cancellation" } },
   processing: { packed: keep, shipped: keep, cancelled: { restock: "cancellation" } },
@@ -61,7 +65,6 @@ export function transitionRule(from: string, to: string): TransitionRule | null 
 export function canTransition(from: string, to: string): boolean {
   return transitionRule(from, to) !== null;
 }
-
 
 /**
  * Every allowed change of an order's payment status. A payment flagged for staff (wrong amount,
@@ -87,7 +90,11 @@ export function canChangePayment(from: string, to: string): boolean {
 
 export class PaymentTransitionError extends DomainError {
   constructor(from: string, to: string) {
-    super("INVALID_PAYMENT_TRANSITION", `A payment that is ${from.replace(/_/g, " ")} cannot become ${to.replace(/_/g, " ")}.`, 409);
+    super(
+      "INVALID_PAYMENT_TRANSITION",
+      `A payment that is ${from.replace(/_/g, " ")} cannot become ${to.replace(/_/g, " ")}.`,
+      409,
+    );
   }
 }
 
@@ -108,7 +115,8 @@ export async function changePaymentStatus(
   fields: PaymentFields = {},
   options: { ifVersion?: number } = {},
 ): Promise<void> {
-  if (order.payment_status !== to && !canChangePayment(order.payment_status, to)) throw new PaymentTransitionError(order.payment_status, to);
+  if (order.payment_status !== to && !canChangePayment(order.payment_status, to))
+    throw new PaymentTransitionError(order.payment_status, to);
   const version = options.ifVersion;
   let update = trx
     .updateTable("orders")
@@ -121,7 +129,11 @@ export async function changePaymentStatus(
 
 export class OrderConflictError extends DomainError {
   constructor() {
-    super("ORDER_CHANGED", "This order was changed at the same moment by someone else. Reload the page to see where it stands now.", 409);
+    super(
+      "ORDER_CHANGED",
+      "This order was changed at the same moment by someone else. Reload the page to see where it stands now.",
+      409,
+    );
   }
 }
 
@@ -144,23 +156,49 @@ export interface TransitionOptions {
  * move that is not allowed, applies only if the order still has that status and version,
  * restocks when the move releases the stock, and returns the order's new version.
  */
-export async function applyTransition(trx: Transaction<Database>, order: OrderVersion, to: OrderStatus, options: TransitionOptions = {}): Promise<OrderVersion> {
+export async function applyTransition(
+  trx: Transaction<Database>,
+  order: OrderVersion,
+  to: OrderStatus,
+  options: TransitionOptions = {},
+): Promise<OrderVersion> {
   const rule = transitionRule(order.status, to);
-  if (!rule) throw new DomainError("INVALID_TRANSITION", `An order that is ${order.status.replace(/_/g, " ")} cannot become ${to.replace(/_/g, " ")}.`, 409);
+  if (!rule)
+    throw new DomainError(
+      "INVALID_TRANSITION",
+      `An order that is ${order.status.replace(/_/g, " ")} cannot become ${to.replace(/_/g, " ")}.`,
+      409,
+    );
   const holding = isHoldStatus(to);
   const hold = holding ? (options.holdExpiresAt?.toISOString() ?? null) : null;
   const updated = await trx
     .updateTable("orders")
     // A guest's client network is kept only while the order holds stock (server/orders/guest-holds.ts).
-    .set({ status: to, version: order.version + 1, hold_expires_at: hold, ...(isHoldStatus(order.status) && !holding ? { hold_client: null } : {}) })
+    .set({
+      status: to,
+      version: order.version + 1,
+      hold_expires_at: hold,
+      ...(isHoldStatus(order.status) && !holding ? { hold_client: null } : {}),
+    })
     .where("id", "=", order.id)
     .where("status", "=", order.status)
     .where("version", "=", order.version)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) throw new OrderConflictError();
   if (rule.restock) {
-    const lines = await trx.selectFrom("order_lines").select(["product_id", "quantity"]).where("order_id", "=", order.id).orderBy("id").execute();
-    const moves = lines.map((l) => ({ productId: l.product_id, delta: l.quantity, reason: rule.restock!, orderId: order.id, actor: options.actor ?? null }));
+    const lines = await trx
+      .selectFrom("order_lines")
+      .select(["product_id", "quantity"])
+      .where("order_id", "=", order.id)
+      .orderBy("id")
+      .execute();
+    const moves = lines.map((l) => ({
+      productId: l.product_id,
+      delta: l.quantity,
+      reason: rule.restock!,
+      orderId: order.id,
+      actor: options.actor ?? null,
+    }));
     await moveStocks(trx, moves, { now: options.now });
   }
   if (rule.take) {
@@ -172,11 +210,18 @@ export async function applyTransition(trx: Transaction<Database>, order: OrderVe
       .execute();
     const taken = await moveStocks(
       trx,
-      lines.map((l) => ({ productId: l.product_id, delta: -l.quantity, reason: rule.take!, orderId: order.id, actor: options.actor ?? null })),
+      lines.map((l) => ({
+        productId: l.product_id,
+        delta: -l.quantity,
+        reason: rule.take!,
+        orderId: order.id,
+        actor: options.actor ?? null,
+      })),
       { now: options.now },
     );
     const short = lines.filter((_, i) => taken[i] === null);
-    if (short.length) throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+    if (short.length)
+      throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
   }
   return { id: order.id, status: to, version: order.version + 1 };
 }
@@ -196,10 +241,17 @@ export interface TransitionRequest extends TransitionOptions {
 export async function transitionOrder(db: Db, request: TransitionRequest): Promise<OrderVersion> {
   return withTransactionRetry(() =>
     db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom("orders").select(["id", "status", "version"]).where("id", "=", request.orderId).executeTakeFirst();
+      const current = await trx
+        .selectFrom("orders")
+        .select(["id", "status", "version"])
+        .where("id", "=", request.orderId)
+        .executeTakeFirst();
       if (!current) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
       const expected = request.expectedStatus == null ? null : ([] as OrderStatus[]).concat(request.expectedStatus);
-      if ((request.expectedVersion != null && current.version !== request.expectedVersion) || (expected && !expected.includes(current.status))) {
+      if (
+        (request.expectedVersion != null && current.version !== request.expectedVersion) ||
+        (expected && !expected.includes(current.status))
+      ) {
         throw new OrderConflictError();
       }
       const moved = await applyTransition(trx, current, request.to, request);

@@ -21,5 +21,14 @@ export const ORDER_STATUSES = [
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** The payment side of an order. The first two are what the offline methods record today. */
-export const PAYMENT_STATUSES = ["due_on_delivery", "invoiced_net30", "pending", "processing", "authorized", "paid", "failed", "refunded"] as const;
+export const PAYMENT_STATUSES = [
+  "due_on_delivery",
+  "invoiced_net30",
+  "pending",
+  "processing",
+  "authorized",
+  "paid",
+  "failed",
+  "refunded",
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

@@ -38,18 +38,30 @@ function readOrder(db: Db, orderId: number) {
   return db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirst();
 }
 
-export const ALREADY_PAID_MESSAGE = "Your payment for this order has already gone through. Reload the page to see your order.";
+export const ALREADY_PAID_MESSAGE =
+  "Your payment for this order has already gone through. Reload the page to see your order.";
 
 /**
  * The order's current session if it can still be paid. A session that was paid (its webhook not
  * in yet) is settled now instead, and no second page is opened: that would let the shopper pay twice.
  */
-async function reusableSession(db: Db, payments: Payments, order: { number: string; payment_session_id: string | null }, now: Date): Promise<Stripe.Checkout.Session | null> {
+async function reusableSession(
+  db: Db,
+  payments: Payments,
+  order: { number: string; payment_session_id: string | null },
+  now: Date,
+): Promise<Stripe.Checkout.Session | null> {
   if (!order.payment_session_id) return null;
-  const session = await payments.stripe.checkout.sessions.retrieve(order.payment_session_id, { expand: ["payment_intent"] });
+  const session = await payments.stripe.checkout.sessions.retrieve(order.payment_session_id, {
+    expand: ["payment_intent"],
+  });
   if (session.status === "open" && session.url) return session;
   if (session.status === "complete") {
-    await settleSession(db, { ...sessionFacts(session), orderNumber: order.number }, { now, siteUrl: config().siteUrl, actor: "system:payment-page" });
+    await settleSession(
+      db,
+      { ...sessionFacts(session), orderNumber: order.number },
+      { now, siteUrl: config().siteUrl, actor: "system:payment-page" },
+    );
     throw new DomainError("ALREADY_PAID", ALREADY_PAID_MESSAGE, 409);
   }
   return null;
@@ -59,11 +71,22 @@ async function reusableSession(db: Db, payments: Payments, order: { number: stri
  * The payment page for a card order awaiting payment: its open session if it has one, otherwise
  * a new session (attempt n+1). Returns the Stripe URL to send the shopper to.
  */
-export async function openPaymentPage(db: Db, payments: Payments, orderId: number, target: PaymentTarget, now = new Date()): Promise<string> {
+export async function openPaymentPage(
+  db: Db,
+  payments: Payments,
+  orderId: number,
+  target: PaymentTarget,
+  now = new Date(),
+): Promise<string> {
   const order = await readOrder(db, orderId);
-  if (!order || order.payment_method !== "card") throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+  if (!order || order.payment_method !== "card")
+    throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
   if (order.status !== "awaiting_payment" || order.payment_status !== "pending" || order.payment_flag) {
-    throw new DomainError("NOT_AWAITING_PAYMENT", "This order isn't waiting for a payment any more. Reload the page to see where it stands.", 409);
+    throw new DomainError(
+      "NOT_AWAITING_PAYMENT",
+      "This order isn't waiting for a payment any more. Reload the page to see where it stands.",
+      409,
+    );
   }
   const open = await reusableSession(db, payments, order, now);
   if (open) return open.url!;
@@ -95,7 +118,11 @@ export async function openPaymentPage(db: Db, payments: Payments, orderId: numbe
       line_items: [
         {
           quantity: 1,
-          price_data: { currency: STORE_CURRENCY, unit_amount: order.total_cents, product_data: { name: `ToolHub Wholesale order ${order.number}` } },
+          price_data: {
+            currency: STORE_CURRENCY,
+            unit_amount: order.total_cents,
+            product_data: { name: `ToolHub Wholesale order ${order.number}` },
+          },
         },
       ],
       expires_at: expiresAt,
@@ -106,7 +133,11 @@ export async function openPaymentPage(db: Db, payments: Payments, orderId: numbe
   );
   const saved = await db
     .updateTable("orders")
-    .set({ payment_session_id: session.id, payment_session_expires_at: new Date(session.expires_at * 1000).toISOString(), updated_at: now.toISOString() })
+    .set({
+      payment_session_id: session.id,
+      payment_session_expires_at: new Date(session.expires_at * 1000).toISOString(),
+      updated_at: now.toISOString(),
+    })
     .where("id", "=", order.id)
     .where("payment_attempts", "=", attempt)
     // The hold may have run out while Stripe opened the page (the reconciliation job or another
@@ -127,7 +158,14 @@ export async function openPaymentPage(db: Db, payments: Payments, orderId: numbe
  * guest's order takes it only within the caps on guests' held units, counted for the client
  * network trying again (`guestHolds`; the order page always passes it).
  */
-export async function holdAgainForPayment(db: Db, payments: Payments, orderId: number, actor: string, now = new Date(), guestHolds?: GuestHoldClaim): Promise<void> {
+export async function holdAgainForPayment(
+  db: Db,
+  payments: Payments,
+  orderId: number,
+  actor: string,
+  now = new Date(),
+  guestHolds?: GuestHoldClaim,
+): Promise<void> {
   await releasingOverdueGuestHolds(db, now, () =>
     withTransactionRetry(() =>
       db.transaction().execute(async (trx) => {
@@ -136,20 +174,52 @@ export async function holdAgainForPayment(db: Db, payments: Payments, orderId: n
           .select(["id", "status", "version", "user_id", "email", "payment_method", "payment_status", "payment_flag"])
           .where("id", "=", orderId)
           .executeTakeFirst();
-        if (!order || order.payment_method !== "card") throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+        if (!order || order.payment_method !== "card")
+          throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
         if (order.status === "awaiting_payment") return;
-        if (order.status !== "expired" || order.payment_flag || (order.payment_status !== "pending" && order.payment_status !== "failed")) {
-          throw new DomainError("NOT_AWAITING_PAYMENT", "This order can't be paid again. Reload the page to see where it stands.", 409);
+        if (
+          order.status !== "expired" ||
+          order.payment_flag ||
+          (order.payment_status !== "pending" && order.payment_status !== "failed")
+        ) {
+          throw new DomainError(
+            "NOT_AWAITING_PAYMENT",
+            "This order can't be paid again. Reload the page to see where it stands.",
+            409,
+          );
         }
         let holdClient: string | null = null;
         if (order.user_id == null && guestHolds) {
-          const units = await trx.selectFrom("order_lines").select((eb) => eb.fn.sum<number>("quantity").as("n")).where("order_id", "=", order.id).executeTakeFirst();
-          holdClient = await claimGuestHold(trx, { claim: guestHolds, email: order.email, units: Number(units?.n ?? 0), now, place: "order-page" });
+          const units = await trx
+            .selectFrom("order_lines")
+            .select((eb) => eb.fn.sum<number>("quantity").as("n"))
+            .where("order_id", "=", order.id)
+            .executeTakeFirst();
+          holdClient = await claimGuestHold(trx, {
+            claim: guestHolds,
+            email: order.email,
+            units: Number(units?.n ?? 0),
+            now,
+            place: "order-page",
+          });
         }
         const holdExpiresAt = new Date(now.getTime() + payments.holdMinutes * 60_000);
         await applyTransition(trx, order, "awaiting_payment", { actor, now, holdExpiresAt });
-        await changePaymentStatus(trx, order, "pending", { payment_session_id: null, payment_session_expires_at: null, ...(holdClient ? { hold_client: holdClient } : {}), updated_at: now.toISOString() });
-        await recordOrderEvent(trx, { orderId: order.id, actor, kind: "status", from: "expired", to: "awaiting_payment", details: { reason: "Payment tried again; items held again" }, now });
+        await changePaymentStatus(trx, order, "pending", {
+          payment_session_id: null,
+          payment_session_expires_at: null,
+          ...(holdClient ? { hold_client: holdClient } : {}),
+          updated_at: now.toISOString(),
+        });
+        await recordOrderEvent(trx, {
+          orderId: order.id,
+          actor,
+          kind: "status",
+          from: "expired",
+          to: "awaiting_payment",
+          details: { reason: "Payment tried again; items held again" },
+          now,
+        });
       }),
     ),
   );

@@ -7,7 +7,13 @@
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
-import { ALREADY_PAID_MESSAGE, holdAgainForPayment, openPaymentPage, orderPagePath, PAYMENT_UNAVAILABLE_MESSAGE } from "./attempts.ts";
+import {
+  ALREADY_PAID_MESSAGE,
+  holdAgainForPayment,
+  openPaymentPage,
+  orderPagePath,
+  PAYMENT_UNAVAILABLE_MESSAGE,
+} from "./attempts.ts";
 import { logLine } from "../ops/log.ts";
 import { checkOrderWithStripe } from "./reconcile.ts";
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
@@ -25,9 +31,24 @@ export function paymentReturnParam(url: URL): PaymentReturn | null {
 function readCardOrder(db: Db, where: { number: string; userId: string } | { accessToken: string }) {
   let query = db
     .selectFrom("orders")
-    .select(["id", "number", "user_id", "access_token", "email", "status", "payment_method", "payment_status", "payment_session_id", "payment_flag", "hold_expires_at"])
+    .select([
+      "id",
+      "number",
+      "user_id",
+      "access_token",
+      "email",
+      "status",
+      "payment_method",
+      "payment_status",
+      "payment_session_id",
+      "payment_flag",
+      "hold_expires_at",
+    ])
     .where("payment_method", "=", "card");
-  query = "accessToken" in where ? query.where("access_token", "=", where.accessToken) : query.where("number", "=", where.number).where("user_id", "=", where.userId);
+  query =
+    "accessToken" in where
+      ? query.where("access_token", "=", where.accessToken)
+      : query.where("number", "=", where.number).where("user_id", "=", where.userId);
   return query.executeTakeFirst();
 }
 
@@ -39,20 +60,34 @@ export type OrderRef = { number: string; userId: string } | { accessToken: strin
  * stock. Stripe being unreachable changes nothing: the webhook or the reconciliation job settles it.
  * True when it changed the order (the page then loads again, so the header's cart count agrees).
  */
-export async function settleOnReturn(db: Db, payments: Payments | null, ref: OrderRef, kind: PaymentReturn, siteUrl = config().siteUrl): Promise<boolean> {
+export async function settleOnReturn(
+  db: Db,
+  payments: Payments | null,
+  ref: OrderRef,
+  kind: PaymentReturn,
+  siteUrl = config().siteUrl,
+): Promise<boolean> {
   if (!payments || kind === "unavailable") return false;
   const order = await readCardOrder(db, ref);
   if (!order || order.status !== "awaiting_payment" || !order.payment_session_id) return false;
   if (kind === "return" && order.payment_status !== "pending" && order.payment_status !== "processing") return false;
   if (kind === "cancelled" && order.payment_status !== "pending") return false;
-  const outcome = await checkOrderWithStripe(db, payments, order, { now: new Date(), siteUrl, actor: "system:payment-return" }, { expireIfOpen: kind === "cancelled" }).catch(() => null);
+  const outcome = await checkOrderWithStripe(
+    db,
+    payments,
+    order,
+    { now: new Date(), siteUrl, actor: "system:payment-return" },
+    { expireIfOpen: kind === "cancelled" },
+  ).catch(() => null);
   return outcome != null && outcome.result !== "ignored";
 }
 
 /** A guest's "Try again" that takes the stock again counts as a checkout: these say which limit refused it. */
 export const RETRY_LIMIT_MESSAGES = {
-  ip: (seconds: number) => `Too many orders have been placed or tried again from your network in the last hour. Please try again in ${waitText(seconds)}.`,
-  email: (seconds: number) => `Too many orders have been placed or tried again with this order's email address in the last hour. Please try again in ${waitText(seconds)}.`,
+  ip: (seconds: number) =>
+    `Too many orders have been placed or tried again from your network in the last hour. Please try again in ${waitText(seconds)}.`,
+  email: (seconds: number) =>
+    `Too many orders have been placed or tried again with this order's email address in the last hour. Please try again in ${waitText(seconds)}.`,
 };
 
 /**
@@ -60,11 +95,16 @@ export const RETRY_LIMIT_MESSAGES = {
  * against the checkout's per-network and per-email limiters, and then the caps on guests' held
  * units (holdAgainForPayment). Members' orders are counted as before (the order-pay limiter only).
  */
-async function countGuestRetry(deps: Pick<CheckoutDeps, "ipLimiter" | "emailLimiter">, clientIp: string, email: string): Promise<void> {
+async function countGuestRetry(
+  deps: Pick<CheckoutDeps, "ipLimiter" | "emailLimiter">,
+  clientIp: string,
+  email: string,
+): Promise<void> {
   const byIp = await deps.ipLimiter.hit(clientIp);
   if (!byIp.allowed) throw new DomainError("TOO_MANY_ORDERS", RETRY_LIMIT_MESSAGES.ip(byIp.retryAfterSeconds), 429);
   const byEmail = await deps.emailLimiter.hit(emailKey(email));
-  if (!byEmail.allowed) throw new DomainError("TOO_MANY_ORDERS", RETRY_LIMIT_MESSAGES.email(byEmail.retryAfterSeconds), 429);
+  if (!byEmail.allowed)
+    throw new DomainError("TOO_MANY_ORDERS", RETRY_LIMIT_MESSAGES.email(byEmail.retryAfterSeconds), 429);
 }
 
 /**
@@ -82,27 +122,50 @@ export async function payFromOrderPage(
   clientIp: string,
   checkout?: Pick<CheckoutDeps, "ipLimiter" | "emailLimiter" | "guestHolds">,
 ): Promise<string> {
-  payLimiter ??= createRateLimiter({ name: "order-pay", windowSeconds: 15 * 60, max: 30, redisUrl: config().REDIS_URL });
+  payLimiter ??= createRateLimiter({
+    name: "order-pay",
+    windowSeconds: 15 * 60,
+    max: 30,
+    redisUrl: config().REDIS_URL,
+  });
   const limit = await payLimiter.hit(clientIp);
-  if (!limit.allowed) throw new DomainError("TOO_MANY_ATTEMPTS", `Too many payment attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.`, 429);
-  if (!payments) throw new DomainError("CARD_PAYMENTS_OFF", "Card payment isn't available on this store right now. Contact us to pay another way.", 409);
+  if (!limit.allowed)
+    throw new DomainError(
+      "TOO_MANY_ATTEMPTS",
+      `Too many payment attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.`,
+      429,
+    );
+  if (!payments)
+    throw new DomainError(
+      "CARD_PAYMENTS_OFF",
+      "Card payment isn't available on this store right now. Contact us to pay another way.",
+      409,
+    );
   let order = await readCardOrder(db, ref);
   if (!order) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
   const now = new Date();
   const actor = order.user_id ? `user:${order.user_id}` : "guest";
-  const pastHold = order.status === "awaiting_payment" && order.hold_expires_at != null && order.hold_expires_at <= now.toISOString();
+  const pastHold =
+    order.status === "awaiting_payment" && order.hold_expires_at != null && order.hold_expires_at <= now.toISOString();
   if (order.payment_session_id && (order.status === "expired" || pastHold)) {
     // Before a new page: what Stripe says of the last one (paid late → the order is placed; still
     // open past the hold → closed there, so only one page can ever take the money).
     try {
-      await checkOrderWithStripe(db, payments, order, { now, siteUrl: config().siteUrl, actor }, { expireIfOpen: true });
+      await checkOrderWithStripe(
+        db,
+        payments,
+        order,
+        { now, siteUrl: config().siteUrl, actor },
+        { expireIfOpen: true },
+      );
     } catch (error) {
       if (error instanceof DomainError) throw error;
       throw new DomainError("PAYMENT_UNAVAILABLE", PAYMENT_UNAVAILABLE_MESSAGE, 503);
     }
     order = (await readCardOrder(db, ref))!;
   }
-  if (order.status !== "expired" && order.status !== "awaiting_payment") throw new DomainError("ALREADY_PAID", ALREADY_PAID_MESSAGE, 409);
+  if (order.status !== "expired" && order.status !== "awaiting_payment")
+    throw new DomainError("ALREADY_PAID", ALREADY_PAID_MESSAGE, 409);
   if (order.status === "expired") {
     let guestHolds: GuestHoldClaim | undefined;
     if (order.user_id == null) {
@@ -117,7 +180,9 @@ export async function payFromOrderPage(
   } catch (error) {
     if (error instanceof DomainError) throw error;
     // Stripe unreachable or refusing: the order and its hold stay; the shopper can try again.
-    logLine(`Payment page for order ${order.number} not opened: ${error instanceof Error ? error.message : String(error)}`);
+    logLine(
+      `Payment page for order ${order.number} not opened: ${error instanceof Error ? error.message : String(error)}`,
+    );
     throw new DomainError("PAYMENT_UNAVAILABLE", PAYMENT_UNAVAILABLE_MESSAGE, 503);
   }
 }
@@ -133,24 +198,44 @@ export interface PaymentView {
 }
 
 export function paymentView(
-  order: { status: string; payment_method: string; payment_status: string; payment_flag: string | null; hold_expires_at: string | null; paid_cents: number | null; refunded_cents: number },
+  order: {
+    status: string;
+    payment_method: string;
+    payment_status: string;
+    payment_flag: string | null;
+    hold_expires_at: string | null;
+    paid_cents: number | null;
+    refunded_cents: number;
+  },
   now = new Date(),
 ): PaymentView | null {
   if (order.payment_method !== "card") return null;
-  const base = { canPay: false, canTryAgain: false, minutesLeft: null, paidCents: order.paid_cents, refundedCents: order.refunded_cents };
+  const base = {
+    canPay: false,
+    canTryAgain: false,
+    minutesLeft: null,
+    paidCents: order.paid_cents,
+    refundedCents: order.refunded_cents,
+  };
   if (order.payment_flag) return { ...base, state: "checking" };
   if (order.status === "awaiting_payment") {
     if (order.payment_status === "processing") return { ...base, state: "processing" };
-    const left = order.hold_expires_at ? Math.max(1, Math.ceil((Date.parse(order.hold_expires_at) - now.getTime()) / 60_000)) : null;
+    const left = order.hold_expires_at
+      ? Math.max(1, Math.ceil((Date.parse(order.hold_expires_at) - now.getTime()) / 60_000))
+      : null;
     return { ...base, state: "awaiting", canPay: true, minutesLeft: left };
   }
-  if (order.status === "expired") return { ...base, state: order.payment_status === "failed" ? "failed" : "expired", canTryAgain: true };
+  if (order.status === "expired")
+    return { ...base, state: order.payment_status === "failed" ? "failed" : "expired", canTryAgain: true };
   if (order.payment_status === "refunded") return { ...base, state: "refunded" };
   return { ...base, state: "paid" };
 }
 
 /** The checkout page's reminder: this cart's newest card order still waiting for payment, if any (its page's path). */
-export async function orderAwaitingPayment(db: Db, cartOwner: string): Promise<{ number: string; path: string } | null> {
+export async function orderAwaitingPayment(
+  db: Db,
+  cartOwner: string,
+): Promise<{ number: string; path: string } | null> {
   const order = await db
     .selectFrom("orders")
     .select(["number", "user_id", "access_token"])

@@ -10,7 +10,14 @@ import type { Db } from "../db/connection.ts";
 import { countPlacedOrder } from "../ops/metrics.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { PeriodicJob } from "../jobs/runner.ts";
-import { applyCheckoutSession, retryOnOrderConflict, sessionFacts, type SessionFacts, type SettleContext, type SettleOutcome } from "./settle.ts";
+import {
+  applyCheckoutSession,
+  retryOnOrderConflict,
+  sessionFacts,
+  type SessionFacts,
+  type SettleContext,
+  type SettleOutcome,
+} from "./settle.ts";
 import { resendPendingRefunds } from "./refunds.ts";
 import type { Payments } from "./stripe.ts";
 
@@ -18,7 +25,9 @@ const ACTOR = "system:payment-reconciliation";
 
 /** Applies a session's facts to its order in a transaction of its own. */
 export async function settleSession(db: Db, facts: SessionFacts, ctx: SettleContext): Promise<SettleOutcome> {
-  const outcome = await retryOnOrderConflict(() => withTransactionRetry(() => db.transaction().execute((trx) => applyCheckoutSession(trx, facts, ctx))));
+  const outcome = await retryOnOrderConflict(() =>
+    withTransactionRetry(() => db.transaction().execute((trx) => applyCheckoutSession(trx, facts, ctx))),
+  );
   if (outcome.result === "paid") countPlacedOrder("card");
   return outcome;
 }
@@ -38,7 +47,13 @@ export async function expireSessionAtStripe(payments: Payments, sessionId: strin
 }
 
 /** Asks Stripe where this order's session stands and settles the order accordingly. */
-export async function checkOrderWithStripe(db: Db, payments: Payments, order: { number: string; payment_session_id: string | null }, ctx: SettleContext, options: { expireIfOpen: boolean }): Promise<SettleOutcome | null> {
+export async function checkOrderWithStripe(
+  db: Db,
+  payments: Payments,
+  order: { number: string; payment_session_id: string | null },
+  ctx: SettleContext,
+  options: { expireIfOpen: boolean },
+): Promise<SettleOutcome | null> {
   if (!order.payment_session_id) return null;
   let session = await retrieveSession(payments, order.payment_session_id);
   if (session.status === "open" && options.expireIfOpen) session = await expireSessionAtStripe(payments, session.id);
@@ -48,7 +63,11 @@ export async function checkOrderWithStripe(db: Db, payments: Payments, order: { 
 }
 
 /** One pass over the card orders past their hold. Returns what it settled. */
-export async function reconcilePayments(db: Db, payments: Payments, options: { now?: Date; siteUrl: string; limit?: number }): Promise<{ checked: number; released: number; placed: number; unreachable: number; refunds: number }> {
+export async function reconcilePayments(
+  db: Db,
+  payments: Payments,
+  options: { now?: Date; siteUrl: string; limit?: number },
+): Promise<{ checked: number; released: number; placed: number; unreachable: number; refunds: number }> {
   const now = options.now ?? new Date();
   const ctx: SettleContext = { now, siteUrl: options.siteUrl, actor: ACTOR };
   const due = await db
@@ -68,14 +87,41 @@ export async function reconcilePayments(db: Db, payments: Payments, options: { n
       outcome = order.payment_session_id
         ? await checkOrderWithStripe(db, payments, order, ctx, { expireIfOpen: true })
         : // Stripe never opened a page for it: nothing can be paid, the stock goes back.
-          await settleSession(db, { sessionId: "", orderNumber: order.number, status: "expired", paymentStatus: "unpaid", amountTotal: null, currency: null, paymentIntentId: null, asyncFailed: false }, ctx);
+          await settleSession(
+            db,
+            {
+              sessionId: "",
+              orderNumber: order.number,
+              status: "expired",
+              paymentStatus: "unpaid",
+              amountTotal: null,
+              currency: null,
+              paymentIntentId: null,
+              asyncFailed: false,
+            },
+            ctx,
+          );
     } catch {
       totals.unreachable++;
       // Stripe accepts no payment on a session past its expiry: the stock can go back without asking.
       const closed = !order.payment_session_expires_at || order.payment_session_expires_at <= now.toISOString();
-      outcome = closed && order.payment_session_id
-        ? await settleSession(db, { sessionId: order.payment_session_id, orderNumber: order.number, status: "expired", paymentStatus: "unpaid", amountTotal: null, currency: null, paymentIntentId: null, asyncFailed: false }, ctx)
-        : null;
+      outcome =
+        closed && order.payment_session_id
+          ? await settleSession(
+              db,
+              {
+                sessionId: order.payment_session_id,
+                orderNumber: order.number,
+                status: "expired",
+                paymentStatus: "unpaid",
+                amountTotal: null,
+                currency: null,
+                paymentIntentId: null,
+                asyncFailed: false,
+              },
+              ctx,
+            )
+          : null;
     }
     if (outcome?.result === "expired" || outcome?.result === "failed") totals.released++;
     if (outcome?.result === "paid") totals.placed++;
@@ -91,7 +137,12 @@ export function reconcilePaymentsJob(payments: Payments, options: { everyMs: num
     leaseMs: Math.max(60_000, options.everyMs),
     async run(db, now) {
       const t = await reconcilePayments(db, payments, { now, siteUrl: options.siteUrl });
-      const parts = [t.placed && `${t.placed} placed`, t.released && `${t.released} released`, t.unreachable && `${t.unreachable} not reachable at Stripe`, t.refunds && `${t.refunds} refunds sent again`].filter(Boolean);
+      const parts = [
+        t.placed && `${t.placed} placed`,
+        t.released && `${t.released} released`,
+        t.unreachable && `${t.unreachable} not reachable at Stripe`,
+        t.refunds && `${t.refunds} refunds sent again`,
+      ].filter(Boolean);
       return parts.length ? `${t.checked} card orders past their hold checked: ${parts.join(", ")}` : undefined;
     },
   };

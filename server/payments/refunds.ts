@@ -18,7 +18,13 @@ import { enqueueMail } from "../mail/queue.ts";
 import { recordOrderEvent } from "../orders/history.ts";
 import { OrderInputError, parseInput } from "../orders/input.ts";
 import { orderRefundMail } from "../orders/mails.ts";
-import { checkVersion, customerOrderLink, StaleOrderError, staffActorRef, type StaffActor } from "../orders/staff-order.ts";
+import {
+  checkVersion,
+  customerOrderLink,
+  StaleOrderError,
+  staffActorRef,
+  type StaffActor,
+} from "../orders/staff-order.ts";
 import { changePaymentStatus } from "../orders/states.ts";
 import type { SettleContext, SettleOutcome } from "./settle.ts";
 import type { Payments } from "./stripe.ts";
@@ -26,7 +32,10 @@ import type { Payments } from "./stripe.ts";
 type Handle = Db | Transaction<Database>;
 
 /** What is still refundable: paid, less refunded, less refunds asked for and not answered yet. */
-async function refundable(trx: Handle, order: { id: number; paid_cents: number | null; refunded_cents: number }): Promise<number> {
+async function refundable(
+  trx: Handle,
+  order: { id: number; paid_cents: number | null; refunded_cents: number },
+): Promise<number> {
   const pending = await trx
     .selectFrom("payment_refunds")
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount_cents"), eb.lit(0)).as("total"))
@@ -39,7 +48,21 @@ async function refundable(trx: Handle, order: { id: number; paid_cents: number |
 function readPaymentOrder(trx: Handle) {
   return trx
     .selectFrom("orders")
-    .select(["id", "number", "status", "version", "email", "ship_name", "user_id", "access_token", "payment_method", "payment_status", "payment_intent_id", "paid_cents", "refunded_cents"]);
+    .select([
+      "id",
+      "number",
+      "status",
+      "version",
+      "email",
+      "ship_name",
+      "user_id",
+      "access_token",
+      "payment_method",
+      "payment_status",
+      "payment_intent_id",
+      "paid_cents",
+      "refunded_cents",
+    ]);
 }
 
 /** Step 1: checks the request against the order and records the refund as pending (one transaction). */
@@ -51,32 +74,64 @@ async function requestRefund(db: Db, staff: StaffActor, number: string, input: R
       // the order, rather than reading the first one's pending refund and being told there is
       // nothing left to refund.
       const select = readPaymentOrder(trx).where("number", "=", number);
-      const order = await (dbKind(trx as unknown as Db) === "postgres" ? select.forUpdate() : select).executeTakeFirst();
+      const order = await (dbKind(trx) === "postgres" ? select.forUpdate() : select).executeTakeFirst();
       if (!order) throw new DomainError("ORDER_NOT_FOUND", "There is no order with that number.", 404);
       checkVersion(order, input.version);
       if (order.payment_method !== "card" || !order.payment_intent_id || order.paid_cents == null) {
         throw new DomainError("NOT_PAID_BY_CARD", "This order has no card payment to refund.", 409);
       }
       const left = await refundable(trx, order);
-      if (left <= 0) throw new DomainError("NOTHING_TO_REFUND", "Everything paid for this order has already been refunded.", 409);
+      if (left <= 0)
+        throw new DomainError("NOTHING_TO_REFUND", "Everything paid for this order has already been refunded.", 409);
       const amount = input.amount ?? left;
-      if (amount > left) throw new OrderInputError({ amount: `You can refund at most ${formatMoney(left)} on this order.` });
-      const bumped = await trx.updateTable("orders").set({ version: order.version + 1, updated_at: now.toISOString() }).where("id", "=", order.id).where("version", "=", order.version).executeTakeFirst();
+      if (amount > left)
+        throw new OrderInputError({ amount: `You can refund at most ${formatMoney(left)} on this order.` });
+      const bumped = await trx
+        .updateTable("orders")
+        .set({ version: order.version + 1, updated_at: now.toISOString() })
+        .where("id", "=", order.id)
+        .where("version", "=", order.version)
+        .executeTakeFirst();
       if (Number(bumped.numUpdatedRows) !== 1) throw new StaleOrderError(order.status);
       const key = `refund-${order.number}-${randomUUID()}`;
       const row = await trx
         .insertInto("payment_refunds")
-        .values({ order_id: order.id, idempotency_key: key, amount_cents: amount, reason: input.reason, actor: staffActorRef(staff), status: "pending", created_at: now.toISOString(), updated_at: now.toISOString() })
+        .values({
+          order_id: order.id,
+          idempotency_key: key,
+          amount_cents: amount,
+          reason: input.reason,
+          actor: staffActorRef(staff),
+          status: "pending",
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await writeAudit(trx, staff, { action: "order.refund", objectType: "order", objectId: order.number, before: { refundedCents: order.refunded_cents }, after: { refundCents: amount, reason: input.reason } }, now);
+      await writeAudit(
+        trx,
+        staff,
+        {
+          action: "order.refund",
+          objectType: "order",
+          objectId: order.number,
+          before: { refundedCents: order.refunded_cents },
+          after: { refundCents: amount, reason: input.reason },
+        },
+        now,
+      );
       return { refundId: Number(row.id), key, amount, intent: order.payment_intent_id, number: order.number };
     }),
   );
 }
 
 /** Step 3: Stripe said yes; the refund, the order's refunded total, its history and the customer's mail, in one transaction. */
-export async function completeRefund(db: Db, refundId: number, stripeRefundId: string, options: { now?: Date; siteUrl?: string } = {}): Promise<void> {
+export async function completeRefund(
+  db: Db,
+  refundId: number,
+  stripeRefundId: string,
+  options: { now?: Date; siteUrl?: string } = {},
+): Promise<void> {
   const now = options.now ?? new Date();
   await withTransactionRetry(() =>
     db.transaction().execute(async (trx) => {
@@ -88,13 +143,30 @@ export async function completeRefund(db: Db, refundId: number, stripeRefundId: s
         .returning(["order_id", "amount_cents", "reason", "actor"])
         .executeTakeFirst();
       if (!done) return;
-      await settleRefundTotals(trx, done.order_id, { amountCents: done.amount_cents, reason: done.reason, actor: done.actor, now, siteUrl: options.siteUrl });
+      await settleRefundTotals(trx, done.order_id, {
+        amountCents: done.amount_cents,
+        reason: done.reason,
+        actor: done.actor,
+        now,
+        siteUrl: options.siteUrl,
+      });
     }),
   );
 }
 
 /** Adds a completed refund to the order (refunded total, payment status, history) and mails the customer. */
-async function settleRefundTotals(trx: Transaction<Database>, orderId: number, refund: { amountCents: number; reason: string | null; actor: string | null; now: Date; siteUrl?: string; atLeastCents?: number }) {
+async function settleRefundTotals(
+  trx: Transaction<Database>,
+  orderId: number,
+  refund: {
+    amountCents: number;
+    reason: string | null;
+    actor: string | null;
+    now: Date;
+    siteUrl?: string;
+    atLeastCents?: number;
+  },
+) {
   const order = await readPaymentOrder(trx).where("id", "=", orderId).executeTakeFirstOrThrow();
   const succeeded = await trx
     .selectFrom("payment_refunds")
@@ -104,31 +176,71 @@ async function settleRefundTotals(trx: Transaction<Database>, orderId: number, r
     .executeTakeFirstOrThrow();
   const refunded = Math.max(order.refunded_cents, Number(succeeded.total), refund.atLeastCents ?? 0);
   const paid = order.paid_cents ?? 0;
-  await changePaymentStatus(trx, order, refunded >= paid && paid > 0 ? "refunded" : order.payment_status, { refunded_cents: refunded, updated_at: refund.now.toISOString() });
-  await recordOrderEvent(trx, { orderId, actor: refund.actor, kind: "payment", details: { reason: `Refunded ${formatMoney(refund.amountCents)}${refund.reason ? `: ${refund.reason}` : ""}` }, now: refund.now });
-  await enqueueMail(trx, orderRefundMail({ ...order, link: customerOrderLink(order, refund.siteUrl) }, { amountCents: refund.amountCents, totalRefundedCents: refunded, paidCents: paid, reason: refund.reason }));
+  await changePaymentStatus(trx, order, refunded >= paid && paid > 0 ? "refunded" : order.payment_status, {
+    refunded_cents: refunded,
+    updated_at: refund.now.toISOString(),
+  });
+  await recordOrderEvent(trx, {
+    orderId,
+    actor: refund.actor,
+    kind: "payment",
+    details: { reason: `Refunded ${formatMoney(refund.amountCents)}${refund.reason ? `: ${refund.reason}` : ""}` },
+    now: refund.now,
+  });
+  await enqueueMail(
+    trx,
+    orderRefundMail(
+      { ...order, link: customerOrderLink(order, refund.siteUrl) },
+      { amountCents: refund.amountCents, totalRefundedCents: refunded, paidCents: paid, reason: refund.reason },
+    ),
+  );
 }
 
 async function failRefund(db: Db, refundId: number, message: string, now: Date) {
-  await db.updateTable("payment_refunds").set({ status: "failed", error: message.slice(0, 500), updated_at: now.toISOString() }).where("id", "=", refundId).where("status", "=", "pending").execute();
+  await db
+    .updateTable("payment_refunds")
+    .set({ status: "failed", error: message.slice(0, 500), updated_at: now.toISOString() })
+    .where("id", "=", refundId)
+    .where("status", "=", "pending")
+    .execute();
 }
 
 /** Step 2: asks Stripe (same key every time for the same refund). */
-export async function sendRefund(db: Db, payments: Payments, refund: { refundId: number; key: string; amount: number; intent: string; number: string }, options: { now?: Date; siteUrl?: string } = {}) {
+export async function sendRefund(
+  db: Db,
+  payments: Payments,
+  refund: { refundId: number; key: string; amount: number; intent: string; number: string },
+  options: { now?: Date; siteUrl?: string } = {},
+) {
   const now = options.now ?? new Date();
   let created: Stripe.Refund;
   try {
     created = await payments.stripe.refunds.create(
-      { payment_intent: refund.intent, amount: refund.amount, metadata: { order_number: refund.number, refund_ref: String(refund.refundId) } },
+      {
+        payment_intent: refund.intent,
+        amount: refund.amount,
+        metadata: { order_number: refund.number, refund_ref: String(refund.refundId) },
+      },
       { idempotencyKey: refund.key },
     );
   } catch (error) {
     // Stripe answered no (a 4xx): the refund didn't happen. Anything else: unknown, asked again later.
-    if (error instanceof Stripe.errors.StripeError && error.statusCode != null && error.statusCode >= 400 && error.statusCode < 500 && error.statusCode !== 409 && error.statusCode !== 429) {
+    if (
+      error instanceof Stripe.errors.StripeError &&
+      error.statusCode != null &&
+      error.statusCode >= 400 &&
+      error.statusCode < 500 &&
+      error.statusCode !== 409 &&
+      error.statusCode !== 429
+    ) {
       await failRefund(db, refund.refundId, error.message, now);
       throw new DomainError("REFUND_REFUSED", `Stripe refused the refund: ${error.message}`, 409);
     }
-    throw new DomainError("REFUND_PENDING", "Stripe didn't answer. The refund is saved and will be sent again automatically in a minute; nothing was refunded twice.", 503);
+    throw new DomainError(
+      "REFUND_PENDING",
+      "Stripe didn't answer. The refund is saved and will be sent again automatically in a minute; nothing was refunded twice.",
+      503,
+    );
   }
   if (created.status === "failed" || created.status === "canceled") {
     await failRefund(db, refund.refundId, `Stripe refund ${created.status}`, now);
@@ -147,15 +259,27 @@ export async function refundOrder(
   options: { now?: Date; siteUrl?: string } = {},
 ): Promise<{ number: string; message: string }> {
   const now = options.now ?? new Date();
-  if (!payments) throw new DomainError("CARD_PAYMENTS_OFF", "Card payments aren't configured on this store (STRIPE_SECRET_KEY), so refunds can't be sent.", 409);
+  if (!payments)
+    throw new DomainError(
+      "CARD_PAYMENTS_OFF",
+      "Card payments aren't configured on this store (STRIPE_SECRET_KEY), so refunds can't be sent.",
+      409,
+    );
   const parsed = parseInput(refundSchema, input);
   const refund = await requestRefund(db, staff, number, parsed, now);
   await sendRefund(db, payments, refund, options);
-  return { number: refund.number, message: `Refunded ${formatMoney(refund.amount)} on order ${refund.number}. The customer has been emailed.` };
+  return {
+    number: refund.number,
+    message: `Refunded ${formatMoney(refund.amount)} on order ${refund.number}. The customer has been emailed.`,
+  };
 }
 
 /** Refunds asked for at least a minute ago with no answer recorded (the reconciliation job sends them again). */
-export async function resendPendingRefunds(db: Db, payments: Payments, options: { now?: Date; siteUrl?: string; limit?: number } = {}): Promise<number> {
+export async function resendPendingRefunds(
+  db: Db,
+  payments: Payments,
+  options: { now?: Date; siteUrl?: string; limit?: number } = {},
+): Promise<number> {
   const now = options.now ?? new Date();
   const rows = await db
     .selectFrom("payment_refunds as r")
@@ -170,7 +294,18 @@ export async function resendPendingRefunds(db: Db, payments: Payments, options: 
   for (const row of rows) {
     if (!row.payment_intent_id) continue;
     try {
-      await sendRefund(db, payments, { refundId: Number(row.id), key: row.idempotency_key, amount: row.amount_cents, intent: row.payment_intent_id, number: row.number }, options);
+      await sendRefund(
+        db,
+        payments,
+        {
+          refundId: Number(row.id),
+          key: row.idempotency_key,
+          amount: row.amount_cents,
+          intent: row.payment_intent_id,
+          number: row.number,
+        },
+        options,
+      );
       sent++;
     } catch {
       // Refused ones are marked failed; unanswered ones wait for the next run.
@@ -183,9 +318,15 @@ export async function resendPendingRefunds(db: Db, payments: Payments, options: 
  * charge.refunded: Stripe's refunded total for the charge. Refunds the store didn't ask for (made
  * in Stripe's dashboard) are recorded and mailed; the store's own are already counted.
  */
-export async function recordChargeRefunds(trx: Transaction<Database>, charge: Stripe.Charge, ctx: SettleContext): Promise<SettleOutcome> {
+export async function recordChargeRefunds(
+  trx: Transaction<Database>,
+  charge: Stripe.Charge,
+  ctx: SettleContext,
+): Promise<SettleOutcome> {
   const intent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-  const order = intent ? await readPaymentOrder(trx).where("payment_intent_id", "=", intent).executeTakeFirst() : undefined;
+  const order = intent
+    ? await readPaymentOrder(trx).where("payment_intent_id", "=", intent).executeTakeFirst()
+    : undefined;
   if (!order) return { result: "ignored", detail: "no order for this charge", orderId: null };
   const known = await trx
     .selectFrom("payment_refunds")
@@ -209,6 +350,17 @@ export async function recordChargeRefunds(trx: Transaction<Database>, charge: St
       updated_at: ctx.now.toISOString(),
     })
     .execute();
-  await settleRefundTotals(trx, order.id, { amountCents: unknown, reason: null, actor: ctx.actor, now: ctx.now, siteUrl: ctx.siteUrl, atLeastCents: charge.amount_refunded });
-  return { result: "ignored", detail: `recorded a refund of ${formatMoney(unknown)} made outside the store`, orderId: order.id };
+  await settleRefundTotals(trx, order.id, {
+    amountCents: unknown,
+    reason: null,
+    actor: ctx.actor,
+    now: ctx.now,
+    siteUrl: ctx.siteUrl,
+    atLeastCents: charge.amount_refunded,
+  });
+  return {
+    result: "ignored",
+    detail: `recorded a refund of ${formatMoney(unknown)} made outside the store`,
+    orderId: order.id,
+  };
 }

@@ -30,7 +30,11 @@ export function createStripe(connection: StripeConnection): Stripe {
     timeout: connection.timeoutMs ?? 20_000,
     appInfo: { name: "ToolHub Wholesale" },
     ...(local
-      ? { host: local.hostname, port: Number(local.port || (local.protocol === "https:" ? 443 : 80)), protocol: local.protocol.replace(":", "") as "http" | "https" }
+      ? {
+          host: local.hostname,
+          port: Number(local.port || (local.protocol === "https:" ? 443 : 80)),
+          protocol: local.protocol.replace(":", "") as "http" | "https",
+        }
       : {}),
   });
 }
@@ -42,7 +46,14 @@ export function paymentsFromConfig(cfg: AppConfig = config()): Payments | null {
   if (cached !== undefined) return cached;
   const key = cfg.STRIPE_SECRET_KEY;
   const webhookSecret = cfg.STRIPE_WEBHOOK_SECRET;
-  cached = key && webhookSecret ? { stripe: createStripe({ secretKey: key, apiUrl: cfg.STRIPE_API_URL }), webhookSecret, holdMinutes: cfg.PAYMENT_HOLD_MINUTES } : null;
+  cached =
+    key && webhookSecret
+      ? {
+          stripe: createStripe({ secretKey: key, apiUrl: cfg.STRIPE_API_URL }),
+          webhookSecret,
+          holdMinutes: cfg.PAYMENT_HOLD_MINUTES,
+        }
+      : null;
   return cached;
 }
 

@@ -11,7 +11,13 @@ import type { Db } from "../db/connection.ts";
 import { countPlacedOrder } from "../ops/metrics.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
-import { applyCheckoutSession, retryOnOrderConflict, sessionFacts, type SettleContext, type SettleOutcome } from "./settle.ts";
+import {
+  applyCheckoutSession,
+  retryOnOrderConflict,
+  sessionFacts,
+  type SettleContext,
+  type SettleOutcome,
+} from "./settle.ts";
 import { recordChargeRefunds } from "./refunds.ts";
 import type { Payments } from "./stripe.ts";
 
@@ -54,7 +60,11 @@ const CHECKOUT_SESSION = z.looseObject({
   currency: z.string().max(10).nullish(),
   payment_intent: expandable,
 });
-const CHARGE = z.looseObject({ id: stripeId, payment_intent: expandable, amount_refunded: z.number().int().nonnegative() });
+const CHARGE = z.looseObject({
+  id: stripeId,
+  payment_intent: expandable,
+  amount_refunded: z.number().int().nonnegative(),
+});
 const OBJECT_SCHEMAS: Partial<Record<(typeof WEBHOOK_EVENTS)[number], z.ZodType>> = {
   "checkout.session.completed": CHECKOUT_SESSION,
   "checkout.session.async_payment_succeeded": CHECKOUT_SESSION,
@@ -75,7 +85,8 @@ export function eventShapeProblem(event: unknown): string | null {
   if (!envelope.success) return `Not an event (${firstIssue(envelope.error, "")})`;
   const schema = OBJECT_SCHEMAS[envelope.data.type as (typeof WEBHOOK_EVENTS)[number]];
   const object = schema?.safeParse(envelope.data.data.object);
-  if (object && !object.success) return `Not a valid ${envelope.data.type} event (${firstIssue(object.error, "data.object")})`;
+  if (object && !object.success)
+    return `Not a valid ${envelope.data.type} event (${firstIssue(object.error, "data.object")})`;
   return null;
 }
 
@@ -121,22 +132,32 @@ export async function handleStripeWebhook(
   const now = input.now ?? new Date();
   const ctx: SettleContext = { now, siteUrl: input.siteUrl, actor: `stripe:${event.id}` };
   try {
-    const outcome = await retryOnOrderConflict(() => withTransactionRetry(() =>
-      db.transaction().execute(async (trx) => {
-        // Claim the event id first: a concurrent duplicate waits on this row and then fails as a duplicate.
-        await trx
-          .insertInto("payment_events")
-          .values({ id: event.id, type: event.type.slice(0, 100), object_id: objectId(event), order_id: null, created: Number(event.created) || 0, received_at: now.toISOString(), outcome: "received" })
-          .execute();
-        const result = await act(trx, event, ctx);
-        await trx
-          .updateTable("payment_events")
-          .set({ order_id: result.orderId, outcome: `${result.result}: ${result.detail}`.slice(0, 500) })
-          .where("id", "=", event.id)
-          .execute();
-        return result;
-      }),
-    ));
+    const outcome = await retryOnOrderConflict(() =>
+      withTransactionRetry(() =>
+        db.transaction().execute(async (trx) => {
+          // Claim the event id first: a concurrent duplicate waits on this row and then fails as a duplicate.
+          await trx
+            .insertInto("payment_events")
+            .values({
+              id: event.id,
+              type: event.type.slice(0, 100),
+              object_id: objectId(event),
+              order_id: null,
+              created: Number(event.created) || 0,
+              received_at: now.toISOString(),
+              outcome: "received",
+            })
+            .execute();
+          const result = await act(trx, event, ctx);
+          await trx
+            .updateTable("payment_events")
+            .set({ order_id: result.orderId, outcome: `${result.result}: ${result.detail}`.slice(0, 500) })
+            .where("id", "=", event.id)
+            .execute();
+          return result;
+        }),
+      ),
+    );
     if (outcome.result === "paid") countPlacedOrder("card");
     return { status: 200, body: { received: true, outcome: outcome.result } };
   } catch (error) {

@@ -44,9 +44,16 @@ export function defaultPrivacyDeps(): PrivacyDeps {
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-async function confirm(db: Db, session: SignedInSession, password: string, deps: PrivacyDeps, now: Date): Promise<void> {
+async function confirm(
+  db: Db,
+  session: SignedInSession,
+  password: string,
+  deps: PrivacyDeps,
+  now: Date,
+): Promise<void> {
   const limit = await deps.limiter.hit(session.userId);
-  if (!limit.allowed) throw new DomainError("TOO_MANY_ATTEMPTS", PRIVACY_MESSAGES.tooManyAttempts(limit.retryAfterSeconds), 429);
+  if (!limit.allowed)
+    throw new DomainError("TOO_MANY_ATTEMPTS", PRIVACY_MESSAGES.tooManyAttempts(limit.retryAfterSeconds), 429);
   await confirmIdentity(db, session, password, { now, verify: deps.verify });
 }
 
@@ -54,15 +61,25 @@ async function confirm(db: Db, session: SignedInSession, password: string, deps:
  * POST /account/data: the JSON download, as an attachment that no cache keeps. A refused
  * confirmation goes back to /account with the reason's code (the page shows its message).
  */
-export async function downloadDataAction(db: Db, request: Request, session: SignedInSession | null, deps: PrivacyDeps): Promise<Response> {
-  if (!isTrustedOrigin(request.headers, deps.origins)) return new Response(PRIVACY_MESSAGES.untrustedOrigin, { status: 403, headers: NO_STORE });
+export async function downloadDataAction(
+  db: Db,
+  request: Request,
+  session: SignedInSession | null,
+  deps: PrivacyDeps,
+): Promise<Response> {
+  if (!isTrustedOrigin(request.headers, deps.origins))
+    return new Response(PRIVACY_MESSAGES.untrustedOrigin, { status: 403, headers: NO_STORE });
   if (!session) return redirect("/login", { status: 303 });
   const form = await readSmallForm(request);
   const now = deps.now?.() ?? new Date();
   try {
     await confirm(db, session, String(form.get("password") ?? ""), deps, now);
   } catch (error) {
-    if (isDomainError(error)) return redirect(`/account?data-error=${encodeURIComponent(error.code)}#your-data`, { status: 303, headers: NO_STORE });
+    if (isDomainError(error))
+      return redirect(`/account?data-error=${encodeURIComponent(error.code)}#your-data`, {
+        status: 303,
+        headers: NO_STORE,
+      });
     throw error;
   }
   const body = await exportAccountData(db, session.userId, { currentSessionId: session.sessionId, now });
@@ -83,8 +100,14 @@ export type DeleteAccountOutcome =
   | { kind: "refused"; status: number; field: "confirm" | "password" | null; message: string };
 
 /** POST /account/delete: checks, then the erasure. The route signs the browser out afterwards. */
-export async function deleteAccountAction(db: Db, request: Request, session: SignedInSession | null, deps: PrivacyDeps): Promise<DeleteAccountOutcome> {
-  if (!isTrustedOrigin(request.headers, deps.origins)) return { kind: "refused", status: 403, field: null, message: PRIVACY_MESSAGES.untrustedOrigin };
+export async function deleteAccountAction(
+  db: Db,
+  request: Request,
+  session: SignedInSession | null,
+  deps: PrivacyDeps,
+): Promise<DeleteAccountOutcome> {
+  if (!isTrustedOrigin(request.headers, deps.origins))
+    return { kind: "refused", status: 403, field: null, message: PRIVACY_MESSAGES.untrustedOrigin };
   if (!session) return { kind: "sign-in" };
   const form = await readSmallForm(request);
   if (String(form.get("confirm") ?? "").trim() !== DELETE_CONFIRMATION_WORD) {
@@ -106,6 +129,8 @@ export async function deleteAccountAction(db: Db, request: Request, session: Sig
     if (isDomainError(error) && error.code === "ACCOUNT_NOT_FOUND") return { kind: "erased", summary: NOTHING_ERASED };
     throw error;
   }
-  deps.log?.(`Privacy: account ${session.userId} deleted; ${summary.ordersAnonymised} order(s) anonymised, ${summary.mailsErased} mail(s) blanked`);
+  deps.log?.(
+    `Privacy: account ${session.userId} deleted; ${summary.ordersAnonymised} order(s) anonymised, ${summary.mailsErased} mail(s) blanked`,
+  );
   return { kind: "erased", summary };
 }

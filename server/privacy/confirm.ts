@@ -14,16 +14,27 @@ export interface SignedInSession {
 }
 
 async function passwordHash(db: Db, userId: string): Promise<string | null> {
-  const row = await db.selectFrom("account").select("password").where("userId", "=", userId).where("providerId", "=", "credential").executeTakeFirst();
+  const row = await db
+    .selectFrom("account")
+    .select("password")
+    .where("userId", "=", userId)
+    .where("providerId", "=", "credential")
+    .executeTakeFirst();
   return row?.password ?? null;
 }
 
 /** Whether the account has a password, and whether this session was signed in within the last minutes. */
 export async function identityCheck(db: Db, session: SignedInSession, now = new Date()): Promise<IdentityCheck> {
-  const row = await db.selectFrom("session").select(["createdAt", "expiresAt"]).where("id", "=", session.sessionId).where("userId", "=", session.userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("session")
+    .select(["createdAt", "expiresAt"])
+    .where("id", "=", session.sessionId)
+    .where("userId", "=", session.userId)
+    .executeTakeFirst();
   const created = row ? new Date(row.createdAt).getTime() : 0;
   const live = row ? new Date(row.expiresAt).getTime() > now.getTime() : false;
-  const freshSignIn = live && now.getTime() - created <= FRESH_SIGN_IN_MINUTES * 60_000 && created <= now.getTime() + 60_000;
+  const freshSignIn =
+    live && now.getTime() - created <= FRESH_SIGN_IN_MINUTES * 60_000 && created <= now.getTime() + 60_000;
   return { hasPassword: (await passwordHash(db, session.userId)) !== null, freshSignIn };
 }
 
@@ -42,7 +53,8 @@ export async function confirmIdentity(
   const hash = await passwordHash(db, session.userId);
   if (hash !== null) {
     if (!password) throw new DomainError("PASSWORD_REQUIRED", PRIVACY_MESSAGES.passwordRequired, 400);
-    if (!(await (options.verify ?? verifyStoredPassword)(hash, password))) throw new DomainError("WRONG_PASSWORD", PRIVACY_MESSAGES.wrongPassword, 403);
+    if (!(await (options.verify ?? verifyStoredPassword)(hash, password)))
+      throw new DomainError("WRONG_PASSWORD", PRIVACY_MESSAGES.wrongPassword, 403);
     return;
   }
   const { freshSignIn } = await identityCheck(db, session, options.now);

@@ -73,19 +73,31 @@ const addressOf = (value: string | null): string | null => {
 };
 
 async function anonymiseOrders(trx: Trx, userId: string): Promise<number> {
-  const orders = await trx.selectFrom("orders").select(["id", "ship_country", "ship_postcode"]).where("user_id", "=", userId).execute();
+  const orders = await trx
+    .selectFrom("orders")
+    .select(["id", "ship_country", "ship_postcode"])
+    .where("user_id", "=", userId)
+    .execute();
   if (orders.length) {
     // The stock ledger names who moved stock; "user:<id>" would still tie the orders together.
     await trx
       .updateTable("stock_movements")
       .set({ actor: ERASED_ACTOR })
-      .where("order_id", "in", orders.map((o) => o.id))
+      .where(
+        "order_id",
+        "in",
+        orders.map((o) => o.id),
+      )
       .where("actor", "=", `user:${userId}`)
       .execute();
     await trx
       .updateTable("order_events")
       .set({ actor: ERASED_ACTOR })
-      .where("order_id", "in", orders.map((o) => o.id))
+      .where(
+        "order_id",
+        "in",
+        orders.map((o) => o.id),
+      )
       .where("actor", "=", `user:${userId}`)
       .execute();
   }
@@ -113,12 +125,25 @@ async function anonymiseOrders(trx: Trx, userId: string): Promise<number> {
 }
 
 /** Accepted quotes stay (their order is in the accounts), blanked; the rest go. Returns the staff mails to blank. */
-async function eraseQuotes(trx: Trx, userId: string, at: Date): Promise<{ deleted: number; anonymised: number; mailsErased: number }> {
-  const quotes = await trx.selectFrom("quotes").select(["id", "number", "status"]).where("user_id", "=", userId).execute();
+async function eraseQuotes(
+  trx: Trx,
+  userId: string,
+  at: Date,
+): Promise<{ deleted: number; anonymised: number; mailsErased: number }> {
+  const quotes = await trx
+    .selectFrom("quotes")
+    .select(["id", "number", "status"])
+    .where("user_id", "=", userId)
+    .execute();
   if (!quotes.length) return { deleted: 0, anonymised: 0, mailsErased: 0 };
   const kept = quotes.filter((q) => q.status === "accepted").map((q) => q.id);
   const gone = quotes.filter((q) => q.status !== "accepted").map((q) => q.id);
-  if (kept.length) await trx.updateTable("quotes").set({ user_id: ERASED_USER_ID, email: "", message: null }).where("id", "in", kept).execute();
+  if (kept.length)
+    await trx
+      .updateTable("quotes")
+      .set({ user_id: ERASED_USER_ID, email: "", message: null })
+      .where("id", "in", kept)
+      .execute();
   if (gone.length) {
     await trx.deleteFrom("quote_lines").where("quote_id", "in", gone).execute();
     await trx.deleteFrom("quotes").where("id", "in", gone).execute();
@@ -127,7 +152,11 @@ async function eraseQuotes(trx: Trx, userId: string, at: Date): Promise<{ delete
   const staffMails = await trx
     .selectFrom("mail_queue")
     .select(ERASABLE_MAIL_COLUMNS)
-    .where("subject", "in", quotes.map((q) => `Quote request ${q.number}`))
+    .where(
+      "subject",
+      "in",
+      quotes.map((q) => `Quote request ${q.number}`),
+    )
     .where("body_erased_at", "is", null)
     .execute();
   let mailsErased = 0;
@@ -141,12 +170,23 @@ async function eraseQuotes(trx: Trx, userId: string, at: Date): Promise<{ delete
 
 /** An approved application is its company's record (companies.application_id): kept, blanked. The others go. */
 async function eraseTradeApplications(trx: Trx, userId: string): Promise<{ deleted: number; anonymised: number }> {
-  const applications = await trx.selectFrom("trade_applications").select(["id", "status", "country", "billing_postcode"]).where("user_id", "=", userId).execute();
+  const applications = await trx
+    .selectFrom("trade_applications")
+    .select(["id", "status", "country", "billing_postcode"])
+    .where("user_id", "=", userId)
+    .execute();
   let anonymised = 0;
   for (const a of applications.filter((a) => a.status === "approved")) {
     await trx
       .updateTable("trade_applications")
-      .set({ user_id: ERASED_USER_ID, phone: "", billing_line1: "", billing_line2: null, billing_city: "", billing_postcode: postcodeDistrict(a.country, a.billing_postcode) })
+      .set({
+        user_id: ERASED_USER_ID,
+        phone: "",
+        billing_line1: "",
+        billing_line2: null,
+        billing_city: "",
+        billing_postcode: postcodeDistrict(a.country, a.billing_postcode),
+      })
       .where("id", "=", a.id)
       .execute();
     anonymised++;
@@ -184,14 +224,26 @@ async function deleteVerifications(trx: Trx, userId: string, email: string): Pro
   const rows = await trx
     .selectFrom("verification")
     .select(["id", "value"])
-    .where((eb) => eb.or([eb("value", "=", userId), eb("value", "like", `%${userId}%`), eb(eb.fn("lower", ["value"]), "like", `%${email}%`)]))
+    .where((eb) =>
+      eb.or([
+        eb("value", "=", userId),
+        eb("value", "like", `%${userId}%`),
+        eb(eb.fn("lower", ["value"]), "like", `%${email}%`),
+      ]),
+    )
     .execute();
   const ids = rows
     .filter((row) => {
       if (row.value === userId) return true;
       try {
-        const v = JSON.parse(row.value) as { email?: unknown; userId?: unknown; link?: { email?: unknown; userId?: unknown } };
-        const emails = [v.email, v.link?.email].filter((e): e is string => typeof e === "string").map((e) => e.trim().toLowerCase());
+        const v = JSON.parse(row.value) as {
+          email?: unknown;
+          userId?: unknown;
+          link?: { email?: unknown; userId?: unknown };
+        };
+        const emails = [v.email, v.link?.email]
+          .filter((e): e is string => typeof e === "string")
+          .map((e) => e.trim().toLowerCase());
         return emails.includes(email) || v.userId === userId || v.link?.userId === userId;
       } catch {
         return false;
@@ -216,7 +268,10 @@ export async function eraseAccount(db: Db, userId: string, options: { now?: Date
     await trx.deleteFrom("saved_list_lines").where("list_id", "in", lists).execute();
     await trx.deleteFrom("saved_lists").where("user_id", "=", userId).execute();
     await trx.deleteFrom("newsletter_subscribers").where("email", "=", email).execute();
-    const contact = await trx.deleteFrom("contact_messages").where((eb) => eb(eb.fn("lower", ["email"]), "=", email)).executeTakeFirst();
+    const contact = await trx
+      .deleteFrom("contact_messages")
+      .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))
+      .executeTakeFirst();
     const quotes = await eraseQuotes(trx, userId, at);
     const applications = await eraseTradeApplications(trx, userId);
     const mailsErased = (await eraseMails(trx, email, at)) + quotes.mailsErased;

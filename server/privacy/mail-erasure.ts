@@ -20,7 +20,12 @@ export const ERASABLE_MAIL_COLUMNS = ["id", "status", "to_address", "reply_to", 
  * Only while the row is still in the status it was read in, so a mail a sender just claimed is
  * left alone. `status` moves a queued mail to 'failed' (it must not go out any more).
  */
-export async function eraseMail(db: Executor, mail: ErasableMail, at: Date, change: { status?: MailStatus; reason?: string } = {}): Promise<boolean> {
+export async function eraseMail(
+  db: Executor,
+  mail: ErasableMail,
+  at: Date,
+  change: { status?: MailStatus; reason?: string } = {},
+): Promise<boolean> {
   const lastError = change.reason ?? (mail.last_error == null ? null : maskAddressesIn(mail.last_error));
   const result = await db
     .updateTable("mail_queue")
@@ -33,7 +38,9 @@ export async function eraseMail(db: Executor, mail: ErasableMail, at: Date, chan
       subject: mail.reply_to ? RELAYED_SUBJECT_REMOVED : mail.subject,
       last_error: lastError,
       body_erased_at: at.toISOString(),
-      ...(change.status ? { status: change.status, locked_by: null, locked_until: null, updated_at: at.toISOString() } : {}),
+      ...(change.status
+        ? { status: change.status, locked_by: null, locked_until: null, updated_at: at.toISOString() }
+        : {}),
     })
     .where("id", "=", mail.id)
     .where("status", "=", mail.status)

@@ -43,7 +43,9 @@ export interface RetentionReport {
 const DEFAULT_BATCH = 500;
 const DEFAULT_MAX_BATCHES = 20;
 
-export function retentionPolicyFromConfig(cfg: Pick<AppConfig, "MAIL_RETENTION_DAYS" | "MAIL_FAILED_RETENTION_DAYS">): RetentionPolicy {
+export function retentionPolicyFromConfig(
+  cfg: Pick<AppConfig, "MAIL_RETENTION_DAYS" | "MAIL_FAILED_RETENTION_DAYS">,
+): RetentionPolicy {
   return { sentMailDays: cfg.MAIL_RETENTION_DAYS, failedMailDays: cfg.MAIL_FAILED_RETENTION_DAYS };
 }
 
@@ -52,7 +54,10 @@ export function authDate(db: Db, date: Date): string | Date {
   return dbKind(db) === "postgres" ? date : date.toISOString();
 }
 
-async function inBatches(options: { batchSize: number; maxBatches: number }, batch: (limit: number) => Promise<{ seen: number; done: number }>): Promise<number> {
+async function inBatches(
+  options: { batchSize: number; maxBatches: number },
+  batch: (limit: number) => Promise<{ seen: number; done: number }>,
+): Promise<number> {
   let total = 0;
   for (let i = 0; i < options.maxBatches; i++) {
     const { seen, done } = await batch(options.batchSize);
@@ -67,7 +72,13 @@ function limits(policy: Pick<RetentionPolicy, "batchSize" | "maxBatches">) {
 }
 
 /** Blanks mails in `statuses` whose last change is older than `days`. Returns how many it blanked. */
-export async function eraseOldMails(db: Db, now: Date, statuses: MailStatus[], days: number, policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {}): Promise<number> {
+export async function eraseOldMails(
+  db: Db,
+  now: Date,
+  statuses: MailStatus[],
+  days: number,
+  policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {},
+): Promise<number> {
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
   return inBatches(limits(policy), async (limit) => {
     const rows = await db
@@ -90,19 +101,35 @@ export async function eraseOldMails(db: Db, now: Date, statuses: MailStatus[], d
 }
 
 /** Deletes Better Auth sessions that have expired. */
-export async function deleteExpiredSessions(db: Db, now: Date, policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {}): Promise<number> {
+export async function deleteExpiredSessions(
+  db: Db,
+  now: Date,
+  policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {},
+): Promise<number> {
   return inBatches(limits(policy), async (limit) => {
-    const ids = (await db.selectFrom("session").select("id").where("expiresAt", "<", authDate(db, now)).limit(limit).execute()).map((r) => r.id);
+    const ids = (
+      await db.selectFrom("session").select("id").where("expiresAt", "<", authDate(db, now)).limit(limit).execute()
+    ).map((r) => r.id);
     if (!ids.length) return { seen: 0, done: 0 };
-    const result = await db.deleteFrom("session").where("id", "in", ids).where("expiresAt", "<", authDate(db, now)).executeTakeFirst();
+    const result = await db
+      .deleteFrom("session")
+      .where("id", "in", ids)
+      .where("expiresAt", "<", authDate(db, now))
+      .executeTakeFirst();
     return { seen: ids.length, done: Number(result.numDeletedRows) };
   });
 }
 
 /** Deletes Better Auth verification rows (email links, reset tokens, OAuth state) that have expired. */
-export async function deleteExpiredVerifications(db: Db, now: Date, policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {}): Promise<number> {
+export async function deleteExpiredVerifications(
+  db: Db,
+  now: Date,
+  policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {},
+): Promise<number> {
   return inBatches(limits(policy), async (limit) => {
-    const ids = (await db.selectFrom("verification").select("id").where("expiresAt", "<", authDate(db, now)).limit(limit).execute()).map((r) => r.id);
+    const ids = (
+      await db.selectFrom("verification").select("id").where("expiresAt", "<", authDate(db, now)).limit(limit).execute()
+    ).map((r) => r.id);
     if (!ids.length) return { seen: 0, done: 0 };
     const result = await db.deleteFrom("verification").where("id", "in", ids).executeTakeFirst();
     return { seen: ids.length, done: Number(result.numDeletedRows) };
@@ -110,11 +137,17 @@ export async function deleteExpiredVerifications(db: Db, now: Date, policy: Pick
 }
 
 /** Deletes Better Auth rate-limit rows idle for a day, when that table exists (database storage only). */
-export async function deleteStaleRateLimitRows(db: Db, now: Date, policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {}): Promise<number> {
+export async function deleteStaleRateLimitRows(
+  db: Db,
+  now: Date,
+  policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {},
+): Promise<number> {
   if (!(await tableExists(db, "rateLimit"))) return 0;
   const cutoff = now.getTime() - DAY_MS;
   return inBatches(limits(policy), async (limit) => {
-    const { rows } = await sql<{ id: string }>`select id from ${sql.table("rateLimit")} where ${sql.ref("lastRequest")} < ${cutoff} limit ${limit}`.execute(db);
+    const { rows } = await sql<{
+      id: string;
+    }>`select id from ${sql.table("rateLimit")} where ${sql.ref("lastRequest")} < ${cutoff} limit ${limit}`.execute(db);
     if (!rows.length) return { seen: 0, done: 0 };
     const ids = rows.map((r) => r.id);
     const result = await sql`delete from ${sql.table("rateLimit")} where id in (${sql.join(ids)})`.execute(db);

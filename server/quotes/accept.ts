@@ -10,29 +10,54 @@ import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { QUOTE_NUMBER } from "./quotes.ts";
 
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 /** Why a quote can't be accepted now, or null when it can. */
-export function acceptRefusal(quote: { number: string; status: string; valid_until: string | null }, now: Date): DomainError | null {
+export function acceptRefusal(
+  quote: { number: string; status: string; valid_until: string | null },
+  now: Date,
+): DomainError | null {
   const state = quoteState(quote, now);
   if (state === "quoted") return null;
-  if (state === "expired") return new DomainError("QUOTE_EXPIRED", `Quote ${quote.number} expired on ${day(quote.valid_until!)}. Ask for a new quote from your cart.`, 409);
-  if (state === "requested") return new DomainError("QUOTE_NOT_PRICED", `Quote ${quote.number} isn't priced yet: we'll email you when it is.`, 409);
+  if (state === "expired")
+    return new DomainError(
+      "QUOTE_EXPIRED",
+      `Quote ${quote.number} expired on ${day(quote.valid_until!)}. Ask for a new quote from your cart.`,
+      409,
+    );
+  if (state === "requested")
+    return new DomainError(
+      "QUOTE_NOT_PRICED",
+      `Quote ${quote.number} isn't priced yet: we'll email you when it is.`,
+      409,
+    );
   return new DomainError("QUOTE_NOT_OPEN", `Quote ${quote.number} was ${state} already.`, 409);
 }
 
 /** The quote's lines as an order takes them: today's product rows, the quoted unit prices. */
 export async function quoteOrderLines(trx: Transaction<Database>, userId: string | null, number: string, now: Date) {
-  if (!userId || !QUOTE_NUMBER.test(number)) throw new DomainError("QUOTE_NOT_FOUND", "There is no such quote on your account.", 404);
+  if (!userId || !QUOTE_NUMBER.test(number))
+    throw new DomainError("QUOTE_NOT_FOUND", "There is no such quote on your account.", 404);
   const select = trx.selectFrom("quotes").selectAll().where("number", "=", number).where("user_id", "=", userId);
-  const quote = await (dbKind(trx as unknown as Db) === "postgres" ? select.forUpdate() : select).executeTakeFirst();
+  const quote = await (dbKind(trx) === "postgres" ? select.forUpdate() : select).executeTakeFirst();
   if (!quote) throw new DomainError("QUOTE_NOT_FOUND", "There is no such quote on your account.", 404);
   const refusal = acceptRefusal(quote, now);
   if (refusal) throw refusal;
   const lines = await trx
     .selectFrom("quote_lines as ql")
     .innerJoin("products as p", "p.id", "ql.product_id")
-    .select(["ql.product_id", "ql.color", "ql.quantity", "p.title", "p.sale_price_cents", "p.archived_at", "p.category_id", "p.stock_quantity", "ql.quoted_unit_cents"])
+    .select([
+      "ql.product_id",
+      "ql.color",
+      "ql.quantity",
+      "p.title",
+      "p.sale_price_cents",
+      "p.archived_at",
+      "p.category_id",
+      "p.stock_quantity",
+      "ql.quoted_unit_cents",
+    ])
     .where("ql.quote_id", "=", quote.id)
     .orderBy("ql.id")
     .execute();
@@ -40,12 +65,23 @@ export async function quoteOrderLines(trx: Transaction<Database>, userId: string
 }
 
 /** Marks the quote accepted by this order; refused if another order accepted it first. */
-export async function markQuoteAccepted(trx: Transaction<Database>, quoteId: number, orderId: number, now: Date): Promise<void> {
+export async function markQuoteAccepted(
+  trx: Transaction<Database>,
+  quoteId: number,
+  orderId: number,
+  now: Date,
+): Promise<void> {
   const done = await trx
     .updateTable("quotes")
-    .set((eb) => ({ status: "accepted", order_id: orderId, decided_at: now.toISOString(), version: eb("version", "+", 1) }))
+    .set((eb) => ({
+      status: "accepted",
+      order_id: orderId,
+      decided_at: now.toISOString(),
+      version: eb("version", "+", 1),
+    }))
     .where("id", "=", quoteId)
     .where("status", "=", "quoted")
     .executeTakeFirst();
-  if (Number(done.numUpdatedRows) !== 1) throw new DomainError("QUOTE_NOT_OPEN", "This quote was just accepted or declined.", 409);
+  if (Number(done.numUpdatedRows) !== 1)
+    throw new DomainError("QUOTE_NOT_OPEN", "This quote was just accepted or declined.", 409);
 }

@@ -47,12 +47,17 @@ export function clientKey(address: string | null | undefined): string {
   if (isIPv4(ip)) return ip;
   if (!isIPv6(ip)) return ip;
   const mapped = /^(?:0{0,4}:){0,5}ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(ip.replace(/^::/, "0::"));
-  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
+  if (mapped && isIPv4(mapped[1])) return mapped[1];
   const [head = "", tail = ""] = ip.split("::");
   const headGroups = head ? head.split(":") : [];
   const tailGroups = ip.includes("::") ? (tail ? tail.split(":") : []) : [];
-  const groups = ip.includes("::") ? [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups] : headGroups;
-  return `${groups.slice(0, 4).map((g) => g.padStart(4, "0")).join(":")}::/64`;
+  const groups = ip.includes("::")
+    ? [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups]
+    : headGroups;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.padStart(4, "0"))
+    .join(":")}::/64`;
 }
 
 /** The client address the HTTP layer determined for this request, as a limiter key (clientKey; "unknown" when it is missing). */
@@ -76,7 +81,11 @@ function memoryWindow(windowMs: number, max: number, now: () => number) {
     }
     w.count += 1;
     const allowed = w.count <= max;
-    return { allowed, remaining: Math.max(0, max - w.count), retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
+    return {
+      allowed,
+      remaining: Math.max(0, max - w.count),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((w.resetAt - t) / 1000)),
+    };
   };
   const undo = (key: string) => {
     const w = windows.get(key);
@@ -132,12 +141,18 @@ export async function closeRateLimitConnections(): Promise<void> {
 }
 
 export function createRateLimiter(opts: RateLimiterOptions & { now?: () => number }): RefundableRateLimiter {
-  if (!opts.name || !/^[\w.-]+$/.test(opts.name)) throw new Error(`Rate limiter name must be a word, got "${opts.name}"`);
-  if (!(opts.windowSeconds > 0) || !(opts.max >= 1)) throw new Error("Rate limiter needs windowSeconds > 0 and max >= 1");
+  if (!opts.name || !/^[\w.-]+$/.test(opts.name))
+    throw new Error(`Rate limiter name must be a word, got "${opts.name}"`);
+  if (!(opts.windowSeconds > 0) || !(opts.max >= 1))
+    throw new Error("Rate limiter needs windowSeconds > 0 and max >= 1");
   const windowMs = Math.round(opts.windowSeconds * 1000);
   const memory = memoryWindow(windowMs, opts.max, opts.now ?? Date.now);
   if (!opts.redisUrl) {
-    return { hit: async (key) => memory.hit(key), undo: async (key) => memory.undo(key), reset: async (key) => memory.reset(key) };
+    return {
+      hit: async (key) => memory.hit(key),
+      undo: async (key) => memory.undo(key),
+      reset: async (key) => memory.reset(key),
+    };
   }
 
   const redis = redisClient(opts.redisUrl);
@@ -147,7 +162,11 @@ export function createRateLimiter(opts: RateLimiterOptions & { now?: () => numbe
       try {
         const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs))) as [number, number];
         const allowed = count <= opts.max;
-        return { allowed, remaining: Math.max(0, opts.max - count), retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(ttl / 1000)) };
+        return {
+          allowed,
+          remaining: Math.max(0, opts.max - count),
+          retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(ttl / 1000)),
+        };
       } catch {
         return memory.hit(key);
       }

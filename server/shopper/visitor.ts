@@ -10,6 +10,15 @@ export async function readVisitor(db: Db, request: Request): Promise<Visitor> {
   const shopper = await resolveShopper(request);
   if (!shopper.owner) return { user: null, cartCount: 0, wishlistIds: [], priceList: null };
   const userId = shopper.session?.userId ?? null;
-  const [count, wishlistIds, rules] = await Promise.all([cartCount(db, shopper.owner), wishlistProductIds(db, shopper.owner), buyerPriceRules(db, userId)]);
-  return { user: shopper.session?.user ?? null, cartCount: count, wishlistIds, priceList: rules ? priceListToJson(rules) : null };
+  const [count, wishlistIds, rules] = await Promise.all([
+    cartCount(db, shopper.owner),
+    wishlistProductIds(db, shopper.owner),
+    buyerPriceRules(db, userId),
+  ]);
+  return {
+    user: shopper.session?.user ?? null,
+    cartCount: count,
+    wishlistIds,
+    priceList: rules ? priceListToJson(rules) : null,
+  };
 }

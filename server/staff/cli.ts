@@ -40,7 +40,11 @@ export type StaffCommand =
 
 export class UsageError extends Error {}
 
-const FLAGS: Record<string, readonly string[]> = { add: ["email", "password", "role", "name"], list: [], remove: ["email"] };
+const FLAGS: Record<string, readonly string[]> = {
+  add: ["email", "password", "role", "name"],
+  list: [],
+  remove: ["email"],
+};
 
 /** Parses `<command> --flag value | --flag=value ...`; throws UsageError on anything else. */
 export function parseStaffArgs(argv: readonly string[]): StaffCommand {
@@ -51,10 +55,11 @@ export function parseStaffArgs(argv: readonly string[]): StaffCommand {
   if (!allowed) throw new UsageError(`unknown command "${command}"`);
   const values: Record<string, string> = {};
   for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
+    const arg = rest[i];
     const match = /^--([a-z]+)(?:=(.*))?$/s.exec(arg);
-    if (!match || !allowed.includes(match[1]!)) throw new UsageError(`unknown argument "${match ? `--${match[1]}` : arg}" for ${command}`);
-    const flag = match[1]!;
+    if (!match || !allowed.includes(match[1]))
+      throw new UsageError(`unknown argument "${match ? `--${match[1]}` : arg}" for ${command}`);
+    const flag = match[1];
     let value = match[2];
     if (value === undefined) {
       value = rest[++i];
@@ -68,7 +73,13 @@ export function parseStaffArgs(argv: readonly string[]): StaffCommand {
   if (command === "remove") return { command, email: values.email };
   if (!values.role) throw new UsageError("--role is required (admin or staff)");
   if (!isStaffRole(values.role)) throw new UsageError(`--role must be admin or staff, got "${values.role}"`);
-  return { command: "add", email: values.email, role: values.role, ...(values.password !== undefined ? { password: values.password } : {}), ...(values.name !== undefined ? { name: values.name } : {}) };
+  return {
+    command: "add",
+    email: values.email,
+    role: values.role,
+    ...(values.password !== undefined ? { password: values.password } : {}),
+    ...(values.name !== undefined ? { name: values.name } : {}),
+  };
 }
 
 export interface Output {
@@ -90,7 +101,9 @@ export async function runStaffCommand(db: Db, cfg: AppConfig, cmd: StaffCommand,
     if (cmd.command === "list") {
       const staff = await listStaff(db);
       if (staff.length === 0) {
-        out.line("No staff yet. Add the first admin with: npm run staff -- add --email <email> --password <password> --role admin");
+        out.line(
+          "No staff yet. Add the first admin with: npm run staff -- add --email <email> --password <password> --role admin",
+        );
         return 0;
       }
       for (const m of staff) out.line(`${m.role.padEnd(6)} ${maskEmail(m.email)}  since ${m.createdAt.slice(0, 10)}`);
@@ -99,7 +112,9 @@ export async function runStaffCommand(db: Db, cfg: AppConfig, cmd: StaffCommand,
     }
     if (cmd.command === "remove") {
       const { previousRole, sessionsEnded } = await removeStaff(db, OPERATOR, cmd.email);
-      out.line(`${cmd.email.trim()} is no longer ${previousRole}; the account stays, as a customer. ${sessionsText(sessionsEnded)}`);
+      out.line(
+        `${cmd.email.trim()} is no longer ${previousRole}; the account stays, as a customer. ${sessionsText(sessionsEnded)}`,
+      );
       return 0;
     }
     const auth = betterAuth(buildAuthOptions(db, cfg, UNGUARDED));
@@ -107,11 +122,18 @@ export async function runStaffCommand(db: Db, cfg: AppConfig, cmd: StaffCommand,
     const who = cmd.email.trim();
     if (outcome.kind === "created") out.line(`Created ${who} as ${cmd.role}.`);
     else if (outcome.kind === "reclaimed") {
-      out.line(`${who} was not verified: its password, sessions and second factor were removed and a set-password link was mailed. It is now ${cmd.role} (was ${outcome.previousRole}).`);
-      out.line(`The mail waits in the store's mail queue and goes out while the store runs.${cmd.password ? " --password was not used." : ""}`);
+      out.line(
+        `${who} was not verified: its password, sessions and second factor were removed and a set-password link was mailed. It is now ${cmd.role} (was ${outcome.previousRole}).`,
+      );
+      out.line(
+        `The mail waits in the store's mail queue and goes out while the store runs.${cmd.password ? " --password was not used." : ""}`,
+      );
     } else if (outcome.kind === "promoted") {
-      out.line(`${who} was ${outcome.previousRole}, now ${cmd.role}. ${sessionsText(outcome.sessionsEnded)} They were told by email.`);
-      if (cmd.password) out.line("The address was verified, so the account keeps its own password: --password was not used.");
+      out.line(
+        `${who} was ${outcome.previousRole}, now ${cmd.role}. ${sessionsText(outcome.sessionsEnded)} They were told by email.`,
+      );
+      if (cmd.password)
+        out.line("The address was verified, so the account keeps its own password: --password was not used.");
     } else out.line(`${who} is already ${cmd.role}; nothing changed.`);
     return 0;
   } catch (error) {

@@ -80,7 +80,11 @@ function sessionOf(request: Request): Promise<Session | "expired" | null> {
 }
 
 /** The signed-in staff member, if the request may enter the back office with these permissions; otherwise throws a redirect, a 404, a 403 or a 429. */
-export async function requireStaff(request: Request, permissions?: Permissions, options: GuardOptions = {}): Promise<StaffSession> {
+export async function requireStaff(
+  request: Request,
+  permissions?: Permissions,
+  options: GuardOptions = {},
+): Promise<StaffSession> {
   if (!request.headers.get("cookie")?.includes("session_token")) throw redirect("/login");
   const session = await sessionOf(request);
   if (session === "expired") throw redirect("/login?expired=1");
@@ -89,14 +93,25 @@ export async function requireStaff(request: Request, permissions?: Permissions, 
   if (!STAFF_ROLES.includes(role) || session.user.banned) notFound();
   if (permissions && !can(role, permissions)) notFound();
   if (request.method !== "GET" && request.method !== "HEAD") {
-    if (!isTrustedOrigin(request.headers, originPolicy(config()))) throw data("This form was sent from another site, so it was refused.", { status: 403 });
+    if (!isTrustedOrigin(request.headers, originPolicy(config())))
+      throw data("This form was sent from another site, so it was refused.", { status: 403 });
     const hit = await actionLimiter().hit(session.user.id);
-    if (!hit.allowed) throw data(`Too many changes in a short time. Try again in ${hit.retryAfterSeconds} seconds.`, { status: 429 });
+    if (!hit.allowed)
+      throw data(`Too many changes in a short time. Try again in ${hit.retryAfterSeconds} seconds.`, { status: 429 });
   }
   const twoFactorEnabled = Boolean(session.user.twoFactorEnabled);
-  const secondFactor = twoFactorEnabled && toDate((session.session as { secondFactorAt?: unknown }).secondFactorAt) !== null;
+  const secondFactor =
+    twoFactorEnabled && toDate((session.session as { secondFactorAt?: unknown }).secondFactorAt) !== null;
   if (!secondFactor && !options.withoutSecondFactor) throw redirect(TWO_FACTOR_PATH);
-  return { userId: session.user.id, sessionId: session.session.id, role, name: session.user.name ?? "", email: session.user.email, twoFactorEnabled, secondFactor };
+  return {
+    userId: session.user.id,
+    sessionId: session.session.id,
+    role,
+    name: session.user.name ?? "",
+    email: session.user.email,
+    twoFactorEnabled,
+    secondFactor,
+  };
 }
 
 /** requireStaff for what only admins may do: managing staff. */

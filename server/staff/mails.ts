@@ -33,7 +33,13 @@ export function inviteMail(to: string, name: string, link: string, invitedBy: st
  * not own the address, so the password, sessions and second factor were removed; the owner of the
  * mailbox chooses a password from the link.
  */
-export function reclaimedAccountMail(to: string, name: string, link: string, role: StaffRole, invitedBy: string): OutgoingMail {
+export function reclaimedAccountMail(
+  to: string,
+  name: string,
+  link: string,
+  role: StaffRole,
+  invitedBy: string,
+): OutgoingMail {
   return {
     to,
     subject: "You're invited to the ToolHub Wholesale back office",
@@ -46,7 +52,8 @@ export function reclaimedAccountMail(to: string, name: string, link: string, rol
         `Choose a password with the link below (it works once, for ${INVITE_DAYS} days), then sign in and open the back office at /admin, where you will set up two-factor authentication.`,
       ],
       action: { label: "Choose my password", url: link },
-      footer: "If you weren't expecting this, ignore this email: nobody can sign in to the account without this mailbox.",
+      footer:
+        "If you weren't expecting this, ignore this email: nobody can sign in to the account without this mailbox.",
     }),
   };
 }

@@ -17,7 +17,16 @@ import { DomainError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { authDate } from "../privacy/retention.ts";
 import { INVITE_DAYS, inviteMail, twoFactorResetMail } from "./mails.ts";
-import { createInviteToken, flagIsTrue, grantStaffRole, keepAnotherAdmin, setPasswordLink, SQL_FALSE, staffMember, type GrantOutcome } from "./membership.ts";
+import {
+  createInviteToken,
+  flagIsTrue,
+  grantStaffRole,
+  keepAnotherAdmin,
+  setPasswordLink,
+  SQL_FALSE,
+  staffMember,
+  type GrantOutcome,
+} from "./membership.ts";
 import { isStaffRole, STAFF_ROLE_NAMES } from "./roles.ts";
 import { listStaff, type StaffMember } from "./staff.ts";
 
@@ -43,7 +52,12 @@ export async function listStaffForAdmin(db: Db): Promise<StaffListEntry[]> {
   const ids = members.map((m) => m.id);
   const [users, passwords] = await Promise.all([
     db.selectFrom("user").select(["id", "twoFactorEnabled"]).where("id", "in", ids).execute(),
-    db.selectFrom("account").select("userId").where("providerId", "=", "credential").where("userId", "in", ids).execute(),
+    db
+      .selectFrom("account")
+      .select("userId")
+      .where("providerId", "=", "credential")
+      .where("userId", "in", ids)
+      .execute(),
   ]);
   const tfa = new Map(users.map((u) => [u.id, Boolean(u.twoFactorEnabled)]));
   const withPassword = new Set(passwords.map((p) => p.userId));
@@ -58,32 +72,82 @@ export type InviteOutcome = "invited" | Exclude<GrantOutcome["kind"], "unchanged
  * the role by grantStaffRole (an unverified one is stripped of its password, sessions and second
  * factor first). Staff already on the team are refused.
  */
-export async function inviteStaff(db: Db, auth: Pick<Auth, "api" | "$context">, actor: AuditActor, input: InviteInput, siteUrl: string, now = new Date()): Promise<{ userId: string; created: boolean; outcome: InviteOutcome }> {
-  const existing = await db.selectFrom("user").select(["id", "role"]).where("email", "=", input.email).executeTakeFirst();
-  if (existing && isStaffRole(existing.role)) throw new DomainError("ALREADY_STAFF", "That person is already on the staff list.", 409);
+export async function inviteStaff(
+  db: Db,
+  auth: Pick<Auth, "api" | "$context">,
+  actor: AuditActor,
+  input: InviteInput,
+  siteUrl: string,
+  now = new Date(),
+): Promise<{ userId: string; created: boolean; outcome: InviteOutcome }> {
+  const existing = await db
+    .selectFrom("user")
+    .select(["id", "role"])
+    .where("email", "=", input.email)
+    .executeTakeFirst();
+  if (existing && isStaffRole(existing.role))
+    throw new DomainError("ALREADY_STAFF", "That person is already on the staff list.", 409);
   if (existing) {
-    const granted = await grantStaffRole(db, auth, actor, { userId: existing.id, role: input.role, name: input.name }, siteUrl, now);
+    const granted = await grantStaffRole(
+      db,
+      auth,
+      actor,
+      { userId: existing.id, role: input.role, name: input.name },
+      siteUrl,
+      now,
+    );
     // "unchanged" only if someone made them this role at the same moment.
-    if (granted.kind === "unchanged") throw new DomainError("ALREADY_STAFF", "That person is already on the staff list.", 409);
+    if (granted.kind === "unchanged")
+      throw new DomainError("ALREADY_STAFF", "That person is already on the staff list.", 409);
     return { userId: existing.id, created: false, outcome: granted.kind };
   }
-  const created = await auth.api.createUser({ body: { email: input.email, name: input.name, role: input.role, data: { emailVerified: true } } });
+  const created = await auth.api.createUser({
+    body: { email: input.email, name: input.name, role: input.role, data: { emailVerified: true } },
+  });
   const { token } = await createInviteToken(auth, created.user.id, now);
   await db.transaction().execute(async (trx) => {
-    await writeAudit(trx, actor, { action: "staff.invite", objectType: "user", objectId: created.user.id, before: null, after: { email: input.email, name: input.name, role: input.role } }, now);
+    await writeAudit(
+      trx,
+      actor,
+      {
+        action: "staff.invite",
+        objectType: "user",
+        objectId: created.user.id,
+        before: null,
+        after: { email: input.email, name: input.name, role: input.role },
+      },
+      now,
+    );
     await enqueueMail(trx, inviteMail(input.email, input.name, setPasswordLink(siteUrl, token), actor.name));
   });
   return { userId: created.user.id, created: true, outcome: "invited" };
 }
 
 /** Sends a pending invitee a fresh set-password link. */
-export async function resendInvite(db: Db, auth: Pick<Auth, "$context">, actor: AuditActor, userId: string, siteUrl: string, now = new Date()) {
+export async function resendInvite(
+  db: Db,
+  auth: Pick<Auth, "$context">,
+  actor: AuditActor,
+  userId: string,
+  siteUrl: string,
+  now = new Date(),
+) {
   const member = await staffMember(db, userId);
-  const hasPassword = await db.selectFrom("account").select("id").where("userId", "=", userId).where("providerId", "=", "credential").executeTakeFirst();
+  const hasPassword = await db
+    .selectFrom("account")
+    .select("id")
+    .where("userId", "=", userId)
+    .where("providerId", "=", "credential")
+    .executeTakeFirst();
   if (hasPassword) throw new DomainError("NOT_PENDING", "They have already set a password.", 409);
   const { token } = await createInviteToken(auth, userId, now);
   await db.transaction().execute(async (trx) => {
-    await writeAudit(trx, actor, { action: "staff.reinvite", objectType: "user", objectId: userId, before: null, after: { email: member.email } }, now);
+    await writeAudit(
+      trx,
+      actor,
+      { action: "staff.reinvite", objectType: "user", objectId: userId, before: null, after: { email: member.email } },
+      now,
+    );
     await enqueueMail(trx, inviteMail(member.email, member.name, setPasswordLink(siteUrl, token), actor.name));
   });
 }
@@ -95,9 +159,26 @@ export async function changeStaffRole(db: Db, actor: AuditActor, userId: string,
   if (member.role === role) return { changed: false };
   await db.transaction().execute(async (trx) => {
     if (member.role === "admin") await keepAnotherAdmin(trx, userId);
-    const changed = await trx.updateTable("user").set({ role }).where("id", "=", userId).where("role", "=", member.role).executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) throw new DomainError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.", 409);
-    await writeAudit(trx, actor, { action: "staff.set-role", objectType: "user", objectId: userId, before: { role: member.role }, after: { role } }, now);
+    const changed = await trx
+      .updateTable("user")
+      .set({ role })
+      .where("id", "=", userId)
+      .where("role", "=", member.role)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1)
+      throw new DomainError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.", 409);
+    await writeAudit(
+      trx,
+      actor,
+      {
+        action: "staff.set-role",
+        objectType: "user",
+        objectId: userId,
+        before: { role: member.role },
+        after: { role },
+      },
+      now,
+    );
   });
   return { changed: true };
 }
@@ -105,7 +186,8 @@ export async function changeStaffRole(db: Db, actor: AuditActor, userId: string,
 export const RESET_TWO_FACTOR_MESSAGES = {
   own: "You can't reset your own two-factor authentication. Ask another admin.",
   notAdmin: "Only an admin can reset a colleague's two-factor authentication.",
-  notEnrolled: (name: string) => `${name} has no two-factor authentication to reset (another admin may have just reset it).`,
+  notEnrolled: (name: string) =>
+    `${name} has no two-factor authentication to reset (another admin may have just reset it).`,
 } as const;
 
 /**
@@ -115,7 +197,13 @@ export const RESET_TWO_FACTOR_MESSAGES = {
  * links), an audit row is written and they are mailed. They enrol again the next time they open
  * the back office. Nobody resets their own (another admin must), and only admins may.
  */
-export async function resetStaffTwoFactor(db: Db, actor: AuditActor, userId: string, siteUrl: string, now = new Date()): Promise<{ sessionsEnded: number }> {
+export async function resetStaffTwoFactor(
+  db: Db,
+  actor: AuditActor,
+  userId: string,
+  siteUrl: string,
+  now = new Date(),
+): Promise<{ sessionsEnded: number }> {
   if (userId === actor.userId) throw new DomainError("OWN_TWO_FACTOR", RESET_TWO_FACTOR_MESSAGES.own, 409);
   const by = await db.selectFrom("user").select("role").where("id", "=", actor.userId).executeTakeFirst();
   if (roleOf(by?.role) !== "admin") throw new DomainError("NOT_ADMIN", RESET_TWO_FACTOR_MESSAGES.notAdmin, 403);
@@ -129,11 +217,25 @@ export async function resetStaffTwoFactor(db: Db, actor: AuditActor, userId: str
       .where("role", "in", [...STAFF_ROLES])
       .where(flagIsTrue("twoFactorEnabled"))
       .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) throw new DomainError("NO_TWO_FACTOR", RESET_TWO_FACTOR_MESSAGES.notEnrolled(member.name), 409);
+    if (Number(changed.numUpdatedRows) !== 1)
+      throw new DomainError("NO_TWO_FACTOR", RESET_TWO_FACTOR_MESSAGES.notEnrolled(member.name), 409);
     await trx.deleteFrom("twoFactor").where("userId", "=", userId).execute();
-    const sessionsEnded = Number((await trx.deleteFrom("session").where("userId", "=", userId).executeTakeFirst()).numDeletedRows);
+    const sessionsEnded = Number(
+      (await trx.deleteFrom("session").where("userId", "=", userId).executeTakeFirst()).numDeletedRows,
+    );
     await trx.deleteFrom("verification").where("value", "=", userId).execute();
-    await writeAudit(trx, actor, { action: "staff.reset-two-factor", objectType: "user", objectId: userId, before: { twoFactorEnabled: true, sessions: sessionsEnded }, after: { twoFactorEnabled: false, sessions: 0 } }, now);
+    await writeAudit(
+      trx,
+      actor,
+      {
+        action: "staff.reset-two-factor",
+        objectType: "user",
+        objectId: userId,
+        before: { twoFactorEnabled: true, sessions: sessionsEnded },
+        after: { twoFactorEnabled: false, sessions: 0 },
+      },
+      now,
+    );
     await enqueueMail(trx, twoFactorResetMail(member.email, member.name, `${siteUrl}/login`, actor.name));
     return { sessionsEnded };
   });

@@ -51,10 +51,18 @@ export const LAST_ADMIN_MESSAGE = "There must always be at least one admin.";
  * A set-password link's token: Better Auth's reset-password verification value (made through its
  * adapter, which may store the identifier hashed), valid for INVITE_DAYS. Returns the row's id too.
  */
-export async function createInviteToken(auth: Pick<Auth, "$context">, userId: string, now: Date): Promise<{ token: string; id: string }> {
+export async function createInviteToken(
+  auth: Pick<Auth, "$context">,
+  userId: string,
+  now: Date,
+): Promise<{ token: string; id: string }> {
   const token = randomBytes(24).toString("base64url");
   const ctx = await auth.$context;
-  const row = await ctx.internalAdapter.createVerificationValue({ identifier: `reset-password:${token}`, value: userId, expiresAt: new Date(now.getTime() + INVITE_DAYS * 86400_000) });
+  const row = await ctx.internalAdapter.createVerificationValue({
+    identifier: `reset-password:${token}`,
+    value: userId,
+    expiresAt: new Date(now.getTime() + INVITE_DAYS * 86400_000),
+  });
   return { token, id: String(row.id) };
 }
 
@@ -75,9 +83,13 @@ export async function keepAnotherAdmin(trx: Transaction<Database>, leaving: stri
 
 /** A member of the staff list, or NOT_STAFF (404). */
 export async function staffMember(db: Db, userId: string) {
-  const row = await db.selectFrom("user").select(["id", "email", "name", "role"]).where("id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("user")
+    .select(["id", "email", "name", "role"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
   if (!row || !isStaffRole(row.role)) throw new DomainError("NOT_STAFF", "That person is not on the staff list.", 404);
-  return { ...row, role: row.role as StaffRole };
+  return { ...row, role: row.role };
 }
 
 export interface GrantInput {
@@ -99,40 +111,75 @@ export type GrantOutcome =
  * token; `siteUrl` is the start of the links mailed. Nothing changes when the account already has
  * that role.
  */
-export async function grantStaffRole(db: Db, auth: Pick<Auth, "$context">, actor: AuditActor, input: GrantInput, siteUrl: string, now = new Date()): Promise<GrantOutcome> {
+export async function grantStaffRole(
+  db: Db,
+  auth: Pick<Auth, "$context">,
+  actor: AuditActor,
+  input: GrantInput,
+  siteUrl: string,
+  now = new Date(),
+): Promise<GrantOutcome> {
   if (!isStaffRole(input.role)) throw new DomainError("INVALID_ROLE", "Choose staff or admin.", 400);
   const role = input.role;
-  const user = await db.selectFrom("user").select(["id", "email", "name", "role", "emailVerified", "twoFactorEnabled"]).where("id", "=", input.userId).executeTakeFirst();
+  const user = await db
+    .selectFrom("user")
+    .select(["id", "email", "name", "role", "emailVerified", "twoFactorEnabled"])
+    .where("id", "=", input.userId)
+    .executeTakeFirst();
   if (!user) throw new DomainError("NOT_FOUND", "There is no account with that email.", 404);
   const previousRole = roleOf(user.role);
   if (user.role === role) return { kind: "unchanged", userId: user.id, previousRole };
   const verified = isTrue(user.emailVerified);
   // Made first, through Better Auth; if the change below rolls back, the token was never mailed.
   const invite = verified ? null : await createInviteToken(auth, user.id, now);
-  const name = (!verified && input.name?.trim()) || user.name || input.name?.trim() || user.email.split("@")[0]!;
+  const name = (!verified && input.name?.trim()) || user.name || input.name?.trim() || user.email.split("@")[0];
 
   return db.transaction().execute(async (trx) => {
     if (previousRole === "admin") await keepAnotherAdmin(trx, user.id);
     // One conditional update: a role or verification changed since the read refuses the whole change.
     const changed = await trx
       .updateTable("user")
-      .set(verified ? { role, updatedAt: authDate(db, now) } : { role, name, emailVerified: SQL_TRUE, twoFactorEnabled: SQL_FALSE, updatedAt: authDate(db, now) })
+      .set(
+        verified
+          ? { role, updatedAt: authDate(db, now) }
+          : { role, name, emailVerified: SQL_TRUE, twoFactorEnabled: SQL_FALSE, updatedAt: authDate(db, now) },
+      )
       .where("id", "=", user.id)
       .where("role", "is not distinct from", user.role)
       .where((eb) => (verified ? flagIsTrue("emailVerified") : eb.not(flagIsTrue("emailVerified"))))
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1) throw new DomainError("STAFF_CHANGED", STAFF_CHANGED_MESSAGE, 409);
-    const sessionsEnded = Number((await trx.deleteFrom("session").where("userId", "=", user.id).executeTakeFirst()).numDeletedRows);
+    const sessionsEnded = Number(
+      (await trx.deleteFrom("session").where("userId", "=", user.id).executeTakeFirst()).numDeletedRows,
+    );
 
     if (verified) {
-      await writeAudit(trx, actor, { action: "staff.promote", objectType: "user", objectId: user.id, before: { role: previousRole, sessions: sessionsEnded }, after: { role, sessions: 0 } }, now);
+      await writeAudit(
+        trx,
+        actor,
+        {
+          action: "staff.promote",
+          objectType: "user",
+          objectId: user.id,
+          before: { role: previousRole, sessions: sessionsEnded },
+          after: { role, sessions: 0 },
+        },
+        now,
+      );
       await enqueueMail(trx, accessMail(user.email, user.name || name, `${siteUrl}/admin`, role));
       return { kind: "promoted", userId: user.id, previousRole, sessionsEnded };
     }
 
-    const methods = await trx.selectFrom("account").select("providerId").where("userId", "=", user.id).orderBy("providerId").execute();
+    const methods = await trx
+      .selectFrom("account")
+      .select("providerId")
+      .where("userId", "=", user.id)
+      .orderBy("providerId")
+      .execute();
     await trx.deleteFrom("account").where("userId", "=", user.id).execute();
-    const factors = Number((await trx.deleteFrom("twoFactor").where("userId", "=", user.id).executeTakeFirst()).numDeletedRows);
+    const factors = Number(
+      (await trx.deleteFrom("twoFactor").where("userId", "=", user.id).executeTakeFirst()).numDeletedRows,
+    );
     // Trusted devices and links issued before: keyed by the user id whether or not the identifier is hashed.
     await trx.deleteFrom("verification").where("value", "=", user.id).where("id", "!=", invite!.id).execute();
     await writeAudit(
@@ -142,25 +189,67 @@ export async function grantStaffRole(db: Db, auth: Pick<Auth, "$context">, actor
         action: "staff.promote",
         objectType: "user",
         objectId: user.id,
-        before: { role: previousRole, emailVerified: false, signInMethods: methods.map((m) => m.providerId), twoFactor: factors > 0 || isTrue(user.twoFactorEnabled), sessions: sessionsEnded, ...(name !== user.name ? { name: user.name } : {}) },
-        after: { role, emailVerified: true, signInMethods: [], twoFactor: false, sessions: 0, ...(name !== user.name ? { name } : {}), setPasswordLinkMailed: true },
+        before: {
+          role: previousRole,
+          emailVerified: false,
+          signInMethods: methods.map((m) => m.providerId),
+          twoFactor: factors > 0 || isTrue(user.twoFactorEnabled),
+          sessions: sessionsEnded,
+          ...(name !== user.name ? { name: user.name } : {}),
+        },
+        after: {
+          role,
+          emailVerified: true,
+          signInMethods: [],
+          twoFactor: false,
+          sessions: 0,
+          ...(name !== user.name ? { name } : {}),
+          setPasswordLinkMailed: true,
+        },
       },
       now,
     );
-    await enqueueMail(trx, reclaimedAccountMail(user.email, name, setPasswordLink(siteUrl, invite!.token), role, actor.name));
+    await enqueueMail(
+      trx,
+      reclaimedAccountMail(user.email, name, setPasswordLink(siteUrl, invite!.token), role, actor.name),
+    );
     return { kind: "reclaimed", userId: user.id, previousRole, sessionsEnded };
   });
 }
 
 /** Takes someone off the staff list: the account stays as a customer and every session of theirs ends; the last admin stays. */
-export async function removeStaffMember(db: Db, actor: AuditActor, userId: string, now = new Date()): Promise<{ previousRole: StaffRole; sessionsEnded: number }> {
+export async function removeStaffMember(
+  db: Db,
+  actor: AuditActor,
+  userId: string,
+  now = new Date(),
+): Promise<{ previousRole: StaffRole; sessionsEnded: number }> {
   const member = await staffMember(db, userId);
   return db.transaction().execute(async (trx) => {
     if (member.role === "admin") await keepAnotherAdmin(trx, userId);
-    const changed = await trx.updateTable("user").set({ role: "customer", updatedAt: authDate(db, now) }).where("id", "=", userId).where("role", "=", member.role).executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) throw new DomainError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.", 409);
-    const sessionsEnded = Number((await trx.deleteFrom("session").where("userId", "=", userId).executeTakeFirst()).numDeletedRows);
-    await writeAudit(trx, actor, { action: "staff.remove", objectType: "user", objectId: userId, before: { role: member.role }, after: { role: "customer" } }, now);
+    const changed = await trx
+      .updateTable("user")
+      .set({ role: "customer", updatedAt: authDate(db, now) })
+      .where("id", "=", userId)
+      .where("role", "=", member.role)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1)
+      throw new DomainError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.", 409);
+    const sessionsEnded = Number(
+      (await trx.deleteFrom("session").where("userId", "=", userId).executeTakeFirst()).numDeletedRows,
+    );
+    await writeAudit(
+      trx,
+      actor,
+      {
+        action: "staff.remove",
+        objectType: "user",
+        objectId: userId,
+        before: { role: member.role },
+        after: { role: "customer" },
+      },
+      now,
+    );
     return { previousRole: member.role, sessionsEnded };
   });
 }

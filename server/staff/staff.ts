@@ -63,26 +63,53 @@ async function findUser(db: Db, email: string) {
  * back office's rule), or a new account with the password given (the operator vouches for the
  * address, so it counts as verified).
  */
-export async function addStaff(db: Db, auth: Pick<Auth, "api" | "$context">, input: AddStaffInput, change: StaffChange): Promise<AddStaffOutcome> {
-  if (!isStaffRole(input.role)) throw new DomainError("invalid_role", `The role must be one of: ${STAFF_ROLE_NAMES.join(", ")}.`);
+export async function addStaff(
+  db: Db,
+  auth: Pick<Auth, "api" | "$context">,
+  input: AddStaffInput,
+  change: StaffChange,
+): Promise<AddStaffOutcome> {
+  if (!isStaffRole(input.role))
+    throw new DomainError("invalid_role", `The role must be one of: ${STAFF_ROLE_NAMES.join(", ")}.`);
   const email = normalEmail(input.email);
   const now = change.now ?? new Date();
   const existing = await findUser(db, email);
   if (existing) {
-    const granted = await grantStaffRole(db, auth, change.actor, { userId: existing.id, role: input.role, ...(input.name ? { name: input.name } : {}) }, change.siteUrl, now);
+    const granted = await grantStaffRole(
+      db,
+      auth,
+      change.actor,
+      { userId: existing.id, role: input.role, ...(input.name ? { name: input.name } : {}) },
+      change.siteUrl,
+      now,
+    );
     return granted.kind === "unchanged" ? { kind: "unchanged", userId: granted.userId } : granted;
   }
   const password = input.password ?? "";
-  if (!password) throw new DomainError("password_required", "There is no account with that email: give --password to create one.");
+  if (!password)
+    throw new DomainError("password_required", "There is no account with that email: give --password to create one.");
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     throw new DomainError("invalid_password", `The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`);
   }
   const policy = checkNewPassword(password);
   if (!policy.ok) throw new DomainError("invalid_password", policy.message);
-  const name = input.name?.trim() || email.split("@")[0]!;
+  const name = input.name?.trim() || email.split("@")[0];
   // A server call without headers: the admin plugin lets the operator create the account and set its role.
-  const created = await auth.api.createUser({ body: { email, password, name, role: input.role, data: { emailVerified: true } } });
-  await writeAudit(db, change.actor, { action: "staff.create", objectType: "user", objectId: created.user.id, before: null, after: { email, name, role: input.role } }, now);
+  const created = await auth.api.createUser({
+    body: { email, password, name, role: input.role, data: { emailVerified: true } },
+  });
+  await writeAudit(
+    db,
+    change.actor,
+    {
+      action: "staff.create",
+      objectType: "user",
+      objectId: created.user.id,
+      before: null,
+      after: { email, name, role: input.role },
+    },
+    now,
+  );
   return { kind: "created", userId: created.user.id };
 }
 
@@ -105,7 +132,12 @@ export async function listStaff(db: Db): Promise<StaffMember[]> {
 }
 
 /** Takes the staff or admin role away (the account stays, as a customer; its sessions end; the last admin stays). */
-export async function removeStaff(db: Db, actor: AuditActor, emailInput: string, now = new Date()): Promise<{ userId: string; previousRole: StaffRole; sessionsEnded: number }> {
+export async function removeStaff(
+  db: Db,
+  actor: AuditActor,
+  emailInput: string,
+  now = new Date(),
+): Promise<{ userId: string; previousRole: StaffRole; sessionsEnded: number }> {
   const email = normalEmail(emailInput);
   const existing = await findUser(db, email);
   if (!existing) throw new DomainError("not_found", "There is no account with that email.", 404);

@@ -29,7 +29,8 @@ export interface Enrolment {
   qrSvg: string;
 }
 
-export type StepResult<T> = { ok: true; value: T; setCookies: string[] } | { ok: false; message: string; status: number };
+export type StepResult<T> =
+  { ok: true; value: T; setCookies: string[] } | { ok: false; message: string; status: number };
 
 const TOTP_URI = /^otpauth:\/\/totp\/[^\s]{1,300}$/;
 
@@ -39,14 +40,26 @@ export async function describeEnrolment(totpUri: string): Promise<Enrolment | nu
   const secret = new URL(totpUri).searchParams.get("secret");
   if (!secret || !/^[A-Z2-7]+=*$/i.test(secret)) return null;
   const qrSvg = await QRCode.toString(totpUri, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
-  return { totpUri, key: secret.replace(/=+$/, "").match(/.{1,4}/g)!.join(" "), qrSvg };
+  return {
+    totpUri,
+    key: secret
+      .replace(/=+$/, "")
+      .match(/.{1,4}/g)!
+      .join(" "),
+    qrSvg,
+  };
 }
 
-function failure(status: number, body: Record<string, unknown> | null, wrong: string): { ok: false; message: string; status: number } {
+function failure(
+  status: number,
+  body: Record<string, unknown> | null,
+  wrong: string,
+): { ok: false; message: string; status: number } {
   const code = typeof body?.code === "string" ? body.code : "";
   if (code === CODES_LOCKED) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.locked };
   if (code === CODE_ALREADY_USED) return { ok: false, status: 401, message: TWO_FACTOR_MESSAGES.codeUsed };
-  if (status === 429 || code.includes("TOO_MANY") || code.includes("LOCKED")) return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooMany };
+  if (status === 429 || code.includes("TOO_MANY") || code.includes("LOCKED"))
+    return { ok: false, status: 429, message: TWO_FACTOR_MESSAGES.tooMany };
   if (code.includes("COOKIE")) return { ok: false, status: 401, message: TWO_FACTOR_MESSAGES.expired };
   if (code.includes("PASSWORD")) return { ok: false, status: 400, message: TWO_FACTOR_MESSAGES.passwordWrong };
   return { ok: false, status: status >= 400 && status < 500 ? status : 400, message: wrong };
@@ -78,14 +91,28 @@ export function normaliseBackupCode(code: string): string | null {
  * a session that hasn't passed a second factor) or for a password sign-in waiting on its second
  * step (the plugin's two_factor cookie). On success the session is stamped (second-factor.ts).
  */
-export async function verifyCode(request: Request, kind: "totp" | "backup", code: string): Promise<StepResult<{ userId: string; role: string | null }>> {
+export async function verifyCode(
+  request: Request,
+  kind: "totp" | "backup",
+  code: string,
+): Promise<StepResult<{ userId: string; role: string | null }>> {
   const clean = kind === "totp" ? normaliseTotp(code) : normaliseBackupCode(code);
-  if (!clean) return { ok: false, status: 400, message: kind === "totp" ? TWO_FACTOR_MESSAGES.codeFormat : TWO_FACTOR_MESSAGES.backupFormat };
+  if (!clean)
+    return {
+      ok: false,
+      status: 400,
+      message: kind === "totp" ? TWO_FACTOR_MESSAGES.codeFormat : TWO_FACTOR_MESSAGES.backupFormat,
+    };
   const path = kind === "totp" ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code";
   const result = await callAuthEndpoint(request, path, { code: clean });
   const user = result.body?.user as { id?: unknown; role?: unknown } | undefined;
-  if (!result.ok || typeof user?.id !== "string") return failure(result.status, result.body, TWO_FACTOR_MESSAGES.codeWrong);
-  return { ok: true, value: { userId: user.id, role: typeof user.role === "string" ? user.role : null }, setCookies: result.setCookies };
+  if (!result.ok || typeof user?.id !== "string")
+    return failure(result.status, result.body, TWO_FACTOR_MESSAGES.codeWrong);
+  return {
+    ok: true,
+    value: { userId: user.id, role: typeof user.role === "string" ? user.role : null },
+    setCookies: result.setCookies,
+  };
 }
 
 /** The backup codes of a just-confirmed enrolment, shown once on the page that confirmed it. */

@@ -19,11 +19,21 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export async function latestApplication(db: Db, userId: string) {
-  return db.selectFrom("trade_applications").selectAll().where("user_id", "=", userId).orderBy("id", "desc").limit(1).executeTakeFirst();
+  return db
+    .selectFrom("trade_applications")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
 }
 
-export async function applyForTrade(db: Db, input: { userId: string; email: string; name: string; form: TradeApplicationInput; siteUrl: string; now?: Date }): Promise<{ id: number }> {
-  if (await companyOf(db, input.userId)) throw new DomainError("ALREADY_TRADE", "You already belong to a company with a trade account.", 409);
+export async function applyForTrade(
+  db: Db,
+  input: { userId: string; email: string; name: string; form: TradeApplicationInput; siteUrl: string; now?: Date },
+): Promise<{ id: number }> {
+  if (await companyOf(db, input.userId))
+    throw new DomainError("ALREADY_TRADE", "You already belong to a company with a trade account.", 409);
   const f = input.form;
   try {
     return await db.transaction().execute(async (trx) => {
@@ -45,11 +55,20 @@ export async function applyForTrade(db: Db, input: { userId: string; email: stri
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await enqueueMail(trx, applicationReceivedMail({ email: input.email, name: input.name, companyName: f.companyName, link: `${input.siteUrl}/account/trade` }));
+      await enqueueMail(
+        trx,
+        applicationReceivedMail({
+          email: input.email,
+          name: input.name,
+          companyName: f.companyName,
+          link: `${input.siteUrl}/account/trade`,
+        }),
+      );
       return { id: row.id };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError("APPLICATION_PENDING", "Your trade account application is already being reviewed.", 409);
+    if (isUniqueViolation(error))
+      throw new DomainError("APPLICATION_PENDING", "Your trade account application is already being reviewed.", 409);
     throw error;
   }
 }
@@ -61,18 +80,36 @@ export async function listApplications(db: Db, options: { filter: ApplicationFil
   let q = db
     .selectFrom("trade_applications as a")
     .innerJoin("user as u", "u.id", "a.user_id")
-    .select(["a.id", "a.company_name", "a.country", "a.tax_id", "a.status", "a.created_at", "a.decided_at", "u.name as applicant_name", "u.email as applicant_email"]);
+    .select([
+      "a.id",
+      "a.company_name",
+      "a.country",
+      "a.tax_id",
+      "a.status",
+      "a.created_at",
+      "a.decided_at",
+      "u.name as applicant_name",
+      "u.email as applicant_email",
+    ]);
   if (options.filter !== "all") q = q.where("a.status", "=", options.filter);
   const rows = await q
     .orderBy("a.id", options.filter === "pending" ? "asc" : "desc")
     .limit(APPLICATION_PAGE_SIZE + 1)
     .offset((options.page - 1) * APPLICATION_PAGE_SIZE)
     .execute();
-  return { rows: rows.slice(0, APPLICATION_PAGE_SIZE), hasNext: rows.length > APPLICATION_PAGE_SIZE, page: options.page };
+  return {
+    rows: rows.slice(0, APPLICATION_PAGE_SIZE),
+    hasNext: rows.length > APPLICATION_PAGE_SIZE,
+    page: options.page,
+  };
 }
 
 export async function countPendingApplications(db: Db): Promise<number> {
-  const row = await db.selectFrom("trade_applications").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "pending").executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("trade_applications")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "pending")
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -90,14 +127,19 @@ export async function getApplication(db: Db, id: number) {
  * Creates a new organization for the company with the applicant as its owner and returns its id:
  * always one this call made, never an existing one. Fails with a DomainError, leaving nothing.
  */
-export const COMPANY_NOT_CREATED_MESSAGE = "The company account couldn't be created, so nothing was changed and the application is still waiting. Try approving it again.";
+export const COMPANY_NOT_CREATED_MESSAGE =
+  "The company account couldn't be created, so nothing was changed and the application is still waiting. Try approving it again.";
 
 export type CreateOrganization = (input: { userId: string; name: string }) => Promise<string>;
 
 /** Deletes an organization (its invitations and members) that has no company row; one with a company is left alone. */
 export async function removeOrphanOrganization(db: Db, organizationId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const company = await trx.selectFrom("companies").select("organization_id").where("organization_id", "=", organizationId).executeTakeFirst();
+    const company = await trx
+      .selectFrom("companies")
+      .select("organization_id")
+      .where("organization_id", "=", organizationId)
+      .executeTakeFirst();
     if (company) return;
     await trx.deleteFrom("invitation").where("organizationId", "=", organizationId).execute();
     await trx.deleteFrom("member").where("organizationId", "=", organizationId).execute();
@@ -112,27 +154,47 @@ export async function removeOrphanOrganization(db: Db, organizationId: string): 
  */
 export async function decideApplication(
   db: Db,
-  input: { id: number; approve: boolean; reason: string | null; actor: AuditActor; siteUrl: string; createOrganization: CreateOrganization; now?: Date },
+  input: {
+    id: number;
+    approve: boolean;
+    reason: string | null;
+    actor: AuditActor;
+    siteUrl: string;
+    createOrganization: CreateOrganization;
+    now?: Date;
+  },
 ): Promise<{ organizationId: string | null }> {
   const application = await getApplication(db, input.id);
   if (!application) throw new DomainError("NOT_FOUND", "This application doesn't exist.", 404);
-  if (application.status !== "pending") throw new DomainError("ALREADY_DECIDED", `This application was already ${application.status}.`, 409);
-  if (!input.approve && !input.reason) throw new DomainError("REASON_REQUIRED", "Give the applicant a reason for the rejection.", 400);
-  if (input.approve && (await companyOf(db, application.user_id))) throw new DomainError("ALREADY_TRADE", "The applicant already belongs to a company with a trade account.", 409);
+  if (application.status !== "pending")
+    throw new DomainError("ALREADY_DECIDED", `This application was already ${application.status}.`, 409);
+  if (!input.approve && !input.reason)
+    throw new DomainError("REASON_REQUIRED", "Give the applicant a reason for the rejection.", 400);
+  if (input.approve && (await companyOf(db, application.user_id)))
+    throw new DomainError("ALREADY_TRADE", "The applicant already belongs to a company with a trade account.", 409);
 
   // A new organization every time, made for this application only: never one found by name or slug.
-  const organizationId = input.approve ? await input.createOrganization({ userId: application.user_id, name: application.company_name }) : null;
+  const organizationId = input.approve
+    ? await input.createOrganization({ userId: application.user_id, name: application.company_name })
+    : null;
   const now = (input.now ?? new Date()).toISOString();
   const status = input.approve ? "approved" : "rejected";
   try {
     await db.transaction().execute(async (trx) => {
       const claimed = await trx
         .updateTable("trade_applications")
-        .set({ status, reason: input.approve ? null : input.reason, decided_at: now, decided_by: input.actor.userId, organization_id: organizationId })
+        .set({
+          status,
+          reason: input.approve ? null : input.reason,
+          decided_at: now,
+          decided_by: input.actor.userId,
+          organization_id: organizationId,
+        })
         .where("id", "=", application.id)
         .where("status", "=", "pending")
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) throw new DomainError("ALREADY_DECIDED", "Another staff member decided this application a moment ago.", 409);
+      if (Number(claimed.numUpdatedRows) !== 1)
+        throw new DomainError("ALREADY_DECIDED", "Another staff member decided this application a moment ago.", 409);
       if (organizationId) {
         await trx
           .insertInto("companies")
@@ -158,7 +220,11 @@ export async function decideApplication(
         objectType: "trade_application",
         objectId: application.id,
         before: { status: "pending" },
-        after: { status, ...(input.reason && !input.approve ? { reason: input.reason } : {}), ...(organizationId ? { organizationId } : {}) },
+        after: {
+          status,
+          ...(input.reason && !input.approve ? { reason: input.reason } : {}),
+          ...(organizationId ? { organizationId } : {}),
+        },
       });
       await enqueueMail(
         trx,

@@ -35,13 +35,43 @@ interface PendingOrder {
  * Inside the checkout's transaction: records the approval the order waits for and mails the buyer
  * and every approver of the company (owners approve too), never the buyer themself.
  */
-export async function requestApproval(trx: Transaction<Database>, input: { order: PendingOrder; userId: string; organizationId: string; companyName: string; limitCents: number; siteUrl: string; now: Date }) {
+export async function requestApproval(
+  trx: Transaction<Database>,
+  input: {
+    order: PendingOrder;
+    userId: string;
+    organizationId: string;
+    companyName: string;
+    limitCents: number;
+    siteUrl: string;
+    now: Date;
+  },
+) {
   const { order } = input;
   await trx
     .insertInto("order_approvals")
-    .values({ order_id: order.id, organization_id: input.organizationId, buyer_user_id: input.userId, limit_cents: input.limitCents, decision: null, decided_by: null, decided_at: null, reason: null, created_at: input.now.toISOString() })
+    .values({
+      order_id: order.id,
+      organization_id: input.organizationId,
+      buyer_user_id: input.userId,
+      limit_cents: input.limitCents,
+      decision: null,
+      decided_by: null,
+      decided_at: null,
+      reason: null,
+      created_at: input.now.toISOString(),
+    })
     .execute();
-  await enqueueMail(trx, orderAwaitingApprovalMail({ email: order.email, name: order.ship_name, order, limitCents: input.limitCents, link: `${input.siteUrl}/account/orders/${order.number}` }));
+  await enqueueMail(
+    trx,
+    orderAwaitingApprovalMail({
+      email: order.email,
+      name: order.ship_name,
+      order,
+      limitCents: input.limitCents,
+      link: `${input.siteUrl}/account/orders/${order.number}`,
+    }),
+  );
   const buyer = await trx.selectFrom("user").select("name").where("id", "=", input.userId).executeTakeFirst();
   const approvers = await trx
     .selectFrom("member as m")
@@ -51,7 +81,16 @@ export async function requestApproval(trx: Transaction<Database>, input: { order
     .where("m.userId", "!=", input.userId)
     .execute();
   for (const approver of approvers.filter((a) => companyCan(a.role, { order: ["approve"] }))) {
-    await enqueueMail(trx, approvalRequestMail({ email: approver.email, buyerName: buyer?.name || "A colleague", companyName: input.companyName, order, link: `${input.siteUrl}/account/company/approvals` }));
+    await enqueueMail(
+      trx,
+      approvalRequestMail({
+        email: approver.email,
+        buyerName: buyer?.name || "A colleague",
+        companyName: input.companyName,
+        order,
+        link: `${input.siteUrl}/account/company/approvals`,
+      }),
+    );
   }
 }
 
@@ -61,16 +100,38 @@ export async function waitingForApproval(db: Db, organizationId: string) {
     .selectFrom("order_approvals as a")
     .innerJoin("orders as o", "o.id", "a.order_id")
     .innerJoin("user as u", "u.id", "a.buyer_user_id")
-    .select(["o.id", "o.number", "o.total_cents", "o.po_number", "o.created_at", "o.version", "a.limit_cents", "a.buyer_user_id", "u.name as buyer_name"])
+    .select([
+      "o.id",
+      "o.number",
+      "o.total_cents",
+      "o.po_number",
+      "o.created_at",
+      "o.version",
+      "a.limit_cents",
+      "a.buyer_user_id",
+      "u.name as buyer_name",
+    ])
     .where("a.organization_id", "=", organizationId)
     .where("o.status", "=", "awaiting_approval")
     .orderBy("o.created_at")
     .limit(200)
     .execute();
   const lines = orders.length
-    ? await db.selectFrom("order_lines").select(["order_id", "title", "color", "quantity", "line_total_cents"]).where("order_id", "in", orders.map((o) => o.id)).orderBy("id").execute()
+    ? await db
+        .selectFrom("order_lines")
+        .select(["order_id", "title", "color", "quantity", "line_total_cents"])
+        .where(
+          "order_id",
+          "in",
+          orders.map((o) => o.id),
+        )
+        .orderBy("id")
+        .execute()
     : [];
-  return orders.map(({ id, ...o }) => ({ ...o, lines: lines.filter((l) => l.order_id === id).map(({ order_id: _, ...l }) => l) }));
+  return orders.map(({ id, ...o }) => ({
+    ...o,
+    lines: lines.filter((l) => l.order_id === id).map(({ order_id: _, ...l }) => l),
+  }));
 }
 
 export interface Approver {
@@ -81,20 +142,49 @@ export interface Approver {
 }
 
 /** Approves (places) or rejects an order waiting for this approver's company. */
-export async function decideApproval(db: Db, approver: Approver, number: string, decision: { approve: boolean; reason?: string | null; siteUrl: string; now?: Date }): Promise<string> {
-  if (!companyCan(approver.role, { order: ["approve"] })) throw new DomainError("NOT_ALLOWED", "Only your company's approvers and owners decide on orders above a limit.", 403);
+export async function decideApproval(
+  db: Db,
+  approver: Approver,
+  number: string,
+  decision: { approve: boolean; reason?: string | null; siteUrl: string; now?: Date },
+): Promise<string> {
+  if (!companyCan(approver.role, { order: ["approve"] }))
+    throw new DomainError(
+      "NOT_ALLOWED",
+      "Only your company's approvers and owners decide on orders above a limit.",
+      403,
+    );
   const reason = (decision.reason ?? "").trim().slice(0, REJECT_REASON_MAX);
-  if (!decision.approve && !reason) throw new DomainError("REASON_REQUIRED", "Say why the order is rejected: the buyer is told.", 400);
-  if (!/^TH-[0-9A-F]{10}$/.test(number)) throw new DomainError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.", 404);
+  if (!decision.approve && !reason)
+    throw new DomainError("REASON_REQUIRED", "Say why the order is rejected: the buyer is told.", 400);
+  if (!/^TH-[0-9A-F]{10}$/.test(number))
+    throw new DomainError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.", 404);
   const order = await db
     .selectFrom("orders as o")
     .innerJoin("order_approvals as a", "a.order_id", "o.id")
-    .select(["o.id", "o.number", "o.status", "o.email", "o.ship_name", "o.subtotal_cents", "o.member_discount_cents", "o.shipping_cents", "o.total_cents", "o.po_number", "o.payment_method", "o.user_id", "a.organization_id"])
+    .select([
+      "o.id",
+      "o.number",
+      "o.status",
+      "o.email",
+      "o.ship_name",
+      "o.subtotal_cents",
+      "o.member_discount_cents",
+      "o.shipping_cents",
+      "o.total_cents",
+      "o.po_number",
+      "o.payment_method",
+      "o.user_id",
+      "a.organization_id",
+    ])
     .where("o.number", "=", number)
     .executeTakeFirst();
-  if (!order || order.organization_id !== approver.organizationId) throw new DomainError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.", 404);
-  if (order.user_id === approver.userId) throw new DomainError("OWN_ORDER", "You can't approve your own order: another approver decides.", 403);
-  if (order.status !== "awaiting_approval") throw new DomainError("ALREADY_DECIDED", "This order was already decided.", 409);
+  if (!order || order.organization_id !== approver.organizationId)
+    throw new DomainError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.", 404);
+  if (order.user_id === approver.userId)
+    throw new DomainError("OWN_ORDER", "You can't approve your own order: another approver decides.", 403);
+  if (order.status !== "awaiting_approval")
+    throw new DomainError("ALREADY_DECIDED", "This order was already decided.", 409);
   const now = decision.now ?? new Date();
   const to = decision.approve ? "placed" : "cancelled";
   const actor = `user:${approver.userId}`;
@@ -108,35 +198,80 @@ export async function decideApproval(db: Db, approver: Approver, number: string,
       then: async (trx) => {
         await trx
           .updateTable("order_approvals")
-          .set({ decision: decision.approve ? "approved" : "rejected", decided_by: approver.userId, decided_at: now.toISOString(), reason: decision.approve ? null : reason })
+          .set({
+            decision: decision.approve ? "approved" : "rejected",
+            decided_by: approver.userId,
+            decided_at: now.toISOString(),
+            reason: decision.approve ? null : reason,
+          })
           .where("order_id", "=", order.id)
           .execute();
-        await recordOrderEvent(trx, { orderId: order.id, actor, kind: "status", from: "awaiting_approval", to, details: decision.approve ? { by: approver.name } : { by: approver.name, reason: `Not approved: ${reason}` }, now });
+        await recordOrderEvent(trx, {
+          orderId: order.id,
+          actor,
+          kind: "status",
+          from: "awaiting_approval",
+          to,
+          details: decision.approve ? { by: approver.name } : { by: approver.name, reason: `Not approved: ${reason}` },
+          now,
+        });
         const link = `${decision.siteUrl}/account/orders/${order.number}`;
         if (decision.approve && order.payment_method === NET30_METHOD) {
           // The credit is checked again now: invoices may have been paid, or other orders placed, since.
-          const company = await trx.selectFrom("companies").select(["name", "net30", "credit_limit_cents"]).where("organization_id", "=", order.organization_id).executeTakeFirstOrThrow();
-          await checkCredit(trx, { organizationId: order.organization_id, companyName: company.name, net30: Boolean(company.net30), creditLimitCents: Number(company.credit_limit_cents) }, order.total_cents);
+          const company = await trx
+            .selectFrom("companies")
+            .select(["name", "net30", "credit_limit_cents"])
+            .where("organization_id", "=", order.organization_id)
+            .executeTakeFirstOrThrow();
+          await checkCredit(
+            trx,
+            {
+              organizationId: order.organization_id,
+              companyName: company.name,
+              net30: Boolean(company.net30),
+              creditLimitCents: Number(company.credit_limit_cents),
+            },
+            order.total_cents,
+          );
           await issueInvoiceInTransaction(trx, order.id, now);
         }
         if (decision.approve) {
-          const lines = await trx.selectFrom("order_lines").select(["title", "color", "quantity", "line_total_cents"]).where("order_id", "=", order.id).orderBy("id").execute();
-          await enqueueMail(trx, orderPlacedMail(order, lines, { link, paymentLabel: paymentLabel(order.payment_method) }));
+          const lines = await trx
+            .selectFrom("order_lines")
+            .select(["title", "color", "quantity", "line_total_cents"])
+            .where("order_id", "=", order.id)
+            .orderBy("id")
+            .execute();
+          await enqueueMail(
+            trx,
+            orderPlacedMail(order, lines, { link, paymentLabel: paymentLabel(order.payment_method) }),
+          );
         } else {
           await enqueueMail(trx, orderRejectedMail({ email: order.email, name: order.ship_name, order, reason, link }));
         }
       },
     });
   } catch (error) {
-    if (error instanceof OrderConflictError) throw new DomainError("ALREADY_DECIDED", "This order was already decided by another approver.", 409);
+    if (error instanceof OrderConflictError)
+      throw new DomainError("ALREADY_DECIDED", "This order was already decided by another approver.", 409);
     if (error instanceof DomainError && (error.code === "CREDIT_LIMIT" || error.code === "NET30_NOT_OFFERED")) {
-      throw new DomainError(error.code, `${error.message} The order is still waiting: reject it, or approve it once there is credit for it.`, 409);
+      throw new DomainError(
+        error.code,
+        `${error.message} The order is still waiting: reject it, or approve it once there is credit for it.`,
+        409,
+      );
     }
     if (error instanceof DomainError && error.code === "OUT_OF_STOCK") {
-      throw new DomainError("OUT_OF_STOCK", `${error.message.replace(/ Nothing was charged.*$/, "")} The order is still waiting: reject it, or approve it once the stock is back.`, 409);
+      throw new DomainError(
+        "OUT_OF_STOCK",
+        `${error.message.replace(/ Nothing was charged.*$/, "")} The order is still waiting: reject it, or approve it once the stock is back.`,
+        409,
+      );
     }
     throw error;
   }
-  if (decision.approve) countPlacedOrder(order.payment_method as PaymentMethodId);
-  return decision.approve ? `Order ${order.number} is approved and placed; the buyer was emailed.` : `Order ${order.number} is rejected; the buyer was emailed the reason.`;
+  if (decision.approve) countPlacedOrder(order.payment_method);
+  return decision.approve
+    ? `Order ${order.number} is approved and placed; the buyer was emailed.`
+    : `Order ${order.number} is rejected; the buyer was emailed the reason.`;
 }

@@ -25,8 +25,10 @@ const MESSAGES: Record<string, string> = {
   YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: "The company needs at least one owner.",
   YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER: "The company needs at least one owner.",
   INVITATION_NOT_FOUND: "This invitation no longer exists: it was cancelled, used or has expired.",
-  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION: "This invitation was sent to another email address. Sign in with that address to accept it.",
-  EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION: "Confirm your email address first (from the mail we sent when you registered), then accept the invitation.",
+  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+    "This invitation was sent to another email address. Sign in with that address to accept it.",
+  EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION:
+    "Confirm your email address first (from the mail we sent when you registered), then accept the invitation.",
   MEMBER_NOT_FOUND: "That member is no longer in your company.",
   INVITATION_LIMIT_REACHED: "Your company has too many open invitations. Cancel some first.",
   ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: "Your company has reached its member limit.",
@@ -35,24 +37,46 @@ const MESSAGES: Record<string, string> = {
 function answer(call: Awaited<ReturnType<typeof callAuthEndpoint>>, success: string): CompanyActionResult {
   if (call.ok) return { ok: true, status: 200, message: success };
   const body = (call.body ?? {}) as { code?: string; message?: string };
-  if (call.status === 429) return { ok: false, status: 429, message: "Too many attempts in a short time. Try again in a minute." };
-  if (body.message === ALREADY_IN_COMPANY_MESSAGE) return { ok: false, status: 409, message: ALREADY_IN_COMPANY_MESSAGE };
+  if (call.status === 429)
+    return { ok: false, status: 429, message: "Too many attempts in a short time. Try again in a minute." };
+  if (body.message === ALREADY_IN_COMPANY_MESSAGE)
+    return { ok: false, status: 409, message: ALREADY_IN_COMPANY_MESSAGE };
   const status = call.status >= 400 && call.status < 500 ? call.status : 400;
-  return { ok: false, status, message: (body.code && MESSAGES[body.code]) || "That didn't work. Reload the page and try again." };
+  return {
+    ok: false,
+    status,
+    message: (body.code && MESSAGES[body.code]) || "That didn't work. Reload the page and try again.",
+  };
 }
 
 const inviteSchema = z.object({
-  email: z.string().trim().toLowerCase().max(254, "Enter a shorter email address.").pipe(z.email({ message: "Enter a valid email address, like name@example.com." })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, "Enter a shorter email address.")
+    .pipe(z.email({ message: "Enter a valid email address, like name@example.com." })),
   role: z.enum(COMPANY_ROLES as [string, ...string[]], { message: "Choose a role: buyer, approver or owner." }),
 });
 
-export async function inviteColleague(request: Request, organizationId: string, form: FormData): Promise<CompanyActionResult> {
-  const parsed = inviteSchema.safeParse({ email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") });
+export async function inviteColleague(
+  request: Request,
+  organizationId: string,
+  form: FormData,
+): Promise<CompanyActionResult> {
+  const parsed = inviteSchema.safeParse({
+    email: String(form.get("email") ?? ""),
+    role: String(form.get("role") ?? ""),
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, status: 400, message: issue.message, field: issue.path[0] === "role" ? "role" : "email" };
   }
-  const call = await callAuthEndpoint(request, "/organization/invite-member", { ...parsed.data, organizationId, resend: true });
+  const call = await callAuthEndpoint(request, "/organization/invite-member", {
+    ...parsed.data,
+    organizationId,
+    resend: true,
+  });
   return answer(call, `Invitation sent to ${parsed.data.email}.`);
 }
 
@@ -66,18 +90,36 @@ function idFrom(form: FormData, name: string): string | null {
 export async function cancelInvitation(request: Request, form: FormData): Promise<CompanyActionResult> {
   const invitationId = idFrom(form, "invitationId");
   if (!invitationId) return { ok: false, status: 400, message: MESSAGES.INVITATION_NOT_FOUND };
-  return answer(await callAuthEndpoint(request, "/organization/cancel-invitation", { invitationId }), "Invitation cancelled.");
+  return answer(
+    await callAuthEndpoint(request, "/organization/cancel-invitation", { invitationId }),
+    "Invitation cancelled.",
+  );
 }
 
-export async function removeMember(request: Request, organizationId: string, form: FormData): Promise<CompanyActionResult> {
+export async function removeMember(
+  request: Request,
+  organizationId: string,
+  form: FormData,
+): Promise<CompanyActionResult> {
   const memberId = idFrom(form, "memberId");
   if (!memberId) return { ok: false, status: 400, message: MESSAGES.MEMBER_NOT_FOUND };
-  return answer(await callAuthEndpoint(request, "/organization/remove-member", { memberIdOrEmail: memberId, organizationId }), "Member removed.");
+  return answer(
+    await callAuthEndpoint(request, "/organization/remove-member", { memberIdOrEmail: memberId, organizationId }),
+    "Member removed.",
+  );
 }
 
-export async function answerInvitation(request: Request, form: FormData, accept: boolean): Promise<CompanyActionResult> {
+export async function answerInvitation(
+  request: Request,
+  form: FormData,
+  accept: boolean,
+): Promise<CompanyActionResult> {
   const invitationId = idFrom(form, "invitationId");
   if (!invitationId) return { ok: false, status: 400, message: MESSAGES.INVITATION_NOT_FOUND };
-  const call = await callAuthEndpoint(request, accept ? "/organization/accept-invitation" : "/organization/reject-invitation", { invitationId });
+  const call = await callAuthEndpoint(
+    request,
+    accept ? "/organization/accept-invitation" : "/organization/reject-invitation",
+    { invitationId },
+  );
   return answer(call, accept ? "Welcome aboard: you now order for your company." : "Invitation declined.");
 }

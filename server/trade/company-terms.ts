@@ -29,7 +29,8 @@ export class CompanyTermsFieldError extends DomainError {
   }
 }
 
-export const TERMS_CONFLICT_MESSAGE = "Someone else changed this company's terms while you were editing them. The form now shows their values; make your change again.";
+export const TERMS_CONFLICT_MESSAGE =
+  "Someone else changed this company's terms while you were editing them. The form now shows their values; make your change again.";
 
 /** The terms form, as posted: checkboxes are present ("on") when ticked. */
 export interface CompanyTermsForm {
@@ -45,14 +46,19 @@ export function parseCreditLimit(raw: unknown): number {
   if (!typed) throw new CompanyTermsFieldError("creditLimit", "Enter a credit limit in dollars (0 for none).");
   const match = /^(\d{1,8})(?:\.(\d{1,2}))?$/.exec(typed);
   const cents = match ? Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0")) : NaN;
-  if (!(cents >= 0 && cents <= MAX_CREDIT_LIMIT_CENTS)) throw new CompanyTermsFieldError("creditLimit", `The credit limit must be an amount from $0 to ${formatMoney(MAX_CREDIT_LIMIT_CENTS)}, like 25000 or 25,000.00.`);
+  if (!(cents >= 0 && cents <= MAX_CREDIT_LIMIT_CENTS))
+    throw new CompanyTermsFieldError(
+      "creditLimit",
+      `The credit limit must be an amount from $0 to ${formatMoney(MAX_CREDIT_LIMIT_CENTS)}, like 25000 or 25,000.00.`,
+    );
   return cents;
 }
 
 export function parseCompanyTermsForm(form: CompanyTermsForm): CompanyTerms {
   const list = typeof form.priceListId === "string" ? form.priceListId.trim() : "";
   const priceListId = list ? parseRowId(list) : null;
-  if (list && priceListId == null) throw new CompanyTermsFieldError("priceListId", "Choose one of the price lists, or none.");
+  if (list && priceListId == null)
+    throw new CompanyTermsFieldError("priceListId", "Choose one of the price lists, or none.");
   return {
     priceListId,
     poRequired: form.poRequired === "on",
@@ -62,14 +68,23 @@ export function parseCompanyTermsForm(form: CompanyTermsForm): CompanyTerms {
 }
 
 /** A company's current terms and the version (updated_at) a form must carry back; null when there is no such company. */
-export async function companyTermsOf(db: Db, organizationId: string): Promise<(CompanyTerms & { updatedAt: string }) | null> {
+export async function companyTermsOf(
+  db: Db,
+  organizationId: string,
+): Promise<(CompanyTerms & { updatedAt: string }) | null> {
   const row = await db
     .selectFrom("companies")
     .select(["price_list_id", "po_required", "net30", "credit_limit_cents", "updated_at"])
     .where("organization_id", "=", organizationId)
     .executeTakeFirst();
   if (!row) return null;
-  return { priceListId: row.price_list_id, poRequired: Boolean(row.po_required), net30: Boolean(row.net30), creditLimitCents: Number(row.credit_limit_cents), updatedAt: row.updated_at };
+  return {
+    priceListId: row.price_list_id,
+    poRequired: Boolean(row.po_required),
+    net30: Boolean(row.net30),
+    creditLimitCents: Number(row.credit_limit_cents),
+    updatedAt: row.updated_at,
+  };
 }
 
 /** A timestamp strictly after the previous one, so every save gives a new version. */
@@ -101,11 +116,27 @@ export async function saveCompanyTerms(
     if (!current) throw new DomainError("NOT_FOUND", "This company doesn't exist.", 404);
     if (current.updated_at !== input.expectedUpdatedAt) conflict();
     const { terms } = input;
-    if (terms.priceListId != null && !(await trx.selectFrom("price_lists").select("id").where("id", "=", terms.priceListId).executeTakeFirst())) {
-      throw new CompanyTermsFieldError("priceListId", "That price list doesn't exist any more. Choose another, or none.");
+    if (
+      terms.priceListId != null &&
+      !(await trx.selectFrom("price_lists").select("id").where("id", "=", terms.priceListId).executeTakeFirst())
+    ) {
+      throw new CompanyTermsFieldError(
+        "priceListId",
+        "That price list doesn't exist any more. Choose another, or none.",
+      );
     }
-    const columns = { price_list_id: terms.priceListId, po_required: terms.poRequired ? 1 : 0, net30: terms.net30 ? 1 : 0, credit_limit_cents: terms.creditLimitCents };
-    const before = { ...current, po_required: Number(current.po_required), net30: Number(current.net30), credit_limit_cents: Number(current.credit_limit_cents) };
+    const columns = {
+      price_list_id: terms.priceListId,
+      po_required: terms.poRequired ? 1 : 0,
+      net30: terms.net30 ? 1 : 0,
+      credit_limit_cents: terms.creditLimitCents,
+    };
+    const before = {
+      ...current,
+      po_required: Number(current.po_required),
+      net30: Number(current.net30),
+      credit_limit_cents: Number(current.credit_limit_cents),
+    };
     const diff = diffFields(before, columns);
     if (Object.keys(diff.after).length === 0) return { changed: false };
     const updated = await trx
@@ -115,7 +146,12 @@ export async function saveCompanyTerms(
       .where("updated_at", "=", current.updated_at)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) conflict();
-    await writeAudit(trx, actor, { action: "company.terms", objectType: "company", objectId: input.organizationId, ...diff }, now);
+    await writeAudit(
+      trx,
+      actor,
+      { action: "company.terms", objectType: "company", objectId: input.organizationId, ...diff },
+      now,
+    );
     return { changed: true };
   });
 }

@@ -1,7 +1,8 @@
 /** A customer's trade company: who belongs to it, in which role, and what the store knows of it. */
 import type { Db } from "../db/connection.ts";
 
-export const ALREADY_IN_COMPANY_MESSAGE = "You already order for a company on ToolHub Wholesale. Leave it before joining another.";
+export const ALREADY_IN_COMPANY_MESSAGE =
+  "You already order for a company on ToolHub Wholesale. Leave it before joining another.";
 
 /** The company a user orders for (the first approved one they belong to), with their role in it. */
 export async function companyOf(db: Db, userId: string) {

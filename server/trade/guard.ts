@@ -18,10 +18,12 @@ export async function requireCustomer(request: Request): Promise<SessionInfo> {
   const session = await getSessionInfo(request);
   if (!session) throw redirect("/login");
   if (request.method !== "GET" && request.method !== "HEAD") {
-    if (!isTrustedOrigin(request.headers, originPolicy(config()))) throw data("This form was sent from another site, so it was refused.", { status: 403 });
+    if (!isTrustedOrigin(request.headers, originPolicy(config())))
+      throw data("This form was sent from another site, so it was refused.", { status: 403 });
     limiter ??= createRateLimiter({ name: "trade-actions", ...TRADE_ACTION_LIMIT, redisUrl: config().REDIS_URL });
     const hit = await limiter.hit(session.userId);
-    if (!hit.allowed) throw data(`Too many changes in a short time. Try again in ${hit.retryAfterSeconds} seconds.`, { status: 429 });
+    if (!hit.allowed)
+      throw data(`Too many changes in a short time. Try again in ${hit.retryAfterSeconds} seconds.`, { status: 429 });
   }
   return session;
 }

@@ -34,8 +34,19 @@ export async function buyerTerms(db: Handle, userId: string | null): Promise<Buy
   const row = await db
     .selectFrom("member as m")
     .innerJoin("companies as c", "c.organization_id", "m.organizationId")
-    .leftJoin("spending_limits as l", (join) => join.onRef("l.organization_id", "=", "m.organizationId").onRef("l.user_id", "=", "m.userId"))
-    .select(["c.organization_id", "c.name", "c.po_required", "c.tax_id", "c.net30", "c.credit_limit_cents", "m.role", "l.per_order_cents"])
+    .leftJoin("spending_limits as l", (join) =>
+      join.onRef("l.organization_id", "=", "m.organizationId").onRef("l.user_id", "=", "m.userId"),
+    )
+    .select([
+      "c.organization_id",
+      "c.name",
+      "c.po_required",
+      "c.tax_id",
+      "c.net30",
+      "c.credit_limit_cents",
+      "m.role",
+      "l.per_order_cents",
+    ])
     .where("m.userId", "=", userId)
     .orderBy("m.createdAt")
     .limit(1)
@@ -54,7 +65,11 @@ export async function buyerTerms(db: Handle, userId: string | null): Promise<Buy
 }
 
 export async function spendingLimits(db: Db, organizationId: string): Promise<Map<string, number>> {
-  const rows = await db.selectFrom("spending_limits").select(["user_id", "per_order_cents"]).where("organization_id", "=", organizationId).execute();
+  const rows = await db
+    .selectFrom("spending_limits")
+    .select(["user_id", "per_order_cents"])
+    .where("organization_id", "=", organizationId)
+    .execute();
   return new Map(rows.map((r) => [r.user_id, r.per_order_cents]));
 }
 
@@ -70,11 +85,19 @@ export function parseLimit(value: unknown): number | null | undefined {
  * Sets (or, with null, removes) a member's per-order limit. Only a company owner may; the member
  * must belong to the same company. Written with an audit row.
  */
-export async function setSpendingLimit(db: Db, owner: { userId: string; name: string; organizationId: string; role: string }, memberUserId: string, cents: number | null): Promise<string> {
-  if (!companyCan(owner.role, { limit: ["set"] })) throw new DomainError("NOT_ALLOWED", "Only the company's owner sets spending limits.", 403);
-  if (cents != null && (cents < 0 || cents > MAX_LIMIT_CENTS)) throw new DomainError("BAD_LIMIT", `A limit is an amount from $0 to ${formatMoney(MAX_LIMIT_CENTS)}.`, 400);
+export async function setSpendingLimit(
+  db: Db,
+  owner: { userId: string; name: string; organizationId: string; role: string },
+  memberUserId: string,
+  cents: number | null,
+): Promise<string> {
+  if (!companyCan(owner.role, { limit: ["set"] }))
+    throw new DomainError("NOT_ALLOWED", "Only the company's owner sets spending limits.", 403);
+  if (cents != null && (cents < 0 || cents > MAX_LIMIT_CENTS))
+    throw new DomainError("BAD_LIMIT", `A limit is an amount from $0 to ${formatMoney(MAX_LIMIT_CENTS)}.`, 400);
   // A user id is Better Auth's random id; anything else (a NUL would be a 500 on PostgreSQL) is no member.
-  if (!/^[A-Za-z0-9_-]{1,100}$/.test(memberUserId)) throw new DomainError("NOT_A_MEMBER", "That person isn't a member of your company.", 404);
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(memberUserId))
+    throw new DomainError("NOT_A_MEMBER", "That person isn't a member of your company.", 404);
   return db.transaction().execute(async (trx) => {
     const member = await trx
       .selectFrom("member as m")
@@ -84,24 +107,49 @@ export async function setSpendingLimit(db: Db, owner: { userId: string; name: st
       .where("m.userId", "=", memberUserId)
       .executeTakeFirst();
     if (!member) throw new DomainError("NOT_A_MEMBER", "That person isn't a member of your company.", 404);
-    const before = await trx.selectFrom("spending_limits").select("per_order_cents").where("organization_id", "=", owner.organizationId).where("user_id", "=", memberUserId).executeTakeFirst();
+    const before = await trx
+      .selectFrom("spending_limits")
+      .select("per_order_cents")
+      .where("organization_id", "=", owner.organizationId)
+      .where("user_id", "=", memberUserId)
+      .executeTakeFirst();
     const now = new Date().toISOString();
     if (cents == null) {
-      await trx.deleteFrom("spending_limits").where("organization_id", "=", owner.organizationId).where("user_id", "=", memberUserId).execute();
+      await trx
+        .deleteFrom("spending_limits")
+        .where("organization_id", "=", owner.organizationId)
+        .where("user_id", "=", memberUserId)
+        .execute();
     } else {
       await trx
         .insertInto("spending_limits")
-        .values({ organization_id: owner.organizationId, user_id: memberUserId, per_order_cents: cents, updated_by: owner.userId, updated_at: now })
-        .onConflict((oc) => oc.columns(["organization_id", "user_id"]).doUpdateSet({ per_order_cents: cents, updated_by: owner.userId, updated_at: now }))
+        .values({
+          organization_id: owner.organizationId,
+          user_id: memberUserId,
+          per_order_cents: cents,
+          updated_by: owner.userId,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(["organization_id", "user_id"])
+            .doUpdateSet({ per_order_cents: cents, updated_by: owner.userId, updated_at: now }),
+        )
         .execute();
     }
-    await writeAudit(trx, { userId: owner.userId, name: owner.name }, {
-      action: "company.limit",
-      objectType: "member",
-      objectId: memberUserId,
-      before: { perOrderCents: before?.per_order_cents ?? null },
-      after: { perOrderCents: cents },
-    });
-    return cents == null ? `${member.name} has no spending limit now.` : `${member.name} may now order up to ${formatMoney(cents)} per order; above that, an approver decides.`;
+    await writeAudit(
+      trx,
+      { userId: owner.userId, name: owner.name },
+      {
+        action: "company.limit",
+        objectType: "member",
+        objectId: memberUserId,
+        before: { perOrderCents: before?.per_order_cents ?? null },
+        after: { perOrderCents: cents },
+      },
+    );
+    return cents == null
+      ? `${member.name} has no spending limit now.`
+      : `${member.name} may now order up to ${formatMoney(cents)} per order; above that, an approver decides.`;
   });
 }

@@ -22,7 +22,13 @@ export function quotableInviterName(name: string | null | undefined): string | n
   return /^\p{L}(?:[\p{L}\p{M} '’-]|\.(?= |$))*$/u.test(collapsed) ? collapsed : null;
 }
 
-function renderInvitation(input: { email: string; role: string; companyName: string; inviterName: string | null | undefined; link: string }): OutgoingMail {
+function renderInvitation(input: {
+  email: string;
+  role: string;
+  companyName: string;
+  inviterName: string | null | undefined;
+  link: string;
+}): OutgoingMail {
   const inviter = quotableInviterName(input.inviterName);
   const mail = renderMail({
     heading: `Join ${input.companyName} on ToolHub Wholesale`,
@@ -42,22 +48,51 @@ function renderInvitation(input: { email: string; role: string; companyName: str
  * `companies` row, never from the auth library's organization (which its owner could rename).
  * An organization the store has no company for gets no mail.
  */
-export async function companyInvitationMail(db: Db, input: { organizationId: string; email: string; role: string; inviterName?: string | null; link: string }): Promise<OutgoingMail> {
-  const company = await db.selectFrom("companies").select("name").where("organization_id", "=", input.organizationId).executeTakeFirst();
-  if (!company) throw new DomainError("COMPANY_NOT_FOUND", "This company has no trade account, so no invitation was sent.", 404);
-  return renderInvitation({ email: input.email, role: input.role, companyName: company.name, inviterName: input.inviterName, link: input.link });
+export async function companyInvitationMail(
+  db: Db,
+  input: { organizationId: string; email: string; role: string; inviterName?: string | null; link: string },
+): Promise<OutgoingMail> {
+  const company = await db
+    .selectFrom("companies")
+    .select("name")
+    .where("organization_id", "=", input.organizationId)
+    .executeTakeFirst();
+  if (!company)
+    throw new DomainError("COMPANY_NOT_FOUND", "This company has no trade account, so no invitation was sent.", 404);
+  return renderInvitation({
+    email: input.email,
+    role: input.role,
+    companyName: company.name,
+    inviterName: input.inviterName,
+    link: input.link,
+  });
 }
 
-export function applicationReceivedMail(input: { email: string; name: string; companyName: string; link: string }): OutgoingMail {
+export function applicationReceivedMail(input: {
+  email: string;
+  name: string;
+  companyName: string;
+  link: string;
+}): OutgoingMail {
   const mail = renderMail({
     heading: "We've received your trade account application",
-    paragraphs: [`Hello ${input.name || "there"},`, `Thank you for applying for a trade account for ${input.companyName}. Our team checks each application, usually within one working day, and will email you the decision.`],
+    paragraphs: [
+      `Hello ${input.name || "there"},`,
+      `Thank you for applying for a trade account for ${input.companyName}. Our team checks each application, usually within one working day, and will email you the decision.`,
+    ],
     action: { label: "See your application", url: input.link },
   });
   return { to: input.email, subject: "Your ToolHub Wholesale trade account application", ...mail };
 }
 
-export function applicationDecidedMail(input: { email: string; name: string; companyName: string; approved: boolean; reason: string | null; link: string }): OutgoingMail {
+export function applicationDecidedMail(input: {
+  email: string;
+  name: string;
+  companyName: string;
+  approved: boolean;
+  reason: string | null;
+  link: string;
+}): OutgoingMail {
   const mail = input.approved
     ? renderMail({
         heading: `${input.companyName} now has a trade account`,
@@ -77,7 +112,13 @@ export function applicationDecidedMail(input: { email: string; name: string; com
         ],
         action: { label: "See your application", url: input.link },
       });
-  return { to: input.email, subject: input.approved ? "Your ToolHub Wholesale trade account is approved" : "Your ToolHub Wholesale trade account application", ...mail };
+  return {
+    to: input.email,
+    subject: input.approved
+      ? "Your ToolHub Wholesale trade account is approved"
+      : "Your ToolHub Wholesale trade account application",
+    ...mail,
+  };
 }
 
 interface ApprovalMailOrder {
@@ -89,7 +130,13 @@ interface ApprovalMailOrder {
 const poText = (order: ApprovalMailOrder) => (order.po_number ? ` (PO ${order.po_number})` : "");
 
 /** To the buyer: the order went to the company's approvers instead of being placed. */
-export function orderAwaitingApprovalMail(input: { email: string; name: string; order: ApprovalMailOrder; limitCents: number; link: string }): OutgoingMail {
+export function orderAwaitingApprovalMail(input: {
+  email: string;
+  name: string;
+  order: ApprovalMailOrder;
+  limitCents: number;
+  link: string;
+}): OutgoingMail {
   const mail = renderMail({
     heading: `Order ${input.order.number} is waiting for approval`,
     paragraphs: [
@@ -102,20 +149,38 @@ export function orderAwaitingApprovalMail(input: { email: string; name: string; 
 }
 
 /** To each approver: a colleague's order needs a decision. */
-export function approvalRequestMail(input: { email: string; buyerName: string; companyName: string; order: ApprovalMailOrder; link: string }): OutgoingMail {
+export function approvalRequestMail(input: {
+  email: string;
+  buyerName: string;
+  companyName: string;
+  order: ApprovalMailOrder;
+  link: string;
+}): OutgoingMail {
   const mail = renderMail({
     heading: `${input.buyerName} needs your approval`,
-    paragraphs: [`${input.buyerName} ordered ${formatMoney(input.order.total_cents)} for ${input.companyName} (order ${input.order.number}${poText(input.order)}), above their spending limit. Approve it to place the order, or reject it with a reason.`],
+    paragraphs: [
+      `${input.buyerName} ordered ${formatMoney(input.order.total_cents)} for ${input.companyName} (order ${input.order.number}${poText(input.order)}), above their spending limit. Approve it to place the order, or reject it with a reason.`,
+    ],
     action: { label: "Review the order", url: input.link },
   });
   return { to: input.email, subject: `Order ${input.order.number} needs your approval`, ...mail };
 }
 
 /** To the buyer: an approver rejected the order. */
-export function orderRejectedMail(input: { email: string; name: string; order: ApprovalMailOrder; reason: string; link: string }): OutgoingMail {
+export function orderRejectedMail(input: {
+  email: string;
+  name: string;
+  order: ApprovalMailOrder;
+  reason: string;
+  link: string;
+}): OutgoingMail {
   const mail = renderMail({
     heading: `Order ${input.order.number} was not approved`,
-    paragraphs: [`Hello ${input.name || "there"},`, `Your company's approver did not approve order ${input.order.number}${poText(input.order)}. The reason given: ${input.reason}`, "Nothing was charged and nothing was taken from stock."],
+    paragraphs: [
+      `Hello ${input.name || "there"},`,
+      `Your company's approver did not approve order ${input.order.number}${poText(input.order)}. The reason given: ${input.reason}`,
+      "Nothing was charged and nothing was taken from stock.",
+    ],
     action: { label: "View the order", url: input.link },
   });
   return { to: input.email, subject: `Your order ${input.order.number} was not approved`, ...mail };

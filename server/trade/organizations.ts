@@ -16,7 +16,8 @@ export function newOrganizationSlug(): string {
   return `trade-${randomBytes(12).toString("hex")}`;
 }
 
-const isSlugTaken = (error: unknown) => (error as { body?: { code?: string } })?.body?.code === "ORGANIZATION_ALREADY_EXISTS";
+const isSlugTaken = (error: unknown) =>
+  (error as { body?: { code?: string } })?.body?.code === "ORGANIZATION_ALREADY_EXISTS";
 
 /**
  * The organization plugin's own create (a server call with the applicant's user id: Better Auth
@@ -25,12 +26,18 @@ const isSlugTaken = (error: unknown) => (error as { body?: { code?: string } })?
  * else made. A slug clash is retried with another slug. Any other failure removes what this call
  * wrote (the organization under its own fresh slug, if it got that far) and is a readable 409.
  */
-export function createOrganizationThroughAuth(db: Db, auth: Auth = getAuth(), slugs: () => string = newOrganizationSlug): CreateOrganization {
+export function createOrganizationThroughAuth(
+  db: Db,
+  auth: Auth = getAuth(),
+  slugs: () => string = newOrganizationSlug,
+): CreateOrganization {
   return async ({ userId, name }) => {
     for (let attempt = 1; attempt <= SLUG_ATTEMPTS; attempt++) {
       const slug = slugs();
       try {
-        const created = await auth.api.createOrganization({ body: { name, slug, userId, keepCurrentActiveOrganization: true } });
+        const created = await auth.api.createOrganization({
+          body: { name, slug, userId, keepCurrentActiveOrganization: true },
+        });
         if (created?.id) return created.id;
         logLine("Trade approval: the organization plugin answered without an id");
       } catch (error) {
@@ -48,7 +55,10 @@ export function createOrganizationThroughAuth(db: Db, auth: Auth = getAuth(), sl
 
 function describe(error: unknown): string {
   const e = error as { name?: string; message?: string; status?: unknown; body?: { code?: string } };
-  return [e?.name, e?.status, e?.body?.code, e?.message].filter((part) => part !== undefined && part !== "").join(" ") || String(error);
+  return (
+    [e?.name, e?.status, e?.body?.code, e?.message].filter((part) => part !== undefined && part !== "").join(" ") ||
+    String(error)
+  );
 }
 
 /** Removes the organization a failed create left under the slug this call generated (and nothing with a company). */

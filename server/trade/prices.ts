@@ -20,7 +20,10 @@ export async function volumeBreaksFor(db: Handle, productIds: readonly number[])
 }
 
 const productVolumeBreakRows = compiledOnce((db: Kysely<Database>, productId: number) =>
-  db.selectFrom("volume_breaks").select(["product_id", "min_quantity", "percent_off"]).where("product_id", "=", productId),
+  db
+    .selectFrom("volume_breaks")
+    .select(["product_id", "min_quantity", "percent_off"])
+    .where("product_id", "=", productId),
 );
 
 /** One product's volume breaks, smallest quantity first: a product page's, its query compiled once. */
@@ -33,12 +36,15 @@ export async function productVolumeBreaks(db: Kysely<Database>, productId: numbe
  * (or of a left join to it, where a product without breaks has nulls and a break may come once per
  * cart line).
  */
-export function groupVolumeBreaks(rows: readonly { product_id: number; min_quantity: number | null; percent_off: number | null }[]): Map<number, VolumeBreak[]> {
+export function groupVolumeBreaks(
+  rows: readonly { product_id: number; min_quantity: number | null; percent_off: number | null }[],
+): Map<number, VolumeBreak[]> {
   const out = new Map<number, VolumeBreak[]>();
   for (const r of rows) {
     if (r.min_quantity == null || r.percent_off == null) continue;
     const list = out.get(r.product_id) ?? [];
-    if (!list.some((b) => b.minQuantity === r.min_quantity)) list.push({ minQuantity: r.min_quantity, percentOff: r.percent_off });
+    if (!list.some((b) => b.minQuantity === r.min_quantity))
+      list.push({ minQuantity: r.min_quantity, percentOff: r.percent_off });
     out.set(r.product_id, list);
   }
   for (const list of out.values()) list.sort((a, b) => a.minQuantity - b.minQuantity);
@@ -70,7 +76,11 @@ function rulesFrom(rows: readonly RuleRow[]): PriceListRules {
 }
 
 export async function priceListRules(db: Handle, priceListId: number): Promise<PriceListRules> {
-  const rows = await db.selectFrom("price_list_rules").select(["target", "percent_off", "fixed_cents"]).where("price_list_id", "=", priceListId).execute();
+  const rows = await db
+    .selectFrom("price_list_rules")
+    .select(["target", "percent_off", "fixed_cents"])
+    .where("price_list_id", "=", priceListId)
+    .execute();
   return rulesFrom(rows);
 }
 
@@ -125,7 +135,11 @@ export async function tradeGridPrices(
   }
   const prices: Record<number, number> = {};
   for (const p of products) {
-    const cents = buyerUnitCents(rules, { id: p.id, salePriceCents: p.salePriceCents, categoryId: categoryOf.get(p.id) ?? 0 });
+    const cents = buyerUnitCents(rules, {
+      id: p.id,
+      salePriceCents: p.salePriceCents,
+      categoryId: categoryOf.get(p.id) ?? 0,
+    });
     if (cents !== null) prices[p.id] = cents;
   }
   return prices;

@@ -10,7 +10,13 @@ import { QUICK_ORDER_BODY_LIMIT_BYTES } from "../http/body-limit.ts";
 import { readSmallForm } from "../http/form-action.ts";
 import { clientIp, createRateLimiter, type RateLimiter, type RateLimitResult } from "../security/rate-limit.ts";
 import { resolveShopper } from "../shopper/identity.ts";
-import { addQuickOrderToCart, checkQuickOrder, parseQuickOrderCsv, quickOrderRows, type RawQuickOrderLine } from "./quick-order.ts";
+import {
+  addQuickOrderToCart,
+  checkQuickOrder,
+  parseQuickOrderCsv,
+  quickOrderRows,
+  type RawQuickOrderLine,
+} from "./quick-order.ts";
 
 /** Checks and adds one cart may ask for per minute (each checks up to 500 lines). */
 export const QUICK_ORDER_LIMIT = { windowSeconds: 60, max: 60 } as const;
@@ -33,7 +39,8 @@ export interface QuickOrderActionData {
 
 let limiters: { client: RateLimiter; cart: RateLimiter } | undefined;
 
-const tooMany = (hit: RateLimitResult) => `Too many checks in a short time. Try again in ${hit.retryAfterSeconds} seconds.`;
+const tooMany = (hit: RateLimitResult) =>
+  `Too many checks in a short time. Try again in ${hit.retryAfterSeconds} seconds.`;
 
 const strings = (form: FormData, name: string) => form.getAll(name).map((v) => (typeof v === "string" ? v : ""));
 
@@ -43,7 +50,9 @@ async function uploadedCsv(form: FormData): Promise<string> {
 }
 
 /** The lines to check: the typed rows, then the pasted CSV, then the uploaded file's. */
-async function linesOf(form: FormData): Promise<{ raw: RawQuickOrderLine[]; rows: { sku: string; quantity: string }[]; csv: string }> {
+async function linesOf(
+  form: FormData,
+): Promise<{ raw: RawQuickOrderLine[]; rows: { sku: string; quantity: string }[]; csv: string }> {
   const skus = strings(form, "sku");
   const quantities = strings(form, "quantity");
   const rows = quickOrderRows(skus, quantities);
@@ -56,7 +65,10 @@ async function linesOf(form: FormData): Promise<{ raw: RawQuickOrderLine[]; rows
 
 function typedRowsOrNone(form: FormData) {
   try {
-    return quickOrderRows(strings(form, "sku"), strings(form, "quantity")).map(({ sku, quantity }) => ({ sku, quantity }));
+    return quickOrderRows(strings(form, "sku"), strings(form, "quantity")).map(({ sku, quantity }) => ({
+      sku,
+      quantity,
+    }));
   } catch {
     return [];
   }
@@ -81,7 +93,8 @@ function leftOverForm(lines: RawQuickOrderLine[]) {
 
 export async function quickOrderAction(request: Request) {
   const cfg = config();
-  if (!isTrustedOrigin(request.headers, originPolicy(cfg))) throw data("This form was sent from another site, so it was refused.", { status: 403 });
+  if (!isTrustedOrigin(request.headers, originPolicy(cfg)))
+    throw data("This form was sent from another site, so it was refused.", { status: 403 });
   limiters ??= {
     client: createRateLimiter({ name: "quick-order-client", ...QUICK_ORDER_CLIENT_LIMIT, redisUrl: cfg.REDIS_URL }),
     cart: createRateLimiter({ name: "quick-order", ...QUICK_ORDER_LIMIT, redisUrl: cfg.REDIS_URL }),
@@ -98,7 +111,14 @@ export async function quickOrderAction(request: Request) {
   if (!shopper || !limit.allowed) {
     // Shown on the page with what was typed kept, so it can be sent again later.
     headers.set("Retry-After", String(limit.retryAfterSeconds));
-    const body: QuickOrderActionData = { ok: false, intent, message: tooMany(limit), check: null, rows: typedRowsOrNone(form), csv: String(form.get("csv") ?? "").slice(0, 64_000) };
+    const body: QuickOrderActionData = {
+      ok: false,
+      intent,
+      message: tooMany(limit),
+      check: null,
+      rows: typedRowsOrNone(form),
+      csv: String(form.get("csv") ?? "").slice(0, 64_000),
+    };
     return data(body, { status: 429, headers });
   }
   const db = getDb();
@@ -116,11 +136,24 @@ export async function quickOrderAction(request: Request) {
       : raw.length
         ? "Nothing was added: see why below."
         : summary(result.check);
-    const body: QuickOrderActionData = { ok: result.addedLines > 0, intent, message, check: result.check, ...leftOverForm(result.leftOver) };
+    const body: QuickOrderActionData = {
+      ok: result.addedLines > 0,
+      intent,
+      message,
+      check: result.check,
+      ...leftOverForm(result.leftOver),
+    };
     return data(body, { status: result.addedLines > 0 || !raw.length ? 200 : 409, headers });
   } catch (error) {
     if (!isDomainError(error)) throw error;
-    const body: QuickOrderActionData = { ok: false, intent, message: error.message, check: null, rows: typedRowsOrNone(form), csv: String(form.get("csv") ?? "").slice(0, 64_000) };
+    const body: QuickOrderActionData = {
+      ok: false,
+      intent,
+      message: error.message,
+      check: null,
+      rows: typedRowsOrNone(form),
+      csv: String(form.get("csv") ?? "").slice(0, 64_000),
+    };
     return data(body, { status: error.status, headers });
   }
 }

@@ -24,7 +24,11 @@ export interface RawQuickOrderLine {
 const SKU_MAX = 64;
 
 function tooMany(count: number): DomainError {
-  return new DomainError("QUICK_ORDER_TOO_LONG", `A quick order takes at most ${QUICK_ORDER_MAX_LINES} lines; this one has ${formatCount(count)}.`, 400);
+  return new DomainError(
+    "QUICK_ORDER_TOO_LONG",
+    `A quick order takes at most ${QUICK_ORDER_MAX_LINES} lines; this one has ${formatCount(count)}.`,
+    400,
+  );
 }
 
 /**
@@ -35,15 +39,29 @@ export function parseQuickOrderCsv(text: string): RawQuickOrderLine[] {
   if (!text.trim()) return [];
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text.replace(/^\uFEFF/, ""), { relax_column_count: true, skip_empty_lines: true, trim: true, info: true, delimiter: [",", ";", "\t"] }) as unknown as typeof records;
+    records = parse(text.replace(/^\uFEFF/, ""), {
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+      delimiter: [",", ";", "\t"],
+    }) as unknown as typeof records;
   } catch (error) {
     const line = (error as { lines?: number }).lines;
-    throw new DomainError("QUICK_ORDER_BAD_CSV", `The CSV could not be read${line ? ` at line ${line}` : ""}: use one "sku,quantity" pair per line.`, 400);
+    throw new DomainError(
+      "QUICK_ORDER_BAD_CSV",
+      `The CSV could not be read${line ? ` at line ${line}` : ""}: use one "sku,quantity" pair per line.`,
+      400,
+    );
   }
   const lines = records
     .filter(({ record }, i) => !(i === 0 && /^sku$/i.test(record[0] ?? "")))
     .filter(({ record }) => record.some((cell) => cell !== ""))
-    .map(({ record, info }) => ({ label: `Line ${info.lines}`, sku: (record[0] ?? "").slice(0, SKU_MAX), quantity: (record[1] ?? "").slice(0, 12) }));
+    .map(({ record, info }) => ({
+      label: `Line ${info.lines}`,
+      sku: (record[0] ?? "").slice(0, SKU_MAX),
+      quantity: (record[1] ?? "").slice(0, 12),
+    }));
   if (lines.length > QUICK_ORDER_MAX_LINES) throw tooMany(lines.length);
   return lines;
 }
@@ -51,7 +69,11 @@ export function parseQuickOrderCsv(text: string): RawQuickOrderLine[] {
 /** The typed rows that hold anything, numbered as on the page. */
 export function quickOrderRows(skus: string[], quantities: string[]): RawQuickOrderLine[] {
   const rows = skus
-    .map((sku, i) => ({ label: `Row ${i + 1}`, sku: sku.trim().slice(0, SKU_MAX), quantity: (quantities[i] ?? "").trim().slice(0, 12) }))
+    .map((sku, i) => ({
+      label: `Row ${i + 1}`,
+      sku: sku.trim().slice(0, SKU_MAX),
+      quantity: (quantities[i] ?? "").trim().slice(0, 12),
+    }))
     .filter((row) => row.sku !== "" || row.quantity !== "");
   if (rows.length > QUICK_ORDER_MAX_LINES) throw tooMany(rows.length);
   return rows;
@@ -75,14 +97,32 @@ export async function checkQuickOrder(db: Db, raw: RawQuickOrderLine[]): Promise
       .select(["id", "sku", "title", "stock_quantity", "archived_at", "colors"])
       .where("sku", "in", skus.slice(i, i + 250))
       .execute();
-    for (const r of rows) products.set(r.sku.toUpperCase(), { id: r.id, title: r.title, stock: r.stock_quantity, archived: r.archived_at != null, colors: r.colors });
+    for (const r of rows)
+      products.set(r.sku.toUpperCase(), {
+        id: r.id,
+        title: r.title,
+        stock: r.stock_quantity,
+        archived: r.archived_at != null,
+        colors: r.colors,
+      });
   }
 
   const lines: QuickOrderLine[] = [];
   const firstBySku = new Map<string, QuickOrderLine>();
   for (const { label, sku: given, quantity: quantityText } of raw) {
     const sku = normalizeSku(given);
-    const line: QuickOrderLine = { label, sku: given, quantity: null, status: "problem", reason: null, productId: null, title: null, color: null, available: null, mergedInto: null };
+    const line: QuickOrderLine = {
+      label,
+      sku: given,
+      quantity: null,
+      status: "problem",
+      reason: null,
+      productId: null,
+      title: null,
+      color: null,
+      available: null,
+      mergedInto: null,
+    };
     lines.push(line);
     if (!sku) {
       line.reason = "Give a SKU.";
@@ -90,7 +130,10 @@ export async function checkQuickOrder(db: Db, raw: RawQuickOrderLine[]): Promise
     }
     const quantity = parseWholeQuantity(quantityText === "" ? null : quantityText);
     if (quantity == null) {
-      line.reason = quantityText === "" ? "Give a quantity." : `"${quantityText}" is not a quantity: give a whole number of at least 1.`;
+      line.reason =
+        quantityText === ""
+          ? "Give a quantity."
+          : `"${quantityText}" is not a quantity: give a whole number of at least 1.`;
       continue;
     }
     line.quantity = quantity;
@@ -122,8 +165,10 @@ export async function checkQuickOrder(db: Db, raw: RawQuickOrderLine[]): Promise
     const wanted = line.quantity!;
     const cap = Math.min(product.stock, MAX_LINE_QUANTITY);
     if (product.stock < 1) line.reason = `${product.title} is out of stock.`;
-    else if (wanted > product.stock && product.stock <= MAX_LINE_QUANTITY) line.reason = `Only ${product.stock} of ${product.title} in stock.`;
-    else if (wanted > MAX_LINE_QUANTITY) line.reason = `At most ${MAX_LINE_QUANTITY} of one item fit in a single order.`;
+    else if (wanted > product.stock && product.stock <= MAX_LINE_QUANTITY)
+      line.reason = `Only ${product.stock} of ${product.title} in stock.`;
+    else if (wanted > MAX_LINE_QUANTITY)
+      line.reason = `At most ${MAX_LINE_QUANTITY} of one item fit in a single order.`;
     else line.status = "ok";
     if (line.status !== "ok" && cap > 0) line.available = cap;
   }
@@ -152,44 +197,62 @@ const CAP_REASONS = {
  * one transaction; a line over the stock goes in with the available amount when the buyer took
  * the offer (`takeAvailable` holds its label).
  */
-export async function addQuickOrderToCart(db: Db, owner: string, raw: RawQuickOrderLine[], takeAvailable: ReadonlySet<string>): Promise<QuickOrderAdded> {
+export async function addQuickOrderToCart(
+  db: Db,
+  owner: string,
+  raw: RawQuickOrderLine[],
+  takeAvailable: ReadonlySet<string>,
+): Promise<QuickOrderAdded> {
   const check = await checkQuickOrder(db, raw);
-  const chosen = check.lines.filter((l) => l.status === "ok" || (l.status === "problem" && l.available && takeAvailable.has(l.label)));
+  const chosen = check.lines.filter(
+    (l) => l.status === "ok" || (l.status === "problem" && l.available && takeAvailable.has(l.label)),
+  );
   const added = await addLinesToCart(
     db,
     owner,
-    chosen.map((l) => ({ productId: l.productId!, color: l.color!, quantity: l.status === "ok" ? l.quantity! : l.available! })),
+    chosen.map((l) => ({
+      productId: l.productId!,
+      color: l.color!,
+      quantity: l.status === "ok" ? l.quantity! : l.available!,
+    })),
   );
   added.forEach((result, i) => {
-    const line = chosen[i]!;
+    const line = chosen[i];
     if (result.cappedBy && result.added < result.quantity) {
       line.status = result.added > 0 ? "ok" : "problem";
-      line.reason = result.added > 0 ? `${result.added} added: ${CAP_REASONS[result.cappedBy]}.` : `Not added: ${CAP_REASONS[result.cappedBy]}.`;
+      line.reason =
+        result.added > 0
+          ? `${result.added} added: ${CAP_REASONS[result.cappedBy]}.`
+          : `Not added: ${CAP_REASONS[result.cappedBy]}.`;
     } else {
       line.status = "ok";
       line.reason = line.reason ? `${result.added} added.` : null;
     }
   });
-  const inCart = new Set(chosen.filter((_, i) => added[i]!.added > 0).map((l) => l.label));
+  const inCart = new Set(chosen.filter((_, i) => added[i].added > 0).map((l) => l.label));
   return {
     check,
     addedLines: inCart.size,
     addedUnits: added.reduce((n, r) => n + r.added, 0),
-    leftOver: raw.filter((r, i) => !inCart.has(r.label) && !inCart.has(check.lines[i]!.mergedInto ?? "")),
+    leftOver: raw.filter((r, i) => !inCart.has(r.label) && !inCart.has(check.lines[i].mergedInto ?? "")),
   };
 }
 
 /** Up to 8 live SKUs starting with what was typed, for the SKU fields' suggestions. */
 export async function suggestSkus(db: Db, typed: string): Promise<{ sku: string; title: string }[]> {
-  const prefix = normalizeSku(typed).replace(/[^A-Z0-9-]/g, "").slice(0, SKU_MAX);
+  const prefix = normalizeSku(typed)
+    .replace(/[^A-Z0-9-]/g, "")
+    .slice(0, SKU_MAX);
   if (prefix.length < 2) return [];
-  return db
-    .selectFrom("products")
-    .select(["sku", "title"])
-    // Only letters, digits and hyphens are left, so the pattern has no wildcard but its own.
-    .where("sku", "like", `${prefix}%`)
-    .where("archived_at", "is", null)
-    .orderBy("sku")
-    .limit(8)
-    .execute();
+  return (
+    db
+      .selectFrom("products")
+      .select(["sku", "title"])
+      // Only letters, digits and hyphens are left, so the pattern has no wildcard but its own.
+      .where("sku", "like", `${prefix}%`)
+      .where("archived_at", "is", null)
+      .orderBy("sku")
+      .limit(8)
+      .execute()
+  );
 }

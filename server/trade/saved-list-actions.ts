@@ -11,7 +11,16 @@ import { readSmallForm } from "../http/form-action.ts";
 import { requireCustomer } from "./guard.ts";
 import { addAvailableToCart, addListToCart, saveCartAsList, type ListCartLine } from "./saved-list-cart.ts";
 import { parseLineColor } from "./saved-list-rules.ts";
-import { addLineBySku, createList, deleteList, LIST_NOT_FOUND_MESSAGE, removeLine, renameList, setLineQuantity, shareList } from "./saved-lists.ts";
+import {
+  addLineBySku,
+  createList,
+  deleteList,
+  LIST_NOT_FOUND_MESSAGE,
+  removeLine,
+  renameList,
+  setLineQuantity,
+  shareList,
+} from "./saved-lists.ts";
 
 export interface ListActionData {
   ok: boolean;
@@ -25,10 +34,18 @@ export interface ListActionData {
 
 /** What was typed, to show again (control characters left out, lengths capped). */
 function typed(form: FormData, names: string[]): Record<string, string> {
-  return Object.fromEntries(names.map((n) => [n, String(form.get(n) ?? "").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 100)]));
+  return Object.fromEntries(
+    names.map((n) => [
+      n,
+      String(form.get(n) ?? "")
+        .replace(/[\u0000-\u001f\u007f]/g, "")
+        .slice(0, 100),
+    ]),
+  );
 }
 
-const refuse = (intent: string, error: DomainError, values?: Record<string, string>) => data<ListActionData>({ ok: false, intent, message: error.message, values }, { status: error.status });
+const refuse = (intent: string, error: DomainError, values?: Record<string, string>) =>
+  data<ListActionData>({ ok: false, intent, message: error.message, values }, { status: error.status });
 
 /** The lists page: a new list, or the cart saved as a list; both open the new list. */
 export async function listsPageAction(request: Request) {
@@ -55,7 +72,8 @@ export async function listsPageAction(request: Request) {
 function lineKey(form: FormData): { productId: number; color: string } {
   const productId = parseRowId(form.get("productId"));
   const color = parseLineColor(form.get("color") ?? "");
-  if (productId == null || color == null) throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
+  if (productId == null || color == null)
+    throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
   return { productId, color };
 }
 
@@ -63,12 +81,14 @@ function lineKey(form: FormData): { productId: number; color: string } {
 export async function listPageAction(request: Request, idParam: string | undefined) {
   const session = await requireCustomer(request);
   const listId = parseRowId(idParam);
-  if (listId == null) return data<ListActionData>({ ok: false, intent: "", message: LIST_NOT_FOUND_MESSAGE }, { status: 404 });
+  if (listId == null)
+    return data<ListActionData>({ ok: false, intent: "", message: LIST_NOT_FOUND_MESSAGE }, { status: 404 });
   const form = await readSmallForm(request);
   const intent = String(form.get("intent") ?? "");
   const db = getDb();
   const user = session.userId;
-  const ok = (message: string, report?: ListCartLine[], status = 200) => data<ListActionData>({ ok: status < 300, intent, message, report }, { status });
+  const ok = (message: string, report?: ListCartLine[], status = 200) =>
+    data<ListActionData>({ ok: status < 300, intent, message, report }, { status });
   try {
     switch (intent) {
       case "add-line":

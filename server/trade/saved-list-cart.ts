@@ -57,7 +57,16 @@ async function linesOf(db: Db, listId: number): Promise<ListLine[]> {
   const rows = await db
     .selectFrom("saved_list_lines as sl")
     .innerJoin("products as p", "p.id", "sl.product_id")
-    .select(["sl.product_id", "sl.color", "sl.quantity", "p.title", "p.sku", "p.stock_quantity", "p.archived_at", "p.colors"])
+    .select([
+      "sl.product_id",
+      "sl.color",
+      "sl.quantity",
+      "p.title",
+      "p.sku",
+      "p.stock_quantity",
+      "p.archived_at",
+      "p.colors",
+    ])
     .where("sl.list_id", "=", listId)
     .orderBy("sl.created_at")
     .orderBy("sl.product_id")
@@ -82,15 +91,31 @@ function problemOf(line: ListLine): { reason: string; available: number | null }
   if (!inColor) return { reason: `No longer sold in ${line.color}.`, available: null };
   if (line.stock < 1) return { reason: "Out of stock.", available: null };
   const cap = Math.min(line.stock, MAX_LINE_QUANTITY);
-  if (line.quantity > line.stock && line.stock <= MAX_LINE_QUANTITY) return { reason: `Only ${line.stock} in stock.`, available: cap };
-  if (line.quantity > MAX_LINE_QUANTITY) return { reason: `At most ${MAX_LINE_QUANTITY} of one item fit in a single order.`, available: cap };
+  if (line.quantity > line.stock && line.stock <= MAX_LINE_QUANTITY)
+    return { reason: `Only ${line.stock} in stock.`, available: cap };
+  if (line.quantity > MAX_LINE_QUANTITY)
+    return { reason: `At most ${MAX_LINE_QUANTITY} of one item fit in a single order.`, available: cap };
   return null;
 }
 
 function outcome(line: ListLine, result: AddedLine): ListCartLine {
-  const base = { productId: line.productId, color: line.color, title: line.title, sku: line.sku, quantity: line.quantity, added: result.added, available: null };
-  if (!result.cappedBy || result.added >= result.quantity) return { ...base, status: "added", reason: result.quantity < line.quantity ? `${result.added} added instead of ${line.quantity}.` : "Added." };
-  if (result.added > 0) return { ...base, status: "partly-added", reason: `${result.added} added: ${CAP_REASONS[result.cappedBy]}.` };
+  const base = {
+    productId: line.productId,
+    color: line.color,
+    title: line.title,
+    sku: line.sku,
+    quantity: line.quantity,
+    added: result.added,
+    available: null,
+  };
+  if (!result.cappedBy || result.added >= result.quantity)
+    return {
+      ...base,
+      status: "added",
+      reason: result.quantity < line.quantity ? `${result.added} added instead of ${line.quantity}.` : "Added.",
+    };
+  if (result.added > 0)
+    return { ...base, status: "partly-added", reason: `${result.added} added: ${CAP_REASONS[result.cappedBy]}.` };
   return { ...base, status: "not-added", reason: `Not added: ${CAP_REASONS[result.cappedBy]}.` };
 }
 
@@ -102,10 +127,20 @@ function summary(lines: ListCartLine[]): string {
   return `${countText(inCart.length, "line")} (${countText(units, "unit")}) added to your cart.${left ? ` ${countText(left, "line")} not added in full: see why below.` : ""}`;
 }
 
-async function addToCart(db: Db, userId: string, lines: ListLine[], chosen: { line: ListLine; quantity: number }[], problems: Map<ListLine, ListCartLine>): Promise<ListCartResult> {
-  const toAdd: LineToAdd[] = chosen.map(({ line, quantity }) => ({ productId: line.productId, color: line.color, quantity }));
+async function addToCart(
+  db: Db,
+  userId: string,
+  lines: ListLine[],
+  chosen: { line: ListLine; quantity: number }[],
+  problems: Map<ListLine, ListCartLine>,
+): Promise<ListCartResult> {
+  const toAdd: LineToAdd[] = chosen.map(({ line, quantity }) => ({
+    productId: line.productId,
+    color: line.color,
+    quantity,
+  }));
   const added = await addLinesToCart(db, ownerForUser(userId), toAdd);
-  const results = new Map(chosen.map(({ line }, i) => [line, outcome(line, added[i]!)]));
+  const results = new Map(chosen.map(({ line }, i) => [line, outcome(line, added[i])]));
   const report = lines.map((line) => results.get(line) ?? problems.get(line)!);
   const addedUnits = report.reduce((n, l) => n + l.added, 0);
   const addedLines = report.filter((l) => l.added > 0).length;
@@ -125,27 +160,58 @@ export async function addListToCart(db: Db, userId: string, listId: number): Pro
   const chosen: { line: ListLine; quantity: number }[] = [];
   for (const line of lines) {
     const problem = problemOf(line);
-    if (problem) problems.set(line, { productId: line.productId, color: line.color, title: line.title, sku: line.sku, quantity: line.quantity, added: 0, status: "not-added", ...problem });
+    if (problem)
+      problems.set(line, {
+        productId: line.productId,
+        color: line.color,
+        title: line.title,
+        sku: line.sku,
+        quantity: line.quantity,
+        added: 0,
+        status: "not-added",
+        ...problem,
+      });
     else chosen.push({ line, quantity: line.quantity });
   }
   return addToCart(db, userId, lines, chosen, problems);
 }
 
 /** One line of the list into the cart with as many as there are (the offer of a short line). */
-export async function addAvailableToCart(db: Db, userId: string, listId: number, key: { productId: number; color: string }): Promise<ListCartResult> {
+export async function addAvailableToCart(
+  db: Db,
+  userId: string,
+  listId: number,
+  key: { productId: number; color: string },
+): Promise<ListCartResult> {
   await visibleList(db, userId, listId);
   const line = (await linesOf(db, listId)).find((l) => l.productId === key.productId && l.color === key.color);
   if (!line) throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
   const problem = problemOf(line);
   if (problem && problem.available == null) {
-    return { ok: false, message: `${line.title}: ${problem.reason}`, lines: [{ ...line, added: 0, status: "not-added", ...problem }], addedLines: 0, addedUnits: 0 };
+    return {
+      ok: false,
+      message: `${line.title}: ${problem.reason}`,
+      lines: [{ ...line, added: 0, status: "not-added", ...problem }],
+      addedLines: 0,
+      addedUnits: 0,
+    };
   }
   // What there is now; the cart's own caps (what it already holds, one order) apply on top.
-  return addToCart(db, userId, [line], [{ line, quantity: Math.min(line.quantity, line.stock, MAX_LINE_QUANTITY) }], new Map());
+  return addToCart(
+    db,
+    userId,
+    [line],
+    [{ line, quantity: Math.min(line.quantity, line.stock, MAX_LINE_QUANTITY) }],
+    new Map(),
+  );
 }
 
 /** Copies the signed-in user's cart (products still sold) into a new list with this name. */
-export async function saveCartAsList(db: Db, userId: string, nameInput: unknown): Promise<{ id: number; name: string; lines: number }> {
+export async function saveCartAsList(
+  db: Db,
+  userId: string,
+  nameInput: unknown,
+): Promise<{ id: number; name: string; lines: number }> {
   const rows = await db
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
@@ -155,8 +221,14 @@ export async function saveCartAsList(db: Db, userId: string, nameInput: unknown)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
     .execute();
-  if (!rows.length) throw new DomainError("CART_EMPTY", "Your cart is empty: add products to it first, then save it as a list.", 400);
-  if (rows.length > SAVED_LIST_MAX_LINES) throw new DomainError("LIST_TOO_LONG", `A list holds at most ${SAVED_LIST_MAX_LINES} lines; your cart has ${rows.length}.`, 400);
+  if (!rows.length)
+    throw new DomainError("CART_EMPTY", "Your cart is empty: add products to it first, then save it as a list.", 400);
+  if (rows.length > SAVED_LIST_MAX_LINES)
+    throw new DomainError(
+      "LIST_TOO_LONG",
+      `A list holds at most ${SAVED_LIST_MAX_LINES} lines; your cart has ${rows.length}.`,
+      400,
+    );
   const lines = rows.map((r) => ({ productId: r.product_id, color: r.color, quantity: r.quantity }));
   const created = await createListWithLines(db, userId, nameInput, lines);
   return { ...created, lines: lines.length };

@@ -18,9 +18,15 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** A list's name: trimmed, inner runs of spaces made one, 1–80 characters, no control characters. */
 export function parseListName(value: unknown): string {
   const text = typeof value === "string" ? value.trim().replace(/\s+/g, " ") : "";
-  if (CONTROL.test(text)) throw new DomainError("LIST_NAME_INVALID", "A list name can hold letters, digits, spaces and punctuation only.", 400);
+  if (CONTROL.test(text))
+    throw new DomainError(
+      "LIST_NAME_INVALID",
+      "A list name can hold letters, digits, spaces and punctuation only.",
+      400,
+    );
   if (!text) throw new DomainError("LIST_NAME_REQUIRED", "Give the list a name, like “Van restock”.", 400);
-  if ([...text].length > SAVED_LIST_NAME_MAX) throw new DomainError("LIST_NAME_TOO_LONG", `A list name can be at most ${SAVED_LIST_NAME_MAX} characters.`, 400);
+  if ([...text].length > SAVED_LIST_NAME_MAX)
+    throw new DomainError("LIST_NAME_TOO_LONG", `A list name can be at most ${SAVED_LIST_NAME_MAX} characters.`, 400);
   return text;
 }
 

@@ -14,7 +14,13 @@ import { DomainError } from "../errors.ts";
 import { companyOf, type CompanyMembership } from "./company.ts";
 import { priceLinesForBuyer } from "../cart/priced-lines.ts";
 import { checkQuickOrder } from "./quick-order.ts";
-import { listQuantity, parseListName, SAVED_LIST_MAX_LINES, SAVED_LIST_MAX_QUANTITY, SAVED_LISTS_PER_USER } from "./saved-list-rules.ts";
+import {
+  listQuantity,
+  parseListName,
+  SAVED_LIST_MAX_LINES,
+  SAVED_LIST_MAX_QUANTITY,
+  SAVED_LISTS_PER_USER,
+} from "./saved-list-rules.ts";
 
 type Trx = Transaction<Database>;
 
@@ -43,7 +49,10 @@ export interface VisibleList {
 }
 
 /** The lists this user sees: their own, then those colleagues share with their company. */
-export async function listsFor(db: Db, userId: string): Promise<{ company: { name: string } | null; lists: SavedListSummary[] }> {
+export async function listsFor(
+  db: Db,
+  userId: string,
+): Promise<{ company: { name: string } | null; lists: SavedListSummary[] }> {
   const membership = await companyOf(db, userId);
   const org = membership?.company.organization_id ?? null;
   const rows = await db
@@ -56,7 +65,11 @@ export async function listsFor(db: Db, userId: string): Promise<{ company: { nam
       "l.organization_id",
       "l.updated_at",
       "u.name as owner_name",
-      eb.selectFrom("saved_list_lines as sl").select((e) => e.fn.countAll().as("n")).whereRef("sl.list_id", "=", "l.id").as("line_count"),
+      eb
+        .selectFrom("saved_list_lines as sl")
+        .select((e) => e.fn.countAll().as("n"))
+        .whereRef("sl.list_id", "=", "l.id")
+        .as("line_count"),
     ])
     .where((eb) => {
       const own = eb("l.user_id", "=", userId);
@@ -64,7 +77,13 @@ export async function listsFor(db: Db, userId: string): Promise<{ company: { nam
       // Shared into the company, by someone who still belongs to it.
       const shared = eb.and([
         eb("l.organization_id", "=", org),
-        eb.exists(eb.selectFrom("member as m").select("m.id").whereRef("m.userId", "=", "l.user_id").whereRef("m.organizationId", "=", "l.organization_id")),
+        eb.exists(
+          eb
+            .selectFrom("member as m")
+            .select("m.id")
+            .whereRef("m.userId", "=", "l.user_id")
+            .whereRef("m.organizationId", "=", "l.organization_id"),
+        ),
       ]);
       return eb.or([own, shared]);
     })
@@ -99,7 +118,12 @@ export async function visibleList(db: Db, userId: string, listId: number): Promi
   if (visible.owned) return visible;
   const org = membership?.company.organization_id;
   if (!org || list.organization_id !== org) throw notFound();
-  const ownerStillThere = await db.selectFrom("member").select("id").where("userId", "=", list.user_id).where("organizationId", "=", org).executeTakeFirst();
+  const ownerStillThere = await db
+    .selectFrom("member")
+    .select("id")
+    .where("userId", "=", list.user_id)
+    .where("organizationId", "=", org)
+    .executeTakeFirst();
   if (!ownerStillThere) throw notFound();
   return visible;
 }
@@ -108,17 +132,23 @@ export async function visibleList(db: Db, userId: string, listId: number): Promi
 export async function ownedList(db: Db, userId: string, listId: number): Promise<VisibleList> {
   const visible = await visibleList(db, userId, listId);
   if (!visible.owned) {
-    throw new DomainError("LIST_NOT_YOURS", `Only ${visible.list.owner_name || "the colleague who made it"} can change this list. You can add it to your cart.`, 403);
+    throw new DomainError(
+      "LIST_NOT_YOURS",
+      `Only ${visible.list.owner_name || "the colleague who made it"} can change this list. You can add it to your cart.`,
+      403,
+    );
   }
   return visible;
 }
 
 /** Two tabs creating lists for one user at once take turns, so the per-user limit holds. */
 async function lockUserLists(trx: Trx, userId: string) {
-  if (dbKind(trx) === "postgres") await sql`select pg_advisory_xact_lock(hashtext(${`saved-lists:${userId}`}))`.execute(trx);
+  if (dbKind(trx) === "postgres")
+    await sql`select pg_advisory_xact_lock(hashtext(${`saved-lists:${userId}`}))`.execute(trx);
 }
 
-const duplicateName = (name: string) => new DomainError("LIST_NAME_TAKEN", `You already have a list named “${name}”. Choose another name.`, 409);
+const duplicateName = (name: string) =>
+  new DomainError("LIST_NAME_TAKEN", `You already have a list named “${name}”. Choose another name.`, 409);
 
 async function touch(trx: Trx, listId: number) {
   await trx.updateTable("saved_lists").set({ updated_at: now() }).where("id", "=", listId).execute();
@@ -128,25 +158,53 @@ async function touch(trx: Trx, listId: number) {
  * Creates a list with these lines (none for a new empty list) in one transaction, within the
  * per-user and per-list limits. A name the user already has, in any case, is refused.
  */
-export async function createListWithLines(db: Db, userId: string, nameInput: unknown, lines: { productId: number; color: string; quantity: number }[] = []) {
+export async function createListWithLines(
+  db: Db,
+  userId: string,
+  nameInput: unknown,
+  lines: { productId: number; color: string; quantity: number }[] = [],
+) {
   const name = parseListName(nameInput);
   if (lines.length > SAVED_LIST_MAX_LINES) {
-    throw new DomainError("LIST_TOO_LONG", `A list holds at most ${SAVED_LIST_MAX_LINES} lines; this one would have ${formatCount(lines.length)}.`, 400);
+    throw new DomainError(
+      "LIST_TOO_LONG",
+      `A list holds at most ${SAVED_LIST_MAX_LINES} lines; this one would have ${formatCount(lines.length)}.`,
+      400,
+    );
   }
   try {
     return await db.transaction().execute(async (trx) => {
       await lockUserLists(trx, userId);
-      const count = await trx.selectFrom("saved_lists").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow();
+      const count = await trx
+        .selectFrom("saved_lists")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow();
       if (Number(count.n) >= SAVED_LISTS_PER_USER) {
-        throw new DomainError("TOO_MANY_LISTS", `You have ${SAVED_LISTS_PER_USER} lists, the most one account can keep. Delete one you no longer use first.`, 409);
+        throw new DomainError(
+          "TOO_MANY_LISTS",
+          `You have ${SAVED_LISTS_PER_USER} lists, the most one account can keep. Delete one you no longer use first.`,
+          409,
+        );
       }
-      const taken = await trx.selectFrom("saved_lists").select("id").where("user_id", "=", userId).where(sql<string>`lower(name)`, "=", name.toLowerCase()).executeTakeFirst();
+      const taken = await trx
+        .selectFrom("saved_lists")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where(sql<string>`lower(name)`, "=", name.toLowerCase())
+        .executeTakeFirst();
       if (taken) throw duplicateName(name);
       const at = now();
-      const row = await trx.insertInto("saved_lists").values({ user_id: userId, organization_id: null, name, created_at: at, updated_at: at }).returning("id").executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto("saved_lists")
+        .values({ user_id: userId, organization_id: null, name, created_at: at, updated_at: at })
+        .returning("id")
+        .executeTakeFirstOrThrow();
       const id = Number(row.id);
       for (let i = 0; i < lines.length; i += 200) {
-        const chunk = lines.slice(i, i + 200).map((l) => ({ list_id: id, product_id: l.productId, color: l.color, quantity: l.quantity, created_at: at }));
+        const chunk = lines
+          .slice(i, i + 200)
+          .map((l) => ({ list_id: id, product_id: l.productId, color: l.color, quantity: l.quantity, created_at: at }));
         await trx.insertInto("saved_list_lines").values(chunk).execute();
       }
       return { id, name };
@@ -161,7 +219,12 @@ export async function createList(db: Db, userId: string, nameInput: unknown) {
   return createListWithLines(db, userId, nameInput);
 }
 
-export async function renameList(db: Db, userId: string, listId: number, nameInput: unknown): Promise<{ name: string; changed: boolean }> {
+export async function renameList(
+  db: Db,
+  userId: string,
+  listId: number,
+  nameInput: unknown,
+): Promise<{ name: string; changed: boolean }> {
   const { list } = await ownedList(db, userId, listId);
   const name = parseListName(nameInput);
   if (name === list.name) return { name, changed: false };
@@ -174,7 +237,12 @@ export async function renameList(db: Db, userId: string, listId: number, nameInp
     .executeTakeFirst();
   if (taken) throw duplicateName(name);
   try {
-    await db.updateTable("saved_lists").set({ name, updated_at: now() }).where("id", "=", listId).where("user_id", "=", userId).execute();
+    await db
+      .updateTable("saved_lists")
+      .set({ name, updated_at: now() })
+      .where("id", "=", listId)
+      .where("user_id", "=", userId)
+      .execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateName(name);
     throw error;
@@ -196,14 +264,20 @@ export async function deleteList(db: Db, userId: string, listId: number): Promis
 export async function shareList(db: Db, userId: string, listId: number, share: boolean): Promise<string> {
   const { list, membership } = await ownedList(db, userId, listId);
   if (share && !membership) {
-    throw new DomainError("NO_COMPANY", "Only members of a trade company can share a list. Apply for a trade account first.", 403);
+    throw new DomainError(
+      "NO_COMPANY",
+      "Only members of a trade company can share a list. Apply for a trade account first.",
+      403,
+    );
   }
   await db
     .updateTable("saved_lists")
     .set({ organization_id: share ? membership!.company.organization_id : null, updated_at: now() })
     .where("id", "=", listId)
     .execute();
-  return share ? `“${list.name}” is shared with ${membership!.company.name}: your colleagues can see it and add it to their carts.` : `“${list.name}” is no longer shared.`;
+  return share
+    ? `“${list.name}” is shared with ${membership!.company.name}: your colleagues can see it and add it to their carts.`
+    : `“${list.name}” is no longer shared.`;
 }
 
 /**
@@ -211,7 +285,13 @@ export async function shareList(db: Db, userId: string, listId: number, share: b
  * one). A SKU already on the list adds to its line. Stock is not checked here: a list is what
  * the buyer means to order, and the stock is checked when it goes to the cart.
  */
-export async function addLineBySku(db: Db, userId: string, listId: number, skuInput: unknown, quantityInput: unknown): Promise<string> {
+export async function addLineBySku(
+  db: Db,
+  userId: string,
+  listId: number,
+  skuInput: unknown,
+  quantityInput: unknown,
+): Promise<string> {
   const { list } = await ownedList(db, userId, listId);
   const sku = (typeof skuInput === "string" ? skuInput : "").trim().slice(0, 64);
   const quantity = listQuantity(quantityInput);
@@ -220,27 +300,66 @@ export async function addLineBySku(db: Db, userId: string, listId: number, skuIn
   const productId = line.productId;
   const color = line.color ?? "";
   return db.transaction().execute(async (trx) => {
-    const product = await trx.selectFrom("products").select(["title", "archived_at"]).where("id", "=", productId).executeTakeFirst();
-    if (!product || product.archived_at) throw new DomainError("NO_LONGER_SOLD", `${product?.title ?? line.title} is no longer sold.`, 409);
-    const existing = await trx.selectFrom("saved_list_lines").select("quantity").where("list_id", "=", listId).where("product_id", "=", productId).where("color", "=", color).executeTakeFirst();
+    const product = await trx
+      .selectFrom("products")
+      .select(["title", "archived_at"])
+      .where("id", "=", productId)
+      .executeTakeFirst();
+    if (!product || product.archived_at)
+      throw new DomainError("NO_LONGER_SOLD", `${product?.title ?? line.title} is no longer sold.`, 409);
+    const existing = await trx
+      .selectFrom("saved_list_lines")
+      .select("quantity")
+      .where("list_id", "=", listId)
+      .where("product_id", "=", productId)
+      .where("color", "=", color)
+      .executeTakeFirst();
     if (existing) {
       const total = existing.quantity + quantity;
       if (total > SAVED_LIST_MAX_QUANTITY) {
-        throw new DomainError("LIST_QUANTITY_TOO_HIGH", `The list already holds ${existing.quantity} of ${product.title}; a line holds at most ${formatCount(SAVED_LIST_MAX_QUANTITY)}.`, 400);
+        throw new DomainError(
+          "LIST_QUANTITY_TOO_HIGH",
+          `The list already holds ${existing.quantity} of ${product.title}; a line holds at most ${formatCount(SAVED_LIST_MAX_QUANTITY)}.`,
+          400,
+        );
       }
-      await trx.updateTable("saved_list_lines").set({ quantity: total }).where("list_id", "=", listId).where("product_id", "=", productId).where("color", "=", color).execute();
+      await trx
+        .updateTable("saved_list_lines")
+        .set({ quantity: total })
+        .where("list_id", "=", listId)
+        .where("product_id", "=", productId)
+        .where("color", "=", color)
+        .execute();
       await touch(trx, listId);
       return `${countText(quantity, "more unit")} of ${product.title}: ${total} on “${list.name}” now.`;
     }
-    const count = await trx.selectFrom("saved_list_lines").select((eb) => eb.fn.countAll().as("n")).where("list_id", "=", listId).executeTakeFirstOrThrow();
-    if (Number(count.n) >= SAVED_LIST_MAX_LINES) throw new DomainError("LIST_TOO_LONG", `A list holds at most ${SAVED_LIST_MAX_LINES} lines. Start another list.`, 409);
-    await trx.insertInto("saved_list_lines").values({ list_id: listId, product_id: productId, color, quantity, created_at: now() }).execute();
+    const count = await trx
+      .selectFrom("saved_list_lines")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("list_id", "=", listId)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= SAVED_LIST_MAX_LINES)
+      throw new DomainError(
+        "LIST_TOO_LONG",
+        `A list holds at most ${SAVED_LIST_MAX_LINES} lines. Start another list.`,
+        409,
+      );
+    await trx
+      .insertInto("saved_list_lines")
+      .values({ list_id: listId, product_id: productId, color, quantity, created_at: now() })
+      .execute();
     await touch(trx, listId);
     return `Added ${quantity} × ${product.title} to “${list.name}”.`;
   });
 }
 
-export async function setLineQuantity(db: Db, userId: string, listId: number, line: { productId: number; color: string }, quantityInput: unknown): Promise<string> {
+export async function setLineQuantity(
+  db: Db,
+  userId: string,
+  listId: number,
+  line: { productId: number; color: string },
+  quantityInput: unknown,
+): Promise<string> {
   await ownedList(db, userId, listId);
   const quantity = listQuantity(quantityInput);
   return db.transaction().execute(async (trx) => {
@@ -251,17 +370,29 @@ export async function setLineQuantity(db: Db, userId: string, listId: number, li
       .where("product_id", "=", line.productId)
       .where("color", "=", line.color)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
+    if (Number(result.numUpdatedRows) === 0)
+      throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
     await touch(trx, listId);
     return `Quantity changed to ${quantity}.`;
   });
 }
 
-export async function removeLine(db: Db, userId: string, listId: number, line: { productId: number; color: string }): Promise<string> {
+export async function removeLine(
+  db: Db,
+  userId: string,
+  listId: number,
+  line: { productId: number; color: string },
+): Promise<string> {
   await ownedList(db, userId, listId);
   return db.transaction().execute(async (trx) => {
-    const result = await trx.deleteFrom("saved_list_lines").where("list_id", "=", listId).where("product_id", "=", line.productId).where("color", "=", line.color).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
+    const result = await trx
+      .deleteFrom("saved_list_lines")
+      .where("list_id", "=", listId)
+      .where("product_id", "=", line.productId)
+      .where("color", "=", line.color)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0)
+      throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
     await touch(trx, listId);
     return "Removed from the list.";
   });
@@ -307,7 +438,17 @@ export async function savedListView(db: Db, userId: string, listId: number): Pro
   const rows = await db
     .selectFrom("saved_list_lines as sl")
     .innerJoin("products as p", "p.id", "sl.product_id")
-    .select(["sl.product_id", "sl.color", "sl.quantity", "p.title", "p.sku", "p.sale_price_cents", "p.stock_quantity", "p.archived_at", "p.category_id"])
+    .select([
+      "sl.product_id",
+      "sl.color",
+      "sl.quantity",
+      "p.title",
+      "p.sku",
+      "p.sale_price_cents",
+      "p.stock_quantity",
+      "p.archived_at",
+      "p.category_id",
+    ])
     .where("sl.list_id", "=", listId)
     .orderBy("sl.created_at")
     .orderBy("sl.product_id")

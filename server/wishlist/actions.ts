@@ -11,7 +11,11 @@ export async function applyWishlistAction(db: Db, owner: string, form: FormData)
   const color = typeof form.get("color") === "string" ? String(form.get("color")).slice(0, 40) : null;
   switch (form.get("intent") ?? "toggle") {
     case "toggle":
-      return { message: (await toggleWishlist(db, owner, productId, color)) ? "Added to your wishlist." : "Removed from your wishlist." };
+      return {
+        message: (await toggleWishlist(db, owner, productId, color))
+          ? "Added to your wishlist."
+          : "Removed from your wishlist.",
+      };
     case "add":
       await addToWishlist(db, owner, productId, color);
       return { message: "Added to your wishlist." };

@@ -4,7 +4,11 @@ import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 
 async function requireProduct(db: Db, productId: number) {
-  const product = await db.selectFrom("products").select(["id", "colors"]).where("id", "=", productId).executeTakeFirst();
+  const product = await db
+    .selectFrom("products")
+    .select(["id", "colors"])
+    .where("id", "=", productId)
+    .executeTakeFirst();
   if (!product) throw new DomainError("UNKNOWN_PRODUCT", "That product doesn't exist.", 404);
   return product;
 }
@@ -25,8 +29,18 @@ export async function removeFromWishlist(db: Db, owner: string, productId: numbe
 }
 
 /** Adds when absent, removes when present; returns whether it is in the wishlist afterwards. */
-export async function toggleWishlist(db: Db, owner: string, productId: number, color?: string | null): Promise<boolean> {
-  const present = await db.selectFrom("wishlist_items").select("product_id").where("owner", "=", owner).where("product_id", "=", productId).executeTakeFirst();
+export async function toggleWishlist(
+  db: Db,
+  owner: string,
+  productId: number,
+  color?: string | null,
+): Promise<boolean> {
+  const present = await db
+    .selectFrom("wishlist_items")
+    .select("product_id")
+    .where("owner", "=", owner)
+    .where("product_id", "=", productId)
+    .executeTakeFirst();
   if (present) {
     await removeFromWishlist(db, owner, productId);
     return false;
@@ -37,7 +51,12 @@ export async function toggleWishlist(db: Db, owner: string, productId: number, c
 
 export async function wishlistProductIds(db: Db, owner: string): Promise<number[]> {
   if (!owner) return [];
-  const rows = await db.selectFrom("wishlist_items").select("product_id").where("owner", "=", owner).orderBy("created_at").execute();
+  const rows = await db
+    .selectFrom("wishlist_items")
+    .select("product_id")
+    .where("owner", "=", owner)
+    .orderBy("created_at")
+    .execute();
   return rows.map((r) => r.product_id);
 }
 
@@ -51,7 +70,10 @@ export async function getWishlist(db: Db, owner: string): Promise<WishlistLine[]
     .orderBy("w.created_at")
     .orderBy("p.id")
     .execute();
-  const covers = await coverImageUrls(db, rows.map((r) => r.id));
+  const covers = await coverImageUrls(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     productId: r.id,
     title: r.title,
@@ -69,7 +91,11 @@ export async function mergeWishlists(db: Db, fromOwner: string, toOwner: string)
   await db.transaction().execute(async (trx) => {
     const rows = await trx.selectFrom("wishlist_items").selectAll().where("owner", "=", fromOwner).execute();
     for (const row of rows) {
-      await trx.insertInto("wishlist_items").values({ ...row, owner: toOwner }).onConflict((oc) => oc.columns(["owner", "product_id"]).doNothing()).execute();
+      await trx
+        .insertInto("wishlist_items")
+        .values({ ...row, owner: toOwner })
+        .onConflict((oc) => oc.columns(["owner", "product_id"]).doNothing())
+        .execute();
     }
     await trx.deleteFrom("wishlist_items").where("owner", "=", fromOwner).execute();
   });

@@ -23,7 +23,17 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import autocannon from "autocannon";
-import { fail, loadAverage, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer, zipfSampler } from "./support.mjs";
+import {
+  fail,
+  loadAverage,
+  log,
+  printTable,
+  root,
+  runBenchScript,
+  startStoreServer,
+  stopStoreServer,
+  zipfSampler,
+} from "./support.mjs";
 
 const builds = { A: process.env.A_BUILD || "build", B: process.env.B_BUILD };
 const ROUNDS = positiveInteger("AB_ROUNDS", 8);
@@ -65,7 +75,10 @@ function productIds() {
   if (!existsSync(dbPath)) fail(`${path.relative(root, dbPath)} is missing: run \`npm run bench\` once to seed it`);
   const db = new DatabaseSync(dbPath, { readOnly: true });
   try {
-    return db.prepare("SELECT id FROM products WHERE archived_at IS NULL ORDER BY id").all().map((r) => Number(r.id));
+    return db
+      .prepare("SELECT id FROM products WHERE archived_at IS NULL ORDER BY id")
+      .all()
+      .map((r) => Number(r.id));
   } finally {
     db.close();
   }
@@ -81,11 +94,14 @@ async function main() {
   if (!builds.B) fail("set B_BUILD to the build to compare with A_BUILD (default build)");
   if (TRAFFIC !== "random" && TRAFFIC !== "zipf") fail(`AB_TRAFFIC must be random or zipf, not "${TRAFFIC}"`);
   for (const side of ["A", "B"]) {
-    if (!existsSync(path.resolve(root, builds[side], "server/index.js"))) fail(`${builds[side]} has no build: run BUILD_DIR=${builds[side]} npm run build`);
+    if (!existsSync(path.resolve(root, builds[side], "server/index.js")))
+      fail(`${builds[side]} has no build: run BUILD_DIR=${builds[side]} npm run build`);
   }
   const ids = productIds();
   const pick = TRAFFIC === "zipf" ? zipfSampler(ids, 1.1) : () => ids[Math.floor(Math.random() * ids.length)];
-  log(`A = ${builds.A}, B = ${builds.B}; ${TRAFFIC} products of ${ids.length.toLocaleString("en-US")}; ${ROUNDS} rounds of ${SECONDS} s; WEB_CONCURRENCY=${WEB_CONCURRENCY}; load average ${loadAverage()}`);
+  log(
+    `A = ${builds.A}, B = ${builds.B}; ${TRAFFIC} products of ${ids.length.toLocaleString("en-US")}; ${ROUNDS} rounds of ${SECONDS} s; WEB_CONCURRENCY=${WEB_CONCURRENCY}; load average ${loadAverage()}`,
+  );
   for (const side of ["A", "B"]) {
     servers[side] = await startStoreServer({
       buildDir: builds[side],
@@ -108,7 +124,11 @@ async function main() {
     const result = await load(side, SECONDS);
     const cpuMs = groupCpuMs(servers[side]) - before;
     failures += result.errors + result.timeouts + result.non2xx;
-    return { rps: result.requests.average, p99: result.latency.p99, cpuUs: (1000 * cpuMs) / Math.max(1, result.requests.total) };
+    return {
+      rps: result.requests.average,
+      p99: result.latency.p99,
+      cpuUs: (1000 * cpuMs) / Math.max(1, result.requests.total),
+    };
   };
   const rows = [];
   const rpsRatios = [];
@@ -117,15 +137,34 @@ async function main() {
   for (let round = 1; round <= ROUNDS; round++) {
     const b = await measure("B");
     const nextA = await measure("A");
-    const a = { rps: (lastA.rps + nextA.rps) / 2, cpuUs: (lastA.cpuUs + nextA.cpuUs) / 2, p99: (lastA.p99 + nextA.p99) / 2 };
+    const a = {
+      rps: (lastA.rps + nextA.rps) / 2,
+      cpuUs: (lastA.cpuUs + nextA.cpuUs) / 2,
+      p99: (lastA.p99 + nextA.p99) / 2,
+    };
     rpsRatios.push(b.rps / a.rps);
     cpuRatios.push(b.cpuUs / a.cpuUs);
-    rows.push([String(round), a.rps.toFixed(0), a.p99.toFixed(1), a.cpuUs.toFixed(0), b.rps.toFixed(0), String(b.p99), b.cpuUs.toFixed(0), rpsRatios.at(-1).toFixed(3), cpuRatios.at(-1).toFixed(3)]);
+    rows.push([
+      String(round),
+      a.rps.toFixed(0),
+      a.p99.toFixed(1),
+      a.cpuUs.toFixed(0),
+      b.rps.toFixed(0),
+      String(b.p99),
+      b.cpuUs.toFixed(0),
+      rpsRatios.at(-1).toFixed(3),
+      cpuRatios.at(-1).toFixed(3),
+    ]);
     lastA = nextA;
   }
   log("A: the mean of the A runs just before and after each B.");
-  printTable(["round", "A req/s", "A p99 ms", "A CPU µs/req", "B req/s", "B p99 ms", "B CPU µs/req", "B/A req/s", "B/A CPU/req"], rows);
-  log(`Median B/A: req/s ${median(rpsRatios).toFixed(3)}, CPU time per request ${median(cpuRatios).toFixed(3)} (below 1: B is cheaper)`);
+  printTable(
+    ["round", "A req/s", "A p99 ms", "A CPU µs/req", "B req/s", "B p99 ms", "B CPU µs/req", "B/A req/s", "B/A CPU/req"],
+    rows,
+  );
+  log(
+    `Median B/A: req/s ${median(rpsRatios).toFixed(3)}, CPU time per request ${median(cpuRatios).toFixed(3)} (below 1: B is cheaper)`,
+  );
   log(`Errors, timeouts and non-2xx answers: ${failures}; load average ${loadAverage()}`);
 }
 

@@ -21,7 +21,16 @@ import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { keyFromUri, totpCode } from "../support/totp.ts";
-import { ensureBuild, fail, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer } from "./support.mjs";
+import {
+  ensureBuild,
+  fail,
+  log,
+  printTable,
+  root,
+  runBenchScript,
+  startStoreServer,
+  stopStoreServer,
+} from "./support.mjs";
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -57,25 +66,49 @@ const PAGES = [
   ["orders: country", "/admin/orders?country=GB", 100],
   ["orders: email", "/admin/orders?email=alex.smith.0%40example.com", 100],
   ["orders: number", "/admin/orders?number=TH-E000001234", 100],
-  ["orders: all filters", "/admin/orders?status=delivered&country=US&payment=pay-on-delivery&from=2026-01-01&to=2026-12-31", 100],
+  [
+    "orders: all filters",
+    "/admin/orders?status=delivered&country=US&payment=pay-on-delivery&from=2026-01-01&to=2026-12-31",
+    100,
+  ],
   ["customers", "/admin/customers", 100],
   ["customers: search", "/admin/customers?q=priya", 100],
   ["customers: email", "/admin/customers?q=alex.smith.0%40example.com", 100],
 ];
 
 function seed(kind, env) {
-  log(`» Seeding ${kind} (${PRODUCTS.toLocaleString("en-US")} products, ${ORDERS.toLocaleString("en-US")} orders; reused when already there)`);
-  const result = spawnSync(process.execPath, ["--experimental-strip-types", "server/db/seed/cli.ts", "--products", String(PRODUCTS), "--orders", String(ORDERS)], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, AUTH_SECRET, ...env },
-  });
+  log(
+    `» Seeding ${kind} (${PRODUCTS.toLocaleString("en-US")} products, ${ORDERS.toLocaleString("en-US")} orders; reused when already there)`,
+  );
+  const result = spawnSync(
+    process.execPath,
+    ["--experimental-strip-types", "server/db/seed/cli.ts", "--products", String(PRODUCTS), "--orders", String(ORDERS)],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, AUTH_SECRET, ...env },
+    },
+  );
   if (result.status !== 0) fail(`seeding ${kind} failed`);
-  const staff = spawnSync(process.execPath, ["--experimental-strip-types", "server/staff/cli.ts", "add", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin"], {
-    cwd: root,
-    encoding: "utf8",
-    env: { ...process.env, AUTH_SECRET, ...env },
-  });
+  const staff = spawnSync(
+    process.execPath,
+    [
+      "--experimental-strip-types",
+      "server/staff/cli.ts",
+      "add",
+      "--email",
+      ADMIN.email,
+      "--password",
+      ADMIN.password,
+      "--role",
+      "admin",
+    ],
+    {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, AUTH_SECRET, ...env },
+    },
+  );
   if (staff.status !== 0) fail(`npm run staff failed: ${staff.stderr}`);
 }
 
@@ -93,7 +126,12 @@ async function signIn(baseUrl, keyFile) {
   const jar = new Map();
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
   const send = async (p, body, type) => {
-    const res = await fetch(`${baseUrl}${p}`, { method: "POST", redirect: "manual", headers: { "content-type": type, origin: baseUrl, cookie: cookie() }, body });
+    const res = await fetch(`${baseUrl}${p}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": type, origin: baseUrl, cookie: cookie() },
+      body,
+    });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(";");
       const [k, ...v] = pair.split("=");
@@ -119,7 +157,8 @@ async function signIn(baseUrl, keyFile) {
   };
   const signedIn = await json("/api/auth/sign-in/email", ADMIN);
   if (signedIn.twoFactorRedirect) {
-    if (!existsSync(keyFile)) fail(`the bench admin has two-factor authentication but ${keyFile} is gone; drop the bench database`);
+    if (!existsSync(keyFile))
+      fail(`the bench admin has two-factor authentication but ${keyFile} is gone; drop the bench database`);
     await enterCode("/two-factor", { intent: "verify", kind: "totp" }, readFileSync(keyFile, "utf8").trim());
   } else {
     const start = await (await form("/admin/two-factor", { intent: "start", password: ADMIN.password })).text();
@@ -158,13 +197,25 @@ let server = null;
 
 async function benchDatabase(kind, env, keyFile) {
   seed(kind, env);
-  server = await startStoreServer({ buildDir: BUILD_DIR, port: PORT, logPath: path.join(benchDir, `admin-${kind}.log`), env: { WEB_CONCURRENCY: "1", AUTH_SECRET, ...env } });
+  server = await startStoreServer({
+    buildDir: BUILD_DIR,
+    port: PORT,
+    logPath: path.join(benchDir, `admin-${kind}.log`),
+    env: { WEB_CONCURRENCY: "1", AUTH_SECRET, ...env },
+  });
   const baseUrl = `http://127.0.0.1:${PORT}`;
   const cookie = await signIn(baseUrl, keyFile);
   const rows = [];
   for (const [name, url, target] of PAGES) {
     const t = await timePage(baseUrl, cookie, url);
-    rows.push([name, t.p50.toFixed(1), t.p95.toFixed(1), t.max.toFixed(1), String(target), t.p95 <= target ? "yes" : "NO"]);
+    rows.push([
+      name,
+      t.p50.toFixed(1),
+      t.p95.toFixed(1),
+      t.max.toFixed(1),
+      String(target),
+      t.p95 <= target ? "yes" : "NO",
+    ]);
   }
   await stopStoreServer(server);
   server = null;
@@ -175,14 +226,27 @@ async function benchDatabase(kind, env, keyFile) {
 await runBenchScript("admin", {
   async main() {
     mkdirSync(benchDir, { recursive: true });
-    log(`Back-office benchmark — ${new Date().toISOString()} — ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    log(
+      `Back-office benchmark — ${new Date().toISOString()} — ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
     ensureBuild(BUILD_DIR);
-    if (!args.includes("--skip-sqlite")) await benchDatabase("sqlite", { SQLITE_PATH: path.join(benchDir, "admin-1m.db"), DATABASE_URL: "" }, path.join(benchDir, "admin-key-sqlite.txt"));
+    if (!args.includes("--skip-sqlite"))
+      await benchDatabase(
+        "sqlite",
+        { SQLITE_PATH: path.join(benchDir, "admin-1m.db"), DATABASE_URL: "" },
+        path.join(benchDir, "admin-key-sqlite.txt"),
+      );
     if (!args.includes("--skip-pg")) {
       const url = await ensurePgDatabase("toolstore_bench_admin");
       await benchDatabase("postgres", { DATABASE_URL: url }, path.join(benchDir, "admin-key-postgres.txt"));
     }
-    log(`\nLoad average after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    log(
+      `\nLoad average after: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
   },
   async cleanup() {
     await stopStoreServer(server);

@@ -35,7 +35,14 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
-import { ensureDatabase, fleetOptionsFromEnv, killFleetNow, STATIC_PREFIX, startFleet, stopFleet } from "../../scripts/fleet.mjs";
+import {
+  ensureDatabase,
+  fleetOptionsFromEnv,
+  killFleetNow,
+  STATIC_PREFIX,
+  startFleet,
+  stopFleet,
+} from "../../scripts/fleet.mjs";
 import { fail, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer } from "./support.mjs";
 
 const env = process.env;
@@ -139,12 +146,22 @@ async function measure({ setup, target, base, requests, connections, headers, ac
     resets,
     cache,
   };
-  log(`${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.non2xx} non-2xx, ${errors} errors${errors ? ` ${JSON.stringify(codes)}` : ""}, cache ${cache}`);
+  log(
+    `${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.non2xx} non-2xx, ${errors} errors${errors ? ` ${JSON.stringify(codes)}` : ""}, cache ${cache}`,
+  );
   return row;
 }
 
 // A random product with a query string of its own: never in any cache, so every request renders.
-const renderEveryTime = [{ method: "GET", setupRequest: (req) => ({ ...req, path: `/shop/${1 + Math.floor(Math.random() * SEED_PRODUCTS)}?r=${Math.random().toString(36).slice(2)}` }) }];
+const renderEveryTime = [
+  {
+    method: "GET",
+    setupRequest: (req) => ({
+      ...req,
+      path: `/shop/${1 + Math.floor(Math.random() * SEED_PRODUCTS)}?r=${Math.random().toString(36).slice(2)}`,
+    }),
+  },
+];
 const onePath = (p) => [{ method: "GET", path: p }];
 
 /** POSTs JSON to the auth API as a browser on the site would. */
@@ -163,10 +180,12 @@ async function signInShopper(base) {
   let signedIn = await authPost(base, "/api/auth/sign-in/email", { email: SHOPPER.email, password: SHOPPER.password });
   if (signedIn.res.status !== 200) {
     const up = await authPost(base, "/api/auth/sign-up/email", SHOPPER);
-    if (up.res.status !== 200) fail(`sign-up of ${SHOPPER.email} on ${base} answered ${up.res.status}: ${up.text.slice(0, 300)}`);
+    if (up.res.status !== 200)
+      fail(`sign-up of ${SHOPPER.email} on ${base} answered ${up.res.status}: ${up.text.slice(0, 300)}`);
     signedIn = await authPost(base, "/api/auth/sign-in/email", { email: SHOPPER.email, password: SHOPPER.password });
   }
-  if (signedIn.res.status !== 200) fail(`sign-in of ${SHOPPER.email} on ${base} answered ${signedIn.res.status}: ${signedIn.text.slice(0, 300)}`);
+  if (signedIn.res.status !== 200)
+    fail(`sign-in of ${SHOPPER.email} on ${base} answered ${signedIn.res.status}: ${signedIn.text.slice(0, 300)}`);
   const cookie = signedIn.res.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
@@ -193,7 +212,10 @@ async function writeStaticCopies(base) {
     writeFileSync(path.join(fleet.staticDir, name), body, { mode: 0o644 });
     const check = await fetch(`${base}${STATIC_PREFIX}${name}`);
     const served = Buffer.from(await check.arrayBuffer());
-    if (check.status !== 200 || !served.equals(body)) fail(`${STATIC_PREFIX}${name} answered ${check.status} with ${served.length} bytes, expected the ${body.length} written`);
+    if (check.status !== 200 || !served.equals(body))
+      fail(
+        `${STATIC_PREFIX}${name} answered ${check.status} with ${served.length} bytes, expected the ${body.length} written`,
+      );
     copies[p] = { path: `${STATIC_PREFIX}${name}`, bytes: body.length };
   }
   return copies;
@@ -202,9 +224,41 @@ async function writeStaticCopies(base) {
 /** The loads of one setup (fleet or embedded) on `base`. */
 async function measureSetup(setup, base, { cookie, accessLog, probe }) {
   const rows = [];
-  for (const p of CATALOG) rows.push(await measure({ setup, target: p, base, requests: onePath(p), connections: CONNECTIONS, accessLog, probe: probe && (() => probe(p)) }));
-  rows.push(await measure({ setup, target: "miss: /shop/:id?r=unique", base, requests: renderEveryTime, connections: MISS_CONNECTIONS, accessLog, probe: probe && (() => probe(`/shop/2?r=${Date.now()}`)) }));
-  rows.push(await measure({ setup, target: "signed in: /shop/1", base, requests: onePath("/shop/1"), connections: MISS_CONNECTIONS, headers: { cookie }, accessLog, probe: probe && (() => probe("/shop/1", cookie)) }));
+  for (const p of CATALOG)
+    rows.push(
+      await measure({
+        setup,
+        target: p,
+        base,
+        requests: onePath(p),
+        connections: CONNECTIONS,
+        accessLog,
+        probe: probe && (() => probe(p)),
+      }),
+    );
+  rows.push(
+    await measure({
+      setup,
+      target: "miss: /shop/:id?r=unique",
+      base,
+      requests: renderEveryTime,
+      connections: MISS_CONNECTIONS,
+      accessLog,
+      probe: probe && (() => probe(`/shop/2?r=${Date.now()}`)),
+    }),
+  );
+  rows.push(
+    await measure({
+      setup,
+      target: "signed in: /shop/1",
+      base,
+      requests: onePath("/shop/1"),
+      connections: MISS_CONNECTIONS,
+      headers: { cookie },
+      accessLog,
+      probe: probe && (() => probe("/shop/1", cookie)),
+    }),
+  );
   return rows;
 }
 
@@ -228,19 +282,34 @@ function verdicts(rows, ceilings) {
     for (const r of mine.filter((r) => CATALOG.includes(r.target))) {
       const share = shareOf(r, ceilings);
       const ok = share >= TARGETS.catalogShare && r.p99 <= TARGETS.catalogP99 && r.non2xx === 0;
-      out.push({ setup, check: `${r.target} at ${r.connections} conns: ${share.toFixed(1)}% of nginx serving its bytes (≥ ${TARGETS.catalogShare}%), p99 ${r.p99} ms (≤ ${TARGETS.catalogP99})${note}`, pass: ok });
+      out.push({
+        setup,
+        check: `${r.target} at ${r.connections} conns: ${share.toFixed(1)}% of nginx serving its bytes (≥ ${TARGETS.catalogShare}%), p99 ${r.p99} ms (≤ ${TARGETS.catalogP99})${note}`,
+        pass: ok,
+      });
     }
     const miss = mine.find((r) => r.target.startsWith("miss"));
-    if (miss) out.push({ setup, check: `cache misses at ${miss.connections} conns: p99 ${miss.p99} ms (≤ ${TARGETS.missP99})${note}`, pass: miss.p99 <= TARGETS.missP99 && miss.non2xx === 0 });
+    if (miss)
+      out.push({
+        setup,
+        check: `cache misses at ${miss.connections} conns: p99 ${miss.p99} ms (≤ ${TARGETS.missP99})${note}`,
+        pass: miss.p99 <= TARGETS.missP99 && miss.non2xx === 0,
+      });
     const signed = mine.find((r) => r.target.startsWith("signed in"));
-    if (signed) out.push({ setup, check: `signed-in product page at ${signed.connections} conns: p99 ${signed.p99} ms (≤ ${TARGETS.signedInP99})${note}`, pass: signed.p99 <= TARGETS.signedInP99 && signed.non2xx === 0 });
+    if (signed)
+      out.push({
+        setup,
+        check: `signed-in product page at ${signed.connections} conns: p99 ${signed.p99} ms (≤ ${TARGETS.signedInP99})${note}`,
+        pass: signed.p99 <= TARGETS.signedInP99 && signed.non2xx === 0,
+      });
   }
   return out;
 }
 
 async function main() {
   const options = fleetOptionsFromEnv();
-  const databaseUrl = env.DATABASE_URL || (await ensureDatabase(options.pgAdminUrl, env.FLEET_DATABASE ?? "toolstore_fleet_bench"));
+  const databaseUrl =
+    env.DATABASE_URL || (await ensureDatabase(options.pgAdminUrl, env.FLEET_DATABASE ?? "toolstore_fleet_bench"));
   const commit = commitOf(root);
   const startedAt = new Date().toISOString();
   log(
@@ -282,13 +351,15 @@ async function main() {
   }
   const embeddedUrl = `http://127.0.0.1:${EMBEDDED_PORT}`;
   const copies = await writeStaticCopies(fleet.url);
-  for (const [p, c] of Object.entries(copies)) log(`  ceiling for ${p}: ${fleet.url}${c.path} (${c.bytes.toLocaleString("en-US")} bytes, what ${p} answered)`);
+  for (const [p, c] of Object.entries(copies))
+    log(`  ceiling for ${p}: ${fleet.url}${c.path} (${c.bytes.toLocaleString("en-US")} bytes, what ${p} answered)`);
   const fleetCookie = await signInShopper(fleet.url);
   const embeddedCookie = EMBEDDED ? await signInShopper(embeddedUrl) : null;
 
   // Every instance (and the embedded server) gets the same warm-up straight (JIT, caches) before any figure.
   for (const base of [...fleet.instances.map((i) => i.url), ...(EMBEDDED ? [embeddedUrl] : [])]) {
-    for (const p of CATALOG) await cannon({ url: base, requests: onePath(p), connections: MISS_CONNECTIONS, duration: WARMUP / 2 });
+    for (const p of CATALOG)
+      await cannon({ url: base, requests: onePath(p), connections: MISS_CONNECTIONS, duration: WARMUP / 2 });
     await cannon({ url: base, requests: renderEveryTime, connections: MISS_CONNECTIONS, duration: WARMUP });
   }
 
@@ -296,7 +367,13 @@ async function main() {
   const ceilings = {};
   noteLoad("before the ceilings");
   for (const [p, c] of Object.entries(copies)) {
-    const row = await measure({ setup: "static", target: `file of ${p}`, base: fleet.url, requests: onePath(c.path), connections: CONNECTIONS });
+    const row = await measure({
+      setup: "static",
+      target: `file of ${p}`,
+      base: fleet.url,
+      requests: onePath(c.path),
+      connections: CONNECTIONS,
+    });
     rows.push(row);
     ceilings[p] = row.rps;
   }
@@ -313,15 +390,49 @@ async function main() {
   }
   // The product page's file once more: how far the machine's speed moved during the run.
   noteLoad("before the last ceiling");
-  const drift = await measure({ setup: "static", target: "file of /shop/1 (again)", base: fleet.url, requests: onePath(copies["/shop/1"].path), connections: CONNECTIONS });
+  const drift = await measure({
+    setup: "static",
+    target: "file of /shop/1 (again)",
+    base: fleet.url,
+    requests: onePath(copies["/shop/1"].path),
+    connections: CONNECTIONS,
+  });
   rows.push(drift);
   noteLoad("at the end");
 
   log("");
-  log(`Ceilings: nginx serving each catalog page's own bytes as a file at ${CONNECTIONS} connections; misses and the signed-in page are shown against /shop/1's. /shop/1's file: ${ceilings["/shop/1"]} req/s first, ${drift.rps} at the end.`);
+  log(
+    `Ceilings: nginx serving each catalog page's own bytes as a file at ${CONNECTIONS} connections; misses and the signed-in page are shown against /shop/1's. /shop/1's file: ${ceilings["/shop/1"]} req/s first, ${drift.rps} at the end.`,
+  );
   printTable(
-    ["setup", "target", "conns", "req/s", "% of file", "p50 ms", "p99 ms", "requests", "non-2xx", "errors", "of which resets", "cache"],
-    rows.map((r) => [r.setup, r.target, r.connections, r.rps, r.setup === "static" ? "n/a" : shareOf(r, ceilings).toFixed(1), r.p50, r.p99, r.requests, r.non2xx, r.errors, r.resets, r.cache]),
+    [
+      "setup",
+      "target",
+      "conns",
+      "req/s",
+      "% of file",
+      "p50 ms",
+      "p99 ms",
+      "requests",
+      "non-2xx",
+      "errors",
+      "of which resets",
+      "cache",
+    ],
+    rows.map((r) => [
+      r.setup,
+      r.target,
+      r.connections,
+      r.rps,
+      r.setup === "static" ? "n/a" : shareOf(r, ceilings).toFixed(1),
+      r.p50,
+      r.p99,
+      r.requests,
+      r.non2xx,
+      r.errors,
+      r.resets,
+      r.cache,
+    ]),
   );
   const checks = verdicts(rows, ceilings);
   log("\nTargets (issue 49; the fleet's are the targets, embedded mode's are reported beside them):");

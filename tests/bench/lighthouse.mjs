@@ -50,7 +50,18 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import * as constants from "lighthouse/core/config/constants.js";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
-import { ensureBuild, fail, killNow, loadAverage, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer } from "./support.mjs";
+import {
+  ensureBuild,
+  fail,
+  killNow,
+  loadAverage,
+  log,
+  printTable,
+  root,
+  runBenchScript,
+  startStoreServer,
+  stopStoreServer,
+} from "./support.mjs";
 
 const APP_ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : root;
 const OTHER_ROOT = APP_ROOT !== root;
@@ -63,7 +74,8 @@ const CHROME_PATH = process.env.CHROME_PATH || "/usr/bin/chromium";
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS || 5));
 const CALIBRATION_RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_CALIBRATION || 3));
 const SLOWDOWN_OVERRIDE = process.env.LIGHTHOUSE_CPU_SLOWDOWN ? Number(process.env.LIGHTHOUSE_CPU_SLOWDOWN) : null;
-if (SLOWDOWN_OVERRIDE !== null && !(SLOWDOWN_OVERRIDE > 0)) throw new Error(`LIGHTHOUSE_CPU_SLOWDOWN=${process.env.LIGHTHOUSE_CPU_SLOWDOWN} is not a positive number`);
+if (SLOWDOWN_OVERRIDE !== null && !(SLOWDOWN_OVERRIDE > 0))
+  throw new Error(`LIGHTHOUSE_CPU_SLOWDOWN=${process.env.LIGHTHOUSE_CPU_SLOWDOWN} is not a positive number`);
 // Lighthouse's mobile default (4×) is meant for a host of benchmarkIndex about 2,000.
 const INDEX_PER_SLOWDOWN = 500;
 const MIN_SLOWDOWN = 1;
@@ -94,7 +106,10 @@ const ALL_PAGES = [
   { name: "search", path: "/shop?q=drill" },
 ];
 // LIGHTHOUSE_PAGES=shop,search audits only those (by name); the home page's JavaScript is then not weighed.
-const only = (process.env.LIGHTHOUSE_PAGES ?? "").split(",").map((n) => n.trim()).filter(Boolean);
+const only = (process.env.LIGHTHOUSE_PAGES ?? "")
+  .split(",")
+  .map((n) => n.trim())
+  .filter(Boolean);
 const PAGES = only.length ? ALL_PAGES.filter((p) => only.includes(p.name)) : ALL_PAGES;
 if (!PAGES.length) throw new Error(`LIGHTHOUSE_PAGES names none of ${ALL_PAGES.map((p) => p.name).join(", ")}`);
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
@@ -162,7 +177,8 @@ async function stopChrome() {
  */
 async function writeControl() {
   const css = readdirSync(path.join(clientDir, "assets")).filter((f) => /^app-[\w-]+\.css$/.test(f));
-  if (css.length !== 1) fail(`expected one app-*.css in ${path.join(clientDir, "assets")}, found ${css.length ? css.join(", ") : "none"}`);
+  if (css.length !== 1)
+    fail(`expected one app-*.css in ${path.join(clientDir, "assets")}, found ${css.length ? css.join(", ") : "none"}`);
   const paragraph =
     "Power tools, hand tools and fixings for the trade, priced for businesses and delivered next day. " +
     "Open an account to see your company's prices, order from your lists and pay on invoice.";
@@ -189,7 +205,10 @@ ${Array.from({ length: 6 }, () => `<p>${paragraph}</p>`).join("\n")}
   writeFileSync(controlFile, html);
   const res = await fetch(`${SITE_URL}${CONTROL.path}`);
   const served = await res.text();
-  if (res.status !== 200 || served !== html) fail(`${CONTROL.path} answered ${res.status} with ${served.length} characters, expected the ${html.length} written`);
+  if (res.status !== 200 || served !== html)
+    fail(
+      `${CONTROL.path} answered ${res.status} with ${served.length} characters, expected the ${html.length} written`,
+    );
   return css[0];
 }
 
@@ -234,18 +253,33 @@ function failingAudits(lhr, categoryId) {
   const refs = lhr.categories[categoryId]?.auditRefs ?? [];
   return refs
     .map((ref) => ({ ref, audit: lhr.audits[ref.id] }))
-    .filter(({ audit }) => audit && audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "manual" && audit.scoreDisplayMode !== "notApplicable")
+    .filter(
+      ({ audit }) =>
+        audit &&
+        audit.score !== null &&
+        audit.score < 1 &&
+        audit.scoreDisplayMode !== "informative" &&
+        audit.scoreDisplayMode !== "manual" &&
+        audit.scoreDisplayMode !== "notApplicable",
+    )
     .sort((a, b) => b.ref.weight - a.ref.weight || a.audit.score - b.audit.score);
 }
 
 /** One Lighthouse run; a run whose trace Chromium failed to record (NO_NAVSTART, …) is retried. */
 async function auditOnce(url, settings, attempts = 3) {
   for (let attempt = 1; ; attempt++) {
-    const runnerResult = await lighthouse(url, { port: chrome.port, output: ["json", "html"], logLevel: "error", onlyCategories: CATEGORIES, ...settings });
+    const runnerResult = await lighthouse(url, {
+      port: chrome.port,
+      output: ["json", "html"],
+      logLevel: "error",
+      onlyCategories: CATEGORIES,
+      ...settings,
+    });
     if (!runnerResult) fail(`Lighthouse returned nothing for ${url}`);
     const { lhr } = runnerResult;
     if (!lhr.runtimeError) return runnerResult;
-    if (attempt >= attempts) fail(`Lighthouse could not load ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (attempt >= attempts)
+      fail(`Lighthouse could not load ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     process.stdout.write(`(${lhr.runtimeError.code}, again) `);
   }
 }
@@ -255,15 +289,19 @@ async function warmUp() {
   for (const page of [CONTROL, ...PAGES]) {
     let html = "";
     for (let i = 0; i < 5; i++) html = await (await fetch(`${SITE_URL}${page.path}`)).text();
-    for (const asset of new Set(html.match(/\/assets\/[\w.-]+\.(?:js|css)/g) ?? [])) await (await fetch(`${SITE_URL}${asset}`)).arrayBuffer();
+    for (const asset of new Set(html.match(/\/assets\/[\w.-]+\.(?:js|css)/g) ?? []))
+      await (await fetch(`${SITE_URL}${asset}`)).arrayBuffer();
   }
 }
 
 /** The CPU slowdown for this machine: its benchmarkIndex ÷ 500, from Lighthouse runs at its default settings on the control. */
 async function calibrate() {
-  process.stdout.write(`  calibration: ${CALIBRATION_RUNS} run${CALIBRATION_RUNS > 1 ? "s" : ""} of Lighthouse's defaults on ${CONTROL.path} … `);
+  process.stdout.write(
+    `  calibration: ${CALIBRATION_RUNS} run${CALIBRATION_RUNS > 1 ? "s" : ""} of Lighthouse's defaults on ${CONTROL.path} … `,
+  );
   const indexes = [];
-  for (let i = 0; i < CALIBRATION_RUNS; i++) indexes.push(indexOf((await auditOnce(`${SITE_URL}${CONTROL.path}`, {})).lhr));
+  for (let i = 0; i < CALIBRATION_RUNS; i++)
+    indexes.push(indexOf((await auditOnce(`${SITE_URL}${CONTROL.path}`, {})).lhr));
   const index = median(indexes);
   log(`benchmarkIndex ${indexes.map((x) => Math.round(x)).join(", ")}`);
   if (!Number.isFinite(index)) fail("Lighthouse reported no benchmarkIndex");
@@ -295,11 +333,14 @@ function saveReport(name, report) {
 async function main() {
   const started = new Date();
   log(`npm run lighthouse — ${started.toISOString()}`);
-  log(`machine: ${availableParallelism()} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadAverage()}; node ${process.version}; Chrome ${CHROME_PATH}`);
+  log(
+    `machine: ${availableParallelism()} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadAverage()}; node ${process.version}; Chrome ${CHROME_PATH}`,
+  );
   if (OTHER_ROOT) log(`app: ${APP_ROOT} (BENCH_ROOT), build ${buildAbs}`);
   if (!existsSync(CHROME_PATH)) fail(`no browser at ${CHROME_PATH} (apt-get install chromium, or set CHROME_PATH)`);
   if (OTHER_ROOT) {
-    if (!existsSync(path.join(buildAbs, "server/index.js"))) fail(`no build at ${buildAbs} (BENCH_ROOT never builds: build it there first)`);
+    if (!existsSync(path.join(buildAbs, "server/index.js")))
+      fail(`no build at ${buildAbs} (BENCH_ROOT never builds: build it there first)`);
   } else {
     ensureBuild(BUILD_DIR);
   }
@@ -310,7 +351,12 @@ async function main() {
   rmSync(profileDir, { recursive: true, force: true });
   mkdirSync(profileDir, { recursive: true });
 
-  chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS, userDataDir: profileDir, logLevel: "error" });
+  chrome = await chromeLauncher.launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: CHROME_FLAGS,
+    userDataDir: profileDir,
+    logLevel: "error",
+  });
   log(`» Chromium on debugging port ${chrome.port} (pid ${chrome.pid})`);
 
   await warmUp();
@@ -375,7 +421,9 @@ async function main() {
   log("");
   for (const line of header) log(line);
   log("");
-  log(`Per page (mobile, simulated throttling at ${slowdown}×; scores ×100; median run of ${RUNS}; the control beside every figure)`);
+  log(
+    `Per page (mobile, simulated throttling at ${slowdown}×; scores ×100; median run of ${RUNS}; the control beside every figure)`,
+  );
   const checks = (lhr) => {
     const under = Object.keys(TARGET).filter((c) => (score(lhr, c) ?? 0) < TARGET[c]);
     if (!(tbtOf(lhr) <= maxTbt)) under.push("TBT");
@@ -449,7 +497,9 @@ async function main() {
   if (!anyFailing) log("  every category meets its target");
   log("");
   for (const line of header.filter((_, i) => i !== 3)) log(line);
-  log(`Reports: ${path.relative(root, reportDir)}/{${targets.map((p) => p.name).join(",")}}.report.{json,html}, summary.json`);
+  log(
+    `Reports: ${path.relative(root, reportDir)}/{${targets.map((p) => p.name).join(",")}}.report.{json,html}, summary.json`,
+  );
   const figures = (lhr) => ({
     scores: Object.fromEntries(CATEGORIES.map((c) => [c, score(lhr, c)])),
     totalBlockingTimeMs: Math.round(tbtOf(lhr)),
@@ -470,7 +520,13 @@ async function main() {
         cpuSlowdown: slowdown,
         cpuSlowdownFromEnv: SLOWDOWN_OVERRIDE !== null,
         steady: !(drift < 0.75 || drift > 1.33 || spread > 1.5),
-        control: { path: CONTROL.path, ...figures(control.lhr), medianTbtMs: Math.round(controlTbt), medianLcpMs: Math.round(controlLcp), tbtByRun: control.tbtByRun.map(Math.round) },
+        control: {
+          path: CONTROL.path,
+          ...figures(control.lhr),
+          medianTbtMs: Math.round(controlTbt),
+          medianLcpMs: Math.round(controlLcp),
+          tbtByRun: control.tbtByRun.map(Math.round),
+        },
         maxTbtMs: Math.round(maxTbt),
         pages: results.map(({ page, lhr, performanceByRun, tbtByRun }) => ({
           path: page.path,

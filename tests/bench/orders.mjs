@@ -58,8 +58,14 @@ async function race(db, owners) {
     while (next < owners.length) {
       const owner = owners[next++];
       const checkout = checkoutSchema.parse({
-        email: "bench@example.com", name: "Bench Buyer", line1: "1 Main St", city: "Austin", postcode: "73301",
-        country: "US", paymentMethod: "pay-on-delivery", checkoutToken: randomBytes(16).toString("base64url"),
+        email: "bench@example.com",
+        name: "Bench Buyer",
+        line1: "1 Main St",
+        city: "Austin",
+        postcode: "73301",
+        country: "US",
+        paymentMethod: "pay-on-delivery",
+        checkoutToken: randomBytes(16).toString("base64url"),
       });
       const t = performance.now();
       try {
@@ -91,7 +97,10 @@ async function run(kind) {
     await seedCatalog(db, { products: 200 });
     // Demand is 2 units from each of SHOPPERS/50 shoppers per product; 10 in stock means some must be refused.
     await db.updateTable("products").set({ stock_quantity: 10 }).execute();
-    const before = await db.selectFrom("products").select((eb) => eb.fn.sum("stock_quantity").as("n")).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom("products")
+      .select((eb) => eb.fn.sum("stock_quantity").as("n"))
+      .executeTakeFirstOrThrow();
     // The cold race's shoppers buy products 51–100, the warm race's products 1–50.
     const shoppers = async (prefix, count, firstProduct) => {
       const owners = [];
@@ -106,8 +115,14 @@ async function run(kind) {
     const warmOwners = await shoppers("warm", SHOPPERS, 1);
     const cold = await race(db, coldOwners);
     const warm = await race(db, warmOwners);
-    const after = await db.selectFrom("products").select((eb) => [eb.fn.sum("stock_quantity").as("n"), eb.fn.min("stock_quantity").as("min")]).executeTakeFirstOrThrow();
-    const sold = await db.selectFrom("order_lines").select((eb) => eb.fn.sum("quantity").as("n")).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("products")
+      .select((eb) => [eb.fn.sum("stock_quantity").as("n"), eb.fn.min("stock_quantity").as("min")])
+      .executeTakeFirstOrThrow();
+    const sold = await db
+      .selectFrom("order_lines")
+      .select((eb) => eb.fn.sum("quantity").as("n"))
+      .executeTakeFirstOrThrow();
     const oversold = Number(after.min) < 0 || Number(before.n) - Number(after.n) !== Number(sold.n ?? 0);
     const minStock = Number(after.min);
     return [
@@ -127,9 +142,13 @@ for (const kind of (process.env.BENCH_DIALECTS ?? "sqlite,postgres").split(","))
     console.log(`${kind}: skipped (${error.message})`);
   }
 }
-console.log(`\nOrder placement (${SHOPPERS} checkouts per race, ${IN_FLIGHT} in flight, stock below demand; targets: warm PostgreSQL ≥ 500/s with p99 ≤ 50 ms, warm SQLite ≥ 1,000/s)`);
+console.log(
+  `\nOrder placement (${SHOPPERS} checkouts per race, ${IN_FLIGHT} in flight, stock below demand; targets: warm PostgreSQL ≥ 500/s with p99 ≤ 50 ms, warm SQLite ≥ 1,000/s)`,
+);
 console.log("dialect            placed  refused  orders/s  p50 ms  p99 ms  min stock  oversold");
 for (const r of rows) {
-  console.log(`${r.kind.padEnd(18)} ${String(r.placed).padStart(6)} ${String(r.refused).padStart(8)} ${r.ordersPerSecond.padStart(9)} ${r.p50.padStart(7)} ${r.p99.padStart(7)} ${String(r.minStock).padStart(10)}  ${r.oversold ? "YES — FAIL" : "none — PASS"}`);
+  console.log(
+    `${r.kind.padEnd(18)} ${String(r.placed).padStart(6)} ${String(r.refused).padStart(8)} ${r.ordersPerSecond.padStart(9)} ${r.p50.padStart(7)} ${r.p99.padStart(7)} ${String(r.minStock).padStart(10)}  ${r.oversold ? "YES — FAIL" : "none — PASS"}`,
+  );
 }
 process.exit(rows.some((r) => r.oversold) ? 1 : 0);

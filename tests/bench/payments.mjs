@@ -32,7 +32,17 @@ import pg from "pg";
 import { createDb } from "../../server/db/connection.ts";
 import { CookieJar } from "../support/cookie-jar.ts";
 import { createFakeStripe } from "../support/fake-stripe.mjs";
-import { ensureBuild, fail, killNow, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer } from "./support.mjs";
+import {
+  ensureBuild,
+  fail,
+  killNow,
+  log,
+  printTable,
+  root,
+  runBenchScript,
+  startStoreServer,
+  stopStoreServer,
+} from "./support.mjs";
 
 const args = process.argv.slice(2);
 const BUILD_DIR = process.env.BUILD_DIR || "build";
@@ -40,7 +50,11 @@ const PORT = Number(process.env.BENCH_PAYMENTS_PORT || 3870);
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS || 1000);
 const STOCK = Number(process.env.BENCH_STOCK || 10);
 const HOLD_MINUTES = Number(process.env.BENCH_HOLD_MINUTES || 0.1);
-const PG_URL = process.env.BENCH_DATABASE_URL || process.env.BENCH_PG_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+const PG_URL =
+  process.env.BENCH_DATABASE_URL ||
+  process.env.BENCH_PG_URL ||
+  process.env.TEST_DATABASE_URL ||
+  "postgres://postgres@127.0.0.1:5432/postgres";
 const WEBHOOK_SECRET = "whsec_bench_0123456789abcdef";
 const WEBHOOK_PATH = "/api/payments/stripe/webhook";
 const benchDir = path.join(root, ".tmp/bench");
@@ -54,11 +68,26 @@ function request(url, { method = "GET", headers = {}, body } = {}) {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { agent, host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) }, timeout: 120_000 },
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method,
+        headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
+        timeout: 120_000,
+      },
       (res) => {
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode, location: res.headers.location ?? null, setCookies: res.headers["set-cookie"] ?? [], text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode,
+            location: res.headers.location ?? null,
+            setCookies: res.headers["set-cookie"] ?? [],
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
         res.on("error", reject);
       },
     );
@@ -69,18 +98,27 @@ function request(url, { method = "GET", headers = {}, body } = {}) {
 }
 
 const form = (fields) => new URLSearchParams(fields).toString();
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
-const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const percentile = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 class BenchShopper {
   constructor(i) {
     this.jar = new CookieJar();
-    this.ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${(i & 255) || 1}`;
+    this.ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255 || 1}`;
     this.email = `bench.card.${i}.${randomBytes(3).toString("hex")}@example.com`;
   }
 
   async post(pathname, fields) {
-    const headers = { "content-type": "application/x-www-form-urlencoded", origin: SITE_URL, "sec-fetch-site": "same-origin", "x-forwarded-for": this.ip };
+    const headers = {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: SITE_URL,
+      "sec-fetch-site": "same-origin",
+      "x-forwarded-for": this.ip,
+    };
     if (this.jar.header()) headers.cookie = this.jar.header();
     const res = await request(`${SITE_URL}${pathname}`, { method: "POST", headers, body: form(fields) });
     this.jar.update(res.setCookies);
@@ -98,7 +136,12 @@ async function freshDatabase(kind) {
   if (kind === "sqlite") {
     const file = path.join(benchDir, `payments-${PORT}.db`);
     for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
-    return { env: { SQLITE_PATH: file, DATABASE_URL: "" }, open: () => createDb({ kind, sqlitePath: file }), drop: async () => undefined, label: "SQLite" };
+    return {
+      env: { SQLITE_PATH: file, DATABASE_URL: "" },
+      open: () => createDb({ kind, sqlitePath: file }),
+      drop: async () => undefined,
+      label: "SQLite",
+    };
   }
   const schema = `bench_payments_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: PG_URL });
@@ -140,7 +183,11 @@ async function teardown() {
 async function run(kind) {
   log(`\n» ${kind}: load average ${loadAverage()} at the start`);
   database = await freshDatabase(kind);
-  fake = createFakeStripe({ webhookUrl: `${SITE_URL}${WEBHOOK_PATH}`, webhookSecret: WEBHOOK_SECRET, retryDelaysMs: [500, 1000, 2000, 4000, 8000] });
+  fake = createFakeStripe({
+    webhookUrl: `${SITE_URL}${WEBHOOK_PATH}`,
+    webhookSecret: WEBHOOK_SECRET,
+    retryDelaysMs: [500, 1000, 2000, 4000, 8000],
+  });
   await fake.listen(PORT + 1);
   server = await startStoreServer({
     buildDir: BUILD_DIR,
@@ -163,18 +210,40 @@ async function run(kind) {
     },
   });
   db = database.open();
-  const product = await db.selectFrom("products").select(["id"]).where("archived_at", "is", null).where("stock_quantity", ">", 0).orderBy("id").executeTakeFirstOrThrow();
+  const product = await db
+    .selectFrom("products")
+    .select(["id"])
+    .where("archived_at", "is", null)
+    .where("stock_quantity", ">", 0)
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
   const productId = Number(product.id);
   await db.updateTable("products").set({ stock_quantity: STOCK }).where("id", "=", productId).execute();
-  const ledgerStart = Number((await db.selectFrom("stock_movements").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst())?.id ?? 0);
+  const ledgerStart = Number(
+    (
+      await db
+        .selectFrom("stock_movements")
+        .select((eb) => eb.fn.max("id").as("id"))
+        .executeTakeFirst()
+    )?.id ?? 0,
+  );
 
   // Every shopper puts one unit in a cart of its own.
   const shoppers = Array.from({ length: SHOPPERS }, (_, i) => new BenchShopper(i + 1));
   const cartStarted = performance.now();
-  const carts = await Promise.all(shoppers.map((s) => s.post("/cart", { intent: "add", productId: String(productId), quantity: "1" }).catch((e) => ({ status: 0, text: String(e) }))));
+  const carts = await Promise.all(
+    shoppers.map((s) =>
+      s
+        .post("/cart", { intent: "add", productId: String(productId), quantity: "1" })
+        .catch((e) => ({ status: 0, text: String(e) })),
+    ),
+  );
   const cartSeconds = (performance.now() - cartStarted) / 1000;
   const badCarts = carts.filter((r) => r.status !== 302);
-  if (badCarts.length) fail(`${badCarts.length} add-to-cart requests failed, e.g. ${badCarts[0].status}: ${badCarts[0].text.slice(0, 200)}`);
+  if (badCarts.length)
+    fail(
+      `${badCarts.length} add-to-cart requests failed, e.g. ${badCarts[0].status}: ${badCarts[0].text.slice(0, 200)}`,
+    );
 
   // All check out by card at the same moment.
   const outcome = { created: 0, refused: 0, unavailable: 0, errors: 0, paid: 0, paymentRefused: 0 };
@@ -188,8 +257,18 @@ async function run(kind) {
   await Promise.all(
     shoppers.map(async (s) => {
       const fields = {
-        email: s.email, name: "Bench Buyer", line1: "1 Main Street", line2: "", city: "New York", region: "NY", postcode: "10001", country: "US",
-        paymentMethod: "card", businessName: "", taxNumber: "", checkoutToken: randomBytes(18).toString("base64url"),
+        email: s.email,
+        name: "Bench Buyer",
+        line1: "1 Main Street",
+        line2: "",
+        city: "New York",
+        region: "NY",
+        postcode: "10001",
+        country: "US",
+        paymentMethod: "card",
+        businessName: "",
+        taxNumber: "",
+        checkoutToken: randomBytes(18).toString("base64url"),
       };
       const t = performance.now();
       let res;
@@ -222,7 +301,11 @@ async function run(kind) {
   const checkoutSeconds = (performance.now() - started) / 1000;
 
   async function pay(winner) {
-    const res = await request(winner.payUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay" });
+    const res = await request(winner.payUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "action=pay",
+    });
     if (res.status !== 303) {
       outcome.paymentRefused++;
       winner.pays = false;
@@ -244,8 +327,16 @@ async function run(kind) {
       .where("payment_method", "=", "card")
       .groupBy(["status", "payment_status"])
       .execute();
-    const count = (status, payment) => rows.filter((r) => r.status === status && (!payment || r.payment_status === payment)).reduce((n, r) => n + Number(r.n), 0);
-    return { placedPaid: count("placed", "paid"), expired: count("expired"), awaiting: count("awaiting_payment"), other: rows.filter((r) => !["placed", "expired", "awaiting_payment"].includes(r.status)) };
+    const count = (status, payment) =>
+      rows
+        .filter((r) => r.status === status && (!payment || r.payment_status === payment))
+        .reduce((n, r) => n + Number(r.n), 0);
+    return {
+      placedPaid: count("placed", "paid"),
+      expired: count("expired"),
+      awaiting: count("awaiting_payment"),
+      other: rows.filter((r) => !["placed", "expired", "awaiting_payment"].includes(r.status)),
+    };
   };
   let state = await tally();
   while (Date.now() < deadline && (state.awaiting > 0 || state.placedPaid < outcome.paid)) {
@@ -256,8 +347,16 @@ async function run(kind) {
   state = await tally();
   const seconds = (performance.now() - started) / 1000;
 
-  const finalStock = Number((await db.selectFrom("products").select("stock_quantity").where("id", "=", productId).executeTakeFirstOrThrow()).stock_quantity);
-  const ledger = await db.selectFrom("stock_movements").select(["delta", "reason"]).where("product_id", "=", productId).where("id", ">", ledgerStart).execute();
+  const finalStock = Number(
+    (await db.selectFrom("products").select("stock_quantity").where("id", "=", productId).executeTakeFirstOrThrow())
+      .stock_quantity,
+  );
+  const ledger = await db
+    .selectFrom("stock_movements")
+    .select(["delta", "reason"])
+    .where("product_id", "=", productId)
+    .where("id", ">", ledgerStart)
+    .execute();
   const ledgerSum = ledger.reduce((n, m) => n + Number(m.delta), 0);
   const released = ledger.filter((m) => m.reason === "order_released").length;
   // Units the orders hold or sold: never more than there were.
@@ -269,20 +368,45 @@ async function run(kind) {
     .where("orders.status", "in", ["placed", "awaiting_payment", "awaiting_confirmation"])
     .executeTakeFirst();
   const held = Number(heldRows?.n ?? 0);
-  const oversold = Math.max(0, held - STOCK, -finalStock, STOCK + ledgerSum !== finalStock ? Math.abs(STOCK + ledgerSum - finalStock) : 0);
+  const oversold = Math.max(
+    0,
+    held - STOCK,
+    -finalStock,
+    STOCK + ledgerSum !== finalStock ? Math.abs(STOCK + ledgerSum - finalStock) : 0,
+  );
   const abandoned = winners.filter((w) => !w.pays).length + outcome.unavailable;
   const notReleased = abandoned - state.expired;
   const notPlaced = outcome.paid - state.placedPaid;
   latencies.sort((a, b) => a - b);
   wonLatencies.sort((a, b) => a - b);
-  const mails = Number((await db.selectFrom("mail_queue").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const mails = Number(
+    (
+      await db
+        .selectFrom("mail_queue")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const undelivered = fake.events.filter((e) => e.delivery_status !== "delivered").length;
-  const ordersInDb = Number((await db.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const ordersInDb = Number(
+    (
+      await db
+        .selectFrom("orders")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
   await teardown();
-  log(`  add to cart: ${SHOPPERS} at once in ${cartSeconds.toFixed(1)} s; checkout answers: ${[...statuses].map(([s, n]) => `${n}× ${s}`).join(", ")}${errorSample ? ` (e.g. ${errorSample})` : ""}`);
-  log(`  the winners had their payment page after ${wonLatencies.length ? `${(wonLatencies[0] / 1000).toFixed(1)}–${(wonLatencies.at(-1) / 1000).toFixed(1)} s (median ${(percentile(wonLatencies, 50) / 1000).toFixed(1)} s)` : "—"}; hold ${(HOLD_MINUTES * 60).toFixed(0)} s`);
-  log(`  webhooks: ${undelivered} of the stand-in's events not delivered; order mails queued: ${mails} (one per paid order expected)`);
+  log(
+    `  add to cart: ${SHOPPERS} at once in ${cartSeconds.toFixed(1)} s; checkout answers: ${[...statuses].map(([s, n]) => `${n}× ${s}`).join(", ")}${errorSample ? ` (e.g. ${errorSample})` : ""}`,
+  );
+  log(
+    `  the winners had their payment page after ${wonLatencies.length ? `${(wonLatencies[0] / 1000).toFixed(1)}–${(wonLatencies.at(-1) / 1000).toFixed(1)} s (median ${(percentile(wonLatencies, 50) / 1000).toFixed(1)} s)` : "—"}; hold ${(HOLD_MINUTES * 60).toFixed(0)} s`,
+  );
+  log(
+    `  webhooks: ${undelivered} of the stand-in's events not delivered; order mails queued: ${mails} (one per paid order expected)`,
+  );
   return {
     kind,
     created: ordersInDb,
@@ -308,28 +432,65 @@ async function run(kind) {
 await runBenchScript("payments", {
   async main() {
     mkdirSync(benchDir, { recursive: true });
-    log(`Card payments benchmark — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`);
-    log(`${SHOPPERS} shoppers racing by card for ${STOCK} units; PAYMENT_HOLD_MINUTES=${HOLD_MINUTES}, PAYMENT_RECONCILE_SECONDS=1`);
+    log(
+      `Card payments benchmark — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`,
+    );
+    log(
+      `${SHOPPERS} shoppers racing by card for ${STOCK} units; PAYMENT_HOLD_MINUTES=${HOLD_MINUTES}, PAYMENT_RECONCILE_SECONDS=1`,
+    );
     ensureBuild(BUILD_DIR);
     const rows = [];
     if (!args.includes("--skip-sqlite")) rows.push(await run("sqlite"));
     if (!args.includes("--skip-pg")) rows.push(await run("postgres"));
     log("");
     printTable(
-      ["database", "orders created", "refused (out of stock)", "paid", "abandoned", "released after hold", "final stock", "oversold", "checkouts s", "run s", "checkout p50 ms", "checkout p99 ms", "errors"],
-      rows.map((r) => [r.kind, r.created, r.refused, r.paid, r.abandoned, r.released, r.finalStock, r.oversold, r.checkoutSeconds.toFixed(1), r.seconds.toFixed(1), r.p50.toFixed(0), r.p99.toFixed(0), r.errors]),
+      [
+        "database",
+        "orders created",
+        "refused (out of stock)",
+        "paid",
+        "abandoned",
+        "released after hold",
+        "final stock",
+        "oversold",
+        "checkouts s",
+        "run s",
+        "checkout p50 ms",
+        "checkout p99 ms",
+        "errors",
+      ],
+      rows.map((r) => [
+        r.kind,
+        r.created,
+        r.refused,
+        r.paid,
+        r.abandoned,
+        r.released,
+        r.finalStock,
+        r.oversold,
+        r.checkoutSeconds.toFixed(1),
+        r.seconds.toFixed(1),
+        r.p50.toFixed(0),
+        r.p99.toFixed(0),
+        r.errors,
+      ]),
     );
     log(`\nLoad average after: ${loadAverage()}`);
-    const problems = rows.flatMap((r) => [
-      r.oversold > 0 && `${r.kind}: ${r.oversold} unit(s) oversold`,
-      r.notReleased > 0 && `${r.kind}: ${r.notReleased} abandoned reservation(s) not released after the hold`,
-      r.notPlaced > 0 && `${r.kind}: ${r.notPlaced} paid order(s) not placed`,
-      r.paymentRefused > 0 && `${r.kind}: note: ${r.paymentRefused} payer(s) found the payment page closed (the hold ran out before they paid)`,
-      !r.mailsOk && `${r.kind}: note: the order mails don't match the paid orders one to one`,
-      r.created !== r.answeredCreated && `${r.kind}: note: ${r.created} orders in the database, ${r.answeredCreated} checkouts answered with a payment page`,
-    ]).filter(Boolean);
+    const problems = rows
+      .flatMap((r) => [
+        r.oversold > 0 && `${r.kind}: ${r.oversold} unit(s) oversold`,
+        r.notReleased > 0 && `${r.kind}: ${r.notReleased} abandoned reservation(s) not released after the hold`,
+        r.notPlaced > 0 && `${r.kind}: ${r.notPlaced} paid order(s) not placed`,
+        r.paymentRefused > 0 &&
+          `${r.kind}: note: ${r.paymentRefused} payer(s) found the payment page closed (the hold ran out before they paid)`,
+        !r.mailsOk && `${r.kind}: note: the order mails don't match the paid orders one to one`,
+        r.created !== r.answeredCreated &&
+          `${r.kind}: note: ${r.created} orders in the database, ${r.answeredCreated} checkouts answered with a payment page`,
+      ])
+      .filter(Boolean);
     for (const p of problems) log(p);
-    if (rows.some((r) => r.oversold > 0 || r.notReleased > 0 || r.notPlaced > 0)) fail("FAIL: the reliability bar was not met");
+    if (rows.some((r) => r.oversold > 0 || r.notReleased > 0 || r.notPlaced > 0))
+      fail("FAIL: the reliability bar was not met");
     log("PASS: nothing oversold, every abandoned reservation released, every paid order placed");
   },
   async cleanup() {

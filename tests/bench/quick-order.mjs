@@ -27,7 +27,22 @@ import { cpus } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { createDb } from "../../server/db/connection.ts";
-import { ensureBuild, ensurePgDatabase, fail, killNow, loadAverage, log, numberFlag, percentile, printTable, root, runBenchScript, seedProducts, startStoreServer, stopStoreServer } from "./support.mjs";
+import {
+  ensureBuild,
+  ensurePgDatabase,
+  fail,
+  killNow,
+  loadAverage,
+  log,
+  numberFlag,
+  percentile,
+  printTable,
+  root,
+  runBenchScript,
+  seedProducts,
+  startStoreServer,
+  stopStoreServer,
+} from "./support.mjs";
 
 const args = process.argv.slice(2);
 
@@ -63,7 +78,12 @@ async function cartTotals(db) {
 /** One post from a guest without a cookie; the time is the whole answer. */
 async function post(intent, csv) {
   const started = performance.now();
-  const res = await fetch(`${SITE_URL}/quick-order`, { method: "POST", headers: { origin: SITE_URL }, body: new URLSearchParams({ intent, csv }), redirect: "manual" });
+  const res = await fetch(`${SITE_URL}/quick-order`, {
+    method: "POST",
+    headers: { origin: SITE_URL },
+    body: new URLSearchParams({ intent, csv }),
+    redirect: "manual",
+  });
   const html = await res.text();
   const ms = performance.now() - started;
   if (res.status !== 200) fail(`${intent}: /quick-order answered ${res.status}: ${html.slice(0, 300)}`);
@@ -75,12 +95,20 @@ async function sample(intent, db, pool) {
   const csv = csvFrom(pool);
   const before = intent === "add" ? await cartTotals(db) : null;
   const { ms, html, bytes } = await post(intent, csv);
-  const expected = intent === "check" ? `${LINES} lines ready.` : `${LINES} lines (${UNITS.toLocaleString("en-US")} units) added to your cart.`;
-  if (!html.includes(expected)) fail(`${intent}: the page does not say "${expected}": ${html.match(/role="status"[^>]*>([^<]{0,300})/)?.[1] ?? html.slice(0, 300)}`);
+  const expected =
+    intent === "check"
+      ? `${LINES} lines ready.`
+      : `${LINES} lines (${UNITS.toLocaleString("en-US")} units) added to your cart.`;
+  if (!html.includes(expected))
+    fail(
+      `${intent}: the page does not say "${expected}": ${html.match(/role="status"[^>]*>([^<]{0,300})/)?.[1] ?? html.slice(0, 300)}`,
+    );
   if (before) {
     const after = await cartTotals(db);
     if (after.lines - before.lines !== LINES || after.units - before.units !== UNITS) {
-      fail(`add: the carts gained ${after.lines - before.lines} lines and ${after.units - before.units} units, not ${LINES} and ${UNITS}`);
+      fail(
+        `add: the carts gained ${after.lines - before.lines} lines and ${after.units - before.units} units, not ${LINES} and ${UNITS}`,
+      );
     }
   }
   return { ms, bytes };
@@ -120,11 +148,26 @@ async function benchDatabase(kind, env, open) {
   db = open();
   await db.deleteFrom("cart_items").execute();
   const pool = (
-    await db.selectFrom("products").select("sku").where("archived_at", "is", null).where("stock_quantity", ">=", 100).execute()
+    await db
+      .selectFrom("products")
+      .select("sku")
+      .where("archived_at", "is", null)
+      .where("stock_quantity", ">=", 100)
+      .execute()
   ).map((r) => r.sku);
-  const products = Number((await db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-  if (products < PRODUCTS || pool.length < LINES) fail(`${kind}: ${products} products, ${pool.length} with 100 or more in stock`);
-  log(`  ${products.toLocaleString("en-US")} products, ${pool.length.toLocaleString("en-US")} live with ≥ 100 in stock to draw SKUs from`);
+  const products = Number(
+    (
+      await db
+        .selectFrom("products")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  if (products < PRODUCTS || pool.length < LINES)
+    fail(`${kind}: ${products} products, ${pool.length} with 100 or more in stock`);
+  log(
+    `  ${products.toLocaleString("en-US")} products, ${pool.length.toLocaleString("en-US")} live with ≥ 100 in stock to draw SKUs from`,
+  );
   server = await startStoreServer({
     buildDir: BUILD_DIR,
     port: PORT,
@@ -136,13 +179,25 @@ async function benchDatabase(kind, env, open) {
   const cart = await cartTotals(db);
   await teardown();
   const adds = WARM_UP + ROUNDS * SAMPLES;
-  log(`  carts afterwards: ${cart.lines.toLocaleString("en-US")} lines, ${cart.units.toLocaleString("en-US")} units (${adds} adds of ${LINES} lines: ${(adds * LINES).toLocaleString("en-US")} expected)`);
-  log(`  answer size: check ${Math.round(results.check.bytes / 1024)} KB, add ${Math.round(results.add.bytes / 1024)} KB of HTML`);
+  log(
+    `  carts afterwards: ${cart.lines.toLocaleString("en-US")} lines, ${cart.units.toLocaleString("en-US")} units (${adds} adds of ${LINES} lines: ${(adds * LINES).toLocaleString("en-US")} expected)`,
+  );
+  log(
+    `  answer size: check ${Math.round(results.check.bytes / 1024)} KB, add ${Math.round(results.add.bytes / 1024)} KB of HTML`,
+  );
   const rows = [];
   for (const intent of ["check", "add"]) {
     const { rounds, median } = results[intent];
-    rounds.forEach((r, i) => rows.push([`${intent} round ${i + 1}`, r.p50.toFixed(0), r.p95.toFixed(0), r.max.toFixed(0), ""]));
-    rows.push([`${intent} median round`, median.p50.toFixed(0), median.p95.toFixed(0), median.max.toFixed(0), intent === "add" ? (median.p95 <= TARGET_MS ? "yes" : "NO") : "n/a"]);
+    rounds.forEach((r, i) =>
+      rows.push([`${intent} round ${i + 1}`, r.p50.toFixed(0), r.p95.toFixed(0), r.max.toFixed(0), ""]),
+    );
+    rows.push([
+      `${intent} median round`,
+      median.p50.toFixed(0),
+      median.p95.toFixed(0),
+      median.max.toFixed(0),
+      intent === "add" ? (median.p95 <= TARGET_MS ? "yes" : "NO") : "n/a",
+    ]);
   }
   log(`\n${kind}: ${ROUNDS} rounds × ${SAMPLES} requests of ${LINES} lines each, ms`);
   printTable(["request", "p50", "p95", "max", `p95 ≤ ${TARGET_MS}`], rows);
@@ -152,21 +207,34 @@ async function benchDatabase(kind, env, open) {
 await runBenchScript("quick-order", {
   async main() {
     mkdirSync(benchDir, { recursive: true });
-    log(`Quick order benchmark — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`);
+    log(
+      `Quick order benchmark — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`,
+    );
     ensureBuild(BUILD_DIR);
     const summary = [];
     if (!args.includes("--skip-sqlite")) {
       const file = path.join(benchDir, "trade-100k.db");
-      summary.push(await benchDatabase("sqlite", { SQLITE_PATH: file }, () => createDb({ kind: "sqlite", sqlitePath: file })));
+      summary.push(
+        await benchDatabase("sqlite", { SQLITE_PATH: file }, () => createDb({ kind: "sqlite", sqlitePath: file })),
+      );
     }
     if (!args.includes("--skip-pg")) {
       const url = await ensurePgDatabase(PG_BASE, "toolstore_bench_trade");
-      summary.push(await benchDatabase("postgres", { DATABASE_URL: url }, () => createDb({ kind: "postgres", url, poolSize: 2 })));
+      summary.push(
+        await benchDatabase("postgres", { DATABASE_URL: url }, () => createDb({ kind: "postgres", url, poolSize: 2 })),
+      );
     }
     log("\nSummary (median round), ms");
     printTable(
       ["database", "check p50", "check p95", "add p50", "add p95", `add p95 ≤ ${TARGET_MS}`],
-      summary.map((s) => [s.kind, s.check.median.p50.toFixed(0), s.check.median.p95.toFixed(0), s.add.median.p50.toFixed(0), s.add.median.p95.toFixed(0), s.add.median.p95 <= TARGET_MS ? "yes" : "NO"]),
+      summary.map((s) => [
+        s.kind,
+        s.check.median.p50.toFixed(0),
+        s.check.median.p95.toFixed(0),
+        s.add.median.p50.toFixed(0),
+        s.add.median.p95.toFixed(0),
+        s.add.median.p95 <= TARGET_MS ? "yes" : "NO",
+      ]),
     );
     log(`\nLoad average after: ${loadAverage()}`);
   },

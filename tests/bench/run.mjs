@@ -21,13 +21,34 @@
 // page cache fill as it would on a server that has been up a while), BENCH_REBUILD (1 = build even
 // when a build exists).
 import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
-import { ensureBuild as ensureBuildIn, fail, killNow, log, printTable, root, runBenchScript, startStoreServer, stopStoreServer, writeStaticCopy, zipfSampler } from "./support.mjs";
+import {
+  ensureBuild as ensureBuildIn,
+  fail,
+  killNow,
+  log,
+  printTable,
+  root,
+  runBenchScript,
+  startStoreServer,
+  stopStoreServer,
+  writeStaticCopy,
+  zipfSampler,
+} from "./support.mjs";
 
 const ensureBuild = () => ensureBuildIn(BUILD_DIR);
 
@@ -78,8 +99,14 @@ function readCatalog() {
   let db;
   try {
     db = new DatabaseSync(dbPath, { readOnly: true });
-    const ids = db.prepare("SELECT id FROM products ORDER BY id").all().map((r) => Number(r.id));
-    const inStock = db.prepare("SELECT id FROM products WHERE stock_quantity > 0 ORDER BY id").all().map((r) => Number(r.id));
+    const ids = db
+      .prepare("SELECT id FROM products ORDER BY id")
+      .all()
+      .map((r) => Number(r.id));
+    const inStock = db
+      .prepare("SELECT id FROM products WHERE stock_quantity > 0 ORDER BY id")
+      .all()
+      .map((r) => Number(r.id));
     return { ids, inStock };
   } catch {
     return null; // no products table yet
@@ -92,7 +119,9 @@ function ensureCatalog() {
   mkdirSync(benchDir, { recursive: true });
   let catalog = readCatalog();
   if (catalog && catalog.ids.length >= PRODUCTS) {
-    log(`Using the existing catalog ${path.relative(root, dbPath)} (${catalog.ids.length.toLocaleString("en-US")} products)`);
+    log(
+      `Using the existing catalog ${path.relative(root, dbPath)} (${catalog.ids.length.toLocaleString("en-US")} products)`,
+    );
     return catalog;
   }
   runNode(
@@ -101,14 +130,21 @@ function ensureCatalog() {
     `Seeding ${PRODUCTS.toLocaleString("en-US")} products into ${path.relative(root, dbPath)}`,
   );
   catalog = readCatalog();
-  if (!catalog || catalog.ids.length < PRODUCTS) fail(`the seed left ${catalog?.ids.length ?? 0} products, expected ${PRODUCTS}`);
+  if (!catalog || catalog.ids.length < PRODUCTS)
+    fail(`the seed left ${catalog?.ids.length ?? 0} products, expected ${PRODUCTS}`);
   return catalog;
 }
 
 async function startServer() {
   log(`WEB_CONCURRENCY=${WEB_CONCURRENCY}`);
   // Migrations on a fresh 100k catalog can take a while.
-  server = await startStoreServer({ buildDir: BUILD_DIR, port: PORT, env: { WEB_CONCURRENCY, SQLITE_PATH: dbPath }, logPath, timeoutMs: 5 * 60_000 });
+  server = await startStoreServer({
+    buildDir: BUILD_DIR,
+    port: PORT,
+    env: { WEB_CONCURRENCY, SQLITE_PATH: dbPath },
+    logPath,
+    timeoutMs: 5 * 60_000,
+  });
 }
 
 async function stopServer() {
@@ -156,9 +192,12 @@ async function measure(name, opts) {
 
 function verdict(row, target, { okStatus = (code) => code >= 200 && code < 300 } = {}) {
   const reasons = [];
-  if (target.minRps !== undefined && row.rps < target.minRps) reasons.push(`${Math.round(row.rps)} < ${target.minRps} req/s`);
+  if (target.minRps !== undefined && row.rps < target.minRps)
+    reasons.push(`${Math.round(row.rps)} < ${target.minRps} req/s`);
   if (target.maxP99 !== undefined && row.p99 > target.maxP99) reasons.push(`p99 ${row.p99} > ${target.maxP99} ms`);
-  const bad = Object.entries(row.status).filter(([code]) => !okStatus(Number(code))).reduce((n, [, c]) => n + c, 0);
+  const bad = Object.entries(row.status)
+    .filter(([code]) => !okStatus(Number(code)))
+    .reduce((n, [, c]) => n + c, 0);
   if (bad > 0) reasons.push(`${bad} unexpected responses`);
   if (row.errors > 0) reasons.push(`${row.errors} errors`);
   return reasons.length ? `FAIL (${reasons.join(", ")})` : "PASS";
@@ -228,14 +267,21 @@ async function main() {
   log(`npm run bench — ${started.toISOString()}`);
   log(
     `machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
-      `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}; node ${process.version}`,
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}; node ${process.version}`,
   );
   ensureBuild();
   const { ids, inStock } = ensureCatalog();
   await startServer();
   // The ceiling: a static copy of a product page (the same bytes, so the same size).
   staticCreated = true;
-  const { bytes: staticBytes } = await writeStaticCopy({ siteUrl: SITE_URL, clientDir: path.join(buildAbs, "client"), fromPath: "/shop/1", name: staticName });
+  const { bytes: staticBytes } = await writeStaticCopy({
+    siteUrl: SITE_URL,
+    clientDir: path.join(buildAbs, "client"),
+    fromPath: "/shop/1",
+    name: staticName,
+  });
 
   // Every target should answer 200 before we time it.
   for (const p of ["/", "/shop", `/shop/${ids[ids.length - 1]}`]) {
@@ -245,7 +291,9 @@ async function main() {
   }
 
   log("");
-  log(`Load: ${CONNECTIONS} connections, ${DURATION} s per target after a ${WARMUP} s warm-up, no Accept-Encoding (identity bodies)`);
+  log(
+    `Load: ${CONNECTIONS} connections, ${DURATION} s per target after a ${WARMUP} s warm-up, no Accept-Encoding (identity bodies)`,
+  );
   const randomProduct = () => ids[Math.floor(Math.random() * ids.length)];
   const rows = [];
   rows.push(await measure("/", { requests: [{ method: "GET", path: "/" }] }));
@@ -255,13 +303,17 @@ async function main() {
   rows.push(await measure("/shop/:id", { requests: [{ method: "GET", path: "/shop/1" }] }));
   rows.push(
     await measure("/shop/:id (random)", {
-      requests: [{ method: "GET", path: "/shop/1", setupRequest: (req) => ({ ...req, path: `/shop/${randomProduct()}` }) }],
+      requests: [
+        { method: "GET", path: "/shop/1", setupRequest: (req) => ({ ...req, path: `/shop/${randomProduct()}` }) },
+      ],
     }),
   );
   const zipfProduct = zipfSampler(ids, ZIPF_EXPONENT);
   rows.push(
     await measure("/shop/:id (Zipf 1.1)", {
-      requests: [{ method: "GET", path: "/shop/1", setupRequest: (req) => ({ ...req, path: `/shop/${zipfProduct()}` }) }],
+      requests: [
+        { method: "GET", path: "/shop/1", setupRequest: (req) => ({ ...req, path: `/shop/${zipfProduct()}` }) },
+      ],
     }),
   );
   rows.push(await measure(`/${staticName}`, { requests: [{ method: "GET", path: `/${staticName}` }] }));
@@ -275,7 +327,9 @@ async function main() {
   );
   printTable(TABLE_HEADERS, [...rows, ...(cart ? [cart] : [])].map(tableRow));
   for (const r of [...rows, ...(cart ? [cart] : [])]) {
-    const codes = Object.entries(r.status).map(([c, n]) => `${c}×${n}`).join(", ");
+    const codes = Object.entries(r.status)
+      .map(([c, n]) => `${c}×${n}`)
+      .join(", ");
     if (Object.keys(r.status).some((c) => c !== "200")) log(`  ${r.name}: status codes ${codes}`);
   }
 
@@ -288,7 +342,9 @@ async function main() {
     ["/shop ≥ 400 req/s", verdict(byName["/shop"], TARGETS["/shop"])],
     [
       "add to cart p99 ≤ 30 ms",
-      cart ? verdict(cart, TARGETS["POST /cart (add)"], { okStatus: (c) => c >= 200 && c < 400 }) : "not measured (cart not implemented yet)",
+      cart
+        ? verdict(cart, TARGETS["POST /cart (add)"], { okStatus: (c) => c >= 200 && c < 400 })
+        : "not measured (cart not implemented yet)",
     ],
   ];
   printTable(["target", "result"], checks);
@@ -297,11 +353,20 @@ async function main() {
   log("");
   // Not one of the issue's targets: the worst case, where the micro-cache can never hit.
   const worst = byName["/shop/:id (random)"];
-  const stress = [["/shop/:id, a different product every request (nothing cached), against the same 800 req/s, p99 50 ms", verdict(worst, TARGETS["/shop/:id"]).replace(/^PASS$/, "meets it").replace(/^FAIL/, "below it")]];
+  const stress = [
+    [
+      "/shop/:id, a different product every request (nothing cached), against the same 800 req/s, p99 50 ms",
+      verdict(worst, TARGETS["/shop/:id"])
+        .replace(/^PASS$/, "meets it")
+        .replace(/^FAIL/, "below it"),
+    ],
+  ];
   log("Stress figure (beyond the targets)");
   printTable(["measure", "result"], stress);
   log("");
-  log(`Product pages against the static ceiling measured in this run (issue 15; ceiling ${fmt(byName[`/${staticName}`].rps)} req/s)`);
+  log(
+    `Product pages against the static ceiling measured in this run (issue 15; ceiling ${fmt(byName[`/${staticName}`].rps)} req/s)`,
+  );
   const ceiling = byName[`/${staticName}`].rps;
   const ratios = Object.entries(RATIO_TARGETS).map(([name, target]) => {
     const row = byName[name];
@@ -310,7 +375,13 @@ async function main() {
     if (row.ratio < target.minRatio) reasons.push(`${fmt(100 * row.ratio)} % < ${100 * target.minRatio} %`);
     const base = verdict(row, { maxP99: target.maxP99 });
     if (base !== "PASS") reasons.push(base.replace(/^FAIL \((.*)\)$/, "$1"));
-    return [name, `${fmt(100 * row.ratio, 1)} %`, fmt(row.p99), `≥ ${100 * target.minRatio} %, p99 ≤ ${target.maxP99} ms`, reasons.length ? `FAIL (${reasons.join(", ")})` : "PASS"];
+    return [
+      name,
+      `${fmt(100 * row.ratio, 1)} %`,
+      fmt(row.p99),
+      `≥ ${100 * target.minRatio} %, p99 ≤ ${target.maxP99} ms`,
+      reasons.length ? `FAIL (${reasons.join(", ")})` : "PASS",
+    ];
   });
   printTable(["page", "share of static", "p99 ms", "target", "result"], ratios);
 
@@ -318,7 +389,19 @@ async function main() {
   writeFileSync(
     resultFile,
     JSON.stringify(
-      { date: started.toISOString(), loadAverage: loadavg(), webConcurrency: WEB_CONCURRENCY, connections: CONNECTIONS, duration: DURATION, staticBytes, rows, cart, checks, stress, ratios },
+      {
+        date: started.toISOString(),
+        loadAverage: loadavg(),
+        webConcurrency: WEB_CONCURRENCY,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        staticBytes,
+        rows,
+        cart,
+        checks,
+        stress,
+        ratios,
+      },
       null,
       2,
     ),

@@ -57,9 +57,46 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const benchDir = path.join(root, ".tmp/bench");
 
 const QUERIES = {
-  "one word": ["hammer", "saw", "gloves", "ladder", "wrench", "chisel", "trowel", "multimeter", "respirator", "sander", "pliers", "clamp"],
-  "two words": ["cordless drill", "claw hammer", "safety glasses", "circular saw", "tape measure", "work gloves", "angle grinder", "spirit level", "pipe wrench", "paint roller"],
-  typo: ["hamer", "dril", "glovs", "chisle", "Forgcrest", "tidwell", "multimetr", "laddr", "wrnch", "respirtor", "sandr", "plyers"],
+  "one word": [
+    "hammer",
+    "saw",
+    "gloves",
+    "ladder",
+    "wrench",
+    "chisel",
+    "trowel",
+    "multimeter",
+    "respirator",
+    "sander",
+    "pliers",
+    "clamp",
+  ],
+  "two words": [
+    "cordless drill",
+    "claw hammer",
+    "safety glasses",
+    "circular saw",
+    "tape measure",
+    "work gloves",
+    "angle grinder",
+    "spirit level",
+    "pipe wrench",
+    "paint roller",
+  ],
+  typo: [
+    "hamer",
+    "dril",
+    "glovs",
+    "chisle",
+    "Forgcrest",
+    "tidwell",
+    "multimetr",
+    "laddr",
+    "wrnch",
+    "respirtor",
+    "sandr",
+    "plyers",
+  ],
   "broad (drill)": ["drill"],
 };
 const TARGET_P95_MS = 20;
@@ -69,7 +106,13 @@ const SUGGEST_TARGET = { minRatio: 0.5, maxP99: 30 };
 const NEW_QUERY_TARGET = { minRatio: 0.2, maxP99: 100 };
 
 /** What a shopper types into the search box, letter by letter, from two letters on. */
-const SUGGEST_PREFIXES = [...new Set([...QUERIES["one word"], ...QUERIES["two words"]].flatMap((q) => Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2)).filter((p) => !p.endsWith(" "))))];
+const SUGGEST_PREFIXES = [
+  ...new Set(
+    [...QUERIES["one word"], ...QUERIES["two words"]].flatMap((q) =>
+      Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 2)).filter((p) => !p.endsWith(" ")),
+    ),
+  ),
+];
 
 /**
  * Search queries that are each asked once: two or three neighbouring words of a product title (what
@@ -81,7 +124,10 @@ function newQueries(sqliteFile) {
   const phrases = new Set();
   try {
     for (const { title } of db.prepare("SELECT title FROM products ORDER BY id").iterate()) {
-      const words = String(title).toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+      const words = String(title)
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w.length > 1);
       for (let i = 0; i + 1 < words.length; i++) {
         phrases.add(`${words[i]} ${words[i + 1]}`);
         if (i + 2 < words.length) phrases.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
@@ -108,16 +154,22 @@ function log(line = "") {
 
 function machine() {
   const c = cpus();
-  return `${c.length} cores (${c[0]?.model.trim() ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.versions.node}, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")}`;
+  return `${c.length} cores (${c[0]?.model.trim() ?? "?"}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.versions.node}, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ")}`;
 }
 
 function seed(env, products, label) {
   log(`» Seeding ${products.toLocaleString("en-US")} products into ${label} (this takes a while)`);
-  const result = spawnSync(process.execPath, [path.join(root, "server/db/seed/cli.ts"), "--products", String(products)], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, ...env },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, "server/db/seed/cli.ts"), "--products", String(products)],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, ...env },
+    },
+  );
   if (result.status !== 0) throw new Error(`seeding ${label} failed (exit ${result.status ?? result.signal})`);
 }
 
@@ -160,7 +212,12 @@ async function ensurePostgres(name, products) {
   await probe.end();
   if (count < products) seed({ DATABASE_URL: url }, products, `PostgreSQL ${name}`);
   else log(`Using PostgreSQL ${name} (${count.toLocaleString("en-US")} products)`);
-  const db = createDb({ kind: "postgres", url, poolSize: 4, preparedStatements: process.env.PG_PREPARED_STATEMENTS !== "off" });
+  const db = createDb({
+    kind: "postgres",
+    url,
+    poolSize: 4,
+    preparedStatements: process.env.PG_PREPARED_STATEMENTS !== "off",
+  });
   await migrateToLatest(db);
   return { db, url };
 }
@@ -199,7 +256,9 @@ async function latency(db, label) {
       max: times.at(-1),
       avgResults: Math.round(total / ITERATIONS),
     });
-    log(`  ${label} · ${kind}: p50 ${percentile(times, 0.5).toFixed(2)} ms, p95 ${percentile(times, 0.95).toFixed(2)} ms`);
+    log(
+      `  ${label} · ${kind}: p50 ${percentile(times, 0.5).toFixed(2)} ms, p95 ${percentile(times, 0.95).toFixed(2)} ms`,
+    );
   }
   return rows;
 }
@@ -262,7 +321,12 @@ async function ssr(label, env, pages) {
 
     // The ceilings: a static copy of a suggestion answer and of a result page, from the same server.
     const staticCopy = async (name, fromPath) => {
-      const { bytes, file } = await writeStaticCopy({ siteUrl: base, clientDir: path.join(root, BUILD_DIR, "client"), fromPath, name });
+      const { bytes, file } = await writeStaticCopy({
+        siteUrl: base,
+        clientDir: path.join(root, BUILD_DIR, "client"),
+        fromPath,
+        name,
+      });
       staticFiles.push(file);
       return bytes;
     };
@@ -280,7 +344,10 @@ async function ssr(label, env, pages) {
       return () => paths[i++ % paths.length];
     };
     const suggestBytes = await staticCopy("bench-suggest-static.json", "/search/suggest?q=ham");
-    const suggestCeiling = await measure(`static copy of a suggestion answer (${suggestBytes} B)`, inTurn(["/bench-suggest-static.json"]));
+    const suggestCeiling = await measure(
+      `static copy of a suggestion answer (${suggestBytes} B)`,
+      inTurn(["/bench-suggest-static.json"]),
+    );
     const suggest = await measure(
       `/search/suggest?q=… (${SUGGEST_PREFIXES.length} prefixes in turn)`,
       inTurn(SUGGEST_PREFIXES.map((q) => `/search/suggest?q=${encodeURIComponent(q)}`)),
@@ -296,22 +363,40 @@ async function ssr(label, env, pages) {
       () => `/search/suggest?q=… (a new prefix every request; ${prefixesAsked.toLocaleString("en-US")} asked)`,
       () => `/search/suggest?${new URLSearchParams({ q: prefixes[prefixesAsked++ % prefixes.length] })}`,
     );
-    ratios.push({ catalog: label, what: "suggestions, a new prefix each time (reference)", row: uncachedSuggest, ceiling: suggestCeiling, target: null });
+    ratios.push({
+      catalog: label,
+      what: "suggestions, a new prefix each time (reference)",
+      row: uncachedSuggest,
+      ceiling: suggestCeiling,
+      target: null,
+    });
     const pageBytes = await staticCopy("bench-search-static.html", "/shop?q=cordless+drill");
-    const pageCeiling = await measure(`static copy of a result page (${pageBytes} B)`, inTurn(["/bench-search-static.html"]));
+    const pageCeiling = await measure(
+      `static copy of a result page (${pageBytes} B)`,
+      inTurn(["/bench-search-static.html"]),
+    );
     // The warm-up and the run take queries from one list, so no query is asked twice (the page cache stores a page on its second ask).
     let asked = 0;
     const newQuery = await measure(
-      () => `/shop?q=… (a new query every request; ${asked.toLocaleString("en-US")} of ${queries.length.toLocaleString("en-US")} used)`,
+      () =>
+        `/shop?q=… (a new query every request; ${asked.toLocaleString("en-US")} of ${queries.length.toLocaleString("en-US")} used)`,
       () => `/shop?${new URLSearchParams({ q: queries[asked++ % queries.length] })}`,
     );
-    if (asked > queries.length) log(`  note: ${asked} requests but ${queries.length} distinct queries: some were asked twice`);
-    ratios.push({ catalog: label, what: "result pages, a new query each time", row: newQuery, ceiling: pageCeiling, target: NEW_QUERY_TARGET });
+    if (asked > queries.length)
+      log(`  note: ${asked} requests but ${queries.length} distinct queries: some were asked twice`);
+    ratios.push({
+      catalog: label,
+      what: "result pages, a new query each time",
+      row: newQuery,
+      ceiling: pageCeiling,
+      target: NEW_QUERY_TARGET,
+    });
   } finally {
     for (const file of staticFiles) rmSync(file, { force: true });
     await stopServer();
   }
-  for (const r of rows) log(`  ${r.catalog} · ${r.target}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}`);
+  for (const r of rows)
+    log(`  ${r.catalog} · ${r.target}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}`);
   return { rows, ratios };
 }
 
@@ -367,13 +452,14 @@ async function main() {
     if (!SKIP_SSR) {
       ensureBuild();
       log("SSR throughput:");
-      const runs = [await ssr("SQLite 100k", { SQLITE_PATH: path.join(benchDir, "search-100k.db"), DATABASE_URL: "" }, drillPages)];
+      const runs = [
+        await ssr("SQLite 100k", { SQLITE_PATH: path.join(benchDir, "search-100k.db"), DATABASE_URL: "" }, drillPages),
+      ];
       if (pgBench) runs.push(await ssr("PostgreSQL 100k", { DATABASE_URL: pgBench.url }, drillPages));
       for (const run of runs) {
         ssrRows.push(...run.rows);
         ratioRows.push(...run.ratios);
       }
-
     }
   } finally {
     await stopServer();
@@ -395,7 +481,9 @@ async function main() {
     log("| catalog | target | req/s | p50 ms | p99 ms | non-2xx | errors | ≥ 300 req/s |");
     log("|---|---|---:|---:|---:|---:|---:|---|");
     for (const r of ssrRows) {
-      log(`| ${r.catalog} | \`${r.target}\` | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.rps >= TARGET_RPS ? "PASS" : "FAIL"} |`);
+      log(
+        `| ${r.catalog} | \`${r.target}\` | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.rps >= TARGET_RPS ? "PASS" : "FAIL"} |`,
+      );
     }
   }
   if (ratioRows.length) {
@@ -406,7 +494,9 @@ async function main() {
     for (const { catalog, what, row, ceiling, target } of ratioRows) {
       const share = row.rps / ceiling.rps;
       if (!target) {
-        log(`| ${catalog} | ${what} | ${row.rps} | ${ceiling.rps} | ${(share * 100).toFixed(1)} % | ${row.p99} | — | ${row.non2xx || row.errors ? "non-2xx or errors" : "—"} |`);
+        log(
+          `| ${catalog} | ${what} | ${row.rps} | ${ceiling.rps} | ${(share * 100).toFixed(1)} % | ${row.p99} | — | ${row.non2xx || row.errors ? "non-2xx or errors" : "—"} |`,
+        );
         continue;
       }
       const misses = [];

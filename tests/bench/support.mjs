@@ -32,7 +32,9 @@ export function ensureBuild(buildDir) {
   if (existsSync(serverEntry) && process.env.BENCH_REBUILD !== "1") {
     const sources = ["app", "package.json", "vite.config.ts", "react-router.config.ts"].map((p) => path.join(root, p));
     const stale = statSync(serverEntry).mtimeMs < Math.max(...sources.map(newestMtime));
-    log(`Using the existing build in ${buildDir}${stale ? " (older than app/ sources: set BENCH_REBUILD=1 to rebuild)" : ""}`);
+    log(
+      `Using the existing build in ${buildDir}${stale ? " (older than app/ sources: set BENCH_REBUILD=1 to rebuild)" : ""}`,
+    );
     return;
   }
   log(`» Building into ${buildDir}`);
@@ -41,7 +43,8 @@ export function ensureBuild(buildDir) {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production", BUILD_DIR: buildDir },
   });
-  if (result.status !== 0 || !existsSync(serverEntry)) fail(`the build failed (exit ${result.status ?? result.signal})`);
+  if (result.status !== 0 || !existsSync(serverEntry))
+    fail(`the build failed (exit ${result.status ?? result.signal})`);
 }
 
 export function tail(file, lines = 20) {
@@ -228,16 +231,23 @@ export function numberFlag(name, fallback) {
 /** The p-th percentile of an ascending list (nearest rank). */
 export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-export const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+export const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 /** `npm run seed -- --products N` on the database `env` names (reused when already seeded). */
 export function seedProducts(kind, env, { products, authSecret }) {
   log(`» Seeding ${kind} (${products.toLocaleString("en-US")} products; reused when already there)`);
-  const result = spawnSync(process.execPath, ["--experimental-strip-types", "server/db/seed/cli.ts", "--products", String(products)], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, AUTH_SECRET: authSecret, DATABASE_URL: "", ...env },
-  });
+  const result = spawnSync(
+    process.execPath,
+    ["--experimental-strip-types", "server/db/seed/cli.ts", "--products", String(products)],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, AUTH_SECRET: authSecret, DATABASE_URL: "", ...env },
+    },
+  );
   if (result.status !== 0) fail(`seeding ${kind} failed`);
 }
 

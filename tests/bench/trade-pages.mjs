@@ -40,7 +40,22 @@ import { mkdirSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
 import { createDb } from "../../server/db/connection.ts";
-import { ensureBuild, ensurePgDatabase, fail, killNow, loadAverage, log, numberFlag, percentile, printTable, root, runBenchScript, seedProducts, startStoreServer, stopStoreServer } from "./support.mjs";
+import {
+  ensureBuild,
+  ensurePgDatabase,
+  fail,
+  killNow,
+  loadAverage,
+  log,
+  numberFlag,
+  percentile,
+  printTable,
+  root,
+  runBenchScript,
+  seedProducts,
+  startStoreServer,
+  stopStoreServer,
+} from "./support.mjs";
 
 const args = process.argv.slice(2);
 
@@ -111,8 +126,18 @@ async function ensureTradeBuyer(db, userId) {
   const now = new Date().toISOString();
   const category = await db.selectFrom("categories").select("id").where("slug", "=", CATEGORY_SLUG).executeTakeFirst();
   if (!category) fail(`no category ${CATEGORY_SLUG} in the bench database`);
-  let list = await db.selectFrom("price_lists").select("id").where("name", "=", PRICE_LIST).orderBy("id").executeTakeFirst();
-  if (!list) list = await db.insertInto("price_lists").values({ name: PRICE_LIST, created_at: now }).returning("id").executeTakeFirstOrThrow();
+  let list = await db
+    .selectFrom("price_lists")
+    .select("id")
+    .where("name", "=", PRICE_LIST)
+    .orderBy("id")
+    .executeTakeFirst();
+  if (!list)
+    list = await db
+      .insertInto("price_lists")
+      .values({ name: PRICE_LIST, created_at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("price_list_rules").where("price_list_id", "=", list.id).execute();
     await trx
@@ -124,15 +149,32 @@ async function ensureTradeBuyer(db, userId) {
       .execute();
   });
   if (!(await db.selectFrom("organization").select("id").where("id", "=", ORG_ID).executeTakeFirst())) {
-    await db.insertInto("organization").values({ id: ORG_ID, name: COMPANY, slug: "bench-trade-co", logo: null, metadata: null, createdAt: now }).execute();
+    await db
+      .insertInto("organization")
+      .values({ id: ORG_ID, name: COMPANY, slug: "bench-trade-co", logo: null, metadata: null, createdAt: now })
+      .execute();
   }
-  const member = await db.selectFrom("member").select(["id", "userId", "role"]).where("id", "=", MEMBER_ID).executeTakeFirst();
+  const member = await db
+    .selectFrom("member")
+    .select(["id", "userId", "role"])
+    .where("id", "=", MEMBER_ID)
+    .executeTakeFirst();
   if (!member) {
-    await db.insertInto("member").values({ id: MEMBER_ID, organizationId: ORG_ID, userId, role: "buyer", createdAt: now }).execute();
+    await db
+      .insertInto("member")
+      .values({ id: MEMBER_ID, organizationId: ORG_ID, userId, role: "buyer", createdAt: now })
+      .execute();
   } else if (member.userId !== userId || member.role !== "buyer") {
     await db.updateTable("member").set({ userId, role: "buyer" }).where("id", "=", MEMBER_ID).execute();
   }
-  const billing = { country: "US", tax_id: "12-3456789", billing_line1: "1 Main St", billing_city: "New York", billing_postcode: "10001", phone: "+1 212 555 0100" };
+  const billing = {
+    country: "US",
+    tax_id: "12-3456789",
+    billing_line1: "1 Main St",
+    billing_city: "New York",
+    billing_postcode: "10001",
+    phone: "+1 212 555 0100",
+  };
   let application = await db
     .selectFrom("trade_applications")
     .select("id")
@@ -143,22 +185,56 @@ async function ensureTradeBuyer(db, userId) {
   if (!application) {
     application = await db
       .insertInto("trade_applications")
-      .values({ user_id: userId, company_name: COMPANY, ...billing, status: "approved", reason: null, created_at: now, decided_at: now, decided_by: "bench", organization_id: ORG_ID })
+      .values({
+        user_id: userId,
+        company_name: COMPANY,
+        ...billing,
+        status: "approved",
+        reason: null,
+        created_at: now,
+        decided_at: now,
+        decided_by: "bench",
+        organization_id: ORG_ID,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
   }
-  const company = await db.selectFrom("companies").select(["price_list_id"]).where("organization_id", "=", ORG_ID).executeTakeFirst();
+  const company = await db
+    .selectFrom("companies")
+    .select(["price_list_id"])
+    .where("organization_id", "=", ORG_ID)
+    .executeTakeFirst();
   if (!company) {
     await db
       .insertInto("companies")
-      .values({ organization_id: ORG_ID, application_id: application.id, name: COMPANY, ...billing, price_list_id: list.id, created_at: now, updated_at: now })
+      .values({
+        organization_id: ORG_ID,
+        application_id: application.id,
+        name: COMPANY,
+        ...billing,
+        price_list_id: list.id,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
   } else if (company.price_list_id !== list.id) {
-    await db.updateTable("companies").set({ price_list_id: list.id, updated_at: now }).where("organization_id", "=", ORG_ID).execute();
+    await db
+      .updateTable("companies")
+      .set({ price_list_id: list.id, updated_at: now })
+      .where("organization_id", "=", ORG_ID)
+      .execute();
   }
   // The buyer must not belong to another company first (buyerPriceRules takes the oldest membership).
-  const others = await db.selectFrom("member").select("id").where("userId", "=", userId).where("id", "!=", MEMBER_ID).execute();
-  if (others.length > 0) fail(`${BUYER.email} is also a member of ${others.length} other organization(s); drop them from the bench database`);
+  const others = await db
+    .selectFrom("member")
+    .select("id")
+    .where("userId", "=", userId)
+    .where("id", "!=", MEMBER_ID)
+    .execute();
+  if (others.length > 0)
+    fail(
+      `${BUYER.email} is also a member of ${others.length} other organization(s); drop them from the bench database`,
+    );
   return { priceListId: list.id, categoryId: category.id };
 }
 
@@ -168,8 +244,10 @@ async function get(url, cookie) {
   const res = await fetch(`${SITE_URL}${url}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
   const html = await res.text();
   const ms = performance.now() - started;
-  if (res.status !== 200) fail(`${url} (${cookie ? "trade buyer" : "anonymous"}) answered ${res.status}: ${html.slice(0, 300)}`);
-  if (!cookie && res.headers.get("x-page-cache") === "hit") fail(`${url} (anonymous) came from the page cache: the anonymous figures would not be uncached`);
+  if (res.status !== 200)
+    fail(`${url} (${cookie ? "trade buyer" : "anonymous"}) answered ${res.status}: ${html.slice(0, 300)}`);
+  if (!cookie && res.headers.get("x-page-cache") === "hit")
+    fail(`${url} (anonymous) came from the page cache: the anonymous figures would not be uncached`);
   return { ms, html };
 }
 
@@ -192,9 +270,13 @@ async function checkPages(pages, cookie) {
     const first = (await get(url, null)).html;
     const anon = (await get(uncached(url), null)).html;
     const trade = (await get(url, cookie)).html;
-    if (comparable(first) !== comparable(anon)) fail(`${name}: /Shop's HTML differs from /shop's beyond the current-link mark; the anonymous figure would not be the same page`);
+    if (comparable(first) !== comparable(anon))
+      fail(
+        `${name}: /Shop's HTML differs from /shop's beyond the current-link mark; the anonymous figure would not be the same page`,
+      );
     const marker = product ? "Your trade price" : "Your price";
-    if (!trade.includes(marker)) fail(`${name}: the trade buyer's page does not contain "${marker}": the trade path did not run`);
+    if (!trade.includes(marker))
+      fail(`${name}: the trade buyer's page does not contain "${marker}": the trade path did not run`);
     if (anon.includes(marker) || first.includes(marker)) fail(`${name}: the anonymous page contains "${marker}"`);
     sizes.push(`${name} ${kb(trade)} / ${kb(anon)}`);
   }
@@ -241,13 +323,35 @@ async function benchDatabase(kind, env, open) {
   log(`\n» ${kind}: load average ${loadAverage()} at the start`);
   seedProducts(kind, env, { products: PRODUCTS, authSecret: AUTH_SECRET });
   db = open();
-  const products = Number((await db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  const products = Number(
+    (
+      await db
+        .selectFrom("products")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   if (products < PRODUCTS) fail(`${kind}: ${products} products, not ${PRODUCTS}`);
   // Three live products spread over the catalog: at a sixth, a half and five sixths of it by id.
-  const live = Number((await db.selectFrom("products").select((eb) => eb.fn.countAll().as("n")).where("archived_at", "is", null).executeTakeFirstOrThrow()).n);
+  const live = Number(
+    (
+      await db
+        .selectFrom("products")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("archived_at", "is", null)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const productIds = [];
   for (const at of [1 / 6, 1 / 2, 5 / 6]) {
-    const row = await db.selectFrom("products").select("id").where("archived_at", "is", null).orderBy("id").offset(Math.floor(live * at)).limit(1).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("products")
+      .select("id")
+      .where("archived_at", "is", null)
+      .orderBy("id")
+      .offset(Math.floor(live * at))
+      .limit(1)
+      .executeTakeFirstOrThrow();
     productIds.push(row.id);
   }
   server = await startStoreServer({
@@ -259,7 +363,9 @@ async function benchDatabase(kind, env, open) {
   const userId = await ensureBuyer(db);
   const { priceListId, categoryId } = await ensureTradeBuyer(db, userId);
   const cookie = await signIn();
-  log(`  ${products.toLocaleString("en-US")} products; trade buyer ${BUYER.email} on price list ${priceListId} (${ALL_OFF}% off all, ${CATEGORY_OFF}% off category ${categoryId} ${CATEGORY_SLUG}); products ${productIds.join(", ")}`);
+  log(
+    `  ${products.toLocaleString("en-US")} products; trade buyer ${BUYER.email} on price list ${priceListId} (${ALL_OFF}% off all, ${CATEGORY_OFF}% off category ${categoryId} ${CATEGORY_SLUG}); products ${productIds.join(", ")}`,
+  );
   const pages = [
     { name: "/shop", url: "/shop" },
     { name: "/shop?page=50", url: "/shop?page=50" },
@@ -267,7 +373,9 @@ async function benchDatabase(kind, env, open) {
     ...productIds.map((id) => ({ name: `/shop/${id}`, url: `/shop/${id}`, product: true })),
   ];
   await checkPages(pages, cookie);
-  log(`  checked: the buyer's pages show "Your price" / "Your trade price", the anonymous ones do not; /Shop renders /shop's page, uncached`);
+  log(
+    `  checked: the buyer's pages show "Your price" / "Your trade price", the anonymous ones do not; /Shop renders /shop's page, uncached`,
+  );
   const results = [];
   for (const page of pages) results.push({ ...page, ...(await measurePage(page.url, cookie)) });
   await teardown();
@@ -276,36 +384,92 @@ async function benchDatabase(kind, env, open) {
   const rows = [];
   for (const r of results) {
     r.rounds.forEach((x, i) =>
-      rows.push([`${r.name} round ${i + 1}`, x.trade.p50.toFixed(1), x.trade.p95.toFixed(1), x.anon.p50.toFixed(1), x.anon.p95.toFixed(1), x.ratioP50.toFixed(2), x.ratioP95.toFixed(2), ""]),
+      rows.push([
+        `${r.name} round ${i + 1}`,
+        x.trade.p50.toFixed(1),
+        x.trade.p95.toFixed(1),
+        x.anon.p50.toFixed(1),
+        x.anon.p95.toFixed(1),
+        x.ratioP50.toFixed(2),
+        x.ratioP95.toFixed(2),
+        "",
+      ]),
     );
     const m = r.median;
-    rows.push([`${r.name} median round`, m.trade.p50.toFixed(1), m.trade.p95.toFixed(1), m.anon.p50.toFixed(1), m.anon.p95.toFixed(1), m.ratioP50.toFixed(2), m.ratioP95.toFixed(2), `${met(m.ratioP50)} / ${met(m.ratioP95)}`]);
+    rows.push([
+      `${r.name} median round`,
+      m.trade.p50.toFixed(1),
+      m.trade.p95.toFixed(1),
+      m.anon.p50.toFixed(1),
+      m.anon.p95.toFixed(1),
+      m.ratioP50.toFixed(2),
+      m.ratioP95.toFixed(2),
+      `${met(m.ratioP50)} / ${met(m.ratioP95)}`,
+    ]);
   }
-  printTable(["page", "trade p50", "trade p95", "anon p50", "anon p95", "ratio p50", "ratio p95", `≤ ${TARGET_RATIO.toFixed(2)} (p50 / p95)`], rows);
+  printTable(
+    [
+      "page",
+      "trade p50",
+      "trade p95",
+      "anon p50",
+      "anon p95",
+      "ratio p50",
+      "ratio p95",
+      `≤ ${TARGET_RATIO.toFixed(2)} (p50 / p95)`,
+    ],
+    rows,
+  );
   return { kind, results };
 }
 
 await runBenchScript("trade-pages", {
   async main() {
     mkdirSync(benchDir, { recursive: true });
-    log(`Trade buyers' pages benchmark — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`);
+    log(
+      `Trade buyers' pages benchmark — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`,
+    );
     ensureBuild(BUILD_DIR);
     const summary = [];
     if (!args.includes("--skip-sqlite")) {
       const file = path.join(benchDir, "trade-100k.db");
-      summary.push(await benchDatabase("sqlite", { SQLITE_PATH: file }, () => createDb({ kind: "sqlite", sqlitePath: file })));
+      summary.push(
+        await benchDatabase("sqlite", { SQLITE_PATH: file }, () => createDb({ kind: "sqlite", sqlitePath: file })),
+      );
     }
     if (!args.includes("--skip-pg")) {
       const url = await ensurePgDatabase(PG_BASE, "toolstore_bench_trade");
-      summary.push(await benchDatabase("postgres", { DATABASE_URL: url }, () => createDb({ kind: "postgres", url, poolSize: 2 })));
+      summary.push(
+        await benchDatabase("postgres", { DATABASE_URL: url }, () => createDb({ kind: "postgres", url, poolSize: 2 })),
+      );
     }
     log("\nSummary (median round per page), ms; ratio = trade buyer / anonymous uncached");
     printTable(
-      ["database", "page", "trade p50", "trade p95", "anon p50", "anon p95", "ratio p50", "ratio p95", `≤ ${TARGET_RATIO.toFixed(2)} (p50 / p95)`],
+      [
+        "database",
+        "page",
+        "trade p50",
+        "trade p95",
+        "anon p50",
+        "anon p95",
+        "ratio p50",
+        "ratio p95",
+        `≤ ${TARGET_RATIO.toFixed(2)} (p50 / p95)`,
+      ],
       summary.flatMap((s) =>
         s.results.map((r) => {
           const m = r.median;
-          return [s.kind, r.name, m.trade.p50.toFixed(1), m.trade.p95.toFixed(1), m.anon.p50.toFixed(1), m.anon.p95.toFixed(1), m.ratioP50.toFixed(2), m.ratioP95.toFixed(2), `${met(m.ratioP50)} / ${met(m.ratioP95)}`];
+          return [
+            s.kind,
+            r.name,
+            m.trade.p50.toFixed(1),
+            m.trade.p95.toFixed(1),
+            m.anon.p50.toFixed(1),
+            m.anon.p95.toFixed(1),
+            m.ratioP50.toFixed(2),
+            m.ratioP95.toFixed(2),
+            `${met(m.ratioP50)} / ${met(m.ratioP95)}`,
+          ];
         }),
       ),
     );

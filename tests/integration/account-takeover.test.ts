@@ -21,8 +21,15 @@ describe.each(dialects)("sign-up verification and the pre-account takeover (%s)"
     await t.drop();
   });
 
-  const userByEmail = (who: string) => t.db.selectFrom("user").selectAll().where("email", "=", who).executeTakeFirstOrThrow();
-  const mailsTo = (who: string) => t.db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", who).orderBy("id").execute();
+  const userByEmail = (who: string) =>
+    t.db.selectFrom("user").selectAll().where("email", "=", who).executeTakeFirstOrThrow();
+  const mailsTo = (who: string) =>
+    t.db
+      .selectFrom("mail_queue")
+      .select(["subject", "text_body"])
+      .where("to_address", "=", who)
+      .orderBy("id")
+      .execute();
 
   it("sends a verification mail at sign-up; the account stays unverified until its link is used, and can sign in meanwhile", async () => {
     const who = email("verify");
@@ -61,7 +68,11 @@ describe.each(dialects)("sign-up verification and the pre-account takeover (%s)"
   it("leaves a verified account's password and sessions alone", async () => {
     const owner = email("owner");
     await app.post("/sign-up/email", { email: owner, password: PASSWORD, name: "Owner" });
-    await t.db.updateTable("user").set({ emailVerified: kind === "sqlite" ? 1 : true }).where("email", "=", owner).execute();
+    await t.db
+      .updateTable("user")
+      .set({ emailVerified: kind === "sqlite" ? 1 : true })
+      .where("email", "=", owner)
+      .execute();
     const user = await userByEmail(owner);
     expect(await takeOverUnverifiedAccount(t.db, user.id, app.origin)).toBe(false);
     expect((await app.post("/sign-in/email", { email: owner, password: PASSWORD })).status).toBe(200);
@@ -73,7 +84,12 @@ describe.runIf(pgUrl)("start-up without AUTH_SECRET on PostgreSQL", () => {
     const root = path.resolve(import.meta.dirname, "../..");
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATABASE_URL: pgUrl, PORT: "0" };
     delete env.AUTH_SECRET;
-    const result = spawnSync(process.execPath, [path.join(root, "server/http/main.ts")], { cwd: root, env, encoding: "utf8", timeout: 20_000 });
+    const result = spawnSync(process.execPath, [path.join(root, "server/http/main.ts")], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/AUTH_SECRET is not set/);
   });

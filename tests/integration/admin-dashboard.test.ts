@@ -47,7 +47,12 @@ describe.each(dialects)("dashboard on %s", (kind) => {
     await insertMessage(db, { subject: "Done", handled: true });
     // Mail: failed, unknown, queued overdue (20 min), queued due recently (5 min), sent.
     const mail = async (status: "failed" | "unknown" | "queued" | "sent", minutesAgo = 0) => {
-      const { id } = await enqueueMail(db, { to: "x@example.com", subject: `m-${status}`, text: "t", html: "<p>t</p>" });
+      const { id } = await enqueueMail(db, {
+        to: "x@example.com",
+        subject: `m-${status}`,
+        text: "t",
+        html: "<p>t</p>",
+      });
       await db
         .updateTable("mail_queue")
         .set({ status, next_attempt_at: new Date(NOW.getTime() - minutesAgo * 60_000).toISOString() })

@@ -17,7 +17,7 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
   /** The orders of the filter fixture, by name. */
   const o: Record<string, Awaited<ReturnType<typeof placeTestOrder>>> = {};
   const list = async (filter: Record<string, string>, pageSize?: number) => {
-    const parsed = orderFilterSchema.parse(filter) as OrderFilter;
+    const parsed = orderFilterSchema.parse(filter);
     return listOrdersForStaff(t.db, parsed, pageSize);
   };
   const numbers = async (filter: Record<string, string>) => (await list(filter)).rows.map((r) => r.number);
@@ -27,13 +27,41 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
     await seedCatalog(t.db, { products: 30 });
     for (let id = 1; id <= 30; id++) await setStock(t.db, id, 500);
     // Every order of this fixture is placed in 2001, so the date filters see only them.
-    o.usPod = await placeTestOrder(t.db, { lines: [{ productId: 1, quantity: 1 }], email: "Alice@Example.com", now: at("2001-03-01T10:00:00.000Z") });
-    o.gbPod = await placeTestOrder(t.db, { lines: [{ productId: 2, quantity: 5 }], country: "GB", now: at("2001-03-02T10:00:00.000Z") });
-    o.usInvoice = await placeTestOrder(t.db, { lines: [{ productId: 3, quantity: 2 }], payment: "invoice-net30", email: "alice@example.com", now: at("2001-03-03T23:59:59.000Z") });
-    o.gbInvoice = await placeTestOrder(t.db, { lines: [{ productId: 4, quantity: 1 }], country: "GB", payment: "invoice-net30", now: at("2001-03-04T00:00:00.000Z") });
-    o.guestHold = await placeTestOrder(t.db, { guest: true, lines: [{ productId: 5, quantity: 1 }], now: at("2001-03-05T10:00:00.000Z") });
+    o.usPod = await placeTestOrder(t.db, {
+      lines: [{ productId: 1, quantity: 1 }],
+      email: "Alice@Example.com",
+      now: at("2001-03-01T10:00:00.000Z"),
+    });
+    o.gbPod = await placeTestOrder(t.db, {
+      lines: [{ productId: 2, quantity: 5 }],
+      country: "GB",
+      now: at("2001-03-02T10:00:00.000Z"),
+    });
+    o.usInvoice = await placeTestOrder(t.db, {
+      lines: [{ productId: 3, quantity: 2 }],
+      payment: "invoice-net30",
+      email: "alice@example.com",
+      now: at("2001-03-03T23:59:59.000Z"),
+    });
+    o.gbInvoice = await placeTestOrder(t.db, {
+      lines: [{ productId: 4, quantity: 1 }],
+      country: "GB",
+      payment: "invoice-net30",
+      now: at("2001-03-04T00:00:00.000Z"),
+    });
+    o.guestHold = await placeTestOrder(t.db, {
+      guest: true,
+      lines: [{ productId: 5, quantity: 1 }],
+      now: at("2001-03-05T10:00:00.000Z"),
+    });
     const packed = await packOrder(t.db, STAFF, o.gbPod.number, { version: o.gbPod.version }, opts);
-    await shipOrder(t.db, STAFF, o.gbPod.number, { version: packed.version, carrier: "Royal Mail", trackingNumber: "RM1" + "23456789GB" }, opts);
+    await shipOrder(
+      t.db,
+      STAFF,
+      o.gbPod.number,
+      { version: packed.version, carrier: "Royal Mail", trackingNumber: "RM1" + "23456789GB" },
+      opts,
+    );
     await cancelOrder(t.db, STAFF, o.gbInvoice.number, { version: o.gbInvoice.version }, opts);
   });
   afterAll(async () => {
@@ -41,10 +69,20 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
   });
 
   it("lists placed orders newest first and leaves out guest holds that were never confirmed", async () => {
-    expect(await numbers({ from: "2001-01-01", to: "2001-12-31" })).toEqual([o.gbInvoice, o.usInvoice, o.gbPod, o.usPod].map((x) => x.number));
+    expect(await numbers({ from: "2001-01-01", to: "2001-12-31" })).toEqual(
+      [o.gbInvoice, o.usInvoice, o.gbPod, o.usPod].map((x) => x.number),
+    );
     const rows = (await list({ number: o.gbPod.number })).rows;
     expect(rows).toEqual([
-      expect.objectContaining({ number: o.gbPod.number, status: "shipped", ship_country: "GB", payment_method: "pay-on-delivery", payment_status: "due_on_delivery", items: 5, created_at: "2001-03-02T10:00:00.000Z" }),
+      expect.objectContaining({
+        number: o.gbPod.number,
+        status: "shipped",
+        ship_country: "GB",
+        payment_method: "pay-on-delivery",
+        payment_status: "due_on_delivery",
+        items: 5,
+        created_at: "2001-03-02T10:00:00.000Z",
+      }),
     ]);
     expect(rows[0]).not.toHaveProperty("id");
   });
@@ -69,17 +107,28 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
     expect(await numbers({ from: "2001-03-04", to: "2001-03-04" })).toEqual([o.gbInvoice.number]);
     expect(await numbers({ to: "2001-03-01" })).toEqual([o.usPod.number]);
     // Filters combine.
-    expect(await numbers({ ...range, country: "GB", payment: "invoice-net30", status: "cancelled" })).toEqual([o.gbInvoice.number]);
+    expect(await numbers({ ...range, country: "GB", payment: "invoice-net30", status: "cancelled" })).toEqual([
+      o.gbInvoice.number,
+    ]);
     expect(await numbers({ ...range, country: "US", status: "shipped" })).toEqual([]);
   });
 
   it("refuses bad filter values with a message per field", () => {
-    const bad = orderFilterSchema.safeParse({ status: "lost", from: "2001-02-30", to: "yesterday", payment: "bitcoin", country: "FR", number: "12", email: "x".repeat(300), after: "1; DROP TABLE orders" });
+    const bad = orderFilterSchema.safeParse({
+      status: "lost",
+      from: "2001-02-30",
+      to: "yesterday",
+      payment: "bitcoin",
+      country: "FR",
+      number: "12",
+      email: "x".repeat(300),
+      after: "1; DROP TABLE orders",
+    });
     expect(bad.success).toBe(false);
     const fields = new Set(bad.error!.issues.map((i) => String(i.path[0])));
     expect([...fields].sort()).toEqual(["after", "country", "email", "from", "number", "payment", "status", "to"]);
     const reversed = orderFilterSchema.safeParse({ from: "2001-03-05", to: "2001-03-01" });
-    expect(reversed.error!.issues[0]!.path).toEqual(["to"]);
+    expect(reversed.error!.issues[0].path).toEqual(["to"]);
   });
 
   it("pages with keysets: forward and back, by date and by total, never repeating or skipping an order", async () => {
@@ -118,7 +167,14 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
       user_id: o.gbPod.userId,
       actions: { pack: false, ship: false, deliver: true, cancel: false, return: true },
     });
-    expect(detail!.lines).toEqual([expect.objectContaining({ title: expect.any(String), quantity: 5, returned: 0, sku: expect.stringMatching(/\S/) })]);
+    expect(detail!.lines).toEqual([
+      expect.objectContaining({
+        title: expect.any(String),
+        quantity: 5,
+        returned: 0,
+        sku: expect.stringMatching(/\S/),
+      }),
+    ]);
     expect(detail!.events.map((e) => [e.from, e.to, e.details.by])).toEqual([
       ["placed", "packed", "Sam Staff"],
       ["packed", "shipped", "Sam Staff"],
@@ -149,25 +205,72 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
     // A guest's link shows the same.
     await t.db.updateTable("orders").set({ user_id: null }).where("number", "=", o.usPod.number).execute();
     const p = await packOrder(t.db, STAFF, o.usPod.number, { version: o.usPod.version }, opts);
-    const s = await shipOrder(t.db, STAFF, o.usPod.number, { version: p.version, carrier: "USPS", trackingNumber: "9400100000000000000000" }, opts);
+    const s = await shipOrder(
+      t.db,
+      STAFF,
+      o.usPod.number,
+      { version: p.version, carrier: "USPS", trackingNumber: "9400100000000000000000" },
+      opts,
+    );
     const d = await deliverOrder(t.db, STAFF, o.usPod.number, { version: s.version }, opts);
-    const line = await t.db.selectFrom("order_lines").select("id").where("order_id", "=", o.usPod.id).executeTakeFirstOrThrow();
-    await recordReturn(t.db, STAFF, o.usPod.number, { version: d.version, reason: "Faulty", restock: true, note: "internal only", lines: [{ lineId: line.id, quantity: 1 }] }, opts);
+    const line = await t.db
+      .selectFrom("order_lines")
+      .select("id")
+      .where("order_id", "=", o.usPod.id)
+      .executeTakeFirstOrThrow();
+    await recordReturn(
+      t.db,
+      STAFF,
+      o.usPod.number,
+      {
+        version: d.version,
+        reason: "Faulty",
+        restock: true,
+        note: "internal only",
+        lines: [{ lineId: line.id, quantity: 1 }],
+      },
+      opts,
+    );
     const guest = await getOrderByAccessToken(t.db, o.usPod.accessToken);
     expect(guest!.status).toBe("returned");
-    expect(guest!.timeline.at(-1)).toMatchObject({ kind: "return", status: "returned", reason: "Faulty", lines: [expect.objectContaining({ quantity: 1 })] });
+    expect(guest!.timeline.at(-1)).toMatchObject({
+      kind: "return",
+      status: "returned",
+      reason: "Faulty",
+      lines: [expect.objectContaining({ quantity: 1 })],
+    });
     expect(JSON.stringify(guest)).not.toContain("internal only");
   });
 
   it("two staff recording returns from the same page at once: one wins, the other is told the order changed", async () => {
     const order = await placeTestOrder(t.db, { lines: [{ productId: 20, quantity: 4 }] });
     let v = (await packOrder(t.db, STAFF, order.number, { version: order.version }, opts)).version;
-    v = (await shipOrder(t.db, STAFF, order.number, { version: v, carrier: "DPD", trackingNumber: "ABCD1234" }, opts)).version;
-    const line = await t.db.selectFrom("order_lines").select("id").where("order_id", "=", order.id).executeTakeFirstOrThrow();
-    const stock = Number((await t.db.selectFrom("products").select("stock_quantity").where("id", "=", 20).executeTakeFirstOrThrow()).stock_quantity);
+    v = (await shipOrder(t.db, STAFF, order.number, { version: v, carrier: "DPD", trackingNumber: "ABCD1234" }, opts))
+      .version;
+    const line = await t.db
+      .selectFrom("order_lines")
+      .select("id")
+      .where("order_id", "=", order.id)
+      .executeTakeFirstOrThrow();
+    const stock = Number(
+      (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", 20).executeTakeFirstOrThrow())
+        .stock_quantity,
+    );
     const results = await Promise.allSettled([
-      recordReturn(t.db, STAFF, order.number, { version: v, reason: "Faulty", restock: true, lines: [{ lineId: line.id, quantity: 3 }] }, opts),
-      recordReturn(t.db, OTHER_STAFF, order.number, { version: v, reason: "Faulty", restock: true, lines: [{ lineId: line.id, quantity: 3 }] }, opts),
+      recordReturn(
+        t.db,
+        STAFF,
+        order.number,
+        { version: v, reason: "Faulty", restock: true, lines: [{ lineId: line.id, quantity: 3 }] },
+        opts,
+      ),
+      recordReturn(
+        t.db,
+        OTHER_STAFF,
+        order.number,
+        { version: v, reason: "Faulty", restock: true, lines: [{ lineId: line.id, quantity: 3 }] },
+        opts,
+      ),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const lost = results.find((r): r is PromiseRejectedResult => r.status === "rejected")!;
@@ -175,6 +278,11 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
     const after = await footprint(t.db, order.id);
     expect(after.returns).toBe(1);
     expect(after.order).toMatchObject({ status: "shipped", version: v + 1 });
-    expect(Number((await t.db.selectFrom("products").select("stock_quantity").where("id", "=", 20).executeTakeFirstOrThrow()).stock_quantity)).toBe(stock + 3);
+    expect(
+      Number(
+        (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", 20).executeTakeFirstOrThrow())
+          .stock_quantity,
+      ),
+    ).toBe(stock + 3);
   });
 });

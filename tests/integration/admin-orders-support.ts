@@ -29,7 +29,11 @@ export interface OrderSpec {
 export async function placeTestOrder(db: Db, spec: OrderSpec) {
   const invoice = spec.payment === "invoice-net30";
   // Net 30 is a trade company's credit: an invoice order's buyer belongs to one with net-30 terms.
-  const userId = spec.guest ? null : invoice ? (await net30Buyer(db, { name: "Acme Tools Ltd", country: spec.country ?? "US" })).userId : `user-${randomBytes(6).toString("hex")}`;
+  const userId = spec.guest
+    ? null
+    : invoice
+      ? (await net30Buyer(db, { name: "Acme Tools Ltd", country: spec.country ?? "US" })).userId
+      : `user-${randomBytes(6).toString("hex")}`;
   const owner = userId ? `u:${userId}` : `g:${randomBytes(18).toString("base64url")}`;
   for (const line of spec.lines) await addToCart(db, owner, line);
   const gb = spec.country === "GB";
@@ -41,8 +45,20 @@ export async function placeTestOrder(db: Db, spec: OrderSpec) {
     ...(invoice ? { paymentMethod: "invoice-net30" } : {}),
   });
   const placed = await placeOrder(db, { owner, userId, checkout, siteUrl: SITE, now: spec.now });
-  const row = await db.selectFrom("orders").select(["id", "version", "status"]).where("number", "=", placed.number).executeTakeFirstOrThrow();
-  return { number: placed.number, id: row.id, version: Number(row.version), status: row.status, userId, accessToken: placed.accessToken, email: checkout.email };
+  const row = await db
+    .selectFrom("orders")
+    .select(["id", "version", "status"])
+    .where("number", "=", placed.number)
+    .executeTakeFirstOrThrow();
+  return {
+    number: placed.number,
+    id: row.id,
+    version: Number(row.version),
+    status: row.status,
+    userId,
+    accessToken: placed.accessToken,
+    email: checkout.email,
+  };
 }
 
 /** The rejection of `promise`, asserted to be a DomainError with this code and status. */
@@ -63,9 +79,29 @@ export async function domainError(promise: Promise<unknown>, code: string, statu
 /** Counts of everything an order action writes, to prove a refused one wrote nothing. */
 export async function footprint(db: Db, orderId: number) {
   const count = async (table: "order_events" | "order_returns" | "stock_movements", column: "order_id") =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).where(column, "=", orderId).executeTakeFirstOrThrow()).n);
-  const all = async (table: "audit_log" | "mail_queue") => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
-  const order = await db.selectFrom("orders").select(["status", "version", "carrier", "tracking_number"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where(column, "=", orderId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const all = async (table: "audit_log" | "mail_queue") =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const order = await db
+    .selectFrom("orders")
+    .select(["status", "version", "carrier", "tracking_number"])
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
   return {
     order: { ...order, version: Number(order.version) },
     events: await count("order_events", "order_id"),
@@ -77,7 +113,10 @@ export async function footprint(db: Db, orderId: number) {
 }
 
 export async function stockOf(db: Db, productId: number): Promise<number> {
-  return Number((await db.selectFrom("products").select("stock_quantity").where("id", "=", productId).executeTakeFirstOrThrow()).stock_quantity);
+  return Number(
+    (await db.selectFrom("products").select("stock_quantity").where("id", "=", productId).executeTakeFirstOrThrow())
+      .stock_quantity,
+  );
 }
 
 export async function setStock(db: Db, productId: number, stock: number) {
@@ -85,5 +124,10 @@ export async function setStock(db: Db, productId: number, stock: number) {
 }
 
 export async function mailsTo(db: Db, email: string) {
-  return db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", email).orderBy("id").execute();
+  return db
+    .selectFrom("mail_queue")
+    .select(["subject", "text_body"])
+    .where("to_address", "=", email)
+    .orderBy("id")
+    .execute();
 }

@@ -9,7 +9,11 @@ import type { Db } from "../../server/db/connection.ts";
 import { isDomainError } from "../../server/errors.ts";
 import type { OrderStatus } from "../../server/orders/states.ts";
 
-export const cfg = loadConfig({ SITE_URL: "http://127.0.0.1:3999", NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+export const cfg = loadConfig({
+  SITE_URL: "http://127.0.0.1:3999",
+  NODE_ENV: "test",
+  AUTH_SECRET: "integration-secret-0123456789abcdef0123",
+});
 export const PASSWORD = "Sturdy-Hammer-42";
 export const authFor = (db: Db) => betterAuth(buildAuthOptions(db, cfg, UNGUARDED));
 
@@ -27,7 +31,10 @@ export async function refusal(promise: Promise<unknown>): Promise<{ status: numb
 }
 
 let n = 0;
-export async function insertOrder(db: Db, o: { status: OrderStatus; total: number; createdAt: string; userId?: string | null; email?: string }): Promise<{ id: number; number: string }> {
+export async function insertOrder(
+  db: Db,
+  o: { status: OrderStatus; total: number; createdAt: string; userId?: string | null; email?: string },
+): Promise<{ id: number; number: string }> {
   n++;
   const token = randomBytes(8).toString("hex");
   const number = `TH-${token.slice(0, 8).toUpperCase()}`;
@@ -63,13 +70,24 @@ export async function insertOrder(db: Db, o: { status: OrderStatus; total: numbe
   return { id: Number(row.id), number };
 }
 
-export async function insertProduct(db: Db, p: { sku: string; stock: number; threshold: number; archived?: boolean }): Promise<number> {
+export async function insertProduct(
+  db: Db,
+  p: { sku: string; stock: number; threshold: number; archived?: boolean },
+): Promise<number> {
   const brand =
     (await db.selectFrom("brands").select("id").where("slug", "=", "people-brand").executeTakeFirst()) ??
-    (await db.insertInto("brands").values({ name: "People Brand", slug: "people-brand", position: 99 }).returning("id").executeTakeFirstOrThrow());
+    (await db
+      .insertInto("brands")
+      .values({ name: "People Brand", slug: "people-brand", position: 99 })
+      .returning("id")
+      .executeTakeFirstOrThrow());
   const category =
     (await db.selectFrom("categories").select("id").where("slug", "=", "people-cat").executeTakeFirst()) ??
-    (await db.insertInto("categories").values({ name: "People Cat", slug: "people-cat", position: 99 }).returning("id").executeTakeFirstOrThrow());
+    (await db
+      .insertInto("categories")
+      .values({ name: "People Cat", slug: "people-cat", position: 99 })
+      .returning("id")
+      .executeTakeFirstOrThrow());
   const row = await db
     .insertInto("products")
     .values({
@@ -104,7 +122,10 @@ export async function insertProduct(db: Db, p: { sku: string; stock: number; thr
   return Number(row.id);
 }
 
-export async function insertMessage(db: Db, m: { subject: string; email?: string; name?: string; createdAt?: string; handled?: boolean }): Promise<number> {
+export async function insertMessage(
+  db: Db,
+  m: { subject: string; email?: string; name?: string; createdAt?: string; handled?: boolean },
+): Promise<number> {
   const row = await db
     .insertInto("contact_messages")
     .values({
@@ -124,5 +145,11 @@ export async function insertMessage(db: Db, m: { subject: string; email?: string
 }
 
 export async function auditRows(db: Db, objectType: string, objectId: string | number) {
-  return db.selectFrom("audit_log").selectAll().where("object_type", "=", objectType).where("object_id", "=", String(objectId)).orderBy("id").execute();
+  return db
+    .selectFrom("audit_log")
+    .selectAll()
+    .where("object_type", "=", objectType)
+    .where("object_id", "=", String(objectId))
+    .orderBy("id")
+    .execute();
 }

@@ -38,7 +38,15 @@ describe.each(dialects)("CSV import and export on %s", (kind) => {
 
   it("previews stock rows, reports each bad row by line number, and writes nothing", async () => {
     const before = (await bySku(db, "TH-0000001"))!.stock_quantity;
-    const csv = ["sku,stock", "TH-0000001,250", "TH-0000002,abc", "NOPE-1,4", "TH-0000003,-1", "th-0000001,9", "TH-0000004"].join("\n");
+    const csv = [
+      "sku,stock",
+      "TH-0000001,250",
+      "TH-0000002,abc",
+      "NOPE-1,4",
+      "TH-0000003,-1",
+      "th-0000001,9",
+      "TH-0000004",
+    ].join("\n");
     const plan = await previewImport(db, staff, csv);
     expect(plan.mode).toBe("stock");
     expect(plan.errors).toEqual([
@@ -48,19 +56,28 @@ describe.each(dialects)("CSV import and export on %s", (kind) => {
       { line: 6, message: "SKU TH-0000001 already appears on line 2." },
       { line: 7, message: "Expected 2 values, found 1." },
     ]);
-    expect(plan.rows).toEqual([{ line: 2, sku: "TH-0000001", action: before === 250 ? "unchanged" : "update", changes: [`stock ${before} → 250`] }]);
+    expect(plan.rows).toEqual([
+      {
+        line: 2,
+        sku: "TH-0000001",
+        action: before === 250 ? "unchanged" : "update",
+        changes: [`stock ${before} → 250`],
+      },
+    ]);
     expect((await bySku(db, "TH-0000001"))!.stock_quantity).toBe(before);
     // Applying a file with bad rows is refused as a whole.
     await expect(applyImport(db, staff, csv, plan.hash)).rejects.toMatchObject({ code: "import_invalid" });
     expect((await bySku(db, "TH-0000001"))!.stock_quantity).toBe(before);
-    expect(await db.selectFrom("stock_movements").select("id").where("reason", "=", "import").execute()).toHaveLength(0);
+    expect(await db.selectFrom("stock_movements").select("id").where("reason", "=", "import").execute()).toHaveLength(
+      0,
+    );
   });
 
   it("refuses a header that is neither shape", async () => {
     const plan = await previewImport(db, staff, "sku,price\nTH-0000001,3.00\n");
     expect(plan.mode).toBeNull();
     expect(plan.errors[0]).toMatchObject({ line: 1, message: expect.stringContaining("missing") });
-    expect((await previewImport(db, staff, "sku,stock,colour\n")).errors[0]!.message).toContain("Unknown column");
+    expect((await previewImport(db, staff, "sku,stock,colour\n")).errors[0].message).toContain("Unknown column");
   });
 
   it("applies stock rows in one transaction through the ledger (reason import), with audit rows", async () => {
@@ -86,7 +103,9 @@ describe.each(dialects)("CSV import and export on %s", (kind) => {
     await adjustStock(db, staff, id, { reason: "received", change: 1, note: "" });
     const now = (await bySku(db, "TH-0000005"))!.stock_quantity;
     await expect(applyImport(db, staff, csv, plan.hash)).rejects.toMatchObject({ code: "import_changed", status: 409 });
-    await expect(applyImport(db, staff, "sku,stock\nTH-0000005,78\n", plan.hash)).rejects.toMatchObject({ code: "import_changed" });
+    await expect(applyImport(db, staff, "sku,stock\nTH-0000005,78\n", plan.hash)).rejects.toMatchObject({
+      code: "import_changed",
+    });
     expect((await bySku(db, "TH-0000005"))!.stock_quantity).toBe(now);
   });
 
@@ -94,14 +113,26 @@ describe.each(dialects)("CSV import and export on %s", (kind) => {
     const text = await exportText(db);
     const rows = parse(text, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(30);
-    expect(Object.keys(rows[0]!)).toEqual(expect.arrayContaining(["id", "sku", "title", "brand", "category", "price", "stock", "return_policy", "archived"]));
+    expect(Object.keys(rows[0])).toEqual(
+      expect.arrayContaining([
+        "id",
+        "sku",
+        "title",
+        "brand",
+        "category",
+        "price",
+        "stock",
+        "return_policy",
+        "archived",
+      ]),
+    );
     expect(rows.find((r) => r.sku === "TH-0000001")!.stock).toBe("250");
     const again = await previewImport(db, staff, text);
     expect(again.errors).toEqual([]);
     expect(again.rows.filter((r) => r.action !== "unchanged")).toEqual([]);
 
-    const header = text.split("\n")[0]!;
-    const first = rows[0]!;
+    const header = text.split("\n")[0];
+    const first = rows[0];
     const line = (r: Record<string, string>) => stringify([header.split(",").map((h) => r[h] ?? "")]).trimEnd();
     const edited = { ...first, price: "77.70", title: `${first.title} Mk II` };
     const created = { ...first, id: "", sku: "NEW-42", title: "Numbatwerk Torque Wrench", stock: "12" };
@@ -120,13 +151,17 @@ describe.each(dialects)("CSV import and export on %s", (kind) => {
       [2, "update"],
       [startLine(line(created)), "create"],
     ]);
-    expect(plan2.rows[0]!.changes).toEqual(expect.arrayContaining(["title", "price"]));
+    expect(plan2.rows[0].changes).toEqual(expect.arrayContaining(["title", "price"]));
     expect(await applyImport(db, staff, good, plan2.hash)).toEqual({ created: 1, updated: 1 });
     const made = (await bySku(db, "NEW-42"))!;
     expect(made.stock_quantity).toBe(12);
     expect((await getProductDetail(db, Number(first.id)))!.priceCents).toBe(7770);
     expect((await searchProducts(db, { q: "numbatwerk" })).items.map((i) => i.id)).toEqual([made.id]);
-    const ledger = await db.selectFrom("stock_movements").select(["reason", "delta"]).where("product_id", "=", made.id).execute();
+    const ledger = await db
+      .selectFrom("stock_movements")
+      .select(["reason", "delta"])
+      .where("product_id", "=", made.id)
+      .execute();
     expect(ledger).toEqual([{ reason: "import", delta: 12 }]);
   });
 

@@ -26,7 +26,12 @@ export async function startAuthApp(db: Db, env: Record<string, string> = {}): Pr
   await new Promise((resolve) => server.once("listening", resolve));
   const port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
-  const cfg = loadConfig({ SITE_URL: origin, NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123", ...env });
+  const cfg = loadConfig({
+    SITE_URL: origin,
+    NODE_ENV: "test",
+    AUTH_SECRET: "integration-secret-0123456789abcdef0123",
+    ...env,
+  });
   await migrateAuth(db, cfg);
   const auth = createAuth(db, cfg);
   app.use((req, _res, next) => {

@@ -18,7 +18,9 @@ type Endpoint = { name: string; path: string; methods: string[] };
 
 function endpointsOf(app: AuthApp): Endpoint[] {
   const out: Endpoint[] = [];
-  for (const [name, endpoint] of Object.entries(app.auth.api as Record<string, { path?: string; options?: { method?: string | string[] } }>)) {
+  for (const [name, endpoint] of Object.entries(
+    app.auth.api as Record<string, { path?: string; options?: { method?: string | string[] } }>,
+  )) {
     if (!endpoint?.path) continue;
     const method = endpoint.options?.method ?? "GET";
     const methods = (Array.isArray(method) ? method : [method]).filter((m) => m !== "*");
@@ -37,7 +39,12 @@ describe("Better Auth's HTTP surface (sqlite)", () => {
   async function account(tag: string, role?: "staff" | "admin"): Promise<{ id: string; email: string }> {
     const who = email(tag);
     expect((await app.post("/sign-up/email", { email: who, password: PASSWORD, name: `Ada ${tag}` })).status).toBe(200);
-    const row = await t.db.updateTable("user").set({ emailVerified: true, ...(role ? { role } : {}) }).where("email", "=", who).returning("id").executeTakeFirstOrThrow();
+    const row = await t.db
+      .updateTable("user")
+      .set({ emailVerified: true, ...(role ? { role } : {}) })
+      .where("email", "=", who)
+      .returning("id")
+      .executeTakeFirstOrThrow();
     return { id: row.id, email: who };
   }
 
@@ -58,8 +65,10 @@ describe("Better Auth's HTTP surface (sqlite)", () => {
     const buyer = await account("buyer");
     const staff = await account("staff", "staff");
     const admin = await account("admin", "admin");
-    const company = await app.auth.api.createOrganization({ body: { name: "Acme Tools", slug: `acme-${randomBytes(3).toString("hex")}`, userId: owner.id } });
-    await app.auth.api.addMember({ body: { userId: buyer.id, organizationId: company!.id, role: "buyer" } });
+    const company = await app.auth.api.createOrganization({
+      body: { name: "Acme Tools", slug: `acme-${randomBytes(3).toString("hex")}`, userId: owner.id },
+    });
+    await app.auth.api.addMember({ body: { userId: buyer.id, organizationId: company.id, role: "buyer" } });
     cookies.guest = "";
     cookies.customer = await signIn(customer.email);
     cookies.owner = await signIn(owner.email);
@@ -76,9 +85,19 @@ describe("Better Auth's HTTP surface (sqlite)", () => {
   it("reads the endpoints from the library, and every allow-list entry names one of them with a reason", () => {
     const endpoints = endpointsOf(app);
     expect(endpoints.length).toBeGreaterThan(60);
-    expect(endpoints.map((e) => e.path)).toEqual(expect.arrayContaining(["/admin/set-role", "/admin/set-user-password", "/two-factor/disable", "/organization/update"]));
+    expect(endpoints.map((e) => e.path)).toEqual(
+      expect.arrayContaining([
+        "/admin/set-role",
+        "/admin/set-user-password",
+        "/two-factor/disable",
+        "/organization/update",
+      ]),
+    );
     for (const entry of OPEN_AUTH_ENDPOINTS) {
-      expect(endpoints.some((e) => e.path === entry.path), entry.path).toBe(true);
+      expect(
+        endpoints.some((e) => e.path === entry.path),
+        entry.path,
+      ).toBe(true);
       expect(entry.reason.length).toBeGreaterThan(10);
     }
   });
@@ -91,8 +110,22 @@ describe("Better Auth's HTTP surface (sqlite)", () => {
         if (authEndpointOpenTo("browser", method, endpoint.path)) continue;
         for (const [who, cookie] of Object.entries(cookies)) {
           const url = `${app.origin}/api/auth${filled(endpoint.path)}`;
-          const body = method === "GET" ? undefined : JSON.stringify({ userId: "x", role: "admin", newPassword: "Sturdy-Hammer-99", password: PASSWORD, name: "Phish", data: { name: "Phish" } });
-          const response = await fetch(url, { method, headers: { origin: app.origin, "content-type": "application/json", ...(cookie ? { cookie } : {}) }, body });
+          const body =
+            method === "GET"
+              ? undefined
+              : JSON.stringify({
+                  userId: "x",
+                  role: "admin",
+                  newPassword: "Sturdy-Hammer-99",
+                  password: PASSWORD,
+                  name: "Phish",
+                  data: { name: "Phish" },
+                });
+          const response = await fetch(url, {
+            method,
+            headers: { origin: app.origin, "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+            body,
+          });
           checked++;
           if (response.status !== 404) failures.push(`${method} ${endpoint.path} as ${who}: ${response.status}`);
         }
@@ -112,7 +145,12 @@ describe("Better Auth's HTTP surface (sqlite)", () => {
           const request = new Request(`${app.origin}/api/auth${filled(endpoint.path)}`, {
             method,
             // Each from its own address, so Better Auth's per-IP limit (checked before the list) stays out of the way.
-            headers: { origin: app.origin, "content-type": "application/json", [CLIENT_IP_HEADER]: `10.9.${++n % 250}.${n >> 8}`, ...(cookie ? { cookie } : {}) },
+            headers: {
+              origin: app.origin,
+              "content-type": "application/json",
+              [CLIENT_IP_HEADER]: `10.9.${++n % 250}.${n >> 8}`,
+              ...(cookie ? { cookie } : {}),
+            },
             body: method === "GET" ? undefined : JSON.stringify({ userId: "x", role: "admin", password: PASSWORD }),
           });
           const response = await app.auth.handler(request);
@@ -131,13 +169,29 @@ describe("Better Auth's HTTP surface (sqlite)", () => {
       expect(response.status, path).not.toBe(404);
     }
     // The store's actions call the rest; over HTTP they are closed.
-    expect((await app.post("/change-password", { currentPassword: PASSWORD, newPassword: "Sturdy-Hammer-43" }, { cookie: cookies.customer! })).status).toBe(404);
-    expect((await app.store("/change-password", { currentPassword: "wrong-wrong", newPassword: "Sturdy-Hammer-43" }, { cookie: cookies.customer! })).status).toBe(400);
+    expect(
+      (
+        await app.post(
+          "/change-password",
+          { currentPassword: PASSWORD, newPassword: "Sturdy-Hammer-43" },
+          { cookie: cookies.customer },
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await app.store(
+          "/change-password",
+          { currentPassword: "wrong-wrong", newPassword: "Sturdy-Hammer-43" },
+          { cookie: cookies.customer },
+        )
+      ).status,
+    ).toBe(400);
   });
 
   it("closes the findings' paths: set-role, set-user-password, list-users, two-factor disable and backup codes, organization update", async () => {
-    const admin = cookies["admin without a code"]!;
-    const owner = cookies.owner!;
+    const admin = cookies["admin without a code"];
+    const owner = cookies.owner;
     const attempts: [string, string, unknown][] = [
       ["/admin/set-role", admin, { userId: "someone", role: "admin" }],
       ["/admin/set-user-password", admin, { userId: "someone", newPassword: "Sturdy-Hammer-99" }],

@@ -13,7 +13,9 @@ async function userCount(t: TestDb) {
 }
 
 async function mailBodies(t: TestDb, to: string): Promise<string[]> {
-  const rows = await sql<{ text_body: string }>`select text_body from mail_queue where to_address = ${to} order by id`.execute(t.db).catch(() => ({ rows: [] as { text_body: string }[] }));
+  const rows = await sql<{ text_body: string }>`select text_body from mail_queue where to_address = ${to} order by id`
+    .execute(t.db)
+    .catch(() => ({ rows: [] as { text_body: string }[] }));
   return rows.rows.map((r) => r.text_body);
 }
 
@@ -37,14 +39,23 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
     const cookie = signIn.headers.getSetCookie().join(";");
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
-    const stored = await sql<{ password: string }>`select a.password from account a join "user" u on u.id = a."userId" where u.email = ${who}`.execute(t.db);
+    const stored = await sql<{
+      password: string;
+    }>`select a.password from account a join "user" u on u.id = a."userId" where u.email = ${who}`.execute(t.db);
     expect(stored.rows[0].password).not.toContain(PASSWORD);
     expect(stored.rows[0].password.length).toBeGreaterThan(40);
   });
 
   it("refuses missing fields and wrong types with a 4xx and a reason", async () => {
     const before = await userCount(t);
-    for (const body of [{}, { email: email("x") }, { password: PASSWORD }, { email: 42, password: PASSWORD, name: "n" }, { email: email("y"), password: ["a"], name: "n" }, "not json"]) {
+    for (const body of [
+      {},
+      { email: email("x") },
+      { password: PASSWORD },
+      { email: 42, password: PASSWORD, name: "n" },
+      { email: email("y"), password: ["a"], name: "n" },
+      "not json",
+    ]) {
       const response = await app.post("/sign-up/email", body);
       expect(response.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(response.status).toBeLessThan(500);
@@ -67,12 +78,20 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
 
   it("treats SQL-looking and unicode emails as data", async () => {
     const before = await userCount(t);
-    for (const weird of ["' OR 1=1 --@example.com", "x@example.com'; DROP TABLE \"user\"; --", "robert');DELETE FROM account;--@x.io"]) {
+    for (const weird of [
+      "' OR 1=1 --@example.com",
+      'x@example.com\'; DROP TABLE "user"; --',
+      "robert');DELETE FROM account;--@x.io",
+    ]) {
       const response = await app.post("/sign-in/email", { email: weird, password: PASSWORD });
       expect(response.status).toBeGreaterThanOrEqual(400);
       expect(response.status).toBeLessThan(500);
     }
-    const unicode = await app.post("/sign-up/email", { email: `ünï.${randomBytes(3).toString("hex")}@exämple.com`, password: PASSWORD, name: "Ünï" });
+    const unicode = await app.post("/sign-up/email", {
+      email: `ünï.${randomBytes(3).toString("hex")}@exämple.com`,
+      password: PASSWORD,
+      name: "Ünï",
+    });
     expect(unicode.status).toBeLessThan(500);
     expect(await userCount(t)).toBeGreaterThanOrEqual(before);
     await expect(sql`select count(*) from account`.execute(t.db)).resolves.toBeTruthy();
@@ -91,11 +110,22 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
   });
 
   it("answers untrusted origins with 403", async () => {
-    const response = await app.post("/sign-in/email", { email: email("csrf"), password: PASSWORD }, { origin: "https://evil.example" });
+    const response = await app.post(
+      "/sign-in/email",
+      { email: email("csrf"), password: PASSWORD },
+      { origin: "https://evil.example" },
+    );
     expect(response.status).toBe(403);
-    const nullOrigin = await app.post("/sign-in/email", { email: email("csrf"), password: PASSWORD }, { origin: "null" });
+    const nullOrigin = await app.post(
+      "/sign-in/email",
+      { email: email("csrf"), password: PASSWORD },
+      { origin: "null" },
+    );
     expect(nullOrigin.status).toBe(403);
-    const crossSite = await fetch(`${app.url}/api/auth/sign-out`, { method: "POST", headers: { "sec-fetch-site": "cross-site" } });
+    const crossSite = await fetch(`${app.url}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { "sec-fetch-site": "cross-site" },
+    });
     expect(crossSite.status).toBe(403);
   });
 
@@ -104,7 +134,11 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
     await app.post("/sign-up/email", { email: who, password: PASSWORD, name: "Limit" });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const response = await app.post("/sign-in/email", { email: who, password: "Wrong-Password-1" }, { "x-test-ip": "10.0.0.1" });
+      const response = await app.post(
+        "/sign-in/email",
+        { email: who, password: "Wrong-Password-1" },
+        { "x-test-ip": "10.0.0.1" },
+      );
       statuses.push(response.status);
       if (response.status === 429) {
         expect((await response.json()).message).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
@@ -129,10 +163,17 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
     expect(replay.headers.get("location")).toMatch(/error=/);
 
     await app.post("/sign-in/magic-link", { email: who, callbackURL: "/" });
-    const expiry = await sql<{ expiresAt: unknown; createdAt: unknown }>`select "expiresAt", "createdAt" from verification order by "createdAt" desc limit 1`.execute(t.db);
-    const minutes = (new Date(String(expiry.rows[0].expiresAt)).getTime() - new Date(String(expiry.rows[0].createdAt)).getTime()) / 60_000;
+    const expiry = await sql<{
+      expiresAt: unknown;
+      createdAt: unknown;
+    }>`select "expiresAt", "createdAt" from verification order by "createdAt" desc limit 1`.execute(t.db);
+    const minutes =
+      (new Date(String(expiry.rows[0].expiresAt)).getTime() - new Date(String(expiry.rows[0].createdAt)).getTime()) /
+      60_000;
     expect(Math.round(minutes)).toBe(15);
-    await sql`update verification set "expiresAt" = ${kind === "postgres" ? new Date(Date.now() - 1000) : new Date(Date.now() - 1000).toISOString()}`.execute(t.db);
+    await sql`update verification set "expiresAt" = ${kind === "postgres" ? new Date(Date.now() - 1000) : new Date(Date.now() - 1000).toISOString()}`.execute(
+      t.db,
+    );
     const bodies = await mailBodies(t, who);
     const expiredLink = /https?:\/\/\S+magic-link\/verify\S+/.exec(bodies.at(-1)!)![0];
     const expired = await fetch(expiredLink, { redirect: "manual" });
@@ -150,7 +191,10 @@ describe.each(dialects)("auth HTTP handler with bad input (%s)", (kind) => {
     const token = /reset-password\/([A-Za-z0-9_-]+)/.exec(body)![1];
     expect((await app.store("/reset-password", { token, newPassword: "Fresh-Chisel-77" })).status).toBe(200);
     expect((await app.store("/reset-password", { token, newPassword: "Other-Chisel-78" })).status).toBe(400);
-    expect((await app.post("/sign-in/email", { email: who, password: "Fresh-Chisel-77" }, { "x-test-ip": "10.9.9.9" })).status).toBe(200);
+    expect(
+      (await app.post("/sign-in/email", { email: who, password: "Fresh-Chisel-77" }, { "x-test-ip": "10.9.9.9" }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -161,7 +205,11 @@ describe("per-IP rate limit", () => {
     const statuses: number[] = [];
     let retry: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const response = await app.post("/sign-in/email", { email: email(`ip${i}`), password: PASSWORD }, { "x-test-ip": "198.51.100.7" });
+      const response = await app.post(
+        "/sign-in/email",
+        { email: email(`ip${i}`), password: PASSWORD },
+        { "x-test-ip": "198.51.100.7" },
+      );
       statuses.push(response.status);
       if (response.status === 429) retry = response.headers.get("x-retry-after");
     }
@@ -171,7 +219,6 @@ describe("per-IP rate limit", () => {
     await t.drop();
   });
 });
-
 
 describe("rate limits shared through Redis", async () => {
   const up = await redisUp();
@@ -185,7 +232,9 @@ describe("rate limits shared through Redis", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const app = i % 2 === 0 ? a : b;
-      statuses.push((await app.post("/sign-in/email", { email: email(`r${i}`), password: PASSWORD }, { "x-test-ip": ip })).status);
+      statuses.push(
+        (await app.post("/sign-in/email", { email: email(`r${i}`), password: PASSWORD }, { "x-test-ip": ip })).status,
+      );
     }
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
     await a.close();

@@ -20,15 +20,24 @@ const CLI = path.resolve("server/ops/backup-cli.ts");
 const work = mkdtempSync(path.join(tmpdir(), "backup-test-"));
 
 function cli(args: string[], env: Record<string, string>) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "DATABASE_URL" && k !== "SQLITE_PATH"));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => k !== "DATABASE_URL" && k !== "SQLITE_PATH"),
+  );
   return run(process.execPath, [CLI, ...args], { env: { ...clean, ...env } });
 }
 
 /** A place to put a store: an SQLite file, or a new PostgreSQL database. */
-async function newStore(kind: DbKind, tag: string): Promise<{ env: Record<string, string>; open(): Db; drop(): Promise<void> }> {
+async function newStore(
+  kind: DbKind,
+  tag: string,
+): Promise<{ env: Record<string, string>; open(): Db; drop(): Promise<void> }> {
   if (kind === "sqlite") {
     const file = path.join(work, `${tag}.db`);
-    return { env: { SQLITE_PATH: file }, open: () => createDb({ kind, sqlitePath: file }), drop: async () => undefined };
+    return {
+      env: { SQLITE_PATH: file },
+      open: () => createDb({ kind, sqlitePath: file }),
+      drop: async () => undefined,
+    };
   }
   const name = `toolstore_bk_${tag}_${randomBytes(4).toString("hex")}`;
   const admin = async (q: string, values: unknown[] = []) => {
@@ -51,7 +60,11 @@ async function newStore(kind: DbKind, tag: string): Promise<{ env: Record<string
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(pgUrl!);
   url.pathname = `/${name}`;
-  return { env: { DATABASE_URL: url.toString() }, open: () => createDb({ kind, url: url.toString(), poolSize: 8 }), drop };
+  return {
+    env: { DATABASE_URL: url.toString() },
+    open: () => createDb({ kind, url: url.toString(), poolSize: 8 }),
+    drop,
+  };
 }
 
 afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
@@ -79,8 +92,17 @@ describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
         const owner = `u:load-${n}-${i}`;
         await addToCart(db, owner, { productId: 1 + ((n + i) % 20), quantity: 1 });
         await addToCart(db, owner, { productId: 1 + ((n + i + 7) % 20), quantity: 2 });
-        const checkout = checkoutSchema.parse({ ...validCheckoutForm, email: `load.${n}.${i}@example.com`, checkoutToken: randomBytes(18).toString("base64url") });
-        const order = await placeOrder(db, { owner, userId: `load-${n}-${i}`, checkout, siteUrl: "https://shop.example" });
+        const checkout = checkoutSchema.parse({
+          ...validCheckoutForm,
+          email: `load.${n}.${i}@example.com`,
+          checkoutToken: randomBytes(18).toString("base64url"),
+        });
+        const order = await placeOrder(db, {
+          owner,
+          userId: `load-${n}-${i}`,
+          checkout,
+          siteUrl: "https://shop.example",
+        });
         committed.push({ number: order.number, at: Date.now() });
         // SQLite answers synchronously: without this the loop would never let the timers below run.
         await new Promise((resolve) => setImmediate(resolve));
@@ -111,8 +133,16 @@ describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
     expect(mustHave.filter((n) => !numbers.has(n))).toEqual([]);
     // Whole: two lines each, a ledger row per line, and an order mail per order.
     const lines = await restored.selectFrom("order_lines").select(["order_id"]).execute();
-    const ledger = await restored.selectFrom("stock_movements").select(["order_id"]).where("reason", "=", "order").execute();
-    const mails = await restored.selectFrom("mail_queue").select(["subject"]).where("subject", "like", "Your ToolHub Wholesale order %").execute();
+    const ledger = await restored
+      .selectFrom("stock_movements")
+      .select(["order_id"])
+      .where("reason", "=", "order")
+      .execute();
+    const mails = await restored
+      .selectFrom("mail_queue")
+      .select(["subject"])
+      .where("subject", "like", "Your ToolHub Wholesale order %")
+      .execute();
     for (const o of orders) {
       expect(lines.filter((l) => l.order_id === o.id)).toHaveLength(2);
       expect(ledger.filter((l) => l.order_id === o.id)).toHaveLength(2);
@@ -132,10 +162,16 @@ describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
     expect((await live.post("/sign-up/email", { email, password, name: "Bea Backup" })).status).toBe(200);
     const signedIn = await live.post("/sign-in/email", { email, password });
     expect(signedIn.status).toBe(200);
-    const cookie = signedIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     expect((await live.post("/request-password-reset", { email, redirectTo: "/reset-password" })).status).toBe(200);
     const [session] = await db.selectFrom("session").select("token").execute();
-    const tokens = [session!.token, ...(await db.selectFrom("verification").select("identifier").execute()).map((v) => v.identifier)];
+    const tokens = [
+      session.token,
+      ...(await db.selectFrom("verification").select("identifier").execute()).map((v) => v.identifier),
+    ];
     expect(tokens.length).toBeGreaterThan(1);
     expect(await live.auth.api.getSession({ headers: new Headers({ cookie }) })).toMatchObject({ user: { email } });
 
@@ -154,7 +190,7 @@ describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
     const target = await newStore(kind, "authdst");
     cleanups.push(target.drop);
     await cli(["restore", file], target.env);
-    if (kind === "sqlite") expect(statSync(target.env.SQLITE_PATH!).mode & 0o777).toBe(0o600);
+    if (kind === "sqlite") expect(statSync(target.env.SQLITE_PATH).mode & 0o777).toBe(0o600);
     const restored = target.open();
     cleanups.push(() => restored.destroy());
     expect(await restored.selectFrom("session").selectAll().execute()).toEqual([]);
@@ -167,8 +203,13 @@ describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
     expect(await copy.auth.api.getSession({ headers: new Headers({ cookie }) })).toBeNull();
     const again = await copy.post("/sign-in/email", { email, password });
     expect(again.status).toBe(200);
-    const fresh = again.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    expect(await copy.auth.api.getSession({ headers: new Headers({ cookie: fresh }) })).toMatchObject({ user: { email } });
+    const fresh = again.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    expect(await copy.auth.api.getSession({ headers: new Headers({ cookie: fresh }) })).toMatchObject({
+      user: { email },
+    });
   });
 
   it("refuses a file that is not a backup, an existing target, and a backup of the other database kind, with a reason", async () => {
@@ -178,12 +219,24 @@ describe.each(dialects)("npm run backup / npm run restore on %s", (kind) => {
     await migrateAll(db);
     const junk = path.join(work, `${kind}-junk.txt`);
     writeFileSync(junk, "not a database");
-    await expect(cli(["restore", junk], store.env)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("is not a store backup") });
-    await expect(cli(["backup", junk], store.env)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("already exists") });
-    await expect(cli(["restore"], store.env)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("Usage: npm run backup") });
+    await expect(cli(["restore", junk], store.env)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("is not a store backup"),
+    });
+    await expect(cli(["backup", junk], store.env)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("already exists"),
+    });
+    await expect(cli(["restore"], store.env)).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("Usage: npm run backup"),
+    });
     const other = kind === "sqlite" ? "PGDMP-not-really" : "SQLite format 3\u0000";
     const wrongKind = path.join(work, `${kind}-other-kind`);
     writeFileSync(wrongKind, other);
-    await expect(cli(["restore", wrongKind], store.env)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("backup, but the configured database is") });
+    await expect(cli(["restore", wrongKind], store.env)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("backup, but the configured database is"),
+    });
   });
 });

@@ -11,7 +11,16 @@ import { stubBuild as stubServerBuild } from "../support/stub-build.ts";
 import { freshDb, type TestDb } from "./databases.ts";
 
 const MB = 1024 * 1024;
-const FORM_PATHS = ["/login", "/register", "/forgot-password", "/reset-password", "/account", "/cart", "/checkout", "/login.data"];
+const FORM_PATHS = [
+  "/login",
+  "/register",
+  "/forgot-password",
+  "/reset-password",
+  "/account",
+  "/cart",
+  "/checkout",
+  "/login.data",
+];
 
 /**
  * The real Express app (createHttpApp: security headers, the auth API, the page cache, React
@@ -30,7 +39,12 @@ function stubBuild(onForm: (form: FormData) => void): ServerBuild {
       root: { id: "root", path: "", module: { default: () => null } },
       any: { id: "any", parentId: "root", path: "*", module: { action } },
       // Like the back office's guard: answers (a redirect) before reading the body.
-      answersFirst: { id: "answersFirst", parentId: "root", path: "admin/products/:id", module: { action: () => new Response(null, { status: 302, headers: { location: "/login" } }) } },
+      answersFirst: {
+        id: "answersFirst",
+        parentId: "root",
+        path: "admin/products/:id",
+        module: { action: () => new Response(null, { status: 302, headers: { location: "/login" } }) },
+      },
     },
   );
 }
@@ -45,10 +59,16 @@ interface Answer {
  * Posts `total` bytes of a form field in 64 KiB writes, chunked unless `contentLength` is given,
  * honouring back-pressure; settles as soon as the server answers (the rest is never sent).
  */
-function post(url: string, total: number, options: { contentLength?: number; contentType?: string } = {}): Promise<Answer> {
+function post(
+  url: string,
+  total: number,
+  options: { contentLength?: number; contentType?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const headers: Record<string, string | number> = { "content-type": options.contentType ?? "application/x-www-form-urlencoded" };
+    const headers: Record<string, string | number> = {
+      "content-type": options.contentType ?? "application/x-www-form-urlencoded",
+    };
     if (options.contentLength !== undefined) headers["content-length"] = options.contentLength;
     const req = http.request(url, { method: "POST", headers });
     const chunk = Buffer.alloc(64 * 1024, "a");
@@ -111,17 +131,23 @@ describe("one cap on request bodies, in front of every form route", () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const ask = (method: string, path: string, body?: Buffer, type = "multipart/form-data; boundary=x") =>
       new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-        const req = http.request(`${base}${path}`, { agent, method, timeout: 5_000, headers: body ? { "content-type": type } : {} }, (res) => {
-          res.resume();
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
-        });
+        const req = http.request(
+          `${base}${path}`,
+          { agent, method, timeout: 5_000, headers: body ? { "content-type": type } : {} },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          },
+        );
         req.on("timeout", () => req.destroy(new Error(`${method} ${path}: no answer`)));
         req.on("error", reject);
         req.end(body);
       });
     const first = await ask("POST", "/admin/products/1", Buffer.alloc(512 * 1024, "a"));
     expect(first).toEqual({ status: 302, connection: "close" });
-    expect((await ask("POST", "/anything", Buffer.from("name=ok"), "application/x-www-form-urlencoded")).status).toBe(200);
+    expect((await ask("POST", "/anything", Buffer.from("name=ok"), "application/x-www-form-urlencoded")).status).toBe(
+      200,
+    );
     agent.destroy();
   });
 
@@ -149,7 +175,11 @@ describe("one cap on request bodies, in front of every form route", () => {
     const baseline = process.memoryUsage().rss;
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-    const answers = await Promise.all(["/login", "/register", "/forgot-password", "/reset-password", "/account"].map((p) => post(`${base}${p}`, 20 * MB)));
+    const answers = await Promise.all(
+      ["/login", "/register", "/forgot-password", "/reset-password", "/account"].map((p) =>
+        post(`${base}${p}`, 20 * MB),
+      ),
+    );
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
     expect(answers.map((a) => a.status)).toEqual([413, 413, 413, 413, 413]);
@@ -172,9 +202,16 @@ describe("one cap on request bodies, in front of every form route", () => {
   });
 
   it("accepts chunked JSON under the auth API's cap, and refuses more", async () => {
-    const json = JSON.stringify({ email: "nobody@example.com", password: "Wrong-Password-1", padding: "x".repeat(30 * 1024) });
+    const json = JSON.stringify({
+      email: "nobody@example.com",
+      password: "Wrong-Password-1",
+      padding: "x".repeat(30 * 1024),
+    });
     const chunked = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${base}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json" } });
+      const req = http.request(`${base}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      });
       req.on("response", (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -184,7 +221,12 @@ describe("one cap on request bodies, in front of every form route", () => {
       req.end();
     });
     expect(chunked).toBe(401);
-    expect((await post(`${base}/api/auth/sign-in/email`, 20 * MB, { contentType: "application/json" })).status).toBe(413);
-    expect((await post(`${base}/api/auth/sign-in/email`, 1024, { contentType: "application/json", contentLength: MB })).status).toBe(413);
+    expect((await post(`${base}/api/auth/sign-in/email`, 20 * MB, { contentType: "application/json" })).status).toBe(
+      413,
+    );
+    expect(
+      (await post(`${base}/api/auth/sign-in/email`, 1024, { contentType: "application/json", contentLength: MB }))
+        .status,
+    ).toBe(413);
   });
 });

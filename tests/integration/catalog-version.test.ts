@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bumpCatalogVersion, CATALOG_VERSION_STRIPES, committedCatalogVersion, readCatalogVersion } from "../../server/catalog/version.ts";
+import {
+  bumpCatalogVersion,
+  CATALOG_VERSION_STRIPES,
+  committedCatalogVersion,
+  readCatalogVersion,
+} from "../../server/catalog/version.ts";
 import { createDb, type Db } from "../../server/db/connection.ts";
 import { moveStocks } from "../../server/inventory/stock.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
@@ -33,7 +38,12 @@ describe.each(dialects)("the catalog version (%s)", (kind) => {
 
   it("moves once for each committed stock change, and not for a rolled-back one", async () => {
     const before = await readCatalogVersion(t.db);
-    await t.db.transaction().execute((trx) => moveStocks(trx, [{ productId: 3, delta: 1, reason: "adjustment" }, { productId: 20, delta: 1, reason: "adjustment" }]));
+    await t.db.transaction().execute((trx) =>
+      moveStocks(trx, [
+        { productId: 3, delta: 1, reason: "adjustment" },
+        { productId: 20, delta: 1, reason: "adjustment" },
+      ]),
+    );
     expect(await readCatalogVersion(t.db)).toBe(before + 1);
     await expect(
       t.db.transaction().execute(async (trx) => {
@@ -48,23 +58,60 @@ describe.each(dialects)("the catalog version (%s)", (kind) => {
     await t.db.updateTable("products").set({ stock_quantity: 1 }).where("id", "in", [7, 30]).execute();
     const before = await readCatalogVersion(t.db);
     const results = await t.db.transaction().execute((trx) =>
-      moveStocks(trx, [{ productId: 30, delta: -2, reason: "order" }, { productId: 7, delta: -1, reason: "order" }]),
+      moveStocks(trx, [
+        { productId: 30, delta: -2, reason: "order" },
+        { productId: 7, delta: -1, reason: "order" },
+      ]),
     );
     expect(results.map((r) => r && [r.stockBefore, r.stockAfter])).toEqual([null, [1, 0]]);
     expect(await readCatalogVersion(t.db)).toBe(before + 1);
-    const none = await t.db.transaction().execute((trx) => moveStocks(trx, [{ productId: 7, delta: -1, reason: "order" }, { productId: 30, delta: -2, reason: "order" }]));
+    const none = await t.db.transaction().execute((trx) =>
+      moveStocks(trx, [
+        { productId: 7, delta: -1, reason: "order" },
+        { productId: 30, delta: -2, reason: "order" },
+      ]),
+    );
     expect(none).toEqual([null, null]);
     expect(await readCatalogVersion(t.db)).toBe(before + 1);
   });
 
   it("writes the ledger row with the stock before and after, who and why", async () => {
     await t.db.updateTable("products").set({ stock_quantity: 5 }).where("id", "=", 11).execute();
-    const [moved] = await t.db.transaction().execute((trx) => moveStocks(trx, [{ productId: 11, delta: -3, reason: "damaged", actor: "staff:s1", note: "x".repeat(600) }], { now: new Date("2026-11-26T12:00:00Z") }));
-    const row = await t.db.selectFrom("stock_movements").selectAll().where("id", "=", moved!.movementId).executeTakeFirstOrThrow();
-    expect({ ...row, id: undefined }).toEqual({ id: undefined, product_id: 11, delta: -3, stock_before: 5, stock_after: 2, reason: "damaged", order_id: null, actor: "staff:s1", note: "x".repeat(500), created_at: "2026-11-26T12:00:00.000Z" });
+    const [moved] = await t.db.transaction().execute((trx) =>
+      moveStocks(trx, [{ productId: 11, delta: -3, reason: "damaged", actor: "staff:s1", note: "x".repeat(600) }], {
+        now: new Date("2026-11-26T12:00:00Z"),
+      }),
+    );
+    const row = await t.db
+      .selectFrom("stock_movements")
+      .selectAll()
+      .where("id", "=", moved!.movementId)
+      .executeTakeFirstOrThrow();
+    expect({ ...row, id: undefined }).toEqual({
+      id: undefined,
+      product_id: 11,
+      delta: -3,
+      stock_before: 5,
+      stock_after: 2,
+      reason: "damaged",
+      order_id: null,
+      actor: "staff:s1",
+      note: "x".repeat(500),
+      created_at: "2026-11-26T12:00:00.000Z",
+    });
     expect(moved).toMatchObject({ stockBefore: 5, stockAfter: 2 });
-    await expect(t.db.transaction().execute((trx) => moveStocks(trx, [{ productId: 11, delta: 1, reason: "order" }, { productId: 12, delta: 0, reason: "order" }]))).rejects.toThrow(RangeError);
-    expect((await t.db.selectFrom("products").select("stock_quantity").where("id", "=", 11).executeTakeFirstOrThrow()).stock_quantity).toBe(2);
+    await expect(
+      t.db.transaction().execute((trx) =>
+        moveStocks(trx, [
+          { productId: 11, delta: 1, reason: "order" },
+          { productId: 12, delta: 0, reason: "order" },
+        ]),
+      ),
+    ).rejects.toThrow(RangeError);
+    expect(
+      (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", 11).executeTakeFirstOrThrow())
+        .stock_quantity,
+    ).toBe(2);
   });
 });
 

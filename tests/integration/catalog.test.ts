@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getProductDetail, listBestProducts, listFacets, listFeaturedProducts, listProducts } from "../../server/catalog/catalog.ts";
+import {
+  getProductDetail,
+  listBestProducts,
+  listFacets,
+  listFeaturedProducts,
+  listProducts,
+} from "../../server/catalog/catalog.ts";
 import type { Db, DbKind } from "../../server/db/connection.ts";
 import { BRANDS, CATEGORIES } from "../../server/db/seed/catalog-data.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
@@ -13,7 +19,7 @@ const PER_PAGE = 15;
 
 /** The same queries on every dialect; their results are compared across dialects at the end. */
 const SHARED_QUERIES: Record<string, ProductQuery> = {
-  "default": {},
+  default: {},
   "page 7": { page: 7 },
   "past the end": { page: 999 },
   "category hand": { categories: ["hand"] },
@@ -22,12 +28,20 @@ const SHARED_QUERIES: Record<string, ProductQuery> = {
   "price 20–80": { minCents: 2000, maxCents: 8000 },
   "in stock": { inStockOnly: true },
   "on sale": { onSaleOnly: true },
-  "everything combined": { categories: ["power-tools", "gardening"], brands: ["tidewell", "saltmere", "redmarsh"], minCents: 1000, maxCents: 50000, inStockOnly: true, onSaleOnly: true, sort: "price-desc" },
+  "everything combined": {
+    categories: ["power-tools", "gardening"],
+    brands: ["tidewell", "saltmere", "redmarsh"],
+    minCents: 1000,
+    maxCents: 50000,
+    inStockOnly: true,
+    onSaleOnly: true,
+    sort: "price-desc",
+  },
   "price-asc": { sort: "price-asc", page: 3 },
   "price-desc": { sort: "price-desc" },
-  "newest": { sort: "newest", page: 40 },
-  "discount": { sort: "discount", page: 2 },
-  "name": { sort: "name", page: 5 },
+  newest: { sort: "newest", page: 40 },
+  discount: { sort: "discount", page: 2 },
+  name: { sort: "name", page: 5 },
   "no match": { minCents: 100_000_000 },
 };
 
@@ -58,16 +72,25 @@ for (const kind of dialects) {
       t = await freshDb(kind);
       db = t.db;
       await seedCatalog(db, { products: PRODUCTS });
-      raw = (await db
+      raw = await db
         .selectFrom("products as p")
         .innerJoin("categories as c", "c.id", "p.category_id")
         .innerJoin("brands as b", "b.id", "p.brand_id")
         .select([
-          "p.id", "p.title", "p.sku", "c.slug as category_slug", "b.slug as brand_slug", "p.sale_price_cents",
-          "p.price_cents", "p.discount_percent", "p.stock_quantity", "p.featured", "p.created_at",
+          "p.id",
+          "p.title",
+          "p.sku",
+          "c.slug as category_slug",
+          "b.slug as brand_slug",
+          "p.sale_price_cents",
+          "p.price_cents",
+          "p.discount_percent",
+          "p.stock_quantity",
+          "p.featured",
+          "p.created_at",
         ])
         .orderBy("p.id")
-        .execute()) as RawProduct[];
+        .execute();
       expect(raw).toHaveLength(PRODUCTS);
     }, 120_000);
 
@@ -166,8 +189,12 @@ for (const kind of dialects) {
       expect(items.map((i) => i.id).sort((a, b) => a - b)).toEqual(expected.map((r) => r.id));
       expect(items.some((i) => i.salePriceCents === min)).toBe(true);
       expect(items.some((i) => i.salePriceCents === max)).toBe(true);
-      expect((await listProducts(db, { minCents: min })).total).toBe(raw.filter((r) => r.sale_price_cents >= min).length);
-      expect((await listProducts(db, { maxCents: max })).total).toBe(raw.filter((r) => r.sale_price_cents <= max).length);
+      expect((await listProducts(db, { minCents: min })).total).toBe(
+        raw.filter((r) => r.sale_price_cents >= min).length,
+      );
+      expect((await listProducts(db, { maxCents: max })).total).toBe(
+        raw.filter((r) => r.sale_price_cents <= max).length,
+      );
       expect((await listProducts(db, { minCents: prices.at(-1)! + 1 })).total).toBe(0);
     });
 
@@ -186,11 +213,18 @@ for (const kind of dialects) {
       }
 
       const both = await allPages({ inStockOnly: true, onSaleOnly: true, categories: ["power-tools"] });
-      expect(both.length).toBe(raw.filter((r) => r.stock_quantity > 0 && r.discount_percent != null && r.category_slug === "power-tools").length);
+      expect(both.length).toBe(
+        raw.filter((r) => r.stock_quantity > 0 && r.discount_percent != null && r.category_slug === "power-tools")
+          .length,
+      );
     });
 
     it("listProducts: every sort order is actually sorted, with id as the tie-break", async () => {
-      const check = async (sort: ProductQuery["sort"], key: (i: ProductSummary) => number | string, direction: 1 | -1) => {
+      const check = async (
+        sort: ProductQuery["sort"],
+        key: (i: ProductSummary) => number | string,
+        direction: 1 | -1,
+      ) => {
         const items = await allPages({ sort });
         for (let i = 1; i < items.length; i++) {
           const [a, b] = [key(items[i - 1]), key(items[i])];
@@ -248,7 +282,16 @@ for (const kind of dialects) {
     });
 
     it("getProductDetail: unknown or invalid ids give null", async () => {
-      for (const id of [PRODUCTS + 1, 999_999, 0, -1, Number.NaN, 1.5, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER + 2]) {
+      for (const id of [
+        PRODUCTS + 1,
+        999_999,
+        0,
+        -1,
+        Number.NaN,
+        1.5,
+        Number.POSITIVE_INFINITY,
+        Number.MAX_SAFE_INTEGER + 2,
+      ]) {
         expect(await getProductDetail(db, id), String(id)).toBeNull();
       }
     });
@@ -278,7 +321,9 @@ for (const kind of dialects) {
         }
         const discounts = best.map((b) => b.discountPercent!);
         expect(discounts).toEqual([...discounts].sort((a, b) => b - a));
-        const topDiscount = Math.max(...raw.filter((r) => r.stock_quantity > 0 && r.featured === 0).map((r) => r.discount_percent ?? 0));
+        const topDiscount = Math.max(
+          ...raw.filter((r) => r.stock_quantity > 0 && r.featured === 0).map((r) => r.discount_percent ?? 0),
+        );
         expect(discounts[0]).toBe(topDiscount);
       }
     });
@@ -327,10 +372,10 @@ describe.each(dialects)("category and brand lists on %s", (kind) => {
     expect(refs.categories.map(({ name, slug }) => ({ name, slug }))).toEqual(facets.categories);
     expect(refs.brands.every((b) => Number.isInteger(b.id))).toBe(true);
     // Kept (a minute per process): a change made outside the store shows later, not here.
-    await t.db.updateTable("categories").set({ name: "Renamed" }).where("slug", "=", CATEGORIES[0]!.slug).execute();
-    expect((await listFacets(t.db)).categories[0]!.name).toBe(CATEGORIES[0]!.name);
+    await t.db.updateTable("categories").set({ name: "Renamed" }).where("slug", "=", CATEGORIES[0].slug).execute();
+    expect((await listFacets(t.db)).categories[0].name).toBe(CATEGORIES[0].name);
     expect(await references(t.db)).toBe(await references(t.db));
     forgetReferences(t.db);
-    expect((await listFacets(t.db)).categories[0]!.name).toBe("Renamed");
+    expect((await listFacets(t.db)).categories[0].name).toBe("Renamed");
   });
 });

@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../server/config.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
-import { CHECKOUT_LIMIT_MESSAGES, submitCheckout, type CheckoutDeps, type CheckoutResult } from "../../server/orders/checkout.ts";
+import {
+  CHECKOUT_LIMIT_MESSAGES,
+  submitCheckout,
+  type CheckoutDeps,
+  type CheckoutResult,
+} from "../../server/orders/checkout.ts";
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
@@ -14,8 +19,13 @@ import { dialects, freshDb, type TestDb } from "./databases.ts";
  * hour) and per email address (CHECKOUT_EMAIL_LIMIT an hour); a refused checkout writes nothing.
  * Here the limits are 3 per IP and 2 per email, read through the app's own configuration.
  */
-const ENV = { CHECKOUT_IP_LIMIT: "3", CHECKOUT_EMAIL_LIMIT: "2", GUEST_ORDER_HOLD_MINUTES: "45", SITE_URL: "https://shop.example" };
-const cfg = loadConfig(ENV as NodeJS.ProcessEnv);
+const ENV = {
+  CHECKOUT_IP_LIMIT: "3",
+  CHECKOUT_EMAIL_LIMIT: "2",
+  GUEST_ORDER_HOLD_MINUTES: "45",
+  SITE_URL: "https://shop.example",
+};
+const cfg = loadConfig(ENV);
 const HOUR = 3600;
 
 /** Built from the configuration as defaultCheckoutDeps does, with fresh in-memory windows for each test. */
@@ -42,8 +52,12 @@ function formOf(fields: Record<string, string>): FormData {
 describe("checkout limits configuration", () => {
   it("reads CHECKOUT_IP_LIMIT and CHECKOUT_EMAIL_LIMIT, with defaults of 20 and 5 an hour", () => {
     expect(cfg).toMatchObject({ CHECKOUT_IP_LIMIT: 3, CHECKOUT_EMAIL_LIMIT: 2, GUEST_ORDER_HOLD_MINUTES: 45 });
-    expect(loadConfig({} as NodeJS.ProcessEnv)).toMatchObject({ CHECKOUT_IP_LIMIT: 20, CHECKOUT_EMAIL_LIMIT: 5, GUEST_ORDER_HOLD_MINUTES: 60 });
-    expect(() => loadConfig({ CHECKOUT_IP_LIMIT: "0" } as NodeJS.ProcessEnv)).toThrow(/CHECKOUT_IP_LIMIT/);
+    expect(loadConfig({})).toMatchObject({
+      CHECKOUT_IP_LIMIT: 20,
+      CHECKOUT_EMAIL_LIMIT: 5,
+      GUEST_ORDER_HOLD_MINUTES: 60,
+    });
+    expect(() => loadConfig({ CHECKOUT_IP_LIMIT: "0" })).toThrow(/CHECKOUT_IP_LIMIT/);
   });
 });
 
@@ -63,11 +77,26 @@ describe.each(dialects)("checkout rate limits on %s", (kind) => {
     await t?.drop();
   });
 
-  const stock = async () => (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", PRODUCT).executeTakeFirstOrThrow()).stock_quantity;
-  const count = async (table: "orders" | "stock_movements" | "mail_queue") => Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
-  const mailsTo = async (address: string) => (await t.db.selectFrom("mail_queue").select("id").where("to_address", "=", address).execute()).length;
-  const ordersWithToken = async (token: string) => (await t.db.selectFrom("orders").select("id").where("checkout_token", "=", token).execute()).length;
-  const cartLines = async (owner: string) => (await t.db.selectFrom("cart_items").select("quantity").where("owner", "=", owner).execute()).map((r) => r.quantity);
+  const stock = async () =>
+    (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", PRODUCT).executeTakeFirstOrThrow())
+      .stock_quantity;
+  const count = async (table: "orders" | "stock_movements" | "mail_queue") =>
+    Number(
+      (
+        await t.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const mailsTo = async (address: string) =>
+    (await t.db.selectFrom("mail_queue").select("id").where("to_address", "=", address).execute()).length;
+  const ordersWithToken = async (token: string) =>
+    (await t.db.selectFrom("orders").select("id").where("checkout_token", "=", token).execute()).length;
+  const cartLines = async (owner: string) =>
+    (await t.db.selectFrom("cart_items").select("quantity").where("owner", "=", owner).execute()).map(
+      (r) => r.quantity,
+    );
 
   interface Attempt {
     owner: string;
@@ -77,8 +106,12 @@ describe.each(dialects)("checkout rate limits on %s", (kind) => {
   }
 
   /** One shopper with a filled cart submitting the checkout form from `ip`. */
-  async function checkout(deps: CheckoutDeps, options: { ip: string; email?: string; member?: { userId: string; email: string }; owner?: string; token?: string }): Promise<Attempt> {
-    const owner = options.owner ?? (options.member ? `u:${options.member.userId}` : `g:${randomBytes(18).toString("base64url")}`);
+  async function checkout(
+    deps: CheckoutDeps,
+    options: { ip: string; email?: string; member?: { userId: string; email: string }; owner?: string; token?: string },
+  ): Promise<Attempt> {
+    const owner =
+      options.owner ?? (options.member ? `u:${options.member.userId}` : `g:${randomBytes(18).toString("base64url")}`);
     if (!options.owner) await addToCart(t.db, owner, { productId: PRODUCT, quantity: UNITS });
     const email = options.email ?? newEmail();
     const token = options.token ?? newToken();
@@ -106,7 +139,11 @@ describe.each(dialects)("checkout rate limits on %s", (kind) => {
     expect(r.retryAfterSeconds).toBeLessThanOrEqual(HOUR);
     expect(r.data.message).toBe(CHECKOUT_LIMIT_MESSAGES[which](r.retryAfterSeconds!));
     expect(r.data.message).toMatch(/Please try again in (60|59) minutes\./);
-    expect(r.data.values).toMatchObject({ name: validCheckoutForm.name, line1: validCheckoutForm.line1, postcode: validCheckoutForm.postcode });
+    expect(r.data.values).toMatchObject({
+      name: validCheckoutForm.name,
+      line1: validCheckoutForm.line1,
+      postcode: validCheckoutForm.postcode,
+    });
     return r.retryAfterSeconds!;
   }
 
@@ -141,7 +178,10 @@ describe.each(dialects)("checkout rate limits on %s", (kind) => {
 
     // A retry of a checkout that already made its order (a double click) is answered, not counted.
     const retry = await checkout(deps, { ip, owner: firsts[0].owner, email: firsts[0].email, token: firsts[0].token });
-    expect(retry.result.ok && retry.result.order).toMatchObject({ created: false, number: firsts[0].result.ok ? firsts[0].result.order.number : "" });
+    expect(retry.result.ok && retry.result.order).toMatchObject({
+      created: false,
+      number: firsts[0].result.ok ? firsts[0].result.order.number : "",
+    });
     expect(await count("orders")).toBe(3);
 
     // Another network is not affected.

@@ -23,13 +23,23 @@ describe.skipIf(!pgUrl)("cold start of several instances on an empty PostgreSQL 
 
   it("three instances migrating and seeding at once all start, and the catalog is seeded once", async () => {
     await admin(`CREATE SCHEMA ${schema}`);
-    const cfg = loadConfig({ NODE_ENV: "test", DATABASE_URL: pgUrl, SEED_PRODUCTS: "60", AUTH_SECRET: "cold-start-test-secret-0123456789abcdef" });
+    const cfg = loadConfig({
+      NODE_ENV: "test",
+      DATABASE_URL: pgUrl,
+      SEED_PRODUCTS: "60",
+      AUTH_SECRET: "cold-start-test-secret-0123456789abcdef",
+    });
     for (let i = 0; i < 3; i++) handles.push(createDb({ kind: "postgres", url: pgUrl, pgSchema: schema, poolSize: 4 }));
     const results = await Promise.allSettled(handles.map((db) => prepareDatabase(db, cfg)));
     expect(results.map((r) => (r.status === "rejected" ? String(r.reason) : "ok"))).toEqual(["ok", "ok", "ok"]);
-    const { n } = await handles[0].selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const { n } = await handles[0]
+      .selectFrom("products")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(n)).toBe(60);
     const tables = await handles[0].introspection.getTables();
-    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(["user", "session", "account", "verification", "products", "orders"]));
+    expect(tables.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["user", "session", "account", "verification", "products", "orders"]),
+    );
   });
 });

@@ -51,7 +51,9 @@ describe("rate limiter in Redis", () => {
 
   it("counts parallel hits from separate connections exactly", async () => {
     const name = unique("burst");
-    const limiters = [REDIS_URL, `${REDIS_URL}/0`].map((redisUrl) => createRateLimiter({ name, windowSeconds: 60, max: 7, redisUrl }));
+    const limiters = [REDIS_URL, `${REDIS_URL}/0`].map((redisUrl) =>
+      createRateLimiter({ name, windowSeconds: 60, max: 7, redisUrl }),
+    );
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => limiters[i % 2].hit("k")));
     expect(results.filter((r) => r.allowed)).toHaveLength(7);
   });
@@ -70,7 +72,12 @@ describe("rate limiter in Redis", () => {
   });
 
   it("falls back to counting in memory when Redis is unreachable", async () => {
-    const limiter = createRateLimiter({ name: unique("down"), windowSeconds: 60, max: 2, redisUrl: "redis://127.0.0.1:1" });
+    const limiter = createRateLimiter({
+      name: unique("down"),
+      windowSeconds: 60,
+      max: 2,
+      redisUrl: "redis://127.0.0.1:1",
+    });
     const results = [];
     for (let i = 0; i < 3; i++) results.push(await limiter.hit("k"));
     expect(results.map((r) => r.allowed)).toEqual([true, true, false]);

@@ -8,7 +8,12 @@ import { startMailSink, type MailSink } from "../e2e/forms/mail-sink.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const INBOX = "inbox@toolhub.test";
-const good = { name: "Jane Doe", email: "jane@example.com", subject: "Quote for 40 drills", message: "Hello,\nplease quote <b>40</b> drills & 40 bits." };
+const good = {
+  name: "Jane Doe",
+  email: "jane@example.com",
+  subject: "Quote for 40 drills",
+  message: "Hello,\nplease quote <b>40</b> drills & 40 bits.",
+};
 
 function post(fields: Record<string, string>, ip = "203.0.113.7"): Request {
   return new Request("http://127.0.0.1/contact", {
@@ -30,7 +35,11 @@ describe.each(dialects)("contact form action on %s", (kind) => {
     await t?.drop();
   });
   beforeEach(() => {
-    deps = { storeInbox: INBOX, siteUrl: "http://shop.test", limiter: createRateLimiter({ name: `contact-${randomBytes(4).toString("hex")}`, windowSeconds: 600, max: 5 }) };
+    deps = {
+      storeInbox: INBOX,
+      siteUrl: "http://shop.test",
+      limiter: createRateLimiter({ name: `contact-${randomBytes(4).toString("hex")}`, windowSeconds: 600, max: 5 }),
+    };
   });
   afterEach(async () => {
     await Promise.all(closers.splice(0).map((c) => c()));
@@ -51,9 +60,20 @@ describe.each(dialects)("contact form action on %s", (kind) => {
     const smtp = await sink();
     const res = await contactAction(t.db, post(good), deps);
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ ok: true, outcome: "sent", errors: {}, values: { name: "", email: "", subject: "", message: "" } });
+    expect(res.data).toMatchObject({
+      ok: true,
+      outcome: "sent",
+      errors: {},
+      values: { name: "", email: "", subject: "", message: "" },
+    });
     const stored = await t.db.selectFrom("contact_messages").selectAll().executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ name: good.name, email: good.email, subject: good.subject, message: good.message, ip: "203.0.113.7" });
+    expect(stored).toMatchObject({
+      name: good.name,
+      email: good.email,
+      subject: good.subject,
+      message: good.message,
+      ip: "203.0.113.7",
+    });
 
     const sender = startMailSender(t.db, { smtpUrl: smtp.url, pollMs: 60_000, log: () => undefined });
     await sender.drain();
@@ -86,18 +106,32 @@ describe.each(dialects)("contact form action on %s", (kind) => {
       message: "Dear customer, pay the overdue invoice at https://evil.example/pay today.",
     };
     expect((await contactAction(t.db, post(lure, "203.0.113.9"), deps)).status).toBe(200);
-    const ack = await t.db.selectFrom("mail_queue").selectAll().where("to_address", "=", lure.email).executeTakeFirstOrThrow();
+    const ack = await t.db
+      .selectFrom("mail_queue")
+      .selectAll()
+      .where("to_address", "=", lure.email)
+      .executeTakeFirstOrThrow();
     const everything = [ack.subject, ack.text_body, ack.html_body, ack.headers, ack.reply_to ?? ""].join("\n");
-    for (const typed of [lure.name, lure.subject, lure.message, "evil.example", "locked", "overdue"]) expect(everything).not.toContain(typed);
+    for (const typed of [lure.name, lure.subject, lure.message, "evil.example", "locked", "overdue"])
+      expect(everything).not.toContain(typed);
     expect(ack.text_body).toContain("We've received the message sent through the contact form on our website");
     // The store's inbox still gets all of it.
-    const toStore = await t.db.selectFrom("mail_queue").selectAll().where("to_address", "=", INBOX).executeTakeFirstOrThrow();
+    const toStore = await t.db
+      .selectFrom("mail_queue")
+      .selectAll()
+      .where("to_address", "=", INBOX)
+      .executeTakeFirstOrThrow();
     expect(toStore.text_body).toContain(lure.message);
   });
 
   it("escapes HTML in every user field of the HTML mail", async () => {
     const smtp = await sink();
-    const evil = { name: `<img src=x onerror="alert(1)">`, email: "eve@example.com", subject: "<script>alert(2)</script>", message: `</p><a href="javascript:alert(3)">click</a>` };
+    const evil = {
+      name: `<img src=x onerror="alert(1)">`,
+      email: "eve@example.com",
+      subject: "<script>alert(2)</script>",
+      message: `</p><a href="javascript:alert(3)">click</a>`,
+    };
     expect((await contactAction(t.db, post(evil), deps)).status).toBe(200);
     const sender = startMailSender(t.db, { smtpUrl: smtp.url, pollMs: 60_000, log: () => undefined });
     await sender.drain();
@@ -122,7 +156,12 @@ describe.each(dialects)("contact form action on %s", (kind) => {
   it("answers oversized fields with a 4xx message, never a 500", async () => {
     const res = await contactAction(
       t.db,
-      post({ name: "n".repeat(101), email: `${"e".repeat(250)}@example.com`, subject: "s".repeat(151), message: "m".repeat(5001) }),
+      post({
+        name: "n".repeat(101),
+        email: `${"e".repeat(250)}@example.com`,
+        subject: "s".repeat(151),
+        message: "m".repeat(5001),
+      }),
       deps,
     );
     expect(res.status).toBe(400);
@@ -153,9 +192,13 @@ describe.each(dialects)("contact form action on %s", (kind) => {
     }
     expect(await counts()).toEqual({ messages: 0, mails: 0 });
     // The domain function checks again, so no other caller can skip the rule.
-    await expect(submitContactMessage(t.db, { ...good, subject: "a\r\nBcc: x@example.com" }, { storeInbox: INBOX, siteUrl: "http://shop.test" })).rejects.toBeInstanceOf(
-      ContactValidationError,
-    );
+    await expect(
+      submitContactMessage(
+        t.db,
+        { ...good, subject: "a\r\nBcc: x@example.com" },
+        { storeInbox: INBOX, siteUrl: "http://shop.test" },
+      ),
+    ).rejects.toBeInstanceOf(ContactValidationError);
     expect(await counts()).toEqual({ messages: 0, mails: 0 });
   });
 
@@ -169,7 +212,8 @@ describe.each(dialects)("contact form action on %s", (kind) => {
   it("limits submissions per IP", async () => {
     // Different messages: the same one again is a duplicate (one message, see the next test).
     const nth = (i: number) => ({ ...good, message: `${good.message} (${i})` });
-    for (let i = 0; i < 5; i++) expect((await contactAction(t.db, post(nth(i), "198.51.100.1"), deps)).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await contactAction(t.db, post(nth(i), "198.51.100.1"), deps)).status).toBe(200);
     const limited = await contactAction(t.db, post(nth(5), "198.51.100.1"), deps);
     expect(limited.status).toBe(429);
     expect(limited.data.message).toMatch(/try again in \d+ minutes?/);
@@ -192,7 +236,13 @@ describe.each(dialects)("contact form action on %s", (kind) => {
     const port = first.port;
     await first.close(); // SMTP is down
 
-    const sender = startMailSender(t.db, { smtpUrl: `smtp://127.0.0.1:${port}`, pollMs: 25, retryBaseMs: 150, retryMaxMs: 300, log: () => undefined });
+    const sender = startMailSender(t.db, {
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      pollMs: 25,
+      retryBaseMs: 150,
+      retryMaxMs: 300,
+      log: () => undefined,
+    });
     closers.push(() => sender.stop());
     expect((await contactAction(t.db, post(good), deps)).status).toBe(200);
     await sender.drain();

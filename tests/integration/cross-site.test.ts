@@ -54,32 +54,49 @@ describe("the storefront refuses state-changing requests from another site", () 
 
   beforeAll(async () => {
     t = await freshDb("sqlite");
-    const cfg = loadConfig({ NODE_ENV: "test", SITE_URL: SITE, AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+    const cfg = loadConfig({
+      NODE_ENV: "test",
+      SITE_URL: SITE,
+      AUTH_SECRET: "integration-secret-0123456789abcdef0123",
+    });
     app = await serveStoreApp(t.db, cfg, build());
     base = app.base;
   });
   afterAll(async () => {
     await app?.close();
-    for (const [k, v] of Object.entries(savedEnv)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(savedEnv))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     await t?.drop();
   });
 
   const post = (path: string, headers: Record<string, string>, body = "quantity=1") =>
-    fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body, redirect: "manual" });
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body,
+      redirect: "manual",
+    });
 
-  it.each(STOREFRONT_POSTS)("%s: Sec-Fetch-Site cross-site is refused with a reason, with no Origin or a trusted one", async (path) => {
-    ran.length = 0;
-    const variants: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "cross-site", origin: SITE }, { "sec-fetch-site": "Cross-Site" }];
-    for (const headers of variants) {
-      const response = await post(path, headers);
-      expect(response.status, JSON.stringify(headers)).toBe(403);
-      expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
-      expect(response.headers.get("cache-control")).toBe("no-store");
-      expect(await response.text()).toBe(CROSS_SITE_REFUSED);
-    }
-    expect(ran).toEqual([]);
-  });
+  it.each(STOREFRONT_POSTS)(
+    "%s: Sec-Fetch-Site cross-site is refused with a reason, with no Origin or a trusted one",
+    async (path) => {
+      ran.length = 0;
+      const variants: Record<string, string>[] = [
+        { "sec-fetch-site": "cross-site" },
+        { "sec-fetch-site": "cross-site", origin: SITE },
+        { "sec-fetch-site": "Cross-Site" },
+      ];
+      for (const headers of variants) {
+        const response = await post(path, headers);
+        expect(response.status, JSON.stringify(headers)).toBe(403);
+        expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        expect(await response.text()).toBe(CROSS_SITE_REFUSED);
+      }
+      expect(ran).toEqual([]);
+    },
+  );
 
   it.each(STOREFRONT_POSTS)("%s: an Origin that is not trusted is refused, also on the .data request", async (path) => {
     ran.length = 0;
@@ -97,16 +114,21 @@ describe("the storefront refuses state-changing requests from another site", () 
     expect(ran).toEqual([]);
   });
 
-  it.each(STOREFRONT_POSTS)("%s: the store's own form post, a same-origin fetch and a client without browser headers pass", async (path) => {
-    ran.length = 0;
-    expect((await post(path, { origin: SITE })).status).toBe(200);
-    expect((await post(path, { origin: `${SITE}/`, "sec-fetch-site": "same-origin" })).status).toBe(200);
-    expect((await post(path, {})).status).toBe(200);
-    expect(ran).toEqual([`POST ${path}`, `POST ${path}`, `POST ${path}`]);
-  });
+  it.each(STOREFRONT_POSTS)(
+    "%s: the store's own form post, a same-origin fetch and a client without browser headers pass",
+    async (path) => {
+      ran.length = 0;
+      expect((await post(path, { origin: SITE })).status).toBe(200);
+      expect((await post(path, { origin: `${SITE}/`, "sec-fetch-site": "same-origin" })).status).toBe(200);
+      expect((await post(path, {})).status).toBe(200);
+      expect(ran).toEqual([`POST ${path}`, `POST ${path}`, `POST ${path}`]);
+    },
+  );
 
   it("reading a page from another site is not refused: only state-changing methods are checked", async () => {
-    const page = await fetch(`${base}/cart`, { headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" } });
+    const page = await fetch(`${base}/cart`, {
+      headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
+    });
     expect(page.status).toBe(200);
     for (const method of ["PUT", "PATCH", "DELETE"]) {
       const response = await fetch(`${base}/cart`, { method, headers: { "sec-fetch-site": "cross-site" } });
@@ -116,10 +138,18 @@ describe("the storefront refuses state-changing requests from another site", () 
 
   it("Stripe's webhook (server to server, signed) and Better Auth's handler are left to their own checks", async () => {
     // Card payments are off in this app: the webhook's own answer, not the cross-site refusal.
-    const webhook = await post(STRIPE_WEBHOOK_PATH, { "sec-fetch-site": "cross-site", "content-type": "application/json" }, "{}");
+    const webhook = await post(
+      STRIPE_WEBHOOK_PATH,
+      { "sec-fetch-site": "cross-site", "content-type": "application/json" },
+      "{}",
+    );
     expect(webhook.status).toBe(404);
     expect(await webhook.text()).not.toContain(CROSS_SITE_REFUSED);
-    const auth = await fetch(`${base}/api/auth/sign-out`, { method: "POST", headers: { "sec-fetch-site": "cross-site", "content-type": "application/json" }, body: "{}" });
+    const auth = await fetch(`${base}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { "sec-fetch-site": "cross-site", "content-type": "application/json" },
+      body: "{}",
+    });
     expect(await auth.text()).not.toBe(CROSS_SITE_REFUSED);
   });
 });
@@ -131,17 +161,25 @@ describe("isCrossSiteRequest", () => {
 
   it("refuses cross-site whatever the Origin, and untrusted origins", () => {
     expect(isCrossSiteRequest(headers({ "sec-fetch-site": "cross-site" }), policy)).toBe(true);
-    expect(isCrossSiteRequest(headers({ "sec-fetch-site": "cross-site", origin: "https://shop.example" }), policy)).toBe(true);
+    expect(
+      isCrossSiteRequest(headers({ "sec-fetch-site": "cross-site", origin: "https://shop.example" }), policy),
+    ).toBe(true);
     expect(isCrossSiteRequest(headers({ origin: "https://evil.example" }), policy)).toBe(true);
     expect(isCrossSiteRequest(headers({ origin: "null" }), policy)).toBe(true);
-    expect(isCrossSiteRequest(headers({ origin: "http://localhost:3000", host: "127.0.0.1:3000" }), loopback)).toBe(true);
+    expect(isCrossSiteRequest(headers({ origin: "http://localhost:3000", host: "127.0.0.1:3000" }), loopback)).toBe(
+      true,
+    );
   });
 
   it("lets the store's own origin and non-browser clients through", () => {
     expect(isCrossSiteRequest(headers({ origin: "https://shop.example" }), policy)).toBe(false);
-    expect(isCrossSiteRequest(headers({ origin: "https://shop.example", "sec-fetch-site": "same-origin" }), policy)).toBe(false);
+    expect(
+      isCrossSiteRequest(headers({ origin: "https://shop.example", "sec-fetch-site": "same-origin" }), policy),
+    ).toBe(false);
     expect(isCrossSiteRequest(headers({ "sec-fetch-site": "none" }), policy)).toBe(false);
     expect(isCrossSiteRequest(headers({}), policy)).toBe(false);
-    expect(isCrossSiteRequest(headers({ origin: "http://127.0.0.1:3000", host: "127.0.0.1:3000" }), loopback)).toBe(false);
+    expect(isCrossSiteRequest(headers({ origin: "http://127.0.0.1:3000", host: "127.0.0.1:3000" }), loopback)).toBe(
+      false,
+    );
   });
 });

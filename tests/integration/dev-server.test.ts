@@ -60,12 +60,18 @@ describe("npm run dev", () => {
     delete env.BUILD_DIR;
     const out = createWriteStream(logFile);
     // Its own process group, so a failed test can still take the store process down with it.
-    child = spawn(process.execPath, [path.join(root, "scripts/dev.mjs")], { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, [path.join(root, "scripts/dev.mjs")], {
+      cwd: root,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout!.pipe(out);
     child.stderr!.pipe(out);
     const deadline = Date.now() + 60_000;
     while (!(await answers(`${base}/healthz`))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm run dev did not start:\n${readFileSync(logFile, "utf8").slice(-3000)}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`npm run dev did not start:\n${readFileSync(logFile, "utf8").slice(-3000)}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }, 90_000);
@@ -74,7 +80,10 @@ describe("npm run dev", () => {
     if (child?.pid && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM"); // passed on to the store process, which stops gracefully
-      const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 15_000))]);
+      const stopped = await Promise.race([
+        exited.then(() => true),
+        new Promise((resolve) => setTimeout(() => resolve(false), 15_000)),
+      ]);
       if (!stopped) process.kill(-child.pid, "SIGKILL");
       expect(stopped).toBe(true);
     }

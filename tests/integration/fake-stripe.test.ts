@@ -24,8 +24,17 @@ const nowS = () => Math.floor(Date.now() / 1000);
 /** axe on the page's HTML in jsdom: structure, names, landmarks, lang (contrast needs a browser). */
 async function axeViolations(html: string): Promise<string[]> {
   type Dom = { window: { eval(src: string): void; close(): void; document: Document; axe: typeof axe } };
-  const jsdom = (await import("jsdom" as string)) as { JSDOM: new (html: string, o: object) => Dom; VirtualConsole: new () => object };
-  const dom = new jsdom.JSDOM(html, { runScripts: "outside-only", pretendToBeVisual: true, virtualConsole: new jsdom.VirtualConsole() });
+  // jsdom ships no types; a computed specifier keeps TypeScript from asking for them.
+  const jsdomModule: string = "jsdom";
+  const jsdom = (await import(jsdomModule)) as {
+    JSDOM: new (html: string, o: object) => Dom;
+    VirtualConsole: new () => object;
+  };
+  const dom = new jsdom.JSDOM(html, {
+    runScripts: "outside-only",
+    pretendToBeVisual: true,
+    virtualConsole: new jsdom.VirtualConsole(),
+  });
   try {
     dom.window.eval(axe.source);
     const result = await dom.window.axe.run(dom.window.document, { runOnly: AXE_TAGS, resultTypes: ["violations"] });
@@ -67,7 +76,13 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`;
     fake = createFakeStripe({ webhookUrl: hookUrl, webhookSecret: SECRET, retryDelaysMs: [20, 40, 80] });
     port = await fake.listen();
-    stripe = new Stripe("sk_test_fake", { host: "127.0.0.1", port, protocol: "http", maxNetworkRetries: 0, telemetry: false });
+    stripe = new Stripe("sk_test_fake", {
+      host: "127.0.0.1",
+      port,
+      protocol: "http",
+      maxNetworkRetries: 0,
+      telemetry: false,
+    });
   });
   afterAll(async () => {
     await Promise.all([fake, ...others].map((f) => f.close()));
@@ -77,7 +92,9 @@ describe("the local Stripe stand-in, through the official SDK", () => {
 
   const session = (ref: string, extra: Partial<Stripe.Checkout.SessionCreateParams> = {}) => ({
     mode: "payment" as const,
-    line_items: [{ quantity: 2, price_data: { currency: "usd", unit_amount: 1250, product_data: { name: "Claw hammer" } } }],
+    line_items: [
+      { quantity: 2, price_data: { currency: "usd", unit_amount: 1250, product_data: { name: "Claw hammer" } } },
+    ],
     success_url: SUCCESS,
     cancel_url: CANCEL,
     client_reference_id: ref,
@@ -86,24 +103,48 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     ...extra,
   });
   const at = (path: string) => `http://127.0.0.1:${port}${path}`;
-  const control = (path: string, body = "") => fetch(at(path), { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+  const control = (path: string, body = "") =>
+    fetch(at(path), { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
   const choose = (url: string, action: string) =>
-    fetch(url, { method: "POST", body: `action=${action}`, redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    fetch(url, {
+      method: "POST",
+      body: `action=${action}`,
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
   /** Acknowledged (2xx) deliveries of `type`, for the object `id` if given. */
   const acked = (type: string, id?: string) =>
-    deliveries.filter((d) => d.status < 300 && d.event.type === type && (!id || (d.event.data.object as { id?: string }).id === id));
-  const eventOf = (type: string, id: string) => fake.events.find((e) => e.type === type && e.data.object.id === id) as FakeStripeEvent;
+    deliveries.filter(
+      (d) => d.status < 300 && d.event.type === type && (!id || (d.event.data.object as { id?: string }).id === id),
+    );
+  const eventOf = (type: string, id: string) =>
+    fake.events.find((e) => e.type === type && e.data.object.id === id) as FakeStripeEvent;
   async function until(check: () => boolean, ms = 5000) {
-    for (const end = Date.now() + ms; !check(); await sleep(10)) if (Date.now() > end) throw new Error("timed out waiting");
+    for (const end = Date.now() + ms; !check(); await sleep(10))
+      if (Date.now() > end) throw new Error("timed out waiting");
   }
 
   it("creates a session once per idempotency key, refuses the key with other parameters, and pays it", async () => {
     // The same parameters, byte for byte, even when the second request falls in the next second.
     const params = session("order-1");
     const created = await stripe.checkout.sessions.create(params, { idempotencyKey: "checkout:order-1" });
-    expect(created).toMatchObject({ status: "open", payment_status: "unpaid", amount_total: 2500, currency: "usd", client_reference_id: "order-1", payment_intent: null });
-    expect((await stripe.checkout.sessions.create({ ...params }, { idempotencyKey: "checkout:order-1" })).id).toBe(created.id);
-    await expect(stripe.checkout.sessions.create({ ...params, client_reference_id: "order-other" }, { idempotencyKey: "checkout:order-1" })).rejects.toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+    expect(created).toMatchObject({
+      status: "open",
+      payment_status: "unpaid",
+      amount_total: 2500,
+      currency: "usd",
+      client_reference_id: "order-1",
+      payment_intent: null,
+    });
+    expect((await stripe.checkout.sessions.create({ ...params }, { idempotencyKey: "checkout:order-1" })).id).toBe(
+      created.id,
+    );
+    await expect(
+      stripe.checkout.sessions.create(
+        { ...params, client_reference_id: "order-other" },
+        { idempotencyKey: "checkout:order-1" },
+      ),
+    ).rejects.toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
 
     expect((await control(`/_test/checkout/sessions/${created.id}/complete`, "outcome=paid")).status).toBe(200);
     const paid = await stripe.checkout.sessions.retrieve(created.id, { expand: ["payment_intent"] });
@@ -112,14 +153,27 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     expect(pi.status).toBe("succeeded");
     await fake.idle();
     const [event] = acked("checkout.session.completed", created.id);
-    expect(event.event.type === "checkout.session.completed" && event.event.data.object.client_reference_id).toBe("order-1");
+    expect(event.event.type === "checkout.session.completed" && event.event.data.object.client_reference_id).toBe(
+      "order-1",
+    );
 
-    const refund = await stripe.refunds.create({ payment_intent: pi.id, amount: 1000 }, { idempotencyKey: "refund:order-1:1" });
+    const refund = await stripe.refunds.create(
+      { payment_intent: pi.id, amount: 1000 },
+      { idempotencyKey: "refund:order-1:1" },
+    );
     expect(refund).toMatchObject({ status: "succeeded", amount: 1000 });
-    await expect(stripe.refunds.create({ payment_intent: pi.id, amount: 9_999 })).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    await expect(stripe.refunds.create({ payment_intent: pi.id, amount: 9_999 })).rejects.toBeInstanceOf(
+      Stripe.errors.StripeInvalidRequestError,
+    );
     await fake.idle();
     const charge = acked("charge.refunded").at(-1)!.event.data.object as Stripe.Charge;
-    expect(charge).toMatchObject({ amount: 2500, amount_refunded: 1000, refunded: false, currency: "usd", payment_intent: pi.id });
+    expect(charge).toMatchObject({
+      amount: 2500,
+      amount_refunded: 1000,
+      refunded: false,
+      currency: "usd",
+      payment_intent: pi.id,
+    });
     expect(charge).not.toHaveProperty("refunds"); // not on charges by default since API 2022-11-15
     expect(acked("refund.created", refund.id)).toHaveLength(1);
   });
@@ -127,7 +181,9 @@ describe("the local Stripe stand-in, through the official SDK", () => {
   it("expires an open session once, and reports async payments", async () => {
     const open = await stripe.checkout.sessions.create(session("order-2"));
     expect((await stripe.checkout.sessions.expire(open.id)).status).toBe("expired");
-    await expect(stripe.checkout.sessions.expire(open.id)).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    await expect(stripe.checkout.sessions.expire(open.id)).rejects.toBeInstanceOf(
+      Stripe.errors.StripeInvalidRequestError,
+    );
 
     const slow = await stripe.checkout.sessions.create(session("order-3"));
     await control(`/_test/checkout/sessions/${slow.id}/complete`, "outcome=processing");
@@ -142,7 +198,9 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     const payload = JSON.stringify({ id: "evt_1", type: "checkout.session.expired", data: { object: {} } });
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET });
     expect(Stripe.webhooks.constructEvent(payload, header, SECRET).id).toBe("evt_1");
-    expect(() => Stripe.webhooks.constructEvent(payload.replace("evt_1", "evt_2"), header, SECRET)).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    expect(() => Stripe.webhooks.constructEvent(payload.replace("evt_1", "evt_2"), header, SECRET)).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
     expect(refused).toEqual([]);
   });
 
@@ -153,10 +211,17 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await page.text();
-    for (const part of ['<html lang="en">', "<title>", "<main>", "<h1>Pay ToolHub Wholesale</h1>", "Claw hammer × 2", "Total due: <strong>$25.00</strong>",
+    for (const part of [
+      '<html lang="en">',
+      "<title>",
+      "<main>",
+      "<h1>Pay ToolHub Wholesale</h1>",
+      "Claw hammer × 2",
+      "Total due: <strong>$25.00</strong>",
       '<button type="submit" name="action" value="pay">Pay $25.00</button>',
       '<button type="submit" name="action" value="processing">Pay by bank transfer</button>',
-      '<button type="submit" name="action" value="cancel">Cancel and return to the store</button>'])
+      '<button type="submit" name="action" value="cancel">Cancel and return to the store</button>',
+    ])
       expect(html).toContain(part);
     expect(html).not.toContain("<script");
     expect(await axeViolations(html)).toEqual([]);
@@ -166,8 +231,15 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     expect(await stripe.checkout.sessions.retrieve(created.id)).toMatchObject({ status: "open", url: created.url });
 
     const pay = await choose(created.url!, "pay");
-    expect([pay.status, pay.headers.get("location")]).toEqual([303, `http://127.0.0.1/checkout/paid?session_id=${created.id}`]);
-    expect(await stripe.checkout.sessions.retrieve(created.id)).toMatchObject({ status: "complete", payment_status: "paid", url: null });
+    expect([pay.status, pay.headers.get("location")]).toEqual([
+      303,
+      `http://127.0.0.1/checkout/paid?session_id=${created.id}`,
+    ]);
+    expect(await stripe.checkout.sessions.retrieve(created.id)).toMatchObject({
+      status: "complete",
+      payment_status: "paid",
+      url: null,
+    });
     const texts: string[] = [];
     for (const again of [await fetch(created.url!), await choose(created.url!, "pay")]) {
       expect(again.status).toBe(200);
@@ -180,8 +252,13 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     expect(acked("checkout.session.completed", created.id)).toHaveLength(1);
 
     const bank = await stripe.checkout.sessions.create(session("order-bank"));
-    expect((await choose(bank.url!, "processing")).headers.get("location")).toBe(`http://127.0.0.1/checkout/paid?session_id=${bank.id}`);
-    expect(await stripe.checkout.sessions.retrieve(bank.id)).toMatchObject({ status: "complete", payment_status: "unpaid" });
+    expect((await choose(bank.url!, "processing")).headers.get("location")).toBe(
+      `http://127.0.0.1/checkout/paid?session_id=${bank.id}`,
+    );
+    expect(await stripe.checkout.sessions.retrieve(bank.id)).toMatchObject({
+      status: "complete",
+      payment_status: "unpaid",
+    });
     await control(`/_test/checkout/sessions/${bank.id}/async_payment_succeeded`);
     expect((await stripe.checkout.sessions.retrieve(bank.id)).payment_status).toBe("paid");
     expect((await choose(bank.url!, "nonsense")).status).toBe(200); // completed: the "already paid" page, whatever the choice
@@ -190,7 +267,13 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     const elsewhere = createFakeStripe({ publicUrl: "http://stripe.test:8080/" });
     others.push(elsewhere);
     const elsewherePort = await elsewhere.listen();
-    const remote = new Stripe("sk_test_fake", { host: "127.0.0.1", port: elsewherePort, protocol: "http", maxNetworkRetries: 0, telemetry: false });
+    const remote = new Stripe("sk_test_fake", {
+      host: "127.0.0.1",
+      port: elsewherePort,
+      protocol: "http",
+      maxNetworkRetries: 0,
+      telemetry: false,
+    });
     const s = await remote.checkout.sessions.create(session("order-public"));
     expect(s.url).toBe(`http://stripe.test:8080/pay/${s.id}`);
   });
@@ -200,12 +283,19 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     const gate = new Promise<void>((r) => (release = r));
     respond = async () => (await gate, 200);
     const held = await stripe.checkout.sessions.create(session("order-held"));
-    const answered = await Promise.race([control(`/_test/checkout/sessions/${held.id}/complete`).then((r) => r.status), sleep(2000).then(() => "blocked")]);
+    const answered = await Promise.race([
+      control(`/_test/checkout/sessions/${held.id}/complete`).then((r) => r.status),
+      sleep(2000).then(() => "blocked"),
+    ]);
     expect(answered).toBe(200);
     expect(eventOf("checkout.session.completed", held.id).delivery_status).toBe("pending");
     release();
     await fake.idle();
-    expect(eventOf("checkout.session.completed", held.id)).toMatchObject({ delivery_status: "delivered", delivery_attempts: 1, last_response_status: 200 });
+    expect(eventOf("checkout.session.completed", held.id)).toMatchObject({
+      delivery_status: "delivered",
+      delivery_attempts: 1,
+      last_response_status: 200,
+    });
 
     let calls = 0;
     respond = () => (++calls === 1 ? 500 : 200);
@@ -224,11 +314,20 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     await new Promise<void>((r) => gone.listen(0, "127.0.0.1", r));
     const deadUrl = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/`;
     await new Promise((r) => gone.close(r));
-    const patient = createFakeStripe({ webhookUrl: deadUrl, webhookSecret: SECRET, retryDelaysMs: [250, 250, 250, 250] });
+    const patient = createFakeStripe({
+      webhookUrl: deadUrl,
+      webhookSecret: SECRET,
+      retryDelaysMs: [250, 250, 250, 250],
+    });
     others.push(patient);
     const patientPort = await patient.listen();
-    const down = await new Stripe("sk_test_fake", { host: "127.0.0.1", port: patientPort, protocol: "http", maxNetworkRetries: 0, telemetry: false })
-      .checkout.sessions.create(session("order-down"));
+    const down = await new Stripe("sk_test_fake", {
+      host: "127.0.0.1",
+      port: patientPort,
+      protocol: "http",
+      maxNetworkRetries: 0,
+      telemetry: false,
+    }).checkout.sessions.create(session("order-down"));
     await fetch(`http://127.0.0.1:${patientPort}/_test/checkout/sessions/${down.id}/complete`, { method: "POST" });
     const downEvent = patient.events.at(-1)!;
     await until(() => downEvent.delivery_attempts >= 1);
@@ -261,9 +360,16 @@ describe("the local Stripe stand-in, through the official SDK", () => {
     expect(both).toHaveLength(2);
     expect(both[1].raw).toBe(both[0].raw);
 
-    const listed = (await (await fetch(at("/_test/events?type=checkout.session.completed"))).json()) as { data: FakeStripeEvent[]; webhooks: object };
+    const listed = (await (await fetch(at("/_test/events?type=checkout.session.completed"))).json()) as {
+      data: FakeStripeEvent[];
+      webhooks: object;
+    };
     expect(listed.data.length).toBeGreaterThan(3);
-    expect(listed.data.every((e) => e.type === "checkout.session.completed" && e.delivery_status === "delivered" && e.delivery_attempts >= 1)).toBe(true);
+    expect(
+      listed.data.every(
+        (e) => e.type === "checkout.session.completed" && e.delivery_status === "delivered" && e.delivery_attempts >= 1,
+      ),
+    ).toBe(true);
     expect(listed.webhooks).toEqual({ url: hookUrl, paused: false, queued: 0, in_flight: false });
 
     const viaApi = await stripe.events.retrieve(first.event.id);
@@ -287,14 +393,18 @@ describe("the local Stripe stand-in, through the official SDK", () => {
 
     expect((await control("/_test/webhooks/resume", "order=reverse")).status).toBe(200);
     await fake.idle();
-    const order = deliveries.map((d) => (d.event.data.object as { id?: string }).id).filter((id) => id === a.id || id === b.id);
+    const order = deliveries
+      .map((d) => (d.event.data.object as { id?: string }).id)
+      .filter((id) => id === a.id || id === b.id);
     expect(order).toEqual([b.id, a.id]);
   });
 
   it("records a paid amount or currency that differs from the order", async () => {
     const s = await stripe.checkout.sessions.create(session("order-short"));
     expect((await control(`/_test/checkout/sessions/${s.id}/complete`, "amount_total=-5")).status).toBe(400);
-    expect((await control(`/_test/checkout/sessions/${s.id}/complete`, "amount_total=1999&currency=gbp")).status).toBe(200);
+    expect((await control(`/_test/checkout/sessions/${s.id}/complete`, "amount_total=1999&currency=gbp")).status).toBe(
+      200,
+    );
     await fake.idle();
     const completed = acked("checkout.session.completed", s.id)[0].event.data.object as Stripe.Checkout.Session;
     expect(completed).toMatchObject({ amount_total: 1999, currency: "gbp", payment_status: "paid" });
@@ -303,17 +413,35 @@ describe("the local Stripe stand-in, through the official SDK", () => {
   });
 
   it("expires sessions at expires_at (by timer, and on the next request that touches them) and on demand", async () => {
-    await expect(stripe.checkout.sessions.create(session("too-short", { expires_at: nowS() }))).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    await expect(stripe.checkout.sessions.create(session("too-long", { expires_at: nowS() + 25 * 3600 }))).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    await expect(stripe.checkout.sessions.create(session("too-short", { expires_at: nowS() }))).rejects.toBeInstanceOf(
+      Stripe.errors.StripeInvalidRequestError,
+    );
+    await expect(
+      stripe.checkout.sessions.create(session("too-long", { expires_at: nowS() + 25 * 3600 })),
+    ).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     const strict = createFakeStripe({ strictExpiry: true });
     others.push(strict);
-    const strictStripe = new Stripe("sk_test_fake", { host: "127.0.0.1", port: await strict.listen(), protocol: "http", maxNetworkRetries: 0, telemetry: false });
-    await expect(strictStripe.checkout.sessions.create(session("short", { expires_at: nowS() + 60 }))).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    const strictStripe = new Stripe("sk_test_fake", {
+      host: "127.0.0.1",
+      port: await strict.listen(),
+      protocol: "http",
+      maxNetworkRetries: 0,
+      telemetry: false,
+    });
+    await expect(
+      strictStripe.checkout.sessions.create(session("short", { expires_at: nowS() + 60 })),
+    ).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
     await strictStripe.checkout.sessions.create(session("long-enough"));
 
     const lazy = createFakeStripe({ webhookUrl: hookUrl, webhookSecret: SECRET, expiryCheckMs: 0 });
     others.push(lazy);
-    const lazyStripe = new Stripe("sk_test_fake", { host: "127.0.0.1", port: await lazy.listen(), protocol: "http", maxNetworkRetries: 0, telemetry: false });
+    const lazyStripe = new Stripe("sk_test_fake", {
+      host: "127.0.0.1",
+      port: await lazy.listen(),
+      protocol: "http",
+      maxNetworkRetries: 0,
+      telemetry: false,
+    });
     const byTimer = await stripe.checkout.sessions.create(session("order-timer", { expires_at: nowS() + 2 }));
     const byRequest = await lazyStripe.checkout.sessions.create(session("order-touch", { expires_at: nowS() + 2 }));
     await until(() => acked("checkout.session.expired", byTimer.id).length === 1);
@@ -346,9 +474,18 @@ describe("the local Stripe stand-in, through the official SDK", () => {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-    const [line] = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((r) => [String(r.value)]);
+    const [line] = await createInterface({ input: child.stdout })
+      [Symbol.asyncIterator]()
+      .next()
+      .then((r) => [String(r.value)]);
     const standalonePort = Number(line.match(/^fake-stripe listening on http:\/\/127\.0\.0\.1:(\d+)$/)?.[1]);
-    const alone = new Stripe("sk_test_fake", { host: "127.0.0.1", port: standalonePort, protocol: "http", maxNetworkRetries: 0, telemetry: false });
+    const alone = new Stripe("sk_test_fake", {
+      host: "127.0.0.1",
+      port: standalonePort,
+      protocol: "http",
+      maxNetworkRetries: 0,
+      telemetry: false,
+    });
     const s = await alone.checkout.sessions.create(session("order-alone"));
     expect(s.url).toBe(`http://pay.test/pay/${s.id}`);
     await fetch(`http://127.0.0.1:${standalonePort}/_test/checkout/sessions/${s.id}/complete`, { method: "POST" });

@@ -61,7 +61,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const names = Array.from({ length: workers }, (_, i) => databaseName(workerDatabaseUrl(baseUrl, runToken, i + 1)));
   const tooLong = names.find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
   if (tooLong) {
-    throw new Error(`TEST_DATABASE_URL's database name is too long: the worker database "${tooLong}" is over ${MAX_NAME_BYTES} bytes`);
+    throw new Error(
+      `TEST_DATABASE_URL's database name is too long: the worker database "${tooLong}" is over ${MAX_NAME_BYTES} bytes`,
+    );
   }
   const drop = () =>
     admin(baseUrl, async (client) => {

@@ -11,7 +11,13 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { invoicePdf, SELLER_VAT_NUMBER } from "../../server/invoices/InvoiceDocument.tsx";
-import { includedVatCents, invoiceForAccessToken, invoiceForCustomer, invoiceForStaff, issueInvoice } from "../../server/invoices/invoices.ts";
+import {
+  includedVatCents,
+  invoiceForAccessToken,
+  invoiceForCustomer,
+  invoiceForStaff,
+  issueInvoice,
+} from "../../server/invoices/invoices.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
@@ -38,16 +44,26 @@ describe.each(dialects)("invoices on %s", (kind) => {
   async function order(userId: string | null, extra: Record<string, string> = {}, quantity = 2) {
     const owner = userId ? `u:${userId}` : `g:${randomBytes(6).toString("hex")}`;
     await addToCart(t.db, owner, { productId: 3, quantity });
-    const placed = await placeOrder(t.db, { owner, userId, checkout: checkoutSchema.parse({ ...validCheckoutForm, ...extra, checkoutToken: token() }), siteUrl: "http://x" });
+    const placed = await placeOrder(t.db, {
+      owner,
+      userId,
+      checkout: checkoutSchema.parse({ ...validCheckoutForm, ...extra, checkoutToken: token() }),
+      siteUrl: "http://x",
+    });
     return t.db.selectFrom("orders").selectAll().where("number", "=", placed.number).executeTakeFirstOrThrow();
   }
 
   it("numbers invoices from a gap-free sequence: 12 issued at once, plus the same order 5 times at once, make 12 numbers in a row", async () => {
     const orders = await Promise.all(Array.from({ length: 12 }, (_, i) => order(`user-seq-${i}`)));
     const before = await t.db.selectFrom("invoices").select("number").execute();
-    const issued = await Promise.all([...orders.map((o) => issueInvoice(t.db, o.id)), ...Array.from({ length: 5 }, () => issueInvoice(t.db, orders[0]!.id))]);
-    expect(new Set(issued.slice(12).map((i) => i.number))).toEqual(new Set([issued[0]!.number]));
-    const numbers = (await t.db.selectFrom("invoices").select("number").execute()).map((r) => Number(r.number.slice(4))).sort((a, b) => a - b);
+    const issued = await Promise.all([
+      ...orders.map((o) => issueInvoice(t.db, o.id)),
+      ...Array.from({ length: 5 }, () => issueInvoice(t.db, orders[0].id)),
+    ]);
+    expect(new Set(issued.slice(12).map((i) => i.number))).toEqual(new Set([issued[0].number]));
+    const numbers = (await t.db.selectFrom("invoices").select("number").execute())
+      .map((r) => Number(r.number.slice(4)))
+      .sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: before.length + 12 }, (_, i) => i + 1));
   });
 
@@ -61,7 +77,11 @@ describe.each(dialects)("invoices on %s", (kind) => {
 
   it("a UK business's net-30 invoice: VAT number, PO, VAT at 20% included, due in 30 days, and the PDF says so", async () => {
     await net30Buyer(t.db, { name: "Hammer & Sons Ltd", country: "GB", taxId: "GB123456789", userId: "user-uk" });
-    const placed = await order("user-uk", { country: "GB", postcode: "SW1A 1AA", paymentMethod: "invoice-net30", poNumber: "PO-77" }, 12);
+    const placed = await order(
+      "user-uk",
+      { country: "GB", postcode: "SW1A 1AA", paymentMethod: "invoice-net30", poNumber: "PO-77" },
+      12,
+    );
     expect(placed.po_number).toBe("PO-77");
     const invoice = (await invoiceForCustomer(t.db, "user-uk", placed.number))!;
     expect(invoice.tax).toEqual({ kind: "uk-vat", percent: 20, cents: includedVatCents(placed.total_cents) });
@@ -69,9 +89,18 @@ describe.each(dialects)("invoices on %s", (kind) => {
     expect(invoice.billing).toMatchObject({ name: "Hammer & Sons Ltd", taxLabel: "VAT number", taxId: "GB123456789" });
     // Product 3 has the seeded volume break (10+ −5%): the invoice shows list, discount and unit price.
     expect(invoice.lines[0]).toMatchObject({ quantity: 12 });
-    expect(invoice.lines[0]!.listCents! > invoice.lines[0]!.unitCents).toBe(true);
+    expect(invoice.lines[0].listCents! > invoice.lines[0].unitCents).toBe(true);
     const text = await pdfText(await invoicePdf(invoice));
-    for (const part of [`Invoice ${invoice.number}`, "PO number: PO-77", "VAT number: GB123456789", `VAT number: ${SELLER_VAT_NUMBER}`, `Total${formatMoney(placed.total_cents)}`, `Includes VAT at 20%${formatMoney(invoice.tax.kind === "uk-vat" ? invoice.tax.cents : 0)}`, "5%", "net 30 days"]) {
+    for (const part of [
+      `Invoice ${invoice.number}`,
+      "PO number: PO-77",
+      "VAT number: GB123456789",
+      `VAT number: ${SELLER_VAT_NUMBER}`,
+      `Total${formatMoney(placed.total_cents)}`,
+      `Includes VAT at 20%${formatMoney(invoice.tax.kind === "uk-vat" ? invoice.tax.cents : 0)}`,
+      "5%",
+      "net 30 days",
+    ]) {
       expect(text.replace(/\s+/g, ""), part).toContain(part.replace(/\s+/g, ""));
     }
   });

@@ -12,15 +12,27 @@ describe.each(dialects)("periodic job leases (%s)", (kind) => {
 
   it("lets exactly one of many concurrent holders win a free lease", async () => {
     const now = new Date("2026-01-01T00:00:00Z");
-    const wins = await Promise.all(Array.from({ length: 12 }, (_, i) => claimJobLease(t.db, "race", `h${i}`, { leaseMs: 60_000, everyMs: 1000, now })));
+    const wins = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        claimJobLease(t.db, "race", `h${i}`, { leaseMs: 60_000, everyMs: 1000, now }),
+      ),
+    );
     expect(wins.filter(Boolean)).toHaveLength(1);
   });
 
   it("refuses a held lease, and hands it over once it expired (a dead holder's work is not lost)", async () => {
     const start = new Date("2026-01-01T00:00:00Z");
     expect(await claimJobLease(t.db, "expiry", "a", { leaseMs: 10_000, everyMs: 0, now: start })).toBe(true);
-    expect(await claimJobLease(t.db, "expiry", "b", { leaseMs: 10_000, everyMs: 0, now: new Date(start.getTime() + 5_000) })).toBe(false);
-    expect(await claimJobLease(t.db, "expiry", "b", { leaseMs: 10_000, everyMs: 0, now: new Date(start.getTime() + 10_001) })).toBe(true);
+    expect(
+      await claimJobLease(t.db, "expiry", "b", { leaseMs: 10_000, everyMs: 0, now: new Date(start.getTime() + 5_000) }),
+    ).toBe(false);
+    expect(
+      await claimJobLease(t.db, "expiry", "b", {
+        leaseMs: 10_000,
+        everyMs: 0,
+        now: new Date(start.getTime() + 10_001),
+      }),
+    ).toBe(true);
     // The old holder's release no longer touches the lease it lost.
     await releaseJobLease(t.db, "expiry", "a");
     const row = await t.db.selectFrom("job_leases").selectAll().where("name", "=", "expiry").executeTakeFirstOrThrow();
@@ -39,7 +51,13 @@ describe.each(dialects)("periodic job leases (%s)", (kind) => {
   });
 
   it("records a failed run and frees the lease", async () => {
-    const job: PeriodicJob = { name: "fails", everyMs: 0, run: async () => { throw new Error("boom"); } };
+    const job: PeriodicJob = {
+      name: "fails",
+      everyMs: 0,
+      run: async () => {
+        throw new Error("boom");
+      },
+    };
     expect(await runJobIfDue(t.db, job, "p1")).toBe(true);
     const row = await t.db.selectFrom("job_leases").selectAll().where("name", "=", "fails").executeTakeFirstOrThrow();
     expect(row.last_error).toBe("boom");

@@ -13,19 +13,32 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db, type DbKind, type DbOptions } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { enqueueMail, getMail, requeueMail } from "../../server/mail/queue.ts";
-import { claimNextMail, composeMail, markTransmitting, recoverExpiredLeases, startMailSender, type MailSenderOptions } from "../../server/mail/sender.ts";
+import {
+  claimNextMail,
+  composeMail,
+  markTransmitting,
+  recoverExpiredLeases,
+  startMailSender,
+  type MailSenderOptions,
+} from "../../server/mail/sender.ts";
 import { renderMail } from "../../server/mail/templates.ts";
 import { createSmtpTransport, DeliveryError } from "../../server/mail/transport.ts";
 import { startMailSink, type MailSink } from "../e2e/forms/mail-sink.ts";
 import { dialects, freshDb, pgUrl, type TestDb } from "./databases.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const mail = (to: string, subject = "Hello") => ({ to, subject, ...renderMail({ heading: subject, paragraphs: ["Body"] }) });
+const mail = (to: string, subject = "Hello") => ({
+  to,
+  subject,
+  ...renderMail({ heading: subject, paragraphs: ["Body"] }),
+});
 const later = (ms: number) => () => new Date(Date.now() + ms);
 const quiet = { log: () => undefined, pollMs: 60_000 };
 
 /** A minimal SMTP server that hangs up at a chosen point, to see how the sender classifies it. */
-async function hangUpServer(at: "rcpt" | "after-body"): Promise<{ url: string; bodies: number; close(): Promise<void> }> {
+async function hangUpServer(
+  at: "rcpt" | "after-body",
+): Promise<{ url: string; bodies: number; close(): Promise<void> }> {
   const state = { bodies: 0 };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -88,12 +101,21 @@ function spawnSender(dbOptions: DbOptions, smtpUrl: string, leaseMs: number): Ch
   `;
   return spawn(process.execPath, ["--input-type=module", "-e", code], {
     cwd: root,
-    env: { ...process.env, TEST_DB_OPTIONS: JSON.stringify(dbOptions), TEST_SMTP_URL: smtpUrl, TEST_LEASE_MS: String(leaseMs) },
+    env: {
+      ...process.env,
+      TEST_DB_OPTIONS: JSON.stringify(dbOptions),
+      TEST_SMTP_URL: smtpUrl,
+      TEST_LEASE_MS: String(leaseMs),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
 
-async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 15_000, what = "condition"): Promise<void> {
+async function waitUntil(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 15_000,
+  what = "condition",
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
@@ -136,7 +158,9 @@ describe.each(dialects)("mail claim and lease on %s", (kind) => {
   it("gives a mail to exactly one of many concurrent claims", async () => {
     const { id } = await enqueueMail(t.db, mail("a@example.com"));
     const now = new Date();
-    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => claimNextMail(t.db, `token-${i}`, now, 60_000)));
+    const claims = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => claimNextMail(t.db, `token-${i}`, now, 60_000)),
+    );
     const won = claims.filter((c) => c !== undefined);
     expect(won).toHaveLength(1);
     expect(won[0]).toMatchObject({ id, status: "sending", attempts: 1 });
@@ -284,10 +308,14 @@ describe.each(dialects)("mail sender processes killed mid-send on %s", (kind: Db
     const good = await sink();
     const s = startMailSender(db, { ...quiet, smtpUrl: good.url });
     closers.push(() => s.stop());
-    await waitUntil(async () => {
-      await s.drain();
-      return (await status(id)) === "sent";
-    }, 15_000, "the mail to be recovered and sent");
+    await waitUntil(
+      async () => {
+        await s.drain();
+        return (await status(id)) === "sent";
+      },
+      15_000,
+      "the mail to be recovered and sent",
+    );
     expect(stalled.mails).toHaveLength(0);
     expect(good.mails).toHaveLength(1);
   });
@@ -304,10 +332,14 @@ describe.each(dialects)("mail sender processes killed mid-send on %s", (kind: Db
     const good = await sink();
     const s = startMailSender(db, { ...quiet, smtpUrl: good.url });
     closers.push(() => s.stop());
-    await waitUntil(async () => {
-      await s.drain();
-      return (await status(id)) === "unknown";
-    }, 15_000, "the mail to be marked unknown");
+    await waitUntil(
+      async () => {
+        await s.drain();
+        return (await status(id)) === "unknown";
+      },
+      15_000,
+      "the mail to be marked unknown",
+    );
     await s.drain();
     expect(good.mails).toHaveLength(0);
   });

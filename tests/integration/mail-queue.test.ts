@@ -8,13 +8,18 @@ import { renderMail } from "../../server/mail/templates.ts";
 import { startMailSink, type MailSink } from "../e2e/forms/mail-sink.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
-const mail = (to: string, subject: string) => ({ to, subject, ...renderMail({ heading: subject, paragraphs: ["Body"] }) });
+const mail = (to: string, subject: string) => ({
+  to,
+  subject,
+  ...renderMail({ heading: subject, paragraphs: ["Body"] }),
+});
 
 describe.each(dialects)("mail queue and sender on %s", (kind) => {
   let t: TestDb;
   const sinks: MailSink[] = [];
   const logs: string[] = [];
-  const sender = (options: MailSenderOptions) => startMailSender(t.db, { pollMs: 60_000, log: (l) => logs.push(l), ...options });
+  const sender = (options: MailSenderOptions) =>
+    startMailSender(t.db, { pollMs: 60_000, log: (l) => logs.push(l), ...options });
 
   beforeAll(async () => {
     t = await freshDb(kind);
@@ -38,7 +43,10 @@ describe.each(dialects)("mail queue and sender on %s", (kind) => {
     const { id } = await enqueueMail(t.db, {
       ...mail("buyer@example.com", "Your order"),
       replyTo: '"Doe, Jane" <jane@example.com>',
-      headers: { "List-Unsubscribe": "<https://shop.example/u?token=abc>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      headers: {
+        "List-Unsubscribe": "<https://shop.example/u?token=abc>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
     });
     const s = sender({ smtpUrl: smtp.url });
     await s.drain();
@@ -98,7 +106,9 @@ describe.each(dialects)("mail queue and sender on %s", (kind) => {
 
   it("retries a 4xx with exponential backoff, then delivers exactly once", async () => {
     let refusals = 2;
-    const smtp = await sink({ onRcptTo: () => (refusals-- > 0 ? Object.assign(new Error("Try later"), { responseCode: 451 }) : undefined) });
+    const smtp = await sink({
+      onRcptTo: () => (refusals-- > 0 ? Object.assign(new Error("Try later"), { responseCode: 451 }) : undefined),
+    });
     const { id } = await enqueueMail(t.db, mail("later@example.com", "Greylisted"));
     const s = sender({ smtpUrl: smtp.url, retryBaseMs: 100, retryMaxMs: 10_000 });
     await s.drain();

@@ -43,7 +43,10 @@ describe.each(dialects)("newsletter on %s", (kind) => {
     await t?.drop();
   });
   beforeEach(() => {
-    deps = { siteUrl: SITE, limiter: createRateLimiter({ name: `nl-${randomBytes(4).toString("hex")}`, windowSeconds: 600, max: 10 }) };
+    deps = {
+      siteUrl: SITE,
+      limiter: createRateLimiter({ name: `nl-${randomBytes(4).toString("hex")}`, windowSeconds: 600, max: 10 }),
+    };
   });
   afterEach(async () => {
     smtp.mails.length = 0;
@@ -89,7 +92,9 @@ describe.each(dialects)("newsletter on %s", (kind) => {
     expect(sub).toMatchObject({ email: "shopper@example.com", status: "pending" });
 
     // A second press of Subscribe right away sends no second mail.
-    expect((await newsletterAction(t.db, post({ userEmail: "shopper@example.com" }), deps)).data.outcome).toBe("confirmation-sent");
+    expect((await newsletterAction(t.db, post({ userEmail: "shopper@example.com" }), deps)).data.outcome).toBe(
+      "confirmation-sent",
+    );
 
     const mails = await deliver();
     expect(mails).toHaveLength(1);
@@ -119,7 +124,11 @@ describe.each(dialects)("newsletter on %s", (kind) => {
     expect(await checkConfirmToken(t.db, token)).toBe("already-confirmed");
 
     const again = await newsletterAction(t.db, post({ userEmail: "FAN@example.com" }), deps);
-    expect(again.data).toMatchObject({ ok: true, outcome: "already-subscribed", message: "FAN@example.com is already subscribed to our newsletter. Thanks for being with us!" });
+    expect(again.data).toMatchObject({
+      ok: true,
+      outcome: "already-subscribed",
+      message: "FAN@example.com is already subscribed to our newsletter. Thanks for being with us!",
+    });
     expect((await t.db.selectFrom("mail_queue").select("id").execute()).length).toBe(1);
   });
 
@@ -134,7 +143,10 @@ describe.each(dialects)("newsletter on %s", (kind) => {
 
     // Subscribing again (after the resend cool-down) sends a new link; the old one stops working.
     smtp.mails.length = 0;
-    await subscribe(t.db, "late@example.com", { siteUrl: SITE, now: new Date(start.getTime() + RESEND_COOLDOWN_MS + 1000) });
+    await subscribe(t.db, "late@example.com", {
+      siteUrl: SITE,
+      now: new Date(start.getTime() + RESEND_COOLDOWN_MS + 1000),
+    });
     const second = tokenFrom(links((await deliver())[0]).confirm);
     expect(second).not.toBe(first);
     expect(await confirmSubscription(t.db, first)).toBe("invalid");
@@ -171,7 +183,10 @@ describe.each(dialects)("newsletter on %s", (kind) => {
   });
 
   it("limits Subscribe requests per IP", async () => {
-    for (let i = 0; i < 10; i++) expect((await newsletterAction(t.db, post({ userEmail: `r${i}@example.com` }, "198.51.100.9"), deps)).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await newsletterAction(t.db, post({ userEmail: `r${i}@example.com` }, "198.51.100.9"), deps)).status,
+      ).toBe(200);
     const limited = await newsletterAction(t.db, post({ userEmail: "r10@example.com" }, "198.51.100.9"), deps);
     expect(limited.status).toBe(429);
     expect(limited.data).toMatchObject({ ok: false, outcome: "rate-limited", email: "r10@example.com" });

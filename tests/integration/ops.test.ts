@@ -49,7 +49,10 @@ describe("/healthz, /readyz and /metrics", () => {
     expect(alive.headers.get("cache-control")).toBe("no-store");
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ok: true, checks: { database: "ok", migrations: "ok", ...(redisUrl ? { redis: "ok" } : {}) } });
+    expect(await ready.json()).toEqual({
+      ok: true,
+      checks: { database: "ok", migrations: "ok", ...(redisUrl ? { redis: "ok" } : {}) },
+    });
   });
 
   it("/readyz answers 503 when Redis is unreachable, when migrations are pending, and while draining", async () => {
@@ -80,7 +83,13 @@ describe("/healthz, /readyz and /metrics", () => {
     expect(scrape.status).toBe(200);
     expect(scrape.headers.get("content-type")).toMatch(/^text\/plain/);
     const body = await scrape.text();
-    for (const name of ["http_request_duration_seconds", "page_cache_requests_total", "mail_queue_depth", "db_pool_connections", "nodejs_eventloop_lag_seconds"]) {
+    for (const name of [
+      "http_request_duration_seconds",
+      "page_cache_requests_total",
+      "mail_queue_depth",
+      "db_pool_connections",
+      "nodejs_eventloop_lag_seconds",
+    ]) {
       expect(body).toContain(`# TYPE ${name}`);
     }
     expect(body).toMatch(/orders_placed_total\{payment="pay_on_delivery"\} [1-9]/);
@@ -99,7 +108,9 @@ describe("request logs", () => {
     const pino = (await import("pino")).default;
     const { log, useLoggerForTests } = await import("../../server/ops/log.ts");
     const original = log();
-    useLoggerForTests(pino({ base: null }, new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) })));
+    useLoggerForTests(
+      pino({ base: null }, new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) })),
+    );
     try {
       const app = express();
       app.use(requestLog({ trustRequestId: () => false }));
@@ -108,12 +119,20 @@ describe("request logs", () => {
       const { base, server } = await listen(app);
       await fetch(`${base}/healthz`);
       const token = "A".repeat(32);
-      const reply = await fetch(`${base}/orders/${token}?email=jane.doe@example.com`, { headers: { "x-request-id": "chosen-by-client-123" } });
+      const reply = await fetch(`${base}/orders/${token}?email=jane.doe@example.com`, {
+        headers: { "x-request-id": "chosen-by-client-123" },
+      });
       await close(server);
       expect(reply.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
       expect(lines).toHaveLength(1);
-      const entry = JSON.parse(lines[0]!);
-      expect(entry).toMatchObject({ msg: "request", method: "GET", route: "/orders/:token", status: 404, reqId: reply.headers.get("x-request-id") });
+      const entry = JSON.parse(lines[0]);
+      expect(entry).toMatchObject({
+        msg: "request",
+        method: "GET",
+        route: "/orders/:token",
+        status: 404,
+        reqId: reply.headers.get("x-request-id"),
+      });
       expect(typeof entry.ms).toBe("number");
       expect(lines[0]).not.toContain(token);
       expect(lines[0]).not.toContain("example.com");
@@ -137,7 +156,12 @@ describe("graceful shutdown", () => {
     const { base, server } = await listen(app);
     const slow = fetch(`${base}/slow`).then(async (r) => ({ status: r.status, body: await r.text() }));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const stopped = shutDownGracefully(server, { timeoutMs: 5000, graceMs: 50, stopWork: async () => void events.push("work stopped"), log: (line) => events.push(line) });
+    const stopped = shutDownGracefully(server, {
+      timeoutMs: 5000,
+      graceMs: 50,
+      stopWork: async () => void events.push("work stopped"),
+      log: (line) => events.push(line),
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await expect(fetch(`${base}/slow`)).rejects.toThrow();
     expect(await slow).toEqual({ status: 200, body: "finished" });
@@ -154,7 +178,12 @@ describe("graceful shutdown", () => {
     const { base, server } = await listen(app);
     const stuck = fetch(`${base}/stuck`).catch(() => "cut");
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await shutDownGracefully(server, { timeoutMs: 300, graceMs: 50, stopWork: async () => undefined, log: (line) => events.push(line) });
+    await shutDownGracefully(server, {
+      timeoutMs: 300,
+      graceMs: 50,
+      stopWork: async () => undefined,
+      log: (line) => events.push(line),
+    });
     expect(await stuck).toBe("cut");
     expect(events).toEqual(["Stopped after 300 ms with 1 request(s) cut off"]);
   });

@@ -12,7 +12,11 @@ const SITE = "https://shop.example";
 const member = () => `user-${randomBytes(6).toString("hex")}`;
 
 function checkout(): CheckoutInput {
-  return checkoutSchema.parse({ ...validCheckoutForm, email: `buyer.${randomBytes(4).toString("hex")}@example.com`, checkoutToken: randomBytes(18).toString("base64url") });
+  return checkoutSchema.parse({
+    ...validCheckoutForm,
+    email: `buyer.${randomBytes(4).toString("hex")}@example.com`,
+    checkoutToken: randomBytes(18).toString("base64url"),
+  });
 }
 
 /**
@@ -31,7 +35,12 @@ describe.each(dialects)("concurrent checkouts of the same products in opposite o
   });
 
   const stockOf = async (ids: number[]) =>
-    Object.fromEntries((await t.db.selectFrom("products").select(["id", "stock_quantity"]).where("id", "in", ids).execute()).map((r) => [r.id, r.stock_quantity]));
+    Object.fromEntries(
+      (await t.db.selectFrom("products").select(["id", "stock_quantity"]).where("id", "in", ids).execute()).map((r) => [
+        r.id,
+        r.stock_quantity,
+      ]),
+    );
 
   async function race(ids: number[], stock: number, orders: number) {
     await t.db.updateTable("products").set({ stock_quantity: stock }).where("id", "in", ids).execute();
@@ -45,9 +54,15 @@ describe.each(dialects)("concurrent checkouts of the same products in opposite o
       }
     }
     const before = await stockOf(ids);
-    const results = await Promise.allSettled(buyers.map((uid) => placeOrder(t.db, { owner: `u:${uid}`, userId: uid, checkout: checkout(), siteUrl: SITE })));
-    const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as unknown);
-    const unexpected = failures.filter((e) => !(e instanceof DomainError && e.code === "OUT_OF_STOCK" && e.status === 409));
+    const results = await Promise.allSettled(
+      buyers.map((uid) => placeOrder(t.db, { owner: `u:${uid}`, userId: uid, checkout: checkout(), siteUrl: SITE })),
+    );
+    const failures = results
+      .filter((r): r is PromiseRejectedResult => r.status === "rejected")
+      .map((r) => r.reason as unknown);
+    const unexpected = failures.filter(
+      (e) => !(e instanceof DomainError && e.code === "OUT_OF_STOCK" && e.status === 409),
+    );
     const after = await stockOf(ids);
     const sold = await t.db
       .selectFrom("order_lines")
@@ -68,7 +83,13 @@ describe.each(dialects)("concurrent checkouts of the same products in opposite o
       expect(-Number(row.n)).toBe(units);
       expect(Number(row.rows)).toBe(units); // every cart line held one unit
     }
-    return { results, unexpected, before, after, sold: Object.fromEntries(sold.map((r) => [r.product_id, Number(r.n)])) };
+    return {
+      results,
+      unexpected,
+      before,
+      after,
+      sold: Object.fromEntries(sold.map((r) => [r.product_id, Number(r.n)])),
+    };
   }
 
   it("30 concurrent orders with plenty of stock: all placed, no deadlock, sold units = stock taken", async () => {

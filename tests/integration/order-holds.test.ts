@@ -6,7 +6,14 @@ import { addToCart } from "../../server/cart/cart.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { DomainError } from "../../server/errors.ts";
 import { submitCheckout, type CheckoutDeps } from "../../server/orders/checkout.ts";
-import { confirmGuestOrder, expireGuestOrderIfOverdue, expireHoldsJob, expireOverdueHolds, guestHoldView, hashConfirmToken } from "../../server/orders/holds.ts";
+import {
+  confirmGuestOrder,
+  expireGuestOrderIfOverdue,
+  expireHoldsJob,
+  expireOverdueHolds,
+  guestHoldView,
+  hashConfirmToken,
+} from "../../server/orders/holds.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
@@ -40,7 +47,13 @@ const newEmail = () => `buyer.${randomBytes(5).toString("hex")}@example.com`;
 const newToken = () => randomBytes(18).toString("base64url");
 
 function checkoutInput(overrides: Partial<Record<string, string>> = {}): CheckoutInput {
-  return checkoutSchema.parse({ ...validCheckoutForm, ...TYPED, email: newEmail(), checkoutToken: newToken(), ...overrides });
+  return checkoutSchema.parse({
+    ...validCheckoutForm,
+    ...TYPED,
+    email: newEmail(),
+    checkoutToken: newToken(),
+    ...overrides,
+  });
 }
 
 function formOf(fields: Record<string, string>): FormData {
@@ -90,27 +103,73 @@ describe.each(dialects)("order holds on %s", (kind) => {
   async function product(stock: number) {
     const id = nextProduct++;
     await t.db.updateTable("products").set({ stock_quantity: stock }).where("id", "=", id).execute();
-    const p = await t.db.selectFrom("products").select(["id", "title", "colors"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const p = await t.db
+      .selectFrom("products")
+      .select(["id", "title", "colors"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     return { id, title: p.title, color: (JSON.parse(p.colors) as string[])[0] ?? "" };
   }
-  const stockOf = async (id: number) => (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", id).executeTakeFirstOrThrow()).stock_quantity;
-  const orderRow = (number: string) => t.db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirstOrThrow();
+  const stockOf = async (id: number) =>
+    (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", id).executeTakeFirstOrThrow())
+      .stock_quantity;
+  const orderRow = (number: string) =>
+    t.db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirstOrThrow();
   const ledgerOf = (orderId: number) =>
-    t.db.selectFrom("stock_movements").select(["product_id", "delta", "stock_before", "stock_after", "reason", "order_id", "actor"]).where("order_id", "=", orderId).orderBy("id").execute();
-  const mailsTo = (address: string) => t.db.selectFrom("mail_queue").select(["subject", "text_body", "html_body", "status"]).where("to_address", "=", address).orderBy("id").execute();
-  const placedMailsFor = async (number: string) => (await t.db.selectFrom("mail_queue").select("id").where("subject", "=", `Your ToolHub Wholesale order ${number}`).execute()).length;
+    t.db
+      .selectFrom("stock_movements")
+      .select(["product_id", "delta", "stock_before", "stock_after", "reason", "order_id", "actor"])
+      .where("order_id", "=", orderId)
+      .orderBy("id")
+      .execute();
+  const mailsTo = (address: string) =>
+    t.db
+      .selectFrom("mail_queue")
+      .select(["subject", "text_body", "html_body", "status"])
+      .where("to_address", "=", address)
+      .orderBy("id")
+      .execute();
+  const placedMailsFor = async (number: string) =>
+    (
+      await t.db
+        .selectFrom("mail_queue")
+        .select("id")
+        .where("subject", "=", `Your ToolHub Wholesale order ${number}`)
+        .execute()
+    ).length;
   const count = async (table: "orders" | "order_lines" | "stock_movements" | "mail_queue" | "cart_items") =>
-    Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   /** The stock implied by the ledger: what the product started with plus every movement. */
   const ledgerSum = async (productId: number) =>
-    Number((await t.db.selectFrom("stock_movements").select((eb) => eb.fn.sum<number>("delta").as("n")).where("product_id", "=", productId).executeTakeFirst())?.n ?? 0);
+    Number(
+      (
+        await t.db
+          .selectFrom("stock_movements")
+          .select((eb) => eb.fn.sum<number>("delta").as("n"))
+          .where("product_id", "=", productId)
+          .executeTakeFirst()
+      )?.n ?? 0,
+    );
 
   /** A guest's order placed as the checkout does, with the secret taken from its confirmation mail. */
   async function guestOrder(lines: { productId: number; quantity: number }[]) {
     const owner = guestOwner();
     for (const line of lines) await addToCart(t.db, owner, line);
     const input = checkoutInput();
-    const placed = await placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE, holdMinutes: HOLD_MINUTES });
+    const placed = await placeOrder(t.db, {
+      owner,
+      userId: null,
+      checkout: input,
+      siteUrl: SITE,
+      holdMinutes: HOLD_MINUTES,
+    });
     const row = await orderRow(placed.number);
     const mails = await mailsTo(input.email);
     expect(mails.map((m) => m.subject)).toEqual([`Confirm your ToolHub Wholesale order ${placed.number}`]);
@@ -118,7 +177,8 @@ describe.each(dialects)("order holds on %s", (kind) => {
     if (!confirmToken) throw new Error("no confirmation link in the mail");
     return { ...placed, input, row, confirmToken, holdEndsAt: Date.parse(row.hold_expires_at!) };
   }
-  const confirm = (order: { accessToken: string; confirmToken: string }, now?: Date) => confirmGuestOrder(t.db, { accessToken: order.accessToken, confirmToken: order.confirmToken, siteUrl: SITE, now });
+  const confirm = (order: { accessToken: string; confirmToken: string }, now?: Date) =>
+    confirmGuestOrder(t.db, { accessToken: order.accessToken, confirmToken: order.confirmToken, siteUrl: SITE, now });
 
   describe("a guest checkout", () => {
     it("creates an order awaiting confirmation, holds its stock through the ledger, and mails only a confirmation that echoes nothing typed", async () => {
@@ -129,14 +189,26 @@ describe.each(dialects)("order holds on %s", (kind) => {
       await addToCart(t.db, owner, { productId: b.id, quantity: 2 });
       const email = newEmail();
       const before = Date.now();
-      const result = await submitCheckout(t.db, formOf({ ...validCheckoutForm, ...TYPED, email, checkoutToken: newToken() }), { ip: "198.51.100.1" }, { owner, userId: null, email: null }, roomyDeps());
+      const result = await submitCheckout(
+        t.db,
+        formOf({ ...validCheckoutForm, ...TYPED, email, checkoutToken: newToken() }),
+        { ip: "198.51.100.1" },
+        { owner, userId: null, email: null },
+        roomyDeps(),
+      );
       const after = Date.now();
       if (!result.ok) throw new Error(`checkout refused: ${JSON.stringify(result)}`);
       const { number, accessToken } = result.order;
       expect(result.location).toBe(`/orders/${accessToken}?placed=1`);
 
       const row = await orderRow(number);
-      expect(row).toMatchObject({ status: "awaiting_confirmation", version: 0, user_id: null, email, ship_name: TYPED.name });
+      expect(row).toMatchObject({
+        status: "awaiting_confirmation",
+        version: 0,
+        user_id: null,
+        email,
+        ship_name: TYPED.name,
+      });
       const holdEndsAt = Date.parse(row.hold_expires_at!);
       expect(holdEndsAt).toBeGreaterThanOrEqual(before + HOLD_MINUTES * MINUTE);
       expect(holdEndsAt).toBeLessThanOrEqual(after + HOLD_MINUTES * MINUTE);
@@ -145,11 +217,34 @@ describe.each(dialects)("order holds on %s", (kind) => {
       expect(await stockOf(a.id)).toBe(47);
       expect(await stockOf(b.id)).toBe(18);
       expect(await ledgerOf(row.id)).toEqual([
-        { product_id: a.id, delta: -3, stock_before: 50, stock_after: 47, reason: "order", order_id: row.id, actor: "guest" },
-        { product_id: b.id, delta: -2, stock_before: 20, stock_after: 18, reason: "order", order_id: row.id, actor: "guest" },
+        {
+          product_id: a.id,
+          delta: -3,
+          stock_before: 50,
+          stock_after: 47,
+          reason: "order",
+          order_id: row.id,
+          actor: "guest",
+        },
+        {
+          product_id: b.id,
+          delta: -2,
+          stock_before: 20,
+          stock_after: 18,
+          reason: "order",
+          order_id: row.id,
+          actor: "guest",
+        },
       ]);
       expect(await count("stock_movements")).toBe(2);
-      expect(await t.db.selectFrom("order_lines").select(["product_id", "quantity"]).where("order_id", "=", row.id).orderBy("product_id").execute()).toEqual([
+      expect(
+        await t.db
+          .selectFrom("order_lines")
+          .select(["product_id", "quantity"])
+          .where("order_id", "=", row.id)
+          .orderBy("product_id")
+          .execute(),
+      ).toEqual([
         { product_id: a.id, quantity: 3 },
         { product_id: b.id, quantity: 2 },
       ]);
@@ -170,7 +265,8 @@ describe.each(dialects)("order holds on %s", (kind) => {
       expect(mail.text_body).toContain(a.title);
       expect(mail.text_body).toContain(b.title);
       for (const [field, value] of Object.entries(TYPED)) {
-        for (const part of ["subject", "text_body", "html_body"] as const) expect(mail[part], `${field} in ${part}`).not.toContain(value);
+        for (const part of ["subject", "text_body", "html_body"] as const)
+          expect(mail[part], `${field} in ${part}`).not.toContain(value);
       }
     });
 
@@ -179,10 +275,24 @@ describe.each(dialects)("order holds on %s", (kind) => {
       const uid = newUserId();
       await addToCart(t.db, `u:${uid}`, { productId: p.id, quantity: 5 });
       const input = checkoutInput();
-      const placed = await placeOrder(t.db, { owner: `u:${uid}`, userId: uid, checkout: input, siteUrl: SITE, holdMinutes: HOLD_MINUTES });
+      const placed = await placeOrder(t.db, {
+        owner: `u:${uid}`,
+        userId: uid,
+        checkout: input,
+        siteUrl: SITE,
+        holdMinutes: HOLD_MINUTES,
+      });
       const row = await orderRow(placed.number);
-      expect(row).toMatchObject({ status: "placed", version: 0, user_id: uid, hold_expires_at: null, confirm_token_hash: null });
-      expect((await mailsTo(input.email)).map((m) => m.subject)).toEqual([`Your ToolHub Wholesale order ${placed.number}`]);
+      expect(row).toMatchObject({
+        status: "placed",
+        version: 0,
+        user_id: uid,
+        hold_expires_at: null,
+        confirm_token_hash: null,
+      });
+      expect((await mailsTo(input.email)).map((m) => m.subject)).toEqual([
+        `Your ToolHub Wholesale order ${placed.number}`,
+      ]);
       expect(await stockOf(p.id)).toBe(35);
 
       const farFuture = new Date(Date.now() + 400 * 24 * 60 * MINUTE);
@@ -190,7 +300,17 @@ describe.each(dialects)("order holds on %s", (kind) => {
       expect(await expireHoldsJob().run(t.db, farFuture)).toBeUndefined();
       expect(await orderRow(placed.number)).toEqual(row);
       expect(await stockOf(p.id)).toBe(35);
-      expect(await ledgerOf(row.id)).toEqual([{ product_id: p.id, delta: -5, stock_before: 40, stock_after: 35, reason: "order", order_id: row.id, actor: `user:${uid}` }]);
+      expect(await ledgerOf(row.id)).toEqual([
+        {
+          product_id: p.id,
+          delta: -5,
+          stock_before: 40,
+          stock_after: 35,
+          reason: "order",
+          order_id: row.id,
+          actor: `user:${uid}`,
+        },
+      ]);
     });
   });
 
@@ -204,7 +324,10 @@ describe.each(dialects)("order holds on %s", (kind) => {
       const placed = await orderRow(order.number);
       expect(placed).toMatchObject({ status: "placed", version: 1, hold_expires_at: null });
       expect(await placedMailsFor(order.number)).toBe(1);
-      expect((await mailsTo(order.input.email)).map((m) => m.subject)).toEqual([`Confirm your ToolHub Wholesale order ${order.number}`, `Your ToolHub Wholesale order ${order.number}`]);
+      expect((await mailsTo(order.input.email)).map((m) => m.subject)).toEqual([
+        `Confirm your ToolHub Wholesale order ${order.number}`,
+        `Your ToolHub Wholesale order ${order.number}`,
+      ]);
       // The stock stays taken, with no new ledger row.
       expect(await stockOf(p.id)).toBe(21);
       expect(await ledgerOf(order.row.id)).toEqual(ledgerBefore);
@@ -223,19 +346,43 @@ describe.each(dialects)("order holds on %s", (kind) => {
       const p = await product(25);
       const order = await guestOrder([{ productId: p.id, quantity: 4 }]);
       const other = await guestOrder([{ productId: p.id, quantity: 1 }]);
-      const snapshot = async () => ({ row: await orderRow(order.number), stock: await stockOf(p.id), ledger: await count("stock_movements"), mails: await count("mail_queue") });
+      const snapshot = async () => ({
+        row: await orderRow(order.number),
+        stock: await stockOf(p.id),
+        ledger: await count("stock_movements"),
+        mails: await count("mail_queue"),
+      });
       const before = await snapshot();
 
       // Another order's genuine secret, a made-up one of the right shape, a malformed one, none.
       for (const confirmToken of [other.confirmToken, newToken(), `${order.confirmToken}!`, ""]) {
-        const error = await rejection(confirmGuestOrder(t.db, { accessToken: order.accessToken, confirmToken, siteUrl: SITE }));
+        const error = await rejection(
+          confirmGuestOrder(t.db, { accessToken: order.accessToken, confirmToken, siteUrl: SITE }),
+        );
         expect(error.status).toBe(403);
         expect(error.code).toBe("BAD_CONFIRM_LINK");
       }
       // The order page's own link (the access token) is not a confirmation secret either.
-      expect((await rejection(confirmGuestOrder(t.db, { accessToken: order.accessToken, confirmToken: order.accessToken, siteUrl: SITE }))).status).toBe(403);
+      expect(
+        (
+          await rejection(
+            confirmGuestOrder(t.db, { accessToken: order.accessToken, confirmToken: order.accessToken, siteUrl: SITE }),
+          )
+        ).status,
+      ).toBe(403);
       // A wrong secret after the hold ran out does not expire the order either.
-      expect((await rejection(confirmGuestOrder(t.db, { accessToken: order.accessToken, confirmToken: newToken(), siteUrl: SITE, now: new Date(order.holdEndsAt + MINUTE) }))).status).toBe(403);
+      expect(
+        (
+          await rejection(
+            confirmGuestOrder(t.db, {
+              accessToken: order.accessToken,
+              confirmToken: newToken(),
+              siteUrl: SITE,
+              now: new Date(order.holdEndsAt + MINUTE),
+            }),
+          )
+        ).status,
+      ).toBe(403);
 
       expect(await snapshot()).toEqual(before);
       expect(before.row.status).toBe("awaiting_confirmation");
@@ -246,9 +393,18 @@ describe.each(dialects)("order holds on %s", (kind) => {
       const p = await product(10);
       const order = await guestOrder([{ productId: p.id, quantity: 1 }]);
       const placedAt = Date.parse(order.row.created_at);
-      expect(await guestHoldView(t.db, order.accessToken, order.confirmToken, new Date(placedAt))).toEqual({ minutesLeft: HOLD_MINUTES, canConfirm: true });
-      expect(await guestHoldView(t.db, order.accessToken, null, new Date(placedAt))).toEqual({ minutesLeft: HOLD_MINUTES, canConfirm: false });
-      expect(await guestHoldView(t.db, order.accessToken, newToken(), new Date(placedAt))).toEqual({ minutesLeft: HOLD_MINUTES, canConfirm: false });
+      expect(await guestHoldView(t.db, order.accessToken, order.confirmToken, new Date(placedAt))).toEqual({
+        minutesLeft: HOLD_MINUTES,
+        canConfirm: true,
+      });
+      expect(await guestHoldView(t.db, order.accessToken, null, new Date(placedAt))).toEqual({
+        minutesLeft: HOLD_MINUTES,
+        canConfirm: false,
+      });
+      expect(await guestHoldView(t.db, order.accessToken, newToken(), new Date(placedAt))).toEqual({
+        minutesLeft: HOLD_MINUTES,
+        canConfirm: false,
+      });
 
       // Looking at the page before the end changes nothing; after it, the order expires there and then.
       await expireGuestOrderIfOverdue(t.db, order.accessToken, new Date(order.holdEndsAt - 1000));
@@ -256,7 +412,9 @@ describe.each(dialects)("order holds on %s", (kind) => {
       await expireGuestOrderIfOverdue(t.db, order.accessToken, new Date(order.holdEndsAt + 1000));
       expect((await orderRow(order.number)).status).toBe("expired");
       expect(await stockOf(p.id)).toBe(10);
-      expect(await guestHoldView(t.db, order.accessToken, order.confirmToken, new Date(order.holdEndsAt + 1000))).toBeNull();
+      expect(
+        await guestHoldView(t.db, order.accessToken, order.confirmToken, new Date(order.holdEndsAt + 1000)),
+      ).toBeNull();
     });
   });
 
@@ -284,8 +442,24 @@ describe.each(dialects)("order holds on %s", (kind) => {
       expect(await stockOf(q.id)).toBe(12);
       const ledger = await ledgerOf(order.row.id);
       expect(ledger.filter((m) => m.reason === "order_released")).toEqual([
-        { product_id: p.id, delta: 4, stock_before: 26, stock_after: 30, reason: "order_released", order_id: order.row.id, actor: "system:hold-expiry" },
-        { product_id: q.id, delta: 2, stock_before: 10, stock_after: 12, reason: "order_released", order_id: order.row.id, actor: "system:hold-expiry" },
+        {
+          product_id: p.id,
+          delta: 4,
+          stock_before: 26,
+          stock_after: 30,
+          reason: "order_released",
+          order_id: order.row.id,
+          actor: "system:hold-expiry",
+        },
+        {
+          product_id: q.id,
+          delta: 2,
+          stock_before: 10,
+          stock_after: 12,
+          reason: "order_released",
+          order_id: order.row.id,
+          actor: "system:hold-expiry",
+        },
       ]);
       expect(ledger).toHaveLength(4);
       expect(await ledgerSum(p.id)).toBe(0);
@@ -299,7 +473,10 @@ describe.each(dialects)("order holds on %s", (kind) => {
       expect(await ledgerOf(order.row.id)).toEqual(ledger);
 
       // The guest comes back too late: told so, nothing placed, no order mail.
-      expect(await confirm(order, new Date(order.holdEndsAt + 5 * MINUTE))).toEqual({ outcome: "expired", number: order.number });
+      expect(await confirm(order, new Date(order.holdEndsAt + 5 * MINUTE))).toEqual({
+        outcome: "expired",
+        number: order.number,
+      });
       expect(await confirm(order)).toEqual({ outcome: "expired", number: order.number });
       expect(await orderRow(order.number)).toEqual(expired);
       expect(await placedMailsFor(order.number)).toBe(0);
@@ -337,9 +514,23 @@ describe.each(dialects)("order holds on %s", (kind) => {
       const uid = newUserId();
       await t.db
         .insertInto("cart_items")
-        .values({ owner: `u:${uid}`, product_id: p.id, color: p.color, quantity: 2, seen_price_cents: 100, created_at: new Date().toISOString(), updated_at: new Date().toISOString() })
+        .values({
+          owner: `u:${uid}`,
+          product_id: p.id,
+          color: p.color,
+          quantity: 2,
+          seen_price_cents: 100,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
         .execute();
-      const placed = await placeOrder(t.db, { owner: `u:${uid}`, userId: uid, checkout: checkoutInput(), siteUrl: SITE, now: new Date(stale.holdEndsAt + MINUTE) });
+      const placed = await placeOrder(t.db, {
+        owner: `u:${uid}`,
+        userId: uid,
+        checkout: checkoutInput(),
+        siteUrl: SITE,
+        now: new Date(stale.holdEndsAt + MINUTE),
+      });
       expect((await orderRow(stale.number)).status).toBe("expired");
       expect((await orderRow(placed.number)).status).toBe("placed");
       expect(await stockOf(p.id)).toBe(3);
@@ -359,7 +550,9 @@ describe.each(dialects)("order holds on %s", (kind) => {
       const confirming = () => confirm(order, new Date(order.holdEndsAt - 500));
       const expiring = () => expireOverdueHolds(t.db, { now: new Date(order.holdEndsAt) });
       const [confirmed, expiredCount] =
-        round % 2 === 0 ? await Promise.all([confirming(), expiring()]) : await Promise.all([expiring(), confirming()]).then(([n, c]) => [c, n] as const);
+        round % 2 === 0
+          ? await Promise.all([confirming(), expiring()])
+          : await Promise.all([expiring(), confirming()]).then(([n, c]) => [c, n] as const);
 
       const row = await orderRow(order.number);
       const ledger = await ledgerOf(order.row.id);
@@ -396,7 +589,17 @@ describe.each(dialects)("order holds on %s", (kind) => {
       const now = new Date().toISOString();
       await t.db
         .insertInto("cart_items")
-        .values(lines.map((l) => ({ owner, product_id: l.productId, color: l.color, quantity: l.quantity, seen_price_cents: 100, created_at: now, updated_at: now })))
+        .values(
+          lines.map((l) => ({
+            owner,
+            product_id: l.productId,
+            color: l.color,
+            quantity: l.quantity,
+            seen_price_cents: 100,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
         .execute();
       return owner;
     }
@@ -407,17 +610,27 @@ describe.each(dialects)("order holds on %s", (kind) => {
       expect(await count("mail_queue")).toBe(0);
       for (const id of productIds) expect(await stockOf(id)).toBe(stock);
       // The cart is kept, so the shopper can lower the quantities.
-      expect(await t.db.selectFrom("cart_items").select("product_id").where("owner", "=", owner).execute()).toHaveLength(cartLines);
+      expect(
+        await t.db.selectFrom("cart_items").select("product_id").where("owner", "=", owner).execute(),
+      ).toHaveLength(cartLines);
     }
 
     it(`refuses a line of ${MAX_LINE_QUANTITY + 1} units, writing nothing`, async () => {
       const p = await product(5_000);
       const owner = await rawCart([{ productId: p.id, color: p.color, quantity: MAX_LINE_QUANTITY + 1 }]);
-      const error = await rejection(placeOrder(t.db, { owner, userId: null, checkout: checkoutInput(), siteUrl: SITE, holdMinutes: HOLD_MINUTES }));
+      const error = await rejection(
+        placeOrder(t.db, { owner, userId: null, checkout: checkoutInput(), siteUrl: SITE, holdMinutes: HOLD_MINUTES }),
+      );
       expect(error.code).toBe("QUANTITY_LIMIT");
       expect(error.message).toContain(QUANTITY_LIMIT_MESSAGES.line);
       // The checkout form shows the same text.
-      const result = await submitCheckout(t.db, formOf({ ...validCheckoutForm, email: newEmail(), checkoutToken: newToken() }), { ip: "198.51.100.2" }, { owner, userId: null, email: null }, roomyDeps());
+      const result = await submitCheckout(
+        t.db,
+        formOf({ ...validCheckoutForm, email: newEmail(), checkoutToken: newToken() }),
+        { ip: "198.51.100.2" },
+        { owner, userId: null, email: null },
+        roomyDeps(),
+      );
       expect(result.ok).toBe(false);
       if (result.ok) return;
       expect(result.status).toBe(409);
@@ -430,13 +643,25 @@ describe.each(dialects)("order holds on %s", (kind) => {
       for (let i = 0; i < 11; i++) products.push(await product(5_000));
       // 11 lines of 91 = 1,001 units, each line within its own cap.
       const owner = await rawCart(products.map((p) => ({ productId: p.id, color: p.color, quantity: 91 })));
-      const error = await rejection(placeOrder(t.db, { owner, userId: null, checkout: checkoutInput(), siteUrl: SITE, holdMinutes: HOLD_MINUTES }));
+      const error = await rejection(
+        placeOrder(t.db, { owner, userId: null, checkout: checkoutInput(), siteUrl: SITE, holdMinutes: HOLD_MINUTES }),
+      );
       expect(error.code).toBe("QUANTITY_LIMIT");
       expect(error.message).toContain(QUANTITY_LIMIT_MESSAGES.order);
       const uid = newUserId();
       const memberOwner = await rawCart(products.map((p) => ({ productId: p.id, color: p.color, quantity: 91 })));
-      await t.db.updateTable("cart_items").set({ owner: `u:${uid}` }).where("owner", "=", memberOwner).execute();
-      const result = await submitCheckout(t.db, formOf({ ...validCheckoutForm, checkoutToken: newToken() }), { ip: "198.51.100.3" }, { owner: `u:${uid}`, userId: uid, email: newEmail() }, roomyDeps());
+      await t.db
+        .updateTable("cart_items")
+        .set({ owner: `u:${uid}` })
+        .where("owner", "=", memberOwner)
+        .execute();
+      const result = await submitCheckout(
+        t.db,
+        formOf({ ...validCheckoutForm, checkoutToken: newToken() }),
+        { ip: "198.51.100.3" },
+        { owner: `u:${uid}`, userId: uid, email: newEmail() },
+        roomyDeps(),
+      );
       expect(result.ok).toBe(false);
       if (!result.ok) {
         expect(result.status).toBe(409);
@@ -453,8 +678,16 @@ describe.each(dialects)("order holds on %s", (kind) => {
     it(`accepts exactly ${MAX_LINE_QUANTITY} a line and ${MAX_ORDER_QUANTITY} in all`, async () => {
       const products = [];
       for (let i = 0; i < MAX_ORDER_QUANTITY / MAX_LINE_QUANTITY; i++) products.push(await product(5_000));
-      const owner = await rawCart(products.map((p) => ({ productId: p.id, color: p.color, quantity: MAX_LINE_QUANTITY })));
-      const placed = await placeOrder(t.db, { owner, userId: null, checkout: checkoutInput(), siteUrl: SITE, holdMinutes: HOLD_MINUTES });
+      const owner = await rawCart(
+        products.map((p) => ({ productId: p.id, color: p.color, quantity: MAX_LINE_QUANTITY })),
+      );
+      const placed = await placeOrder(t.db, {
+        owner,
+        userId: null,
+        checkout: checkoutInput(),
+        siteUrl: SITE,
+        holdMinutes: HOLD_MINUTES,
+      });
       expect((await orderRow(placed.number)).status).toBe("awaiting_confirmation");
       for (const p of products) expect(await stockOf(p.id)).toBe(5_000 - MAX_LINE_QUANTITY);
       expect(await count("stock_movements")).toBe(products.length);
@@ -463,9 +696,18 @@ describe.each(dialects)("order holds on %s", (kind) => {
     it("the cart itself never holds more than the line cap (the issue's 99,999 units)", async () => {
       const p = await product(200_000);
       const owner = guestOwner();
-      expect(await addToCart(t.db, owner, { productId: p.id, quantity: 99_999 })).toMatchObject({ quantity: MAX_LINE_QUANTITY, capped: true, cappedBy: "line" });
-      expect(await addToCart(t.db, owner, { productId: p.id, quantity: 99_999 })).toMatchObject({ quantity: MAX_LINE_QUANTITY });
-      expect((await t.db.selectFrom("cart_items").select("quantity").where("owner", "=", owner).executeTakeFirstOrThrow()).quantity).toBe(MAX_LINE_QUANTITY);
+      expect(await addToCart(t.db, owner, { productId: p.id, quantity: 99_999 })).toMatchObject({
+        quantity: MAX_LINE_QUANTITY,
+        capped: true,
+        cappedBy: "line",
+      });
+      expect(await addToCart(t.db, owner, { productId: p.id, quantity: 99_999 })).toMatchObject({
+        quantity: MAX_LINE_QUANTITY,
+      });
+      expect(
+        (await t.db.selectFrom("cart_items").select("quantity").where("owner", "=", owner).executeTakeFirstOrThrow())
+          .quantity,
+      ).toBe(MAX_LINE_QUANTITY);
     });
   });
 });

@@ -34,7 +34,15 @@ describe("sharedMaxAge: what a shared cache may keep, by the answer's own Cache-
     expect(sharedMaxAge("public, s-maxage=5")).toBe(5);
   });
   it("keeps nothing private, unstorable or without a shared lifetime", () => {
-    for (const rule of ["private, no-store", "public, max-age=60", "public, no-store, s-maxage=5", "private, s-maxage=5", "s-maxage=5", "", undefined]) {
+    for (const rule of [
+      "private, no-store",
+      "public, max-age=60",
+      "public, no-store, s-maxage=5",
+      "private, s-maxage=5",
+      "s-maxage=5",
+      "",
+      undefined,
+    ]) {
       expect(sharedMaxAge(rule), String(rule)).toBeNull();
     }
   });
@@ -112,7 +120,9 @@ describe("the embedded store's page cache", () => {
 
   it("renders an expired page again, serving the stored one to others meanwhile", async () => {
     let release: () => void = () => {};
-    const app = await cachedApp(t, 2 ** 20, (n) => (n === 3 ? new Promise<void>((resolve) => (release = resolve)) : undefined));
+    const app = await cachedApp(t, 2 ** 20, (n) =>
+      n === 3 ? new Promise<void>((resolve) => (release = resolve)) : undefined,
+    );
     try {
       await app.get("/page?rule=public,%20s-maxage=1");
       await app.get("/page?rule=public,%20s-maxage=1");

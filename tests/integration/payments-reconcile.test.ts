@@ -42,10 +42,17 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     const order = await cardOrder(h.db, [{ productId, quantity }]);
     await payPage(h, order);
     const row = await orderRow(h.db, order.number);
-    return { ...order, sessionId: row.payment_session_id!, hold: Date.parse(row.hold_expires_at!), sessionEnd: Date.parse(row.payment_session_expires_at!) };
+    return {
+      ...order,
+      sessionId: row.payment_session_id!,
+      hold: Date.parse(row.hold_expires_at!),
+      sessionEnd: Date.parse(row.payment_session_expires_at!),
+    };
   }
   const at = (ms: number) => new Date(ms);
-  const expireCalls = () => h.fake.requests.filter((r) => r.method === "POST" && /^\/v1\/checkout\/sessions\/[^/]+\/expire$/.test(r.path)).length;
+  const expireCalls = () =>
+    h.fake.requests.filter((r) => r.method === "POST" && /^\/v1\/checkout\/sessions\/[^/]+\/expire$/.test(r.path))
+      .length;
 
   it("a session paid at Stripe whose webhook never came: the job places the order, once", async () => {
     h = await startHarness(kind, { webhooks: false });
@@ -55,7 +62,12 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     expect(await orderRow(h.db, order.number)).toMatchObject({ status: "awaiting_payment", payment_status: "pending" });
 
     const now = at(order.hold + MINUTE);
-    expect(await reconcilePayments(h.db, h.payments, { now, siteUrl: SITE })).toMatchObject({ checked: 1, placed: 1, released: 0, unreachable: 0 });
+    expect(await reconcilePayments(h.db, h.payments, { now, siteUrl: SITE })).toMatchObject({
+      checked: 1,
+      placed: 1,
+      released: 0,
+      unreachable: 0,
+    });
     const row = await orderRow(h.db, order.number);
     expect(row).toMatchObject({ status: "placed", payment_status: "paid", paid_cents: row.total_cents });
     expect(await placedMails(h.db, order)).toBe(1);
@@ -69,15 +81,24 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     h = await startHarness(kind);
     await setStock(h.db, 1, 10);
     const order = await openOrder(1, 3);
-    expect(await reconcilePayments(h.db, h.payments, { now: at(order.hold - MINUTE), siteUrl: SITE })).toMatchObject({ checked: 0 });
+    expect(await reconcilePayments(h.db, h.payments, { now: at(order.hold - MINUTE), siteUrl: SITE })).toMatchObject({
+      checked: 0,
+    });
 
     h.fake.pauseWebhooks(); // the expiry webhook comes after the job's own release (else either may release first)
-    expect(await reconcilePayments(h.db, h.payments, { now: at(order.hold + MINUTE), siteUrl: SITE })).toMatchObject({ checked: 1, released: 1, placed: 0 });
+    expect(await reconcilePayments(h.db, h.payments, { now: at(order.hold + MINUTE), siteUrl: SITE })).toMatchObject({
+      checked: 1,
+      released: 1,
+      placed: 0,
+    });
     expect((await h.payments.stripe.checkout.sessions.retrieve(order.sessionId)).status).toBe("expired");
     h.fake.resumeWebhooks();
     await h.fake.idle();
     expect(await orderRow(h.db, order.number)).toMatchObject({ status: "expired", payment_status: "pending" });
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -3], ["order_released", 3]]);
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -3],
+      ["order_released", 3],
+    ]);
     expect(await stockOf(h.db, 1)).toBe(10);
     const events = await h.db.selectFrom("payment_events").select(["type", "outcome"]).execute();
     expect(events).toEqual([{ type: "checkout.session.expired", outcome: expect.stringMatching(/^ignored/) }]);
@@ -88,12 +109,20 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     h = await startHarness(kind);
     await setStock(h.db, 1, 10);
     const orders = [await openOrder(1, 1), await openOrder(1, 2), await openOrder(1, 3)];
-    await reconcilePayments(h.db, h.payments, { now: at(Math.max(...orders.map((o) => o.hold)) + MINUTE), siteUrl: SITE });
+    await reconcilePayments(h.db, h.payments, {
+      now: at(Math.max(...orders.map((o) => o.hold)) + MINUTE),
+      siteUrl: SITE,
+    });
     await h.fake.idle();
     for (const order of orders) {
       expect((await orderRow(h.db, order.number)).status).toBe("expired");
       expect((await ledgerOf(h.db, order.id)).map(([reason]) => reason)).toEqual(["order", "order_released"]);
-      const moves = await h.db.selectFrom("order_events").select("to_status").where("order_id", "=", order.id).where("kind", "=", "status").execute();
+      const moves = await h.db
+        .selectFrom("order_events")
+        .select("to_status")
+        .where("order_id", "=", order.id)
+        .where("kind", "=", "status")
+        .execute();
       expect(moves).toEqual([{ to_status: "expired" }]);
     }
     expect(await stockOf(h.db, 1)).toBe(10);
@@ -108,15 +137,26 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     expect(order.sessionEnd).toBeGreaterThan(order.hold);
 
     const meanwhile = at(order.hold + (order.sessionEnd - order.hold) / 2);
-    expect(await reconcilePayments(h.db, offline, { now: meanwhile, siteUrl: SITE })).toMatchObject({ checked: 1, unreachable: 1, released: 0 });
+    expect(await reconcilePayments(h.db, offline, { now: meanwhile, siteUrl: SITE })).toMatchObject({
+      checked: 1,
+      unreachable: 1,
+      released: 0,
+    });
     expect(await expireOverdueHolds(h.db, { now: meanwhile })).toBe(0);
     expect(await orderRow(h.db, order.number)).toMatchObject({ status: "awaiting_payment", payment_status: "pending" });
     expect(await ledgerOf(h.db, order.id)).toEqual([["order", -2]]);
 
     const closed = at(order.sessionEnd + 1_000);
-    expect(await reconcilePayments(h.db, offline, { now: closed, siteUrl: SITE })).toMatchObject({ checked: 1, unreachable: 1, released: 1 });
+    expect(await reconcilePayments(h.db, offline, { now: closed, siteUrl: SITE })).toMatchObject({
+      checked: 1,
+      unreachable: 1,
+      released: 1,
+    });
     expect(await orderRow(h.db, order.number)).toMatchObject({ status: "expired", payment_status: "pending" });
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -2], ["order_released", 2]]);
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -2],
+      ["order_released", 2],
+    ]);
     expect(await stockOf(h.db, 1)).toBe(10);
   });
 
@@ -127,13 +167,24 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     const job = reconcilePaymentsJob(h.payments, { everyMs: 60_000, siteUrl: SITE });
     const later = at(order.hold + MINUTE);
     const log: string[] = [];
-    const ran = await Promise.all(["process-a", "process-b"].map((holder) => runJobIfDue(h.db, job, holder, { now: () => later, log: (l) => log.push(l) })));
+    const ran = await Promise.all(
+      ["process-a", "process-b"].map((holder) =>
+        runJobIfDue(h.db, job, holder, { now: () => later, log: (l) => log.push(l) }),
+      ),
+    );
     expect(ran.filter(Boolean)).toHaveLength(1);
     expect(log).toHaveLength(1);
     expect(log[0]).toMatch(/^Job reconcile-payments: 1 card orders? past their hold checked: 1 released$/);
     expect(expireCalls()).toBe(1);
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -1], ["order_released", 1]]);
-    const lease = await h.db.selectFrom("job_leases").selectAll().where("name", "=", "reconcile-payments").executeTakeFirstOrThrow();
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -1],
+      ["order_released", 1],
+    ]);
+    const lease = await h.db
+      .selectFrom("job_leases")
+      .selectAll()
+      .where("name", "=", "reconcile-payments")
+      .executeTakeFirstOrThrow();
     expect(lease).toMatchObject({ locked_by: null, last_error: null });
   });
 
@@ -149,8 +200,18 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     h.fake.resumeWebhooks();
     await h.fake.idle();
     const row = await orderRow(h.db, order.number);
-    expect(row).toMatchObject({ status: "placed", payment_status: "paid", paid_cents: row.total_cents, payment_flag: null, hold_expires_at: null });
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -2], ["order_released", 2], ["order", -2]]);
+    expect(row).toMatchObject({
+      status: "placed",
+      payment_status: "paid",
+      paid_cents: row.total_cents,
+      payment_flag: null,
+      hold_expires_at: null,
+    });
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -2],
+      ["order_released", 2],
+      ["order", -2],
+    ]);
     expect(await stockOf(h.db, 1)).toBe(8);
     expect(await placedMails(h.db, order)).toBe(1);
   });
@@ -173,8 +234,15 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     expect(row.payment_flag).toMatch(/no longer in stock/);
     expect(row.payment_intent_id).toMatch(/^pi_/);
     expect(await stockOf(h.db, 1)).toBe(0);
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -2], ["order_released", 2]]);
-    const lowest = await h.db.selectFrom("stock_movements").select((eb) => eb.fn.min<number>("stock_after").as("n")).where("product_id", "=", 1).executeTakeFirstOrThrow();
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -2],
+      ["order_released", 2],
+    ]);
+    const lowest = await h.db
+      .selectFrom("stock_movements")
+      .select((eb) => eb.fn.min<number>("stock_after").as("n"))
+      .where("product_id", "=", 1)
+      .executeTakeFirstOrThrow();
     expect(Number(lowest.n)).toBe(0);
     expect(await placedMails(h.db, order)).toBe(0);
     expect(h.replies.every((r) => r.status === 200)).toBe(true);
@@ -192,16 +260,27 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     const before = Date.now();
     await holdAgainForPayment(h.db, h.payments, order.id, "guest");
     const held = await orderRow(h.db, order.number);
-    expect(held).toMatchObject({ status: "awaiting_payment", payment_status: "pending", payment_session_id: null, payment_attempts: 1 });
+    expect(held).toMatchObject({
+      status: "awaiting_payment",
+      payment_status: "pending",
+      payment_session_id: null,
+      payment_attempts: 1,
+    });
     expect(Date.parse(held.hold_expires_at!)).toBeGreaterThanOrEqual(before + HOLD_MINUTES * MINUTE - 1_000);
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -2], ["order_released", 2], ["order", -2]]);
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -2],
+      ["order_released", 2],
+      ["order", -2],
+    ]);
     expect(await stockOf(h.db, 1)).toBe(8);
 
     const url = await payPage(h, order);
     const second = await sessionIdOf(h.db, order.id);
     expect(second).not.toBe(order.sessionId);
     expect(url).toBe(`${h.fake.url}/pay/${second}`);
-    const keys = h.fake.requests.filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions").map((r) => r.headers["idempotency-key"]);
+    const keys = h.fake.requests
+      .filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions")
+      .map((r) => r.headers["idempotency-key"]);
     expect(keys).toEqual([`checkout-${order.number}-1`, `checkout-${order.number}-2`]);
     expect((await orderRow(h.db, order.number)).payment_attempts).toBe(2);
     expect(await countRows(h.db, "orders")).toBe(1);
@@ -222,13 +301,23 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     expect(await expireOverdueHolds(h.db, { now: at(order.sessionEnd + 3 * MINUTE) })).toBe(1);
 
     // The order page offers "Try again" on an expired order: it asks Stripe about the last page first.
-    const { access_token } = await h.db.selectFrom("orders").select("access_token").where("id", "=", order.id).executeTakeFirstOrThrow();
-    const tried = await rejection(payFromOrderPage(h.db, h.payments, { accessToken: access_token }, "https://shop.example", "203.0.113.9"));
+    const { access_token } = await h.db
+      .selectFrom("orders")
+      .select("access_token")
+      .where("id", "=", order.id)
+      .executeTakeFirstOrThrow();
+    const tried = await rejection(
+      payFromOrderPage(h.db, h.payments, { accessToken: access_token }, "https://shop.example", "203.0.113.9"),
+    );
     expect(tried.message).toBe(ALREADY_PAID_MESSAGE);
     h.fake.resumeWebhooks();
     await h.fake.idle();
 
-    expect(await orderRow(h.db, order.number)).toMatchObject({ status: "placed", payment_status: "paid", payment_flag: null });
+    expect(await orderRow(h.db, order.number)).toMatchObject({
+      status: "placed",
+      payment_status: "paid",
+      payment_flag: null,
+    });
     const open = [...h.fake.db.sessions.values()].filter((s) => s.session.status === "open").map((s) => s.session.id);
     expect(open).toEqual([]); // a page still open could take a second payment for a placed order
   });
@@ -248,7 +337,10 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     expect({ code: error.code, status: error.status }).toEqual({ code: "OUT_OF_STOCK", status: 409 });
     expect(error.message).toMatch(/not enough stock left for/);
     expect(await orderRow(h.db, order.number)).toEqual(before);
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -1], ["order_released", 1]]);
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -1],
+      ["order_released", 1],
+    ]);
     expect(await stockOf(h.db, 1)).toBe(0);
     expect(h.fake.db.sessions.size).toBe(1);
   });

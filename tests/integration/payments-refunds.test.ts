@@ -54,39 +54,108 @@ describe.each(dialects)("card refunds on %s", (kind) => {
   }
   const version = async (order: CardOrder) => Number((await orderRow(h.db, order.number)).version);
   const refundRows = (order: CardOrder) =>
-    h.db.selectFrom("payment_refunds").select(["amount_cents", "status", "reason", "actor", "stripe_refund_id"]).where("order_id", "=", order.id).orderBy("id").execute();
-  const refundMails = async (order: CardOrder) => (await mailsTo(h.db, order.email)).map((m) => m.subject).filter((s) => /refunded$/.test(s));
-  const stripeRefunds = () => [...h.fake.db.refunds.values()] as { id: string; amount: number; payment_intent: string }[];
+    h.db
+      .selectFrom("payment_refunds")
+      .select(["amount_cents", "status", "reason", "actor", "stripe_refund_id"])
+      .where("order_id", "=", order.id)
+      .orderBy("id")
+      .execute();
+  const refundMails = async (order: CardOrder) =>
+    (await mailsTo(h.db, order.email)).map((m) => m.subject).filter((s) => /refunded$/.test(s));
+  const stripeRefunds = () =>
+    [...h.fake.db.refunds.values()] as { id: string; amount: number; payment_intent: string }[];
   const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
   it("refunds part, then the rest: amounts, payment status, refund rows, mails and audit rows; Stripe's echoes change nothing", async () => {
     const order = await paidOrder();
-    const first = await refundOrder(h.db, h.payments, STAFF, order.number, { version: String(await version(order)), amount: "10.00", reason: "Box arrived damaged" }, { siteUrl: SITE });
+    const first = await refundOrder(
+      h.db,
+      h.payments,
+      STAFF,
+      order.number,
+      { version: String(await version(order)), amount: "10.00", reason: "Box arrived damaged" },
+      { siteUrl: SITE },
+    );
     expect(first.message).toBe(`Refunded $10.00 on order ${order.number}. The customer has been emailed.`);
-    expect(await orderRow(h.db, order.number)).toMatchObject({ refunded_cents: 1_000, payment_status: "paid", status: "placed" });
+    expect(await orderRow(h.db, order.number)).toMatchObject({
+      refunded_cents: 1_000,
+      payment_status: "paid",
+      status: "placed",
+    });
     expect(await refundMails(order)).toEqual([`Part of your payment for order ${order.number} was refunded`]);
 
-    const second = await refundOrder(h.db, h.payments, OTHER_STAFF, order.number, { version: await version(order), amount: "" }, { siteUrl: SITE });
-    expect(second.message).toBe(`Refunded ${dollars(order.paid - 1_000)} on order ${order.number}. The customer has been emailed.`);
+    const second = await refundOrder(
+      h.db,
+      h.payments,
+      OTHER_STAFF,
+      order.number,
+      { version: await version(order), amount: "" },
+      { siteUrl: SITE },
+    );
+    expect(second.message).toBe(
+      `Refunded ${dollars(order.paid - 1_000)} on order ${order.number}. The customer has been emailed.`,
+    );
     await h.fake.idle(); // Stripe's charge.refunded for both refunds arrive
-    expect(await orderRow(h.db, order.number)).toMatchObject({ refunded_cents: order.paid, payment_status: "refunded", status: "placed" });
+    expect(await orderRow(h.db, order.number)).toMatchObject({
+      refunded_cents: order.paid,
+      payment_status: "refunded",
+      status: "placed",
+    });
 
     const rows = await refundRows(order);
     expect(rows).toEqual([
-      { amount_cents: 1_000, status: "succeeded", reason: "Box arrived damaged", actor: "staff:staff-1", stripe_refund_id: stripeRefunds()[0]!.id },
-      { amount_cents: order.paid - 1_000, status: "succeeded", reason: null, actor: "staff:staff-2", stripe_refund_id: stripeRefunds()[1]!.id },
+      {
+        amount_cents: 1_000,
+        status: "succeeded",
+        reason: "Box arrived damaged",
+        actor: "staff:staff-1",
+        stripe_refund_id: stripeRefunds()[0].id,
+      },
+      {
+        amount_cents: order.paid - 1_000,
+        status: "succeeded",
+        reason: null,
+        actor: "staff:staff-2",
+        stripe_refund_id: stripeRefunds()[1].id,
+      },
     ]);
-    expect(stripeRefunds().map((r) => [r.amount, r.payment_intent])).toEqual([[1_000, order.intent], [order.paid - 1_000, order.intent]]);
-    expect(await refundMails(order)).toEqual([`Part of your payment for order ${order.number} was refunded`, `Your payment for order ${order.number} was refunded`]);
-    const audit = await h.db.selectFrom("audit_log").select(["action", "actor_id", "object_id", "after"]).orderBy("id").execute();
+    expect(stripeRefunds().map((r) => [r.amount, r.payment_intent])).toEqual([
+      [1_000, order.intent],
+      [order.paid - 1_000, order.intent],
+    ]);
+    expect(await refundMails(order)).toEqual([
+      `Part of your payment for order ${order.number} was refunded`,
+      `Your payment for order ${order.number} was refunded`,
+    ]);
+    const audit = await h.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_id", "object_id", "after"])
+      .orderBy("id")
+      .execute();
     expect(audit.map((a) => [a.action, a.actor_id, a.object_id, JSON.parse(a.after!)])).toEqual([
       ["order.refund", "staff-1", order.number, { refundCents: 1_000, reason: "Box arrived damaged" }],
       ["order.refund", "staff-2", order.number, { refundCents: order.paid - 1_000, reason: null }],
     ]);
-    const refundEvents = await h.db.selectFrom("payment_events").select("outcome").where("type", "=", "charge.refunded").execute();
-    expect(refundEvents.map((e) => e.outcome)).toEqual(["ignored: refunds already recorded", "ignored: refunds already recorded"]);
+    const refundEvents = await h.db
+      .selectFrom("payment_events")
+      .select("outcome")
+      .where("type", "=", "charge.refunded")
+      .execute();
+    expect(refundEvents.map((e) => e.outcome)).toEqual([
+      "ignored: refunds already recorded",
+      "ignored: refunds already recorded",
+    ]);
 
-    const none = await rejection(refundOrder(h.db, h.payments, STAFF, order.number, { version: await version(order), amount: "1.00" }, { siteUrl: SITE }));
+    const none = await rejection(
+      refundOrder(
+        h.db,
+        h.payments,
+        STAFF,
+        order.number,
+        { version: await version(order), amount: "1.00" },
+        { siteUrl: SITE },
+      ),
+    );
     expect({ code: none.code, status: none.status }).toEqual({ code: "NOTHING_TO_REFUND", status: 409 });
     expect(stripeRefunds()).toHaveLength(2);
   });
@@ -94,7 +163,16 @@ describe.each(dialects)("card refunds on %s", (kind) => {
   it("more than is left to refund is a field error, and nothing is sent or written", async () => {
     const order = await paidOrder();
     const before = await orderRow(h.db, order.number);
-    const error = await rejection(refundOrder(h.db, h.payments, STAFF, order.number, { version: before.version, amount: dollars(order.paid + 1) }, { siteUrl: SITE }));
+    const error = await rejection(
+      refundOrder(
+        h.db,
+        h.payments,
+        STAFF,
+        order.number,
+        { version: before.version, amount: dollars(order.paid + 1) },
+        { siteUrl: SITE },
+      ),
+    );
     expect(error).toBeInstanceOf(OrderInputError);
     expect(error.fields).toEqual({ amount: `You can refund at most ${dollars(order.paid)} on this order.` });
     expect(await orderRow(h.db, order.number)).toEqual(before);
@@ -106,19 +184,26 @@ describe.each(dialects)("card refunds on %s", (kind) => {
   it("two staff refunding the whole payment at once: one refund at Stripe, the other told clearly (409)", async () => {
     const order = await paidOrder();
     const v = await version(order);
-    const results = await Promise.allSettled([STAFF, OTHER_STAFF].map((staff) => refundOrder(h.db, h.payments, staff, order.number, { version: v, amount: null }, { siteUrl: SITE })));
+    const results = await Promise.allSettled(
+      [STAFF, OTHER_STAFF].map((staff) =>
+        refundOrder(h.db, h.payments, staff, order.number, { version: v, amount: null }, { siteUrl: SITE }),
+      ),
+    );
     const won = results.filter((r) => r.status === "fulfilled");
     const lost = results.flatMap((r) => (r.status === "rejected" ? [r.reason as StaleOrderError] : []));
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
     expect(lost[0]).toBeInstanceOf(StaleOrderError);
-    expect({ code: lost[0]!.code, status: lost[0]!.status }).toEqual({ code: "ORDER_CHANGED", status: 409 });
-    expect(lost[0]!.message).toMatch(/Someone else changed this order while you had it open/);
+    expect({ code: lost[0].code, status: lost[0].status }).toEqual({ code: "ORDER_CHANGED", status: 409 });
+    expect(lost[0].message).toMatch(/Someone else changed this order while you had it open/);
 
     await h.fake.idle();
     expect(stripeRefunds().map((r) => r.amount)).toEqual([order.paid]);
     expect((await refundRows(order)).map((r) => [r.amount_cents, r.status])).toEqual([[order.paid, "succeeded"]]);
-    expect(await orderRow(h.db, order.number)).toMatchObject({ refunded_cents: order.paid, payment_status: "refunded" });
+    expect(await orderRow(h.db, order.number)).toMatchObject({
+      refunded_cents: order.paid,
+      payment_status: "refunded",
+    });
     expect(await refundMails(order)).toHaveLength(1);
     expect(await countRows(h.db, "audit_log")).toBe(1);
   });
@@ -130,24 +215,62 @@ describe.each(dialects)("card refunds on %s", (kind) => {
     // What requestRefund wrote before the process died, and the refund Stripe made for it.
     const { id } = await h.db
       .insertInto("payment_refunds")
-      .values({ order_id: order.id, idempotency_key: key, amount_cents: order.paid, reason: "Cancelled by phone", actor: "staff:staff-1", status: "pending", created_at: crashedAt.toISOString(), updated_at: crashedAt.toISOString() })
+      .values({
+        order_id: order.id,
+        idempotency_key: key,
+        amount_cents: order.paid,
+        reason: "Cancelled by phone",
+        actor: "staff:staff-1",
+        status: "pending",
+        created_at: crashedAt.toISOString(),
+        updated_at: crashedAt.toISOString(),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const made = await h.payments.stripe.refunds.create({ payment_intent: order.intent, amount: order.paid, metadata: { order_number: order.number, refund_ref: String(id) } }, { idempotencyKey: key });
+    const made = await h.payments.stripe.refunds.create(
+      {
+        payment_intent: order.intent,
+        amount: order.paid,
+        metadata: { order_number: order.number, refund_ref: String(id) },
+      },
+      { idempotencyKey: key },
+    );
     await h.fake.idle();
-    const echo = await h.db.selectFrom("payment_events").select("outcome").where("type", "=", "charge.refunded").execute();
+    const echo = await h.db
+      .selectFrom("payment_events")
+      .select("outcome")
+      .where("type", "=", "charge.refunded")
+      .execute();
     expect(echo).toEqual([{ outcome: "ignored: refunds already recorded" }]);
     expect(await refundMails(order)).toEqual([]);
     expect((await refundRows(order)).map((r) => r.status)).toEqual(["pending"]);
 
-    expect(await resendPendingRefunds(h.db, h.payments, { now: new Date(crashedAt.getTime() - MINUTE), siteUrl: SITE })).toBe(0); // too soon: maybe still in flight
-    expect(await resendPendingRefunds(h.db, h.payments, { now: new Date(crashedAt.getTime() + 2 * MINUTE), siteUrl: SITE })).toBe(1);
+    expect(
+      await resendPendingRefunds(h.db, h.payments, { now: new Date(crashedAt.getTime() - MINUTE), siteUrl: SITE }),
+    ).toBe(0); // too soon: maybe still in flight
+    expect(
+      await resendPendingRefunds(h.db, h.payments, { now: new Date(crashedAt.getTime() + 2 * MINUTE), siteUrl: SITE }),
+    ).toBe(1);
     expect(stripeRefunds().map((r) => r.id)).toEqual([made.id]);
-    expect(await refundRows(order)).toEqual([{ amount_cents: order.paid, status: "succeeded", reason: "Cancelled by phone", actor: "staff:staff-1", stripe_refund_id: made.id }]);
-    expect(await orderRow(h.db, order.number)).toMatchObject({ refunded_cents: order.paid, payment_status: "refunded" });
+    expect(await refundRows(order)).toEqual([
+      {
+        amount_cents: order.paid,
+        status: "succeeded",
+        reason: "Cancelled by phone",
+        actor: "staff:staff-1",
+        stripe_refund_id: made.id,
+      },
+    ]);
+    expect(await orderRow(h.db, order.number)).toMatchObject({
+      refunded_cents: order.paid,
+      payment_status: "refunded",
+    });
     expect(await refundMails(order)).toEqual([`Your payment for order ${order.number} was refunded`]);
 
-    expect((await reconcilePayments(h.db, h.payments, { now: new Date(crashedAt.getTime() + 5 * MINUTE), siteUrl: SITE })).refunds).toBe(0);
+    expect(
+      (await reconcilePayments(h.db, h.payments, { now: new Date(crashedAt.getTime() + 5 * MINUTE), siteUrl: SITE }))
+        .refunds,
+    ).toBe(0);
     await h.fake.idle();
     expect(stripeRefunds()).toHaveLength(1);
     expect(await refundMails(order)).toHaveLength(1);
@@ -158,7 +281,15 @@ describe.each(dialects)("card refunds on %s", (kind) => {
     await h.payments.stripe.refunds.create({ payment_intent: order.intent, amount: 500 });
     await h.fake.idle();
     const rows = await refundRows(order);
-    expect(rows).toEqual([{ amount_cents: 500, status: "succeeded", reason: null, actor: expect.stringMatching(/^stripe:evt_/), stripe_refund_id: null }]);
+    expect(rows).toEqual([
+      {
+        amount_cents: 500,
+        status: "succeeded",
+        reason: null,
+        actor: expect.stringMatching(/^stripe:evt_/),
+        stripe_refund_id: null,
+      },
+    ]);
     expect(await orderRow(h.db, order.number)).toMatchObject({ refunded_cents: 500, payment_status: "paid" });
     expect(await refundMails(order)).toEqual([`Part of your payment for order ${order.number} was refunded`]);
 
@@ -168,10 +299,20 @@ describe.each(dialects)("card refunds on %s", (kind) => {
     expect(await refundRows(order)).toHaveLength(1);
     expect(await refundMails(order)).toHaveLength(1);
 
-    await refundOrder(h.db, h.payments, STAFF, order.number, { version: await version(order), amount: null }, { siteUrl: SITE });
+    await refundOrder(
+      h.db,
+      h.payments,
+      STAFF,
+      order.number,
+      { version: await version(order), amount: null },
+      { siteUrl: SITE },
+    );
     await h.fake.idle();
     expect(stripeRefunds().map((r) => r.amount)).toEqual([500, order.paid - 500]);
-    expect(await orderRow(h.db, order.number)).toMatchObject({ refunded_cents: order.paid, payment_status: "refunded" });
+    expect(await orderRow(h.db, order.number)).toMatchObject({
+      refunded_cents: order.paid,
+      payment_status: "refunded",
+    });
     expect(await refundMails(order)).toHaveLength(2);
     expect(await refundRows(order)).toHaveLength(2);
   });
@@ -180,11 +321,22 @@ describe.each(dialects)("card refunds on %s", (kind) => {
     const cash = await placeTestOrder(h.db, { lines: [{ productId: 1, quantity: 1 }] });
     const unpaid = await cardOrder(h.db, [{ productId: 1, quantity: 1 }]);
     await payPage(h, unpaid);
-    for (const [number, v] of [[cash.number, cash.version], [unpaid.number, await version(unpaid)]] as const) {
-      const error = await rejection(refundOrder(h.db, h.payments, STAFF, number, { version: v, amount: "" }, { siteUrl: SITE }));
-      expect({ code: error.code, status: error.status, message: error.message }).toEqual({ code: "NOT_PAID_BY_CARD", status: 409, message: "This order has no card payment to refund." });
+    for (const [number, v] of [
+      [cash.number, cash.version],
+      [unpaid.number, await version(unpaid)],
+    ] as const) {
+      const error = await rejection(
+        refundOrder(h.db, h.payments, STAFF, number, { version: v, amount: "" }, { siteUrl: SITE }),
+      );
+      expect({ code: error.code, status: error.status, message: error.message }).toEqual({
+        code: "NOT_PAID_BY_CARD",
+        status: 409,
+        message: "This order has no card payment to refund.",
+      });
     }
-    const off = await rejection(refundOrder(h.db, null, STAFF, cash.number, { version: cash.version, amount: "" }, { siteUrl: SITE }));
+    const off = await rejection(
+      refundOrder(h.db, null, STAFF, cash.number, { version: cash.version, amount: "" }, { siteUrl: SITE }),
+    );
     expect(off.code).toBe("CARD_PAYMENTS_OFF");
     expect(await countRows(h.db, "payment_refunds")).toBe(0);
     expect(stripeRefunds()).toEqual([]);
@@ -195,17 +347,35 @@ describe.each(dialects)("card refunds on %s", (kind) => {
     const order = await paidOrder(3);
     expect(await stockOf(h.db, 1)).toBe(17);
     const before = await orderRow(h.db, order.number);
-    const error = await rejection(cancelOrder(h.db, STAFF, order.number, { version: before.version }, { siteUrl: SITE }));
+    const error = await rejection(
+      cancelOrder(h.db, STAFF, order.number, { version: before.version }, { siteUrl: SITE }),
+    );
     expect({ code: error.code, status: error.status }).toEqual({ code: "REFUND_FIRST", status: 409 });
     expect(await orderRow(h.db, order.number)).toEqual(before);
     expect(await stockOf(h.db, 1)).toBe(17);
     expect(await countRows(h.db, "audit_log")).toBe(0);
 
-    await refundOrder(h.db, h.payments, STAFF, order.number, { version: before.version, amount: null }, { siteUrl: SITE });
-    const cancelled = await cancelOrder(h.db, STAFF, order.number, { version: await version(order) }, { siteUrl: SITE });
+    await refundOrder(
+      h.db,
+      h.payments,
+      STAFF,
+      order.number,
+      { version: before.version, amount: null },
+      { siteUrl: SITE },
+    );
+    const cancelled = await cancelOrder(
+      h.db,
+      STAFF,
+      order.number,
+      { version: await version(order) },
+      { siteUrl: SITE },
+    );
     expect(cancelled.status).toBe("cancelled");
     expect(await stockOf(h.db, 1)).toBe(20);
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -3], ["cancellation", 3]]);
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -3],
+      ["cancellation", 3],
+    ]);
   });
 
   it("a payment flagged for the wrong amount is refunded in full, then the held order cancelled and its stock released", async () => {
@@ -215,12 +385,26 @@ describe.each(dialects)("card refunds on %s", (kind) => {
     await h.fake.idle();
     expect((await orderRow(h.db, order.number)).payment_flag).toBeTruthy();
 
-    await refundOrder(h.db, h.payments, STAFF, order.number, { version: await version(order), amount: null }, { siteUrl: SITE });
+    await refundOrder(
+      h.db,
+      h.payments,
+      STAFF,
+      order.number,
+      { version: await version(order), amount: null },
+      { siteUrl: SITE },
+    );
     expect(stripeRefunds().map((r) => r.amount)).toEqual([1_234]);
-    expect(await orderRow(h.db, order.number)).toMatchObject({ refunded_cents: 1_234, paid_cents: 1_234, payment_status: "refunded" });
+    expect(await orderRow(h.db, order.number)).toMatchObject({
+      refunded_cents: 1_234,
+      paid_cents: 1_234,
+      payment_status: "refunded",
+    });
     await cancelOrder(h.db, STAFF, order.number, { version: await version(order) }, { siteUrl: SITE });
     expect(await orderRow(h.db, order.number)).toMatchObject({ status: "cancelled" });
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -2], ["order_released", 2]]);
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -2],
+      ["order_released", 2],
+    ]);
     expect(await stockOf(h.db, 1)).toBe(20);
   });
 });

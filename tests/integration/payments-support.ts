@@ -42,7 +42,10 @@ export interface Harness {
  * A fresh database with `products` seeded products, a Stripe stand-in and a webhook receiver.
  * `webhooks: false` gives a stand-in with no endpoint (as if the webhook never came).
  */
-export async function startHarness(kind: DbKind, options: { webhooks?: boolean; products?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  kind: DbKind,
+  options: { webhooks?: boolean; products?: number } = {},
+): Promise<Harness> {
   const t = await freshDb(kind);
   await seedCatalog(t.db, { products: options.products ?? 12 });
   const replies: Harness["replies"] = [];
@@ -52,7 +55,11 @@ export async function startHarness(kind: DbKind, options: { webhooks?: boolean; 
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const signature = req.headers["stripe-signature"];
     try {
-      const reply = await handleStripeWebhook(t.db, payments, { rawBody: Buffer.concat(chunks), signature: typeof signature === "string" ? signature : null, siteUrl: SITE });
+      const reply = await handleStripeWebhook(t.db, payments, {
+        rawBody: Buffer.concat(chunks),
+        signature: typeof signature === "string" ? signature : null,
+        siteUrl: SITE,
+      });
       replies.push(reply);
       res.writeHead(reply.status, { "content-type": "application/json" }).end(JSON.stringify(reply.body));
     } catch (error) {
@@ -62,9 +69,18 @@ export async function startHarness(kind: DbKind, options: { webhooks?: boolean; 
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/payments/stripe/webhook`;
-  const fake = createFakeStripe({ webhookUrl: options.webhooks === false ? undefined : receiverUrl, webhookSecret: WEBHOOK_SECRET, retryDelaysMs: [20, 50, 100], expiryCheckMs: 0 });
+  const fake = createFakeStripe({
+    webhookUrl: options.webhooks === false ? undefined : receiverUrl,
+    webhookSecret: WEBHOOK_SECRET,
+    retryDelaysMs: [20, 50, 100],
+    expiryCheckMs: 0,
+  });
   await fake.listen();
-  payments = { stripe: createStripe({ secretKey: "sk_test_payments", apiUrl: fake.url, maxNetworkRetries: 0 }), webhookSecret: WEBHOOK_SECRET, holdMinutes: HOLD_MINUTES };
+  payments = {
+    stripe: createStripe({ secretKey: "sk_test_payments", apiUrl: fake.url, maxNetworkRetries: 0 }),
+    webhookSecret: WEBHOOK_SECRET,
+    holdMinutes: HOLD_MINUTES,
+  };
   return {
     t,
     db: t.db,
@@ -86,7 +102,16 @@ export async function unreachablePayments(): Promise<Payments> {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as AddressInfo).port;
   await new Promise((r) => server.close(r));
-  return { stripe: createStripe({ secretKey: "sk_test_payments", apiUrl: `http://127.0.0.1:${port}`, maxNetworkRetries: 0, timeoutMs: 2_000 }), webhookSecret: WEBHOOK_SECRET, holdMinutes: HOLD_MINUTES };
+  return {
+    stripe: createStripe({
+      secretKey: "sk_test_payments",
+      apiUrl: `http://127.0.0.1:${port}`,
+      maxNetworkRetries: 0,
+      timeoutMs: 2_000,
+    }),
+    webhookSecret: WEBHOOK_SECRET,
+    holdMinutes: HOLD_MINUTES,
+  };
 }
 
 export async function setStock(db: Db, productId: number, stock: number): Promise<void> {
@@ -94,21 +119,47 @@ export async function setStock(db: Db, productId: number, stock: number): Promis
 }
 
 export async function stockOf(db: Db, productId: number): Promise<number> {
-  return Number((await db.selectFrom("products").select("stock_quantity").where("id", "=", productId).executeTakeFirstOrThrow()).stock_quantity);
+  return Number(
+    (await db.selectFrom("products").select("stock_quantity").where("id", "=", productId).executeTakeFirstOrThrow())
+      .stock_quantity,
+  );
 }
 
-export const orderRow = (db: Db, number: string) => db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirstOrThrow();
+export const orderRow = (db: Db, number: string) =>
+  db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirstOrThrow();
 
 /** The order's stock movements as [reason, delta]. */
 export async function ledgerOf(db: Db, orderId: number): Promise<[string, number][]> {
-  const rows = await db.selectFrom("stock_movements").select(["reason", "delta"]).where("order_id", "=", orderId).orderBy("id").execute();
+  const rows = await db
+    .selectFrom("stock_movements")
+    .select(["reason", "delta"])
+    .where("order_id", "=", orderId)
+    .orderBy("id")
+    .execute();
   return rows.map((r) => [r.reason, Number(r.delta)]);
 }
 
-export const mailsTo = (db: Db, address: string) => db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", address).orderBy("id").execute();
+export const mailsTo = (db: Db, address: string) =>
+  db
+    .selectFrom("mail_queue")
+    .select(["subject", "text_body"])
+    .where("to_address", "=", address)
+    .orderBy("id")
+    .execute();
 
-export async function countRows(db: Db, table: "orders" | "payment_events" | "payment_refunds" | "mail_queue" | "order_events" | "audit_log" | "stock_movements"): Promise<number> {
-  return Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+export async function countRows(
+  db: Db,
+  table:
+    "orders" | "payment_events" | "payment_refunds" | "mail_queue" | "order_events" | "audit_log" | "stock_movements",
+): Promise<number> {
+  return Number(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 export const newOwner = () => `g:${randomBytes(18).toString("base64url")}`;
@@ -124,7 +175,11 @@ export interface CardOrder {
 }
 
 /** A shopper's cart (guest unless `member`), checked out with "Card": the order awaits payment. */
-export async function cardOrder(db: Db, lines: { productId: number; quantity: number }[], options: { member?: boolean; owner?: string; now?: Date } = {}): Promise<CardOrder> {
+export async function cardOrder(
+  db: Db,
+  lines: { productId: number; quantity: number }[],
+  options: { member?: boolean; owner?: string; now?: Date } = {},
+): Promise<CardOrder> {
   const userId = options.member ? `user-${randomBytes(6).toString("hex")}` : null;
   const owner = options.owner ?? (userId ? `u:${userId}` : newOwner());
   if (!options.owner) for (const line of lines) await addToCart(db, owner, line);
@@ -132,21 +187,51 @@ export async function cardOrder(db: Db, lines: { productId: number; quantity: nu
 }
 
 /** Places a card order from the cart `owner` already holds. */
-export async function placeCardOrder(db: Db, owner: string, userId: string | null = null, now?: Date): Promise<CardOrder> {
+export async function placeCardOrder(
+  db: Db,
+  owner: string,
+  userId: string | null = null,
+  now?: Date,
+): Promise<CardOrder> {
   const email = newEmail();
-  const checkout = checkoutSchema.parse({ ...validCheckoutForm, email, paymentMethod: "card", checkoutToken: randomBytes(18).toString("base64url") });
-  const placed = await placeOrder(db, { owner, userId, checkout, siteUrl: SITE, paymentHoldMinutes: HOLD_MINUTES, now });
+  const checkout = checkoutSchema.parse({
+    ...validCheckoutForm,
+    email,
+    paymentMethod: "card",
+    checkoutToken: randomBytes(18).toString("base64url"),
+  });
+  const placed = await placeOrder(db, {
+    owner,
+    userId,
+    checkout,
+    siteUrl: SITE,
+    paymentHoldMinutes: HOLD_MINUTES,
+    now,
+  });
   const row = await orderRow(db, placed.number);
   return { id: row.id, number: placed.number, accessToken: placed.accessToken, owner, userId, email };
 }
 
 /** "Continue to payment": the Stripe URL for the order (a new Checkout session, or the open one). */
 export function payPage(h: Harness, order: CardOrder, now?: Date): Promise<string> {
-  return openPaymentPage(h.db, h.payments, order.id, { orderPath: orderPagePath({ user_id: order.userId, number: order.number, access_token: order.accessToken }), origin: SITE }, now);
+  return openPaymentPage(
+    h.db,
+    h.payments,
+    order.id,
+    {
+      orderPath: orderPagePath({ user_id: order.userId, number: order.number, access_token: order.accessToken }),
+      origin: SITE,
+    },
+    now,
+  );
 }
 
 export async function sessionIdOf(db: Db, orderId: number): Promise<string> {
-  const row = await db.selectFrom("orders").select("payment_session_id").where("id", "=", orderId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("orders")
+    .select("payment_session_id")
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
   if (!row.payment_session_id) throw new Error(`order ${orderId} has no Checkout session`);
   return row.payment_session_id;
 }
@@ -159,17 +244,30 @@ export async function control(fake: FakeStripe, path: string): Promise<void> {
 
 /** The event exactly as the stand-in sends it (its JSON body). */
 export async function rawEvent(fake: FakeStripe, eventId: string): Promise<string> {
-  const res = await fetch(`${fake.url}/v1/events/${eventId}`, { headers: { authorization: "Bearer sk_test_payments" } });
+  const res = await fetch(`${fake.url}/v1/events/${eventId}`, {
+    headers: { authorization: "Bearer sk_test_payments" },
+  });
   if (res.status !== 200) throw new Error(`event ${eventId}: HTTP ${res.status}`);
   return res.text();
 }
 
 /** A Stripe event around `object`, with a new id (for deliveries Stripe might make out of order). */
 export function eventBody(type: string, object: unknown): string {
-  return JSON.stringify({ id: `evt_${randomBytes(12).toString("hex")}`, object: "event", api_version: "2026-10-28.endive", created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } });
+  return JSON.stringify({
+    id: `evt_${randomBytes(12).toString("hex")}`,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  });
 }
 
-export const sign = (payload: string, secret = WEBHOOK_SECRET) => Stripe.webhooks.generateTestHeaderString({ payload, secret });
+export const sign = (payload: string, secret = WEBHOOK_SECRET) =>
+  Stripe.webhooks.generateTestHeaderString({ payload, secret });
 
 /** Delivers a webhook body to the store's handler, signed with the store's secret unless `signature` is given. */
 export function deliver(h: Harness, rawBody: string, signature: string | null = sign(rawBody)): Promise<WebhookReply> {
@@ -178,16 +276,21 @@ export function deliver(h: Harness, rawBody: string, signature: string | null = 
 
 /** The session as the stand-in holds it now (a plain object, as a webhook would carry it). */
 export async function sessionAtStripe(h: Harness, sessionId: string): Promise<Stripe.Checkout.Session> {
-  return JSON.parse(JSON.stringify(await h.payments.stripe.checkout.sessions.retrieve(sessionId))) as Stripe.Checkout.Session;
+  return JSON.parse(
+    JSON.stringify(await h.payments.stripe.checkout.sessions.retrieve(sessionId)),
+  ) as Stripe.Checkout.Session;
 }
 
 /** The confirmation mails ("Your ToolHub Wholesale order …") queued for this order. */
 export async function placedMails(db: Db, order: CardOrder): Promise<number> {
-  return (await mailsTo(db, order.email)).filter((m) => m.subject === `Your ToolHub Wholesale order ${order.number}`).length;
+  return (await mailsTo(db, order.email)).filter((m) => m.subject === `Your ToolHub Wholesale order ${order.number}`)
+    .length;
 }
 
 /** The rejection of `promise`. */
-export async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string; status?: number; fields?: Record<string, string> }> {
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<Error & { code?: string; status?: number; fields?: Record<string, string> }> {
   return promise.then(
     (value) => {
       throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);

@@ -41,14 +41,28 @@ describe.each(dialects)("card payments on %s", (kind) => {
     await h?.close();
   });
 
-  const cartOf = (owner: string) => h.db.selectFrom("cart_items").select(["product_id", "quantity"]).where("owner", "=", owner).orderBy("product_id").execute();
+  const cartOf = (owner: string) =>
+    h.db
+      .selectFrom("cart_items")
+      .select(["product_id", "quantity"])
+      .where("owner", "=", owner)
+      .orderBy("product_id")
+      .execute();
 
   it("a card order waits for payment holding its stock, keeps the cart, and its payment page is one Stripe session for the order's total", async () => {
     await setStock(h.db, 1, 40);
     const before = Date.now();
     const order = await cardOrder(h.db, [{ productId: 1, quantity: 3 }]);
     const row = await orderRow(h.db, order.number);
-    expect(row).toMatchObject({ status: "awaiting_payment", payment_method: "card", payment_status: "pending", payment_attempts: 0, payment_session_id: null, paid_cents: null, cart_owner: order.owner });
+    expect(row).toMatchObject({
+      status: "awaiting_payment",
+      payment_method: "card",
+      payment_status: "pending",
+      payment_attempts: 0,
+      payment_session_id: null,
+      paid_cents: null,
+      cart_owner: order.owner,
+    });
     const holdMs = Date.parse(row.hold_expires_at!) - before;
     expect(holdMs).toBeGreaterThan(HOLD_MINUTES * MINUTE - 5_000);
     expect(holdMs).toBeLessThanOrEqual(HOLD_MINUTES * MINUTE + 5_000);
@@ -61,7 +75,12 @@ describe.each(dialects)("card payments on %s", (kind) => {
     const sessionId = await sessionIdOf(h.db, order.id);
     expect(url).toBe(`${h.fake.url}/pay/${sessionId}`);
     const session = await h.payments.stripe.checkout.sessions.retrieve(sessionId);
-    expect(session).toMatchObject({ status: "open", amount_total: row.total_cents, currency: "usd", client_reference_id: order.number });
+    expect(session).toMatchObject({
+      status: "open",
+      amount_total: row.total_cents,
+      currency: "usd",
+      client_reference_id: order.number,
+    });
     const after = await orderRow(h.db, order.number);
     expect(after.payment_attempts).toBe(1);
     expect(after.payment_session_expires_at).toBe(new Date(session.expires_at * 1000).toISOString());
@@ -90,15 +109,26 @@ describe.each(dialects)("card payments on %s", (kind) => {
     await h.fake.idle();
 
     const row = await orderRow(h.db, order.number);
-    expect(row).toMatchObject({ status: "placed", payment_status: "paid", paid_cents: total, hold_expires_at: null, payment_flag: null });
+    expect(row).toMatchObject({
+      status: "placed",
+      payment_status: "paid",
+      paid_cents: total,
+      hold_expires_at: null,
+      payment_flag: null,
+    });
     expect(row.payment_intent_id).toMatch(/^pi_/);
     expect(row.paid_at).toBeTruthy();
     expect(await placedMails(h.db, order)).toBe(1);
-    expect(await cartOf(order.owner)).toEqual([{ product_id: 1, quantity: 1 }, { product_id: 2, quantity: 4 }]);
+    expect(await cartOf(order.owner)).toEqual([
+      { product_id: 1, quantity: 1 },
+      { product_id: 2, quantity: 4 },
+    ]);
     expect(await stockOf(h.db, 1)).toBe(8);
     expect(await ledgerOf(h.db, order.id)).toEqual([["order", -2]]);
     const events = await h.db.selectFrom("payment_events").select(["type", "order_id", "outcome"]).execute();
-    expect(events).toEqual([{ type: "checkout.session.completed", order_id: order.id, outcome: expect.stringMatching(/^paid: /) }]);
+    expect(events).toEqual([
+      { type: "checkout.session.completed", order_id: order.id, outcome: expect.stringMatching(/^paid: /) },
+    ]);
     expect(h.replies.map((r) => r.status)).toEqual([200]);
   });
 
@@ -117,7 +147,12 @@ describe.each(dialects)("card payments on %s", (kind) => {
     expect(await orderRow(h.db, order.number)).toMatchObject({ status: "placed", payment_status: "paid", version: 2 }); // 1 when the payment page was opened, 2 when paid: one state change
     expect(await placedMails(h.db, order)).toBe(1);
     expect(await countRows(h.db, "payment_events")).toBe(1);
-    const moves = await h.db.selectFrom("order_events").select(["from_status", "to_status"]).where("order_id", "=", order.id).where("kind", "=", "status").execute();
+    const moves = await h.db
+      .selectFrom("order_events")
+      .select(["from_status", "to_status"])
+      .where("order_id", "=", order.id)
+      .where("kind", "=", "status")
+      .execute();
     expect(moves).toEqual([{ from_status: "awaiting_payment", to_status: "placed" }]);
 
     // And Stripe's own redelivery, later, through the wire: still nothing more.
@@ -141,7 +176,10 @@ describe.each(dialects)("card payments on %s", (kind) => {
     expect(placed).toMatchObject({ status: "placed", payment_status: "paid" });
     // An expiry of the same session arriving after it was paid (as if sent late).
     const expired = { ...(await sessionAtStripe(h, aSession)), status: "expired", payment_status: "unpaid" };
-    expect(await deliver(h, eventBody("checkout.session.expired", expired))).toMatchObject({ status: 200, body: { outcome: "ignored" } });
+    expect(await deliver(h, eventBody("checkout.session.expired", expired))).toMatchObject({
+      status: 200,
+      body: { outcome: "ignored" },
+    });
     expect(await orderRow(h.db, a.number)).toEqual(placed);
     expect(await ledgerOf(h.db, a.id)).toEqual([["order", -1]]);
 
@@ -154,12 +192,22 @@ describe.each(dialects)("card payments on %s", (kind) => {
     await control(h.fake, `/_test/checkout/sessions/${bSession}/async_payment_succeeded`);
     h.fake.resumeWebhooks({ order: "reverse" });
     await h.fake.idle();
-    const events = await h.db.selectFrom("payment_events").select(["type", "outcome"]).where("order_id", "=", b.id).orderBy("received_at").execute();
+    const events = await h.db
+      .selectFrom("payment_events")
+      .select(["type", "outcome"])
+      .where("order_id", "=", b.id)
+      .orderBy("received_at")
+      .execute();
     expect(events.map((e) => [e.type, e.outcome.split(":")[0]]).sort()).toEqual([
       ["checkout.session.async_payment_succeeded", "paid"],
       ["checkout.session.completed", "ignored"],
     ]);
-    expect(await orderRow(h.db, b.number)).toMatchObject({ status: "placed", payment_status: "paid", hold_expires_at: null, version: 2 }); // opened, then paid once
+    expect(await orderRow(h.db, b.number)).toMatchObject({
+      status: "placed",
+      payment_status: "paid",
+      hold_expires_at: null,
+      version: 2,
+    }); // opened, then paid once
     expect(await placedMails(h.db, b)).toBe(1);
     expect(await ledgerOf(h.db, b.id)).toEqual([["order", -2]]);
     expect(await stockOf(h.db, 1)).toBe(7);
@@ -178,7 +226,10 @@ describe.each(dialects)("card payments on %s", (kind) => {
 
     const row = await orderRow(h.db, order.number);
     expect(row).toMatchObject({ status: "expired", payment_status: "failed" });
-    expect(await ledgerOf(h.db, order.id)).toEqual([["order", -2], ["order_released", 2]]);
+    expect(await ledgerOf(h.db, order.id)).toEqual([
+      ["order", -2],
+      ["order_released", 2],
+    ]);
     expect(await stockOf(h.db, 1)).toBe(10);
   });
 
@@ -216,7 +267,10 @@ describe.each(dialects)("card payments on %s", (kind) => {
     ];
     expect(attempts[2][0]).not.toBe(body);
     for (const [raw, signature] of attempts) {
-      expect(await deliver(h, raw, signature)).toEqual({ status: 400, body: { received: false, error: "Invalid signature" } });
+      expect(await deliver(h, raw, signature)).toEqual({
+        status: 400,
+        body: { received: false, error: "Invalid signature" },
+      });
     }
     expect(await countRows(h.db, "payment_events")).toBe(0);
     expect(await orderRow(h.db, order.number)).toEqual(before);
@@ -236,7 +290,12 @@ describe.each(dialects)("card payments on %s", (kind) => {
     await h.fake.idle();
 
     const row = await orderRow(h.db, order.number);
-    expect(row).toMatchObject({ status: "awaiting_payment", payment_status: "pending", paid_cents: total - 100, hold_expires_at: null });
+    expect(row).toMatchObject({
+      status: "awaiting_payment",
+      payment_status: "pending",
+      paid_cents: total - 100,
+      hold_expires_at: null,
+    });
     expect(row.payment_flag).toMatch(/differs from the order total/);
     expect(row.payment_intent_id).toMatch(/^pi_/);
     expect(await placedMails(h.db, order)).toBe(0);

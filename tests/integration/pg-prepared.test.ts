@@ -31,11 +31,17 @@ describe.skipIf(!pgUrl)("PostgreSQL prepared statements", () => {
   });
 
   const prepared = async (handle: Db) =>
-    (await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(handle)).rows.map((r) => r.statement);
+    (await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(handle)).rows.map(
+      (r) => r.statement,
+    );
 
   it("runs a parameterized statement as a prepared one, with the same answers", async () => {
     for (const id of [1, 2, 1]) {
-      const row = await db.selectFrom("widgets" as never).select(["name" as never]).where("id" as never, "=", id as never).executeTakeFirst();
+      const row = await db
+        .selectFrom("widgets" as never)
+        .select(["name" as never])
+        .where("id" as never, "=", id as never)
+        .executeTakeFirst();
       expect(row).toEqual({ name: id === 1 ? "hammer" : "saw" });
     }
     const statements = await prepared(db);
@@ -60,27 +66,48 @@ describe.skipIf(!pgUrl)("PostgreSQL prepared statements", () => {
     await sql`CREATE TABLE search_terms (term text PRIMARY KEY, stem text NOT NULL)`.execute(plain);
     await sql`INSERT INTO search_terms VALUES ('drills', 'drill')`.execute(plain);
     for (let i = 0; i < 3; i++) {
-      const row = await db.selectFrom("search_terms" as never).select(["stem" as never]).where("term" as never, "=", "drills" as never).executeTakeFirst();
+      const row = await db
+        .selectFrom("search_terms" as never)
+        .select(["stem" as never])
+        .where("term" as never, "=", "drills" as never)
+        .executeTakeFirst();
       expect(row).toEqual({ stem: "drill" });
     }
     expect((await prepared(db)).filter((s) => s.includes("search_terms"))).toEqual([]);
   });
 
   it("leaves SELECT * unprepared, so a column added under a running process changes nothing", async () => {
-    const all = () => db.selectFrom("widgets" as never).selectAll().where("id" as never, "=", 1 as never).executeTakeFirst();
+    const all = () =>
+      db
+        .selectFrom("widgets" as never)
+        .selectAll()
+        .where("id" as never, "=", 1 as never)
+        .executeTakeFirst();
     expect(await all()).toEqual({ id: 1, name: "hammer" });
     await sql`ALTER TABLE widgets ADD COLUMN colour text`.execute(plain);
     expect(await all()).toEqual({ id: 1, name: "hammer", colour: null });
     expect((await prepared(db)).some((s) => s.includes("select *"))).toBe(false);
     // A named statement over named columns is re-planned by PostgreSQL after the change.
-    const row = await db.selectFrom("widgets" as never).select(["name" as never]).where("id" as never, "=", 2 as never).executeTakeFirst();
+    const row = await db
+      .selectFrom("widgets" as never)
+      .select(["name" as never])
+      .where("id" as never, "=", 2 as never)
+      .executeTakeFirst();
     expect(row).toEqual({ name: "saw" });
   });
 
   it("a statement that fails reports the database's error and leaves the connection usable", async () => {
-    await expect(sql`INSERT INTO widgets (id, name) VALUES (${1}, ${"dup"})`.execute(db)).rejects.toMatchObject({ code: "23505" });
-    await expect(sql`INSERT INTO widgets (id, name) VALUES (${1}, ${"dup"})`.execute(db)).rejects.toMatchObject({ code: "23505" });
-    const row = await db.selectFrom("widgets" as never).select(["name" as never]).where("id" as never, "=", 1 as never).executeTakeFirst();
+    await expect(sql`INSERT INTO widgets (id, name) VALUES (${1}, ${"dup"})`.execute(db)).rejects.toMatchObject({
+      code: "23505",
+    });
+    await expect(sql`INSERT INTO widgets (id, name) VALUES (${1}, ${"dup"})`.execute(db)).rejects.toMatchObject({
+      code: "23505",
+    });
+    const row = await db
+      .selectFrom("widgets" as never)
+      .select(["name" as never])
+      .where("id" as never, "=", 1 as never)
+      .executeTakeFirst();
     expect(row).toEqual({ name: "hammer" });
   });
 });

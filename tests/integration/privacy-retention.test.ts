@@ -9,7 +9,13 @@ import { enqueueMail, getMail } from "../../server/mail/queue.ts";
 import { runMailCommand, type CliOutput } from "../../server/mail/operator.ts";
 import { renderMail } from "../../server/mail/templates.ts";
 import { RELAYED_SUBJECT_REMOVED } from "../../server/privacy/mail-erasure.ts";
-import { authDate, deleteStaleRateLimitRows, retentionJob, runRetention, type RetentionPolicy } from "../../server/privacy/retention.ts";
+import {
+  authDate,
+  deleteStaleRateLimitRows,
+  retentionJob,
+  runRetention,
+  type RetentionPolicy,
+} from "../../server/privacy/retention.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -33,19 +39,33 @@ describe.each(dialects)("privacy retention on %s", (kind) => {
   });
 
   /** A mail in `status` whose last change was `age` days before NOW. */
-  async function mailIn(status: MailStatus, age: number, options: { to?: string; replyTo?: string; lastError?: string } = {}) {
+  async function mailIn(
+    status: MailStatus,
+    age: number,
+    options: { to?: string; replyTo?: string; lastError?: string } = {},
+  ) {
     const to = options.to ?? `shopper.${randomUUID().slice(0, 8)}@example.com`;
     const { id } = await enqueueMail(t.db, {
       to,
       subject: "Your ToolHub Wholesale order TH-0123456789",
       replyTo: options.replyTo,
       headers: { "List-Unsubscribe": "<https://shop.example/newsletter/unsubscribe?token=secret-token-123>" },
-      ...renderMail({ heading: "Sign in", paragraphs: ["Hello Ada, your link:"], action: { label: "Sign in", url: "https://shop.example/api/auth/magic-link/verify?token=abc" } }),
+      ...renderMail({
+        heading: "Sign in",
+        paragraphs: ["Hello Ada, your link:"],
+        action: { label: "Sign in", url: "https://shop.example/api/auth/magic-link/verify?token=abc" },
+      }),
     });
     const at = daysAgo(age).toISOString();
     await t.db
       .updateTable("mail_queue")
-      .set({ status, updated_at: at, created_at: at, sent_at: status === "sent" ? at : null, last_error: options.lastError ?? null })
+      .set({
+        status,
+        updated_at: at,
+        created_at: at,
+        sent_at: status === "sent" ? at : null,
+        last_error: options.lastError ?? null,
+      })
       .where("id", "=", id)
       .execute();
     return { id, to };
@@ -78,7 +98,8 @@ describe.each(dialects)("privacy retention on %s", (kind) => {
     });
     expect(erased?.message_id).toMatch(/^<.+@.+>$/);
     expect(erased?.sent_at).toBe(daysAgo(31).toISOString());
-    for (const f of [failedOld, unknownOld]) expect(await getMail(t.db, f.id)).toMatchObject({ text_body: "", to_address: "***@example.com" });
+    for (const f of [failedOld, unknownOld])
+      expect(await getMail(t.db, f.id)).toMatchObject({ text_body: "", to_address: "***@example.com" });
     expect((await getMail(t.db, unknownOld.id))?.status).toBe("unknown");
 
     for (const kept of [recentSent, oldQueued, oldSending, oldTransmitting, failedRecent]) {
@@ -93,9 +114,17 @@ describe.each(dialects)("privacy retention on %s", (kind) => {
   });
 
   it("drops the visitor's subject and reply-to from a relayed contact message", async () => {
-    const relayed = await mailIn("sent", 40, { to: "support@toolhub.example", replyTo: '"Ada Lovelace" <ada@example.com>' });
+    const relayed = await mailIn("sent", 40, {
+      to: "support@toolhub.example",
+      replyTo: '"Ada Lovelace" <ada@example.com>',
+    });
     await runRetention(t.db, NOW, POLICY);
-    expect(await getMail(t.db, relayed.id)).toMatchObject({ to_address: "***@toolhub.example", reply_to: null, subject: RELAYED_SUBJECT_REMOVED, text_body: "" });
+    expect(await getMail(t.db, relayed.id)).toMatchObject({
+      to_address: "***@toolhub.example",
+      reply_to: null,
+      subject: RELAYED_SUBJECT_REMOVED,
+      text_body: "",
+    });
   });
 
   it("works in bounded batches: a backlog is finished over several runs", async () => {
@@ -110,19 +139,52 @@ describe.each(dialects)("privacy retention on %s", (kind) => {
   async function user() {
     const id = randomUUID();
     const at = authDate(t.db, daysAgo(100));
-    await t.db.insertInto("user").values({ id, name: "Ada", email: `${id}@example.com`, emailVerified: kind === "sqlite" ? 0 : false, image: null, createdAt: at, updatedAt: at }).execute();
+    await t.db
+      .insertInto("user")
+      .values({
+        id,
+        name: "Ada",
+        email: `${id}@example.com`,
+        emailVerified: kind === "sqlite" ? 0 : false,
+        image: null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
     return id;
   }
   async function session(userId: string, expiresAt: Date) {
     const id = randomUUID();
     const at = authDate(t.db, daysAgo(40));
-    await t.db.insertInto("session").values({ id, token: randomUUID(), userId, expiresAt: authDate(t.db, expiresAt), ipAddress: "203.0.113.9", userAgent: "test", createdAt: at, updatedAt: at }).execute();
+    await t.db
+      .insertInto("session")
+      .values({
+        id,
+        token: randomUUID(),
+        userId,
+        expiresAt: authDate(t.db, expiresAt),
+        ipAddress: "203.0.113.9",
+        userAgent: "test",
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
     return id;
   }
   async function verification(expiresAt: Date) {
     const id = randomUUID();
     const at = authDate(t.db, daysAgo(1));
-    await t.db.insertInto("verification").values({ id, identifier: randomUUID(), value: JSON.stringify({ email: "ada@example.com" }), expiresAt: authDate(t.db, expiresAt), createdAt: at, updatedAt: at }).execute();
+    await t.db
+      .insertInto("verification")
+      .values({
+        id,
+        identifier: randomUUID(),
+        value: JSON.stringify({ email: "ada@example.com" }),
+        expiresAt: authDate(t.db, expiresAt),
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
     return id;
   }
 
@@ -143,9 +205,13 @@ describe.each(dialects)("privacy retention on %s", (kind) => {
 
   it("deletes idle rows of Better Auth's rateLimit table when it exists (database storage)", async () => {
     expect(await deleteStaleRateLimitRows(t.db, NOW)).toBe(0); // no table: the store keeps limits in memory or Redis
-    await sql`create table ${sql.table("rateLimit")} (id text primary key, key text not null, count integer not null, ${sql.ref("lastRequest")} bigint not null)`.execute(t.db);
+    await sql`create table ${sql.table("rateLimit")} (id text primary key, key text not null, count integer not null, ${sql.ref("lastRequest")} bigint not null)`.execute(
+      t.db,
+    );
     try {
-      await sql`insert into ${sql.table("rateLimit")} values ('a', 'k1', 3, ${NOW.getTime() - 2 * DAY}), ('b', 'k2', 1, ${NOW.getTime() - 60_000})`.execute(t.db);
+      await sql`insert into ${sql.table("rateLimit")} values ('a', 'k1', 3, ${NOW.getTime() - 2 * DAY}), ('b', 'k2', 1, ${NOW.getTime() - 60_000})`.execute(
+        t.db,
+      );
       expect(await deleteStaleRateLimitRows(t.db, NOW)).toBe(1);
       const { rows } = await sql<{ id: string }>`select id from ${sql.table("rateLimit")}`.execute(t.db);
       expect(rows.map((r) => r.id)).toEqual(["b"]);
@@ -162,7 +228,11 @@ describe.each(dialects)("privacy retention on %s", (kind) => {
     const job = retentionJob(POLICY);
     const counted = { ...job, run: async (db: typeof t.db, now: Date) => (runs++, job.run(db, now)) };
     const logs: string[] = [];
-    const ran = await Promise.all(["p1", "p2", "p3"].map((holder) => runJobIfDue(t.db, counted, holder, { now: () => NOW, log: (l) => logs.push(l) })));
+    const ran = await Promise.all(
+      ["p1", "p2", "p3"].map((holder) =>
+        runJobIfDue(t.db, counted, holder, { now: () => NOW, log: (l) => logs.push(l) }),
+      ),
+    );
     expect(ran.filter(Boolean)).toHaveLength(1);
     expect(runs).toBe(1);
     expect((await getMail(t.db, old.id))?.body_erased_at).toBe(NOW.toISOString());
@@ -176,11 +246,18 @@ describe.each(dialects)("privacy retention on %s", (kind) => {
     const kept = await mailIn("failed", 5);
     await runRetention(t.db, NOW, POLICY);
     const printed: { tables: unknown[]; lines: string[]; errors: string[] } = { tables: [], lines: [], errors: [] };
-    const out: CliOutput = { table: (r) => printed.tables.push(r), line: (l) => printed.lines.push(l), error: (e) => printed.errors.push(e) };
+    const out: CliOutput = {
+      table: (r) => printed.tables.push(r),
+      line: (l) => printed.lines.push(l),
+      error: (e) => printed.errors.push(e),
+    };
 
     expect(await runMailCommand(t.db, ["list", "failed"], out)).toBe(0);
     const rows = printed.tables[0] as { id: number; body: string; to_address: string }[];
-    expect(rows.find((r) => r.id === erased.id)).toMatchObject({ body: `erased ${NOW.toISOString().slice(0, 10)}`, to_address: "***@example.com" });
+    expect(rows.find((r) => r.id === erased.id)).toMatchObject({
+      body: `erased ${NOW.toISOString().slice(0, 10)}`,
+      to_address: "***@example.com",
+    });
     expect(rows.find((r) => r.id === kept.id)).toMatchObject({ body: "kept", to_address: kept.to });
 
     expect(await runMailCommand(t.db, ["requeue", String(erased.id)], out)).toBe(1);
@@ -201,6 +278,7 @@ describe("retention configuration", () => {
     expect(cfg.MAIL_RETENTION_DAYS).toBe(30);
     expect(cfg.MAIL_FAILED_RETENTION_DAYS).toBe(90);
     expect(loadConfig({ MAIL_RETENTION_DAYS: "7" }).MAIL_RETENTION_DAYS).toBe(7);
-    for (const bad of ["0", "-3", "abc", "1.5"]) expect(() => loadConfig({ MAIL_RETENTION_DAYS: bad })).toThrow(/MAIL_RETENTION_DAYS/);
+    for (const bad of ["0", "-3", "abc", "1.5"])
+      expect(() => loadConfig({ MAIL_RETENTION_DAYS: bad })).toThrow(/MAIL_RETENTION_DAYS/);
   });
 });

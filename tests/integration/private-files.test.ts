@@ -5,7 +5,17 @@
  * version left 0644, tightened at start-up. Modes are read back from the disk.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -63,7 +73,13 @@ describe("owner-only store files", () => {
     const script = path.join(work, "store.mjs");
     writeFileSync(script, STORE_SCRIPT);
     const { AUTH_SECRET: _secret, DATABASE_URL: _url, SITE_URL: _site, ...inherited } = process.env;
-    const env = { ...inherited, NODE_ENV: "production", SQLITE_PATH: path.join(data, "store.db"), OUTBOX_DIR: path.join(data, "outbox"), UPLOAD_DIR: path.join(data, "uploads") };
+    const env = {
+      ...inherited,
+      NODE_ENV: "production",
+      SQLITE_PATH: path.join(data, "store.db"),
+      OUTBOX_DIR: path.join(data, "outbox"),
+      UPLOAD_DIR: path.join(data, "uploads"),
+    };
     // Run from the store folder, as `npm start` is.
     mkdirSync(dir, { recursive: true });
     const { stdout } = await run(process.execPath, [script], { env, cwd: dir });
@@ -73,7 +89,9 @@ describe("owner-only store files", () => {
     expect(listed).toContain("fresh/data/store.db 600");
     expect(listed).toContain("fresh/data/auth-secret 600");
     expect(listed).toContain("fresh/data/outbox 700");
-    expect(listed.filter((l) => l.startsWith("fresh/data/outbox/mail-"))).toEqual([expect.stringMatching(/\.eml 600$/)]);
+    expect(listed.filter((l) => l.startsWith("fresh/data/outbox/mail-"))).toEqual([
+      expect.stringMatching(/\.eml 600$/),
+    ]);
     expect(listed).toContain("fresh/data/uploads 700");
     expect(listed).toContain("fresh/data/uploads/products 700");
     expect(listed).toContain("fresh/data/uploads/products/k-400.webp 600");
@@ -104,11 +122,27 @@ await db.destroy();`,
     const dir = path.join(work, "old");
     const data = path.join(dir, "data");
     const backups = path.join(dir, "backups");
-    for (const d of [data, path.join(data, "outbox"), path.join(data, "uploads", "products"), backups]) mkdirSync(d, { recursive: true, mode: 0o755 });
-    const files = ["store.db", "store.db-wal", "store.db-shm", "auth-secret", "outbox/mail-000001-abc.eml", "uploads/products/k-400.webp"].map((f) => path.join(data, f));
+    for (const d of [data, path.join(data, "outbox"), path.join(data, "uploads", "products"), backups])
+      mkdirSync(d, { recursive: true, mode: 0o755 });
+    const files = [
+      "store.db",
+      "store.db-wal",
+      "store.db-shm",
+      "auth-secret",
+      "outbox/mail-000001-abc.eml",
+      "uploads/products/k-400.webp",
+    ].map((f) => path.join(data, f));
     files.push(path.join(backups, "store-2024.db"));
     for (const f of files) writeFileSync(f, "x", { mode: 0o644 });
-    for (const d of [dir, data, path.join(data, "outbox"), path.join(data, "uploads"), path.join(data, "uploads", "products"), backups]) chmodSync(d, 0o755);
+    for (const d of [
+      dir,
+      data,
+      path.join(data, "outbox"),
+      path.join(data, "uploads"),
+      path.join(data, "uploads", "products"),
+      backups,
+    ])
+      chmodSync(d, 0o755);
     for (const f of files) chmodSync(f, 0o644);
     // A link to a file outside is not followed, and the file outside keeps its mode.
     const outside = path.join(work, "outside.txt");
@@ -116,16 +150,38 @@ await db.destroy();`,
     chmodSync(outside, 0o644);
     symlinkSync(outside, path.join(data, "link"));
 
-    const changed = protectStoreFiles({ SQLITE_PATH: path.join(data, "store.db"), OUTBOX_DIR: path.join(data, "outbox"), UPLOAD_DIR: path.join(data, "uploads") }, { backupDir: backups });
+    const changed = protectStoreFiles(
+      {
+        SQLITE_PATH: path.join(data, "store.db"),
+        OUTBOX_DIR: path.join(data, "outbox"),
+        UPLOAD_DIR: path.join(data, "uploads"),
+      },
+      { backupDir: backups },
+    );
     expect(changed).toBe(files.length + 4);
     for (const f of files) expect(mode(f), f).toBe(0o600);
-    for (const d of [path.join(data, "outbox"), path.join(data, "uploads"), path.join(data, "uploads", "products"), backups]) expect(mode(d), d).toBe(0o700);
+    for (const d of [
+      path.join(data, "outbox"),
+      path.join(data, "uploads"),
+      path.join(data, "uploads", "products"),
+      backups,
+    ])
+      expect(mode(d), d).toBe(0o700);
     expect(mode(outside)).toBe(0o644);
     // The data folder itself, and the folder above it, keep their modes (other tools keep folders there).
     expect(mode(data)).toBe(0o755);
     expect(mode(dir)).toBe(0o755);
     // Run again: nothing left to change.
-    expect(protectStoreFiles({ SQLITE_PATH: path.join(data, "store.db"), OUTBOX_DIR: path.join(data, "outbox"), UPLOAD_DIR: path.join(data, "uploads") }, { backupDir: backups })).toBe(0);
+    expect(
+      protectStoreFiles(
+        {
+          SQLITE_PATH: path.join(data, "store.db"),
+          OUTBOX_DIR: path.join(data, "outbox"),
+          UPLOAD_DIR: path.join(data, "uploads"),
+        },
+        { backupDir: backups },
+      ),
+    ).toBe(0);
   });
 
   it("never tightens the working directory, a parent of it, or the root, whatever the configuration says", () => {
@@ -142,7 +198,10 @@ await db.destroy();`,
     chmodSync(db, 0o644);
     const cwdMode = mode(process.cwd());
     try {
-      protectStoreFiles({ SQLITE_PATH: db, OUTBOX_DIR: path.join(work, "none-outbox"), UPLOAD_DIR: path.join(work, "none-uploads") }, { backupDir: path.join(work, "none-backups") });
+      protectStoreFiles(
+        { SQLITE_PATH: db, OUTBOX_DIR: path.join(work, "none-outbox"), UPLOAD_DIR: path.join(work, "none-uploads") },
+        { backupDir: path.join(work, "none-backups") },
+      );
       expect(mode(db)).toBe(0o600);
       expect(mode(process.cwd())).toBe(cwdMode);
       expect(existsSync(path.join(work, "none-outbox"))).toBe(false);

@@ -18,14 +18,18 @@ import { serveStoreApp, type StoreApp } from "./store-app.ts";
 const SITE = "https://shop.example";
 // config() is read once per process, some of it while modules load.
 const savedEnv = vi.hoisted(() => {
-  const saved = { SITE_URL: process.env.SITE_URL, TRUST_PROXY: process.env.TRUST_PROXY, REDIS_URL: process.env.REDIS_URL, AUTH_TRUSTED_ORIGINS: process.env.AUTH_TRUSTED_ORIGINS };
+  const saved = {
+    SITE_URL: process.env.SITE_URL,
+    TRUST_PROXY: process.env.TRUST_PROXY,
+    REDIS_URL: process.env.REDIS_URL,
+    AUTH_TRUSTED_ORIGINS: process.env.AUTH_TRUSTED_ORIGINS,
+  };
   process.env.SITE_URL = "https://shop.example";
   process.env.TRUST_PROXY = "true";
   delete process.env.REDIS_URL;
   delete process.env.AUTH_TRUSTED_ORIGINS;
   return saved;
 });
-
 
 describe("quick order is limited per client, not only per cart", () => {
   let t: TestDb;
@@ -35,38 +39,76 @@ describe("quick order is limited per client, not only per cart", () => {
   /** The document request's answer: its status, headers, and what the action returned or threw. */
   function build(): ServerBuild {
     const entry = {
-      default: (_request: Request, status: number, headers: Headers, { staticHandlerContext: context }: { staticHandlerContext: { actionData?: Record<string, unknown> | null; errors?: Record<string, { data?: unknown }> | null } }) => {
+      default: (
+        _request: Request,
+        status: number,
+        headers: Headers,
+        {
+          staticHandlerContext: context,
+        }: {
+          staticHandlerContext: {
+            actionData?: Record<string, unknown> | null;
+            errors?: Record<string, { data?: unknown }> | null;
+          };
+        },
+      ) => {
         const error = Object.values(context.errors ?? {})[0];
         headers.set("content-type", "application/json");
-        return new Response(JSON.stringify({ actionData: context.actionData ? Object.values(context.actionData)[0] : null, error: error ? (error.data ?? String(error)) : null }), { status, headers });
+        return new Response(
+          JSON.stringify({
+            actionData: context.actionData ? Object.values(context.actionData)[0] : null,
+            error: error ? (error.data ?? String(error)) : null,
+          }),
+          { status, headers },
+        );
       },
     };
     return stubBuild(entry, {
       root: { id: "root", path: "", module: { default: () => null } },
-      "routes/quick-order": { id: "routes/quick-order", parentId: "root", path: "quick-order", module: quickOrderRoute },
+      "routes/quick-order": {
+        id: "routes/quick-order",
+        parentId: "root",
+        path: "quick-order",
+        module: quickOrderRoute,
+      },
     });
   }
 
   beforeAll(async () => {
     t = await freshDb("sqlite");
     await seedCatalog(t.db, { products: 5 });
-    const cfg = loadConfig({ NODE_ENV: "test", SITE_URL: SITE, AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+    const cfg = loadConfig({
+      NODE_ENV: "test",
+      SITE_URL: SITE,
+      AUTH_SECRET: "integration-secret-0123456789abcdef0123",
+    });
     app = await serveStoreApp(t.db, cfg, build(), { shareDb: true });
     base = app.base;
   });
   afterAll(async () => {
     await app?.close();
-    for (const [k, v] of Object.entries(savedEnv)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(savedEnv))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     await t?.drop();
   });
 
   /** A browser's form post to SITE from `ip` through the proxy, without the cart cookie unless one is given. */
   const post = (ip: string, options: { cookie?: string; body?: BodyInit; type?: string | null } = {}) => {
-    const headers: Record<string, string> = { origin: SITE, "x-forwarded-for": ip, "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" };
+    const headers: Record<string, string> = {
+      origin: SITE,
+      "x-forwarded-for": ip,
+      "x-forwarded-host": "shop.example",
+      "x-forwarded-proto": "https",
+    };
     if (options.type !== null) headers["content-type"] = options.type ?? "application/x-www-form-urlencoded";
     if (options.cookie) headers.cookie = options.cookie;
-    return fetch(`${base}/quick-order`, { method: "POST", headers, body: options.body ?? new URLSearchParams({ intent: "check", sku: "TH-0000001", quantity: "1" }), redirect: "manual" });
+    return fetch(`${base}/quick-order`, {
+      method: "POST",
+      headers,
+      body: options.body ?? new URLSearchParams({ intent: "check", sku: "TH-0000001", quantity: "1" }),
+      redirect: "manual",
+    });
   };
 
   it("cookie-less checks from one address stop at the client's limit, with a reason and Retry-After; another address goes on", async () => {
@@ -77,7 +119,7 @@ describe("quick order is limited per client, not only per cart", () => {
       const response = await post("203.0.113.7");
       statuses.push(response.status);
       const cookie = response.headers.getSetCookie().find((c) => c.startsWith("guest="));
-      if (cookie) carts.add(cookie.split(";")[0]!);
+      if (cookie) carts.add(cookie.split(";")[0]);
       await response.arrayBuffer();
     }
     // Each answered, each with a cart of its own: the cart's limit never came into play.
@@ -89,7 +131,9 @@ describe("quick order is limited per client, not only per cart", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(refused.headers.getSetCookie().some((c) => c.startsWith("guest="))).toBe(false);
     // The page is shown again with the reason, and what was typed kept.
-    const body = (await refused.json()) as { actionData: { ok: boolean; message: string; rows: { sku: string; quantity: string }[] } };
+    const body = (await refused.json()) as {
+      actionData: { ok: boolean; message: string; rows: { sku: string; quantity: string }[] };
+    };
     expect(body.actionData).toMatchObject({ ok: false, rows: [{ sku: "TH-0000001", quantity: "1" }] });
     expect(body.actionData.message).toMatch(/^Too many checks in a short time\. Try again in \d+ seconds\.$/);
     // Even with a cart cookie from earlier: the client's window is full.
@@ -112,7 +156,10 @@ describe("quick order is limited per client, not only per cart", () => {
 
   it("the cart's own limit still holds for one cart", async () => {
     const first = await post("198.51.100.20");
-    const cookie = first.headers.getSetCookie().find((c) => c.startsWith("guest="))!.split(";")[0]!;
+    const cookie = first.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("guest="))!
+      .split(";")[0];
     let last = 200;
     for (let i = 1; i <= QUICK_ORDER_LIMIT.max; i++) {
       const response = await post("198.51.100.20", { cookie });
@@ -130,10 +177,29 @@ describe("quick order is limited per client, not only per cart", () => {
     const cases: [string, Parameters<typeof post>[1]][] = [
       ["JSON null", { body: "null", type: "application/json" }],
       ["no content type", { body: "intent=check", type: null }],
-      ["a broken multipart body", { body: "--x\r\nContent-Disposition: form-data; name=\"csv\"\r\n\r\nTH-1,1", type: "multipart/form-data; boundary=x" }],
+      [
+        "a broken multipart body",
+        {
+          body: '--x\r\nContent-Disposition: form-data; name="csv"\r\n\r\nTH-1,1',
+          type: "multipart/form-data; boundary=x",
+        },
+      ],
       ["more lines than allowed", { body: new URLSearchParams({ intent: "add", csv: lines }) }],
-      ["quantities that are not numbers", { body: new URLSearchParams({ intent: "add", sku: "TH-0000001", quantity: "1e999" }) }],
-      ["mismatched row fields", { body: new URLSearchParams([["intent", "add"], ["sku", "TH-0000001"], ["sku", "TH-0000002"], ["quantity", "-1"]]) }],
+      [
+        "quantities that are not numbers",
+        { body: new URLSearchParams({ intent: "add", sku: "TH-0000001", quantity: "1e999" }) },
+      ],
+      [
+        "mismatched row fields",
+        {
+          body: new URLSearchParams([
+            ["intent", "add"],
+            ["sku", "TH-0000001"],
+            ["sku", "TH-0000002"],
+            ["quantity", "-1"],
+          ]),
+        },
+      ],
     ];
     for (const [name, options] of cases) {
       const response = await post(ip, options);

@@ -9,7 +9,13 @@ import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules
 import { addLinesToCart } from "../../server/cart/add-lines.ts";
 import { getCart } from "../../server/cart/cart.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
-import { addQuickOrderToCart, checkQuickOrder, parseQuickOrderCsv, quickOrderRows, suggestSkus } from "../../server/trade/quick-order.ts";
+import {
+  addQuickOrderToCart,
+  checkQuickOrder,
+  parseQuickOrderCsv,
+  quickOrderRows,
+  suggestSkus,
+} from "../../server/trade/quick-order.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const owner = () => `guest:${randomBytes(8).toString("hex")}`;
@@ -31,27 +37,49 @@ describe.each(dialects)("quick order on %s", (kind) => {
   });
 
   it("checks every line with its line number and reason, and merges a SKU given twice into its first line", async () => {
-    const csv = ["sku,quantity", `${sku(1)},3`, "TH-9999999,2", `${sku(5)},10`, `${sku(6)},1`, `${sku(7)},1`, `${sku(2)},abc`, `${sku(1)},2`, "", `${sku(3)},`, `th-0000004 , 150`].join("\n");
+    const csv = [
+      "sku,quantity",
+      `${sku(1)},3`,
+      "TH-9999999,2",
+      `${sku(5)},10`,
+      `${sku(6)},1`,
+      `${sku(7)},1`,
+      `${sku(2)},abc`,
+      `${sku(1)},2`,
+      "",
+      `${sku(3)},`,
+      `th-0000004 , 150`,
+    ].join("\n");
     const check = await checkQuickOrder(t.db, parseQuickOrderCsv(csv));
     const byLabel = Object.fromEntries(check.lines.map((l) => [l.label, l]));
     expect(byLabel["Line 2"]).toMatchObject({ status: "ok", quantity: 5, productId: 1, reason: null });
     expect(byLabel["Line 3"]).toMatchObject({ status: "problem", reason: "Unknown SKU TH-9999999." });
     expect(byLabel["Line 4"]).toMatchObject({ status: "problem", available: 4 });
-    expect(byLabel["Line 4"]!.reason).toMatch(/^Only 4 of .+ in stock\.$/);
-    expect(byLabel["Line 5"]!.reason).toMatch(/ is out of stock\.$/);
-    expect(byLabel["Line 5"]!.available).toBeNull();
-    expect(byLabel["Line 6"]!.reason).toMatch(/ is no longer sold\.$/);
-    expect(byLabel["Line 7"]).toMatchObject({ status: "problem", reason: '"abc" is not a quantity: give a whole number of at least 1.' });
+    expect(byLabel["Line 4"].reason).toMatch(/^Only 4 of .+ in stock\.$/);
+    expect(byLabel["Line 5"].reason).toMatch(/ is out of stock\.$/);
+    expect(byLabel["Line 5"].available).toBeNull();
+    expect(byLabel["Line 6"].reason).toMatch(/ is no longer sold\.$/);
+    expect(byLabel["Line 7"]).toMatchObject({
+      status: "problem",
+      reason: '"abc" is not a quantity: give a whole number of at least 1.',
+    });
     expect(byLabel["Line 8"]).toMatchObject({ status: "merged", reason: "Merged into line 2.", mergedInto: "Line 2" });
     expect(byLabel["Line 10"]).toMatchObject({ status: "problem", reason: "Give a quantity." });
     // Case and spaces don't matter; more than one line's cap offers the cap.
-    expect(byLabel["Line 11"]).toMatchObject({ status: "problem", reason: `At most ${MAX_LINE_QUANTITY} of one item fit in a single order.`, available: MAX_LINE_QUANTITY, productId: 4 });
+    expect(byLabel["Line 11"]).toMatchObject({
+      status: "problem",
+      reason: `At most ${MAX_LINE_QUANTITY} of one item fit in a single order.`,
+      available: MAX_LINE_QUANTITY,
+      productId: 4,
+    });
     expect({ ok: check.ok, problems: check.problems, merged: check.merged }).toEqual({ ok: 1, problems: 7, merged: 1 });
   });
 
   it("puts the good lines in the cart in one go, the offered amount where taken, and leaves the rest", async () => {
     const cart = owner();
-    const raw = parseQuickOrderCsv([`${sku(1)},3`, "TH-9999999,2", `${sku(5)},10`, `${sku(8)},2`, `${sku(1)},2`, `${sku(9)},7`].join("\n"));
+    const raw = parseQuickOrderCsv(
+      [`${sku(1)},3`, "TH-9999999,2", `${sku(5)},10`, `${sku(8)},2`, `${sku(1)},2`, `${sku(9)},7`].join("\n"),
+    );
     const result = await addQuickOrderToCart(t.db, cart, raw, new Set(["Line 3"]));
     expect({ lines: result.addedLines, units: result.addedUnits }).toEqual({ lines: 4, units: 5 + 4 + 2 + 7 });
     expect(result.leftOver).toEqual([{ label: "Line 2", sku: "TH-9999999", quantity: "2" }]);
@@ -71,26 +99,34 @@ describe.each(dialects)("quick order on %s", (kind) => {
     await addQuickOrderToCart(t.db, cart, parseQuickOrderCsv(`${sku(5)},3`), new Set());
     const again = await addQuickOrderToCart(t.db, cart, parseQuickOrderCsv(`${sku(5)},3`), new Set());
     expect(again.addedUnits).toBe(1);
-    expect(again.check.lines[0]!.reason).toBe("1 added: your cart already holds all we have in stock.");
+    expect(again.check.lines[0].reason).toBe("1 added: your cart already holds all we have in stock.");
     const big = owner();
     const rows = Array.from({ length: 12 }, (_, i) => `${sku(10 + i)},100`).join("\n");
     const capped = await addQuickOrderToCart(t.db, big, parseQuickOrderCsv(rows), new Set());
     expect(capped.addedUnits).toBe(MAX_ORDER_QUANTITY);
     expect((await getCart(t.db, big)).totalQuantity).toBe(MAX_ORDER_QUANTITY);
-    expect(capped.check.lines.at(-1)!.reason).toBe("Not added: your cart is at the most units a single order can take.");
+    expect(capped.check.lines.at(-1)!.reason).toBe(
+      "Not added: your cart is at the most units a single order can take.",
+    );
     expect(capped.leftOver.map((l) => l.label)).toEqual(["Line 11", "Line 12"]);
   });
 
   it("two quick orders into one cart at once both count", async () => {
     const cart = owner();
-    await Promise.all([addLinesToCart(t.db, cart, [{ productId: 12, color: "", quantity: 5 }]), addLinesToCart(t.db, cart, [{ productId: 12, color: "", quantity: 7 }])]);
+    await Promise.all([
+      addLinesToCart(t.db, cart, [{ productId: 12, color: "", quantity: 5 }]),
+      addLinesToCart(t.db, cart, [{ productId: 12, color: "", quantity: 7 }]),
+    ]);
     const view = await getCart(t.db, cart);
     expect(view.lines.find((l) => l.productId === 12)?.quantity).toBe(12);
   });
 
   it("a SKU with a NUL in it is an unknown SKU, never a database error", async () => {
     const check = await checkQuickOrder(t.db, quickOrderRows(["TH-\u00000001", sku(1)], ["1", "1"]));
-    expect(check.lines.map((l) => [l.status, l.reason])).toEqual([["problem", "Unknown SKU TH-\u00000001."], ["ok", null]]);
+    expect(check.lines.map((l) => [l.status, l.reason])).toEqual([
+      ["problem", "Unknown SKU TH-\u00000001."],
+      ["ok", null],
+    ]);
   });
 
   it("typed rows are numbered as on the page; empty rows are skipped", () => {
@@ -109,7 +145,16 @@ describe.each(dialects)("quick order on %s", (kind) => {
 
   it("suggests live SKUs from what was typed, never archived ones", async () => {
     const found = await suggestSkus(t.db, "th-000000");
-    expect(found.map((f) => f.sku)).toEqual(["TH-0000001", "TH-0000002", "TH-0000003", "TH-0000004", "TH-0000005", "TH-0000006", "TH-0000008", "TH-0000009"]);
+    expect(found.map((f) => f.sku)).toEqual([
+      "TH-0000001",
+      "TH-0000002",
+      "TH-0000003",
+      "TH-0000004",
+      "TH-0000005",
+      "TH-0000006",
+      "TH-0000008",
+      "TH-0000009",
+    ]);
     expect(await suggestSkus(t.db, "%")).toEqual([]);
     expect(await suggestSkus(t.db, "T")).toEqual([]);
   });

@@ -36,12 +36,24 @@ describe.each(dialects)("order again on %s", (kind) => {
   async function placedOrder(userId: string, lines: { productId: number; quantity: number }[]): Promise<string> {
     const owner = `u:${userId}`;
     for (const line of lines) await addToCart(t.db, owner, line);
-    const placed = await placeOrder(t.db, { owner, userId, checkout: checkoutSchema.parse({ ...validCheckoutForm, checkoutToken: token() }), siteUrl: "http://x" });
+    const placed = await placeOrder(t.db, {
+      owner,
+      userId,
+      checkout: checkoutSchema.parse({ ...validCheckoutForm, checkoutToken: token() }),
+      siteUrl: "http://x",
+    });
     return placed.number;
   }
 
-  const cartOf = async (userId: string) => Object.fromEntries((await getCart(t.db, `u:${userId}`)).lines.map((l) => [l.productId, { quantity: l.quantity, unit: l.unitPriceCents }]));
-  const product = (id: number) => t.db.selectFrom("products").select(["sale_price_cents", "colors"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const cartOf = async (userId: string) =>
+    Object.fromEntries(
+      (await getCart(t.db, `u:${userId}`)).lines.map((l) => [
+        l.productId,
+        { quantity: l.quantity, unit: l.unitPriceCents },
+      ]),
+    );
+  const product = (id: number) =>
+    t.db.selectFrom("products").select(["sale_price_cents", "colors"]).where("id", "=", id).executeTakeFirstOrThrow();
 
   it("puts the lines in the cart at today's prices and reports the line whose price changed", async () => {
     const user = newUser();
@@ -65,16 +77,27 @@ describe.each(dialects)("order again on %s", (kind) => {
     ]);
     expect(result.lines[0]).toMatchObject({ paidUnitCents: before, todayUnitCents: today });
     expect(result.summary).toBe("3 of 3 lines are in your cart at today's prices.");
-    expect(await cartOf(user)).toMatchObject({ 1: { quantity: 2, unit: today }, 2: { quantity: 3 }, [BROKEN]: { quantity: 12, unit: discountedPriceCents(listOfBroken, 5) } });
+    expect(await cartOf(user)).toMatchObject({
+      1: { quantity: 2, unit: today },
+      2: { quantity: 3 },
+      [BROKEN]: { quantity: 12, unit: discountedPriceCents(listOfBroken, 5) },
+    });
   });
 
   it("leaves out sold-out, archived and no-longer-offered colors, and says why", async () => {
     const user = newUser();
-    const number = await placedOrder(user, [4, 5, 6, 7].map((productId) => ({ productId, quantity: 1 })));
+    const number = await placedOrder(
+      user,
+      [4, 5, 6, 7].map((productId) => ({ productId, quantity: 1 })),
+    );
     await t.db.updateTable("products").set({ stock_quantity: 0 }).where("id", "=", 5).execute();
     await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "=", 6).execute();
     const colors = JSON.parse((await product(7)).colors) as string[];
-    await t.db.updateTable("products").set({ colors: JSON.stringify(["Chartreuse"]) }).where("id", "=", 7).execute();
+    await t.db
+      .updateTable("products")
+      .set({ colors: JSON.stringify(["Chartreuse"]) })
+      .where("id", "=", 7)
+      .execute();
 
     const result = await orderAgain(t.db, user, number);
 
@@ -84,7 +107,7 @@ describe.each(dialects)("order again on %s", (kind) => {
       [0, "no-longer-sold", "no longer sold", true],
       [0, "no-longer-sold", "no longer sold", true],
     ]);
-    expect(result.lines[3]!.color).toBe(colors[0]);
+    expect(result.lines[3].color).toBe(colors[0]);
     expect(result.summary).toBe("1 of 4 lines are in your cart at today's prices.");
     expect(Object.keys(await cartOf(user))).toEqual(["4"]);
   });
@@ -95,11 +118,20 @@ describe.each(dialects)("order again on %s", (kind) => {
     await t.db.updateTable("products").set({ stock_quantity: 3 }).where("id", "=", 8).execute();
 
     const first = await orderAgain(t.db, user, number);
-    expect(first.lines[0]).toMatchObject({ ordered: 5, added: 3, status: "partly-added", reason: "only 3 added (stock)" });
+    expect(first.lines[0]).toMatchObject({
+      ordered: 5,
+      added: 3,
+      status: "partly-added",
+      reason: "only 3 added (stock)",
+    });
     const second = await orderAgain(t.db, user, number);
-    expect(second.lines[0]).toMatchObject({ added: 0, status: "partly-added", reason: "none added (all 3 in stock are already in your cart)" });
+    expect(second.lines[0]).toMatchObject({
+      added: 0,
+      status: "partly-added",
+      reason: "none added (all 3 in stock are already in your cart)",
+    });
     expect(second.summary).toBe("1 of 1 line is in your cart at today's prices.");
-    expect((await cartOf(user))[8]!.quantity).toBe(3);
+    expect((await cartOf(user))[8].quantity).toBe(3);
   });
 
   it("adds the order again on a second click, up to one line's cap", async () => {
@@ -111,7 +143,10 @@ describe.each(dialects)("order again on %s", (kind) => {
     await orderAgain(t.db, user, number);
     const second = await orderAgain(t.db, user, number);
     expect(second.lines.map((l) => [l.added, l.reason])).toEqual([
-      [MAX_LINE_QUANTITY - 60, `only ${MAX_LINE_QUANTITY - 60} added (at most ${MAX_LINE_QUANTITY} of one item per order)`],
+      [
+        MAX_LINE_QUANTITY - 60,
+        `only ${MAX_LINE_QUANTITY - 60} added (at most ${MAX_LINE_QUANTITY} of one item per order)`,
+      ],
       [2, "added"],
     ]);
     expect(await cartOf(user)).toMatchObject({ 9: { quantity: MAX_LINE_QUANTITY }, 10: { quantity: 4 } });

@@ -19,7 +19,14 @@ import { migrateAll } from "./databases.ts";
 const staff: StaffActor = { userId: "staff-1", name: "Sam Staff", role: "admin" };
 
 describe("countCells", () => {
-  const map = { version: 1, cellOf: Int32Array.from([0, 1, 2, 1, 0]), cells: [{ category_id: 7, brand_id: 3 }, { category_id: 8, brand_id: 3 }] };
+  const map = {
+    version: 1,
+    cellOf: Int32Array.from([0, 1, 2, 1, 0]),
+    cells: [
+      { category_id: 7, brand_id: 3 },
+      { category_id: 8, brand_id: 3 },
+    ],
+  };
   it("counts the ids group_concat writes, leaving out products not on sale and ids past the map", () => {
     expect(countCells(map, "1,2,3,4,5,17")).toEqual([
       { category_id: 7, brand_id: 3, n: 2 },
@@ -79,7 +86,11 @@ describe("facet counts from the cell map, on SQLite with two processes", () => {
     expect(count(moved.facets.categories, elsewhere.slug)).toBe(before + 1);
     expect(moved.total).toBe(first.total);
 
-    const brand = await office.insertInto("brands").values({ name: "Cellwright", slug: "cellwright", position: 99 }).returning("id").executeTakeFirstOrThrow();
+    const brand = await office
+      .insertInto("brands")
+      .values({ name: "Cellwright", slug: "cellwright", position: 99 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     await office.updateTable("products").set({ brand_id: brand.id }).where("id", "=", b).execute();
     const rebranded = await searchProducts(shop, { q: "drill" });
     const inSql = await searchProducts(shop, { q: "drill", minCents: 0 });
@@ -91,7 +102,11 @@ describe("facet counts from the cell map, on SQLite with two processes", () => {
 
   it("a price change, which every order's stock change resembles, keeps the map", async () => {
     const map = await currentCellMap(shop);
-    await office.updateTable("products").set({ sale_price_cents: 4321, stock_quantity: 0 }).where("id", "=", 1).execute();
+    await office
+      .updateTable("products")
+      .set({ sale_price_cents: 4321, stock_quantity: 0 })
+      .where("id", "=", 1)
+      .execute();
     expect(await currentCellMap(shop)).toBe(map);
   });
 });

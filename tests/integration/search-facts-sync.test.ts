@@ -14,7 +14,11 @@ describe.each(dialects)("search facts follow the product on %s", (kind) => {
   afterAll(() => t?.drop());
 
   const facts = (id: number) =>
-    t.db.selectFrom("search_products").select(["stock_quantity", "sale_price_cents", "title", "category_id"]).where("product_id", "=", id).executeTakeFirstOrThrow();
+    t.db
+      .selectFrom("search_products")
+      .select(["stock_quantity", "sale_price_cents", "title", "category_id"])
+      .where("product_id", "=", id)
+      .executeTakeFirstOrThrow();
 
   it("follows the product's stock across zero, and its price and title", async () => {
     await t.db.updateTable("products").set({ stock_quantity: 4 }).where("id", "=", 2).execute();
@@ -26,7 +30,11 @@ describe.each(dialects)("search facts follow the product on %s", (kind) => {
     await t.db.transaction().execute((trx) => moveStocks(trx, [{ productId: 2, delta: -1, reason: "order" }]));
     const before = await facts(2);
     expect(before.stock_quantity).toBe(0);
-    await t.db.updateTable("products").set({ sale_price_cents: 1234, title: "Renamed Test Hammer" }).where("id", "=", 2).execute();
+    await t.db
+      .updateTable("products")
+      .set({ sale_price_cents: 1234, title: "Renamed Test Hammer" })
+      .where("id", "=", 2)
+      .execute();
     expect(await facts(2)).toEqual({ ...before, sale_price_cents: 1234, title: "Renamed Test Hammer" });
     await t.db.transaction().execute((trx) => moveStocks(trx, [{ productId: 2, delta: 5, reason: "received" }]));
     expect((await facts(2)).stock_quantity).toBe(5);
@@ -35,7 +43,11 @@ describe.each(dialects)("search facts follow the product on %s", (kind) => {
   });
 
   it("the in-stock filter of the search follows an order that sells the last unit", async () => {
-    const product = await t.db.selectFrom("products").select(["id", "title"]).where("id", "=", 3).executeTakeFirstOrThrow();
+    const product = await t.db
+      .selectFrom("products")
+      .select(["id", "title"])
+      .where("id", "=", 3)
+      .executeTakeFirstOrThrow();
     await t.db.updateTable("products").set({ stock_quantity: 1 }).where("id", "=", 3).execute();
     const word = product.title.split(/\s+/).find((w) => /^[a-z]{4,}$/i.test(w))!;
     const ids = async () => (await searchProducts(t.db, { q: word, inStockOnly: true })).items.map((i) => i.id);

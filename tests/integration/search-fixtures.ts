@@ -49,12 +49,32 @@ function product(overrides: Record<string, unknown>) {
 /** Seeds the catalog, then adds the crafted products and rebuilds the vocabulary. */
 export async function seedSearchCatalog(db: Db): Promise<Crafted> {
   await seedCatalog(db, { products: SEED_PRODUCTS });
-  const brand = await db.insertInto("brands").values({ name: "Quokka Tools", slug: "quokka-tools", position: 15 }).returning("id").executeTakeFirstOrThrow();
-  const category = await db.insertInto("categories").values({ name: "Quokka Gear", slug: "quokka-gear", position: 15 }).returning("id").executeTakeFirstOrThrow();
+  const brand = await db
+    .insertInto("brands")
+    .values({ name: "Quokka Tools", slug: "quokka-tools", position: 15 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const category = await db
+    .insertInto("categories")
+    .values({ name: "Quokka Gear", slug: "quokka-gear", position: 15 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   const hand = await db.selectFrom("categories").select("id").where("slug", "=", "hand").executeTakeFirstOrThrow();
-  const forgecrest = await db.selectFrom("brands").select("id").where("slug", "=", "forgecrest").executeTakeFirstOrThrow();
+  const forgecrest = await db
+    .selectFrom("brands")
+    .select("id")
+    .where("slug", "=", "forgecrest")
+    .executeTakeFirstOrThrow();
   const insert = async (row: Record<string, unknown>) =>
-    Number((await db.insertInto("products").values(product(row) as never).returning("id").executeTakeFirstOrThrow()).id);
+    Number(
+      (
+        await db
+          .insertInto("products")
+          .values(product(row) as never)
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   // Inserted in reverse order of the expected ranking, so the ranking cannot come from ids.
   const descriptionId = await insert({
     sku: "Q-DESC",
@@ -63,9 +83,24 @@ export async function seedSearchCatalog(db: Db): Promise<Crafted> {
     brand_id: forgecrest.id,
     category_id: hand.id,
   });
-  const brandId = await insert({ sku: "Q-BRAND", title: "Precision Screwdriver", brand_id: brand.id, category_id: hand.id });
-  const categoryId = await insert({ sku: "Q-CAT", title: "Forgecrest Kneeling Pad", brand_id: forgecrest.id, category_id: category.id });
-  const titleId = await insert({ sku: "Q-TITLE", title: "Forgecrest Quokka Claw Hammer", brand_id: forgecrest.id, category_id: hand.id });
+  const brandId = await insert({
+    sku: "Q-BRAND",
+    title: "Precision Screwdriver",
+    brand_id: brand.id,
+    category_id: hand.id,
+  });
+  const categoryId = await insert({
+    sku: "Q-CAT",
+    title: "Forgecrest Kneeling Pad",
+    brand_id: forgecrest.id,
+    category_id: category.id,
+  });
+  const titleId = await insert({
+    sku: "Q-TITLE",
+    title: "Forgecrest Quokka Claw Hammer",
+    brand_id: forgecrest.id,
+    category_id: hand.id,
+  });
   const markupId = await insert({
     sku: "Q-MARKUP",
     title: `Forgecrest <b>Quokka</b> & "Wombat" Mallet <script>alert(1)</script>`,

@@ -90,18 +90,17 @@ describe.each(dialects)("hostile search input on %s", (kind) => {
     await t?.drop();
   });
 
-  it.each(HOSTILE_QUERIES.map((q) => [JSON.stringify(q.length > 40 ? `${q.slice(0, 30)}… (${q.length} chars)` : q), q]))(
-    "answers %s with a page",
-    async (_label, q) => {
-      for (const sort of [undefined, "relevance", "name"] as const) {
-        const r = await searchProducts(t.db, { q, sort, page: 3 });
-        expectSane(r);
-      }
-      const s = await suggestSearch(t.db, q);
-      expect(Array.isArray(s.options)).toBe(true);
-      expect(await productCount(t.db)).toBe(products);
-    },
-  );
+  it.each(
+    HOSTILE_QUERIES.map((q) => [JSON.stringify(q.length > 40 ? `${q.slice(0, 30)}… (${q.length} chars)` : q), q]),
+  )("answers %s with a page", async (_label, q) => {
+    for (const sort of [undefined, "relevance", "name"] as const) {
+      const r = await searchProducts(t.db, { q, sort, page: 3 });
+      expectSane(r);
+    }
+    const s = await suggestSearch(t.db, q);
+    expect(Array.isArray(s.options)).toBe(true);
+    expect(await productCount(t.db)).toBe(products);
+  });
 
   it("still finds the real words inside hostile text", async () => {
     const plain = await searchProducts(t.db, { q: "drill" });
@@ -137,7 +136,37 @@ describe.each(dialects)("hostile search input on %s", (kind) => {
         fc.oneof(
           fc.string({ unit: "binary", maxLength: 300 }),
           fc.string({ unit: "grapheme", maxLength: 60 }),
-          fc.array(fc.constantFrom("drill", "saw", "ham", "hamer", "\"", "*", "(", ")", ":", "^", "-", "OR", "AND", "NOT", "NEAR", "{title}", "&", "|", "!", "'", ";", "\u0000", "\u202e", " "), { maxLength: 12 }).map((a) => a.join(" ")),
+          fc
+            .array(
+              fc.constantFrom(
+                "drill",
+                "saw",
+                "ham",
+                "hamer",
+                '"',
+                "*",
+                "(",
+                ")",
+                ":",
+                "^",
+                "-",
+                "OR",
+                "AND",
+                "NOT",
+                "NEAR",
+                "{title}",
+                "&",
+                "|",
+                "!",
+                "'",
+                ";",
+                "\u0000",
+                "\u202e",
+                " ",
+              ),
+              { maxLength: 12 },
+            )
+            .map((a) => a.join(" ")),
         ),
         fc.constantFrom(undefined, "relevance", "price-asc", "name"),
         fc.integer({ min: -3, max: 50 }),

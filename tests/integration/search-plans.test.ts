@@ -16,7 +16,9 @@ import { recording } from "./statement-recorder.ts";
 
 /** Plan lines in which FTS5 is given rowids to look up (`=` in its index string, e.g. "INDEX 192:=M4"). */
 async function rowidLookupsIntoFts(db: Db, statement: CompiledQuery): Promise<string[]> {
-  const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]));
+  const plan = await db.executeQuery<{ detail: string }>(
+    CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]),
+  );
   return plan.rows.map((r) => r.detail).filter((detail) => /VIRTUAL TABLE INDEX \d+:\S*=/.test(detail));
 }
 
@@ -77,7 +79,10 @@ describe("the match index on SQLite", () => {
 
   const searches: [string, Parameters<typeof searchProducts>[1]][] = [
     ["a search by relevance", { q: "drill" }],
-    ["a search of two words, in stock only, on sale only, in a price range", { q: "cordless drill", inStockOnly: true, onSaleOnly: true, minCents: 100, maxCents: 90000 }],
+    [
+      "a search of two words, in stock only, on sale only, in a price range",
+      { q: "cordless drill", inStockOnly: true, onSaleOnly: true, minCents: 100, maxCents: 90000 },
+    ],
     ["a search by price, in one brand", { q: "saw", sort: "price-asc", brands: ["forgecrest"] }],
     ["a search past the title matches' end", { q: "drill", page: 4, perPage: 5 }],
   ];
@@ -89,10 +94,13 @@ describe("the match index on SQLite", () => {
     const matches = compiled().filter((s) => /products_fts\s+MATCH/i.test(s.sql) && /search_products/.test(s.sql));
     expect(matches.length).toBeGreaterThan(0);
     for (const statement of matches) {
-      const plan = await t.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]));
+      const plan = await t.db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]),
+      );
       const lookups = plan.rows.map((r) => r.detail).filter((d) => /^(SEARCH|SCAN) s\b/.test(d));
       expect(lookups.length, statement.sql).toBeGreaterThan(0);
-      for (const detail of lookups) expect(detail, statement.sql).toContain("USING COVERING INDEX search_products_match_idx");
+      for (const detail of lookups)
+        expect(detail, statement.sql).toContain("USING COVERING INDEX search_products_match_idx");
     }
   });
 });

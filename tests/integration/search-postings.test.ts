@@ -79,11 +79,15 @@ describe.skipIf(!pgUrl)("search from the lists of products per word, on PostgreS
   it("writes numbers as it and the search read them", async () => {
     const numbers = [0, 1, 31, 32, 1023, 1024, 32767, 32768, 1048575, 2 ** 31 - 1];
     const { rows } = await sql<{ list: string }>`
-      SELECT string_agg(search_posting_code(n), '~' ORDER BY i) AS list FROM unnest(${numbers}::integer[]) WITH ORDINALITY u(n, i)`.execute(shop);
+      SELECT string_agg(search_posting_code(n), '~' ORDER BY i) AS list FROM unnest(${numbers}::integer[]) WITH ORDINALITY u(n, i)`.execute(
+      shop,
+    );
     const read: number[] = [];
     forEachId(rows[0].list, (id) => read.push(id));
     expect(read).toEqual(numbers);
-    const back = await sql<{ ids: number[] }>`SELECT array_agg(id ORDER BY id) AS ids FROM search_posting_ids(${rows[0].list}) id`.execute(shop);
+    const back = await sql<{
+      ids: number[];
+    }>`SELECT array_agg(id ORDER BY id) AS ids FROM search_posting_ids(${rows[0].list}) id`.execute(shop);
     expect(back.rows[0].ids).toEqual(numbers);
   });
 
@@ -116,7 +120,9 @@ describe.skipIf(!pgUrl)("search from the lists of products per word, on PostgreS
     const categories = await office.selectFrom("categories").select(["id", "slug"]).execute();
     const elsewhere = categories.find((c) => c.id !== first.items.find((i) => i.id === b)!.categoryId)!;
     await setCategory(office, staff, [b], elsewhere.slug);
-    expect((await searched("drill")).facets.categories.find((c) => c.slug === elsewhere.slug)?.count).toBeGreaterThan(0);
+    expect((await searched("drill")).facets.categories.find((c) => c.slug === elsewhere.slug)?.count).toBeGreaterThan(
+      0,
+    );
     expect(await strays()).toBe(0);
 
     const brand = await office.selectFrom("products").select("brand_id").where("id", "=", b).executeTakeFirstOrThrow();
@@ -152,7 +158,8 @@ describe.skipIf(!pgUrl)("search from the lists of products per word, on PostgreS
   it("keeps the lists it has read while the words version holds, reads them again once it moves, and drops them when it goes back", async () => {
     const hammer = await resolveTerms(shop, ["hammer"]);
     const words = hammer[0].matchWords;
-    const page = () => postingsPage(shop, hammer, { brands: [], categories: [] }, { categoryIds: [], brandIds: [] }, 0, 100);
+    const page = () =>
+      postingsPage(shop, hammer, { brands: [], categories: [] }, { categoryIds: [], brandIds: [] }, 0, 100);
     const setVersion = (v: number) => sql`UPDATE search_cells_version SET words_version = ${v}`.execute(office);
     const start = await wordsVersion();
     const before = (await page())!;
@@ -172,7 +179,9 @@ describe.skipIf(!pgUrl)("search from the lists of products per word, on PostgreS
     await setVersion(start - 1);
     expect((await page())!.ids).toEqual([]);
     for (const row of stored) {
-      await sql`UPDATE search_postings SET ids = ${row.ids} WHERE word = ${row.word} AND in_title = ${row.in_title} AND block = ${row.block}`.execute(office);
+      await sql`UPDATE search_postings SET ids = ${row.ids} WHERE word = ${row.word} AND in_title = ${row.in_title} AND block = ${row.block}`.execute(
+        office,
+      );
     }
     await setVersion(start + 1);
     expect((await page())!.ids).toEqual(before.ids);
@@ -183,10 +192,16 @@ describe.skipIf(!pgUrl)("search from the lists of products per word, on PostgreS
     const before = await searched("hammer drill");
     const matching = await matchingProductIds(shop, "hammer drill");
     if (!matching || matching === "none") throw new Error("no match set for the query");
-    const { rows } = await sql<{ id: number }>`SELECT id FROM products WHERE id NOT IN (${matching}) ORDER BY id LIMIT 1`.execute(shop);
+    const { rows } = await sql<{
+      id: number;
+    }>`SELECT id FROM products WHERE id NOT IN (${matching}) ORDER BY id LIMIT 1`.execute(shop);
     const outsider = rows[0];
     const version = await wordsVersion();
-    await office.updateTable("products").set({ title: "Quillon Hammer Drill Pro" }).where("id", "=", outsider.id).execute();
+    await office
+      .updateTable("products")
+      .set({ title: "Quillon Hammer Drill Pro" })
+      .where("id", "=", outsider.id)
+      .execute();
     expect(await wordsVersion()).toBeGreaterThan(version);
     const after = await searched("hammer drill");
     expect(after.total).toBe(before.total + 1);
@@ -204,7 +219,10 @@ describe.skipIf(!pgUrl)("search from the lists of products per word, on PostgreS
     };
     for (let round = 0; round < 12; round++) {
       // Both change how many products have "drill": the same row of the vocabulary.
-      const results = await Promise.allSettled([edit(round % 2 === 0 ? "Quillon Driver" : "Quillon Drill Driver"), setArchived(shop, staff, [b], round % 2 === 0)]);
+      const results = await Promise.allSettled([
+        edit(round % 2 === 0 ? "Quillon Driver" : "Quillon Drill Driver"),
+        setArchived(shop, staff, [b], round % 2 === 0),
+      ]);
       expect(results.map((r) => (r.status === "rejected" ? String(r.reason) : "ok"))).toEqual(["ok", "ok"]);
     }
     expect(await strays()).toBe(0);
@@ -214,10 +232,16 @@ describe.skipIf(!pgUrl)("search from the lists of products per word, on PostgreS
     const map = await currentCellMap(shop);
     const lists = await sql`SELECT word, in_title, block, ids FROM search_postings ORDER BY 1, 2, 3`.execute(shop);
     const version = await wordsVersion();
-    await office.updateTable("products").set({ sale_price_cents: 4321, stock_quantity: 0 }).where("id", "=", 1).execute();
+    await office
+      .updateTable("products")
+      .set({ sale_price_cents: 4321, stock_quantity: 0 })
+      .where("id", "=", 1)
+      .execute();
     expect(await currentCellMap(shop)).toBe(map);
     expect(await wordsVersion()).toBe(version);
-    expect((await sql`SELECT word, in_title, block, ids FROM search_postings ORDER BY 1, 2, 3`.execute(shop)).rows).toEqual(lists.rows);
+    expect(
+      (await sql`SELECT word, in_title, block, ids FROM search_postings ORDER BY 1, 2, 3`.execute(shop)).rows,
+    ).toEqual(lists.rows);
   });
 
   it("is emptied with search_products", async () => {

@@ -60,7 +60,9 @@ const QUERIES = [{ q: "drill" }, { q: "hamer" }, { q: "saw", categories: ["hand"
 const CASES = dialects.flatMap((kind) => [
   { kind, state: "without its tables", damage: dropSearchObjects, afterSeed: false },
   { kind, state: "with an earlier shape of them", damage: outdateSearchObjects, afterSeed: true },
-  ...(kind === "sqlite" ? [{ kind, state: "but not migration 022's match index", damage: dropMatchIndex, afterSeed: true }] : []),
+  ...(kind === "sqlite"
+    ? [{ kind, state: "but not migration 022's match index", damage: dropMatchIndex, afterSeed: true }]
+    : []),
 ]);
 
 describe.each(CASES)("a database that recorded migration 004 $state, on $kind", ({ kind, damage, afterSeed }) => {

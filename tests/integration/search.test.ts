@@ -8,7 +8,8 @@ import type { SearchResult } from "../../server/catalog/search-types.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 import { allIds, productFacts, seedSearchCatalog, type Crafted, type ProductFacts } from "./search-fixtures.ts";
 
-const marked = (segments: { text: string; match: boolean }[]) => segments.map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
+const marked = (segments: { text: string; match: boolean }[]) =>
+  segments.map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
 const hasStem = (text: string, stem: string) => words(text).some((w) => porterStem(w) === stem);
 
 describe.each(dialects)("search on %s", (kind) => {
@@ -29,7 +30,13 @@ describe.each(dialects)("search on %s", (kind) => {
   describe("ranking", () => {
     it("puts title matches first, then brand and category, then description", async () => {
       const r = await searchProducts(t.db, { q: "quokka" });
-      expect(r.items.map((i) => i.id)).toEqual([crafted.titleId, crafted.markupId, crafted.brandId, crafted.categoryId, crafted.descriptionId]);
+      expect(r.items.map((i) => i.id)).toEqual([
+        crafted.titleId,
+        crafted.markupId,
+        crafted.brandId,
+        crafted.categoryId,
+        crafted.descriptionId,
+      ]);
       expect(r.total).toBe(5);
       expect(r.sort).toBe("relevance");
     });
@@ -47,7 +54,12 @@ describe.each(dialects)("search on %s", (kind) => {
     it("scores each word on its own: title 4, brand or category name 2, description 1", async () => {
       // quokka + forgecrest: title+title 8 (two, lower id first), category+title 6, description+title 5.
       const r = await searchProducts(t.db, { q: "quokka forgecrest" });
-      expect(r.items.map((i) => i.id)).toEqual([crafted.titleId, crafted.markupId, crafted.categoryId, crafted.descriptionId]);
+      expect(r.items.map((i) => i.id)).toEqual([
+        crafted.titleId,
+        crafted.markupId,
+        crafted.categoryId,
+        crafted.descriptionId,
+      ]);
       const brand = await searchProducts(t.db, { q: "screwdriver quokka" });
       expect(brand.items.map((i) => i.id)).toEqual([crafted.brandId]);
     });
@@ -55,7 +67,8 @@ describe.each(dialects)("search on %s", (kind) => {
       // "power" is in the category name "Power Tools" and in some titles; "drill" in titles and descriptions.
       const { ids } = await allIds(t.db, { q: "power drill" });
       const inCategory = (f: ProductFacts) => f.category === "power-tools";
-      const score = (f: ProductFacts) => (hasStem(f.title, "power") ? 4 : inCategory(f) ? 2 : 1) + (hasStem(f.title, "drill") ? 4 : 1);
+      const score = (f: ProductFacts) =>
+        (hasStem(f.title, "power") ? 4 : inCategory(f) ? 2 : 1) + (hasStem(f.title, "drill") ? 4 : 1);
       const expected = facts
         .filter((f) => {
           const text = `${f.title} ${f.description}`;
@@ -69,9 +82,15 @@ describe.each(dialects)("search on %s", (kind) => {
     });
     it("gives the same order in pages of any size, filtered too: pages wholly of title matches, the page where they end, and those after", async () => {
       const inCategory = (f: ProductFacts) => f.category === "power-tools";
-      const score = (f: ProductFacts) => (hasStem(f.title, "power") ? 4 : inCategory(f) ? 2 : 1) + (hasStem(f.title, "drill") ? 4 : 1);
+      const score = (f: ProductFacts) =>
+        (hasStem(f.title, "power") ? 4 : inCategory(f) ? 2 : 1) + (hasStem(f.title, "drill") ? 4 : 1);
       const expected = facts
-        .filter((f) => f.stock_quantity > 0 && (hasStem(`${f.title} ${f.description}`, "power") || inCategory(f)) && hasStem(`${f.title} ${f.description}`, "drill"))
+        .filter(
+          (f) =>
+            f.stock_quantity > 0 &&
+            (hasStem(`${f.title} ${f.description}`, "power") || inCategory(f)) &&
+            hasStem(`${f.title} ${f.description}`, "drill"),
+        )
         .sort((a, b) => score(b) - score(a) || a.id - b.id)
         .map((f) => f.id);
       // Two in stock with both words in the title: pages of 1 and the first page of 2 hold only them.
@@ -117,7 +136,9 @@ describe.each(dialects)("search on %s", (kind) => {
       expect(hammers.length).toBeGreaterThan(3);
       for (const id of hammers) expect(r.ids).toContain(id);
       expect(r.first.items[0].titleSegments.some((s) => s.match && /^ham/i.test(s.text))).toBe(true);
-      expect(r.first.adjusted).toContainEqual(expect.objectContaining({ input: "ham", used: expect.arrayContaining(["hammer"]) }));
+      expect(r.first.adjusted).toContainEqual(
+        expect.objectContaining({ input: "ham", used: expect.arrayContaining(["hammer"]) }),
+      );
       const sledge = await searchProducts(t.db, { q: "sledgeham" });
       expect(sledge.total).toBeGreaterThan(0);
       expect(sledge.items[0].title).toMatch(/sledgehammer/i);
@@ -137,7 +158,9 @@ describe.each(dialects)("search on %s", (kind) => {
       }
     });
     it("finds a misspelt brand", async () => {
-      const forgecrest = facts.filter((f) => f.brand === "forgecrest" || hasStem(f.title, "forgecrest")).map((f) => f.id);
+      const forgecrest = facts
+        .filter((f) => f.brand === "forgecrest" || hasStem(f.title, "forgecrest"))
+        .map((f) => f.id);
       for (const q of ["Forgcrest", "forgecrst", "Frogecrest"]) {
         const r = await allIds(t.db, { q });
         expect(r.ids.sort((a, b) => a - b)).toEqual([...forgecrest].sort((a, b) => a - b));
@@ -167,14 +190,18 @@ describe.each(dialects)("search on %s", (kind) => {
       const r = await searchProducts(t.db, { q: "drills" });
       for (const item of r.items.filter((i) => hasStem(i.title, "drill"))) {
         expect(item.titleSegments.map((s) => s.text).join("")).toBe(item.title);
-        expect(item.titleSegments.filter((s) => s.match).every((s) => words(s.text).some((w) => porterStem(w) === "drill"))).toBe(true);
+        expect(
+          item.titleSegments.filter((s) => s.match).every((s) => words(s.text).some((w) => porterStem(w) === "drill")),
+        ).toBe(true);
         expect(item.titleSegments.some((s) => s.match)).toBe(true);
       }
     });
     it("keeps markup in titles as text", async () => {
       const r = await searchProducts(t.db, { q: "quokka wombat" });
       expect(r.items.map((i) => i.id)).toEqual([crafted.markupId]);
-      expect(marked(r.items[0].titleSegments)).toBe(`Forgecrest <b>[Quokka]</b> & "[Wombat]" Mallet <script>alert(1)</script>`);
+      expect(marked(r.items[0].titleSegments)).toBe(
+        `Forgecrest <b>[Quokka]</b> & "[Wombat]" Mallet <script>alert(1)</script>`,
+      );
     });
     it("quotes the description when the title does not hold every word", async () => {
       const r = await searchProducts(t.db, { q: "quokka" });
@@ -185,13 +212,21 @@ describe.each(dialects)("search on %s", (kind) => {
   });
 
   describe("filters and facet counts", () => {
-    const expectFacetsMatch = (r: SearchResult, matching: ProductFacts[], selected: { categories?: string[]; brands?: string[] }) => {
+    const expectFacetsMatch = (
+      r: SearchResult,
+      matching: ProductFacts[],
+      selected: { categories?: string[]; brands?: string[] },
+    ) => {
       for (const c of r.facets.categories) {
-        const n = matching.filter((f) => f.category === c.slug && (!selected.brands?.length || selected.brands.includes(f.brand))).length;
+        const n = matching.filter(
+          (f) => f.category === c.slug && (!selected.brands?.length || selected.brands.includes(f.brand)),
+        ).length;
         expect({ slug: c.slug, count: c.count }).toEqual({ slug: c.slug, count: n });
       }
       for (const b of r.facets.brands) {
-        const n = matching.filter((f) => f.brand === b.slug && (!selected.categories?.length || selected.categories.includes(f.category))).length;
+        const n = matching.filter(
+          (f) => f.brand === b.slug && (!selected.categories?.length || selected.categories.includes(f.category)),
+        ).length;
         expect({ slug: b.slug, count: b.count }).toEqual({ slug: b.slug, count: n });
       }
     };
@@ -217,7 +252,13 @@ describe.each(dialects)("search on %s", (kind) => {
         { minCents: 2000, maxCents: 9000 },
         { inStockOnly: true },
         { onSaleOnly: true },
-        { categories: ["power-tools"], brands: ["forgecrest", "saltmere"], minCents: 4000, inStockOnly: true, onSaleOnly: true },
+        {
+          categories: ["power-tools"],
+          brands: ["forgecrest", "saltmere"],
+          minCents: 4000,
+          inStockOnly: true,
+          onSaleOnly: true,
+        },
       ];
       for (const filters of cases) {
         const { ids, first } = await allIds(t.db, { q: "drill", ...filters });
@@ -232,7 +273,10 @@ describe.each(dialects)("search on %s", (kind) => {
             (!filters.categories?.length || filters.categories.includes(f.category)) &&
             (!filters.brands?.length || filters.brands.includes(f.brand)),
         );
-        expect(ids.sort((a, b) => a - b), JSON.stringify(filters)).toEqual(expected.map((f) => f.id).sort((a, b) => a - b));
+        expect(
+          ids.sort((a, b) => a - b),
+          JSON.stringify(filters),
+        ).toEqual(expected.map((f) => f.id).sort((a, b) => a - b));
         expect(first.total).toBe(expected.length);
         expectFacetsMatch(first, baseFacts.filter(common), filters);
       }
@@ -250,7 +294,11 @@ describe.each(dialects)("search on %s", (kind) => {
       const expected = facts.filter((f) => f.category === "hand" && f.stock_quantity > 0);
       expect(r.total).toBe(expected.length);
       expect(r.sort).toBe("newest");
-      expectFacetsMatch(r, facts.filter((f) => f.stock_quantity > 0), { categories: ["hand"] });
+      expectFacetsMatch(
+        r,
+        facts.filter((f) => f.stock_quantity > 0),
+        { categories: ["hand"] },
+      );
       const all = await searchProducts(t.db, {});
       expect(all.total).toBe(facts.length);
       expectFacetsMatch(all, facts, {});
@@ -270,13 +318,23 @@ describe.each(dialects)("search on %s", (kind) => {
     it.each([
       ["price-asc", (a: ProductFacts, b: ProductFacts) => a.sale_price_cents - b.sale_price_cents || a.id - b.id],
       ["price-desc", (a: ProductFacts, b: ProductFacts) => b.sale_price_cents - a.sale_price_cents || a.id - b.id],
-      ["newest", (a: ProductFacts, b: ProductFacts) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id - b.id)],
-      ["discount", (a: ProductFacts, b: ProductFacts) => (b.discount_percent ?? 0) - (a.discount_percent ?? 0) || a.id - b.id],
+      [
+        "newest",
+        (a: ProductFacts, b: ProductFacts) =>
+          a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id - b.id,
+      ],
+      [
+        "discount",
+        (a: ProductFacts, b: ProductFacts) => (b.discount_percent ?? 0) - (a.discount_percent ?? 0) || a.id - b.id,
+      ],
       ["name", (a: ProductFacts, b: ProductFacts) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id)],
     ] as const)("sorts by %s, with and without words", async (sort, compare) => {
       for (const q of ["saw", ""]) {
         const { ids } = await allIds(t.db, { q, sort });
-        const expected = ids.map(byId).sort(compare).map((f) => f.id);
+        const expected = ids
+          .map(byId)
+          .sort(compare)
+          .map((f) => f.id);
         expect(ids).toEqual(expected);
       }
     });
@@ -314,9 +372,13 @@ describe.each(dialects)("search on %s", (kind) => {
       expect(products.every((o) => /ham/i.test(o.label) && /^\/shop\/\d+$/.test(o.href))).toBe(true);
       expect(products[0].segments.some((seg) => seg.match)).toBe(true);
       const brand = await suggestSearch(t.db, "forg");
-      expect(brand.options).toContainEqual(expect.objectContaining({ type: "brand", label: "Forgecrest", href: "/shop?brand=forgecrest" }));
+      expect(brand.options).toContainEqual(
+        expect.objectContaining({ type: "brand", label: "Forgecrest", href: "/shop?brand=forgecrest" }),
+      );
       const category = await suggestSearch(t.db, "power");
-      expect(category.options).toContainEqual(expect.objectContaining({ type: "category", label: "Power Tools", href: "/shop?category=power-tools" }));
+      expect(category.options).toContainEqual(
+        expect.objectContaining({ type: "category", label: "Power Tools", href: "/shop?category=power-tools" }),
+      );
       const typo = await suggestSearch(t.db, "Tidwell");
       expect(typo.options).toContainEqual(expect.objectContaining({ type: "brand", label: "Tidewell" }));
       const ids = [...s.options, ...brand.options].map((o) => o.id);
@@ -332,7 +394,11 @@ describe.each(dialects)("search on %s", (kind) => {
     it("follows product inserts, edits, stock changes, brand renames and deletes", async () => {
       const probe = "zanzibar";
       expect((await searchProducts(t.db, { q: probe })).total).toBe(0);
-      await t.db.updateTable("products").set({ title: `Forgecrest Zanzibar Chisel Set` }).where("id", "=", crafted.brandId).execute();
+      await t.db
+        .updateTable("products")
+        .set({ title: `Forgecrest Zanzibar Chisel Set` })
+        .where("id", "=", crafted.brandId)
+        .execute();
       let r = await searchProducts(t.db, { q: probe });
       expect(r.items.map((i) => i.id)).toEqual([crafted.brandId]);
 
@@ -355,7 +421,11 @@ describe.each(dialects)("search on %s", (kind) => {
     });
     it("learns new words when the vocabulary is rebuilt", async () => {
       expect((await searchProducts(t.db, { q: "zanzibr" })).total).toBe(0);
-      await t.db.updateTable("products").set({ title: "Forgecrest Zanzibar Chisel Set" }).where("id", "=", crafted.categoryId).execute();
+      await t.db
+        .updateTable("products")
+        .set({ title: "Forgecrest Zanzibar Chisel Set" })
+        .where("id", "=", crafted.categoryId)
+        .execute();
       await rebuildSearchVocabulary(t.db);
       const r = await searchProducts(t.db, { q: "zanzibr" });
       expect(r.items.map((i) => i.id)).toEqual([crafted.categoryId]);

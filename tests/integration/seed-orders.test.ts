@@ -11,7 +11,11 @@ import { CUSTOMER_EVERY, seedOrders } from "../../server/db/seed/orders.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
-const cfg = loadConfig({ SITE_URL: "http://127.0.0.1:3999", NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+const cfg = loadConfig({
+  SITE_URL: "http://127.0.0.1:3999",
+  NODE_ENV: "test",
+  AUTH_SECRET: "integration-secret-0123456789abcdef0123",
+});
 
 describe.each(dialects)("seeded orders on %s", (kind) => {
   let t: TestDb;
@@ -33,7 +37,11 @@ describe.each(dialects)("seeded orders on %s", (kind) => {
     expect(new Set(orders.map((o) => o.number)).size).toBe(200);
     for (const o of orders) {
       expect(o.number).toMatch(/^TH-[0-9A-F]{10}$/);
-      const lines = await t.db.selectFrom("order_lines").select(["quantity", "unit_price_cents", "line_total_cents"]).where("order_id", "=", o.id).execute();
+      const lines = await t.db
+        .selectFrom("order_lines")
+        .select(["quantity", "unit_price_cents", "line_total_cents"])
+        .where("order_id", "=", o.id)
+        .execute();
       expect(lines.length).toBeGreaterThanOrEqual(1);
       for (const l of lines) expect(l.line_total_cents).toBe(l.quantity * l.unit_price_cents);
       const subtotal = lines.reduce((s, l) => s + l.line_total_cents, 0);
@@ -50,7 +58,11 @@ describe.each(dialects)("seeded orders on %s", (kind) => {
 
 describe("npm run seed arguments", () => {
   it("refuses a bad --orders value with the usage line", () => {
-    const run = spawnSync(process.execPath, ["--experimental-strip-types", "server/db/seed/cli.ts", "--orders", "lots"], { cwd: path.resolve(import.meta.dirname, "../.."), encoding: "utf8" });
+    const run = spawnSync(
+      process.execPath,
+      ["--experimental-strip-types", "server/db/seed/cli.ts", "--orders", "lots"],
+      { cwd: path.resolve(import.meta.dirname, "../.."), encoding: "utf8" },
+    );
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--orders must be a positive integer, got "lots"');
     expect(run.stderr).toContain("Usage: npm run seed -- [--products N] [--orders M]");

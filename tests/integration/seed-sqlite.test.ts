@@ -49,7 +49,11 @@ describe("seedCatalog on in-memory SQLite", () => {
       const { id, ...stored } = rows[i];
       expect(id).toBeGreaterThan(0);
       // The back office's columns (migration 010) start at their defaults.
-      expect(stored).toEqual({ archived_at: null, low_stock_threshold: 5, ...generateProduct(i, { categoryIds, brandIds }) });
+      expect(stored).toEqual({
+        archived_at: null,
+        low_stock_threshold: 5,
+        ...generateProduct(i, { categoryIds, brandIds }),
+      });
     }
     const usedCategories = new Set(rows.map((r) => r.category_id));
     const usedBrands = new Set(rows.map((r) => r.brand_id));

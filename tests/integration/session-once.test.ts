@@ -26,7 +26,10 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
   async function signUpAndIn(name: string): Promise<{ id: string; cookie: string }> {
     const email = `${name}.${randomBytes(4).toString("hex")}@example.com`;
     await auth.api.signUpEmail({ body: { email, password: PASSWORD, name } });
-    const { headers, response } = await auth.api.signInEmail({ body: { email, password: PASSWORD }, returnHeaders: true });
+    const { headers, response } = await auth.api.signInEmail({
+      body: { email, password: PASSWORD },
+      returnHeaders: true,
+    });
     const cookie = headers
       .getSetCookie()
       .map((c) => c.split(";")[0])
@@ -50,7 +53,8 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
     vi.restoreAllMocks();
   });
 
-  const page = (cookie?: string, path = "/shop") => new Request(`${SITE}${path}`, { headers: cookie ? { cookie } : {} });
+  const page = (cookie?: string, path = "/shop") =>
+    new Request(`${SITE}${path}`, { headers: cookie ? { cookie } : {} });
   // Nothing else in these loaders reads the database: one query per lookup of a live session.
   const countLookups = async () => vi.spyOn(t.db, "selectFrom");
 
@@ -79,7 +83,10 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
   async function render(request: Request) {
     const context = await handler.query(request);
     if (context instanceof Response) throw new Error(`unexpected response ${context.status}`);
-    return context.loaderData as { root: { owner: string; email: string | null }; shop: { userId: string | null; same: boolean } };
+    return context.loaderData as {
+      root: { owner: string; email: string | null };
+      shop: { userId: string | null; same: boolean };
+    };
   }
 
   it("looks the session up once for the root and the page loader of one signed-in page", async () => {
@@ -147,8 +154,11 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
 
   it("reads like getSession: a forged signature or a revoked session is nobody; an expired one is deleted; one due for its daily refresh is refreshed", async () => {
     const dave = await signUpAndIn("Dave");
-    const [name, value] = dave.cookie.split("; ").find((c) => c.includes("session_token="))!.split(/=(.*)/s);
-    const token = decodeURIComponent(value!).split(".")[0]!;
+    const [name, value] = dave.cookie
+      .split("; ")
+      .find((c) => c.includes("session_token="))!
+      .split(/=(.*)/s);
+    const token = decodeURIComponent(value).split(".")[0];
     const forged = `${name}=${encodeURIComponent(`${token}.${"A".repeat(43)}=`)}`;
     expect(await getSessionInfo(page(forged))).toBeNull();
     expect(await getSessionInfo(page(`${name}=${token}`))).toBeNull();
@@ -158,13 +168,25 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
     const day = 86_400_000;
     const at = (ms: number) => (kind === "postgres" ? new Date(ms) : new Date(ms).toISOString());
     // Due for refresh (older than updateAge, one day): getSession extends it by expiresIn (30 days).
-    await t.db.updateTable("session").set({ expiresAt: at(Date.now() + 29 * day - 60_000) } as never).where("token", "=", token).execute();
+    await t.db
+      .updateTable("session")
+      .set({ expiresAt: at(Date.now() + 29 * day - 60_000) } as never)
+      .where("token", "=", token)
+      .execute();
     expect((await getSessionInfo(page(dave.cookie)))?.userId).toBe(dave.id);
-    const refreshed = await t.db.selectFrom("session").select("expiresAt").where("token", "=", token).executeTakeFirstOrThrow();
+    const refreshed = await t.db
+      .selectFrom("session")
+      .select("expiresAt")
+      .where("token", "=", token)
+      .executeTakeFirstOrThrow();
     expect(new Date(refreshed.expiresAt as unknown as string).getTime()).toBeGreaterThan(Date.now() + 29.9 * day);
 
     // Expired: nobody, and the row is gone.
-    await t.db.updateTable("session").set({ expiresAt: at(Date.now() - 1_000) } as never).where("token", "=", token).execute();
+    await t.db
+      .updateTable("session")
+      .set({ expiresAt: at(Date.now() - 1_000) } as never)
+      .where("token", "=", token)
+      .execute();
     expect(await getSessionInfo(page(dave.cookie))).toBeNull();
     expect(await t.db.selectFrom("session").select("id").where("token", "=", token).executeTakeFirst()).toBeUndefined();
 

@@ -10,9 +10,11 @@ import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
 const UA = {
-  windows: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  windows:
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
   mac: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.1; rv:133.0) Gecko/20100101 Firefox/133.0",
-  iphone: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
+  iphone:
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
 };
 
 interface SignedIn {
@@ -43,10 +45,18 @@ describe.each(dialects)("active sessions on %s", (kind) => {
 
   /** A real sign-in through Better Auth's handler, from a given browser and address. */
   async function signIn(email: string, userAgent: string, ip: string): Promise<SignedIn> {
-    const response = await app.post("/sign-in/email", { email, password: PASSWORD }, { "user-agent": userAgent, "x-test-ip": ip });
+    const response = await app.post(
+      "/sign-in/email",
+      { email, password: PASSWORD },
+      { "user-agent": userAgent, "x-test-ip": ip },
+    );
     expect(response.status).toBe(200);
     const { token } = (await response.json()) as { token: string };
-    const row = await t.db.selectFrom("session").select(["id", "userId"]).where("token", "=", token).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom("session")
+      .select(["id", "userId"])
+      .where("token", "=", token)
+      .executeTakeFirstOrThrow();
     const cookie = response.headers
       .getSetCookie()
       .map((c) => c.split(";")[0])
@@ -59,7 +69,9 @@ describe.each(dialects)("active sessions on %s", (kind) => {
   }
 
   async function sessionIds(userId: string): Promise<string[]> {
-    return (await t.db.selectFrom("session").select("id").where("userId", "=", userId).orderBy("id").execute()).map((r) => r.id);
+    return (await t.db.selectFrom("session").select("id").where("userId", "=", userId).orderBy("id").execute()).map(
+      (r) => r.id,
+    );
   }
 
   async function insertExpiredSession(userId: string): Promise<string> {
@@ -68,13 +80,26 @@ describe.each(dialects)("active sessions on %s", (kind) => {
     const yesterday = new Date(Date.now() - 86_400_000);
     await t.db
       .insertInto("session")
-      .values({ id, token: `tok-${id}`, userId, expiresAt: authDate(t.db, yesterday), ipAddress: "198.51.100.7", userAgent: UA.iphone, createdAt: authDate(t.db, long), updatedAt: authDate(t.db, long) })
+      .values({
+        id,
+        token: `tok-${id}`,
+        userId,
+        expiresAt: authDate(t.db, yesterday),
+        ipAddress: "198.51.100.7",
+        userAgent: UA.iphone,
+        createdAt: authDate(t.db, long),
+        updatedAt: authDate(t.db, long),
+      })
       .execute();
     return id;
   }
 
   function post(fields: Record<string, string>, origin = app.origin): Request {
-    return new Request(`${app.origin}/account`, { method: "POST", headers: { origin, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    return new Request(`${app.origin}/account`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+    });
   }
   const policy = () => [app.origin];
 
@@ -112,13 +137,22 @@ describe.each(dialects)("active sessions on %s", (kind) => {
     const before = { ada: await sessionIds(ada.userId), bob: await sessionIds(bob.userId) };
 
     for (const id of [bob.sessionId, "no-such-session", "", "x".repeat(500)]) {
-      const error = await endSession(t.db, ada.userId, id, { currentSessionId: ada.sessionId }).catch((e: unknown) => e);
-      expect(isDomainError(error) && { status: error.status, message: error.message }).toEqual({ status: 404, message: SESSION_MESSAGES.notFound });
+      const error = await endSession(t.db, ada.userId, id, { currentSessionId: ada.sessionId }).catch(
+        (e: unknown) => e,
+      );
+      expect(isDomainError(error) && { status: error.status, message: error.message }).toEqual({
+        status: 404,
+        message: SESSION_MESSAGES.notFound,
+      });
     }
     const form = new FormData();
     form.set("intent", "end-session");
     form.set("sessionId", bob.sessionId);
-    expect(await sessionFormAction(t.db, post({}), ada, form, policy())).toEqual({ status: 404, ok: false, message: SESSION_MESSAGES.notFound });
+    expect(await sessionFormAction(t.db, post({}), ada, form, policy())).toEqual({
+      status: 404,
+      ok: false,
+      message: SESSION_MESSAGES.notFound,
+    });
 
     expect(await sessionIds(ada.userId)).toEqual(before.ada);
     expect(await sessionIds(bob.userId)).toEqual(before.bob);
@@ -132,14 +166,22 @@ describe.each(dialects)("active sessions on %s", (kind) => {
     const form = new FormData();
     form.set("intent", "end-session");
     form.set("sessionId", there.sessionId);
-    expect(await sessionFormAction(t.db, post({}, "https://evil.example"), here, form, policy())).toEqual({ status: 403, ok: false, message: PRIVACY_MESSAGES.untrustedOrigin });
+    expect(await sessionFormAction(t.db, post({}, "https://evil.example"), here, form, policy())).toEqual({
+      status: 403,
+      ok: false,
+      message: PRIVACY_MESSAGES.untrustedOrigin,
+    });
     const others = new FormData();
     others.set("intent", "end-other-sessions");
     expect((await sessionFormAction(t.db, post({}, "null"), here, others, policy())).status).toBe(403);
     const self = new FormData();
     self.set("intent", "end-session");
     self.set("sessionId", here.sessionId);
-    expect(await sessionFormAction(t.db, post({}), here, self, policy())).toEqual({ status: 400, ok: false, message: SESSION_MESSAGES.current });
+    expect(await sessionFormAction(t.db, post({}), here, self, policy())).toEqual({
+      status: 400,
+      ok: false,
+      message: SESSION_MESSAGES.current,
+    });
     expect((await sessionIds(here.userId)).length).toBe(2);
     expect(await stillSignedIn(there)).toBe(true);
   });
@@ -152,11 +194,18 @@ describe.each(dialects)("active sessions on %s", (kind) => {
     const form = new FormData();
     form.set("intent", "end-session");
     form.set("sessionId", phone.sessionId);
-    expect(await sessionFormAction(t.db, post({}), here, form, policy())).toEqual({ status: 200, ok: true, message: SESSION_MESSAGES.ended("Safari on iPhone") });
+    expect(await sessionFormAction(t.db, post({}), here, form, policy())).toEqual({
+      status: 200,
+      ok: true,
+      message: SESSION_MESSAGES.ended("Safari on iPhone"),
+    });
     expect(await stillSignedIn(phone)).toBe(false);
     expect(await stillSignedIn(here)).toBe(true);
     expect(await stillSignedIn(tablet)).toBe(true);
-    expect((await listSessions(t.db, here.userId, here.sessionId)).map((s) => s.id)).toEqual([here.sessionId, tablet.sessionId]);
+    expect((await listSessions(t.db, here.userId, here.sessionId)).map((s) => s.id)).toEqual([
+      here.sessionId,
+      tablet.sessionId,
+    ]);
     // Again: it's gone already.
     expect((await sessionFormAction(t.db, post({}), here, form, policy())).status).toBe(404);
   });
@@ -178,7 +227,11 @@ describe.each(dialects)("active sessions on %s", (kind) => {
 
     const form = new FormData();
     form.set("intent", "end-other-sessions");
-    expect(await sessionFormAction(t.db, post({}), here, form, policy())).toEqual({ status: 200, ok: true, message: SESSION_MESSAGES.noOthers });
+    expect(await sessionFormAction(t.db, post({}), here, form, policy())).toEqual({
+      status: 200,
+      ok: true,
+      message: SESSION_MESSAGES.noOthers,
+    });
     expect(await sessionIds(here.userId)).toEqual([here.sessionId]);
   });
 });

@@ -3,14 +3,28 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutSchema, type CheckoutInput } from "../../app/lib/checkout-schema.ts";
 import { MAX_LINE_QUANTITY, UK_FLAT_SHIPPING_CENTS } from "../../app/lib/order-rules.ts";
 import { applyCartAction } from "../../server/cart/actions.ts";
-import { acknowledgePrices, addToCart, cartCount, getCart, mergeCarts, removeFromCart, setCartQuantity } from "../../server/cart/cart.ts";
+import {
+  acknowledgePrices,
+  addToCart,
+  cartCount,
+  getCart,
+  mergeCarts,
+  removeFromCart,
+  setCartQuantity,
+} from "../../server/cart/cart.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { DomainError } from "../../server/errors.ts";
 import { checkoutPreview } from "../../server/orders/checkout.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { getOrderByAccessToken, getOrderForUser, listOrdersForUser } from "../../server/orders/queries.ts";
 import { applyWishlistAction } from "../../server/wishlist/actions.ts";
-import { addToWishlist, getWishlist, mergeWishlists, toggleWishlist, wishlistProductIds } from "../../server/wishlist/wishlist.ts";
+import {
+  addToWishlist,
+  getWishlist,
+  mergeWishlists,
+  toggleWishlist,
+  wishlistProductIds,
+} from "../../server/wishlist/wishlist.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { net30Buyer } from "./trade-support.ts";
@@ -67,20 +81,45 @@ describe.each(dialects)("shopping on %s", (kind) => {
     const id = nextProduct++;
     if (id > 50) throw new Error("out of seeded products");
     const set: Record<string, number | null> = { stock_quantity: options.stock };
-    if (options.priceCents != null) Object.assign(set, { price_cents: options.priceCents, sale_price_cents: options.priceCents, discount_percent: null });
+    if (options.priceCents != null)
+      Object.assign(set, {
+        price_cents: options.priceCents,
+        sale_price_cents: options.priceCents,
+        discount_percent: null,
+      });
     await t.db.updateTable("products").set(set).where("id", "=", id).execute();
     const p = await t.db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     return { ...p, colorList: JSON.parse(p.colors) as string[] };
   }
-  const stockOf = async (id: number) => (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", id).executeTakeFirstOrThrow()).stock_quantity;
-  const setPrice = (id: number, cents: number) => t.db.updateTable("products").set({ price_cents: cents, sale_price_cents: cents, discount_percent: null }).where("id", "=", id).execute();
-  const cartRows = (owner: string) => t.db.selectFrom("cart_items").selectAll().where("owner", "=", owner).orderBy("product_id").execute();
+  const stockOf = async (id: number) =>
+    (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", id).executeTakeFirstOrThrow())
+      .stock_quantity;
+  const setPrice = (id: number, cents: number) =>
+    t.db
+      .updateTable("products")
+      .set({ price_cents: cents, sale_price_cents: cents, discount_percent: null })
+      .where("id", "=", id)
+      .execute();
+  const cartRows = (owner: string) =>
+    t.db.selectFrom("cart_items").selectAll().where("owner", "=", owner).orderBy("product_id").execute();
   /** The stored order row, with what the order pages leave out (tokens, account, payment bookkeeping). */
-  const orderRecord = (number: string) => t.db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirstOrThrow();
+  const orderRecord = (number: string) =>
+    t.db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirstOrThrow();
   const lineProductIds = async (number: string) =>
-    (await t.db.selectFrom("order_lines").innerJoin("orders", "orders.id", "order_lines.order_id").select("order_lines.product_id").where("orders.number", "=", number).orderBy("order_lines.id").execute()).map((l) => l.product_id);
+    (
+      await t.db
+        .selectFrom("order_lines")
+        .innerJoin("orders", "orders.id", "order_lines.order_id")
+        .select("order_lines.product_id")
+        .where("orders.number", "=", number)
+        .orderBy("order_lines.id")
+        .execute()
+    ).map((l) => l.product_id);
   async function count(table: "orders" | "order_lines" | "mail_queue" | "cart_items" | "wishlist_items") {
-    const row = await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -96,11 +135,24 @@ describe.each(dialects)("shopping on %s", (kind) => {
     it("addToCart caps the line at the stock and says so", async () => {
       const p = await freshProduct({ stock: 3 });
       const owner = guest();
-      expect(await addToCart(t.db, owner, { productId: p.id, quantity: 2 })).toMatchObject({ quantity: 2, capped: false, stock: 3 });
-      expect(await addToCart(t.db, owner, { productId: p.id, quantity: 5 })).toMatchObject({ quantity: 3, capped: true, stock: 3 });
+      expect(await addToCart(t.db, owner, { productId: p.id, quantity: 2 })).toMatchObject({
+        quantity: 2,
+        capped: false,
+        stock: 3,
+      });
+      expect(await addToCart(t.db, owner, { productId: p.id, quantity: 5 })).toMatchObject({
+        quantity: 3,
+        capped: true,
+        stock: 3,
+      });
       const rows = await cartRows(owner);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ product_id: p.id, quantity: 3, color: p.colorList[0], seen_price_cents: p.sale_price_cents });
+      expect(rows[0]).toMatchObject({
+        product_id: p.id,
+        quantity: 3,
+        color: p.colorList[0],
+        seen_price_cents: p.sale_price_cents,
+      });
       expect(await cartCount(t.db, owner)).toBe(3);
     });
 
@@ -110,8 +162,19 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const [first, second = first] = p.colorList;
       await addToCart(t.db, owner, { productId: p.id, quantity: 1, color: first });
       await addToCart(t.db, owner, { productId: p.id, quantity: 2, color: second });
-      expect((await cartRows(owner)).map((r) => [r.color, r.quantity]).sort()).toEqual(first === second ? [[first, 3]] : [[first, 1], [second, 2]].sort());
-      await domainError(addToCart(t.db, owner, { productId: p.id, quantity: 1, color: "Invisible Ultraviolet" }), "UNKNOWN_COLOR", 400);
+      expect((await cartRows(owner)).map((r) => [r.color, r.quantity]).sort()).toEqual(
+        first === second
+          ? [[first, 3]]
+          : [
+              [first, 1],
+              [second, 2],
+            ].sort(),
+      );
+      await domainError(
+        addToCart(t.db, owner, { productId: p.id, quantity: 1, color: "Invisible Ultraviolet" }),
+        "UNKNOWN_COLOR",
+        400,
+      );
       const gone = await freshProduct({ stock: 0 });
       await domainError(addToCart(t.db, owner, { productId: gone.id, quantity: 1 }), "OUT_OF_STOCK", 409);
       await domainError(addToCart(t.db, owner, { productId: 987_654, quantity: 1 }), "UNKNOWN_PRODUCT", 404);
@@ -200,7 +263,8 @@ describe.each(dialects)("shopping on %s", (kind) => {
     it("sequential adds from several requests all count", async () => {
       const p = await freshProduct({ stock: 100 });
       const owner = guest();
-      for (let i = 0; i < 4; i++) await applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity: "1" }));
+      for (let i = 0; i < 4; i++)
+        await applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity: "1" }));
       expect((await cartRows(owner)).map((r) => r.quantity)).toEqual([4]);
     });
 
@@ -217,7 +281,9 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const p = await freshProduct({ stock: 100 });
       for (let round = 0; round < 5; round++) {
         const fresh = guest();
-        const first = await Promise.allSettled([1, 2].map(() => addToCart(t.db, fresh, { productId: p.id, quantity: 1 })));
+        const first = await Promise.allSettled(
+          [1, 2].map(() => addToCart(t.db, fresh, { productId: p.id, quantity: 1 })),
+        );
         expect(first.map((r) => (r.status === "fulfilled" ? "ok" : String(r.reason)))).toEqual(["ok", "ok"]);
         expect((await cartRows(fresh)).map((r) => r.quantity)).toEqual([2]);
         await Promise.all([1, 2, 3].map(() => addToCart(t.db, fresh, { productId: p.id, quantity: 1 })));
@@ -230,14 +296,24 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const owner = guest();
       await applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity: "60" }));
       expect((await cartRows(owner)).map((r) => r.quantity)).toEqual([60]);
-      const topUp = await applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity: "30" }));
+      const topUp = await applyCartAction(
+        t.db,
+        owner,
+        form({ intent: "add", productId: String(p.id), quantity: "30" }),
+      );
       expect(topUp.message).toMatch(/your cart now has 80, all we have in stock/);
       expect((await cartRows(owner)).map((r) => r.quantity)).toEqual([80]);
       // With more in stock than one line may hold, the line stops at MAX_LINE_QUANTITY and says so.
       const plenty = await freshProduct({ stock: 1_500 });
       await applyCartAction(t.db, owner, form({ intent: "add", productId: String(plenty.id), quantity: "60" }));
-      const capped = await applyCartAction(t.db, owner, form({ intent: "add", productId: String(plenty.id), quantity: "60" }));
-      expect(capped.message).toMatch(new RegExp(`your cart now has ${MAX_LINE_QUANTITY}, the most of one item a single order can take`));
+      const capped = await applyCartAction(
+        t.db,
+        owner,
+        form({ intent: "add", productId: String(plenty.id), quantity: "60" }),
+      );
+      expect(capped.message).toMatch(
+        new RegExp(`your cart now has ${MAX_LINE_QUANTITY}, the most of one item a single order can take`),
+      );
       expect((await cartRows(owner)).find((r) => r.product_id === plenty.id)?.quantity).toBe(MAX_LINE_QUANTITY);
     });
   });
@@ -250,7 +326,14 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(await toggleWishlist(t.db, owner, p.id, color)).toBe(true);
       expect(await wishlistProductIds(t.db, owner)).toEqual([p.id]);
       const [line] = await getWishlist(t.db, owner);
-      expect(line).toMatchObject({ productId: p.id, title: p.title, color, stockQuantity: 5, unitPriceCents: p.price_cents, totalPriceCents: p.sale_price_cents });
+      expect(line).toMatchObject({
+        productId: p.id,
+        title: p.title,
+        color,
+        stockQuantity: 5,
+        unitPriceCents: p.price_cents,
+        totalPriceCents: p.sale_price_cents,
+      });
       await addToWishlist(t.db, owner, p.id, "No such color");
       expect(await getWishlist(t.db, owner)).toHaveLength(1);
       expect((await getWishlist(t.db, owner))[0].color).toBe(p.colorList[0]);
@@ -270,7 +353,9 @@ describe.each(dialects)("shopping on %s", (kind) => {
       await toggleWishlist(t.db, to, b.id);
       await toggleWishlist(t.db, to, c.id);
       await mergeWishlists(t.db, from, to);
-      expect((await wishlistProductIds(t.db, to)).sort((x, y) => x - y)).toEqual([a.id, b.id, c.id].sort((x, y) => x - y));
+      expect((await wishlistProductIds(t.db, to)).sort((x, y) => x - y)).toEqual(
+        [a.id, b.id, c.id].sort((x, y) => x - y),
+      );
       expect(await wishlistProductIds(t.db, from)).toEqual([]);
     });
 
@@ -278,29 +363,67 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const p = await freshProduct({ stock: 5 });
       const owner = guest();
       await applyWishlistAction(t.db, owner, form({ intent: "toggle", productId: String(p.id) }));
-      const moved = await applyWishlistAction(t.db, owner, form({ intent: "to-cart", productId: String(p.id), color: p.colorList[0] }));
+      const moved = await applyWishlistAction(
+        t.db,
+        owner,
+        form({ intent: "to-cart", productId: String(p.id), color: p.colorList[0] }),
+      );
       expect(moved.message).toContain(p.title);
       expect((await cartRows(owner)).map((r) => [r.product_id, r.quantity])).toEqual([[p.id, 1]]);
       await applyWishlistAction(t.db, owner, form({ intent: "remove", productId: String(p.id) }));
       expect(await getWishlist(t.db, owner)).toEqual([]);
       for (const productId of ["abc", "0", "-1", "1.5", undefined]) {
-        await domainError(applyWishlistAction(t.db, owner, form({ intent: "toggle", productId })), "BAD_PRODUCT_ID", 400);
+        await domainError(
+          applyWishlistAction(t.db, owner, form({ intent: "toggle", productId })),
+          "BAD_PRODUCT_ID",
+          400,
+        );
       }
-      await domainError(applyWishlistAction(t.db, owner, form({ intent: "toggle", productId: "987654" })), "UNKNOWN_PRODUCT", 404);
-      await domainError(applyWishlistAction(t.db, owner, form({ intent: "explode", productId: String(p.id) })), "BAD_INTENT", 400);
+      await domainError(
+        applyWishlistAction(t.db, owner, form({ intent: "toggle", productId: "987654" })),
+        "UNKNOWN_PRODUCT",
+        404,
+      );
+      await domainError(
+        applyWishlistAction(t.db, owner, form({ intent: "explode", productId: String(p.id) })),
+        "BAD_INTENT",
+        400,
+      );
       expect(await getWishlist(t.db, owner)).toEqual([]);
     });
   });
 
   describe("bad input to the cart action (4xx with a message; nothing written)", () => {
     // Whole numbers above MAX_LINE_QUANTITY are not malformed: add clamps them, set refuses them (tests/integration/order-caps.test.ts).
-    const badQuantities = ["-1", "0", "1.5", "2.0", "1e3", "1000000", "99999999999999999999", "abc", "NaN", "Infinity", " ", "0x10"];
+    const badQuantities = [
+      "-1",
+      "0",
+      "1.5",
+      "2.0",
+      "1e3",
+      "1000000",
+      "99999999999999999999",
+      "abc",
+      "NaN",
+      "Infinity",
+      " ",
+      "0x10",
+    ];
 
     it.each(badQuantities)("add with quantity %j is refused and writes nothing", async (quantity) => {
-      const p = await t.db.selectFrom("products").select("id").where("stock_quantity", ">", 0).orderBy("id", "desc").executeTakeFirstOrThrow();
+      const p = await t.db
+        .selectFrom("products")
+        .select("id")
+        .where("stock_quantity", ">", 0)
+        .orderBy("id", "desc")
+        .executeTakeFirstOrThrow();
       const owner = guest();
       const before = await count("cart_items");
-      const error = await domainError(applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity })), "BAD_QUANTITY", 400);
+      const error = await domainError(
+        applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity })),
+        "BAD_QUANTITY",
+        400,
+      );
       expect(error.message).toBe("Quantity must be a whole number of at least 1.");
       expect(await cartRows(owner)).toEqual([]);
       expect(await count("cart_items")).toBe(before);
@@ -311,11 +434,27 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const owner = guest();
       await applyCartAction(t.db, owner, form({ intent: "add", productId: String(p.id), quantity: "2" }));
       for (const quantity of [...badQuantities, "", undefined]) {
-        await domainError(applyCartAction(t.db, owner, form({ intent: "set", productId: String(p.id), color: p.colorList[0], quantity })), "BAD_QUANTITY", 400);
+        await domainError(
+          applyCartAction(
+            t.db,
+            owner,
+            form({ intent: "set", productId: String(p.id), color: p.colorList[0], quantity }),
+          ),
+          "BAD_QUANTITY",
+          400,
+        );
       }
       expect((await cartRows(owner)).map((r) => r.quantity)).toEqual([2]);
       // A quantity above the stock is a 409 with a message, and also writes nothing.
-      await domainError(applyCartAction(t.db, owner, form({ intent: "set", productId: String(p.id), color: p.colorList[0], quantity: "51" })), "NOT_ENOUGH_STOCK", 409);
+      await domainError(
+        applyCartAction(
+          t.db,
+          owner,
+          form({ intent: "set", productId: String(p.id), color: p.colorList[0], quantity: "51" }),
+        ),
+        "NOT_ENOUGH_STOCK",
+        409,
+      );
       expect((await cartRows(owner)).map((r) => r.quantity)).toEqual([2]);
     });
 
@@ -343,7 +482,11 @@ describe.each(dialects)("shopping on %s", (kind) => {
 
     it("an unknown intent is refused", async () => {
       const owner = guest();
-      await domainError(applyCartAction(t.db, owner, form({ intent: "steal", productId: "1", quantity: "1" })), "BAD_INTENT", 400);
+      await domainError(
+        applyCartAction(t.db, owner, form({ intent: "steal", productId: "1", quantity: "1" })),
+        "BAD_INTENT",
+        400,
+      );
       expect(await cartRows(owner)).toEqual([]);
     });
 
@@ -353,7 +496,18 @@ describe.each(dialects)("shopping on %s", (kind) => {
       await applyCartAction(
         t.db,
         owner,
-        form({ intent: "add", productId: String(p.id), quantity: "2", price: "0.01", priceCents: "1", unitPriceCents: "1", unit_price: "0", sale_price_cents: "1", seen_price_cents: "1", total: "0" }),
+        form({
+          intent: "add",
+          productId: String(p.id),
+          quantity: "2",
+          price: "0.01",
+          priceCents: "1",
+          unitPriceCents: "1",
+          unit_price: "0",
+          sale_price_cents: "1",
+          seen_price_cents: "1",
+          total: "0",
+        }),
       );
       const [row] = await cartRows(owner);
       expect(row.seen_price_cents).toBe(4_321);
@@ -398,8 +552,21 @@ describe.each(dialects)("shopping on %s", (kind) => {
         tax_cents: 0,
         total_cents: 2 * 5_500 + 3 * 1_250 + UK_FLAT_SHIPPING_CENTS,
       });
-      expect(await orderRecord(placed.number)).toMatchObject({ user_id: null, payment_status: "due_on_delivery", checkout_token: input.checkoutToken, access_token: placed.accessToken });
-      expect(order!.lines.map((l) => ({ color: l.color, quantity: l.quantity, unit: l.unit_price_cents, total: l.line_total_cents, title: l.title }))).toEqual([
+      expect(await orderRecord(placed.number)).toMatchObject({
+        user_id: null,
+        payment_status: "due_on_delivery",
+        checkout_token: input.checkoutToken,
+        access_token: placed.accessToken,
+      });
+      expect(
+        order!.lines.map((l) => ({
+          color: l.color,
+          quantity: l.quantity,
+          unit: l.unit_price_cents,
+          total: l.line_total_cents,
+          title: l.title,
+        })),
+      ).toEqual([
         { color: a.colorList[0], quantity: 2, unit: 5_500, total: 11_000, title: a.title },
         { color: b.colorList.at(-1), quantity: 3, unit: 1_250, total: 3_750, title: b.title },
       ]);
@@ -409,7 +576,11 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(await cartRows(owner)).toEqual([]);
 
       expect(await count("mail_queue")).toBe(mailBefore + 1);
-      const mail = await t.db.selectFrom("mail_queue").selectAll().where("to_address", "=", input.email).executeTakeFirstOrThrow();
+      const mail = await t.db
+        .selectFrom("mail_queue")
+        .selectAll()
+        .where("to_address", "=", input.email)
+        .executeTakeFirstOrThrow();
       expect(mail.status).toBe("queued");
       expect(mail.subject).toBe(`Confirm your ToolHub Wholesale order ${placed.number}`);
       expect(mail.text_body).toContain(`${SITE}/orders/${placed.accessToken}?confirm=`);
@@ -426,37 +597,77 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const input = checkout();
       const placed = await placeOrder(t.db, { owner, userId: uid, checkout: input, siteUrl: SITE });
       const order = await getOrderForUser(t.db, placed.number, uid);
-      expect(order).toMatchObject({ subtotal_cents: 12_001, member_discount_cents: 600, shipping_cents: 0, total_cents: 11_401 });
+      expect(order).toMatchObject({
+        subtotal_cents: 12_001,
+        member_discount_cents: 600,
+        shipping_cents: 0,
+        total_cents: 11_401,
+      });
       expect(await orderRecord(placed.number)).toMatchObject({ user_id: uid });
       expect(await getOrderForUser(t.db, placed.number, userId())).toBeNull();
       expect(await getOrderForUser(t.db, "TH-NOTANORDER", uid)).toBeNull();
-      expect((await listOrdersForUser(t.db, uid)).map((o) => [o.number, o.status])).toEqual([[placed.number, "placed"]]);
+      expect((await listOrdersForUser(t.db, uid)).map((o) => [o.number, o.status])).toEqual([
+        [placed.number, "placed"],
+      ]);
       expect(await listOrdersForUser(t.db, userId())).toEqual([]);
       expect(await getOrderByAccessToken(t.db, "x".repeat(32))).toBeNull();
-      const mail = await t.db.selectFrom("mail_queue").select("text_body").where("to_address", "=", input.email).executeTakeFirstOrThrow();
+      const mail = await t.db
+        .selectFrom("mail_queue")
+        .select("text_body")
+        .where("to_address", "=", input.email)
+        .executeTakeFirstOrThrow();
       expect(mail.text_body).toContain(`${SITE}/account/orders/${placed.number}`);
     });
 
     it("invoices on net 30 only a company with net-30 terms, recording its name and EIN; a guest or a plain member is refused", async () => {
       const p = await freshProduct({ stock: 10 });
       const member = userId();
-      for (const [owner, who] of [[guest(), null], [`u:${member}`, member]] as const) {
+      for (const [owner, who] of [
+        [guest(), null],
+        [`u:${member}`, member],
+      ] as const) {
         await addToCart(t.db, owner, { productId: p.id, quantity: 1 });
         const before = await count("orders");
-        await domainError(placeOrder(t.db, { owner, userId: who, checkout: checkout({ paymentMethod: "invoice-net30" }), siteUrl: SITE }), "NET30_NOT_OFFERED", 409);
+        await domainError(
+          placeOrder(t.db, {
+            owner,
+            userId: who,
+            checkout: checkout({ paymentMethod: "invoice-net30" }),
+            siteUrl: SITE,
+          }),
+          "NET30_NOT_OFFERED",
+          409,
+        );
         expect(await count("orders")).toBe(before);
       }
       const buyer = await net30Buyer(t.db, { name: "Acme Tools LLC", taxId: "12-3456789" });
       const owner = `u:${buyer.userId}`;
       await addToCart(t.db, owner, { productId: p.id, quantity: 1 });
-      const placed = await placeOrder(t.db, { owner, userId: buyer.userId, checkout: checkout({ paymentMethod: "invoice-net30" }), siteUrl: SITE });
-      expect(await getOrderByAccessToken(t.db, placed.accessToken)).toMatchObject({ payment_method: "invoice-net30", status: "placed" });
-      expect(await orderRecord(placed.number)).toMatchObject({ payment_status: "invoiced_net30", business_name: "Acme Tools LLC", tax_number: "12-3456789", organization_id: buyer.organizationId });
+      const placed = await placeOrder(t.db, {
+        owner,
+        userId: buyer.userId,
+        checkout: checkout({ paymentMethod: "invoice-net30" }),
+        siteUrl: SITE,
+      });
+      expect(await getOrderByAccessToken(t.db, placed.accessToken)).toMatchObject({
+        payment_method: "invoice-net30",
+        status: "placed",
+      });
+      expect(await orderRecord(placed.number)).toMatchObject({
+        payment_status: "invoiced_net30",
+        business_name: "Acme Tools LLC",
+        tax_number: "12-3456789",
+        organization_id: buyer.organizationId,
+      });
     });
 
     it("refuses an empty cart", async () => {
       const before = await count("orders");
-      await domainError(placeOrder(t.db, { owner: guest(), userId: null, checkout: checkout(), siteUrl: SITE }), "EMPTY_CART", 409);
+      await domainError(
+        placeOrder(t.db, { owner: guest(), userId: null, checkout: checkout(), siteUrl: SITE }),
+        "EMPTY_CART",
+        409,
+      );
       expect(await count("orders")).toBe(before);
     });
 
@@ -465,8 +676,16 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const owner = guest();
       await addToCart(t.db, owner, { productId: p.id, quantity: 2 });
       const member = await checkoutPreview(t.db, owner, true);
-      expect(member.summaries.US).toMatchObject({ subtotalCents: 12_002, memberDiscountCents: 600, shippingCents: 0, totalCents: 11_402 });
-      expect(member.summaries.GB).toMatchObject({ shippingCents: UK_FLAT_SHIPPING_CENTS, totalCents: 11_402 + UK_FLAT_SHIPPING_CENTS });
+      expect(member.summaries.US).toMatchObject({
+        subtotalCents: 12_002,
+        memberDiscountCents: 600,
+        shippingCents: 0,
+        totalCents: 11_402,
+      });
+      expect(member.summaries.GB).toMatchObject({
+        shippingCents: UK_FLAT_SHIPPING_CENTS,
+        totalCents: 11_402 + UK_FLAT_SHIPPING_CENTS,
+      });
       expect((await checkoutPreview(t.db, owner, false)).summaries.US.memberDiscountCents).toBe(0);
       expect(checkout({ checkoutToken: member.checkoutToken }).checkoutToken).toBe(member.checkoutToken);
       expect(member.checkoutToken).not.toBe((await checkoutPreview(t.db, owner, true)).checkoutToken);
@@ -484,7 +703,11 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const again = await placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE });
       expect(first.created).toBe(true);
       expect(again).toEqual({ number: first.number, accessToken: first.accessToken, created: false });
-      const orders = await t.db.selectFrom("orders").select("id").where("checkout_token", "=", input.checkoutToken).execute();
+      const orders = await t.db
+        .selectFrom("orders")
+        .select("id")
+        .where("checkout_token", "=", input.checkoutToken)
+        .execute();
       expect(orders).toHaveLength(1);
       expect(await stockOf(p.id)).toBe(8);
       expect((await cartRows(owner)).map((r) => r.quantity)).toEqual([1]);
@@ -511,7 +734,11 @@ describe.each(dialects)("shopping on %s", (kind) => {
       await placeOrder(t.db, { owner: `u:${uid}`, userId: uid, checkout: input, siteUrl: SITE });
       const other = userId();
       await addToCart(t.db, `u:${other}`, { productId: p.id, quantity: 1 });
-      await domainError(placeOrder(t.db, { owner: `u:${other}`, userId: other, checkout: input, siteUrl: SITE }), "CHECKOUT_TOKEN_USED", 409);
+      await domainError(
+        placeOrder(t.db, { owner: `u:${other}`, userId: other, checkout: input, siteUrl: SITE }),
+        "CHECKOUT_TOKEN_USED",
+        409,
+      );
       expect(await cartRows(`u:${other}`)).toHaveLength(1);
     });
 
@@ -527,11 +754,19 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const owner = guest();
       await addToCart(t.db, owner, { productId: p.id, quantity: 1 });
       const input = checkout();
-      const results = await Promise.allSettled([1, 2].map(() => placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE })));
-      const orders = await t.db.selectFrom("orders").select("number").where("checkout_token", "=", input.checkoutToken).execute();
+      const results = await Promise.allSettled(
+        [1, 2].map(() => placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE })),
+      );
+      const orders = await t.db
+        .selectFrom("orders")
+        .select("number")
+        .where("checkout_token", "=", input.checkoutToken)
+        .execute();
       expect(orders).toHaveLength(1);
       expect(await stockOf(p.id)).toBe(9);
-      expect(results.map((r) => (r.status === "fulfilled" ? r.value.number : `rejected: ${(r.reason as Error).message}`))).toEqual([orders[0].number, orders[0].number]);
+      expect(
+        results.map((r) => (r.status === "fulfilled" ? r.value.number : `rejected: ${(r.reason as Error).message}`)),
+      ).toEqual([orders[0].number, orders[0].number]);
     });
 
     it("two concurrent place-orders with the same token write exactly one order", async () => {
@@ -539,10 +774,14 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const owner = guest();
       await addToCart(t.db, owner, { productId: p.id, quantity: 1 });
       const input = checkout();
-      const results = await Promise.allSettled([1, 2, 3].map(() => placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE })));
+      const results = await Promise.allSettled(
+        [1, 2, 3].map(() => placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE })),
+      );
       expect(results.filter((r) => r.status === "fulfilled" && r.value.created)).toHaveLength(1);
       for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(DomainError);
-      expect(await t.db.selectFrom("orders").select("id").where("checkout_token", "=", input.checkoutToken).execute()).toHaveLength(1);
+      expect(
+        await t.db.selectFrom("orders").select("id").where("checkout_token", "=", input.checkoutToken).execute(),
+      ).toHaveLength(1);
       expect(await stockOf(p.id)).toBe(9);
     });
 
@@ -563,11 +802,15 @@ describe.each(dialects)("shopping on %s", (kind) => {
           await new Promise((r) => setTimeout(r, 1));
         }
       })();
-      const results = await Promise.allSettled(owners.map((owner) => placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE })));
+      const results = await Promise.allSettled(
+        owners.map((owner) => placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE })),
+      );
       racing = false;
       await watcher;
 
-      const won = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof placeOrder>>> => r.status === "fulfilled");
+      const won = results.filter(
+        (r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof placeOrder>>> => r.status === "fulfilled",
+      );
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
       expect(won).toHaveLength(5);
       expect(lost).toHaveLength(15);
@@ -582,7 +825,11 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(Math.min(...seen, 0)).toBeGreaterThanOrEqual(0);
       expect(seen.every((s) => s >= 0)).toBe(true);
       expect(await count("orders")).toBe(ordersBefore + 5);
-      const sold = await t.db.selectFrom("order_lines").select((eb) => eb.fn.sum<number>("quantity").as("n")).where("product_id", "=", p.id).executeTakeFirstOrThrow();
+      const sold = await t.db
+        .selectFrom("order_lines")
+        .select((eb) => eb.fn.sum<number>("quantity").as("n"))
+        .where("product_id", "=", p.id)
+        .executeTakeFirstOrThrow();
       expect(Number(sold.n)).toBe(5);
       expect(await count("mail_queue")).toBe(mailBefore + 5);
       // The winners' carts are empty; the losers keep theirs.
@@ -595,7 +842,9 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const owners = Array.from({ length: 8 }, guest);
       for (const owner of owners) await addToCart(t.db, owner, { productId: p.id, quantity: 2 });
       await t.db.updateTable("products").set({ stock_quantity: 5 }).where("id", "=", p.id).execute();
-      const results = await Promise.allSettled(owners.map((owner) => placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE })));
+      const results = await Promise.allSettled(
+        owners.map((owner) => placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE })),
+      );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
       expect(await stockOf(p.id)).toBe(1);
     });
@@ -604,12 +853,24 @@ describe.each(dialects)("shopping on %s", (kind) => {
       const product = await freshProduct({ stock: 10 });
       const owner = guest();
       await addToCart(t.db, owner, { productId: product.id, quantity: 2 });
-      await t.db.updateTable("products").set({ archived_at: new Date().toISOString() }).where("id", "=", product.id).execute();
+      await t.db
+        .updateTable("products")
+        .set({ archived_at: new Date().toISOString() })
+        .where("id", "=", product.id)
+        .execute();
       const cart = await getCart(t.db, owner);
-      expect(cart.lines[0]).toMatchObject({ productId: product.id, stockQuantity: 0, notice: "No longer sold — remove it to check out." });
+      expect(cart.lines[0]).toMatchObject({
+        productId: product.id,
+        stockQuantity: 0,
+        notice: "No longer sold — remove it to check out.",
+      });
       await domainError(addToCart(t.db, owner, { productId: product.id, quantity: 1 }), "UNKNOWN_PRODUCT", 404);
       const before = { orders: await count("orders"), mail: await count("mail_queue") };
-      const error = await domainError(placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE }), "NO_LONGER_SOLD", 409);
+      const error = await domainError(
+        placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE }),
+        "NO_LONGER_SOLD",
+        409,
+      );
       expect(error.message).toContain(product.title);
       expect({ orders: await count("orders"), mail: await count("mail_queue") }).toEqual(before);
       expect(await stockOf(product.id)).toBe(10);
@@ -624,16 +885,30 @@ describe.each(dialects)("shopping on %s", (kind) => {
       await new Promise((r) => setTimeout(r, 5));
       await addToCart(t.db, owner, { productId: scarce.id, quantity: 2 });
       await t.db.updateTable("products").set({ stock_quantity: 1 }).where("id", "=", scarce.id).execute();
-      const before = { orders: await count("orders"), lines: await count("order_lines"), mail: await count("mail_queue") };
+      const before = {
+        orders: await count("orders"),
+        lines: await count("order_lines"),
+        mail: await count("mail_queue"),
+      };
       const cartBefore = await cartRows(owner);
       const input = checkout();
 
-      const error = await domainError(placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE }), "OUT_OF_STOCK", 409);
+      const error = await domainError(
+        placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: SITE }),
+        "OUT_OF_STOCK",
+        409,
+      );
       expect(error.message).toContain(scarce.title);
       expect(error.message).not.toContain(plenty.title);
 
-      expect({ orders: await count("orders"), lines: await count("order_lines"), mail: await count("mail_queue") }).toEqual(before);
-      expect(await t.db.selectFrom("orders").select("id").where("checkout_token", "=", input.checkoutToken).execute()).toEqual([]);
+      expect({
+        orders: await count("orders"),
+        lines: await count("order_lines"),
+        mail: await count("mail_queue"),
+      }).toEqual(before);
+      expect(
+        await t.db.selectFrom("orders").select("id").where("checkout_token", "=", input.checkoutToken).execute(),
+      ).toEqual([]);
       expect(await cartRows(owner)).toEqual(cartBefore);
       expect(await stockOf(plenty.id)).toBe(10);
       expect(await stockOf(scarce.id)).toBe(1);
@@ -654,7 +929,11 @@ describe.each(dialects)("shopping on %s", (kind) => {
       await addToCart(t.db, owner, { productId: p.id, quantity: 2, color: p.colorList[1] });
       await t.db.updateTable("products").set({ stock_quantity: 3 }).where("id", "=", p.id).execute();
       const before = await count("orders");
-      const error = await domainError(placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE }), "OUT_OF_STOCK", 409);
+      const error = await domainError(
+        placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE }),
+        "OUT_OF_STOCK",
+        409,
+      );
       expect(error.message).toContain(p.title);
       expect(await count("orders")).toBe(before);
       expect(await stockOf(p.id)).toBe(3);
@@ -667,7 +946,11 @@ describe.each(dialects)("shopping on %s", (kind) => {
       await addToCart(t.db, owner, { productId: p.id, quantity: 1 });
       await t.db.updateTable("products").set({ stock_quantity: 0 }).where("id", "=", p.id).execute();
       const before = await count("orders");
-      await domainError(placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE }), "OUT_OF_STOCK", 409);
+      await domainError(
+        placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: SITE }),
+        "OUT_OF_STOCK",
+        409,
+      );
       expect(await count("orders")).toBe(before);
       expect(await stockOf(p.id)).toBe(0);
       expect(await cartRows(owner)).toHaveLength(1);

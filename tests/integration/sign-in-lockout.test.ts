@@ -29,7 +29,11 @@ const failures = (n: number) => Array<number>(n).fill(401);
 const refusals = (n: number) => Array<number>(n).fill(429);
 
 /** `shared`: the two app instances count together (Redis); in memory each process counts alone. */
-function lockoutSuite(label: string, env: () => Record<string, string>, options: { kinds?: typeof dialects; shared?: boolean } = {}) {
+function lockoutSuite(
+  label: string,
+  env: () => Record<string, string>,
+  options: { kinds?: typeof dialects; shared?: boolean } = {},
+) {
   const kinds = options.kinds ?? dialects;
   describe.each(kinds)(`password sign-in counts failures, not attempts (%s, ${label})`, (kind) => {
     let t: TestDb;
@@ -82,7 +86,9 @@ function lockoutSuite(label: string, env: () => Record<string, string>, options:
       const from = ip();
       for (let i = 0; i < LIMIT * 2; i++) {
         expect((await signIn(app, who, PASSWORD, from)).status).toBe(200);
-        expect((await app.post("/sign-in/email", { email: "not-an-email", password: WRONG }, { "x-test-ip": from })).status).toBe(400);
+        expect(
+          (await app.post("/sign-in/email", { email: "not-an-email", password: WRONG }, { "x-test-ip": from })).status,
+        ).toBe(400);
       }
       expect(await statuses(app, "not-an-email", WRONG, from, 1)).toEqual([400]);
       expect(await statuses(app, who, WRONG, from, LIMIT + 1)).toEqual([...failures(LIMIT), 429]);
@@ -113,8 +119,15 @@ function lockoutSuite(label: string, env: () => Record<string, string>, options:
       // The paused attempt did not use up that IP's own allowance.
       expect((await signIn(second(), who, PASSWORD, "203.0.113.77")).status).toBe(429);
 
-      expect((await app.post("/sign-in/magic-link", { email: who, callbackURL: "/" }, { "x-test-ip": "203.0.113.77" })).status).toBe(200);
-      const mail = await sql<{ text_body: string }>`select text_body from mail_queue where to_address = ${who} and subject like ${"%sign-in link%"} order by id desc`.execute(t.db);
+      expect(
+        (await app.post("/sign-in/magic-link", { email: who, callbackURL: "/" }, { "x-test-ip": "203.0.113.77" }))
+          .status,
+      ).toBe(200);
+      const mail = await sql<{
+        text_body: string;
+      }>`select text_body from mail_queue where to_address = ${who} and subject like ${"%sign-in link%"} order by id desc`.execute(
+        t.db,
+      );
       const link = /https?:\/\/\S+magic-link\/verify\S+/.exec(mail.rows[0].text_body)![0];
       const signedIn = await fetch(link, { redirect: "manual", headers: { "x-test-ip": "203.0.113.77" } });
       expect(signedIn.status).toBe(302);

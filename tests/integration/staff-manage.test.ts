@@ -9,7 +9,14 @@ import { buildAuthOptions } from "../../server/auth/auth.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 import { UNGUARDED } from "../../server/auth/sign-in-guard.ts";
 import { loadConfig } from "../../server/config.ts";
-import { changeStaffRole, inviteSchema, inviteStaff, listStaffForAdmin, removeStaffMember, resendInvite } from "../../server/staff/manage.ts";
+import {
+  changeStaffRole,
+  inviteSchema,
+  inviteStaff,
+  listStaffForAdmin,
+  removeStaffMember,
+  resendInvite,
+} from "../../server/staff/manage.ts";
 import { addStaff } from "../../server/staff/staff.ts";
 import { OPERATOR } from "../../server/staff/cli.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
@@ -20,7 +27,11 @@ const cfg = loadConfig({ SITE_URL: SITE, NODE_ENV: "test", AUTH_SECRET: "integra
 
 describe("the invitation form's schema", () => {
   it("normalises the email and refuses bad fields with a message each", () => {
-    expect(inviteSchema.parse({ email: " New@Example.COM ", name: "Nia", role: "staff" })).toEqual({ email: "new@example.com", name: "Nia", role: "staff" });
+    expect(inviteSchema.parse({ email: " New@Example.COM ", name: "Nia", role: "staff" })).toEqual({
+      email: "new@example.com",
+      name: "Nia",
+      role: "staff",
+    });
     const bad = inviteSchema.safeParse({ email: "nope", name: "", role: "owner" });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((i) => i.path[0]).sort()).toEqual(["email", "name", "role"]);
@@ -36,29 +47,60 @@ describe.each(dialects)("managing staff on %s", (kind) => {
     t = await freshDb(kind);
     await migrateAuth(t.db, cfg);
     auth = betterAuth(buildAuthOptions(t.db, cfg, UNGUARDED)) as never;
-    const created = await addStaff(t.db, auth as never, { email: "boss@example.com", password: PASSWORD, role: "admin" }, { actor: OPERATOR, siteUrl: SITE });
+    const created = await addStaff(
+      t.db,
+      auth as never,
+      { email: "boss@example.com", password: PASSWORD, role: "admin" },
+      { actor: OPERATOR, siteUrl: SITE },
+    );
     admin = { userId: created.userId, name: "Boss" };
   });
   afterAll(async () => {
     await t?.drop();
   });
 
-  const mails = (to: string) => t.db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", to).orderBy("id").execute();
-  const audit = (objectId: string) => t.db.selectFrom("audit_log").select(["action", "actor_id", "before", "after"]).where("object_id", "=", objectId).orderBy("id").execute();
+  const mails = (to: string) =>
+    t.db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", to).orderBy("id").execute();
+  const audit = (objectId: string) =>
+    t.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_id", "before", "after"])
+      .where("object_id", "=", objectId)
+      .orderBy("id")
+      .execute();
 
   it("invites a new person: an account without a password, the staff role, a set-password link that works, an audit row", async () => {
-    const { userId, created } = await inviteStaff(t.db, auth as never, admin, { email: "nia@example.com", name: "Nia", role: "staff" }, SITE);
+    const { userId, created } = await inviteStaff(
+      t.db,
+      auth as never,
+      admin,
+      { email: "nia@example.com", name: "Nia", role: "staff" },
+      SITE,
+    );
     expect(created).toBe(true);
     const [mail] = await mails("nia@example.com");
-    expect(mail!.subject).toBe("You're invited to the ToolHub Wholesale back office");
-    const token = /\/reset-password\?token=([\w-]+)/.exec(mail!.text_body)?.[1];
+    expect(mail.subject).toBe("You're invited to the ToolHub Wholesale back office");
+    const token = /\/reset-password\?token=([\w-]+)/.exec(mail.text_body)?.[1];
     expect(token).toBeTruthy();
-    expect((await listStaffForAdmin(t.db)).find((m) => m.id === userId)).toMatchObject({ role: "staff", pending: true, twoFactorEnabled: false });
-    expect(await audit(userId)).toEqual([{ action: "staff.invite", actor_id: admin.userId, before: null, after: JSON.stringify({ email: "nia@example.com", name: "Nia", role: "staff" }) }]);
+    expect((await listStaffForAdmin(t.db)).find((m) => m.id === userId)).toMatchObject({
+      role: "staff",
+      pending: true,
+      twoFactorEnabled: false,
+    });
+    expect(await audit(userId)).toEqual([
+      {
+        action: "staff.invite",
+        actor_id: admin.userId,
+        before: null,
+        after: JSON.stringify({ email: "nia@example.com", name: "Nia", role: "staff" }),
+      },
+    ]);
 
     await auth.api.resetPassword({ body: { token: token!, newPassword: "Another-Sturdy-Pass-7" } });
     expect((await listStaffForAdmin(t.db)).find((m) => m.id === userId)!.pending).toBe(false);
-    const signedIn = await auth.api.signInEmail({ body: { email: "nia@example.com", password: "Another-Sturdy-Pass-7" } });
+    const signedIn = await auth.api.signInEmail({
+      body: { email: "nia@example.com", password: "Another-Sturdy-Pass-7" },
+    });
     expect(signedIn.user.id).toBe(userId);
     await expect(resendInvite(t.db, auth as never, admin, userId, SITE)).rejects.toMatchObject({ code: "NOT_PENDING" });
   });
@@ -66,41 +108,80 @@ describe.each(dialects)("managing staff on %s", (kind) => {
   it("promotes an existing customer and tells them; refuses someone already on the staff list", async () => {
     await auth.api.signUpEmail({ body: { email: "cust@example.com", password: PASSWORD, name: "Cust" } });
     // A verified address keeps its password (an unverified one is covered in staff-membership.test.ts).
-    await t.db.updateTable("user").set({ emailVerified: kind === "postgres" ? true : 1 }).where("email", "=", "cust@example.com").execute();
-    const { userId, created, outcome } = await inviteStaff(t.db, auth as never, admin, { email: "cust@example.com", name: "Cust", role: "admin" }, SITE);
+    await t.db
+      .updateTable("user")
+      .set({ emailVerified: kind === "postgres" ? true : 1 })
+      .where("email", "=", "cust@example.com")
+      .execute();
+    const { userId, created, outcome } = await inviteStaff(
+      t.db,
+      auth as never,
+      admin,
+      { email: "cust@example.com", name: "Cust", role: "admin" },
+      SITE,
+    );
     expect(created).toBe(false);
     expect(outcome).toBe("promoted");
-    expect((await mails("cust@example.com")).map((m) => m.subject)).toContain("You now have access to the ToolHub Wholesale back office");
+    expect((await mails("cust@example.com")).map((m) => m.subject)).toContain(
+      "You now have access to the ToolHub Wholesale back office",
+    );
     expect((await audit(userId)).map((a) => a.action)).toEqual(["staff.promote"]);
-    await expect(inviteStaff(t.db, auth as never, admin, { email: "cust@example.com", name: "Cust", role: "staff" }, SITE)).rejects.toMatchObject({ code: "ALREADY_STAFF", status: 409 });
+    await expect(
+      inviteStaff(t.db, auth as never, admin, { email: "cust@example.com", name: "Cust", role: "staff" }, SITE),
+    ).rejects.toMatchObject({ code: "ALREADY_STAFF", status: 409 });
   });
 
   it("changes roles with an audit row, refuses unknown roles and people, and keeps the last admin", async () => {
-    const { userId } = await inviteStaff(t.db, auth as never, admin, { email: "role@example.com", name: "Ro", role: "staff" }, SITE);
+    const { userId } = await inviteStaff(
+      t.db,
+      auth as never,
+      admin,
+      { email: "role@example.com", name: "Ro", role: "staff" },
+      SITE,
+    );
     await changeStaffRole(t.db, admin, userId, "admin");
-    expect((await audit(userId)).at(-1)).toMatchObject({ action: "staff.set-role", before: '{"role":"staff"}', after: '{"role":"admin"}' });
+    expect((await audit(userId)).at(-1)).toMatchObject({
+      action: "staff.set-role",
+      before: '{"role":"staff"}',
+      after: '{"role":"admin"}',
+    });
     await expect(changeStaffRole(t.db, admin, userId, "owner")).rejects.toMatchObject({ status: 400 });
     await expect(changeStaffRole(t.db, admin, "no-such-user", "staff")).rejects.toMatchObject({ status: 404 });
 
     // Demote every admin but one; the last one stays.
     const admins = (await listStaffForAdmin(t.db)).filter((m) => m.role === "admin" && m.id !== admin.userId);
     for (const a of admins) await changeStaffRole(t.db, admin, a.id, "staff");
-    const before = await t.db.selectFrom("audit_log").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom("audit_log")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     await expect(changeStaffRole(t.db, admin, admin.userId, "staff")).rejects.toMatchObject({ code: "LAST_ADMIN" });
     await expect(removeStaffMember(t.db, admin, admin.userId)).rejects.toMatchObject({ code: "LAST_ADMIN" });
-    const after = await t.db.selectFrom("audit_log").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom("audit_log")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
   it("removes someone: customer again, every session ended, an audit row", async () => {
-    await addStaff(t.db, auth as never, { email: "gone@example.com", password: PASSWORD, role: "staff" }, { actor: OPERATOR, siteUrl: SITE });
+    await addStaff(
+      t.db,
+      auth as never,
+      { email: "gone@example.com", password: PASSWORD, role: "staff" },
+      { actor: OPERATOR, siteUrl: SITE },
+    );
     const session = await auth.api.signInEmail({ body: { email: "gone@example.com", password: PASSWORD } });
     const userId = session.user.id;
     await removeStaffMember(t.db, admin, userId);
     const user = await t.db.selectFrom("user").select("role").where("id", "=", userId).executeTakeFirstOrThrow();
     expect(user.role).toBe("customer");
     expect(await t.db.selectFrom("session").select("id").where("userId", "=", userId).execute()).toEqual([]);
-    expect((await audit(userId)).at(-1)).toMatchObject({ action: "staff.remove", before: '{"role":"staff"}', after: '{"role":"customer"}' });
+    expect((await audit(userId)).at(-1)).toMatchObject({
+      action: "staff.remove",
+      before: '{"role":"staff"}',
+      after: '{"role":"customer"}',
+    });
     await expect(removeStaffMember(t.db, admin, userId)).rejects.toMatchObject({ code: "NOT_STAFF", status: 404 });
   });
 });

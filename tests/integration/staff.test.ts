@@ -17,7 +17,11 @@ import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const PASSWORD = "Sturdy-Hammer-42";
-const cfg = loadConfig({ SITE_URL: "http://127.0.0.1:3999", NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+const cfg = loadConfig({
+  SITE_URL: "http://127.0.0.1:3999",
+  NODE_ENV: "test",
+  AUTH_SECRET: "integration-secret-0123456789abcdef0123",
+});
 
 describe("permission statements", () => {
   it("lets staff run the store but not manage staff; admins manage staff; customers nothing", () => {
@@ -46,11 +50,13 @@ describe.each(dialects)("staff accounts on %s", (kind) => {
     await t?.drop();
   });
 
-  const roleOf = async (email: string) => (await t.db.selectFrom("user").select("role").where("email", "=", email).executeTakeFirst())?.role;
+  const roleOf = async (email: string) =>
+    (await t.db.selectFrom("user").select("role").where("email", "=", email).executeTakeFirst())?.role;
 
   it("gives existing databases the admin plugin's columns at start-up", async () => {
     // A database migrated before the plugin: drop its columns, then migrate as start-up does.
-    for (const column of ["role", "banned", "banReason", "banExpires"]) await t.db.schema.alterTable("user").dropColumn(column).execute();
+    for (const column of ["role", "banned", "banReason", "banExpires"])
+      await t.db.schema.alterTable("user").dropColumn(column).execute();
     await t.db.schema.alterTable("session").dropColumn("impersonatedBy").execute();
     await migrateAuth(t.db, cfg);
     await sql`select "role", "banned", "banReason", "banExpires" from "user"`.execute(t.db);
@@ -58,10 +64,19 @@ describe.each(dialects)("staff accounts on %s", (kind) => {
   });
 
   it("creates an account with a hashed password and the role in user.role; new sign-ups are customers", async () => {
-    const outcome = await addStaff(t.db, auth(), { email: "Boss@Example.com", password: PASSWORD, role: "admin" }, change);
+    const outcome = await addStaff(
+      t.db,
+      auth(),
+      { email: "Boss@Example.com", password: PASSWORD, role: "admin" },
+      change,
+    );
     expect(outcome.kind).toBe("created");
     expect(await roleOf("boss@example.com")).toBe("admin");
-    const account = await t.db.selectFrom("account").select(["providerId", "password"]).where("userId", "=", outcome.userId).executeTakeFirstOrThrow();
+    const account = await t.db
+      .selectFrom("account")
+      .select(["providerId", "password"])
+      .where("userId", "=", outcome.userId)
+      .executeTakeFirstOrThrow();
     expect(account.providerId).toBe("credential");
     expect(account.password).toBeTruthy();
     expect(account.password).not.toContain(PASSWORD);
@@ -75,14 +90,35 @@ describe.each(dialects)("staff accounts on %s", (kind) => {
 
   it("promotes an existing account whose address is verified without touching its password, and lists staff", async () => {
     // Only a verified account keeps its password (an unverified one: staff-membership.test.ts).
-    await t.db.updateTable("user").set({ emailVerified: kind === "postgres" ? true : 1 }).where("email", "=", "shopper@example.com").execute();
-    const before = await t.db.selectFrom("account").innerJoin("user", "user.id", "account.userId").select("password").where("email", "=", "shopper@example.com").executeTakeFirstOrThrow();
-    const outcome = await addStaff(t.db, auth(), { email: "shopper@example.com", password: "Other-Password-77", role: "staff" }, change);
+    await t.db
+      .updateTable("user")
+      .set({ emailVerified: kind === "postgres" ? true : 1 })
+      .where("email", "=", "shopper@example.com")
+      .execute();
+    const before = await t.db
+      .selectFrom("account")
+      .innerJoin("user", "user.id", "account.userId")
+      .select("password")
+      .where("email", "=", "shopper@example.com")
+      .executeTakeFirstOrThrow();
+    const outcome = await addStaff(
+      t.db,
+      auth(),
+      { email: "shopper@example.com", password: "Other-Password-77", role: "staff" },
+      change,
+    );
     expect(outcome).toMatchObject({ kind: "promoted", previousRole: "customer" });
     expect(await roleOf("shopper@example.com")).toBe("staff");
-    const after = await t.db.selectFrom("account").innerJoin("user", "user.id", "account.userId").select("password").where("email", "=", "shopper@example.com").executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom("account")
+      .innerJoin("user", "user.id", "account.userId")
+      .select("password")
+      .where("email", "=", "shopper@example.com")
+      .executeTakeFirstOrThrow();
     expect(after.password).toBe(before.password);
-    expect((await addStaff(t.db, auth(), { email: "shopper@example.com", role: "staff" }, change)).kind).toBe("unchanged");
+    expect((await addStaff(t.db, auth(), { email: "shopper@example.com", role: "staff" }, change)).kind).toBe(
+      "unchanged",
+    );
 
     const staff = await listStaff(t.db);
     expect(staff.map((s) => [s.role, s.email])).toEqual([
@@ -97,15 +133,26 @@ describe.each(dialects)("staff accounts on %s", (kind) => {
     // The back office's removeStaffMember answers for a non-staff account (its code, NOT_STAFF).
     await expect(removeStaff(t.db, OPERATOR, "shopper@example.com")).rejects.toMatchObject({ code: "NOT_STAFF" });
     await expect(removeStaff(t.db, OPERATOR, "nobody@example.com")).rejects.toMatchObject({ code: "not_found" });
-    await expect(addStaff(t.db, auth(), { email: "new@example.com", role: "staff" }, change)).rejects.toMatchObject({ code: "password_required" });
-    await expect(addStaff(t.db, auth(), { email: "new@example.com", password: "123", role: "staff" }, change)).rejects.toMatchObject({ code: "invalid_password" });
+    await expect(addStaff(t.db, auth(), { email: "new@example.com", role: "staff" }, change)).rejects.toMatchObject({
+      code: "password_required",
+    });
+    await expect(
+      addStaff(t.db, auth(), { email: "new@example.com", password: "123", role: "staff" }, change),
+    ).rejects.toMatchObject({ code: "invalid_password" });
     expect(await roleOf("new@example.com")).toBeUndefined();
   });
 
   it("prints no password and masks listed addresses", async () => {
     const lines: string[] = [];
     const out = { line: (s: string) => lines.push(s), error: (s: string) => lines.push(s) };
-    expect(await runStaffCommand(t.db, cfg, parseStaffArgs(["add", "--email", "clerk@example.com", "--password", PASSWORD, "--role", "staff"]), out)).toBe(0);
+    expect(
+      await runStaffCommand(
+        t.db,
+        cfg,
+        parseStaffArgs(["add", "--email", "clerk@example.com", "--password", PASSWORD, "--role", "staff"]),
+        out,
+      ),
+    ).toBe(0);
     expect(await runStaffCommand(t.db, cfg, parseStaffArgs(["list"]), out)).toBe(0);
     expect(await runStaffCommand(t.db, cfg, parseStaffArgs(["remove", "--email=nobody@example.com"]), out)).toBe(1);
     const text = lines.join("\n");
@@ -116,26 +163,54 @@ describe.each(dialects)("staff accounts on %s", (kind) => {
 
   it("counts the dashboard's figures from the database", async () => {
     expect(await dashboardCounts(t.db)).toEqual({ ordersToday: 0, waitingToShip: 0, unansweredMessages: 0 });
-    await t.db.insertInto("contact_messages").values({ name: "Ada", email: "ada@example.com", subject: "Hi", message: "Hello", ip: null, created_at: new Date().toISOString() }).execute();
+    await t.db
+      .insertInto("contact_messages")
+      .values({
+        name: "Ada",
+        email: "ada@example.com",
+        subject: "Hi",
+        message: "Hello",
+        ip: null,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
     expect((await dashboardCounts(t.db)).unansweredMessages).toBe(1);
   });
 });
 
 describe("npm run staff (the command)", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "staff-cli-"));
-  const env = { ...process.env, SQLITE_PATH: path.join(dir, "store.db"), DATABASE_URL: "", AUTH_SECRET: "cli-secret-0123456789abcdef0123456789", REDIS_URL: "" };
-  const run = (...args: string[]) => spawnSync(process.execPath, [path.join(root, "server/staff/cli.ts"), ...args], { cwd: root, env, encoding: "utf8", timeout: 30_000 });
+  const env = {
+    ...process.env,
+    SQLITE_PATH: path.join(dir, "store.db"),
+    DATABASE_URL: "",
+    AUTH_SECRET: "cli-secret-0123456789abcdef0123456789",
+    REDIS_URL: "",
+  };
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(root, "server/staff/cli.ts"), ...args], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each([[[]], [["promote"]], [["add", "--email", "a@example.com"]], [["add", "--email", "a@example.com", "--role", "owner"]], [["add", "--role", "staff"]], [["remove"]], [["list", "--all"]], [["add", "--email"]]])(
-    "exits non-zero with the usage line for %j",
-    (args) => {
-      const result = run(...args);
-      expect(result.status).not.toBe(0);
-      expect(result.status).not.toBeNull();
-      expect(result.stderr).toContain(USAGE);
-    },
-  );
+  it.each([
+    [[]],
+    [["promote"]],
+    [["add", "--email", "a@example.com"]],
+    [["add", "--email", "a@example.com", "--role", "owner"]],
+    [["add", "--role", "staff"]],
+    [["remove"]],
+    [["list", "--all"]],
+    [["add", "--email"]],
+  ])("exits non-zero with the usage line for %j", (args) => {
+    const result = run(...args);
+    expect(result.status).not.toBe(0);
+    expect(result.status).not.toBeNull();
+    expect(result.stderr).toContain(USAGE);
+  });
 
   it("adds, lists and removes against the configured database; never the last admin", () => {
     const added = run("add", "--email", "owner@example.com", "--password", PASSWORD, "--role", "admin");

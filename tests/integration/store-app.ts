@@ -16,7 +16,12 @@ export interface StoreApp {
  * The real Express app over a test database and a stand-in build, on a free port: the process-wide
  * auth (and, with `shareDb`, database) that route modules reach are this database's, until close.
  */
-export async function serveStoreApp(db: Db, cfg: AppConfig, build: ServerBuild, options: { shareDb?: boolean } = {}): Promise<StoreApp> {
+export async function serveStoreApp(
+  db: Db,
+  cfg: AppConfig,
+  build: ServerBuild,
+  options: { shareDb?: boolean } = {},
+): Promise<StoreApp> {
   await migrateAuth(db, cfg);
   if (options.shareDb) useDbForTests(db);
   useAuthForTests(createAuth(db, cfg));

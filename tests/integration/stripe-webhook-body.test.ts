@@ -26,7 +26,13 @@ const session = (overrides: Record<string, unknown> = {}) => ({
   payment_intent: "pi_1",
   ...overrides,
 });
-const event = (type: string, object: unknown, id = "evt_shape_1") => ({ id, object: "event", type, created: 1_700_000_000, data: { object } });
+const event = (type: string, object: unknown, id = "evt_shape_1") => ({
+  id,
+  object: "event",
+  type,
+  created: 1_700_000_000,
+  data: { object },
+});
 
 describe.each(dialects)("Stripe webhook bodies that are no event on %s", (kind) => {
   let t: TestDb;
@@ -35,7 +41,12 @@ describe.each(dialects)("Stripe webhook bodies that are no event on %s", (kind) 
 
   beforeAll(async () => {
     t = await freshDb(kind);
-    const cfg = loadConfig({ NODE_ENV: "test", STRIPE_SECRET_KEY: "sk_test_shape", STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_URL: "http://127.0.0.1:9" });
+    const cfg = loadConfig({
+      NODE_ENV: "test",
+      STRIPE_SECRET_KEY: "sk_test_shape",
+      STRIPE_WEBHOOK_SECRET: SECRET,
+      STRIPE_API_URL: "http://127.0.0.1:9",
+    });
     const app = express();
     app.use(paymentRouter(t.db, cfg));
     server = app.listen(0, "127.0.0.1");
@@ -49,10 +60,25 @@ describe.each(dialects)("Stripe webhook bodies that are no event on %s", (kind) 
   });
 
   const deliver = async (body: string) => {
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": signPayload(body, SECRET) }, body });
-    return { status: response.status, body: (await response.json()) as { received: boolean; error?: string; outcome?: string } };
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": signPayload(body, SECRET) },
+      body,
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as { received: boolean; error?: string; outcome?: string },
+    };
   };
-  const storedEvents = async () => Number((await t.db.selectFrom("payment_events").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  const storedEvents = async () =>
+    Number(
+      (
+        await t.db
+          .selectFrom("payment_events")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it.each([
     ["null", "null"],
@@ -67,11 +93,26 @@ describe.each(dialects)("Stripe webhook bodies that are no event on %s", (kind) 
     ["data.object null", JSON.stringify(event("checkout.session.completed", null))],
     ["data.object a list", JSON.stringify(event("charge.refunded", []))],
     ["a session without an id", JSON.stringify(event("checkout.session.completed", { ...session(), id: undefined }))],
-    ["a session whose total is text", JSON.stringify(event("checkout.session.completed", session({ amount_total: "1234" })))],
-    ["a session whose metadata is a string", JSON.stringify(event("checkout.session.expired", session({ metadata: "TH-1" })))],
-    ["a session whose payment intent is a number", JSON.stringify(event("checkout.session.async_payment_failed", session({ payment_intent: 7 })))],
-    ["a charge without amount_refunded", JSON.stringify(event("charge.refunded", { id: "ch_1", payment_intent: "pi_1" }))],
-    ["a created time that is text", JSON.stringify({ ...event("checkout.session.completed", session()), created: "yesterday" })],
+    [
+      "a session whose total is text",
+      JSON.stringify(event("checkout.session.completed", session({ amount_total: "1234" }))),
+    ],
+    [
+      "a session whose metadata is a string",
+      JSON.stringify(event("checkout.session.expired", session({ metadata: "TH-1" }))),
+    ],
+    [
+      "a session whose payment intent is a number",
+      JSON.stringify(event("checkout.session.async_payment_failed", session({ payment_intent: 7 }))),
+    ],
+    [
+      "a charge without amount_refunded",
+      JSON.stringify(event("charge.refunded", { id: "ch_1", payment_intent: "pi_1" })),
+    ],
+    [
+      "a created time that is text",
+      JSON.stringify({ ...event("checkout.session.completed", session()), created: "yesterday" }),
+    ],
   ])("%s: 400 with the reason, nothing stored", async (_name, body) => {
     const reply = await deliver(body);
     expect(reply.status).toBe(400);
@@ -84,7 +125,9 @@ describe.each(dialects)("Stripe webhook bodies that are no event on %s", (kind) 
     const completed = await deliver(JSON.stringify(event("checkout.session.completed", session(), "evt_shape_ok")));
     expect(completed).toEqual({ status: 200, body: { received: true, outcome: "ignored" } });
     // A balance has no id; an event the store does not handle is recorded and answered 200.
-    const other = await deliver(JSON.stringify(event("balance.available", { object: "balance", available: [] }, "evt_shape_other")));
+    const other = await deliver(
+      JSON.stringify(event("balance.available", { object: "balance", available: [] }, "evt_shape_other")),
+    );
     expect(other).toEqual({ status: 200, body: { received: true, outcome: "ignored" } });
     expect(await storedEvents()).toBe(2);
   });
@@ -93,7 +136,11 @@ describe.each(dialects)("Stripe webhook bodies that are no event on %s", (kind) 
 describe("eventShapeProblem", () => {
   it("names the field that is wrong", () => {
     expect(eventShapeProblem(null)).toMatch(/^Not an event \(/);
-    expect(eventShapeProblem(event("checkout.session.completed", session({ amount_total: 1.5 })))).toMatch(/^Not a valid checkout\.session\.completed event \(data\.object\.amount_total: /);
-    expect(eventShapeProblem(event("charge.refunded", { id: "ch_1", amount_refunded: 100, payment_intent: { id: "pi_1" } }))).toBeNull();
+    expect(eventShapeProblem(event("checkout.session.completed", session({ amount_total: 1.5 })))).toMatch(
+      /^Not a valid checkout\.session\.completed event \(data\.object\.amount_total: /,
+    );
+    expect(
+      eventShapeProblem(event("charge.refunded", { id: "ch_1", amount_refunded: 100, payment_intent: { id: "pi_1" } })),
+    ).toBeNull();
   });
 });

@@ -8,7 +8,11 @@ import { productSchema } from "../../app/lib/product-schema.ts";
 import { loadProductForEdit, setArchived } from "../../server/catalog/admin-products.ts";
 import { createProduct, updateProduct } from "../../server/catalog/product-form.ts";
 import { suggestSearch } from "../../server/catalog/search-suggest.ts";
-import { cachedSuggestions, SUGGESTION_CACHE_ENTRIES, SUGGESTION_CACHE_MS } from "../../server/catalog/suggestion-cache.ts";
+import {
+  cachedSuggestions,
+  SUGGESTION_CACHE_ENTRIES,
+  SUGGESTION_CACHE_MS,
+} from "../../server/catalog/suggestion-cache.ts";
 import type { StaffActor } from "../../server/catalog/staff-actor.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -16,7 +20,11 @@ import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 import { recording } from "./statement-recorder.ts";
 
-const cfg = loadConfig({ SITE_URL: "http://127.0.0.1:3999", NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+const cfg = loadConfig({
+  SITE_URL: "http://127.0.0.1:3999",
+  NODE_ENV: "test",
+  AUTH_SECRET: "integration-secret-0123456789abcdef0123",
+});
 const staff: StaffActor = { userId: "staff-1", name: "Sam Staff", role: "staff" };
 
 const form = {
@@ -39,7 +47,8 @@ const form = {
   return_policy: "14 days return policy.",
 };
 
-const productOption = (s: Awaited<ReturnType<typeof suggestSearch>>, id: number) => s.options.find((o) => o.href === `/shop/${id}`);
+const productOption = (s: Awaited<ReturnType<typeof suggestSearch>>, id: number) =>
+  s.options.find((o) => o.href === `/shop/${id}`);
 
 describe.each(dialects)("cached suggestions on %s", (kind) => {
   let t: TestDb;
@@ -94,15 +103,21 @@ describe.each(dialects)("cached suggestions on %s", (kind) => {
   });
 
   it("does not keep a failed computation, and holds a bounded number of queries", async () => {
-    await expect(cachedSuggestions(t.db, "fails", () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");
-    await expect(cachedSuggestions(t.db, "fails", async () => ({ q: "fails", options: [] }))).resolves.toEqual({ q: "fails", options: [] });
+    await expect(cachedSuggestions(t.db, "fails", () => Promise.reject(new Error("database gone")))).rejects.toThrow(
+      "database gone",
+    );
+    await expect(cachedSuggestions(t.db, "fails", async () => ({ q: "fails", options: [] }))).resolves.toEqual({
+      q: "fails",
+      options: [],
+    });
 
     const computedKeys: string[] = [];
     const compute = (key: string) => async () => {
       computedKeys.push(key);
       return { q: key, options: [] };
     };
-    for (let i = 0; i <= SUGGESTION_CACHE_ENTRIES; i++) await cachedSuggestions(t.db, `bulk-${i}`, compute(`bulk-${i}`));
+    for (let i = 0; i <= SUGGESTION_CACHE_ENTRIES; i++)
+      await cachedSuggestions(t.db, `bulk-${i}`, compute(`bulk-${i}`));
     computedKeys.length = 0;
     await cachedSuggestions(t.db, `bulk-${SUGGESTION_CACHE_ENTRIES}`, compute(`bulk-${SUGGESTION_CACHE_ENTRIES}`));
     expect(computedKeys).toEqual([]);

@@ -23,7 +23,12 @@ const SITE = "http://store.test";
 describe.each(dialects)("spending limits and approvals on %s", (kind) => {
   let t: TestDb;
   let org: string;
-  const people: Record<"owner" | "approverA" | "approverB" | "buyer", string> = { owner: "", approverA: "", approverB: "", buyer: "" };
+  const people: Record<"owner" | "approverA" | "approverB" | "buyer", string> = {
+    owner: "",
+    approverA: "",
+    approverB: "",
+    buyer: "",
+  };
   let unitCents = 0;
   const PRODUCT = 2;
 
@@ -33,26 +38,53 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
   async function order(userId: string, quantity: number, extra: Record<string, string> = {}) {
     const owner = `u:${userId}`;
     await addToCart(t.db, owner, { productId: PRODUCT, quantity });
-    return placeOrder(t.db, { owner, userId, checkout: checkoutSchema.parse({ ...validCheckoutForm, ...extra, checkoutToken: token() }), siteUrl: SITE });
+    return placeOrder(t.db, {
+      owner,
+      userId,
+      checkout: checkoutSchema.parse({ ...validCheckoutForm, ...extra, checkoutToken: token() }),
+      siteUrl: SITE,
+    });
   }
-  const stock = async () => (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", PRODUCT).executeTakeFirstOrThrow()).stock_quantity;
-  const orderRow = (number: string) => t.db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirstOrThrow();
-  const mailsTo = (email: string, subject: RegExp) => t.db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", email).execute().then((rows) => rows.filter((r) => subject.test(r.subject)));
-  const emailOf = async (userId: string) => (await t.db.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
-  const approverActor = (who: keyof typeof people, role = "approver") => ({ userId: people[who], name: who, organizationId: org, role });
+  const stock = async () =>
+    (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", PRODUCT).executeTakeFirstOrThrow())
+      .stock_quantity;
+  const orderRow = (number: string) =>
+    t.db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirstOrThrow();
+  const mailsTo = (email: string, subject: RegExp) =>
+    t.db
+      .selectFrom("mail_queue")
+      .select(["subject", "text_body"])
+      .where("to_address", "=", email)
+      .execute()
+      .then((rows) => rows.filter((r) => subject.test(r.subject)));
+  const emailOf = async (userId: string) =>
+    (await t.db.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
+  const approverActor = (who: keyof typeof people, role = "approver") => ({
+    userId: people[who],
+    name: who,
+    organizationId: org,
+    role,
+  });
 
   beforeAll(async () => {
     t = await freshDb(kind);
     await seedCatalog(t.db, { products: 5 });
     await t.db.updateTable("products").set({ stock_quantity: 50 }).execute();
-    unitCents = (await t.db.selectFrom("products").select("sale_price_cents").where("id", "=", PRODUCT).executeTakeFirstOrThrow()).sale_price_cents;
+    unitCents = (
+      await t.db.selectFrom("products").select("sale_price_cents").where("id", "=", PRODUCT).executeTakeFirstOrThrow()
+    ).sale_price_cents;
     org = await company();
     people.owner = await person("owner", org);
     people.approverA = await person("approver", org);
     people.approverB = await person("approver", org);
     people.buyer = await person("buyer", org);
     // The limit: a little over two units (with the member discount, shipping free in the US).
-    await setSpendingLimit(t.db, { userId: people.owner, name: "Owner", organizationId: org, role: "owner" }, people.buyer, unitCents * 2 + 1);
+    await setSpendingLimit(
+      t.db,
+      { userId: people.owner, name: "Owner", organizationId: org, role: "owner" },
+      people.buyer,
+      unitCents * 2 + 1,
+    );
   });
   afterAll(async () => {
     await t?.drop();
@@ -65,14 +97,23 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
     const above = await order(people.buyer, 3);
     expect(above.awaitingApproval).toBe(true);
     const row = await orderRow(above.number);
-    expect({ status: row.status, organization: row.organization_id, hold: row.hold_expires_at }).toEqual({ status: "awaiting_approval", organization: org, hold: null });
+    expect({ status: row.status, organization: row.organization_id, hold: row.hold_expires_at }).toEqual({
+      status: "awaiting_approval",
+      organization: org,
+      hold: null,
+    });
     expect(await stock()).toBe(before);
-    expect(await t.db.selectFrom("cart_items").select("product_id").where("owner", "=", `u:${people.buyer}`).execute()).toEqual([]);
+    expect(
+      await t.db.selectFrom("cart_items").select("product_id").where("owner", "=", `u:${people.buyer}`).execute(),
+    ).toEqual([]);
     expect(await mailsTo(validCheckoutForm.email, /is waiting for approval$/)).toHaveLength(1);
-    for (const who of ["owner", "approverA", "approverB"] as const) expect(await mailsTo(await emailOf(people[who]), new RegExp(`^Order ${above.number} needs your approval$`))).toHaveLength(1);
+    for (const who of ["owner", "approverA", "approverB"] as const)
+      expect(
+        await mailsTo(await emailOf(people[who]), new RegExp(`^Order ${above.number} needs your approval$`)),
+      ).toHaveLength(1);
     expect(await mailsTo(await emailOf(people.buyer), /needs your approval/)).toHaveLength(0);
     const waiting = await waitingForApproval(t.db, org);
-    expect(waiting.map((w) => [w.number, w.lines[0]!.quantity])).toContainEqual([above.number, 3]);
+    expect(waiting.map((w) => [w.number, w.lines[0].quantity])).toContainEqual([above.number, 3]);
   });
 
   it("two approvers approving at once make one placed order: stock taken once, one mail", async () => {
@@ -90,32 +131,58 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
     expect(await stock()).toBe(before - 4);
     const ledger = await t.db.selectFrom("stock_movements").select("delta").where("order_id", "=", row.id).execute();
     expect(ledger.map((l) => l.delta)).toEqual([-4]);
-    expect(await mailsTo(validCheckoutForm.email, new RegExp(`^Your ToolHub Wholesale order ${number}$`))).toHaveLength(1);
-    const approval = await t.db.selectFrom("order_approvals").selectAll().where("order_id", "=", row.id).executeTakeFirstOrThrow();
+    expect(await mailsTo(validCheckoutForm.email, new RegExp(`^Your ToolHub Wholesale order ${number}$`))).toHaveLength(
+      1,
+    );
+    const approval = await t.db
+      .selectFrom("order_approvals")
+      .selectAll()
+      .where("order_id", "=", row.id)
+      .executeTakeFirstOrThrow();
     expect(approval.decision).toBe("approved");
   });
 
   it("a rejection needs a reason, cancels the order without touching stock, and mails the buyer why", async () => {
     const { number } = await order(people.buyer, 3);
-    await expect(decideApproval(t.db, approverActor("approverA"), number, { approve: false, reason: "  ", siteUrl: SITE })).rejects.toMatchObject({ code: "REASON_REQUIRED" });
+    await expect(
+      decideApproval(t.db, approverActor("approverA"), number, { approve: false, reason: "  ", siteUrl: SITE }),
+    ).rejects.toMatchObject({ code: "REASON_REQUIRED" });
     const before = await stock();
-    await decideApproval(t.db, approverActor("approverA"), number, { approve: false, reason: "Over this month's budget", siteUrl: SITE });
+    await decideApproval(t.db, approverActor("approverA"), number, {
+      approve: false,
+      reason: "Over this month's budget",
+      siteUrl: SITE,
+    });
     expect((await orderRow(number)).status).toBe("cancelled");
     expect(await stock()).toBe(before);
     const [mail] = await mailsTo(validCheckoutForm.email, new RegExp(`^Your order ${number} was not approved$`));
-    expect(mail!.text_body).toContain("Over this month's budget");
+    expect(mail.text_body).toContain("Over this month's budget");
   });
 
   it("refuses a buyer, the order's own buyer, and another company's approver", async () => {
     const { number } = await order(people.buyer, 3);
-    await expect(decideApproval(t.db, { ...approverActor("buyer"), role: "buyer" }, number, { approve: true, siteUrl: SITE })).rejects.toMatchObject({ code: "NOT_ALLOWED", status: 403 });
+    await expect(
+      decideApproval(t.db, { ...approverActor("buyer"), role: "buyer" }, number, { approve: true, siteUrl: SITE }),
+    ).rejects.toMatchObject({ code: "NOT_ALLOWED", status: 403 });
     const otherOrg = await company();
     const stranger = await person("approver", otherOrg);
-    await expect(decideApproval(t.db, { userId: stranger, name: "x", organizationId: otherOrg, role: "approver" }, number, { approve: true, siteUrl: SITE })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      decideApproval(t.db, { userId: stranger, name: "x", organizationId: otherOrg, role: "approver" }, number, {
+        approve: true,
+        siteUrl: SITE,
+      }),
+    ).rejects.toMatchObject({ status: 404 });
     // An approver with a limit of their own can't approve their own order.
-    await setSpendingLimit(t.db, { userId: people.owner, name: "Owner", organizationId: org, role: "owner" }, people.approverA, 1);
+    await setSpendingLimit(
+      t.db,
+      { userId: people.owner, name: "Owner", organizationId: org, role: "owner" },
+      people.approverA,
+      1,
+    );
     const own = await order(people.approverA, 1);
-    await expect(decideApproval(t.db, approverActor("approverA"), own.number, { approve: true, siteUrl: SITE })).rejects.toMatchObject({ code: "OWN_ORDER" });
+    await expect(
+      decideApproval(t.db, approverActor("approverA"), own.number, { approve: true, siteUrl: SITE }),
+    ).rejects.toMatchObject({ code: "OWN_ORDER" });
     expect((await orderRow(number)).status).toBe("awaiting_approval");
   });
 
@@ -123,7 +190,12 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
     const owner = `u:${people.buyer}`;
     await addToCart(t.db, owner, { productId: PRODUCT, quantity: 4 });
     await t.db.updateTable("products").set({ stock_quantity: 1 }).where("id", "=", PRODUCT).execute();
-    const placed = await placeOrder(t.db, { owner, userId: people.buyer, checkout: checkoutSchema.parse({ ...validCheckoutForm, checkoutToken: token() }), siteUrl: SITE });
+    const placed = await placeOrder(t.db, {
+      owner,
+      userId: people.buyer,
+      checkout: checkoutSchema.parse({ ...validCheckoutForm, checkoutToken: token() }),
+      siteUrl: SITE,
+    });
     expect(placed.awaitingApproval).toBe(true);
     expect((await orderRow(placed.number)).status).toBe("awaiting_approval");
     expect(await stock()).toBe(1);
@@ -133,14 +205,19 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
   it("approving when the stock has gone is refused and the order keeps waiting; nothing is oversold", async () => {
     const { number } = await order(people.buyer, 5);
     await t.db.updateTable("products").set({ stock_quantity: 2 }).where("id", "=", PRODUCT).execute();
-    await expect(decideApproval(t.db, approverActor("approverB"), number, { approve: true, siteUrl: SITE })).rejects.toMatchObject({ code: "OUT_OF_STOCK", message: expect.stringContaining("The order is still waiting") });
+    await expect(
+      decideApproval(t.db, approverActor("approverB"), number, { approve: true, siteUrl: SITE }),
+    ).rejects.toMatchObject({ code: "OUT_OF_STOCK", message: expect.stringContaining("The order is still waiting") });
     expect((await orderRow(number)).status).toBe("awaiting_approval");
     expect(await stock()).toBe(2);
     await t.db.updateTable("products").set({ stock_quantity: 50 }).where("id", "=", PRODUCT).execute();
   });
 
   it("a card order above the limit is refused with a reason; the PO number is kept, and required when the company says so", async () => {
-    await expect(order(people.buyer, 3, { paymentMethod: "card" })).rejects.toMatchObject({ code: "APPROVAL_NOT_BY_CARD", status: 409 });
+    await expect(order(people.buyer, 3, { paymentMethod: "card" })).rejects.toMatchObject({
+      code: "APPROVAL_NOT_BY_CARD",
+      status: 409,
+    });
     await t.db.deleteFrom("cart_items").where("owner", "=", `u:${people.buyer}`).execute();
     const placed = await order(people.buyer, 1, { poNumber: "PO-7781" });
     expect((await orderRow(placed.number)).po_number).toBe("PO-7781");
@@ -149,22 +226,46 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
     await expect(order(buyer, 1)).rejects.toMatchObject({ code: "PO_REQUIRED", status: 400 });
     expect((await buyerTerms(t.db, buyer))?.poRequired).toBe(true);
     // Someone outside any company: the field is ignored.
-    const guestOrder = await placeOrder(t.db, { owner: "g:x", userId: null, checkout: checkoutSchema.parse({ ...validCheckoutForm, poNumber: "PO-1", checkoutToken: token() }), siteUrl: SITE }).catch((e) => e);
+    const guestOrder = await placeOrder(t.db, {
+      owner: "g:x",
+      userId: null,
+      checkout: checkoutSchema.parse({ ...validCheckoutForm, poNumber: "PO-1", checkoutToken: token() }),
+      siteUrl: SITE,
+    }).catch((e) => e);
     expect(guestOrder).toMatchObject({ code: "EMPTY_CART" });
   });
 
   it("only the owner sets limits, within bounds, for the company's own members, with an audit row", async () => {
     const owner = { userId: people.owner, name: "Owner", organizationId: org, role: "owner" };
-    await expect(setSpendingLimit(t.db, { ...owner, role: "approver" }, people.buyer, 100)).rejects.toMatchObject({ status: 403 });
+    await expect(setSpendingLimit(t.db, { ...owner, role: "approver" }, people.buyer, 100)).rejects.toMatchObject({
+      status: 403,
+    });
     await expect(setSpendingLimit(t.db, owner, people.buyer, 100_000_001)).rejects.toMatchObject({ code: "BAD_LIMIT" });
     await expect(setSpendingLimit(t.db, owner, "user-elsewhere", 100)).rejects.toMatchObject({ status: 404 });
-    await expect(setSpendingLimit(t.db, owner, "user-\u0000", 100)).rejects.toMatchObject({ code: "NOT_A_MEMBER", status: 404 });
+    await expect(setSpendingLimit(t.db, owner, "user-\u0000", 100)).rejects.toMatchObject({
+      code: "NOT_A_MEMBER",
+      status: 404,
+    });
     expect(await invitationForRecipient(t.db, "inv-\u0000")).toBeUndefined();
-    await expect(decideApproval(t.db, approverActor("approverA"), "TH-\u0000", { approve: true, siteUrl: SITE })).rejects.toMatchObject({ code: "ORDER_NOT_FOUND", status: 404 });
+    await expect(
+      decideApproval(t.db, approverActor("approverA"), "TH-\u0000", { approve: true, siteUrl: SITE }),
+    ).rejects.toMatchObject({ code: "ORDER_NOT_FOUND", status: 404 });
     expect(await setSpendingLimit(t.db, owner, people.buyer, null)).toMatch(/has no spending limit now\.$/);
     expect((await buyerTerms(t.db, people.buyer))?.limitCents).toBeNull();
-    const audit = await t.db.selectFrom("audit_log").select(["action", "after"]).where("object_id", "=", people.buyer).orderBy("id", "desc").executeTakeFirstOrThrow();
+    const audit = await t.db
+      .selectFrom("audit_log")
+      .select(["action", "after"])
+      .where("object_id", "=", people.buyer)
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
     expect(audit).toEqual({ action: "company.limit", after: JSON.stringify({ perOrderCents: null }) });
-    expect([parseLimit("250"), parseLimit("$1,250.50"), parseLimit(""), parseLimit("-5"), parseLimit("1.234"), parseLimit("abc")]).toEqual([25_000, 125_050, null, undefined, undefined, undefined]);
+    expect([
+      parseLimit("250"),
+      parseLimit("$1,250.50"),
+      parseLimit(""),
+      parseLimit("-5"),
+      parseLimit("1.234"),
+      parseLimit("abc"),
+    ]).toEqual([25_000, 125_050, null, undefined, undefined, undefined]);
   });
 });

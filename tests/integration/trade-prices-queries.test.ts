@@ -34,9 +34,23 @@ describe.each(dialects)("trade price lookups on %s", (kind) => {
 
   async function priceList(rules: { target: string; percent_off?: number; fixed_cents?: number }[]): Promise<number> {
     const now = new Date().toISOString();
-    const list = await t.db.insertInto("price_lists").values({ name: `List ${Math.random()}`, created_at: now }).returning("id").executeTakeFirstOrThrow();
+    const list = await t.db
+      .insertInto("price_lists")
+      .values({ name: `List ${Math.random()}`, created_at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     if (rules.length) {
-      await t.db.insertInto("price_list_rules").values(rules.map((r) => ({ price_list_id: list.id, target: r.target, percent_off: r.percent_off ?? null, fixed_cents: r.fixed_cents ?? null }))).execute();
+      await t.db
+        .insertInto("price_list_rules")
+        .values(
+          rules.map((r) => ({
+            price_list_id: list.id,
+            target: r.target,
+            percent_off: r.percent_off ?? null,
+            fixed_cents: r.fixed_cents ?? null,
+          })),
+        )
+        .execute();
     }
     return Number(list.id);
   }
@@ -49,8 +63,16 @@ describe.each(dialects)("trade price lookups on %s", (kind) => {
     t = await freshDb(kind);
     await seedCatalog(t.db, { products: 30 });
     c = counting(t.db);
-    const rows = await t.db.selectFrom("products").select(["id", "sale_price_cents", "category_id"]).orderBy("id").execute();
-    products = rows.map((r) => ({ id: Number(r.id), salePriceCents: Number(r.sale_price_cents), categoryId: Number(r.category_id) }));
+    const rows = await t.db
+      .selectFrom("products")
+      .select(["id", "sale_price_cents", "category_id"])
+      .orderBy("id")
+      .execute();
+    products = rows.map((r) => ({
+      id: Number(r.id),
+      salePriceCents: Number(r.sale_price_cents),
+      categoryId: Number(r.category_id),
+    }));
   });
   afterAll(async () => {
     await t?.drop();
@@ -75,11 +97,25 @@ describe.each(dialects)("trade price lookups on %s", (kind) => {
 
   it("gives empty rules for a list without rules, and none without a list, a company or a user", async () => {
     const empty = await buyerOn(await priceList([]));
-    expect(await buyerPriceRules(t.db, empty)).toEqual({ products: new Map(), categories: new Map(), everything: null });
+    expect(await buyerPriceRules(t.db, empty)).toEqual({
+      products: new Map(),
+      categories: new Map(),
+      everything: null,
+    });
     expect(await buyerPriceRules(t.db, await buyerOn(null))).toBeNull();
     // A member of an organization that is no company (no approved application).
     const orgId = `org-plain-${products.length}-${Date.now()}`;
-    await t.db.insertInto("organization").values({ id: orgId, name: "Plain", slug: orgId, logo: null, metadata: null, createdAt: new Date().toISOString() }).execute();
+    await t.db
+      .insertInto("organization")
+      .values({
+        id: orgId,
+        name: "Plain",
+        slug: orgId,
+        logo: null,
+        metadata: null,
+        createdAt: new Date().toISOString(),
+      })
+      .execute();
     const loner = await insertMember(t.db, orgId, "buyer");
     expect(await buyerPriceRules(t.db, loner)).toBeNull();
     expect(await buyerPriceRules(t.db, "user-who-does-not-exist")).toBeNull();
@@ -93,12 +129,25 @@ describe.each(dialects)("trade price lookups on %s", (kind) => {
     const newer = await priceList([{ target: "all", percent_off: 5 }]);
     const user = await insertMember(t.db, await insertCompany(t.db, { priceListId: newer }), "buyer");
     await insertMember(t.db, await insertCompany(t.db, { priceListId: older }), "buyer", user);
-    const memberships = await t.db.selectFrom("member").select(["id", "organizationId"]).where("userId", "=", user).orderBy("id").execute();
-    const olderOrg = (await t.db.selectFrom("companies").select("organization_id").where("price_list_id", "=", older).executeTakeFirstOrThrow()).organization_id;
+    const memberships = await t.db
+      .selectFrom("member")
+      .select(["id", "organizationId"])
+      .where("userId", "=", user)
+      .orderBy("id")
+      .execute();
+    const olderOrg = (
+      await t.db
+        .selectFrom("companies")
+        .select("organization_id")
+        .where("price_list_id", "=", older)
+        .executeTakeFirstOrThrow()
+    ).organization_id;
     for (const m of memberships) {
       await t.db
         .updateTable("member")
-        .set({ createdAt: m.organizationId === olderOrg ? "2020-01-01T00:00:00.000Z" : "2024-01-01T00:00:00.000Z" } as never)
+        .set({
+          createdAt: m.organizationId === olderOrg ? "2020-01-01T00:00:00.000Z" : "2024-01-01T00:00:00.000Z",
+        } as never)
         .where("id", "=", m.id)
         .execute();
     }
@@ -107,7 +156,12 @@ describe.each(dialects)("trade price lookups on %s", (kind) => {
 
   it("prices the shop grid from the search hits' category ids: one query, the same prices", async () => {
     const category = products[0].categoryId;
-    const buyer = await buyerOn(await priceList([{ target: "all", percent_off: 8 }, { target: `category:${category}`, percent_off: 12 }]));
+    const buyer = await buyerOn(
+      await priceList([
+        { target: "all", percent_off: 8 },
+        { target: `category:${category}`, percent_off: 12 },
+      ]),
+    );
     const result = await searchProducts(t.db, { page: 1 });
     expect(result.items.length).toBeGreaterThan(1);
     for (const hit of result.items) expect(hit.categoryId).toBe(products.find((p) => p.id === hit.id)?.categoryId);

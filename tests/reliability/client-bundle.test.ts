@@ -11,7 +11,12 @@ const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const assets = path.join(buildDir, "client/assets");
 
 /** Strings only server code contains: Node's module loader, built-in modules, our database layer. */
-const SERVER_MARKERS = [/\bcreateRequire\b/, /["']node:(?:fs|crypto|sqlite|child_process|path|os)["']/, /\bselectFrom\(/, /\bpg_advisory_lock\b/];
+const SERVER_MARKERS = [
+  /\bcreateRequire\b/,
+  /["']node:(?:fs|crypto|sqlite|child_process|path|os)["']/,
+  /\bselectFrom\(/,
+  /\bpg_advisory_lock\b/,
+];
 
 describe("client bundles", () => {
   it("contain no server code", () => {
@@ -29,12 +34,17 @@ describe("client bundles", () => {
 function scriptsOf(routeIds: string[]): string[] {
   const urls = new Set<string>();
   const manifestFile = readdirSync(assets).find((f) => /^manifest-.*\.js$/.test(f))!;
-  const manifest = JSON.parse(readFileSync(path.join(assets, manifestFile), "utf8").replace(/^window\.__reactRouterManifest=/, "").replace(/;?\s*$/, "")) as {
+  const manifest = JSON.parse(
+    readFileSync(path.join(assets, manifestFile), "utf8")
+      .replace(/^window\.__reactRouterManifest=/, "")
+      .replace(/;?\s*$/, ""),
+  ) as {
     entry: { module: string; imports: string[] };
     routes: Record<string, { module: string; imports?: string[] }>;
   };
   for (const url of [manifest.entry.module, ...manifest.entry.imports]) urls.add(url);
-  for (const id of routeIds) for (const url of [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])]) urls.add(url);
+  for (const id of routeIds)
+    for (const url of [manifest.routes[id].module, ...(manifest.routes[id].imports ?? [])]) urls.add(url);
   // Follow each module's static imports (a route's components).
   const queue = [...urls];
   while (queue.length) {
@@ -42,7 +52,7 @@ function scriptsOf(routeIds: string[]): string[] {
     const text = readFileSync(path.join(buildDir, "client", url), "utf8");
     for (const [, rel] of text.matchAll(/(?:from|import)\s*["'](\.\/[\w.-]+\.js)["']/g)) {
       const next = `/assets/${rel.slice(2)}`;
-      if (!urls.has(next)) urls.add(next), queue.push(next);
+      if (!urls.has(next)) (urls.add(next), queue.push(next));
     }
   }
   return [...urls];
@@ -62,7 +72,9 @@ describe("the storefront's scripts", () => {
   it.each(AUDITED_PAGES)("on $page create no Intl formatter", ({ routes }) => {
     const scripts = scriptsOf(routes);
     expect(scripts.length).toBeGreaterThan(0);
-    const offenders = scripts.filter((url) => /\bIntl\.|\.toLocale(?:Date|Time)?String\(/.test(readFileSync(path.join(buildDir, "client", url), "utf8")));
+    const offenders = scripts.filter((url) =>
+      /\bIntl\.|\.toLocale(?:Date|Time)?String\(/.test(readFileSync(path.join(buildDir, "client", url), "utf8")),
+    );
     expect(offenders).toEqual([]);
   });
 });

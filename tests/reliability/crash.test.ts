@@ -31,12 +31,22 @@ interface CartLine {
 }
 
 async function cartOf(db: Db, owner: string): Promise<CartLine[]> {
-  const rows = await db.selectFrom("cart_items").select(["product_id", "color", "quantity"]).where("owner", "=", owner).orderBy("product_id").orderBy("color").execute();
+  const rows = await db
+    .selectFrom("cart_items")
+    .select(["product_id", "color", "quantity"])
+    .where("owner", "=", owner)
+    .orderBy("product_id")
+    .orderBy("color")
+    .execute();
   return rows.map((r) => ({ product_id: Number(r.product_id), color: r.color, quantity: Number(r.quantity) }));
 }
 
 async function ordersFor(db: Db, tokens: string[]) {
-  return db.selectFrom("orders").select(["id", "number", "status", "checkout_token"]).where("checkout_token", "in", tokens).execute();
+  return db
+    .selectFrom("orders")
+    .select(["id", "number", "status", "checkout_token"])
+    .where("checkout_token", "in", tokens)
+    .execute();
 }
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
@@ -56,9 +66,13 @@ describe.each(storeDialects)("kill -9 during order placement on %s", (kind) => {
     const rng = createRandom(SEED);
     try {
       // A few well-stocked products that every cart shares, so checkouts contend for their rows.
-      const pool = (await db.selectFrom("products").select("id").where("stock_quantity", ">=", 200).orderBy("id").limit(5).execute()).map((p) => Number(p.id));
+      const pool = (
+        await db.selectFrom("products").select("id").where("stock_quantity", ">=", 200).orderBy("id").limit(5).execute()
+      ).map((p) => Number(p.id));
       expect(pool.length).toBeGreaterThanOrEqual(3);
-      const shoppers = await Promise.all(Array.from({ length: SHOPPERS }, () => new Shopper(store.baseUrl).signUp().then((s) => s.signIn())));
+      const shoppers = await Promise.all(
+        Array.from({ length: SHOPPERS }, () => new Shopper(store.baseUrl).signUp().then((s) => s.signIn())),
+      );
       const owners = await Promise.all(shoppers.map(async (s) => `u:${(await userByEmail(db, s.email!))[0].id}`));
       let cutOff = 0;
 
@@ -89,13 +103,17 @@ describe.each(storeDialects)("kill -9 during order placement on %s", (kind) => {
         await store.crash();
         const killedAfter = Date.now() - started;
         const answers = await Promise.all(inFlight);
-        for (const a of answers) if (!(a instanceof Error)) expect(a.status, `a checkout answered ${a.status}: ${a.text().slice(0, 200)}`).toBeLessThan(500);
+        for (const a of answers)
+          if (!(a instanceof Error))
+            expect(a.status, `a checkout answered ${a.status}: ${a.text().slice(0, 200)}`).toBeLessThan(500);
         const unanswered = answers.filter((a) => a instanceof Error).length;
         cutOff += unanswered;
         await store.restart();
 
         const placed = await ordersFor(db, tokens);
-        console.log(`crash (${kind}) round ${round}: killed after ${killedAfter} ms; ${placed.length} of ${SHOPPERS} orders had committed, ${unanswered} checkouts got no answer`);
+        console.log(
+          `crash (${kind}) round ${round}: killed after ${killedAfter} ms; ${placed.length} of ${SHOPPERS} orders had committed, ${unanswered} checkouts got no answer`,
+        );
         const whole = await checkOrdersWhole(db, initial, tokens);
         expect(whole.problems, `after the crash, round ${round}`).toEqual([]);
         for (let i = 0; i < SHOPPERS; i++) {
@@ -104,8 +122,16 @@ describe.each(storeDialects)("kill -9 during order placement on %s", (kind) => {
           if (order) {
             expect(order.status).toBe("placed");
             expect(cart, "the cart of a placed order is empty").toEqual([]);
-            const lines = await db.selectFrom("order_lines").select(["product_id", "color", "quantity"]).where("order_id", "=", order.id).orderBy("product_id").orderBy("color").execute();
-            expect(lines.map((l) => ({ product_id: Number(l.product_id), color: l.color, quantity: Number(l.quantity) }))).toEqual(carts[i]);
+            const lines = await db
+              .selectFrom("order_lines")
+              .select(["product_id", "color", "quantity"])
+              .where("order_id", "=", order.id)
+              .orderBy("product_id")
+              .orderBy("color")
+              .execute();
+            expect(
+              lines.map((l) => ({ product_id: Number(l.product_id), color: l.color, quantity: Number(l.quantity) })),
+            ).toEqual(carts[i]);
           } else {
             expect(cart, "a checkout without an order left its cart as it was").toEqual(carts[i]);
           }
@@ -113,7 +139,8 @@ describe.each(storeDialects)("kill -9 during order placement on %s", (kind) => {
 
         // Every shopper sends the checkout again, as a browser retry would: one order per token.
         const retries = await Promise.all(shoppers.map((s, i) => s.postForm("/checkout", forms[i])));
-        for (const r of retries) expect(r.status, `a retried checkout answered ${r.status}: ${r.text().slice(0, 200)}`).toBe(302);
+        for (const r of retries)
+          expect(r.status, `a retried checkout answered ${r.status}: ${r.text().slice(0, 200)}`).toBe(302);
         const after = await ordersFor(db, tokens);
         expect(after).toHaveLength(SHOPPERS);
         expect(new Set(after.map((o) => o.checkout_token)).size).toBe(SHOPPERS);

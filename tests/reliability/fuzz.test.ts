@@ -28,15 +28,27 @@ describe.each(storeDialects)("fuzzing the store on %s", (kind) => {
     const requests = kind === "sqlite" ? requested : Math.ceil(requested / 2);
     console.log(`fuzz (${kind}): FUZZ_SEED=${seed} FUZZ_REQUESTS=${requests}`);
     const db = store.database.open();
-    const report = await runFuzz({ baseUrl: store.baseUrl, seed, requests, only, log: (line) => console.log(line), promote: staffPromoter(db) }).finally(() => db.destroy());
+    const report = await runFuzz({
+      baseUrl: store.baseUrl,
+      seed,
+      requests,
+      only,
+      log: (line) => console.log(line),
+      promote: staffPromoter(db),
+    }).finally(() => db.destroy());
     console.log(summarize(report));
     if (report.failures.length) {
       const file = path.join(store.dir, "fuzz-failures.txt");
       writeFileSync(file, report.failures.map((f) => describeFailure(f, seed)).join("\n\n"));
       const groups = groupFailures(report.failures);
-      const shown = groups.slice(0, 12).map((g) => `[${g.count}×] ${g.key}\n${describeFailure(g.example, seed)}`).join("\n\n");
+      const shown = groups
+        .slice(0, 12)
+        .map((g) => `[${g.count}×] ${g.key}\n${describeFailure(g.example, seed)}`)
+        .join("\n\n");
       const more = groups.length > 12 ? `\n… and ${groups.length - 12} more kinds` : "";
-      expect.fail(`${report.failures.length} failure(s) of ${groups.length} kind(s) with FUZZ_SEED=${seed} on ${kind} (all in ${file}):\n\n${shown}${more}\n\nserver log:\n${store.logTail(30)}`);
+      expect.fail(
+        `${report.failures.length} failure(s) of ${groups.length} kind(s) with FUZZ_SEED=${seed} on ${kind} (all in ${file}):\n\n${shown}${more}\n\nserver log:\n${store.logTail(30)}`,
+      );
     }
     await store.stop();
   });

@@ -40,13 +40,20 @@ const RETRY_DELAYS_MS = [200, ...Array.from({ length: 100 }, () => 400)];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, store?: RunningStore): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  store?: RunningStore,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
     await sleep(50);
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${store ? `\nserver log:\n${store.logTail(20)}` : ""}`);
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${store ? `\nserver log:\n${store.logTail(20)}` : ""}`,
+  );
 }
 
 interface CardOrder {
@@ -75,15 +82,39 @@ interface OrderRow {
 async function orderByToken(db: Db, checkoutToken: string): Promise<OrderRow | undefined> {
   const row = await db
     .selectFrom("orders")
-    .select(["id", "number", "status", "payment_status", "payment_flag", "paid_cents", "total_cents", "payment_intent_id", "payment_session_id", "version", "cart_owner"])
+    .select([
+      "id",
+      "number",
+      "status",
+      "payment_status",
+      "payment_flag",
+      "paid_cents",
+      "total_cents",
+      "payment_intent_id",
+      "payment_session_id",
+      "version",
+      "cart_owner",
+    ])
     .where("checkout_token", "=", checkoutToken)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { ...row, id: Number(row.id), version: Number(row.version), total_cents: Number(row.total_cents), paid_cents: row.paid_cents == null ? null : Number(row.paid_cents) };
+  return {
+    ...row,
+    id: Number(row.id),
+    version: Number(row.version),
+    total_cents: Number(row.total_cents),
+    paid_cents: row.paid_cents == null ? null : Number(row.paid_cents),
+  };
 }
 
-async function countRows(db: Db, table: "orders" | "payment_events" | "mail_queue" | "stock_movements" | "order_events"): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+async function countRows(
+  db: Db,
+  table: "orders" | "payment_events" | "mail_queue" | "stock_movements" | "order_events",
+): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -102,7 +133,12 @@ async function placeCardOrder(baseUrl: string, fakeUrl: string, lines: Map<numbe
 
 /** What the customer does on Stripe's page: "Pay". Answers 303 to the store's success_url. */
 async function payAtStripe(order: CardOrder): Promise<string> {
-  const res = await fetch(order.payUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay", redirect: "manual" });
+  const res = await fetch(order.payUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "action=pay",
+    redirect: "manual",
+  });
   await res.arrayBuffer();
   expect(res.status, `paying ${order.sessionId}`).toBe(303);
   return res.headers.get("location")!;
@@ -125,19 +161,48 @@ async function paidOrderProblems(db: Db, order: CardOrder): Promise<string[]> {
   if (!row.payment_intent_id?.startsWith("pi_")) problems.push(`${name}: payment intent ${row.payment_intent_id}`);
   const mails = await db.selectFrom("mail_queue").select(["subject"]).where("to_address", "=", order.email).execute();
   const orderMails = mails.filter((m) => m.subject.includes(row.number));
-  if (orderMails.length !== 1 || mails.length !== 1) problems.push(`${name}: ${mails.length} mails to the buyer (${orderMails.length} about the order), expected exactly 1: ${mails.map((m) => m.subject).join(" | ")}`);
-  const moves = await db.selectFrom("stock_movements").select(["product_id", "delta", "reason"]).where("order_id", "=", row.id).execute();
+  if (orderMails.length !== 1 || mails.length !== 1)
+    problems.push(
+      `${name}: ${mails.length} mails to the buyer (${orderMails.length} about the order), expected exactly 1: ${mails.map((m) => m.subject).join(" | ")}`,
+    );
+  const moves = await db
+    .selectFrom("stock_movements")
+    .select(["product_id", "delta", "reason"])
+    .where("order_id", "=", row.id)
+    .execute();
   for (const [productId, quantity] of order.lines) {
     const own = moves.filter((m) => Number(m.product_id) === productId);
     const taken = own.filter((m) => m.reason === "order");
-    if (taken.length !== 1 || Number(taken[0].delta) !== -quantity) problems.push(`${name}, product ${productId}: stock taken ${taken.map((m) => m.delta).join(", ") || "never"}, expected once −${quantity}`);
-    if (own.length !== taken.length) problems.push(`${name}, product ${productId}: other ledger rows ${own.filter((m) => m.reason !== "order").map((m) => `${m.reason} ${m.delta}`).join(", ")}`);
+    if (taken.length !== 1 || Number(taken[0].delta) !== -quantity)
+      problems.push(
+        `${name}, product ${productId}: stock taken ${taken.map((m) => m.delta).join(", ") || "never"}, expected once −${quantity}`,
+      );
+    if (own.length !== taken.length)
+      problems.push(
+        `${name}, product ${productId}: other ledger rows ${own
+          .filter((m) => m.reason !== "order")
+          .map((m) => `${m.reason} ${m.delta}`)
+          .join(", ")}`,
+      );
   }
-  const placedEvents = await db.selectFrom("order_events").select("id").where("order_id", "=", row.id).where("to_status", "=", "placed").execute();
-  if (placedEvents.length !== 1) problems.push(`${name}: ${placedEvents.length} moves to placed in its history, expected 1`);
+  const placedEvents = await db
+    .selectFrom("order_events")
+    .select("id")
+    .where("order_id", "=", row.id)
+    .where("to_status", "=", "placed")
+    .execute();
+  if (placedEvents.length !== 1)
+    problems.push(`${name}: ${placedEvents.length} moves to placed in its history, expected 1`);
   if (row.cart_owner) {
-    const left = await db.selectFrom("cart_items").select(["product_id", "quantity"]).where("owner", "=", row.cart_owner).execute();
-    if (left.length) problems.push(`${name}: its lines are still in the cart (${left.map((l) => `${l.product_id}×${l.quantity}`).join(", ")})`);
+    const left = await db
+      .selectFrom("cart_items")
+      .select(["product_id", "quantity"])
+      .where("owner", "=", row.cart_owner)
+      .execute();
+    if (left.length)
+      problems.push(
+        `${name}: its lines are still in the cart (${left.map((l) => `${l.product_id}×${l.quantity}`).join(", ")})`,
+      );
   }
   return problems;
 }
@@ -158,13 +223,20 @@ function stripeGate(target: () => string) {
       await gate.opened;
     }
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "connection", "transfer-encoding"].includes(k)) headers[k] = v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === "string" && !["host", "content-length", "connection", "transfer-encoding"].includes(k))
+        headers[k] = v;
     try {
-      const upstream = await fetch(`${target()}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      const upstream = await fetch(`${target()}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
       const body = Buffer.from(await upstream.arrayBuffer());
       const out: Record<string, string> = {};
       upstream.headers.forEach((v, k) => {
-        if (!["content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive"].includes(k)) out[k] = v;
+        if (!["content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive"].includes(k))
+          out[k] = v;
       });
       res.writeHead(upstream.status, out);
       res.end(body);
@@ -225,12 +297,20 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
     store = await startStore({
       name: "payments",
       kind,
-      env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: gate.url, PAYMENT_HOLD_MINUTES: "30", PAYMENT_RECONCILE_SECONDS: "1" },
+      env: {
+        STRIPE_SECRET_KEY: SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: gate.url,
+        PAYMENT_HOLD_MINUTES: "30",
+        PAYMENT_RECONCILE_SECONDS: "1",
+      },
     });
     stores.push(store);
     fake.setWebhookUrl(`${store.baseUrl}${WEBHOOK_PATH}`);
     db = store.database.open();
-    pool = (await db.selectFrom("products").select("id").where("stock_quantity", ">=", 100).orderBy("id").limit(4).execute()).map((p) => Number(p.id));
+    pool = (
+      await db.selectFrom("products").select("id").where("stock_quantity", ">=", 100).orderBy("id").limit(4).execute()
+    ).map((p) => Number(p.id));
     expect(pool.length).toBeGreaterThanOrEqual(3);
   });
   afterAll(async () => {
@@ -251,7 +331,9 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
       return lines;
     };
     const placeRound = async () => {
-      const orders = await Promise.all(Array.from({ length: SHOPPERS }, (_, i) => placeCardOrder(store.baseUrl, fake.url!, cartLines(i))));
+      const orders = await Promise.all(
+        Array.from({ length: SHOPPERS }, (_, i) => placeCardOrder(store.baseUrl, fake.url!, cartLines(i))),
+      );
       for (const o of orders) {
         const row = await orderByToken(db, o.checkoutToken);
         expect(row?.status).toBe("awaiting_payment");
@@ -265,7 +347,10 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
       const rows = await Promise.all(orders.map((o) => orderByToken(db, o.checkoutToken)));
       return rows.every((r) => r?.status === "placed");
     };
-    const eventsOf = (orders: CardOrder[]) => fake.events.filter((e) => e.type === "checkout.session.completed" && orders.some((o) => o.sessionId === e.data.object.id));
+    const eventsOf = (orders: CardOrder[]) =>
+      fake.events.filter(
+        (e) => e.type === "checkout.session.completed" && orders.some((o) => o.sessionId === e.data.object.id),
+      );
 
     // Round 1: the store is down when the shoppers pay. Every first delivery fails; the store comes
     // back; Stripe's retries and half of the shoppers (back from Stripe's page) settle the orders
@@ -273,26 +358,37 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
     const round1 = await placeRound();
     await store.crash();
     const returns = await Promise.all(round1.map(payAtStripe));
-    await waitFor("a failed first delivery of every payment event", async () => eventsOf(round1).length === SHOPPERS && eventsOf(round1).every((e) => e.delivery_attempts >= 1), 10_000);
+    await waitFor(
+      "a failed first delivery of every payment event",
+      async () => eventsOf(round1).length === SHOPPERS && eventsOf(round1).every((e) => e.delivery_attempts >= 1),
+      10_000,
+    );
     for (const e of eventsOf(round1)) expect(e.delivery_status, "delivery while the store is down").toBe("pending");
     let t = Date.now();
     await store.restart();
     const back = await Promise.all(
-      round1.filter((_, i) => i % 2 === 0).map((o, i) => o.shopper.get(new URL(returns[i * 2]).pathname + new URL(returns[i * 2]).search)),
+      round1
+        .filter((_, i) => i % 2 === 0)
+        .map((o, i) => o.shopper.get(new URL(returns[i * 2]).pathname + new URL(returns[i * 2]).search)),
     );
     for (const r of back) expect(r.status, `back from Stripe: ${r.text().slice(0, 200)}`).toBeLessThan(500);
     await waitFor("round 1 orders placed", allPlaced(round1), 30_000, store);
     await fake.idle();
-    console.log(`payments (${kind}) round 1: paid while the store was down; all ${SHOPPERS} placed ${Date.now() - t} ms after the restart began`);
+    console.log(
+      `payments (${kind}) round 1: paid while the store was down; all ${SHOPPERS} placed ${Date.now() - t} ms after the restart began`,
+    );
 
     // Round 2: the store is killed while it is acting on the webhooks: the moment Stripe has had
     // its first answer, the next delivery is in flight; the kill rolls it back and it comes again.
     const round2 = await placeRound();
     await Promise.all(round2.map(payAtStripe));
     const deadline = Date.now() + 20_000;
-    while (!eventsOf(round2).some((e) => e.delivery_status === "delivered") && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    while (!eventsOf(round2).some((e) => e.delivery_status === "delivered") && Date.now() < deadline)
+      await new Promise((r) => setImmediate(r));
     await store.crash();
-    const placedAtKill = (await Promise.all(round2.map((o) => orderByToken(db, o.checkoutToken)))).filter((r) => r?.status === "placed").length;
+    const placedAtKill = (await Promise.all(round2.map((o) => orderByToken(db, o.checkoutToken)))).filter(
+      (r) => r?.status === "placed",
+    ).length;
     // What had committed before the kill is already whole; the rest is untouched.
     for (const o of round2) {
       const row = await orderByToken(db, o.checkoutToken);
@@ -304,7 +400,9 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
     await waitFor("round 2 orders placed", allPlaced(round2), 30_000, store);
     await fake.idle();
     const cutOff = eventsOf(round2).filter((e) => e.delivery_attempts > 1).length;
-    console.log(`payments (${kind}) round 2: killed with ${placedAtKill} of ${SHOPPERS} webhooks acted on, ${cutOff} delivered again; all placed ${Date.now() - t} ms after the restart began`);
+    console.log(
+      `payments (${kind}) round 2: killed with ${placedAtKill} of ${SHOPPERS} webhooks acted on, ${cutOff} delivered again; all placed ${Date.now() - t} ms after the restart began`,
+    );
     expect(placedAtKill, "the kill came while webhooks were still to be acted on").toBeLessThan(SHOPPERS);
     expect(cutOff, "deliveries the kill cut off, sent again").toBeGreaterThan(0);
 
@@ -318,16 +416,31 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
     await Promise.all(round3.map(payAtStripe));
     for (const e of eventsOf(round3)) expect(e.delivery_status).toBe("no_endpoint");
     const ids = (await Promise.all(round3.map((o) => orderByToken(db, o.checkoutToken)))).map((r) => r!.id);
-    await db.updateTable("orders").set({ hold_expires_at: new Date(Date.now() - 60_000).toISOString() }).where("id", "in", ids).execute();
+    await db
+      .updateTable("orders")
+      .set({ hold_expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where("id", "in", ids)
+      .execute();
     // A job run cut off by the kill keeps its lease until the lease runs out (60 s); the minutes that pass here free it too.
-    await db.updateTable("job_leases").set({ locked_by: null, locked_until: null }).where("name", "=", "reconcile-payments").execute();
+    await db
+      .updateTable("job_leases")
+      .set({ locked_by: null, locked_until: null })
+      .where("name", "=", "reconcile-payments")
+      .execute();
     t = Date.now();
     await store.restart();
     await waitFor("round 3 orders placed by the reconciliation job", allPlaced(round3), 30_000, store);
-    console.log(`payments (${kind}) round 3: no webhook; the reconciliation job placed all ${SHOPPERS} ${Date.now() - t} ms after the restart began`);
+    console.log(
+      `payments (${kind}) round 3: no webhook; the reconciliation job placed all ${SHOPPERS} ${Date.now() - t} ms after the restart began`,
+    );
     for (const o of round3) {
       const row = await orderByToken(db, o.checkoutToken);
-      const actors = await db.selectFrom("order_events").select("actor").where("order_id", "=", row!.id).where("to_status", "=", "placed").execute();
+      const actors = await db
+        .selectFrom("order_events")
+        .select("actor")
+        .where("order_id", "=", row!.id)
+        .where("to_status", "=", "placed")
+        .execute();
       expect(actors.map((a) => a.actor)).toEqual(["system:payment-reconciliation"]);
     }
     fake.setWebhookUrl(`${store.baseUrl}${WEBHOOK_PATH}`);
@@ -343,17 +456,36 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
     // Each event acted on once: stored once, and every delivered completion of these sessions was one of them.
     const completed = eventsOf(all);
     expect(completed).toHaveLength(3 * SHOPPERS);
-    const stored = await db.selectFrom("payment_events").select(["id", "outcome"]).where("id", "in", completed.map((e) => e.id)).execute();
+    const stored = await db
+      .selectFrom("payment_events")
+      .select(["id", "outcome"])
+      .where(
+        "id",
+        "in",
+        completed.map((e) => e.id),
+      )
+      .execute();
     expect(stored).toHaveLength(3 * SHOPPERS);
     const paidOutcomes = stored.filter((s) => s.outcome.startsWith("paid"));
-    expect(paidOutcomes.length, "orders placed by the webhook (rounds 1 and 2, less those a return settled first)").toBeLessThanOrEqual(2 * SHOPPERS);
+    expect(
+      paidOutcomes.length,
+      "orders placed by the webhook (rounds 1 and 2, less those a return settled first)",
+    ).toBeLessThanOrEqual(2 * SHOPPERS);
     const health = await fetch(`${store.baseUrl}/healthz`);
     expect(health.status).toBe(200);
   });
 
   it("never sends a shopper to pay for an order whose hold ran out while Stripe was opening its page", async () => {
     // A product of its own with 2 units left.
-    const row = await db.selectFrom("products").select("id").where("stock_quantity", ">=", 20).where("id", "not in", pool).orderBy("id", "desc").limit(1).offset(1).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("products")
+      .select("id")
+      .where("stock_quantity", ">=", 20)
+      .where("id", "not in", pool)
+      .orderBy("id", "desc")
+      .limit(1)
+      .offset(1)
+      .executeTakeFirstOrThrow();
     const productId = Number(row.id);
     await db.updateTable("products").set({ stock_quantity: 2 }).where("id", "=", productId).execute();
     const buyer = new Shopper(store.baseUrl);
@@ -369,8 +501,17 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
       const order = (await orderByToken(db, form.checkoutToken))!;
       expect(order).toMatchObject({ status: "awaiting_payment", payment_session_id: null });
       // Meanwhile the hold runs out (moved into the past, as the minutes would) and the reconciliation job releases the order …
-      await db.updateTable("orders").set({ hold_expires_at: new Date(Date.now() - 1_000).toISOString() }).where("id", "=", order.id).execute();
-      await waitFor("the order released after its hold", async () => (await orderByToken(db, form.checkoutToken))?.status === "expired", 20_000, store);
+      await db
+        .updateTable("orders")
+        .set({ hold_expires_at: new Date(Date.now() - 1_000).toISOString() })
+        .where("id", "=", order.id)
+        .execute();
+      await waitFor(
+        "the order released after its hold",
+        async () => (await orderByToken(db, form.checkoutToken))?.status === "expired",
+        20_000,
+        store,
+      );
       // … and another shopper buys the two units that came back.
       const other = new Shopper(store.baseUrl);
       await other.addToCart(productId, 2);
@@ -384,21 +525,41 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
     expect(res.status, res.text().slice(0, 200)).toBeLessThan(500);
     const order = (await orderByToken(db, form.checkoutToken))!;
     // Whatever the shopper was shown, no Stripe page may take money for this order any more.
-    const sessions = [...fake.db.sessions.values()].filter((r) => r.session.client_reference_id === order.number).map((r) => r.session);
+    const sessions = [...fake.db.sessions.values()]
+      .filter((r) => r.session.client_reference_id === order.number)
+      .map((r) => r.session);
     expect(sessions).toHaveLength(1);
     let paid = false;
     if (res.location?.startsWith(`${fake.url}/pay/`)) {
-      const pay = await fetch(res.location, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "action=pay", redirect: "manual" });
+      const pay = await fetch(res.location, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "action=pay",
+        redirect: "manual",
+      });
       paid = pay.status === 303;
       await fake.idle();
     }
-    expect({ location: res.location, sessionAtStripe: sessions[0].status, paid }, "the shopper was sent to pay for an order that had let its items go").toEqual({
+    expect(
+      { location: res.location, sessionAtStripe: sessions[0].status, paid },
+      "the shopper was sent to pay for an order that had let its items go",
+    ).toEqual({
       location: expect.not.stringMatching(/\/pay\//),
       sessionAtStripe: "expired",
       paid: false,
     });
-    expect(await orderByToken(db, form.checkoutToken)).toMatchObject({ status: "expired", payment_status: "pending", payment_flag: null, paid_cents: null });
-    const ledger = await db.selectFrom("stock_movements").select(["reason", "delta"]).where("order_id", "=", order.id).orderBy("id").execute();
+    expect(await orderByToken(db, form.checkoutToken)).toMatchObject({
+      status: "expired",
+      payment_status: "pending",
+      payment_flag: null,
+      paid_cents: null,
+    });
+    const ledger = await db
+      .selectFrom("stock_movements")
+      .select(["reason", "delta"])
+      .where("order_id", "=", order.id)
+      .orderBy("id")
+      .execute();
     expect(ledger.map((m) => [m.reason, Number(m.delta)])).toEqual([
       ["order", -2],
       ["order_released", 2],
@@ -410,17 +571,38 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
     let product: number;
     let stockBefore: number;
     beforeAll(async () => {
-      const row = await db.selectFrom("products").select(["id", "stock_quantity"]).where("stock_quantity", ">=", 20).where("id", "not in", pool).orderBy("id", "desc").executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom("products")
+        .select(["id", "stock_quantity"])
+        .where("stock_quantity", ">=", 20)
+        .where("id", "not in", pool)
+        .orderBy("id", "desc")
+        .executeTakeFirstOrThrow();
       product = Number(row.id);
       stockBefore = Number(row.stock_quantity);
     });
 
-    const post = (body: string | Buffer, signature?: string, extra: Record<string, string> = {}): Promise<RawResponse> =>
-      send(store.baseUrl, { method: "POST", path: WEBHOOK_PATH, headers: { "content-type": "application/json", ...(signature === undefined ? {} : { "stripe-signature": signature }), ...extra }, body });
+    const post = (
+      body: string | Buffer,
+      signature?: string,
+      extra: Record<string, string> = {},
+    ): Promise<RawResponse> =>
+      send(store.baseUrl, {
+        method: "POST",
+        path: WEBHOOK_PATH,
+        headers: {
+          "content-type": "application/json",
+          ...(signature === undefined ? {} : { "stripe-signature": signature }),
+          ...extra,
+        },
+        body,
+      });
 
     /** The event exactly as Stripe sent it (the stand-in keeps the first body and serves it again). */
     async function payloadOf(event: FakeStripeEvent): Promise<string> {
-      const res = await fetch(`${fake.url}/v1/events/${event.id}`, { headers: { authorization: `Bearer ${SECRET_KEY}` } });
+      const res = await fetch(`${fake.url}/v1/events/${event.id}`, {
+        headers: { authorization: `Bearer ${SECRET_KEY}` },
+      });
       expect(res.status).toBe(200);
       return res.text();
     }
@@ -456,13 +638,37 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
           ["no signature", payload, undefined],
           ["an empty signature", payload, ""],
           ["a junk signature", payload, "t=1,v1=deadbeef"],
-          ["the body changed under the genuine signature", JSON.stringify(changed), signPayload(payload, WEBHOOK_SECRET)],
+          [
+            "the body changed under the genuine signature",
+            JSON.stringify(changed),
+            signPayload(payload, WEBHOOK_SECRET),
+          ],
           ["the genuine body re-signed with another key", payload, signPayload(payload, "whsec_guessed_key")],
-          ["a changed body re-signed with another key", JSON.stringify(changed), signPayload(JSON.stringify(changed), "whsec_guessed_key")],
-          ["a new event id re-signed with another key", JSON.stringify(otherOrder), signPayload(JSON.stringify(otherOrder), "whsec_guessed_key")],
-          ["the genuine body with a signature 10 minutes old (a replay)", payload, signPayload(payload, WEBHOOK_SECRET, now - 600)],
-          ["the genuine body re-serialised (whitespace)", JSON.stringify(body, null, 2), signPayload(payload, WEBHOOK_SECRET)],
-          ["the signature of another timestamp", payload, signPayload(payload, WEBHOOK_SECRET).replace(/^t=\d+/, `t=${now + 1}`)],
+          [
+            "a changed body re-signed with another key",
+            JSON.stringify(changed),
+            signPayload(JSON.stringify(changed), "whsec_guessed_key"),
+          ],
+          [
+            "a new event id re-signed with another key",
+            JSON.stringify(otherOrder),
+            signPayload(JSON.stringify(otherOrder), "whsec_guessed_key"),
+          ],
+          [
+            "the genuine body with a signature 10 minutes old (a replay)",
+            payload,
+            signPayload(payload, WEBHOOK_SECRET, now - 600),
+          ],
+          [
+            "the genuine body re-serialised (whitespace)",
+            JSON.stringify(body, null, 2),
+            signPayload(payload, WEBHOOK_SECRET),
+          ],
+          [
+            "the signature of another timestamp",
+            payload,
+            signPayload(payload, WEBHOOK_SECRET).replace(/^t=\d+/, `t=${now + 1}`),
+          ],
           ["not JSON, signed with another key", "evt_x", signPayload("evt_x", "whsec_guessed_key")],
         ];
         for (const [what, forged, signature] of forgeries) {
@@ -473,16 +679,30 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
         const burst = await Promise.all(forgeries.map(([, forged, signature]) => post(forged, signature)));
         for (const r of burst) expect(r.status).toBe(400);
         expect(await snapshot(order), "after the forgeries").toEqual(before);
-        expect(await db.selectFrom("payment_events").select("id").where("id", "in", [event.id, otherOrder.id]).execute()).toEqual([]);
+        expect(
+          await db.selectFrom("payment_events").select("id").where("id", "in", [event.id, otherOrder.id]).execute(),
+        ).toEqual([]);
 
         // The genuine event, five times at once (each freshly signed, as Stripe's retries are).
-        const answers = await Promise.all(Array.from({ length: 5 }, () => post(payload, signPayload(payload, WEBHOOK_SECRET))));
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, () => post(payload, signPayload(payload, WEBHOOK_SECRET))),
+        );
         for (const a of answers) expect(a.status, a.text().slice(0, 200)).toBe(200);
-        const replies = answers.map((a) => JSON.parse(a.text()) as { received: boolean; duplicate?: boolean; outcome?: string });
-        expect(replies.filter((r) => r.outcome === "paid"), JSON.stringify(replies)).toHaveLength(1);
+        const replies = answers.map(
+          (a) => JSON.parse(a.text()) as { received: boolean; duplicate?: boolean; outcome?: string },
+        );
+        expect(
+          replies.filter((r) => r.outcome === "paid"),
+          JSON.stringify(replies),
+        ).toHaveLength(1);
         expect(replies.filter((r) => r.duplicate || r.outcome === "ignored")).toHaveLength(4);
         const after = await snapshot(order);
-        expect(after.order).toMatchObject({ status: "placed", payment_status: "paid", paid_cents: before.order!.total_cents, payment_flag: null });
+        expect(after.order).toMatchObject({
+          status: "placed",
+          payment_status: "paid",
+          paid_cents: before.order!.total_cents,
+          payment_flag: null,
+        });
         expect(after.order!.version, "one state change").toBe(before.order!.version + 1);
         expect(after.paymentEvents - before.paymentEvents, "the event stored once").toBe(1);
         expect(after.mails - before.mails, "one mail").toBe(1);
@@ -498,7 +718,9 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
         const later = await snapshot(order);
         expect(later).toEqual(after);
         // A forged "paid" event with a valid body shape for the now-paid order still 400s and changes nothing.
-        expect((await post(JSON.stringify(otherOrder), signPayload(JSON.stringify(otherOrder), "whsec_guessed_key"))).status).toBe(400);
+        expect(
+          (await post(JSON.stringify(otherOrder), signPayload(JSON.stringify(otherOrder), "whsec_guessed_key"))).status,
+        ).toBe(400);
         expect(await snapshot(order)).toEqual(after);
       } finally {
         fake.resumeWebhooks();
@@ -511,21 +733,33 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
         const order = await placeCardOrder(store.baseUrl, fake.url!, new Map([[product, 3]]));
         const stockHeld = (await stockOf(db, [product])).get(product)!;
         await fake.expireNow(order.sessionId);
-        const event = fake.events.find((e) => e.type === "checkout.session.expired" && e.data.object.id === order.sessionId)!;
+        const event = fake.events.find(
+          (e) => e.type === "checkout.session.expired" && e.data.object.id === order.sessionId,
+        )!;
         const payload = await payloadOf(event);
         const before = await snapshot(order);
         expect(before.order?.status).toBe("awaiting_payment");
 
-        const answers = await Promise.all(Array.from({ length: 5 }, () => post(payload, signPayload(payload, WEBHOOK_SECRET))));
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, () => post(payload, signPayload(payload, WEBHOOK_SECRET))),
+        );
         for (const a of answers) expect(a.status, a.text().slice(0, 200)).toBe(200);
         const replies = answers.map((a) => JSON.parse(a.text()) as { duplicate?: boolean; outcome?: string });
-        expect(replies.filter((r) => r.outcome === "expired"), JSON.stringify(replies)).toHaveLength(1);
+        expect(
+          replies.filter((r) => r.outcome === "expired"),
+          JSON.stringify(replies),
+        ).toHaveLength(1);
         const after = await snapshot(order);
         expect(after.order).toMatchObject({ status: "expired", payment_status: "pending" });
         expect(after.order!.version).toBe(before.order!.version + 1);
         expect(after.paymentEvents - before.paymentEvents).toBe(1);
         expect(after.stock, "the 3 units back once").toBe(stockHeld + 3);
-        const released = await db.selectFrom("stock_movements").select(["delta", "reason"]).where("order_id", "=", before.order!.id).where("reason", "!=", "order").execute();
+        const released = await db
+          .selectFrom("stock_movements")
+          .select(["delta", "reason"])
+          .where("order_id", "=", before.order!.id)
+          .where("reason", "!=", "order")
+          .execute();
         expect(released.map((m) => [m.reason, Number(m.delta)])).toEqual([["order_released", 3]]);
         expect(after.mails, "no mail for a payment page that ran out").toBe(before.mails);
 
@@ -544,12 +778,16 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
         const stockAtStart = (await stockOf(db, [product])).get(product)!;
         const order = await placeCardOrder(store.baseUrl, fake.url!, new Map([[product, 1]]));
         await fake.completeSession(order.sessionId, { outcome: "processing" });
-        const failed = await fetch(`${fake.url}/_test/checkout/sessions/${order.sessionId}/async_payment_failed`, { method: "POST" });
+        const failed = await fetch(`${fake.url}/_test/checkout/sessions/${order.sessionId}/async_payment_failed`, {
+          method: "POST",
+        });
         expect(failed.status).toBe(200);
         // Stripe doesn't promise the order of its events: the failure comes first, then "completed (processing)".
         fake.resumeWebhooks({ order: "reverse" });
         await fake.idle();
-        const sent = fake.events.filter((e) => e.data.object.id === order.sessionId).map((e) => [e.type, e.delivery_status]);
+        const sent = fake.events
+          .filter((e) => e.data.object.id === order.sessionId)
+          .map((e) => [e.type, e.delivery_status]);
         expect(sent).toEqual([
           ["checkout.session.completed", "delivered"],
           ["checkout.session.async_payment_failed", "delivered"],
@@ -557,8 +795,16 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
         const row = await orderByToken(db, order.checkoutToken);
         expect(row, "the failed payment's order").toMatchObject({ status: "expired", payment_status: "failed" });
         expect((await stockOf(db, [product])).get(product), "its unit back on the shelf").toBe(stockAtStart);
-        const ledger = await db.selectFrom("stock_movements").select(["reason", "delta"]).where("order_id", "=", row!.id).orderBy("id").execute();
-        expect(ledger.map((m) => [m.reason, Number(m.delta)]), "taken once, released once, never taken again").toEqual([
+        const ledger = await db
+          .selectFrom("stock_movements")
+          .select(["reason", "delta"])
+          .where("order_id", "=", row!.id)
+          .orderBy("id")
+          .execute();
+        expect(
+          ledger.map((m) => [m.reason, Number(m.delta)]),
+          "taken once, released once, never taken again",
+        ).toEqual([
           ["order", -1],
           ["order_released", 1],
         ]);
@@ -568,13 +814,30 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
     });
 
     it("answers junk, unknown events and unknown sessions without a 5xx", async () => {
-      const before = { orders: await countRows(db, "orders"), mails: await countRows(db, "mail_queue"), ledger: await countRows(db, "stock_movements") };
-      const unsigned: (string | Buffer)[] = ["", "{}", "null", "[]", '{"id":"evt_1","type":"checkout.session.completed"}', "\u0000\u0001", Buffer.alloc(300_000, 0x7b), "x".repeat(2_000_000)];
+      const before = {
+        orders: await countRows(db, "orders"),
+        mails: await countRows(db, "mail_queue"),
+        ledger: await countRows(db, "stock_movements"),
+      };
+      const unsigned: (string | Buffer)[] = [
+        "",
+        "{}",
+        "null",
+        "[]",
+        '{"id":"evt_1","type":"checkout.session.completed"}',
+        "\u0000\u0001",
+        Buffer.alloc(300_000, 0x7b),
+        "x".repeat(2_000_000),
+      ];
       for (const body of unsigned) {
-        const res = await post(body, signPayload(typeof body === "string" ? body : body.toString("latin1"), "whsec_guessed_key")).catch((error: NodeJS.ErrnoException) => {
+        const res = await post(
+          body,
+          signPayload(typeof body === "string" ? body : body.toString("latin1"), "whsec_guessed_key"),
+        ).catch((error: NodeJS.ErrnoException) => {
           // Past the body limit the server answers 413 and closes at once. A client still writing the
           // body can find the connection cut before it reads that answer (the fuzz allows the same).
-          if (body.length > storeBodyLimit(WEBHOOK_PATH) && (error.code === "EPIPE" || error.code === "ECONNRESET")) return null;
+          if (body.length > storeBodyLimit(WEBHOOK_PATH) && (error.code === "EPIPE" || error.code === "ECONNRESET"))
+            return null;
           throw error;
         });
         if (res === null) continue;
@@ -582,17 +845,45 @@ describe.each(storeDialects)("card payments on %s", (kind) => {
         expect(res.status).toBeLessThan(500);
       }
       // Genuinely signed events the store doesn't act on: stored, answered 200, nothing else changes.
-      const event = (type: string, object: object) => JSON.stringify({ id: `evt_rel_${Math.random().toString(36).slice(2)}`, object: "event", type, created: Math.floor(Date.now() / 1000), data: { object } });
+      const event = (type: string, object: object) =>
+        JSON.stringify({
+          id: `evt_rel_${Math.random().toString(36).slice(2)}`,
+          object: "event",
+          type,
+          created: Math.floor(Date.now() / 1000),
+          data: { object },
+        });
       const signed = [
         event("customer.created", { id: "cus_1", object: "customer" }),
-        event("checkout.session.completed", { id: "cs_test_unknown", object: "checkout.session", status: "complete", payment_status: "paid", client_reference_id: "TH-NOPE", amount_total: 100, currency: "usd", payment_intent: "pi_x", metadata: {} }),
-        event("checkout.session.expired", { id: "cs_test_unknown2", object: "checkout.session", status: "expired", payment_status: "unpaid", client_reference_id: null, metadata: {} }),
+        event("checkout.session.completed", {
+          id: "cs_test_unknown",
+          object: "checkout.session",
+          status: "complete",
+          payment_status: "paid",
+          client_reference_id: "TH-NOPE",
+          amount_total: 100,
+          currency: "usd",
+          payment_intent: "pi_x",
+          metadata: {},
+        }),
+        event("checkout.session.expired", {
+          id: "cs_test_unknown2",
+          object: "checkout.session",
+          status: "expired",
+          payment_status: "unpaid",
+          client_reference_id: null,
+          metadata: {},
+        }),
       ];
       for (const body of signed) {
         const res = await post(body, signPayload(body, WEBHOOK_SECRET));
         expect(res.status, res.text().slice(0, 200)).toBe(200);
       }
-      expect({ orders: await countRows(db, "orders"), mails: await countRows(db, "mail_queue"), ledger: await countRows(db, "stock_movements") }).toEqual(before);
+      expect({
+        orders: await countRows(db, "orders"),
+        mails: await countRows(db, "mail_queue"),
+        ledger: await countRows(db, "stock_movements"),
+      }).toEqual(before);
     });
   });
 });

@@ -31,9 +31,10 @@ describe("the server build", () => {
     for (const file of files) {
       const text = readFileSync(file, "utf8");
       // The bundler heads each module it inlines with a `// <path>` comment.
-      for (const [, source] of text.matchAll(/^\/\/ (server\/\S+)$/gm)) if (!BUNDLED_ON_PURPOSE.includes(source!)) bundled.push(source!);
+      for (const [, source] of text.matchAll(/^\/\/ (server\/\S+)$/gm))
+        if (!BUNDLED_ON_PURPOSE.includes(source)) bundled.push(source);
       for (const [, spec] of text.matchAll(/(?:\bfrom|\bimport\s*\()\s*"(\.{1,2}\/[^"]*\/server\/[^"]+)"/g)) {
-        const target = path.resolve(path.dirname(file), spec!);
+        const target = path.resolve(path.dirname(file), spec);
         expect(path.relative(root, target).startsWith(`server${path.sep}`), `${spec} from ${file}`).toBe(true);
         if (existsSync(target)) imported.add(path.relative(root, target));
         else missing.push(`${path.relative(root, file)}: ${spec}`);

@@ -41,7 +41,13 @@ export async function startOidcProvider(port, identityFile) {
   const server = new OAuth2Server();
   await server.issuer.keys.generate("RS256");
   const identity = () => {
-    const fallback = { sub: "google-user-1", email: "google.user@example.com", email_verified: true, name: "Grace Google", picture: "" };
+    const fallback = {
+      sub: "google-user-1",
+      email: "google.user@example.com",
+      email_verified: true,
+      name: "Grace Google",
+      picture: "",
+    };
     if (!existsSync(identityFile)) return fallback;
     return { ...fallback, ...JSON.parse(readFileSync(identityFile, "utf8")) };
   };

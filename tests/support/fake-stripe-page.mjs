@@ -18,10 +18,11 @@ export function formatAmount(amount, currency) {
 /** The URL Stripe sends the customer to after paying: the literal {CHECKOUT_SESSION_ID} becomes the id. */
 export const successUrl = (session) => session.success_url.replaceAll("{CHECKOUT_SESSION_ID}", session.id);
 
-const STYLE = "body{margin:0;color:#000;background:#fff;font:16px/1.5 system-ui,sans-serif}"
-  + "main{max-width:32rem;margin:2rem auto;padding:0 1rem}a{color:#000}"
-  + "button{display:block;width:100%;margin:.5rem 0;padding:.6rem 1rem;font:inherit;color:#000;background:#fff;border:2px solid #000;border-radius:4px;cursor:pointer}"
-  + "button:focus-visible,a:focus-visible{outline:3px solid #000;outline-offset:2px}";
+const STYLE =
+  "body{margin:0;color:#000;background:#fff;font:16px/1.5 system-ui,sans-serif}" +
+  "main{max-width:32rem;margin:2rem auto;padding:0 1rem}a{color:#000}" +
+  "button{display:block;width:100%;margin:.5rem 0;padding:.6rem 1rem;font:inherit;color:#000;background:#fff;border:2px solid #000;border-radius:4px;cursor:pointer}" +
+  "button:focus-visible,a:focus-visible{outline:3px solid #000;outline-offset:2px}";
 
 function layout(title, body) {
   return `<!doctype html>
@@ -43,11 +44,16 @@ ${body}
 
 function payForm(session, items, merchant) {
   const total = formatAmount(session.amount_total, session.currency);
-  const lines = items.map((li) =>
-    `<li>${esc(li.description ?? "Item")} × ${li.quantity} — ${esc(formatAmount(li.amount_total, li.currency))}</li>`);
+  const lines = items.map(
+    (li) =>
+      `<li>${esc(li.description ?? "Item")} × ${li.quantity} — ${esc(formatAmount(li.amount_total, li.currency))}</li>`,
+  );
   const cancel = session.cancel_url
-    ? `\n<button type="submit" name="action" value="cancel">Cancel and return to the store</button>` : "";
-  return layout(`Pay ${merchant} — ${total}`, `<h1>Pay ${esc(merchant)}</h1>
+    ? `\n<button type="submit" name="action" value="cancel">Cancel and return to the store</button>`
+    : "";
+  return layout(
+    `Pay ${merchant} — ${total}`,
+    `<h1>Pay ${esc(merchant)}</h1>
 <p>Test mode: this page stands in for Stripe Checkout. No real money moves.</p>
 <h2>Order summary</h2>
 <ul>
@@ -57,7 +63,8 @@ ${lines.join("\n")}
 <form method="post">
 <button type="submit" name="action" value="pay">Pay ${esc(total)}</button>
 <button type="submit" name="action" value="processing">Pay by bank transfer</button>${cancel}
-</form>`);
+</form>`,
+  );
 }
 
 function notice(title, heading, text, link) {
@@ -67,13 +74,29 @@ function notice(title, heading, text, link) {
 
 function closedPage(session, pi, merchant) {
   if (session.status === "expired")
-    return [410, notice(`Payment page expired — ${merchant}`, "This payment page has expired",
-      "The time to pay for this order ran out, so nothing was charged. Return to the store to check out again.", session.cancel_url)];
+    return [
+      410,
+      notice(
+        `Payment page expired — ${merchant}`,
+        "This payment page has expired",
+        "The time to pay for this order ran out, so nothing was charged. Return to the store to check out again.",
+        session.cancel_url,
+      ),
+    ];
   if (pi?.status === "requires_payment_method")
-    return [200, notice(`Payment failed — ${merchant}`, "This checkout is closed",
-      "The bank transfer for this order failed. Return to the store to try again.", session.cancel_url ?? successUrl(session))];
-  const text = session.payment_status === "paid" ? "This order is already paid. Nothing more is due."
-    : "This order is already paid by bank transfer; the transfer is still being processed.";
+    return [
+      200,
+      notice(
+        `Payment failed — ${merchant}`,
+        "This checkout is closed",
+        "The bank transfer for this order failed. Return to the store to try again.",
+        session.cancel_url ?? successUrl(session),
+      ),
+    ];
+  const text =
+    session.payment_status === "paid"
+      ? "This order is already paid. Nothing more is due."
+      : "This order is already paid by bank transfer; the transfer is still being processed.";
   return [200, notice(`Already paid — ${merchant}`, "Already paid", text, successUrl(session))];
 }
 
@@ -87,10 +110,20 @@ export async function handlePayPage(req, res, id, form, ctx) {
     res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...headers });
     res.end(page);
   };
-  const redirect = (location) => html(303, notice("Redirecting", "Redirecting", "Continue to the store.", location), { location });
-  if (req.method !== "GET" && req.method !== "POST") return html(405, notice("Method not allowed", "Method not allowed", "Use GET or POST."), { allow: "GET, POST" });
+  const redirect = (location) =>
+    html(303, notice("Redirecting", "Redirecting", "Continue to the store.", location), { location });
+  if (req.method !== "GET" && req.method !== "POST")
+    return html(405, notice("Method not allowed", "Method not allowed", "Use GET or POST."), { allow: "GET, POST" });
   const rec = await ctx.find(id);
-  if (!rec) return html(404, notice(`Payment page not found — ${merchant}`, "Payment page not found", "There is no checkout with this address."));
+  if (!rec)
+    return html(
+      404,
+      notice(
+        `Payment page not found — ${merchant}`,
+        "Payment page not found",
+        "There is no checkout with this address.",
+      ),
+    );
   const { session } = rec;
   if (session.status !== "open") {
     const [status, page] = closedPage(session, ctx.paymentIntent(session.payment_intent), merchant);
@@ -99,7 +132,8 @@ export async function handlePayPage(req, res, id, form, ctx) {
   if (req.method === "GET") return html(200, payForm(session, rec.items, merchant));
   const action = form.action;
   if (action === "cancel") {
-    if (!session.cancel_url) return html(400, notice("Cannot cancel", "Cannot cancel here", "This checkout has no page to return to."));
+    if (!session.cancel_url)
+      return html(400, notice("Cannot cancel", "Cannot cancel here", "This checkout has no page to return to."));
     return redirect(session.cancel_url); // Stripe leaves the session open until it expires
   }
   if (action !== "pay" && action !== "processing")

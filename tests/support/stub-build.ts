@@ -1,7 +1,10 @@
 import type { ServerBuild } from "react-router";
 
 /** A stand-in React Router server build: the given document renderer and routes, and nothing else of an app. */
-export function stubBuild(entryModule: Record<string, unknown>, routes: Record<string, Record<string, unknown>>): ServerBuild {
+export function stubBuild(
+  entryModule: Record<string, unknown>,
+  routes: Record<string, Record<string, unknown>>,
+): ServerBuild {
   return {
     entry: { module: entryModule },
     routes,

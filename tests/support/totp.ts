@@ -28,8 +28,8 @@ export function totpCode(base32Key: string, at = Date.now(), period = 30): strin
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / period)));
   const mac = createHmac("sha1", base32Decode(base32Key)).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 15;
-  const n = ((mac[offset]! & 127) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
+  const offset = mac[mac.length - 1] & 15;
+  const n = ((mac[offset] & 127) << 24) | (mac[offset + 1] << 16) | (mac[offset + 2] << 8) | mac[offset + 3];
   return String(n % 1_000_000).padStart(6, "0");
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { AUTH_MESSAGES, checkPasswordLength, checkRegistration, FULL_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from "../../app/lib/auth-rules.ts";
+import {
+  AUTH_MESSAGES,
+  checkPasswordLength,
+  checkRegistration,
+  FULL_NAME_MAX,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+} from "../../app/lib/auth-rules.ts";
 import { buildAuthOptions } from "../../server/auth/auth.ts";
 import { createSignInGuard } from "../../server/auth/sign-in-guard.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -19,10 +26,16 @@ describe("the registration rules", () => {
   });
 
   it("take passwords from PASSWORD_MIN to PASSWORD_MAX characters", () => {
-    expect(checkPasswordLength("x".repeat(PASSWORD_MIN - 1))).toEqual({ ok: false, message: AUTH_MESSAGES.passwordTooShort });
+    expect(checkPasswordLength("x".repeat(PASSWORD_MIN - 1))).toEqual({
+      ok: false,
+      message: AUTH_MESSAGES.passwordTooShort,
+    });
     expect(checkPasswordLength("x".repeat(PASSWORD_MIN))).toEqual({ ok: true });
     expect(checkPasswordLength("x".repeat(PASSWORD_MAX))).toEqual({ ok: true });
-    expect(checkPasswordLength("x".repeat(PASSWORD_MAX + 1))).toEqual({ ok: false, message: AUTH_MESSAGES.passwordTooLong });
+    expect(checkPasswordLength("x".repeat(PASSWORD_MAX + 1))).toEqual({
+      ok: false,
+      message: AUTH_MESSAGES.passwordTooLong,
+    });
   });
 
   it("check a registration in the spec's order, the first failure winning", () => {
@@ -35,11 +48,18 @@ describe("the registration rules", () => {
   });
 
   it("are Better Auth's password limits too", async () => {
-    const cfg = loadConfig({ SITE_URL: "http://127.0.0.1:3000", NODE_ENV: "test", AUTH_SECRET: "unit-secret-0123456789abcdef0123456789" });
+    const cfg = loadConfig({
+      SITE_URL: "http://127.0.0.1:3000",
+      NODE_ENV: "test",
+      AUTH_SECRET: "unit-secret-0123456789abcdef0123456789",
+    });
     const db = createDb({ kind: "sqlite", sqlitePath: ":memory:" });
     try {
       const options = buildAuthOptions(db, cfg, createSignInGuard(cfg));
-      expect(options.emailAndPassword).toMatchObject({ minPasswordLength: PASSWORD_MIN, maxPasswordLength: PASSWORD_MAX });
+      expect(options.emailAndPassword).toMatchObject({
+        minPasswordLength: PASSWORD_MIN,
+        maxPasswordLength: PASSWORD_MAX,
+      });
     } finally {
       await db.destroy();
     }

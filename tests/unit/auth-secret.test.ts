@@ -27,21 +27,35 @@ describe("the auth secret", () => {
     expect(lines[0]).toContain("generated a random secret");
     expect(lines[0]).not.toContain(first);
     // A later start (a fresh process: another config object) reads the same file.
-    const again = resolveAuthSecret(loadConfig({ NODE_ENV: "production", SQLITE_PATH: path.join(dir, "store.db") }), (l) => lines.push(l));
+    const again = resolveAuthSecret(
+      loadConfig({ NODE_ENV: "production", SQLITE_PATH: path.join(dir, "store.db") }),
+      (l) => lines.push(l),
+    );
     expect(again).toBe(first);
     expect(readFileSync(file, "utf8")).toBe(first);
   });
 
   it("gives two stores in two data folders different secrets", () => {
-    const a = resolveAuthSecret(loadConfig({ NODE_ENV: "production", SQLITE_PATH: path.join(dataDir(), "s.db") }), () => undefined);
-    const b = resolveAuthSecret(loadConfig({ NODE_ENV: "production", SQLITE_PATH: path.join(dataDir(), "s.db") }), () => undefined);
+    const a = resolveAuthSecret(
+      loadConfig({ NODE_ENV: "production", SQLITE_PATH: path.join(dataDir(), "s.db") }),
+      () => undefined,
+    );
+    const b = resolveAuthSecret(
+      loadConfig({ NODE_ENV: "production", SQLITE_PATH: path.join(dataDir(), "s.db") }),
+      () => undefined,
+    );
     expect(a).not.toBe(b);
   });
 
   it("refuses a secret file that holds too little", () => {
     const dir = dataDir();
     writeFileSync(path.join(dir, "auth-secret"), "short", { mode: 0o600 });
-    expect(() => resolveAuthSecret(loadConfig({ NODE_ENV: "production", SQLITE_PATH: path.join(dir, "store.db") }), () => undefined)).toThrow(MissingAuthSecretError);
+    expect(() =>
+      resolveAuthSecret(
+        loadConfig({ NODE_ENV: "production", SQLITE_PATH: path.join(dir, "store.db") }),
+        () => undefined,
+      ),
+    ).toThrow(MissingAuthSecretError);
   });
 
   it("refuses to run PostgreSQL without AUTH_SECRET, and says why", () => {

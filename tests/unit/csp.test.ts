@@ -8,7 +8,10 @@ describe("the CSP of a cacheable page", () => {
   it("hashes each distinct inline script, not scripts loaded from files", () => {
     const html = `<html><head><script src="/assets/a.js"></script><script type="module" src="/x.js" async></script></head>
       <body><script>window.__ctx = {"a":"£5 <\\/b>"};</script><script type="module">import "/assets/entry.js";</script><script>window.__ctx = {"a":"£5 <\\/b>"};</script></body></html>`;
-    expect(inlineScriptHashes(html)).toEqual([sha('window.__ctx = {"a":"£5 <\\/b>"};'), sha('import "/assets/entry.js";')]);
+    expect(inlineScriptHashes(html)).toEqual([
+      sha('window.__ctx = {"a":"£5 <\\/b>"};'),
+      sha('import "/assets/entry.js";'),
+    ]);
     expect(inlineScriptHashes(Buffer.from(html))).toEqual(inlineScriptHashes(html));
     expect(inlineScriptHashes("<p>no script</p>")).toEqual([]);
     expect(inlineScriptHashes("<scripts>x</scripts><script\n>y</script><script>unclosed")).toEqual([sha("y")]);

@@ -14,17 +14,37 @@ describe("the cap on guests' held units", () => {
   });
 
   it("refuses one unit over the email's cap, and names it before the network's", () => {
-    expect(guestHoldRefusal({ units: 51, heldByEmail: 150, heldByClient: 0 }, caps)).toEqual({ cap: "email", held: 150, limit: 200 });
-    expect(guestHoldRefusal({ units: 51, heldByEmail: 150, heldByClient: 390 }, caps)).toEqual({ cap: "email", held: 150, limit: 200 });
+    expect(guestHoldRefusal({ units: 51, heldByEmail: 150, heldByClient: 0 }, caps)).toEqual({
+      cap: "email",
+      held: 150,
+      limit: 200,
+    });
+    expect(guestHoldRefusal({ units: 51, heldByEmail: 150, heldByClient: 390 }, caps)).toEqual({
+      cap: "email",
+      held: 150,
+      limit: 200,
+    });
   });
 
   it("refuses one unit over the network's cap", () => {
-    expect(guestHoldRefusal({ units: 51, heldByEmail: 0, heldByClient: 350 }, caps)).toEqual({ cap: "client", held: 350, limit: 400 });
+    expect(guestHoldRefusal({ units: 51, heldByEmail: 0, heldByClient: 350 }, caps)).toEqual({
+      cap: "client",
+      held: 350,
+      limit: 400,
+    });
   });
 
   it("refuses an order above the smaller cap on its own, whatever is held", () => {
-    expect(guestHoldRefusal({ units: 201, heldByEmail: 0, heldByClient: 0 }, caps)).toEqual({ cap: "order", held: 0, limit: 200 });
-    expect(guestHoldRefusal({ units: 31, heldByEmail: 0, heldByClient: 0 }, { perClient: 30, perEmail: 100 })).toEqual({ cap: "order", held: 0, limit: 30 });
+    expect(guestHoldRefusal({ units: 201, heldByEmail: 0, heldByClient: 0 }, caps)).toEqual({
+      cap: "order",
+      held: 0,
+      limit: 200,
+    });
+    expect(guestHoldRefusal({ units: 31, heldByEmail: 0, heldByClient: 0 }, { perClient: 30, perEmail: 100 })).toEqual({
+      cap: "order",
+      held: 0,
+      limit: 30,
+    });
   });
 
   it("says which cap, how much is held, and what to do; the checkout adds that the form is still filled in", () => {
@@ -52,11 +72,22 @@ describe("the cap on guests' held units", () => {
 
 describe("configuration of the caps", () => {
   it("reads GUEST_HOLD_IP_UNITS and GUEST_HOLD_EMAIL_UNITS, 400 and 200 by default", () => {
-    expect(loadConfig({} as NodeJS.ProcessEnv)).toMatchObject({ GUEST_HOLD_IP_UNITS: 400, GUEST_HOLD_EMAIL_UNITS: 200 });
-    expect(loadConfig({ GUEST_HOLD_IP_UNITS: "30", GUEST_HOLD_EMAIL_UNITS: "12" } as NodeJS.ProcessEnv)).toMatchObject({ GUEST_HOLD_IP_UNITS: 30, GUEST_HOLD_EMAIL_UNITS: 12 });
+    expect(loadConfig({})).toMatchObject({
+      GUEST_HOLD_IP_UNITS: 400,
+      GUEST_HOLD_EMAIL_UNITS: 200,
+    });
+    expect(loadConfig({ GUEST_HOLD_IP_UNITS: "30", GUEST_HOLD_EMAIL_UNITS: "12" })).toMatchObject({
+      GUEST_HOLD_IP_UNITS: 30,
+      GUEST_HOLD_EMAIL_UNITS: 12,
+    });
   });
 
-  it.each([["GUEST_HOLD_IP_UNITS", "0"], ["GUEST_HOLD_IP_UNITS", "many"], ["GUEST_HOLD_EMAIL_UNITS", "-5"], ["GUEST_HOLD_EMAIL_UNITS", "2.5"]])("refuses %s=%s", (name, value) => {
-    expect(() => loadConfig({ [name]: value } as NodeJS.ProcessEnv)).toThrow(new RegExp(name));
+  it.each([
+    ["GUEST_HOLD_IP_UNITS", "0"],
+    ["GUEST_HOLD_IP_UNITS", "many"],
+    ["GUEST_HOLD_EMAIL_UNITS", "-5"],
+    ["GUEST_HOLD_EMAIL_UNITS", "2.5"],
+  ])("refuses %s=%s", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 });

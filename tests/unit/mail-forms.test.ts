@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { contactSchema, FORM_LIMITS, newsletterSchema, readFormData, validate } from "../../app/lib/forms.ts";
 
-const good = { name: "Jane Doe", email: "jane@example.com", subject: "Bulk order", message: "Hello!\nCan you quote 40 drills?" };
+const good = {
+  name: "Jane Doe",
+  email: "jane@example.com",
+  subject: "Bulk order",
+  message: "Hello!\nCan you quote 40 drills?",
+};
 
 describe("the contact schema (shared by browser and server)", () => {
   it("accepts a complete message and trims it", () => {
@@ -54,7 +59,10 @@ describe("the contact schema (shared by browser and server)", () => {
 
 describe("the newsletter schema", () => {
   it("takes userEmail, trimmed", () => {
-    expect(validate(newsletterSchema, { userEmail: " a@example.com " })).toEqual({ ok: true, data: { userEmail: "a@example.com" } });
+    expect(validate(newsletterSchema, { userEmail: " a@example.com " })).toEqual({
+      ok: true,
+      data: { userEmail: "a@example.com" },
+    });
   });
   it("explains what is wrong", () => {
     const empty = validate(newsletterSchema, { userEmail: "" });
@@ -66,7 +74,11 @@ describe("the newsletter schema", () => {
 
 describe("readFormData", () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
-    new Request("http://x.test/contact", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
+    new Request("http://x.test/contact", {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    });
 
   it("reads a normal form post", async () => {
     const form = await readFormData(post("name=Jane&email=a%40b.co"));
@@ -75,14 +87,21 @@ describe("readFormData", () => {
   });
 
   it("refuses a body over the limit, declared or not", async () => {
-    await expect(readFormData(post(`message=${"x".repeat(2000)}`), 1000)).rejects.toThrow(/more text than this form accepts/);
+    await expect(readFormData(post(`message=${"x".repeat(2000)}`), 1000)).rejects.toThrow(
+      /more text than this form accepts/,
+    );
     const stream = new ReadableStream({
       start(c) {
         for (let i = 0; i < 10; i++) c.enqueue(new TextEncoder().encode("x".repeat(500)));
         c.close();
       },
     });
-    const chunked = new Request("http://x.test/contact", { method: "POST", body: stream, duplex: "half", headers: { "content-type": "application/x-www-form-urlencoded" } } as RequestInit);
+    const chunked = new Request("http://x.test/contact", {
+      method: "POST",
+      body: stream,
+      duplex: "half",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    } as RequestInit);
     await expect(readFormData(chunked, 1000)).rejects.toThrow(/more text/);
   });
 });

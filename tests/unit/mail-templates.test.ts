@@ -6,7 +6,9 @@ import { renderMail } from "../../server/mail/templates.ts";
 
 describe("escapeHtml", () => {
   it("escapes the five HTML-significant characters", () => {
-    expect(escapeHtml(`<script>alert("x") & 'y'</script>`)).toBe("&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;");
+    expect(escapeHtml(`<script>alert("x") & 'y'</script>`)).toBe(
+      "&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;",
+    );
   });
   it("leaves ordinary text alone", () => {
     expect(escapeHtml("Drill 18V — £120")).toBe("Drill 18V — £120");
@@ -39,7 +41,9 @@ describe("renderMail", () => {
   });
 
   it("refuses links that are not absolute http(s) URLs", () => {
-    expect(() => renderMail({ heading: "x", paragraphs: [], action: { label: "x", url: "javascript:alert(1)" } })).toThrow();
+    expect(() =>
+      renderMail({ heading: "x", paragraphs: [], action: { label: "x", url: "javascript:alert(1)" } }),
+    ).toThrow();
   });
 });
 
@@ -70,7 +74,9 @@ describe("validateMail (header injection)", () => {
   });
 
   it("accepts a quoted display name with commas", () => {
-    expect(validateMail({ ...base, replyTo: '"Doe, Jane" <jane@example.com>' }).replyTo).toBe('"Doe, Jane" <jane@example.com>');
+    expect(validateMail({ ...base, replyTo: '"Doe, Jane" <jane@example.com>' }).replyTo).toBe(
+      '"Doe, Jane" <jane@example.com>',
+    );
   });
 });
 

@@ -21,7 +21,9 @@ function sourceFiles(dir: string): string[] {
 
 describe("no dangerouslySetInnerHTML outside the named exceptions", () => {
   it("finds it only where it is named", () => {
-    const users = [...sourceFiles("app"), ...sourceFiles("server")].filter((file) => readFileSync(path.join(root, file), "utf8").includes("dangerouslySetInnerHTML"));
+    const users = [...sourceFiles("app"), ...sourceFiles("server")].filter((file) =>
+      readFileSync(path.join(root, file), "utf8").includes("dangerouslySetInnerHTML"),
+    );
     expect(users.sort()).toEqual(Object.keys(NAMED_EXCEPTIONS).sort());
   });
 });

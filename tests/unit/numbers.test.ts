@@ -6,7 +6,12 @@ import { countText, formatCount } from "../../app/lib/numbers.ts";
 // The storefront formats numbers without Intl (app/lib/numbers.ts); what it writes must be what
 // Intl's "en-US" formats write, on the server and in the browser alike.
 const intlCount = new Intl.NumberFormat("en-US");
-const intlUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const intlUsd = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 
 describe("formatCount", () => {
   it("groups thousands as en-US does", () => {
@@ -18,10 +23,21 @@ describe("formatCount", () => {
     expect(formatCount(-1234)).toBe("-1,234");
   });
   it("writes every safe integer as Intl does", () => {
-    fc.assert(fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.integer({ min: Number.MIN_SAFE_INTEGER, max: -1 }), fc.integer({ min: -1e6, max: 1e6 })), (n) => formatCount(n) === intlCount.format(n)));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer(),
+          fc.maxSafeInteger(),
+          fc.integer({ min: Number.MIN_SAFE_INTEGER, max: -1 }),
+          fc.integer({ min: -1e6, max: 1e6 }),
+        ),
+        (n) => formatCount(n) === intlCount.format(n),
+      ),
+    );
   });
   it("refuses what is not a whole number", () => {
-    for (const bad of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) expect(() => formatCount(bad)).toThrow(RangeError);
+    for (const bad of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])
+      expect(() => formatCount(bad)).toThrow(RangeError);
   });
 });
 
@@ -37,7 +53,16 @@ describe("countText", () => {
 
 describe("formatMoney against Intl's en-US dollars", () => {
   it("writes every amount of cents as Intl does", () => {
-    fc.assert(fc.property(fc.oneof(fc.integer({ min: -100_000, max: 100_000 }), fc.integer(), fc.integer({ min: -(2 ** 50), max: 2 ** 50 })), (cents) => formatMoney(cents) === intlUsd.format(cents / 100)));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -100_000, max: 100_000 }),
+          fc.integer(),
+          fc.integer({ min: -(2 ** 50), max: 2 ** 50 }),
+        ),
+        (cents) => formatMoney(cents) === intlUsd.format(cents / 100),
+      ),
+    );
   });
   it("writes negative amounts with the sign before the dollar", () => {
     expect(formatMoney(-5)).toBe("-$0.05");

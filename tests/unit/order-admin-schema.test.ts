@@ -1,11 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { cancelSchema, orderFilterSchema, orderNumberSchema, returnFormInput, returnSchema, shipSchema } from "../../app/lib/order-admin-schema.ts";
+import {
+  cancelSchema,
+  orderFilterSchema,
+  orderNumberSchema,
+  returnFormInput,
+  returnSchema,
+  shipSchema,
+} from "../../app/lib/order-admin-schema.ts";
 import { orderCancelledMail, orderReturnMail, orderShippedMail } from "../../server/orders/mails.ts";
 import { refusal } from "../../server/orders/staff-order.ts";
 
 describe("the back office's order forms", () => {
   it("ship: a known carrier and a tracking number without spaces, upper-cased", () => {
-    expect(shipSchema.parse({ version: "3", carrier: "Royal Mail", trackingNumber: " rm 1234 5678 gb " })).toEqual({ version: 3, carrier: "Royal Mail", trackingNumber: "RM12345678GB" });
+    expect(shipSchema.parse({ version: "3", carrier: "Royal Mail", trackingNumber: " rm 1234 5678 gb " })).toEqual({
+      version: 3,
+      carrier: "Royal Mail",
+      trackingNumber: "RM12345678GB",
+    });
     for (const bad of [
       { version: "3", carrier: "Royal Mail", trackingNumber: "abc" },
       { version: "3", carrier: "royal mail", trackingNumber: "ABCD1234" },
@@ -21,7 +32,9 @@ describe("the back office's order forms", () => {
   it("cancel: the reason is optional, one blank is none, and it has a limit", () => {
     expect(cancelSchema.parse({ version: 0 })).toEqual({ version: 0, reason: null });
     expect(cancelSchema.parse({ version: 0, reason: "   " })).toEqual({ version: 0, reason: null });
-    expect(cancelSchema.parse({ version: 0, reason: " Duplicate order\nplaced twice " }).reason).toBe("Duplicate order\nplaced twice");
+    expect(cancelSchema.parse({ version: 0, reason: " Duplicate order\nplaced twice " }).reason).toBe(
+      "Duplicate order\nplaced twice",
+    );
     expect(cancelSchema.safeParse({ version: 0, reason: "x".repeat(501) }).success).toBe(false);
   });
 
@@ -47,16 +60,17 @@ describe("the back office's order forms", () => {
     form.set("qty-11", "0");
     const none = returnSchema.safeParse(returnFormInput(form));
     expect(none.success).toBe(false);
-    expect(none.error!.issues[0]!.message).toBe("Enter how many units of at least one line came back.");
+    expect(none.error!.issues[0].message).toBe("Enter how many units of at least one line came back.");
     form.set("qty-11", "1");
     form.delete("restock");
-    expect(returnSchema.safeParse(returnFormInput(form)).error!.issues[0]!.path).toEqual(["restock"]);
+    expect(returnSchema.safeParse(returnFormInput(form)).error!.issues[0].path).toEqual(["restock"]);
   });
 
   it("order numbers: with or without the TH- prefix, any case", () => {
     expect(orderNumberSchema.parse("th-00ab12cd34")).toBe("TH-00AB12CD34");
     expect(orderNumberSchema.parse(" 00ab12cd34 ")).toBe("TH-00AB12CD34");
-    for (const bad of ["TH-00AB12CD3", "TH-00AB12CD34X", "XX-00AB12CD34", "", "'; DROP TABLE orders; --"]) expect(orderNumberSchema.safeParse(bad).success, bad).toBe(false);
+    for (const bad of ["TH-00AB12CD3", "TH-00AB12CD34X", "XX-00AB12CD34", "", "'; DROP TABLE orders; --"])
+      expect(orderNumberSchema.safeParse(bad).success, bad).toBe(false);
   });
 
   it("list filters: blanks are no filter; impossible dates and reversed ranges are refused", () => {
@@ -71,7 +85,12 @@ describe("the back office's order forms", () => {
 });
 
 describe("the order mails", () => {
-  const order = { number: "TH-00AB12CD34", email: "ada@example.com", ship_name: "Ada <b>Buyer</b>", link: "https://shop.example/account/orders/TH-00AB12CD34" };
+  const order = {
+    number: "TH-00AB12CD34",
+    email: "ada@example.com",
+    ship_name: "Ada <b>Buyer</b>",
+    link: "https://shop.example/account/orders/TH-00AB12CD34",
+  };
 
   it("the shipped mail names the carrier and tracking number and links to the order page", () => {
     const mail = orderShippedMail(order, { carrier: "DPD", trackingNumber: "155012345678" });
@@ -85,10 +104,16 @@ describe("the order mails", () => {
   it("cancellation and return mails carry the reason given", () => {
     expect(orderCancelledMail(order, { reason: "Duplicate" }).text).toContain("Reason: Duplicate");
     expect(orderCancelledMail(order, { reason: null }).text).not.toContain("Reason:");
-    const partial = orderReturnMail(order, { reason: "Faulty", complete: false, lines: [{ title: "Drill", color: "Red", quantity: 2 }] });
+    const partial = orderReturnMail(order, {
+      reason: "Faulty",
+      complete: false,
+      lines: [{ title: "Drill", color: "Red", quantity: 2 }],
+    });
     expect(partial.subject).toBe("We received a return from your order TH-00AB12CD34");
     expect(partial.text).toContain("2 × Drill (Red)");
-    expect(orderReturnMail(order, { reason: "Faulty", complete: true, lines: [] }).subject).toBe("We received the return of your order TH-00AB12CD34");
+    expect(orderReturnMail(order, { reason: "Faulty", complete: true, lines: [] }).subject).toBe(
+      "We received the return of your order TH-00AB12CD34",
+    );
   });
 });
 

@@ -32,7 +32,13 @@ describe("named constants", () => {
 describe("summarizeOrder: member discount", () => {
   it("gives no discount at exactly $120.00 (the rule is 'over $120.00')", () => {
     const s = summarizeOrder(one(12_000), { isMember: true, country: "US" });
-    expect(s).toEqual({ subtotalCents: 12_000, memberDiscountCents: 0, shippingCents: 0, taxCents: 0, totalCents: 12_000 });
+    expect(s).toEqual({
+      subtotalCents: 12_000,
+      memberDiscountCents: 0,
+      shippingCents: 0,
+      taxCents: 0,
+      totalCents: 12_000,
+    });
   });
 
   it("gives 5% at $120.01: $6.0005 rounds to $6.00", () => {
@@ -95,13 +101,25 @@ describe("summarizeOrder: shipping and taxes", () => {
   });
 
   it("charges no shipping on an empty order", () => {
-    expect(summarizeOrder([], { isMember: true, country: "GB" })).toEqual({ subtotalCents: 0, memberDiscountCents: 0, shippingCents: 0, taxCents: 0, totalCents: 0 });
+    expect(summarizeOrder([], { isMember: true, country: "GB" })).toEqual({
+      subtotalCents: 0,
+      memberDiscountCents: 0,
+      shippingCents: 0,
+      taxCents: 0,
+      totalCents: 0,
+    });
   });
 
   it("property: total = subtotal − discount + shipping, with 0 ≤ discount ≤ subtotal", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ unitPriceCents: fc.integer({ min: 0, max: 5_000_000 }), quantity: fc.integer({ min: 1, max: MAX_LINE_QUANTITY }) }), { maxLength: 12 }),
+        fc.array(
+          fc.record({
+            unitPriceCents: fc.integer({ min: 0, max: 5_000_000 }),
+            quantity: fc.integer({ min: 1, max: MAX_LINE_QUANTITY }),
+          }),
+          { maxLength: 12 },
+        ),
         fc.boolean(),
         fc.constantFrom<ShippingCountry>("US", "GB"),
         (lines, isMember, country) => {
@@ -114,7 +132,10 @@ describe("summarizeOrder: shipping and taxes", () => {
           expect(Number.isInteger(s.memberDiscountCents)).toBe(true);
           expect(s.totalCents).toBeGreaterThanOrEqual(0);
           if (!isMember || subtotal <= MEMBER_DISCOUNT_THRESHOLD_CENTS) expect(s.memberDiscountCents).toBe(0);
-          else expect(Math.abs(s.memberDiscountCents - (subtotal * MEMBER_DISCOUNT_PERCENT) / 100)).toBeLessThanOrEqual(0.5);
+          else
+            expect(Math.abs(s.memberDiscountCents - (subtotal * MEMBER_DISCOUNT_PERCENT) / 100)).toBeLessThanOrEqual(
+              0.5,
+            );
           expect(s.shippingCents).toBe(lines.length === 0 ? 0 : country === "GB" ? UK_FLAT_SHIPPING_CENTS : 0);
         },
       ),
@@ -198,12 +219,24 @@ describe("parseProductId", () => {
     expect(parseProductId(input)).toBe(expected);
   });
 
-  it.each([["0"], ["-3"], ["1.5"], ["01"], ["abc"], [""], ["1e3"], ["12345678901"], [0], [-1], [2.5], [null], [undefined], [{}]] as const)(
-    "refuses %j",
-    (input) => {
-      expect(parseProductId(input)).toBeNull();
-    },
-  );
+  it.each([
+    ["0"],
+    ["-3"],
+    ["1.5"],
+    ["01"],
+    ["abc"],
+    [""],
+    ["1e3"],
+    ["12345678901"],
+    [0],
+    [-1],
+    [2.5],
+    [null],
+    [undefined],
+    [{}],
+  ] as const)("refuses %j", (input) => {
+    expect(parseProductId(input)).toBeNull();
+  });
 });
 
 describe("isValidPostcode", () => {
@@ -213,9 +246,12 @@ describe("isValidPostcode", () => {
   it.each(["1000", "100011", "10001-123", "10001 1234", "ABCDE", "SW1A 1AA", ""])("refuses the US ZIP %j", (zip) => {
     expect(isValidPostcode("US", zip)).toBe(false);
   });
-  it.each(["SW1A 1AA", "sw1a 1aa", "EC1A1BB", "M1 1AE", "B33 8TH", "CR2 6XH", "DN55 1PT", "W1A 0AX", "GIR 0AA"])("accepts the UK postcode %j", (pc) => {
-    expect(isValidPostcode("GB", pc)).toBe(true);
-  });
+  it.each(["SW1A 1AA", "sw1a 1aa", "EC1A1BB", "M1 1AE", "B33 8TH", "CR2 6XH", "DN55 1PT", "W1A 0AX", "GIR 0AA"])(
+    "accepts the UK postcode %j",
+    (pc) => {
+      expect(isValidPostcode("GB", pc)).toBe(true);
+    },
+  );
   it.each(["10001", "SW1A", "SW1A 1A", "QW1 1AA", "SW1A 1AAA", "12345 ABC", ""])("refuses the UK postcode %j", (pc) => {
     expect(isValidPostcode("GB", pc)).toBe(false);
   });
@@ -234,8 +270,12 @@ describe("checkoutSchema", () => {
   });
 
   it("checks the postcode against the chosen country, with a message naming the format", () => {
-    expect(issues({ ...base, postcode: "SW1A 1AA" }).postcode).toBe("Enter a valid US ZIP code, like 10001 or 10001-1234");
-    expect(issues({ ...base, country: "GB", postcode: "10001" }).postcode).toBe("Enter a valid UK postcode, like SW1A 1AA");
+    expect(issues({ ...base, postcode: "SW1A 1AA" }).postcode).toBe(
+      "Enter a valid US ZIP code, like 10001 or 10001-1234",
+    );
+    expect(issues({ ...base, country: "GB", postcode: "10001" }).postcode).toBe(
+      "Enter a valid UK postcode, like SW1A 1AA",
+    );
     expect(issues({ ...base, country: "GB", postcode: "EC1A1BB" })).toEqual({});
   });
 
@@ -257,7 +297,12 @@ describe("checkoutSchema", () => {
   });
 
   it("invoice payment takes no business fields from the form: the company's own name and VAT number or EIN are used", () => {
-    const parsed = checkoutSchema.parse({ ...base, paymentMethod: "invoice-net30", businessName: "Typed Ltd", taxNumber: "nonsense" });
+    const parsed = checkoutSchema.parse({
+      ...base,
+      paymentMethod: "invoice-net30",
+      businessName: "Typed Ltd",
+      taxNumber: "nonsense",
+    });
     expect(parsed.paymentMethod).toBe("invoice-net30");
     expect(parsed).not.toHaveProperty("businessName");
     expect(parsed).not.toHaveProperty("taxNumber");

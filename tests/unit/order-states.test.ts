@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, parseWholeQuantity, QUANTITY_LIMIT_MESSAGES, quantityLimitProblem } from "../../app/lib/order-rules.ts";
+import {
+  MAX_LINE_QUANTITY,
+  MAX_ORDER_QUANTITY,
+  parseWholeQuantity,
+  QUANTITY_LIMIT_MESSAGES,
+  quantityLimitProblem,
+} from "../../app/lib/order-rules.ts";
 import { isRetryableTransactionError, withTransactionRetry } from "../../server/db/retry.ts";
 import { DomainError } from "../../server/errors.ts";
 import { STOCK_REASONS } from "../../server/inventory/stock.ts";
@@ -68,7 +74,8 @@ describe("order caps", () => {
   it("parseWholeQuantity accepts any whole number of units and refuses the rest", () => {
     expect(parseWholeQuantity("101")).toBe(101);
     expect(parseWholeQuantity("999999")).toBe(999_999);
-    for (const bad of ["0", "-1", "1.5", "1e3", "1000000", "abc", "", null, undefined, 2.5]) expect(parseWholeQuantity(bad)).toBeNull();
+    for (const bad of ["0", "-1", "1.5", "1e3", "1000000", "abc", "", null, undefined, 2.5])
+      expect(parseWholeQuantity(bad)).toBeNull();
   });
 });
 
@@ -97,17 +104,21 @@ describe("order states", () => {
   ];
 
   it("the table allows exactly these moves", () => {
-    const inTable = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.filter((to) => canTransition(from, to)).map((to) => [from, to]));
+    const inTable = ORDER_STATUSES.flatMap((from) =>
+      ORDER_STATUSES.filter((to) => canTransition(from, to)).map((to) => [from, to]),
+    );
     expect(inTable.sort()).toEqual([...allowed].sort());
   });
 
   it("every state has a row, and only known states appear", () => {
     expect(Object.keys(ORDER_TRANSITIONS).sort()).toEqual([...ORDER_STATUSES].sort());
-    for (const row of Object.values(ORDER_TRANSITIONS)) for (const to of Object.keys(row)) expect(ORDER_STATUSES).toContain(to);
+    for (const row of Object.values(ORDER_TRANSITIONS))
+      for (const to of Object.keys(row)) expect(ORDER_STATUSES).toContain(to);
   });
 
   it("cancelled and returned are final; expired only goes back to awaiting payment (taking the stock again); nothing else moves back into a hold or into processing", () => {
-    for (const final of ["cancelled", "returned"] as const) expect(ORDER_STATUSES.filter((to) => canTransition(final, to))).toEqual([]);
+    for (const final of ["cancelled", "returned"] as const)
+      expect(ORDER_STATUSES.filter((to) => canTransition(final, to))).toEqual([]);
     expect(ORDER_STATUSES.filter((to) => canTransition("expired", to))).toEqual(["awaiting_payment"]);
     expect(transitionRule("expired", "awaiting_payment")).toEqual({ restock: null, take: "order" });
     for (const from of ORDER_STATUSES) {
@@ -130,7 +141,8 @@ describe("order states", () => {
     expect(transitionRule("packed", "cancelled")?.restock).toBe("cancellation");
     expect(transitionRule("awaiting_confirmation", "placed")?.restock).toBeNull();
     expect(transitionRule("shipped", "returned")?.restock).toBeNull();
-    for (const row of Object.values(ORDER_TRANSITIONS)) for (const rule of Object.values(row)) if (rule.restock) expect(STOCK_REASONS).toContain(rule.restock);
+    for (const row of Object.values(ORDER_TRANSITIONS))
+      for (const rule of Object.values(row)) if (rule.restock) expect(STOCK_REASONS).toContain(rule.restock);
   });
 
   it("payment states keep the offline methods' values and move forward only", () => {
@@ -167,7 +179,9 @@ describe("order states", () => {
   ];
 
   it("the payment table allows exactly these changes", () => {
-    const inTable = PAYMENT_STATUSES.flatMap((from) => PAYMENT_STATUSES.filter((to) => canChangePayment(from, to)).map((to) => [from, to]));
+    const inTable = PAYMENT_STATUSES.flatMap((from) =>
+      PAYMENT_STATUSES.filter((to) => canChangePayment(from, to)).map((to) => [from, to]),
+    );
     expect(inTable.sort()).toEqual([...paymentChanges].sort());
     expect(Object.keys(PAYMENT_TRANSITIONS).sort()).toEqual([...PAYMENT_STATUSES].sort());
   });
@@ -176,26 +190,59 @@ describe("order states", () => {
     const writes: unknown[] = [];
     const trx = fakeOrderUpdates(writes, 1);
     await changePaymentStatus(trx, { id: 7, payment_status: from }, to, { updated_at: "2026-01-01T00:00:00.000Z" });
-    expect(writes).toEqual([{ set: { updated_at: "2026-01-01T00:00:00.000Z", payment_status: to }, where: [["id", "=", 7]] }]);
+    expect(writes).toEqual([
+      { set: { updated_at: "2026-01-01T00:00:00.000Z", payment_status: to }, where: [["id", "=", 7]] },
+    ]);
   });
 
   it("changePaymentStatus refuses a change outside the table before writing anything, and keeps a status as no change", async () => {
     const writes: unknown[] = [];
-    for (const [from, to] of [["refunded", "paid"], ["paid", "pending"], ["due_on_delivery", "refunded"], ["invoiced_net30", "failed"]] as const) {
-      const error = await changePaymentStatus(fakeOrderUpdates(writes, 1), { id: 7, payment_status: from }, to).catch((e: unknown) => e);
+    for (const [from, to] of [
+      ["refunded", "paid"],
+      ["paid", "pending"],
+      ["due_on_delivery", "refunded"],
+      ["invoiced_net30", "failed"],
+    ] as const) {
+      const error = await changePaymentStatus(fakeOrderUpdates(writes, 1), { id: 7, payment_status: from }, to).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(PaymentTransitionError);
       expect(error).toMatchObject({ code: "INVALID_PAYMENT_TRANSITION", status: 409 });
     }
     expect(writes).toEqual([]);
-    await changePaymentStatus(fakeOrderUpdates(writes, 1), { id: 7, payment_status: "paid" }, "paid", { refunded_cents: 100 });
+    await changePaymentStatus(fakeOrderUpdates(writes, 1), { id: 7, payment_status: "paid" }, "paid", {
+      refunded_cents: 100,
+    });
     expect(writes).toEqual([{ set: { refunded_cents: 100, payment_status: "paid" }, where: [["id", "=", 7]] }]);
   });
 
   it("changePaymentStatus with ifVersion applies to that version only, bumps it, and reports a lost race", async () => {
     const writes: unknown[] = [];
-    await changePaymentStatus(fakeOrderUpdates(writes, 1), { id: 7, payment_status: "pending" }, "processing", {}, { ifVersion: 3 });
-    expect(writes).toEqual([{ set: { payment_status: "processing", version: 4 }, where: [["id", "=", 7], ["version", "=", 3]] }]);
-    await expect(changePaymentStatus(fakeOrderUpdates([], 0), { id: 7, payment_status: "pending" }, "processing", {}, { ifVersion: 3 })).rejects.toBeInstanceOf(OrderConflictError);
+    await changePaymentStatus(
+      fakeOrderUpdates(writes, 1),
+      { id: 7, payment_status: "pending" },
+      "processing",
+      {},
+      { ifVersion: 3 },
+    );
+    expect(writes).toEqual([
+      {
+        set: { payment_status: "processing", version: 4 },
+        where: [
+          ["id", "=", 7],
+          ["version", "=", 3],
+        ],
+      },
+    ]);
+    await expect(
+      changePaymentStatus(
+        fakeOrderUpdates([], 0),
+        { id: 7, payment_status: "pending" },
+        "processing",
+        {},
+        { ifVersion: 3 },
+      ),
+    ).rejects.toBeInstanceOf(OrderConflictError);
   });
 });
 
@@ -203,7 +250,9 @@ describe("transaction retries", () => {
   it("recognise deadlocks, serialization failures and a busy SQLite, nothing else", () => {
     expect(isRetryableTransactionError({ code: "40P01" })).toBe(true);
     expect(isRetryableTransactionError({ code: "40001" })).toBe(true);
-    expect(isRetryableTransactionError({ code: "ERR_SQLITE_ERROR", errcode: 5, message: "database is locked" })).toBe(true);
+    expect(isRetryableTransactionError({ code: "ERR_SQLITE_ERROR", errcode: 5, message: "database is locked" })).toBe(
+      true,
+    );
     expect(isRetryableTransactionError(new Error("SQLITE_BUSY: database is locked"))).toBe(true);
     expect(isRetryableTransactionError({ code: "23505" })).toBe(false);
     expect(isRetryableTransactionError(new DomainError("OUT_OF_STOCK", "x", 409))).toBe(false);
@@ -212,23 +261,32 @@ describe("transaction retries", () => {
 
   it("run the work again after a deadlock, a bounded number of times, then answer 503", async () => {
     let calls = 0;
-    expect(await withTransactionRetry(async () => (++calls < 3 ? Promise.reject({ code: "40P01" }) : "done"), { baseDelayMs: 1 })).toBe("done");
+    expect(
+      await withTransactionRetry(async () => (++calls < 3 ? Promise.reject({ code: "40P01" }) : "done"), {
+        baseDelayMs: 1,
+      }),
+    ).toBe("done");
     expect(calls).toBe(3);
 
     calls = 0;
-    const error = await withTransactionRetry(async () => {
-      calls++;
-      throw { code: "40001" };
-    }, { attempts: 4, baseDelayMs: 1 }).catch((e: unknown) => e);
+    const error = await withTransactionRetry(
+      async () => {
+        calls++;
+        throw { code: "40001" };
+      },
+      { attempts: 4, baseDelayMs: 1 },
+    ).catch((e: unknown) => e);
     expect(calls).toBe(4);
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).status).toBe(503);
 
     calls = 0;
-    await expect(withTransactionRetry(async () => {
-      calls++;
-      throw new DomainError("OUT_OF_STOCK", "gone", 409);
-    })).rejects.toMatchObject({ code: "OUT_OF_STOCK" });
+    await expect(
+      withTransactionRetry(async () => {
+        calls++;
+        throw new DomainError("OUT_OF_STOCK", "gone", 409);
+      }),
+    ).rejects.toMatchObject({ code: "OUT_OF_STOCK" });
     expect(calls).toBe(1);
   });
 });

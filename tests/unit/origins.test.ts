@@ -40,7 +40,9 @@ describe("trusted origins with SITE_URL or AUTH_TRUSTED_ORIGINS set", () => {
   });
 
   it("uses exactly the listed origins", () => {
-    const policy = originPolicy(loadConfig({ PORT: "3000", AUTH_TRUSTED_ORIGINS: "http://localhost:3000, https://b.example/" }));
+    const policy = originPolicy(
+      loadConfig({ PORT: "3000", AUTH_TRUSTED_ORIGINS: "http://localhost:3000, https://b.example/" }),
+    );
     expect(policy.allowed).toEqual(["http://localhost:3000", "https://b.example"]);
     expect(isTrustedOrigin(headers({ origin: "http://127.0.0.1:3000", host: "127.0.0.1:3000" }), policy)).toBe(false);
   });

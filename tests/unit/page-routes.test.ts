@@ -10,7 +10,11 @@ function routeObjects(entries: readonly RouteConfigEntry[], parent = ""): RouteO
   return entries.map((entry): RouteObject => {
     const pattern = entry.path ? `${parent}/${entry.path}` : parent || "/";
     if (entry.index) return { index: true, id: pattern };
-    return { path: entry.path, id: pattern, children: entry.children ? routeObjects(entry.children, pattern === "/" ? "" : pattern) : undefined };
+    return {
+      path: entry.path,
+      id: pattern,
+      children: entry.children ? routeObjects(entry.children, pattern === "/" ? "" : pattern) : undefined,
+    };
   });
 }
 const routes = routeObjects(routeConfig);
@@ -45,7 +49,22 @@ describe("matchPage", () => {
   });
 
   it("agrees with React Router on paths no page takes, and on odd spellings of pages", () => {
-    const odd = ["/nope", "/a/b/c/d", "/favicon.svg", "/reset-password/token", "/shop/1/2", "/Shop", "/SHOP/12", "/shop/", "/admin/", "/%73hop", "/shop/%2F", "/%27%20OR%201=1", "/" + "a".repeat(500), "/account/orders/TH-1/invoice.pdf"];
+    const odd = [
+      "/nope",
+      "/a/b/c/d",
+      "/favicon.svg",
+      "/reset-password/token",
+      "/shop/1/2",
+      "/Shop",
+      "/SHOP/12",
+      "/shop/",
+      "/admin/",
+      "/%73hop",
+      "/shop/%2F",
+      "/%27%20OR%201=1",
+      "/" + "a".repeat(500),
+      "/account/orders/TH-1/invoice.pdf",
+    ];
     for (const path of odd) expect(matchPage(path), path).toBe(reactRouterPage(path));
     expect(matchPage("/nope")).toBeNull();
   });

@@ -16,19 +16,49 @@ describe("what the order page says about a card payment", () => {
   const now = new Date("2026-11-23T12:00:00Z");
 
   it("awaiting payment: Pay now, with the whole minutes left of the hold (at least 1)", () => {
-    const view = paymentView({ ...card, status: "awaiting_payment", payment_status: "pending", hold_expires_at: "2026-11-23T12:10:30Z" }, now);
+    const view = paymentView(
+      { ...card, status: "awaiting_payment", payment_status: "pending", hold_expires_at: "2026-11-23T12:10:30Z" },
+      now,
+    );
     expect(view).toMatchObject({ state: "awaiting", canPay: true, canTryAgain: false, minutesLeft: 11 });
-    expect(paymentView({ ...card, status: "awaiting_payment", payment_status: "pending", hold_expires_at: "2026-11-23T11:00:00Z" }, now)?.minutesLeft).toBe(1);
+    expect(
+      paymentView(
+        { ...card, status: "awaiting_payment", payment_status: "pending", hold_expires_at: "2026-11-23T11:00:00Z" },
+        now,
+      )?.minutesLeft,
+    ).toBe(1);
   });
 
   it("processing, failed, expired, paid, refunded, flagged", () => {
-    expect(paymentView({ ...card, status: "awaiting_payment", payment_status: "processing" }, now)).toMatchObject({ state: "processing", canPay: false });
-    expect(paymentView({ ...card, status: "expired", payment_status: "failed" }, now)).toMatchObject({ state: "failed", canTryAgain: true });
-    expect(paymentView({ ...card, status: "expired", payment_status: "pending" }, now)).toMatchObject({ state: "expired", canTryAgain: true });
-    expect(paymentView({ ...card, status: "placed", payment_status: "paid", paid_cents: 500 }, now)).toMatchObject({ state: "paid", paidCents: 500 });
-    expect(paymentView({ ...card, status: "shipped", payment_status: "refunded", paid_cents: 500, refunded_cents: 500 }, now)).toMatchObject({ state: "refunded" });
+    expect(paymentView({ ...card, status: "awaiting_payment", payment_status: "processing" }, now)).toMatchObject({
+      state: "processing",
+      canPay: false,
+    });
+    expect(paymentView({ ...card, status: "expired", payment_status: "failed" }, now)).toMatchObject({
+      state: "failed",
+      canTryAgain: true,
+    });
+    expect(paymentView({ ...card, status: "expired", payment_status: "pending" }, now)).toMatchObject({
+      state: "expired",
+      canTryAgain: true,
+    });
+    expect(paymentView({ ...card, status: "placed", payment_status: "paid", paid_cents: 500 }, now)).toMatchObject({
+      state: "paid",
+      paidCents: 500,
+    });
+    expect(
+      paymentView(
+        { ...card, status: "shipped", payment_status: "refunded", paid_cents: 500, refunded_cents: 500 },
+        now,
+      ),
+    ).toMatchObject({ state: "refunded" });
     // A flag is internal: the customer only learns that the payment is being checked, and can't pay again.
-    expect(paymentView({ ...card, status: "awaiting_payment", payment_status: "pending", payment_flag: "Amount paid differs" }, now)).toEqual({
+    expect(
+      paymentView(
+        { ...card, status: "awaiting_payment", payment_status: "pending", payment_flag: "Amount paid differs" },
+        now,
+      ),
+    ).toEqual({
       state: "checking",
       canPay: false,
       canTryAgain: false,
@@ -39,21 +69,42 @@ describe("what the order page says about a card payment", () => {
   });
 
   it("orders paid another way have no card panel", () => {
-    expect(paymentView({ ...card, payment_method: "pay-on-delivery", status: "placed", payment_status: "due_on_delivery" }, now)).toBeNull();
+    expect(
+      paymentView(
+        { ...card, payment_method: "pay-on-delivery", status: "placed", payment_status: "due_on_delivery" },
+        now,
+      ),
+    ).toBeNull();
   });
 
   it("a card order that was never paid is called 'not paid', not 'not confirmed'", () => {
-    expect(customerStatusLabel({ status: "expired", payment_method: "card", payment_status: "pending" })).toBe("Expired (not paid)");
-    expect(customerStatusLabel({ status: "expired", payment_method: "card", payment_status: "failed" })).toBe("Payment failed");
-    expect(customerStatusLabel({ status: "awaiting_payment", payment_method: "card", payment_status: "processing" })).toBe("Payment processing");
-    expect(customerStatusLabel({ status: "expired", payment_method: "pay-on-delivery" })).toBe("Expired (not confirmed)");
+    expect(customerStatusLabel({ status: "expired", payment_method: "card", payment_status: "pending" })).toBe(
+      "Expired (not paid)",
+    );
+    expect(customerStatusLabel({ status: "expired", payment_method: "card", payment_status: "failed" })).toBe(
+      "Payment failed",
+    );
+    expect(
+      customerStatusLabel({ status: "awaiting_payment", payment_method: "card", payment_status: "processing" }),
+    ).toBe("Payment processing");
+    expect(customerStatusLabel({ status: "expired", payment_method: "pay-on-delivery" })).toBe(
+      "Expired (not confirmed)",
+    );
   });
 });
 
 describe("the refund form", () => {
   it("reads dollars and cents into integer cents; blank means everything left", () => {
-    expect(refundSchema.parse({ version: "3", amount: "12.5", reason: "" })).toEqual({ version: 3, amount: 1250, reason: null });
-    expect(refundSchema.parse({ version: 0, amount: "$7", reason: " Scratched " })).toEqual({ version: 0, amount: 700, reason: "Scratched" });
+    expect(refundSchema.parse({ version: "3", amount: "12.5", reason: "" })).toEqual({
+      version: 3,
+      amount: 1250,
+      reason: null,
+    });
+    expect(refundSchema.parse({ version: 0, amount: "$7", reason: " Scratched " })).toEqual({
+      version: 0,
+      amount: 700,
+      reason: "Scratched",
+    });
     expect(refundSchema.parse({ version: 0, amount: "  " }).amount).toBeNull();
   });
 
@@ -95,8 +146,24 @@ describe("Stripe facts and configuration", () => {
       payment_intent: { id: "pi_1", status: "succeeded" },
       metadata: {},
     } as never);
-    expect(facts).toEqual({ sessionId: "cs_test_1", orderNumber: "TH-0123456789", status: "complete", paymentStatus: "paid", amountTotal: 1234, currency: "usd", paymentIntentId: "pi_1", asyncFailed: false });
-    const failed = sessionFacts({ id: "cs_2", client_reference_id: null, metadata: { order_number: "TH-AAAAAAAAAA" }, status: "complete", payment_status: "unpaid", payment_intent: { id: "pi_2", status: "requires_payment_method" } } as never);
+    expect(facts).toEqual({
+      sessionId: "cs_test_1",
+      orderNumber: "TH-0123456789",
+      status: "complete",
+      paymentStatus: "paid",
+      amountTotal: 1234,
+      currency: "usd",
+      paymentIntentId: "pi_1",
+      asyncFailed: false,
+    });
+    const failed = sessionFacts({
+      id: "cs_2",
+      client_reference_id: null,
+      metadata: { order_number: "TH-AAAAAAAAAA" },
+      status: "complete",
+      payment_status: "unpaid",
+      payment_intent: { id: "pi_2", status: "requires_payment_method" },
+    } as never);
     expect(failed).toMatchObject({ orderNumber: "TH-AAAAAAAAAA", asyncFailed: true, paymentIntentId: "pi_2" });
   });
 

@@ -16,7 +16,9 @@ describe("maskAddress", () => {
 
 describe("maskAddressesIn", () => {
   it("masks every address in free text and leaves the rest", () => {
-    expect(maskAddressesIn("550 5.1.1 <ada@example.com>: unknown; cc bob.smith+x@Mail.Example.org")).toBe("550 5.1.1 <***@example.com>: unknown; cc ***@mail.example.org");
+    expect(maskAddressesIn("550 5.1.1 <ada@example.com>: unknown; cc bob.smith+x@Mail.Example.org")).toBe(
+      "550 5.1.1 <***@example.com>: unknown; cc ***@mail.example.org",
+    );
     expect(maskAddressesIn("connection reset by peer")).toBe("connection reset by peer");
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { productEditSchema, productSchema, productToFields, stockAdjustSchema, validateWith } from "../../app/lib/product-schema.ts";
+import {
+  productEditSchema,
+  productSchema,
+  productToFields,
+  stockAdjustSchema,
+  validateWith,
+} from "../../app/lib/product-schema.ts";
 
 const valid = {
   sku: " th-9 ",
@@ -24,14 +30,39 @@ const valid = {
 describe("product schema", () => {
   it("turns form text into stored values", () => {
     const p = productSchema.parse(valid);
-    expect(p).toMatchObject({ sku: "TH-9", price: 129950, discount_percent: null, colors: ["Yellow", "Black"], features: ["Steel", "Rubber grip"], stock: 4, weight_grams: 700 });
+    expect(p).toMatchObject({
+      sku: "TH-9",
+      price: 129950,
+      discount_percent: null,
+      colors: ["Yellow", "Black"],
+      features: ["Steel", "Rubber grip"],
+      stock: 4,
+      weight_grams: 700,
+    });
   });
 
   it("puts one message on each bad field", () => {
-    const r = validateWith(productSchema, { ...valid, sku: "bad sku!", price: "0", discount_percent: "95", stock: "1.5", colors: " , ", title: "a\nb", weight_grams: "" });
+    const r = validateWith(productSchema, {
+      ...valid,
+      sku: "bad sku!",
+      price: "0",
+      discount_percent: "95",
+      stock: "1.5",
+      colors: " , ",
+      title: "a\nb",
+      weight_grams: "",
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(Object.keys(r.errors).sort()).toEqual(["colors", "discount_percent", "price", "sku", "stock", "title", "weight_grams"]);
+    expect(Object.keys(r.errors).sort()).toEqual([
+      "colors",
+      "discount_percent",
+      "price",
+      "sku",
+      "stock",
+      "title",
+      "weight_grams",
+    ]);
     expect(r.errors.price).toContain("more than 0");
     expect(r.errors.discount_percent).toContain("between 1 and 90");
   });
@@ -49,7 +80,17 @@ describe("product schema", () => {
 
   it("round-trips stored values through the form's text", () => {
     const p = productSchema.parse(valid);
-    const text = productToFields({ ...p, brandSlug: p.brand, categorySlug: p.category, priceCents: p.price, discountPercent: p.discount_percent, lowStockThreshold: p.low_stock_threshold, weightGrams: p.weight_grams, countryOfOrigin: p.country_of_origin, returnPolicy: p.return_policy });
+    const text = productToFields({
+      ...p,
+      brandSlug: p.brand,
+      categorySlug: p.category,
+      priceCents: p.price,
+      discountPercent: p.discount_percent,
+      lowStockThreshold: p.low_stock_threshold,
+      weightGrams: p.weight_grams,
+      countryOfOrigin: p.country_of_origin,
+      returnPolicy: p.return_policy,
+    });
     expect(productSchema.parse(text)).toEqual(p);
   });
 
@@ -59,6 +100,9 @@ describe("product schema", () => {
     expect(stockAdjustSchema.safeParse({ reason: "damaged", change: "3" }).success).toBe(false);
     expect(stockAdjustSchema.safeParse({ reason: "count_correction", change: "0" }).success).toBe(false);
     expect(stockAdjustSchema.safeParse({ reason: "order", change: "1" }).success).toBe(false);
-    expect(stockAdjustSchema.parse({ reason: "count_correction", change: "-3", note: " recount " })).toMatchObject({ change: -3, note: "recount" });
+    expect(stockAdjustSchema.parse({ reason: "count_correction", change: "-3", note: " recount " })).toMatchObject({
+      change: -3,
+      note: "recount",
+    });
   });
 });

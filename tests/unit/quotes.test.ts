@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { mayRequestQuote, parseQuotedPrice, parseValidUntil, QUOTE_MIN_UNITS, quoteState } from "../../app/lib/quotes.ts";
+import {
+  mayRequestQuote,
+  parseQuotedPrice,
+  parseValidUntil,
+  QUOTE_MIN_UNITS,
+  quoteState,
+} from "../../app/lib/quotes.ts";
 
 const NOW = new Date("2026-11-26T15:00:00.000Z");
 
@@ -23,7 +29,8 @@ describe("quote rules", () => {
     expect(parseValidUntil(" 2027-02-24 ", NOW)).toEqual({ iso: "2027-02-24T23:59:59.999Z" });
     expect(parseValidUntil("2027-02-25", NOW)).toEqual({ error: "A quote holds for at most 90 days." });
     expect(parseValidUntil("2026-11-26", NOW)).toEqual({ error: "A quote must hold until tomorrow at least." });
-    for (const junk of ["", "tomorrow", "2026-02-30", "2026-13-01", "26-11-30", "2026-11-30T00:00", "2026-11-3\u0000"]) expect(parseValidUntil(junk, NOW)).toHaveProperty("error");
+    for (const junk of ["", "tomorrow", "2026-02-30", "2026-13-01", "26-11-30", "2026-11-30T00:00", "2026-11-3\u0000"])
+      expect(parseValidUntil(junk, NOW)).toHaveProperty("error");
   });
 
   it("a quoted price is dollars and cents, above zero and never above the list price", () => {
@@ -31,6 +38,7 @@ describe("quote rules", () => {
     expect(parseQuotedPrice("$1,999.99", 200_000)).toEqual({ cents: 199_999 });
     expect(parseQuotedPrice("20.00", 2_000)).toEqual({ cents: 2_000 });
     expect(parseQuotedPrice("20.01", 2_000)).toEqual({ error: "A quoted price can't be above the list price." });
-    for (const junk of ["0", "0.00", "-1", "abc", "1.234", "", "1e3"]) expect(parseQuotedPrice(junk, 2_000)).toEqual({ error: "Enter a price per unit in dollars, like 12.50." });
+    for (const junk of ["0", "0.00", "-1", "abc", "1.234", "", "1e3"])
+      expect(parseQuotedPrice(junk, 2_000)).toEqual({ error: "Enter a price per unit in dollars, like 12.50." });
   });
 });

@@ -20,7 +20,15 @@ function streamed(bytes: number, contentType = "application/x-www-form-urlencode
       controller.enqueue(new Uint8Array(n).fill(97));
     },
   });
-  return { request: new Request("http://store.test/login", { method: "POST", body, duplex: "half", headers: { "content-type": contentType } } as RequestInit), sent: () => sent };
+  return {
+    request: new Request("http://store.test/login", {
+      method: "POST",
+      body,
+      duplex: "half",
+      headers: { "content-type": contentType },
+    } as RequestInit),
+    sent: () => sent,
+  };
 }
 
 async function statusOf(promise: Promise<unknown>): Promise<number> {
@@ -48,13 +56,21 @@ describe("readSmallForm", () => {
   });
 
   it("answers a declared length over the cap with 413 without reading", async () => {
-    const request = new Request("http://store.test/login", { method: "POST", body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(MAX_FORM_BYTES + 1) } });
+    const request = new Request("http://store.test/login", {
+      method: "POST",
+      body: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(MAX_FORM_BYTES + 1) },
+    });
     expect(await statusOf(readSmallForm(request))).toBe(413);
     expect(request.bodyUsed).toBe(false);
   });
 
   it("answers a body that is not a form with 400", async () => {
-    const request = new Request("http://store.test/login", { method: "POST", body: '{"name":"x"}', headers: { "content-type": "application/json" } });
+    const request = new Request("http://store.test/login", {
+      method: "POST",
+      body: '{"name":"x"}',
+      headers: { "content-type": "application/json" },
+    });
     expect(await statusOf(readSmallForm(request))).toBe(400);
   });
 });

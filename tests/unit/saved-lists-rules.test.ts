@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "../../server/errors.ts";
-import { listQuantity, parseLineColor, parseListName, parseListQuantity, QUANTITY_MESSAGE } from "../../server/trade/saved-list-rules.ts";
+import {
+  listQuantity,
+  parseLineColor,
+  parseListName,
+  parseListQuantity,
+  QUANTITY_MESSAGE,
+} from "../../server/trade/saved-list-rules.ts";
 
 function refusal(run: () => unknown): { code: string; message: string } {
   try {
@@ -21,7 +27,10 @@ describe("a saved list's name", () => {
   it("holds 1 to 80 characters, counted as the buyer sees them", () => {
     expect(parseListName("x".repeat(80))).toHaveLength(80);
     expect(parseListName("🔧".repeat(80))).toBe("🔧".repeat(80));
-    expect(refusal(() => parseListName("x".repeat(81)))).toEqual({ code: "LIST_NAME_TOO_LONG", message: "A list name can be at most 80 characters." });
+    expect(refusal(() => parseListName("x".repeat(81)))).toEqual({
+      code: "LIST_NAME_TOO_LONG",
+      message: "A list name can be at most 80 characters.",
+    });
     expect(refusal(() => parseListName("   "))).toMatchObject({ code: "LIST_NAME_REQUIRED" });
     expect(refusal(() => parseListName(null))).toMatchObject({ code: "LIST_NAME_REQUIRED" });
   });
@@ -37,7 +46,8 @@ describe("a saved list line's quantity", () => {
     expect(parseListQuantity("1")).toBe(1);
     expect(parseListQuantity(" 9999 ")).toBe(9999);
     expect(parseListQuantity(250)).toBe(250);
-    for (const bad of ["0", "10000", "-1", "1.5", "1e3", "", "abc", "0x10", null, undefined, 3.5]) expect(parseListQuantity(bad)).toBeNull();
+    for (const bad of ["0", "10000", "-1", "1.5", "1e3", "", "abc", "0x10", null, undefined, 3.5])
+      expect(parseListQuantity(bad)).toBeNull();
   });
 
   it("is refused with a message that says what to type", () => {

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { decodeIds, rankMatches } from "../../server/catalog/search-postings.ts";
 
 /** The ranking written plainly: every id tried against every term's every list. */
-function plainRank(cellOf: number[], cellCount: number, anywhere: Int32Array[][], inTitle: Int32Array[][], named: Uint8Array[], shown: Uint8Array, needed: number) {
+function plainRank(
+  cellOf: number[],
+  cellCount: number,
+  anywhere: Int32Array[][],
+  inTitle: Int32Array[][],
+  named: Uint8Array[],
+  shown: Uint8Array,
+  needed: number,
+) {
   const counts = new Int32Array(cellCount + 1);
   const scored: { id: number; score: number }[] = [];
   const holds = (lists: Int32Array[], id: number) => lists.some((ids) => ids.includes(id));
@@ -20,18 +28,31 @@ function plainRank(cellOf: number[], cellCount: number, anywhere: Int32Array[][]
 }
 
 // Product ids start at 1; the map's id 0 is no product's (cell 0).
-const ascendingIds = (max: number) => fc.uniqueArray(fc.integer({ min: 1, max }), { maxLength: 60 }).map((ids) => Int32Array.from(ids).sort());
+const ascendingIds = (max: number) =>
+  fc.uniqueArray(fc.integer({ min: 1, max }), { maxLength: 60 }).map((ids) => Int32Array.from(ids).sort());
 
 const searches = fc
-  .record({ size: fc.integer({ min: 1, max: 200 }), cellCount: fc.integer({ min: 1, max: 4 }), terms: fc.integer({ min: 1, max: 4 }) })
+  .record({
+    size: fc.integer({ min: 1, max: 200 }),
+    cellCount: fc.integer({ min: 1, max: 4 }),
+    terms: fc.integer({ min: 1, max: 4 }),
+  })
   .chain(({ size, cellCount, terms }) =>
     fc.record({
-      cellOf: fc.array(fc.integer({ min: 0, max: cellCount }), { minLength: size, maxLength: size }).map((cells) => [0, ...cells.slice(1)]),
+      cellOf: fc
+        .array(fc.integer({ min: 0, max: cellCount }), { minLength: size, maxLength: size })
+        .map((cells) => [0, ...cells.slice(1)]),
       cellCount: fc.constant(cellCount),
       // Ids a little past the map too: a product added since the map was read.
-      anywhere: fc.array(fc.array(ascendingIds(size + 5), { minLength: 1, maxLength: 3 }), { minLength: terms, maxLength: terms }),
+      anywhere: fc.array(fc.array(ascendingIds(size + 5), { minLength: 1, maxLength: 3 }), {
+        minLength: terms,
+        maxLength: terms,
+      }),
       inTitle: fc.array(fc.array(ascendingIds(size + 5), { maxLength: 2 }), { minLength: terms, maxLength: terms }),
-      named: fc.array(fc.uint8Array({ min: 0, max: 1, minLength: cellCount + 1, maxLength: cellCount + 1 }), { minLength: terms, maxLength: terms }),
+      named: fc.array(fc.uint8Array({ min: 0, max: 1, minLength: cellCount + 1, maxLength: cellCount + 1 }), {
+        minLength: terms,
+        maxLength: terms,
+      }),
       shown: fc.uint8Array({ min: 0, max: 1, minLength: cellCount + 1, maxLength: cellCount + 1 }),
       needed: fc.integer({ min: 1, max: 30 }),
     }),
@@ -60,7 +81,10 @@ describe("rankMatches (PostgreSQL's search from the lists, search-postings.ts)",
     const few = Int32Array.from([7, 4_000, 49_999]);
     const named = [new Uint8Array(2), new Uint8Array(2)];
     const shown = Uint8Array.from([0, 1]);
-    for (const anywhere of [[[few], [every]], [[every], [few]]]) {
+    for (const anywhere of [
+      [[few], [every]],
+      [[every], [few]],
+    ]) {
       const got = rankMatches(cellOf, 1, anywhere, [[], [Int32Array.from([4_000])]], named, shown, 10);
       expect(got.ordered).toEqual([4_000, 7, 49_999]);
       expect(got.counts[1]).toBe(3);

@@ -17,7 +17,8 @@ import {
   words,
 } from "../../server/catalog/search-text.ts";
 
-const marked = (segments: { text: string; match: boolean }[]) => segments.map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
+const marked = (segments: { text: string; match: boolean }[]) =>
+  segments.map((s) => (s.match ? `[${s.text}]` : s.text)).join("");
 
 describe("query words", () => {
   it("folds case, accents and punctuation the way the index does", () => {
@@ -114,7 +115,11 @@ describe("highlight", () => {
   it("never changes text, whatever it contains", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), (text) => {
-        expect(highlight(text, stems).map((s) => s.text).join("")).toBe(text);
+        expect(
+          highlight(text, stems)
+            .map((s) => s.text)
+            .join(""),
+        ).toBe(text);
       }),
     );
   });
@@ -122,7 +127,9 @@ describe("highlight", () => {
     const html = renderToStaticMarkup(
       createElement(Highlight, { segments: highlight(`<img src=x onerror="alert(1)"> drill & "hammer"`, stems) }),
     );
-    expect(html).toBe(`&lt;img src=x onerror=&quot;alert(1)&quot;&gt; <mark class="rounded-sm bg-brand-100 px-0.5 text-inherit">drill</mark> &amp; &quot;<mark class="rounded-sm bg-brand-100 px-0.5 text-inherit">hammer</mark>&quot;`);
+    expect(html).toBe(
+      `&lt;img src=x onerror=&quot;alert(1)&quot;&gt; <mark class="rounded-sm bg-brand-100 px-0.5 text-inherit">drill</mark> &amp; &quot;<mark class="rounded-sm bg-brand-100 px-0.5 text-inherit">hammer</mark>&quot;`,
+    );
     expect(html).not.toContain("<img");
   });
   it("cuts a snippet around the first match", () => {

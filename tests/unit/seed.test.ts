@@ -25,9 +25,21 @@ function fingerprint(rows: unknown[]): string {
 describe("catalog data", () => {
   it("has the spec's 15 categories in order and 15 distinct brands", () => {
     expect(CATEGORIES.map((c) => c.slug)).toEqual([
-      "power-tools", "hand", "automotive", "gardening", "electrical", "safety", "construction",
-      "measuring-layout", "plumbing", "welding", "woodworking", "painting-decorating",
-      "fasteners-fixings", "storage-workwear", "cleaning",
+      "power-tools",
+      "hand",
+      "automotive",
+      "gardening",
+      "electrical",
+      "safety",
+      "construction",
+      "measuring-layout",
+      "plumbing",
+      "welding",
+      "woodworking",
+      "painting-decorating",
+      "fasteners-fixings",
+      "storage-workwear",
+      "cleaning",
     ]);
     expect(CATEGORIES[7].name).toBe("Measuring & Layout");
     expect(BRANDS).toHaveLength(15);
@@ -164,10 +176,20 @@ describe("generateProduct", () => {
 });
 
 describe("images", () => {
-  const base = { id: 42, title: "Forgecrest 18V Brushless Cordless Drill Driver", categorySlug: "power-tools", color: "Yellow" };
+  const base = {
+    id: 42,
+    title: "Forgecrest 18V Brushless Cordless Drill Driver",
+    categorySlug: "power-tools",
+    color: "Yellow",
+  };
 
   it("renders a sized SVG with an escaped title", () => {
-    const svg = renderProductImageSvg({ ...base, title: `Bolt <M8> & "Nut" Set`, categorySlug: "fasteners-fixings", index: 1 });
+    const svg = renderProductImageSvg({
+      ...base,
+      title: `Bolt <M8> & "Nut" Set`,
+      categorySlug: "fasteners-fixings",
+      index: 1,
+    });
     expect(svg).toMatch(/^<svg /);
     expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"');
     expect(svg).toContain('width="600"');

@@ -24,11 +24,11 @@ describe("sharedFreshRead", () => {
     store.value = 2; // committed after the first read began, before the second call
     const second = shared(key);
     expect(started).toHaveLength(1);
-    started[0]!.settle();
+    started[0].settle();
     expect(await first).toBe(1);
     await tick();
     expect(started).toHaveLength(2);
-    started[1]!.settle();
+    started[1].settle();
     expect(await second).toBe(2);
   });
 
@@ -37,15 +37,15 @@ describe("sharedFreshRead", () => {
     const shared = sharedFreshRead(read);
     const key = {};
     const calls = Array.from({ length: 10 }, () => shared(key));
-    started[0]!.settle();
+    started[0].settle();
     await tick();
-    started[1]!.settle();
+    started[1].settle();
     const answers = await Promise.all(calls);
     expect(answers).toEqual(Array(10).fill(1));
     expect(started).toHaveLength(2);
     const later = shared(key);
     expect(started).toHaveLength(3);
-    started[2]!.settle();
+    started[2].settle();
     expect(await later).toBe(1);
   });
 
@@ -55,14 +55,14 @@ describe("sharedFreshRead", () => {
     const key = {};
     const failing = shared(key);
     const waiting = shared(key);
-    started[0]!.settle(true);
+    started[0].settle(true);
     await expect(failing).rejects.toThrow("read failed");
     await tick();
-    started[1]!.settle();
+    started[1].settle();
     expect(await waiting).toBe(1);
     const again = shared(key);
     expect(started).toHaveLength(3);
-    started[2]!.settle();
+    started[2].settle();
     expect(await again).toBe(1);
   });
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { cleanQueryText, hasFilters, MAX_QUERY_LENGTH, parseShopQuery, priceRangeErrors, shopHref, withoutFilters } from "../../app/lib/shop-query.ts";
+import {
+  cleanQueryText,
+  hasFilters,
+  MAX_QUERY_LENGTH,
+  parseShopQuery,
+  priceRangeErrors,
+  shopHref,
+  withoutFilters,
+} from "../../app/lib/shop-query.ts";
 import { queryTerms } from "../../server/catalog/search-text.ts";
 
 const parse = (qs: string) => parseShopQuery(new URLSearchParams(qs));
@@ -74,7 +82,8 @@ describe("parseShopQuery", () => {
   });
   it("knows when filters are active", () => {
     expect(hasFilters(parse("q=saw&sort=name&page=2"))).toBe(false);
-    for (const qs of ["category=hand", "brand=x", "min=1", "max=2", "inStock=1", "onSale=1"]) expect(hasFilters(parse(qs))).toBe(true);
+    for (const qs of ["category=hand", "brand=x", "min=1", "max=2", "inStock=1", "onSale=1"])
+      expect(hasFilters(parse(qs))).toBe(true);
   });
   it("checks a price range with the server's messages", () => {
     expect(priceRangeErrors("", "")).toEqual({});
@@ -87,11 +96,15 @@ describe("parseShopQuery", () => {
   });
   it("agrees with the server on which price ranges are valid", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 8 }), fc.float().map(String), fc.nat(100000).map(String)), fc.oneof(fc.string({ maxLength: 8 }), fc.nat(100000).map(String)), (min, max) => {
-        const client = priceRangeErrors(min, max);
-        const server = parseShopQuery(new URLSearchParams({ min, max })).priceErrors;
-        expect(Object.values(client).sort()).toEqual([...server].sort());
-      }),
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 8 }), fc.float().map(String), fc.nat(100000).map(String)),
+        fc.oneof(fc.string({ maxLength: 8 }), fc.nat(100000).map(String)),
+        (min, max) => {
+          const client = priceRangeErrors(min, max);
+          const server = parseShopQuery(new URLSearchParams({ min, max })).priceErrors;
+          expect(Object.values(client).sort()).toEqual([...server].sort());
+        },
+      ),
     );
   });
   it("round-trips any state through shopHref", () => {
@@ -126,9 +139,18 @@ describe("parseShopQuery", () => {
     );
   });
   it("never throws on arbitrary input", () => {
-    fc.assert(fc.property(fc.string(), fc.string(), (k, v) => {
-      parseShopQuery(new URLSearchParams([[k, v], ["q", v], ["min", v], ["page", v]]));
-      return true;
-    }));
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (k, v) => {
+        parseShopQuery(
+          new URLSearchParams([
+            [k, v],
+            ["q", v],
+            ["min", v],
+            ["page", v],
+          ]),
+        );
+        return true;
+      }),
+    );
   });
 });

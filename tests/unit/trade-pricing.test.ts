@@ -1,13 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tradeRuleFor, unitPrice, volumeBreakRows, volumePercentAt, type TradeRule, type VolumeBreak } from "../../app/lib/pricing.ts";
+import {
+  tradeRuleFor,
+  unitPrice,
+  volumeBreakRows,
+  volumePercentAt,
+  type TradeRule,
+  type VolumeBreak,
+} from "../../app/lib/pricing.ts";
 
 const ISSUE_BREAKS: VolumeBreak[] = [
   { minQuantity: 10, percentOff: 5 },
   { minQuantity: 50, percentOff: 10 },
 ];
 
-const breaks = fc.array(fc.record({ minQuantity: fc.integer({ min: 1, max: 500 }), percentOff: fc.integer({ min: 0, max: 100 }) }), { maxLength: 5 });
+const breaks = fc.array(
+  fc.record({ minQuantity: fc.integer({ min: 1, max: 500 }), percentOff: fc.integer({ min: 0, max: 100 }) }),
+  { maxLength: 5 },
+);
 const rule: fc.Arbitrary<TradeRule | null> = fc.oneof(
   fc.constant(null),
   fc.integer({ min: 0, max: 100 }).map((percentOff) => ({ percentOff })),
@@ -18,20 +28,40 @@ const quantity = fc.integer({ min: 1, max: 1000 });
 
 describe("unitPrice: the one price rule (list, volume breaks, trade price list)", () => {
   it("gives the issue's example: 1–9 at list, 10–49 at −5%, 50+ at −10%", () => {
-    expect(unitPrice({ listCents: 10000, quantity: 9, volumeBreaks: ISSUE_BREAKS })).toEqual({ unitCents: 10000, source: "list", percentOff: 0 });
-    expect(unitPrice({ listCents: 10000, quantity: 10, volumeBreaks: ISSUE_BREAKS })).toEqual({ unitCents: 9500, source: "volume", percentOff: 5 });
-    expect(unitPrice({ listCents: 10000, quantity: 50, volumeBreaks: ISSUE_BREAKS })).toEqual({ unitCents: 9000, source: "volume", percentOff: 10 });
+    expect(unitPrice({ listCents: 10000, quantity: 9, volumeBreaks: ISSUE_BREAKS })).toEqual({
+      unitCents: 10000,
+      source: "list",
+      percentOff: 0,
+    });
+    expect(unitPrice({ listCents: 10000, quantity: 10, volumeBreaks: ISSUE_BREAKS })).toEqual({
+      unitCents: 9500,
+      source: "volume",
+      percentOff: 5,
+    });
+    expect(unitPrice({ listCents: 10000, quantity: 50, volumeBreaks: ISSUE_BREAKS })).toEqual({
+      unitCents: 9000,
+      source: "volume",
+      percentOff: 10,
+    });
   });
 
   it("lets the best price win between a trade list and a volume break", () => {
     const trade = { percentOff: 8 };
     expect(unitPrice({ listCents: 10000, quantity: 10, volumeBreaks: ISSUE_BREAKS, trade }).unitCents).toBe(9200);
     expect(unitPrice({ listCents: 10000, quantity: 50, volumeBreaks: ISSUE_BREAKS, trade }).source).toBe("volume");
-    expect(unitPrice({ listCents: 10000, quantity: 1, trade: { fixedCents: 7999 } })).toEqual({ unitCents: 7999, source: "trade", percentOff: 20 });
+    expect(unitPrice({ listCents: 10000, quantity: 1, trade: { fixedCents: 7999 } })).toEqual({
+      unitCents: 7999,
+      source: "trade",
+      percentOff: 20,
+    });
   });
 
   it("never goes above list for a fixed price set higher than list", () => {
-    expect(unitPrice({ listCents: 5000, quantity: 1, trade: { fixedCents: 9000 } })).toEqual({ unitCents: 5000, source: "list", percentOff: 0 });
+    expect(unitPrice({ listCents: 5000, quantity: 1, trade: { fixedCents: 9000 } })).toEqual({
+      unitCents: 5000,
+      source: "list",
+      percentOff: 0,
+    });
   });
 
   it("refuses a price that isn't whole cents", () => {
@@ -57,7 +87,9 @@ describe("unitPrice: the one price rule (list, volume breaks, trade price list)"
     fc.assert(
       fc.property(list, quantity, quantity, breaks, rule, (listCents, a, b, volumeBreaks, trade) => {
         const [small, large] = a <= b ? [a, b] : [b, a];
-        expect(unitPrice({ listCents, quantity: large, volumeBreaks, trade }).unitCents).toBeLessThanOrEqual(unitPrice({ listCents, quantity: small, volumeBreaks, trade }).unitCents);
+        expect(unitPrice({ listCents, quantity: large, volumeBreaks, trade }).unitCents).toBeLessThanOrEqual(
+          unitPrice({ listCents, quantity: small, volumeBreaks, trade }).unitCents,
+        );
       }),
       { numRuns: 2000 },
     );

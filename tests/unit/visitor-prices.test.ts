@@ -3,13 +3,20 @@ import { describe, expect, it } from "vitest";
 import { buyerUnitCents, unitPrice, type PriceListRules, type TradeRule } from "../../app/lib/pricing.ts";
 import { priceListFromJson, priceListToJson } from "../../app/lib/visitor.ts";
 
-const rule: fc.Arbitrary<TradeRule> = fc.oneof(fc.record({ percentOff: fc.integer({ min: 0, max: 100 }) }), fc.record({ fixedCents: fc.integer({ min: 0, max: 100_000 }) }));
+const rule: fc.Arbitrary<TradeRule> = fc.oneof(
+  fc.record({ percentOff: fc.integer({ min: 0, max: 100 }) }),
+  fc.record({ fixedCents: fc.integer({ min: 0, max: 100_000 }) }),
+);
 const rules: fc.Arbitrary<PriceListRules> = fc.record({
   products: fc.array(fc.tuple(fc.integer({ min: 1, max: 40 }), rule), { maxLength: 8 }).map((pairs) => new Map(pairs)),
   categories: fc.array(fc.tuple(fc.integer({ min: 1, max: 8 }), rule), { maxLength: 4 }).map((pairs) => new Map(pairs)),
   everything: fc.option(rule, { nil: null }),
 });
-const product = fc.record({ id: fc.integer({ min: 1, max: 40 }), salePriceCents: fc.integer({ min: 0, max: 100_000 }), categoryId: fc.integer({ min: 1, max: 8 }) });
+const product = fc.record({
+  id: fc.integer({ min: 1, max: 40 }),
+  salePriceCents: fc.integer({ min: 0, max: 100_000 }),
+  categoryId: fc.integer({ min: 1, max: 8 }),
+});
 
 describe("a trade buyer's price in the browser (the price list read from /visitor)", () => {
   it("is the same after the price list travels as JSON", () => {

@@ -10,6 +10,14 @@ describe("volume breaks read with the cart's lines", () => {
       { product_id: 1, min_quantity: 10, percent_off: 5 },
       { product_id: 1, min_quantity: 50, percent_off: 10 },
     ];
-    expect([...groupVolumeBreaks(rows)]).toEqual([[1, [{ minQuantity: 10, percentOff: 5 }, { minQuantity: 50, percentOff: 10 }]]]);
+    expect([...groupVolumeBreaks(rows)]).toEqual([
+      [
+        1,
+        [
+          { minQuantity: 10, percentOff: 5 },
+          { minQuantity: 50, percentOff: 10 },
+        ],
+      ],
+    ]);
   });
 });

@@ -1,6 +1,12 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
-import { type ActiveSession, endSessionLabel, formatSessionTime, isSessionIntent, SESSION_INTENTS } from "../../lib/sessions.ts";
+import {
+  type ActiveSession,
+  endSessionLabel,
+  formatSessionTime,
+  isSessionIntent,
+  SESSION_INTENTS,
+} from "../../lib/sessions.ts";
 
 /** Where the section's forms post: the account route's action, back to this section without JavaScript. */
 const ACTION = "/account#active-sessions";
@@ -13,7 +19,13 @@ function SessionTime({ iso }: { iso: string }) {
  * The account page's "Active sessions": every signed-in device, and a way to end any other one.
  * Plain form posts without JavaScript; with it, React Router submits them and reloads the list.
  */
-export function ActiveSessions({ sessions, result }: { sessions: ActiveSession[]; result?: { ok: boolean; message: string } }) {
+export function ActiveSessions({
+  sessions,
+  result,
+}: {
+  sessions: ActiveSession[];
+  result?: { ok: boolean; message: string };
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && isSessionIntent(navigation.formData?.get("intent"));
   const others = sessions.filter((s) => !s.current);
@@ -22,15 +34,23 @@ export function ActiveSessions({ sessions, result }: { sessions: ActiveSession[]
   // The button that was pressed disappears with its session: keep keyboard focus on the answer.
   // (Checked again when the list changes: the answer can arrive before the reloaded list drops the button.)
   useEffect(() => {
-    if (result && (document.activeElement === document.body || document.activeElement === null)) message.current?.focus();
+    if (result && (document.activeElement === document.body || document.activeElement === null))
+      message.current?.focus();
   }, [result, sessions]);
 
   return (
-    <section id="active-sessions" aria-labelledby="active-sessions-heading" className="rounded-xl border border-slate-200 p-6 md:col-span-2">
+    <section
+      id="active-sessions"
+      aria-labelledby="active-sessions-heading"
+      className="rounded-xl border border-slate-200 p-6 md:col-span-2"
+    >
       <h2 id="active-sessions-heading" className="text-lg font-bold text-ink">
         Active sessions
       </h2>
-      <p className="mt-2 text-sm text-slate-700">These are the browsers and devices signed in to your account. If you don't recognise one, end it and change your password.</p>
+      <p className="mt-2 text-sm text-slate-700">
+        These are the browsers and devices signed in to your account. If you don't recognise one, end it and change your
+        password.
+      </p>
       {result ? (
         <p
           ref={message}
@@ -47,7 +67,11 @@ export function ActiveSessions({ sessions, result }: { sessions: ActiveSession[]
             <div>
               <p className="flex flex-wrap items-center gap-2 font-semibold text-ink">
                 {s.device}
-                {s.current ? <span className="rounded-full bg-green-50 px-2 py-0.5 text-xs font-semibold text-green-900">This device</span> : null}
+                {s.current ? (
+                  <span className="rounded-full bg-green-50 px-2 py-0.5 text-xs font-semibold text-green-900">
+                    This device
+                  </span>
+                ) : null}
               </p>
               <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-slate-700">
                 <dt className="font-medium">IP address</dt>

@@ -1,7 +1,15 @@
 import { Link } from "react-router";
 import { GoogleButton } from "./GoogleButton.tsx";
 
-export function AuthCard({ title, children, footer }: { title: string; children: React.ReactNode; footer: { text: string; linkText: string; to: string } }) {
+export function AuthCard({
+  title,
+  children,
+  footer,
+}: {
+  title: string;
+  children: React.ReactNode;
+  footer: { text: string; linkText: string; to: string };
+}) {
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <div className="rounded-xl border border-slate-200 p-8 shadow-sm">

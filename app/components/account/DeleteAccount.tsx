@@ -19,7 +19,10 @@ export function DeleteAccountForm({ check, error }: { check: IdentityCheck; erro
           <li>Your account: name, email, password and Google sign-in. You're signed out on every device.</li>
           <li>Your cart, your wishlist, your newsletter subscription and the messages you sent us from this email.</li>
           <li>The emails we sent you, from our records.</li>
-          <li>Your quote requests that didn't become an order, and your trade account applications (an approved one keeps only the company's name, country and tax number).</li>
+          <li>
+            Your quote requests that didn't become an order, and your trade account applications (an approved one keeps
+            only the company's name, country and tax number).
+          </li>
         </ul>
       </section>
       <section aria-labelledby="kept-heading">
@@ -27,8 +30,9 @@ export function DeleteAccountForm({ check, error }: { check: IdentityCheck; erro
           What we keep
         </h2>
         <p className="mt-2">
-          Your orders, because we must keep them for our accounts: order number, items, totals, dates, status, payment method, and the country, region and postcode district
-          they were shipped to. Your name, email, street address, business name and tax number are removed from them, and the order links in your emails stop working.
+          Your orders, because we must keep them for our accounts: order number, items, totals, dates, status, payment
+          method, and the country, region and postcode district they were shipped to. Your name, email, street address,
+          business name and tax number are removed from them, and the order links in your emails stop working.
         </p>
         <p className="mt-2">Accepted quotes, with their items and prices, without your email or message.</p>
         <p className="mt-2">You can register again later with the same email: it will be a new, empty account.</p>

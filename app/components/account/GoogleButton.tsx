@@ -19,14 +19,20 @@ export const GOOGLE_MESSAGES = {
   blocked: "Your browser blocked the Google sign-in window. Allow pop-ups for this site and try again.",
   closed: "The Google sign-in window was closed before you finished signing in.",
   alreadyOpen: "The Google sign-in window is already open.",
-  unauthorizedDomain: "Google sign-in isn't allowed from this address (unauthorized domain). Open the store at its usual address and try again.",
+  unauthorizedDomain:
+    "Google sign-in isn't allowed from this address (unauthorized domain). Open the store at its usual address and try again.",
   network: "We couldn't reach Google. Check your connection and try again.",
   internal: "Google sign-in failed because of a problem on our side. Please try again.",
   notLinked: "An account with this email already exists. Log in with your password to link Google to it.",
   staffPasswordOnly: STAFF_PASSWORD_ONLY_MESSAGE,
 } as const;
 
-type PopupOutcome = { type: typeof GOOGLE_POPUP_MESSAGE; ok: boolean; error?: string; user?: { name: string; email: string; image: string | null } };
+type PopupOutcome = {
+  type: typeof GOOGLE_POPUP_MESSAGE;
+  ok: boolean;
+  error?: string;
+  user?: { name: string; email: string; image: string | null };
+};
 
 export function GoogleButton() {
   const root = useRouteLoaderData("root") as RootData | undefined;
@@ -55,7 +61,11 @@ export function GoogleButton() {
     }
     const left = Math.max(0, window.screenX + (window.outerWidth - POPUP_WIDTH) / 2);
     const top = Math.max(0, window.screenY + (window.outerHeight - POPUP_HEIGHT) / 2);
-    const popup = window.open("", "toolhub-google-sign-in", `popup=yes,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`);
+    const popup = window.open(
+      "",
+      "toolhub-google-sign-in",
+      `popup=yes,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`,
+    );
     if (!popup) return fail(GOOGLE_MESSAGES.blocked);
     popupRef.current = popup;
     setBusy(true);

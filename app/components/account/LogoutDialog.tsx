@@ -2,7 +2,16 @@ import { useEffect, useRef } from "react";
 
 export function WarningIcon() {
   return (
-    <svg viewBox="0 0 24 24" width="56" height="56" fill="none" stroke="currentColor" strokeWidth="2" className="mx-auto text-brand-600" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      width="56"
+      height="56"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      className="mx-auto text-brand-600"
+      aria-hidden="true"
+    >
       <path d="M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z" />
       <path d="M12 9v4M12 17h.01" strokeLinecap="round" />
     </svg>
@@ -10,7 +19,19 @@ export function WarningIcon() {
 }
 
 /** The spec's logout confirmation: a modal dialog (Escape cancels; focus stays inside). */
-export function LogoutDialog({ id, open, busy, onConfirm, onCancel }: { id: string; open: boolean; busy: boolean; onConfirm(): void; onCancel(): void }) {
+export function LogoutDialog({
+  id,
+  open,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  id: string;
+  open: boolean;
+  busy: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = `${id}-title`;
   useEffect(() => {

@@ -5,12 +5,32 @@ import { LOGOUT_NOTICE_MS } from "../../lib/site.ts";
 import { useAlert } from "../ui/Alert.tsx";
 import { LogoutDialog } from "./LogoutDialog.tsx";
 
-export function UserAvatar({ fullName, email, profilePhoto }: { fullName: string; email: string; profilePhoto: string | null }) {
+export function UserAvatar({
+  fullName,
+  email,
+  profilePhoto,
+}: {
+  fullName: string;
+  email: string;
+  profilePhoto: string | null;
+}) {
   if (profilePhoto) {
-    return <img src={profilePhoto} alt="" width={32} height={32} referrerPolicy="no-referrer" className="h-8 w-8 rounded-full object-cover" />;
+    return (
+      <img
+        src={profilePhoto}
+        alt=""
+        width={32}
+        height={32}
+        referrerPolicy="no-referrer"
+        className="h-8 w-8 rounded-full object-cover"
+      />
+    );
   }
   return (
-    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-500 text-xs font-bold text-ink">
+    <span
+      aria-hidden="true"
+      className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-500 text-xs font-bold text-ink"
+    >
       {initials(fullName, email)}
     </span>
   );
@@ -19,7 +39,12 @@ export function UserAvatar({ fullName, email, profilePhoto }: { fullName: string
 /** What the user menu shows when signed out. */
 export function LoginLink({ variant }: { variant: "desktop" | "mobile" }) {
   return (
-    <a href="/login" className={variant === "desktop" ? "btn-primary ml-2" : "block rounded px-3 py-2 text-sm font-medium text-slate-700"}>
+    <a
+      href="/login"
+      className={
+        variant === "desktop" ? "btn-primary ml-2" : "block rounded px-3 py-2 text-sm font-medium text-slate-700"
+      }
+    >
       Login
     </a>
   );
@@ -54,7 +79,12 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
   async function logOut() {
     setBusy(true);
     try {
-      const response = await fetch("/api/auth/sign-out", { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: "{}" });
+      const response = await fetch("/api/auth/sign-out", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       if (!response.ok) throw new Error(String(response.status));
       setUser(null);
       setConfirming(false);
@@ -72,7 +102,12 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
   // confirmation page); with JavaScript the submit opens the confirmation dialog instead.
   return (
     <div className={variant === "desktop" ? "ml-2 flex items-center gap-2" : "flex items-center gap-2 px-3 py-2"}>
-      <a href="/account" className="rounded-full" aria-label={`Your account (${user.fullName || user.email})`} title={user.fullName || user.email}>
+      <a
+        href="/account"
+        className="rounded-full"
+        aria-label={`Your account (${user.fullName || user.email})`}
+        title={user.fullName || user.email}
+      >
         <UserAvatar {...user} />
       </a>
       <form
@@ -87,7 +122,13 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
           Logout
         </button>
       </form>
-      <LogoutDialog id={`logout-${variant}`} open={confirming} busy={busy} onConfirm={logOut} onCancel={() => setConfirming(false)} />
+      <LogoutDialog
+        id={`logout-${variant}`}
+        open={confirming}
+        busy={busy}
+        onConfirm={logOut}
+        onCancel={() => setConfirming(false)}
+      />
     </div>
   );
 }

@@ -24,7 +24,10 @@ export function BackHeading({
           {backLabel}
         </Link>
       </p>
-      <h1 id={id} className={className ? `mt-1 text-3xl font-bold text-ink ${className}` : "mt-1 text-3xl font-bold text-ink"}>
+      <h1
+        id={id}
+        className={className ? `mt-1 text-3xl font-bold text-ink ${className}` : "mt-1 text-3xl font-bold text-ink"}
+      >
         {title}
       </h1>
     </>
@@ -33,5 +36,13 @@ export function BackHeading({
 
 /** The heading of the product pages (new, edit, import). */
 export function ProductsHeading({ title, className }: { title: ReactNode; className?: string }) {
-  return <BackHeading backTo="/admin/products" backLabel="Products" title={title} className={className} linkClassName="text-brand-800 underline" />;
+  return (
+    <BackHeading
+      backTo="/admin/products"
+      backLabel="Products"
+      title={title}
+      className={className}
+      linkClassName="text-brand-800 underline"
+    />
+  );
 }

@@ -9,7 +9,12 @@ export function ResultMessage({ result }: { result?: { ok: boolean; message: str
   }, [result]);
   if (!result) return null;
   return (
-    <p ref={ref} tabIndex={-1} role={result.ok ? "status" : "alert"} className={`mt-4 rounded-md p-3 text-sm ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+    <p
+      ref={ref}
+      tabIndex={-1}
+      role={result.ok ? "status" : "alert"}
+      className={`mt-4 rounded-md p-3 text-sm ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+    >
       {result.message}
     </p>
   );
@@ -17,11 +22,13 @@ export function ResultMessage({ result }: { result?: { ok: boolean; message: str
 
 /** The one field's error a refused post carries (`{ fieldError }`), if any. */
 export function fieldErrorOf(actionData: object | undefined | null): string | undefined {
-  return actionData && "fieldError" in actionData && typeof actionData.fieldError === "string" ? actionData.fieldError : undefined;
+  return actionData && "fieldError" in actionData && typeof actionData.fieldError === "string"
+    ? actionData.fieldError
+    : undefined;
 }
 
 /** A "done" notice carried through the redirect of a no-JavaScript post (?done=...). */
 export function doneMessage(url: URL, messages: Record<string, string>): { ok: true; message: string } | null {
   const key = url.searchParams.get("done");
-  return key && Object.hasOwn(messages, key) ? { ok: true, message: messages[key]! } : null;
+  return key && Object.hasOwn(messages, key) ? { ok: true, message: messages[key] } : null;
 }

@@ -33,7 +33,15 @@ export function CodeField({ id, kind, error }: { id: string; kind: "totp" | "bac
 }
 
 /** The code step: an authenticator code, or one backup code instead. Posts `intent` = verify. */
-export function VerifyCodeForms({ error, kind, action }: { error?: string | null; kind: "totp" | "backup"; action?: string }) {
+export function VerifyCodeForms({
+  error,
+  kind,
+  action,
+}: {
+  error?: string | null;
+  kind: "totp" | "backup";
+  action?: string;
+}) {
   return (
     <div className="mt-6 space-y-8">
       <Form method="post" action={action} className="space-y-4">

@@ -44,7 +44,21 @@ export function FieldMessages({ id, error, hint }: { id: string; error?: string;
 }
 
 /** A visible label, the control (children, which spread fieldAria(id, …)), then its hint and error. */
-export function FieldShell({ id, label, error, hint, className, children }: { id: string; label: ReactNode; error?: string; hint?: string; className?: string; children: ReactNode }) {
+export function FieldShell({
+  id,
+  label,
+  error,
+  hint,
+  className,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  error?: string;
+  hint?: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={className}>
       <label htmlFor={id} className="block text-sm font-semibold text-ink">
@@ -56,25 +70,56 @@ export function FieldShell({ id, label, error, hint, className, children }: { id
   );
 }
 
-export const fieldClass = (error?: string, extra?: string) => ["field mt-1", extra, error ? "border-red-700 ring-1 ring-red-700" : ""].filter(Boolean).join(" ");
+export const fieldClass = (error?: string, extra?: string) =>
+  ["field mt-1", extra, error ? "border-red-700 ring-1 ring-red-700" : ""].filter(Boolean).join(" ");
 
 /** The props every control takes from Common: name, value, required (by default), aria and classes. */
 function controlProps({ id, name, error, hint, defaultValue, required = true, controlClassName }: Common) {
-  return { id, name, defaultValue, required, ...fieldAria(id, error, hint), className: fieldClass(error, controlClassName) };
+  return {
+    id,
+    name,
+    defaultValue,
+    required,
+    ...fieldAria(id, error, hint),
+    className: fieldClass(error, controlClassName),
+  };
 }
 
 function Shell({ common, children }: { common: Common; children: ReactNode }) {
   return (
-    <FieldShell id={common.id} label={common.label} error={common.error} hint={common.hint} className={common.className}>
+    <FieldShell
+      id={common.id}
+      label={common.label}
+      error={common.error}
+      hint={common.hint}
+      className={common.className}
+    >
       {children}
     </FieldShell>
   );
 }
 
-export function TextInput({ inputMode, type = "text", maxLength, autoComplete, ...common }: Common & { inputMode?: "decimal" | "numeric" | "text"; type?: "text" | "number" | "email"; maxLength?: number; autoComplete?: string }) {
+export function TextInput({
+  inputMode,
+  type = "text",
+  maxLength,
+  autoComplete,
+  ...common
+}: Common & {
+  inputMode?: "decimal" | "numeric" | "text";
+  type?: "text" | "number" | "email";
+  maxLength?: number;
+  autoComplete?: string;
+}) {
   return (
     <Shell common={common}>
-      <input {...controlProps(common)} type={type} inputMode={inputMode} maxLength={maxLength} autoComplete={autoComplete} />
+      <input
+        {...controlProps(common)}
+        type={type}
+        inputMode={inputMode}
+        maxLength={maxLength}
+        autoComplete={autoComplete}
+      />
     </Shell>
   );
 }
@@ -88,7 +133,16 @@ export function TextArea({ rows = 4, maxLength, ...common }: Common & { rows?: n
 }
 
 /** `placeholder` is an empty first option; `placeholderDisabled` makes it a prompt that can't be chosen back. */
-export function Select({ options, placeholder, placeholderDisabled, ...common }: Common & { options: readonly { value: string; label: string }[]; placeholder?: string; placeholderDisabled?: boolean }) {
+export function Select({
+  options,
+  placeholder,
+  placeholderDisabled,
+  ...common
+}: Common & {
+  options: readonly { value: string; label: string }[];
+  placeholder?: string;
+  placeholderDisabled?: boolean;
+}) {
   return (
     <Shell common={common}>
       <select {...controlProps(common)}>
@@ -111,8 +165,21 @@ export function Select({ options, placeholder, placeholderDisabled, ...common }:
 export const sameOptions = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 
 /** A form-level message: errors as an alert, the rest as a status. */
-export function FormMessage({ tone, children, id }: { tone: "error" | "success" | "info"; children: ReactNode; id?: string }) {
-  const cls = tone === "error" ? "border-red-700 bg-red-50 text-red-900" : tone === "success" ? "border-green-700 bg-green-50 text-green-900" : "border-slate-400 bg-white text-ink";
+export function FormMessage({
+  tone,
+  children,
+  id,
+}: {
+  tone: "error" | "success" | "info";
+  children: ReactNode;
+  id?: string;
+}) {
+  const cls =
+    tone === "error"
+      ? "border-red-700 bg-red-50 text-red-900"
+      : tone === "success"
+        ? "border-green-700 bg-green-50 text-green-900"
+        : "border-slate-400 bg-white text-ink";
   return (
     <div id={id} role={tone === "error" ? "alert" : "status"} className={`rounded-md border-l-4 p-3 text-sm ${cls}`}>
       {children}

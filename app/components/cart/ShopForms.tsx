@@ -9,7 +9,8 @@ type ActionReply = { ok: boolean; message: string };
 function useReplyAlert(data: ActionReply | undefined, state: string) {
   const alert = useAlert();
   useEffect(() => {
-    if (state === "idle" && data?.message) alert.show(data.message, { tone: data.ok ? "success" : "error", durationMs: data.ok ? 1500 : 4000 });
+    if (state === "idle" && data?.message)
+      alert.show(data.message, { tone: data.ok ? "success" : "error", durationMs: data.ok ? 1500 : 4000 });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [data, state]);
 }
@@ -19,7 +20,15 @@ function useReplyAlert(data: ActionReply | undefined, state: string) {
  * count updates; without it, it posts to /cart like any form. It sends no intent: the cart's
  * default is "add", so a second submit button (the product page's WishlistButton) can carry its own.
  */
-export function AddToCartForm({ productId, children, className }: { productId: number; children: React.ReactNode; className?: string }) {
+export function AddToCartForm({
+  productId,
+  children,
+  className,
+}: {
+  productId: number;
+  children: React.ReactNode;
+  className?: string;
+}) {
   const fetcher = useFetcher<ActionReply>();
   useReplyAlert(fetcher.data, fetcher.state);
   return (
@@ -45,13 +54,24 @@ export function useWishlistPost() {
     const body = urlEncoded(new FormData(form, submitter));
     body.set("intent", "toggle");
     body.set("productId", String(productId));
-    return fetch(WISHLIST_UPDATE_URL, { method: "POST", body, keepalive: true, credentials: "same-origin", headers: { accept: "application/json" } })
+    return fetch(WISHLIST_UPDATE_URL, {
+      method: "POST",
+      body,
+      keepalive: true,
+      credentials: "same-origin",
+      headers: { accept: "application/json" },
+    })
       .then(async (response) => {
         const reply = (await response.json().catch(() => null)) as ActionReply | null;
         if (!reply?.message) throw new Error(String(response.status));
         alert.show(reply.message, { tone: reply.ok ? "success" : "error", durationMs: reply.ok ? 1500 : 4000 });
       })
-      .catch(() => alert.show("We couldn't update your wishlist. Check your connection and try again.", { tone: "error", durationMs: 4000 }))
+      .catch(() =>
+        alert.show("We couldn't update your wishlist. Check your connection and try again.", {
+          tone: "error",
+          durationMs: 4000,
+        }),
+      )
       .then(() => revalidator.revalidate());
   };
 }
@@ -93,7 +113,7 @@ export function WishlistToggle({
       className={className}
       onSubmit={(event) => {
         event.preventDefault();
-        send(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
+        send(event.currentTarget, event.nativeEvent.submitter);
       }}
     >
       <input type="hidden" name="intent" value="toggle" />
@@ -107,7 +127,15 @@ export function WishlistToggle({
  * Add to Wishlist as a second submit button of the product page's AddToCartForm, so the chosen
  * color goes with it, with or without JavaScript (without, the browser posts the form to /wishlist).
  */
-export function WishlistButton({ productId, className, children }: { productId: number; className?: string; children: React.ReactNode }) {
+export function WishlistButton({
+  productId,
+  className,
+  children,
+}: {
+  productId: number;
+  className?: string;
+  children: React.ReactNode;
+}) {
   const { pressed, send } = useWishlistToggle(productId);
   return (
     <button

@@ -39,14 +39,19 @@ export function FilterGroup({
           const countId = `${name}-${option.slug}-count`;
           const count = option.count === undefined ? undefined : formatCount(option.count);
           return (
-            <li key={option.slug} className={`${hidden ? "hidden" : "flex"} min-h-6 items-center gap-2${i >= FILTER_PREVIEW_COUNT ? " filter-more" : ""}`}>
+            <li
+              key={option.slug}
+              className={`${hidden ? "hidden" : "flex"} min-h-6 items-center gap-2${i >= FILTER_PREVIEW_COUNT ? " filter-more" : ""}`}
+            >
               <label className="flex flex-1 cursor-pointer items-center gap-2 text-sm text-slate-800">
                 <input
                   type="checkbox"
                   name={name}
                   value={option.slug}
                   aria-describedby={count != null ? countId : undefined}
-                  {...(onToggle ? { checked, onChange: (e) => onToggle(e.currentTarget) } : { defaultChecked: checked })}
+                  {...(onToggle
+                    ? { checked, onChange: (e) => onToggle(e.currentTarget) }
+                    : { defaultChecked: checked })}
                   className="h-4 w-4 accent-brand-600"
                 />
                 <span className={option.count === 0 && !checked ? "text-slate-600" : undefined}>{option.name}</span>

@@ -11,7 +11,15 @@ function pageWindow(page: number, pageCount: number): (number | "gap")[] {
   return out;
 }
 
-export function Pagination({ page, pageCount, hrefFor }: { page: number; pageCount: number; hrefFor: (page: number) => string }) {
+export function Pagination({
+  page,
+  pageCount,
+  hrefFor,
+}: {
+  page: number;
+  pageCount: number;
+  hrefFor: (page: number) => string;
+}) {
   if (pageCount <= 1) return null;
   const linkClass = "min-w-10 rounded-md border border-slate-300 px-3 py-2 text-center text-sm hover:bg-slate-100";
   return (

@@ -7,7 +7,10 @@ import { Highlight } from "../search/Highlight.tsx";
 import { CartIcon, HeartIcon } from "../ui/icons.tsx";
 import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
 
-export interface CardProduct extends Pick<ProductSummary, "id" | "title" | "priceCents" | "discountPercent" | "salePriceCents" | "imageUrl" | "stockQuantity"> {
+export interface CardProduct extends Pick<
+  ProductSummary,
+  "id" | "title" | "priceCents" | "discountPercent" | "salePriceCents" | "imageUrl" | "stockQuantity"
+> {
   /** What a trade buyer's category rules key on (absent: only their product and default rules apply). */
   categoryId?: number;
   /** The title with the words a search matched; the plain title when absent. */
@@ -17,22 +20,66 @@ export interface CardProduct extends Pick<ProductSummary, "id" | "title" | "pric
 }
 
 /** Only what a card shows: what a page's data needs to carry to the browser for its cards. */
-export function cardFields({ id, title, priceCents, discountPercent, salePriceCents, imageUrl, stockQuantity, categoryId, titleSegments, snippet }: CardProduct): CardProduct {
-  return { id, title, priceCents, discountPercent, salePriceCents, imageUrl, stockQuantity, categoryId, titleSegments, snippet };
+export function cardFields({
+  id,
+  title,
+  priceCents,
+  discountPercent,
+  salePriceCents,
+  imageUrl,
+  stockQuantity,
+  categoryId,
+  titleSegments,
+  snippet,
+}: CardProduct): CardProduct {
+  return {
+    id,
+    title,
+    priceCents,
+    discountPercent,
+    salePriceCents,
+    imageUrl,
+    stockQuantity,
+    categoryId,
+    titleSegments,
+    snippet,
+  };
 }
 
 /** A product in a grid: its link, price and stars, and forms that add it to the cart or the wishlist (with or without JavaScript). */
-export function ProductCard({ product, eager, yourPriceCents }: { product: CardProduct; eager: boolean; yourPriceCents: number | null }) {
+export function ProductCard({
+  product,
+  eager,
+  yourPriceCents,
+}: {
+  product: CardProduct;
+  eager: boolean;
+  yourPriceCents: number | null;
+}) {
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md focus-within:shadow-md">
       <div className="relative aspect-square bg-slate-50">
-        <img src={product.imageUrl} alt={product.title} width={600} height={600} loading={eager ? "eager" : "lazy"} decoding="async" className="h-full w-full object-contain" />
+        <img
+          src={product.imageUrl}
+          alt={product.title}
+          width={600}
+          height={600}
+          loading={eager ? "eager" : "lazy"}
+          decoding="async"
+          className="h-full w-full object-contain"
+        />
         <div className="absolute top-2 left-2">
           <DiscountBadge percent={product.discountPercent} />
         </div>
         <div className="absolute top-2 right-2 z-10 flex flex-col gap-2 opacity-100 transition-opacity sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100">
           <AddToCartForm productId={product.id}>
-            <button type="submit" aria-label="Add to cart" title="Add to cart" disabled={product.stockQuantity === 0} className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100 disabled:opacity-50">
+            <button
+              type="submit"
+              aria-label="Add to cart"
+              title="Add to cart"
+              disabled={product.stockQuantity === 0}
+              className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100 disabled:opacity-50"
+            >
               <CartIcon width={18} height={18} />
             </button>
           </AddToCartForm>
@@ -65,7 +112,11 @@ export function ProductCard({ product, eager, yourPriceCents }: { product: CardP
         ) : null}
         <FiveStars />
         <div className="mt-auto">
-          <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} />
+          <Price
+            priceCents={product.priceCents}
+            salePriceCents={product.salePriceCents}
+            discountPercent={product.discountPercent}
+          />
           {yourPriceCents != null ? (
             <p className="text-sm font-semibold text-green-800" data-testid="your-price">
               Your price {formatMoney(yourPriceCents)}

@@ -17,7 +17,10 @@ export interface ProductData {
 export function ProductPage({ loaderData }: { loaderData: ProductData }) {
   const { product, volumeBreaks } = loaderData;
   const { priceList } = useVisitor();
-  const trade = useMemo(() => tradeRuleFor(priceListFromJson(priceList), product.id, product.categoryId), [priceList, product.id, product.categoryId]);
+  const trade = useMemo(
+    () => tradeRuleFor(priceListFromJson(priceList), product.id, product.categoryId),
+    [priceList, product.id, product.categoryId],
+  );
   const inStock = product.stockQuantity > 0;
   return (
     <div className="mx-auto grid max-w-7xl gap-10 px-4 py-8 lg:grid-cols-2">
@@ -31,7 +34,16 @@ export function ProductPage({ loaderData }: { loaderData: ProductData }) {
         controlsClassName="absolute right-3 bottom-3 z-10"
         className="self-start rounded-xl border border-slate-200 bg-slate-50"
         renderItem={(src, i) => (
-          <img src={src} srcSet={src.endsWith("-600.webp") ? `${src} 1x, ${src.replace(/-600\.webp$/, "-1200.webp")} 2x` : undefined} alt={`${product.title}, view ${i + 1}`} width={600} height={600} loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : "auto"} className="mx-auto aspect-square w-full object-contain" />
+          <img
+            src={src}
+            srcSet={src.endsWith("-600.webp") ? `${src} 1x, ${src.replace(/-600\.webp$/, "-1200.webp")} 2x` : undefined}
+            alt={`${product.title}, view ${i + 1}`}
+            width={600}
+            height={600}
+            loading={i === 0 ? "eager" : "lazy"}
+            fetchPriority={i === 0 ? "high" : "auto"}
+            className="mx-auto aspect-square w-full object-contain"
+          />
         )}
       />
       <div>
@@ -41,14 +53,22 @@ export function ProductPage({ loaderData }: { loaderData: ProductData }) {
             <legend className="mb-2 font-semibold text-ink">Color</legend>
             <div className="flex flex-wrap gap-2">
               {product.colors.map((color, i) => (
-                <label key={color} className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm has-checked:border-ink has-checked:bg-slate-100">
+                <label
+                  key={color}
+                  className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 text-sm has-checked:border-ink has-checked:bg-slate-100"
+                >
                   <input type="radio" name="color" value={color} defaultChecked={i === 0} className="accent-ink" />
                   {color}
                 </label>
               ))}
             </div>
           </fieldset>
-          <QuantityPrice listCents={product.salePriceCents} volumeBreaks={volumeBreaks} trade={trade} stockQuantity={product.stockQuantity} />
+          <QuantityPrice
+            listCents={product.salePriceCents}
+            volumeBreaks={volumeBreaks}
+            trade={trade}
+            stockQuantity={product.stockQuantity}
+          />
           <button type="submit" className="btn-primary" disabled={!inStock}>
             Add to cart
           </button>
@@ -76,7 +96,12 @@ function ProductSummary({ product }: { product: ProductDetail }) {
         <FiveStars />
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
-        <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} size="lg" />
+        <Price
+          priceCents={product.priceCents}
+          salePriceCents={product.salePriceCents}
+          discountPercent={product.discountPercent}
+          size="lg"
+        />
         <DiscountBadge percent={product.discountPercent} />
       </div>
       <p className="text-sm text-slate-700">Tax included</p>

@@ -44,14 +44,24 @@ export function QuantityPrice({ listCents, volumeBreaks, trade, stockQuantity }:
           <caption className="mb-1 text-left font-semibold text-ink">Buy more, pay less</caption>
           <thead className="border-b border-slate-300 text-ink">
             <tr>
-              <th scope="col" className="py-1 pr-4">Quantity</th>
-              <th scope="col" className="py-1 pr-4">Price each</th>
-              <th scope="col" className="py-1">Saving</th>
+              <th scope="col" className="py-1 pr-4">
+                Quantity
+              </th>
+              <th scope="col" className="py-1 pr-4">
+                Price each
+              </th>
+              <th scope="col" className="py-1">
+                Saving
+              </th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.from} className={`border-b border-slate-100 ${r === current ? "bg-amber-50 font-semibold" : ""}`} aria-current={r === current ? "true" : undefined}>
+              <tr
+                key={r.from}
+                className={`border-b border-slate-100 ${r === current ? "bg-amber-50 font-semibold" : ""}`}
+                aria-current={r === current ? "true" : undefined}
+              >
                 <td className="py-1 pr-4">{r.to == null ? `${r.from}+` : `${r.from}–${r.to}`}</td>
                 <td className="py-1 pr-4">{formatMoney(r.unitCents)}</td>
                 <td className="py-1">{r.percentOff ? `${r.percentOff}%` : "—"}</td>
@@ -62,7 +72,8 @@ export function QuantityPrice({ listCents, volumeBreaks, trade, stockQuantity }:
       ) : null}
       {rows.length || trade ? (
         <p className="text-sm text-slate-700" aria-live="polite" data-testid="price-for-quantity">
-          {unit.source === "trade" ? "Your trade price" : "Price"} for {quantity}: <strong className="text-ink">{formatMoney(unit.unitCents)}</strong> each,{" "}
+          {unit.source === "trade" ? "Your trade price" : "Price"} for {quantity}:{" "}
+          <strong className="text-ink">{formatMoney(unit.unitCents)}</strong> each,{" "}
           {formatMoney(unit.unitCents * quantity)} in all
         </p>
       ) : null}

@@ -8,7 +8,15 @@ import { NoResults } from "../search/NoResults.tsx";
 import { categoryTiles } from "../../content/home.ts";
 import { formatCount } from "../../lib/numbers.ts";
 import type { SearchResult } from "../../../server/catalog/search-types.ts";
-import { hasFilters, parseShopQuery, priceRangeErrors, shopHref, SORT_OPTIONS, withoutFilters, type ShopQuery } from "../../lib/shop-query.ts";
+import {
+  hasFilters,
+  parseShopQuery,
+  priceRangeErrors,
+  shopHref,
+  SORT_OPTIONS,
+  withoutFilters,
+  type ShopQuery,
+} from "../../lib/shop-query.ts";
 
 /** What the shop's loader gives its page: the query and one page of results with only the cards' fields. */
 export interface ShopData {
@@ -25,7 +33,8 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
   // While a filter change is on its way, show the controls as the shopper just set them: first
   // from this page's own record of the change (immediate), then from the pending navigation.
   const [optimistic, setOptimistic] = useState<{ key: string; state: ShopQuery } | null>(null);
-  const pending = navigation.location?.pathname === "/shop" ? parseShopQuery(new URLSearchParams(navigation.location.search)) : null;
+  const pending =
+    navigation.location?.pathname === "/shop" ? parseShopQuery(new URLSearchParams(navigation.location.search)) : null;
   const view = (optimistic?.key === location.key ? optimistic.state : null) ?? pending ?? query;
   // Once the page has moved on, forget it, so that coming back (history) shows that URL's state.
   useEffect(() => setOptimistic(null), [location.key]);
@@ -71,7 +80,10 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
       {results.didYouMean && results.total > 0 ? (
         <p className="mt-2 text-sm text-slate-700">
           Did you mean{" "}
-          <Link to={shopHref(query, { q: results.didYouMean, page: 1 })} className="font-semibold text-brand-800 underline">
+          <Link
+            to={shopHref(query, { q: results.didYouMean, page: 1 })}
+            className="font-semibold text-brand-800 underline"
+          >
             {results.didYouMean}
           </Link>
           ?
@@ -96,12 +108,30 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
             selected={view.categories}
             onToggle={(input) => apply(input.form)}
           />
-          <FilterGroup legend="Brands" name="brand" options={results.facets.brands} selected={view.brands} onToggle={(input) => apply(input.form)} />
+          <FilterGroup
+            legend="Brands"
+            name="brand"
+            options={results.facets.brands}
+            selected={view.brands}
+            onToggle={(input) => apply(input.form)}
+          />
           <fieldset className="border-b border-slate-200 pb-4">
             <legend className="mb-2 text-base font-semibold text-ink">Price</legend>
             <div className="flex gap-2">
-              <PriceInput name="min" label="Min" value={query.min} invalid={Boolean(priceErrors.min || priceErrors.range)} describedBy={errors.length ? "price-errors" : undefined} />
-              <PriceInput name="max" label="Max" value={query.max} invalid={Boolean(priceErrors.max || priceErrors.range)} describedBy={errors.length ? "price-errors" : undefined} />
+              <PriceInput
+                name="min"
+                label="Min"
+                value={query.min}
+                invalid={Boolean(priceErrors.min || priceErrors.range)}
+                describedBy={errors.length ? "price-errors" : undefined}
+              />
+              <PriceInput
+                name="max"
+                label="Max"
+                value={query.max}
+                invalid={Boolean(priceErrors.max || priceErrors.range)}
+                describedBy={errors.length ? "price-errors" : undefined}
+              />
             </div>
             {errors.length ? (
               <ul id="price-errors" role="alert" className="mt-2 text-sm text-red-700">
@@ -125,7 +155,10 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
             </button>
           </noscript>
           {filtered ? (
-            <Link to={shopHref(withoutFilters(query))} className="block text-sm font-semibold text-brand-800 hover:underline">
+            <Link
+              to={shopHref(withoutFilters(query))}
+              className="block text-sm font-semibold text-brand-800 hover:underline"
+            >
               Clear all filters
             </Link>
           ) : null}
@@ -170,16 +203,45 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
   );
 }
 
-function AvailabilityBox({ name, label, checked, onChange }: { name: "inStock" | "onSale"; label: string; checked: boolean; onChange: (form: HTMLFormElement | null) => void }) {
+function AvailabilityBox({
+  name,
+  label,
+  checked,
+  onChange,
+}: {
+  name: "inStock" | "onSale";
+  label: string;
+  checked: boolean;
+  onChange: (form: HTMLFormElement | null) => void;
+}) {
   return (
     <label className="flex min-h-6 items-center gap-2 text-sm">
-      <input type="checkbox" name={name} value="1" checked={checked} onChange={(e) => onChange(e.currentTarget.form)} className="h-4 w-4 accent-brand-600" />
+      <input
+        type="checkbox"
+        name={name}
+        value="1"
+        checked={checked}
+        onChange={(e) => onChange(e.currentTarget.form)}
+        className="h-4 w-4 accent-brand-600"
+      />
       {label}
     </label>
   );
 }
 
-function PriceInput({ name, label, value, invalid, describedBy }: { name: "min" | "max"; label: string; value: string; invalid: boolean; describedBy?: string }) {
+function PriceInput({
+  name,
+  label,
+  value,
+  invalid,
+  describedBy,
+}: {
+  name: "min" | "max";
+  label: string;
+  value: string;
+  invalid: boolean;
+  describedBy?: string;
+}) {
   return (
     <label className="flex-1 text-sm">
       {label}

@@ -1,7 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useFetcher } from "react-router";
 import { Field } from "./Field.tsx";
-import { CONTACT_FIELDS, CONTACT_MESSAGES, FORM_LIMITS, HONEYPOT_FIELD, readFields, type ContactField, type FieldErrors } from "./rules.ts";
+import {
+  CONTACT_FIELDS,
+  CONTACT_MESSAGES,
+  FORM_LIMITS,
+  HONEYPOT_FIELD,
+  readFields,
+  type ContactField,
+  type FieldErrors,
+} from "./rules.ts";
 
 /** The shared zod schema, loaded when the visitor starts on the form rather than with the page. */
 const loadRules = () => import("../../lib/forms.ts");
@@ -71,25 +79,77 @@ export function ContactForm({ result }: { result?: ContactFormResult }) {
 
   const values = server && !server.ok ? server.values : undefined;
   return (
-    <fetcher.Form ref={formRef} method="post" action="/contact" className="mt-4 space-y-4" noValidate onSubmit={onSubmit} onFocus={() => void loadRules().catch(() => undefined)}>
+    <fetcher.Form
+      ref={formRef}
+      method="post"
+      action="/contact"
+      className="mt-4 space-y-4"
+      noValidate
+      onSubmit={onSubmit}
+      onFocus={() => void loadRules().catch(() => undefined)}
+    >
       <p className="text-sm text-slate-700">All fields are required.</p>
       <div
         id="contact-status"
         ref={statusRef}
         tabIndex={-1}
         aria-live="polite"
-        className={formMessage ? `rounded-md px-4 py-3 text-sm font-medium ${success ? "border border-green-700 bg-green-50 text-green-900" : "border border-red-700 bg-red-50 text-red-800"}` : "sr-only"}
+        className={
+          formMessage
+            ? `rounded-md px-4 py-3 text-sm font-medium ${success ? "border border-green-700 bg-green-50 text-green-900" : "border border-red-700 bg-red-50 text-red-800"}`
+            : "sr-only"
+        }
       >
         {formMessage}
       </div>
-      <Field id="contact-name" name="name" label={LABELS.name} autoComplete="name" maxLength={FORM_LIMITS.name} error={errors.name} defaultValue={values?.name} />
-      <Field id="contact-email" name="email" label={LABELS.email} type="email" autoComplete="email" maxLength={FORM_LIMITS.email} error={errors.email} defaultValue={values?.email} />
-      <Field id="contact-subject" name="subject" label={LABELS.subject} autoComplete="off" maxLength={FORM_LIMITS.subject} error={errors.subject} defaultValue={values?.subject} />
-      <Field id="contact-message" name="message" label={LABELS.message} multiline maxLength={FORM_LIMITS.message} error={errors.message} defaultValue={values?.message} />
+      <Field
+        id="contact-name"
+        name="name"
+        label={LABELS.name}
+        autoComplete="name"
+        maxLength={FORM_LIMITS.name}
+        error={errors.name}
+        defaultValue={values?.name}
+      />
+      <Field
+        id="contact-email"
+        name="email"
+        label={LABELS.email}
+        type="email"
+        autoComplete="email"
+        maxLength={FORM_LIMITS.email}
+        error={errors.email}
+        defaultValue={values?.email}
+      />
+      <Field
+        id="contact-subject"
+        name="subject"
+        label={LABELS.subject}
+        autoComplete="off"
+        maxLength={FORM_LIMITS.subject}
+        error={errors.subject}
+        defaultValue={values?.subject}
+      />
+      <Field
+        id="contact-message"
+        name="message"
+        label={LABELS.message}
+        multiline
+        maxLength={FORM_LIMITS.message}
+        error={errors.message}
+        defaultValue={values?.message}
+      />
       {/* Honeypot: off-screen, out of the tab order and hidden from assistive tech; people never fill it. */}
       <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
         <label htmlFor="contact-website">Leave this field empty</label>
-        <input id="contact-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        <input
+          id="contact-website"
+          name={HONEYPOT_FIELD}
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          defaultValue=""
+        />
       </div>
       <button type="submit" className="btn-primary" disabled={busy}>
         Send

@@ -20,7 +20,20 @@ interface FieldProps {
  * A labelled text field whose error message sits under it and is tied to it with
  * aria-describedby (and aria-invalid), so screen readers read the message with the field.
  */
-export function Field({ id, name, label, error, defaultValue, maxLength, type = "text", autoComplete, multiline, rows = 6, inputRef, required = true }: FieldProps) {
+export function Field({
+  id,
+  name,
+  label,
+  error,
+  defaultValue,
+  maxLength,
+  type = "text",
+  autoComplete,
+  multiline,
+  rows = 6,
+  inputRef,
+  required = true,
+}: FieldProps) {
   const errorId = `${id}-error`;
   const common = {
     id,

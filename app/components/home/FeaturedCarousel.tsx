@@ -19,7 +19,14 @@ export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) 
         controlsClassName="mb-4 justify-end"
         renderItem={(product, i) => (
           <article className="grid items-center gap-8 rounded-xl border border-slate-200 p-6 md:grid-cols-2">
-            <img src={product.imageUrl} alt={product.title} width={600} height={600} loading="lazy" className="mx-auto h-72 w-72 object-contain" />
+            <img
+              src={product.imageUrl}
+              alt={product.title}
+              width={600}
+              height={600}
+              loading="lazy"
+              className="mx-auto h-72 w-72 object-contain"
+            />
             <div>
               <p className="text-sm font-semibold text-brand-800">{product.categoryName}</p>
               <h3 className="mt-1 text-2xl font-bold text-ink">
@@ -34,20 +41,37 @@ export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) 
                 ))}
               </ul>
               <div className="mt-4 flex items-center gap-3">
-                <Price priceCents={product.priceCents} salePriceCents={product.salePriceCents} discountPercent={product.discountPercent} size="lg" />
+                <Price
+                  priceCents={product.priceCents}
+                  salePriceCents={product.salePriceCents}
+                  discountPercent={product.discountPercent}
+                  size="lg"
+                />
                 <DiscountBadge percent={product.discountPercent} />
               </div>
-              <p className="mt-1 text-sm text-slate-700">{product.stockQuantity > 0 ? `In Stock (${product.stockQuantity})` : "Stock out"}</p>
+              <p className="mt-1 text-sm text-slate-700">
+                {product.stockQuantity > 0 ? `In Stock (${product.stockQuantity})` : "Stock out"}
+              </p>
               <div className="mt-5 flex flex-wrap gap-3">
                 <AddToCartForm productId={product.id}>
-                  <button type="submit" className="btn-primary" disabled={product.stockQuantity === 0} aria-describedby={`featured-title-${i}`}>
+                  <button
+                    type="submit"
+                    className="btn-primary"
+                    disabled={product.stockQuantity === 0}
+                    aria-describedby={`featured-title-${i}`}
+                  >
                     Add to cart
                   </button>
                 </AddToCartForm>
                 <WishlistToggle
                   productId={product.id}
                   renderButton={(pressed) => (
-                    <button type="submit" className="btn-outline" aria-pressed={pressed} aria-describedby={`featured-title-${i}`}>
+                    <button
+                      type="submit"
+                      className="btn-outline"
+                      aria-pressed={pressed}
+                      aria-describedby={`featured-title-${i}`}
+                    >
                       Add to Wishlist
                     </button>
                   )}

@@ -3,7 +3,14 @@ import { ProductGrid } from "../catalog/ProductGrid.tsx";
 import { FeaturedCarousel } from "./FeaturedCarousel.tsx";
 import { HeroCarousel } from "./HeroCarousel.tsx";
 import { NewsletterForm } from "./NewsletterForm.tsx";
-import { BenefitsStrip, BrandStrip, CategoryTiles, PromotionsSection, SectionHeading, TestimonialsCarousel } from "./Sections.tsx";
+import {
+  BenefitsStrip,
+  BrandStrip,
+  CategoryTiles,
+  PromotionsSection,
+  SectionHeading,
+  TestimonialsCarousel,
+} from "./Sections.tsx";
 import type { FeaturedProduct, FacetOption, ProductSummary } from "../../lib/catalog-types.ts";
 import type { Benefit, CategoryTile, HeroSlide, OfferCard, PromoBanner, Testimonial } from "../../content/types.ts";
 import { STORE_NAME } from "../../lib/site.ts";
@@ -12,7 +19,14 @@ export interface HomeData {
   featured: FeaturedProduct[];
   best: ProductSummary[];
   brands: FacetOption[];
-  copy: { heroSlides: HeroSlide[]; benefits: Benefit[]; categoryTiles: CategoryTile[]; promoBanners: PromoBanner[]; offerCards: OfferCard[]; testimonials: Testimonial[] };
+  copy: {
+    heroSlides: HeroSlide[];
+    benefits: Benefit[];
+    categoryTiles: CategoryTile[];
+    promoBanners: PromoBanner[];
+    offerCards: OfferCard[];
+    testimonials: Testimonial[];
+  };
 }
 
 /** The home page's content (app/routes/home.tsx). */

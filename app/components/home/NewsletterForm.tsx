@@ -59,7 +59,15 @@ export function NewsletterForm({ result, headingLevel = 2 }: { result?: Newslett
           Subscribe to our newsletter
         </Heading>
         <p className="text-ink">Trade deals, new arrivals and member offers — straight to your inbox.</p>
-        <fetcher.Form ref={formRef} method="post" action="/newsletter" noValidate onSubmit={onSubmit} onFocus={() => void loadRules().catch(() => undefined)} className="flex w-full max-w-md flex-col gap-2">
+        <fetcher.Form
+          ref={formRef}
+          method="post"
+          action="/newsletter"
+          noValidate
+          onSubmit={onSubmit}
+          onFocus={() => void loadRules().catch(() => undefined)}
+          className="flex w-full max-w-md flex-col gap-2"
+        >
           <div className="flex flex-col gap-2 sm:flex-row">
             <label htmlFor="newsletter-email" className="sr-only">
               Email address
@@ -85,7 +93,11 @@ export function NewsletterForm({ result, headingLevel = 2 }: { result?: Newslett
           <p
             id="newsletter-message"
             aria-live="polite"
-            className={message ? `rounded-md bg-white px-3 py-2 text-left text-sm font-medium ${isError ? "text-red-700" : "text-ink"}` : "sr-only"}
+            className={
+              message
+                ? `rounded-md bg-white px-3 py-2 text-left text-sm font-medium ${isError ? "text-red-700" : "text-ink"}`
+                : "sr-only"
+            }
           >
             {message}
           </p>

@@ -53,10 +53,21 @@ export function CategoryTiles({ categoryTiles }: { categoryTiles: CategoryTile[]
       <ul className="grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-6">
         {categoryTiles.map((tile) => (
           <li key={tile.name} className="flex flex-col items-center rounded-lg border border-slate-200 p-4 text-center">
-            <img src={tile.image.src} alt={tile.image.alt} width={tile.image.width} height={tile.image.height} loading="lazy" className="h-24 w-auto" />
+            <img
+              src={tile.image.src}
+              alt={tile.image.alt}
+              width={tile.image.width}
+              height={tile.image.height}
+              loading="lazy"
+              className="h-24 w-auto"
+            />
             <h3 className="mt-3 font-semibold text-ink">{tile.name}</h3>
             <p className="mt-1 text-xs text-slate-700">{tile.text}</p>
-            <Link to={`/shop?category=${tile.categorySlug}`} className="btn-outline mt-3" aria-label={`Browse ${tile.name}`}>
+            <Link
+              to={`/shop?category=${tile.categorySlug}`}
+              className="btn-outline mt-3"
+              aria-label={`Browse ${tile.name}`}
+            >
               Browse
             </Link>
           </li>
@@ -66,7 +77,13 @@ export function CategoryTiles({ categoryTiles }: { categoryTiles: CategoryTile[]
   );
 }
 
-export function PromotionsSection({ promoBanners, offerCards }: { promoBanners: PromoBanner[]; offerCards: OfferCard[] }) {
+export function PromotionsSection({
+  promoBanners,
+  offerCards,
+}: {
+  promoBanners: PromoBanner[];
+  offerCards: OfferCard[];
+}) {
   return (
     <section aria-labelledby="offers-heading" className="mx-auto max-w-7xl px-4 py-12">
       <SectionHeading id="offers-heading" title="Offers of the Week" />
@@ -81,7 +98,14 @@ export function PromotionsSection({ promoBanners, offerCards }: { promoBanners: 
                 {banner.ctaLabel}
               </Link>
             </div>
-            <img src={banner.image.src} alt={banner.image.alt} width={banner.image.width} height={banner.image.height} loading="lazy" className="h-32 w-auto" />
+            <img
+              src={banner.image.src}
+              alt={banner.image.alt}
+              width={banner.image.width}
+              height={banner.image.height}
+              loading="lazy"
+              className="h-32 w-auto"
+            />
           </article>
         ))}
       </div>
@@ -95,7 +119,14 @@ export function PromotionsSection({ promoBanners, offerCards }: { promoBanners: 
               </Link>
             </h3>
             <p className="mt-1 text-sm text-slate-700">{offer.text}</p>
-            <img src={offer.image.src} alt={offer.image.alt} width={offer.image.width} height={offer.image.height} loading="lazy" className="mt-3 h-24 w-auto" />
+            <img
+              src={offer.image.src}
+              alt={offer.image.alt}
+              width={offer.image.width}
+              height={offer.image.height}
+              loading="lazy"
+              className="mt-3 h-24 w-auto"
+            />
           </li>
         ))}
       </ul>

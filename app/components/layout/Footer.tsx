@@ -36,7 +36,13 @@ export function Footer({ year }: { year: number }) {
           <p>
             © {year} {STORE_NAME}. All rights reserved.
           </p>
-          <img src="/images/content/payments.svg" alt="Accepted payments: cards and mobile payments" width={240} height={32} loading="lazy" />
+          <img
+            src="/images/content/payments.svg"
+            alt="Accepted payments: cards and mobile payments"
+            width={240}
+            height={32}
+            loading="lazy"
+          />
         </div>
       </div>
     </footer>

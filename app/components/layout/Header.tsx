@@ -13,20 +13,37 @@ function navClass({ isActive }: { isActive: boolean }) {
 function NavItems({ block = false }: { block?: boolean }) {
   return headerNav.map((item) => (
     <li key={item.path}>
-      <NavLink to={item.path} end={item.path === "/"} className={(state) => `${block ? "block " : ""}${navClass(state)}`}>
+      <NavLink
+        to={item.path}
+        end={item.path === "/"}
+        className={(state) => `${block ? "block " : ""}${navClass(state)}`}
+      >
         {item.label}
       </NavLink>
     </li>
   ));
 }
 
-function IconLink({ to, label, count, children }: { to: string; label: string; count: number; children: React.ReactNode }) {
+function IconLink({
+  to,
+  label,
+  count,
+  children,
+}: {
+  to: string;
+  label: string;
+  count: number;
+  children: React.ReactNode;
+}) {
   const accessibleName = count ? `${label} (${count} item${count === 1 ? "" : "s"})` : label;
   return (
     <Link to={to} aria-label={accessibleName} className="relative rounded p-2 text-slate-700 hover:text-ink">
       {children}
       {count ? (
-        <span aria-hidden="true" className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-brand-500 px-1 text-center text-xs font-bold text-ink">
+        <span
+          aria-hidden="true"
+          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-brand-500 px-1 text-center text-xs font-bold text-ink"
+        >
           {count}
         </span>
       ) : null}
@@ -57,7 +74,12 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
             <NavItems />
           </ul>
         </nav>
-        <SearchForm id="header-search" defaultValue={query} className="ml-auto hidden w-72 md:flex" key={`d-${query}`} />
+        <SearchForm
+          id="header-search"
+          defaultValue={query}
+          className="ml-auto hidden w-72 md:flex"
+          key={`d-${query}`}
+        />
         <div className="ml-auto flex items-center gap-1 md:ml-0">
           <IconLink to="/wishlist" label="Wishlist" count={wishlistCount}>
             <HeartIcon />

@@ -16,10 +16,18 @@ export function ListCartReport({ lines }: { lines: ListCartLine[] }) {
         <caption className="sr-only">Each line that did not go to your cart in full, and why</caption>
         <thead className="border-b border-slate-300 text-ink">
           <tr>
-            <th scope="col" className="py-2 pr-2">Product</th>
-            <th scope="col" className="py-2 pr-2">On the list</th>
-            <th scope="col" className="py-2 pr-2">Added</th>
-            <th scope="col" className="py-2">Why</th>
+            <th scope="col" className="py-2 pr-2">
+              Product
+            </th>
+            <th scope="col" className="py-2 pr-2">
+              On the list
+            </th>
+            <th scope="col" className="py-2 pr-2">
+              Added
+            </th>
+            <th scope="col" className="py-2">
+              Why
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -37,7 +45,11 @@ export function ListCartReport({ lines }: { lines: ListCartLine[] }) {
                     <input type="hidden" name="intent" value="add-available" />
                     <input type="hidden" name="productId" value={line.productId} />
                     <input type="hidden" name="color" value={line.color} />
-                    <button type="submit" className="btn-outline px-3 py-1 text-sm font-normal text-ink" aria-label={`Add the ${line.available} available of ${line.title}`}>
+                    <button
+                      type="submit"
+                      className="btn-outline px-3 py-1 text-sm font-normal text-ink"
+                      aria-label={`Add the ${line.available} available of ${line.title}`}
+                    >
                       Add the {line.available} available
                     </button>
                   </Form>

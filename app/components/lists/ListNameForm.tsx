@@ -1,7 +1,18 @@
 import { Form } from "react-router";
 
 /** One named form with a list name field: a new list, the cart saved as a list, or a new name. */
-export function ListNameForm(props: { id: string; heading: string; hint?: string; intent: string; label?: string; button: string; defaultValue?: string; error?: string; action?: string; maxLength: number }) {
+export function ListNameForm(props: {
+  id: string;
+  heading: string;
+  hint?: string;
+  intent: string;
+  label?: string;
+  button: string;
+  defaultValue?: string;
+  error?: string;
+  action?: string;
+  maxLength: number;
+}) {
   const errorId = `${props.id}-error`;
   const hintId = `${props.id}-hint`;
   const describedBy = [props.hint ? hintId : null, props.error ? errorId : null].filter(Boolean).join(" ") || undefined;

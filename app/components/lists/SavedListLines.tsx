@@ -2,20 +2,38 @@ import { Form, Link } from "react-router";
 import { formatMoney } from "../../lib/money.ts";
 import type { SavedListLineView } from "../../../server/trade/saved-lists.ts";
 
-
 /** The list's lines with this buyer's prices; the owner changes quantities and removes lines here. */
-export function SavedListLines({ lines, editable, totalCents }: { lines: SavedListLineView[]; editable: boolean; totalCents: number }) {
-  if (!lines.length) return <p className="mt-2">This list is empty.{editable ? " Add a product by its SKU below." : ""}</p>;
+export function SavedListLines({
+  lines,
+  editable,
+  totalCents,
+}: {
+  lines: SavedListLineView[];
+  editable: boolean;
+  totalCents: number;
+}) {
+  if (!lines.length)
+    return <p className="mt-2">This list is empty.{editable ? " Add a product by its SKU below." : ""}</p>;
   return (
     <table className="mt-2 w-full text-left text-sm">
       <caption className="sr-only">The products on this list, with your price</caption>
       <thead className="border-b border-slate-300 text-ink">
         <tr>
-          <th scope="col" className="py-2 pr-2">Product</th>
-          <th scope="col" className="py-2 pr-2">SKU</th>
-          <th scope="col" className="py-2 pr-2">Quantity</th>
-          <th scope="col" className="py-2 pr-2">Your price</th>
-          <th scope="col" className="py-2 pr-2">Total</th>
+          <th scope="col" className="py-2 pr-2">
+            Product
+          </th>
+          <th scope="col" className="py-2 pr-2">
+            SKU
+          </th>
+          <th scope="col" className="py-2 pr-2">
+            Quantity
+          </th>
+          <th scope="col" className="py-2 pr-2">
+            Your price
+          </th>
+          <th scope="col" className="py-2 pr-2">
+            Total
+          </th>
           {editable ? (
             <th scope="col" className="py-2">
               <span className="sr-only">Remove</span>
@@ -47,9 +65,24 @@ export function SavedListLines({ lines, editable, totalCents }: { lines: SavedLi
                       <label htmlFor={fieldId} className="block text-xs font-semibold text-ink">
                         Quantity<span className="sr-only"> of {line.title}</span>
                       </label>
-                      <input id={fieldId} name="quantity" type="number" inputMode="numeric" min={1} max={9999} required defaultValue={line.quantity} className="field w-24" data-testid="list-quantity" />
+                      <input
+                        id={fieldId}
+                        name="quantity"
+                        type="number"
+                        inputMode="numeric"
+                        min={1}
+                        max={9999}
+                        required
+                        defaultValue={line.quantity}
+                        className="field w-24"
+                        data-testid="list-quantity"
+                      />
                     </div>
-                    <button type="submit" className="btn-outline px-3 py-1 text-sm" aria-label={`Update quantity of ${line.title}`}>
+                    <button
+                      type="submit"
+                      className="btn-outline px-3 py-1 text-sm"
+                      aria-label={`Update quantity of ${line.title}`}
+                    >
                       Update
                     </button>
                   </Form>
@@ -61,7 +94,8 @@ export function SavedListLines({ lines, editable, totalCents }: { lines: SavedLi
                 {formatMoney(line.unitPriceCents)}
                 {line.priceSource !== "list" ? (
                   <span className="block text-xs">
-                    {line.priceSource === "volume" ? "Volume price" : "Your trade price"} (list <s>{formatMoney(line.listPriceCents)}</s>)
+                    {line.priceSource === "volume" ? "Volume price" : "Your trade price"} (list{" "}
+                    <s>{formatMoney(line.listPriceCents)}</s>)
                   </span>
                 ) : null}
               </td>
@@ -72,7 +106,11 @@ export function SavedListLines({ lines, editable, totalCents }: { lines: SavedLi
                     <input type="hidden" name="intent" value="remove-line" />
                     <input type="hidden" name="productId" value={line.productId} />
                     <input type="hidden" name="color" value={line.color} />
-                    <button type="submit" className="text-sm font-semibold text-red-800 underline" aria-label={`Remove ${line.title}`}>
+                    <button
+                      type="submit"
+                      className="text-sm font-semibold text-red-800 underline"
+                      aria-label={`Remove ${line.title}`}
+                    >
                       Remove
                     </button>
                   </Form>

@@ -21,9 +21,7 @@ function Outcome({ result }: { result: ReorderResult }) {
     <div className={`rounded-lg p-4 ${toCheck.length ? "bg-amber-50 text-amber-950" : "bg-green-50 text-green-900"}`}>
       <p>
         {result.summary}
-        {result.inCart > 0 ? (
-          <ViewCartLink />
-        ) : null}
+        {result.inCart > 0 ? <ViewCartLink /> : null}
       </p>
       {toCheck.length ? (
         <>
@@ -53,7 +51,9 @@ export function OrderAgain({ number, posted }: { number: string; posted: Reorder
       <h2 id="order-again-heading" className="font-semibold text-ink">
         Order again
       </h2>
-      <p className="mt-2 text-sm text-slate-700">Puts this order's items in your cart at today's prices and tells you what changed.</p>
+      <p className="mt-2 text-sm text-slate-700">
+        Puts this order's items in your cart at today's prices and tells you what changed.
+      </p>
       <fetcher.Form method="post" action={`/account/orders/${number}`} className="mt-3">
         <input type="hidden" name="intent" value="order-again" />
         <button type="submit" className="btn-primary" disabled={fetcher.state !== "idle"}>

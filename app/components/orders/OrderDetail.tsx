@@ -13,24 +13,53 @@ const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired", "awa
 /** An order with its lines, as server/orders/queries.ts reads it for the page (no ids or tokens). */
 export type OrderView = OrderDetailData;
 
-export function OrderDetail({ order, placed, returned = null, invoiceHref = null }: { order: OrderView; placed: boolean; returned?: PaymentReturn | null; invoiceHref?: string | null }) {
+export function OrderDetail({
+  order,
+  placed,
+  returned = null,
+  invoiceHref = null,
+}: {
+  order: OrderView;
+  placed: boolean;
+  returned?: PaymentReturn | null;
+  invoiceHref?: string | null;
+}) {
   const payment = order.payment;
-  const paymentStatus = payment?.state === "failed" ? "failed" : payment?.state === "processing" ? "processing" : undefined;
+  const paymentStatus =
+    payment?.state === "failed" ? "failed" : payment?.state === "processing" ? "processing" : undefined;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
-      {payment ? <PaymentPanel number={order.number} email={order.email} payment={payment} returned={returned} /> : null}
+      {payment ? (
+        <PaymentPanel number={order.number} email={order.email} payment={payment} returned={returned} />
+      ) : null}
       {placed && order.status === "awaiting_approval" ? (
         <p role="status" className="mb-6 rounded-lg bg-amber-50 p-4 text-amber-900">
-          Your order <strong>{order.number}</strong> is above your spending limit, so it was sent to your company's approvers. Nothing is charged or taken from stock until one approves it; we'll email you either way.
+          Your order <strong>{order.number}</strong> is above your spending limit, so it was sent to your company's
+          approvers. Nothing is charged or taken from stock until one approves it; we'll email you either way.
         </p>
       ) : placed && !payment ? (
         <p role="status" className="mb-6 rounded-lg bg-green-50 p-4 text-green-900">
-          Thank you! Your order <strong>{order.number}</strong> has been placed. A confirmation email is on its way to {order.email}.
+          Thank you! Your order <strong>{order.number}</strong> has been placed. A confirmation email is on its way to{" "}
+          {order.email}.
         </p>
       ) : null}
       <h1 className="text-3xl font-bold text-ink">Order {order.number}</h1>
       <p className="mt-2 text-slate-700">
-        Status: <strong>{customerStatusLabel({ status: order.status, payment_method: order.payment_method, payment_status: paymentStatus })}</strong> · Placed {new Date(order.created_at).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}
+        Status:{" "}
+        <strong>
+          {customerStatusLabel({
+            status: order.status,
+            payment_method: order.payment_method,
+            payment_status: paymentStatus,
+          })}
+        </strong>{" "}
+        · Placed{" "}
+        {new Date(order.created_at).toLocaleDateString("en-GB", {
+          day: "numeric",
+          month: "long",
+          year: "numeric",
+          timeZone: "UTC",
+        })}
       </p>
       {NOT_PLACED.includes(order.status) ? null : <OrderProgress order={order} />}
       {NOT_PLACED.includes(order.status) || !invoiceHref ? null : (
@@ -44,10 +73,18 @@ export function OrderDetail({ order, placed, returned = null, invoiceHref = null
         <caption className="sr-only">Items in this order</caption>
         <thead className="border-b border-slate-300">
           <tr>
-            <th scope="col" className="py-2">Product</th>
-            <th scope="col" className="py-2">Quantity</th>
-            <th scope="col" className="py-2">Unit Price</th>
-            <th scope="col" className="py-2 text-right">Total</th>
+            <th scope="col" className="py-2">
+              Product
+            </th>
+            <th scope="col" className="py-2">
+              Quantity
+            </th>
+            <th scope="col" className="py-2">
+              Unit Price
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Total
+            </th>
           </tr>
         </thead>
         <tbody>

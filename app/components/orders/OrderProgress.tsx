@@ -8,11 +8,13 @@ export function formatWhen(iso: string): string {
   return `${date}, ${time} UTC`;
 }
 
-const itemText = (l: { title: string; color: string; quantity: number }) => `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""}`;
+const itemText = (l: { title: string; color: string; quantity: number }) =>
+  `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""}`;
 
 function stepText(step: TimelineStep): string {
   if (step.kind === "placed") return "Order placed";
-  if (step.kind === "return") return step.status === "returned" ? "Return received — every item is back with us" : "Return received";
+  if (step.kind === "return")
+    return step.status === "returned" ? "Return received — every item is back with us" : "Return received";
   switch (step.status) {
     case "packed":
       return "Packed";
@@ -41,7 +43,8 @@ interface ProgressOrder {
  * a cancellation and its reason, returns, and every step so far (oldest first).
  */
 export function OrderProgress({ order }: { order: ProgressOrder }) {
-  const cancelled = order.status === "cancelled" ? [...order.timeline].reverse().find((s) => s.status === "cancelled") : undefined;
+  const cancelled =
+    order.status === "cancelled" ? [...order.timeline].reverse().find((s) => s.status === "cancelled") : undefined;
   const returns = order.timeline.filter((s) => s.kind === "return");
   const shipped = order.carrier && order.tracking_number && ["shipped", "delivered", "returned"].includes(order.status);
   return (
@@ -51,7 +54,8 @@ export function OrderProgress({ order }: { order: ProgressOrder }) {
       </h2>
       {shipped ? (
         <p className="mt-2 text-sm text-slate-800" data-testid="shipment">
-          Shipped with <strong>{order.carrier}</strong>. Tracking number: <strong className="font-mono">{order.tracking_number}</strong>
+          Shipped with <strong>{order.carrier}</strong>. Tracking number:{" "}
+          <strong className="font-mono">{order.tracking_number}</strong>
         </p>
       ) : null}
       {cancelled ? (
@@ -68,9 +72,14 @@ export function OrderProgress({ order }: { order: ProgressOrder }) {
       <ol className="mt-3 space-y-2 border-l-2 border-slate-300 pl-4 text-sm" aria-label="Order history">
         {order.timeline.map((step, i) => (
           <li key={i}>
-            <span className="font-semibold text-ink">{stepText(step)}</span> <span className="text-slate-700">· {formatWhen(step.at)}</span>
-            {step.kind === "status" && step.status === "shipped" && step.trackingNumber ? <span className="block text-slate-700">Tracking number: {step.trackingNumber}</span> : null}
-            {step.kind === "status" && step.status === "cancelled" && step.reason ? <span className="block text-slate-700">Reason: {step.reason}</span> : null}
+            <span className="font-semibold text-ink">{stepText(step)}</span>{" "}
+            <span className="text-slate-700">· {formatWhen(step.at)}</span>
+            {step.kind === "status" && step.status === "shipped" && step.trackingNumber ? (
+              <span className="block text-slate-700">Tracking number: {step.trackingNumber}</span>
+            ) : null}
+            {step.kind === "status" && step.status === "cancelled" && step.reason ? (
+              <span className="block text-slate-700">Reason: {step.reason}</span>
+            ) : null}
             {step.kind === "return" ? (
               <span className="block text-slate-700">
                 {step.lines.map(itemText).join(", ")}

@@ -47,7 +47,17 @@ function PayButton({ label }: { label: string }) {
 const BOX = "mb-6 rounded-lg p-4";
 
 /** What a card order's page says about its payment, with "Pay now" or "Try again" when they apply. */
-export function PaymentPanel({ number, email, payment, returned }: { number: string; email: string; payment: PaymentView; returned: PaymentReturn | null }) {
+export function PaymentPanel({
+  number,
+  email,
+  payment,
+  returned,
+}: {
+  number: string;
+  email: string;
+  payment: PaymentView;
+  returned: PaymentReturn | null;
+}) {
   const location = useLocation();
   const confirming = payment.state === "processing" || (payment.state === "awaiting" && returned === "return");
   useRefreshWhile(confirming);
@@ -58,8 +68,8 @@ export function PaymentPanel({ number, email, payment, returned }: { number: str
     return (
       <div role="status" className={`${BOX} bg-blue-50 text-blue-950`}>
         <p>
-          <strong>Payment processing.</strong> We're waiting for Stripe to confirm your payment for order {number}; your items are held meanwhile. This page updates by itself, and we'll email {email} as
-          soon as the order is placed.
+          <strong>Payment processing.</strong> We're waiting for Stripe to confirm your payment for order {number}; your
+          items are held meanwhile. This page updates by itself, and we'll email {email} as soon as the order is placed.
         </p>
         <p className="mt-2">
           <Link to={`${location.pathname}?payment=return`} reloadDocument className="font-semibold underline">
@@ -73,10 +83,13 @@ export function PaymentPanel({ number, email, payment, returned }: { number: str
     return (
       <div role="status" className={`${BOX} bg-amber-50 text-amber-950`}>
         {returned === "unavailable" ? (
-          <p className="mb-2 font-semibold">We couldn't open the payment page just now. Your order and its items are held for you; please try again.</p>
+          <p className="mb-2 font-semibold">
+            We couldn't open the payment page just now. Your order and its items are held for you; please try again.
+          </p>
         ) : null}
         <p>
-          <strong>Awaiting payment.</strong> Your items are held for {minutes} while you pay. The order is placed once the payment is through.
+          <strong>Awaiting payment.</strong> Your items are held for {minutes} while you pay. The order is placed once
+          the payment is through.
         </p>
         <PayButton label="Pay now" />
       </div>
@@ -92,7 +105,8 @@ export function PaymentPanel({ number, email, payment, returned }: { number: str
     return (
       <div role="status" className={`${BOX} bg-amber-50 text-amber-950`}>
         <p>
-          <strong>{why}, so this order was not placed.</strong> Its items went back on sale and nothing was charged. You can try again: we'll hold the same items for you again if they're still in stock.
+          <strong>{why}, so this order was not placed.</strong> Its items went back on sale and nothing was charged. You
+          can try again: we'll hold the same items for you again if they're still in stock.
         </p>
         <PayButton label="Try again" />
       </div>
@@ -102,7 +116,8 @@ export function PaymentPanel({ number, email, payment, returned }: { number: str
     return (
       <div role="status" className={`${BOX} bg-amber-50 text-amber-950`}>
         <p>
-          <strong>We're checking your payment.</strong> Something about it needs a person to look at it; we'll email {email} once it's sorted out. You won't be charged twice.
+          <strong>We're checking your payment.</strong> Something about it needs a person to look at it; we'll email{" "}
+          {email} once it's sorted out. You won't be charged twice.
         </p>
       </div>
     );
@@ -110,7 +125,8 @@ export function PaymentPanel({ number, email, payment, returned }: { number: str
   if (payment.state === "paid" && returned === "return") {
     return (
       <p role="status" className={`${BOX} bg-green-50 text-green-900`}>
-        Thank you! We received your payment of {formatMoney(payment.paidCents ?? 0)}, and order <strong>{number}</strong> is placed. A confirmation email is on its way to {email}.
+        Thank you! We received your payment of {formatMoney(payment.paidCents ?? 0)}, and order{" "}
+        <strong>{number}</strong> is placed. A confirmation email is on its way to {email}.
       </p>
     );
   }
@@ -120,7 +136,8 @@ export function PaymentPanel({ number, email, payment, returned }: { number: str
 /** "Paid", "Refunded $12.00 of $80.00" … for the order's payment line. */
 export function paymentStatusText(payment: PaymentView): string {
   if (payment.state === "refunded") return `refunded (${formatMoney(payment.refundedCents)})`;
-  if (payment.state === "paid" && payment.refundedCents > 0) return `paid, ${formatMoney(payment.refundedCents)} of ${formatMoney(payment.paidCents ?? 0)} refunded`;
+  if (payment.state === "paid" && payment.refundedCents > 0)
+    return `paid, ${formatMoney(payment.refundedCents)} of ${formatMoney(payment.paidCents ?? 0)} refunded`;
   const words: Record<PaymentView["state"], string> = {
     awaiting: "not paid yet",
     processing: "processing",

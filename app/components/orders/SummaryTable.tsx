@@ -2,8 +2,20 @@ import { formatMoney } from "../../lib/money.ts";
 import type { OrderSummary } from "../../lib/order-rules.ts";
 
 /** The summary of a stored order (its columns). */
-export function orderSummary(order: { subtotal_cents: number; member_discount_cents: number; shipping_cents: number; tax_cents: number; total_cents: number }): OrderSummary {
-  return { subtotalCents: order.subtotal_cents, memberDiscountCents: order.member_discount_cents, shippingCents: order.shipping_cents, taxCents: order.tax_cents, totalCents: order.total_cents };
+export function orderSummary(order: {
+  subtotal_cents: number;
+  member_discount_cents: number;
+  shipping_cents: number;
+  tax_cents: number;
+  total_cents: number;
+}): OrderSummary {
+  return {
+    subtotalCents: order.subtotal_cents,
+    memberDiscountCents: order.member_discount_cents,
+    shippingCents: order.shipping_cents,
+    taxCents: order.tax_cents,
+    totalCents: order.total_cents,
+  };
 }
 
 /** Subtotal, discount, shipping, taxes and total. The back office words the tax line shorter and names the total for its own tests. */
@@ -28,7 +40,9 @@ export function SummaryTable({
       </div>
       <div className="flex justify-between">
         <dt>Member discount{isMember ? " (5% over $120.00)" : ""}</dt>
-        <dd data-testid="summary-discount">{summary.memberDiscountCents ? `−${formatMoney(summary.memberDiscountCents)}` : formatMoney(0)}</dd>
+        <dd data-testid="summary-discount">
+          {summary.memberDiscountCents ? `−${formatMoney(summary.memberDiscountCents)}` : formatMoney(0)}
+        </dd>
       </div>
       <div className="flex justify-between">
         <dt>Shipping</dt>

@@ -13,18 +13,38 @@ export interface QuoteLineView {
 }
 
 /** A quote's lines: list price, the buyer's price when asked, and the quoted price (or a field for it). */
-export function QuoteLinesTable({ lines, caption, priceCell }: { lines: QuoteLineView[]; caption: string; priceCell?: (line: QuoteLineView) => ReactNode }) {
+export function QuoteLinesTable({
+  lines,
+  caption,
+  priceCell,
+}: {
+  lines: QuoteLineView[];
+  caption: string;
+  priceCell?: (line: QuoteLineView) => ReactNode;
+}) {
   return (
     <table className="w-full text-left text-sm">
       <caption className="sr-only">{caption}</caption>
       <thead>
         <tr className="border-b border-slate-300">
-          <th scope="col" className="py-2 pr-4">Product</th>
-          <th scope="col" className="py-2 pr-4 text-right">Quantity</th>
-          <th scope="col" className="py-2 pr-4 text-right">List price</th>
-          <th scope="col" className="py-2 pr-4 text-right">Price when asked</th>
-          <th scope="col" className="py-2 pr-4">Quoted price</th>
-          <th scope="col" className="py-2 text-right">Line total</th>
+          <th scope="col" className="py-2 pr-4">
+            Product
+          </th>
+          <th scope="col" className="py-2 pr-4 text-right">
+            Quantity
+          </th>
+          <th scope="col" className="py-2 pr-4 text-right">
+            List price
+          </th>
+          <th scope="col" className="py-2 pr-4 text-right">
+            Price when asked
+          </th>
+          <th scope="col" className="py-2 pr-4">
+            Quoted price
+          </th>
+          <th scope="col" className="py-2 text-right">
+            Line total
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -40,7 +60,9 @@ export function QuoteLinesTable({ lines, caption, priceCell }: { lines: QuoteLin
             <td className="py-2 pr-4" data-testid="quoted-price">
               {priceCell ? priceCell(l) : l.quotedUnitCents != null ? formatMoney(l.quotedUnitCents) : "—"}
             </td>
-            <td className="py-2 text-right">{l.quotedUnitCents != null ? formatMoney(l.quotedUnitCents * l.quantity) : "—"}</td>
+            <td className="py-2 text-right">
+              {l.quotedUnitCents != null ? formatMoney(l.quotedUnitCents * l.quantity) : "—"}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -6,7 +6,11 @@ export function RequestQuote({ offer }: { offer: { allowed: boolean; signedIn: b
   if (!offer.allowed) {
     return offer.signedIn ? null : (
       <p className="mt-8 text-sm text-slate-700">
-        Buying {offer.minUnits} units or more, or for a trade account? <Link to="/login" className="font-semibold text-brand-800 underline">Log in</Link> to request a quote.
+        Buying {offer.minUnits} units or more, or for a trade account?{" "}
+        <Link to="/login" className="font-semibold text-brand-800 underline">
+          Log in
+        </Link>{" "}
+        to request a quote.
       </p>
     );
   }
@@ -15,7 +19,10 @@ export function RequestQuote({ offer }: { offer: { allowed: boolean; signedIn: b
       <h2 id="quote-heading" className="text-lg font-bold text-ink">
         Need a better price?
       </h2>
-      <p className="mt-1 text-sm text-slate-700">Send this cart to our team for a quote. We price each line and email you; you accept the quote at the checkout before it expires. Your cart stays as it is.</p>
+      <p className="mt-1 text-sm text-slate-700">
+        Send this cart to our team for a quote. We price each line and email you; you accept the quote at the checkout
+        before it expires. Your cart stays as it is.
+      </p>
       <Form method="post" action="/account/quotes" className="mt-4 space-y-3">
         <div>
           <label htmlFor="quote-message" className="block text-sm font-semibold text-ink">

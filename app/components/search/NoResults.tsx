@@ -19,7 +19,9 @@ export function NoResults({
 }) {
   return (
     <div className="rounded-lg border border-dashed border-slate-300 p-8">
-      <p className="text-lg font-semibold text-ink">{q ? `No products found for “${q}”` : "No products match these filters."}</p>
+      <p className="text-lg font-semibold text-ink">
+        {q ? `No products found for “${q}”` : "No products match these filters."}
+      </p>
       {didYouMean && didYouMeanHref ? (
         <p className="mt-3 text-slate-800">
           Did you mean{" "}

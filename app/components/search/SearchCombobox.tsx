@@ -21,7 +21,15 @@ const GROUPS: { type: SuggestionType; label: string }[] = [
  * keys move through them, Enter opens the active one (or searches when none is active), Escape
  * closes the list, and a second Escape clears the field.
  */
-export function SearchCombobox({ id, defaultValue = "", className = "" }: { id: string; defaultValue?: string; className?: string }) {
+export function SearchCombobox({
+  id,
+  defaultValue = "",
+  className = "",
+}: {
+  id: string;
+  defaultValue?: string;
+  className?: string;
+}) {
   const navigate = useNavigate();
   const [value, setValue] = useState(defaultValue);
   const [typed, setTyped] = useState(false);
@@ -167,7 +175,11 @@ export function SearchCombobox({ id, defaultValue = "", className = "" }: { id: 
         spellCheck={false}
         className="field pr-10 [&::-webkit-search-cancel-button]:hidden"
       />
-      <button type="submit" className="absolute right-1 rounded p-1.5 text-slate-700 hover:text-ink" aria-label="Search">
+      <button
+        type="submit"
+        className="absolute right-1 rounded p-1.5 text-slate-700 hover:text-ink"
+        aria-label="Search"
+      >
         <SearchIcon width={18} height={18} />
       </button>
       <div
@@ -185,7 +197,11 @@ export function SearchCombobox({ id, defaultValue = "", className = "" }: { id: 
           const labelId = `${id}-group-${type}`;
           return (
             <div key={type} role="group" aria-labelledby={labelId}>
-              <div id={labelId} role="presentation" className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+              <div
+                id={labelId}
+                role="presentation"
+                className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase"
+              >
                 {label}
               </div>
               {group.map((option) => {
@@ -201,7 +217,14 @@ export function SearchCombobox({ id, defaultValue = "", className = "" }: { id: 
                     onClick={() => go(option)}
                   >
                     {option.imageUrl ? (
-                      <img src={option.imageUrl} alt="" width={32} height={32} loading="lazy" className="h-8 w-8 shrink-0 object-contain" />
+                      <img
+                        src={option.imageUrl}
+                        alt=""
+                        width={32}
+                        height={32}
+                        loading="lazy"
+                        className="h-8 w-8 shrink-0 object-contain"
+                      />
                     ) : null}
                     <span className="line-clamp-2 min-w-0 flex-1">
                       <Highlight segments={option.segments} />
@@ -214,7 +237,9 @@ export function SearchCombobox({ id, defaultValue = "", className = "" }: { id: 
         })}
       </div>
       <div role="status" aria-live="polite" className="sr-only">
-        {expanded ? `${options.length} suggestion${options.length === 1 ? "" : "s"} available. Use the up and down arrows to choose one.` : ""}
+        {expanded
+          ? `${options.length} suggestion${options.length === 1 ? "" : "s"} available. Use the up and down arrows to choose one.`
+          : ""}
       </div>
     </Form>
   );

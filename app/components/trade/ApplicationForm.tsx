@@ -6,9 +6,27 @@ export type ApplicationErrors = Partial<Record<keyof typeof TRADE_FIELD_LABELS, 
 export type ApplicationValues = Partial<Record<keyof typeof TRADE_FIELD_LABELS, string>>;
 
 /** The trade account application: company, country, VAT number or EIN, billing address and phone. Works without JavaScript. */
-export function ApplicationForm({ errors = {}, values = {}, message }: { errors?: ApplicationErrors; values?: ApplicationValues; message?: string | null }) {
-  const field = (name: keyof typeof TRADE_FIELD_LABELS, extra: { autoComplete?: string; maxLength?: number; type?: "text" | "tel"; required?: boolean } = {}) => (
-    <Field id={`trade-${name}`} name={name} label={TRADE_FIELD_LABELS[name]} error={errors[name]} defaultValue={values[name] ?? ""} {...extra} />
+export function ApplicationForm({
+  errors = {},
+  values = {},
+  message,
+}: {
+  errors?: ApplicationErrors;
+  values?: ApplicationValues;
+  message?: string | null;
+}) {
+  const field = (
+    name: keyof typeof TRADE_FIELD_LABELS,
+    extra: { autoComplete?: string; maxLength?: number; type?: "text" | "tel"; required?: boolean } = {},
+  ) => (
+    <Field
+      id={`trade-${name}`}
+      name={name}
+      label={TRADE_FIELD_LABELS[name]}
+      error={errors[name]}
+      defaultValue={values[name] ?? ""}
+      {...extra}
+    />
   );
   return (
     <Form method="post" noValidate className="space-y-4 rounded-xl border border-slate-200 p-6">

@@ -10,13 +10,22 @@ export interface CompanyInvoiceRow {
   yours: boolean;
 }
 
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 /**
  * A net-30 company's credit and its unpaid invoices, overdue ones marked: on the company's own
  * page (its member's own invoices downloadable) and, with `orderHref`, in the back office.
  */
-export function CompanyInvoices({ credit, invoices, orderHref }: { credit: { limitCents: number; owedCents: number; availableCents: number }; invoices: CompanyInvoiceRow[]; orderHref?: (orderNumber: string) => string }) {
+export function CompanyInvoices({
+  credit,
+  invoices,
+  orderHref,
+}: {
+  credit: { limitCents: number; owedCents: number; availableCents: number };
+  invoices: CompanyInvoiceRow[];
+  orderHref?: (orderNumber: string) => string;
+}) {
   const overdue = invoices.filter((i) => i.daysOverdue > 0);
   return (
     <section aria-labelledby="invoices-heading">
@@ -33,7 +42,9 @@ export function CompanyInvoices({ credit, invoices, orderHref }: { credit: { lim
       </dl>
       {overdue.length > 0 ? (
         <p role="alert" className="mt-3 rounded bg-red-50 p-3 text-sm font-semibold text-red-800">
-          {overdue.length === 1 ? "1 invoice is overdue" : `${overdue.length} invoices are overdue`} ({formatMoney(overdue.reduce((n, i) => n + i.totalCents, 0))}).{orderHref ? "" : " Please pay by bank transfer, quoting the invoice number."}
+          {overdue.length === 1 ? "1 invoice is overdue" : `${overdue.length} invoices are overdue`} (
+          {formatMoney(overdue.reduce((n, i) => n + i.totalCents, 0))}).
+          {orderHref ? "" : " Please pay by bank transfer, quoting the invoice number."}
         </p>
       ) : null}
       {invoices.length === 0 ? (
@@ -43,11 +54,21 @@ export function CompanyInvoices({ credit, invoices, orderHref }: { credit: { lim
           <caption className="sr-only">Unpaid invoices, the earliest due first</caption>
           <thead>
             <tr className="border-b border-slate-300">
-              <th scope="col" className="py-2 pr-4">Invoice</th>
-              <th scope="col" className="py-2 pr-4">Order</th>
-              <th scope="col" className="py-2 pr-4 text-right">Amount</th>
-              <th scope="col" className="py-2 pr-4">Due</th>
-              <th scope="col" className="py-2">Status</th>
+              <th scope="col" className="py-2 pr-4">
+                Invoice
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Order
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                Amount
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Due
+              </th>
+              <th scope="col" className="py-2">
+                Status
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -55,7 +76,11 @@ export function CompanyInvoices({ credit, invoices, orderHref }: { credit: { lim
               <tr key={i.number} className="border-b border-slate-200">
                 <td className="py-2 pr-4">
                   {i.yours ? (
-                    <a href={`/account/orders/${i.orderNumber}/invoice.pdf`} className="font-semibold text-brand-800 underline" download>
+                    <a
+                      href={`/account/orders/${i.orderNumber}/invoice.pdf`}
+                      className="font-semibold text-brand-800 underline"
+                      download
+                    >
                       {i.number}
                     </a>
                   ) : (
@@ -73,7 +98,9 @@ export function CompanyInvoices({ credit, invoices, orderHref }: { credit: { lim
                 </td>
                 <td className="py-2 pr-4 text-right">{formatMoney(i.totalCents)}</td>
                 <td className="py-2 pr-4">{day(i.dueAt)}</td>
-                <td className={`py-2 ${i.daysOverdue > 0 ? "font-semibold text-red-800" : ""}`}>{i.daysOverdue > 0 ? `Overdue by ${i.daysOverdue} day${i.daysOverdue === 1 ? "" : "s"}` : "Unpaid"}</td>
+                <td className={`py-2 ${i.daysOverdue > 0 ? "font-semibold text-red-800" : ""}`}>
+                  {i.daysOverdue > 0 ? `Overdue by ${i.daysOverdue} day${i.daysOverdue === 1 ? "" : "s"}` : "Unpaid"}
+                </td>
               </tr>
             ))}
           </tbody>

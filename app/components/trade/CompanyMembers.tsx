@@ -31,7 +31,15 @@ interface Invitation {
 }
 
 /** The company's members and open invitations; owners get Remove and Cancel buttons. */
-export function CompanyMembers({ members, invitations, manages }: { members: Member[]; invitations: Invitation[]; manages: boolean }) {
+export function CompanyMembers({
+  members,
+  invitations,
+  manages,
+}: {
+  members: Member[];
+  invitations: Invitation[];
+  manages: boolean;
+}) {
   return (
     <section aria-labelledby="members-heading">
       <h2 id="members-heading" className="text-lg font-bold text-ink">
@@ -41,16 +49,29 @@ export function CompanyMembers({ members, invitations, manages }: { members: Mem
         <caption className="sr-only">Members of your company</caption>
         <thead className="border-b border-slate-300 text-ink">
           <tr>
-            <th scope="col" className="py-2">Name</th>
-            <th scope="col" className="py-2">Email</th>
-            <th scope="col" className="py-2">Role</th>
-            {manages ? <th scope="col" className="py-2"><span className="sr-only">Actions</span></th> : null}
+            <th scope="col" className="py-2">
+              Name
+            </th>
+            <th scope="col" className="py-2">
+              Email
+            </th>
+            <th scope="col" className="py-2">
+              Role
+            </th>
+            {manages ? (
+              <th scope="col" className="py-2">
+                <span className="sr-only">Actions</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
           {members.map((m) => (
             <tr key={m.id} className="border-b border-slate-100">
-              <td className="py-2">{m.name}{m.you ? " (you)" : ""}</td>
+              <td className="py-2">
+                {m.name}
+                {m.you ? " (you)" : ""}
+              </td>
               <td className="py-2">{m.email}</td>
               <td className="py-2">{roleLabel(m.role)}</td>
               {manages ? (
@@ -59,7 +80,11 @@ export function CompanyMembers({ members, invitations, manages }: { members: Mem
                     <Form method="post">
                       <input type="hidden" name="intent" value="remove-member" />
                       <input type="hidden" name="memberId" value={m.id} />
-                      <button type="submit" className="text-sm font-semibold text-red-800 hover:underline" aria-label={`Remove ${m.name} from the company`}>
+                      <button
+                        type="submit"
+                        className="text-sm font-semibold text-red-800 hover:underline"
+                        aria-label={`Remove ${m.name} from the company`}
+                      >
                         Remove
                       </button>
                     </Form>
@@ -77,12 +102,22 @@ export function CompanyMembers({ members, invitations, manages }: { members: Mem
             {invitations.map((i) => (
               <li key={i.id} className="flex flex-wrap items-center gap-3">
                 <span>
-                  {i.email} · {roleLabel(i.role)} · until {new Date(i.expiresAt).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })}
+                  {i.email} · {roleLabel(i.role)} · until{" "}
+                  {new Date(i.expiresAt).toLocaleDateString("en-GB", {
+                    day: "numeric",
+                    month: "short",
+                    year: "numeric",
+                    timeZone: "UTC",
+                  })}
                 </span>
                 <Form method="post">
                   <input type="hidden" name="intent" value="cancel-invitation" />
                   <input type="hidden" name="invitationId" value={i.id} />
-                  <button type="submit" className="text-sm font-semibold text-red-800 hover:underline" aria-label={`Cancel the invitation to ${i.email}`}>
+                  <button
+                    type="submit"
+                    className="text-sm font-semibold text-red-800 hover:underline"
+                    aria-label={`Cancel the invitation to ${i.email}`}
+                  >
                     Cancel
                   </button>
                 </Form>

@@ -21,17 +21,29 @@ export function QuickOrderResults({ check, showReady }: { check: QuickOrderCheck
         <caption className="sr-only">Each line of the quick order and its result</caption>
         <thead className="border-b border-slate-300 text-ink">
           <tr>
-            <th scope="col" className="py-2 pr-2">Line</th>
-            <th scope="col" className="py-2 pr-2">SKU</th>
-            <th scope="col" className="py-2 pr-2">Quantity</th>
-            <th scope="col" className="py-2 pr-2">Product</th>
-            <th scope="col" className="py-2">Result</th>
+            <th scope="col" className="py-2 pr-2">
+              Line
+            </th>
+            <th scope="col" className="py-2 pr-2">
+              SKU
+            </th>
+            <th scope="col" className="py-2 pr-2">
+              Quantity
+            </th>
+            <th scope="col" className="py-2 pr-2">
+              Product
+            </th>
+            <th scope="col" className="py-2">
+              Result
+            </th>
           </tr>
         </thead>
         <tbody>
           {lines.map((line) => (
             <tr key={line.label} className="border-b border-slate-100" data-status={line.status}>
-              <th scope="row" className="py-2 pr-2 font-normal">{line.label}</th>
+              <th scope="row" className="py-2 pr-2 font-normal">
+                {line.label}
+              </th>
               <td className="py-2 pr-2 font-mono">{line.sku}</td>
               <td className="py-2 pr-2">{line.quantity ?? ""}</td>
               <td className="py-2 pr-2">{line.title ?? ""}</td>

@@ -43,13 +43,18 @@ export function QuickOrderRows({ initial, onChange }: { initial: Row[]; onChange
   function suggest(value: string) {
     window.clearTimeout(typing.current);
     if (value.trim().length < 2) return;
-    typing.current = window.setTimeout(() => suggestions.load(`/quick-order/skus?q=${encodeURIComponent(value.trim())}`), 150);
+    typing.current = window.setTimeout(
+      () => suggestions.load(`/quick-order/skus?q=${encodeURIComponent(value.trim())}`),
+      150,
+    );
   }
 
   return (
     <fieldset>
       <legend className="text-lg font-bold text-ink">Type SKUs</legend>
-      <p className="mt-1 text-sm text-slate-700">Enter moves to the next field; a new row appears after the last one.</p>
+      <p className="mt-1 text-sm text-slate-700">
+        Enter moves to the next field; a new row appears after the last one.
+      </p>
       <datalist id="quick-order-skus">
         {(suggestions.data ?? []).map((s) => (
           <option key={s.sku} value={s.sku}>
@@ -61,9 +66,15 @@ export function QuickOrderRows({ initial, onChange }: { initial: Row[]; onChange
         <caption className="sr-only">SKU and quantity rows</caption>
         <thead>
           <tr>
-            <th scope="col" className="w-16 py-1">Row</th>
-            <th scope="col" className="py-1">SKU</th>
-            <th scope="col" className="w-32 py-1">Quantity</th>
+            <th scope="col" className="w-16 py-1">
+              Row
+            </th>
+            <th scope="col" className="py-1">
+              SKU
+            </th>
+            <th scope="col" className="w-32 py-1">
+              Quantity
+            </th>
           </tr>
         </thead>
         <tbody ref={table}>
@@ -104,7 +115,11 @@ export function QuickOrderRows({ initial, onChange }: { initial: Row[]; onChange
         </tbody>
       </table>
       {hydrated ? (
-        <button type="button" className="mt-2 text-sm font-semibold text-brand-800 hover:underline" onClick={() => setCount(count + 5)}>
+        <button
+          type="button"
+          className="mt-2 text-sm font-semibold text-brand-800 hover:underline"
+          onClick={() => setCount(count + 5)}
+        >
           Add 5 more rows
         </button>
       ) : null}

@@ -17,7 +17,9 @@ export function SpendingLimits({ members, manages }: { members: MemberLimit[]; m
       <h2 id="limits-heading" className="text-lg font-bold text-ink">
         Spending limits
       </h2>
-      <p className="mt-1 text-sm">An order above its buyer's limit goes to the company's approvers, and is placed when one of them approves it.</p>
+      <p className="mt-1 text-sm">
+        An order above its buyer's limit goes to the company's approvers, and is placed when one of them approves it.
+      </p>
       <ul className="mt-3 space-y-3">
         {members.map((m) => (
           <li key={m.userId} className="flex flex-wrap items-end gap-3">
@@ -32,7 +34,14 @@ export function SpendingLimits({ members, manages }: { members: MemberLimit[]; m
                   <label htmlFor={`limit-${m.userId}`} className="block text-sm font-semibold text-ink">
                     {`Limit for ${m.name} in USD (empty: no limit)`}
                   </label>
-                  <input id={`limit-${m.userId}`} name="limit" inputMode="decimal" maxLength={12} defaultValue={m.limitCents == null ? "" : (m.limitCents / 100).toFixed(2)} className="field mt-1 w-36" />
+                  <input
+                    id={`limit-${m.userId}`}
+                    name="limit"
+                    inputMode="decimal"
+                    maxLength={12}
+                    defaultValue={m.limitCents == null ? "" : (m.limitCents / 100).toFixed(2)}
+                    className="field mt-1 w-36"
+                  />
                 </div>
                 <button type="submit" className="btn-outline">
                   {`Save limit for ${m.name}`}

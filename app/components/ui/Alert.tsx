@@ -43,7 +43,10 @@ export function AlertProvider({ children }: { children: React.ReactNode }) {
 
 export function AlertBox({ tone, title, text }: { tone: AlertTone; title?: string; text: string }) {
   return (
-    <div role="alert" className={`pointer-events-auto max-w-md rounded-lg border-l-4 px-5 py-3 shadow-lg ${toneClass[tone]}`}>
+    <div
+      role="alert"
+      className={`pointer-events-auto max-w-md rounded-lg border-l-4 px-5 py-3 shadow-lg ${toneClass[tone]}`}
+    >
       {title ? <p className="font-bold">{title}</p> : null}
       <p>{text}</p>
     </div>

@@ -70,7 +70,7 @@ export function Carousel<T>({
       onMouseLeave={() => setHovered(false)}
       onFocus={() => setFocused(true)}
       onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+        if (!e.currentTarget.contains(e.relatedTarget)) setFocused(false);
       }}
     >
       <div className={`flex items-center gap-2 ${controlsClassName}`}>
@@ -86,10 +86,22 @@ export function Carousel<T>({
         ) : null}
         {count > 1 ? (
           <>
-            <button type="button" className="rounded-full bg-white/90 p-2 text-ink shadow hover:bg-white" aria-controls={trackId} aria-label={`Previous ${slideLabel.toLowerCase()}`} onClick={() => go(index - 1)}>
+            <button
+              type="button"
+              className="rounded-full bg-white/90 p-2 text-ink shadow hover:bg-white"
+              aria-controls={trackId}
+              aria-label={`Previous ${slideLabel.toLowerCase()}`}
+              onClick={() => go(index - 1)}
+            >
               <ChevronLeftIcon width={16} height={16} />
             </button>
-            <button type="button" className="rounded-full bg-white/90 p-2 text-ink shadow hover:bg-white" aria-controls={trackId} aria-label={`Next ${slideLabel.toLowerCase()}`} onClick={() => go(index + 1)}>
+            <button
+              type="button"
+              className="rounded-full bg-white/90 p-2 text-ink shadow hover:bg-white"
+              aria-controls={trackId}
+              aria-label={`Next ${slideLabel.toLowerCase()}`}
+              onClick={() => go(index + 1)}
+            >
               <ChevronRightIcon width={16} height={16} />
             </button>
           </>

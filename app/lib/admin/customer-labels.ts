@@ -1,7 +1,11 @@
 /** Names, limits and texts the customer pages share with server/customers (no server code here: pages import it). */
 export type SignInMethod = "password" | "google" | "other";
 
-export const METHOD_LABELS: Record<SignInMethod, string> = { password: "Password", google: "Google", other: "Other provider" };
+export const METHOD_LABELS: Record<SignInMethod, string> = {
+  password: "Password",
+  google: "Google",
+  other: "Other provider",
+};
 
 /** Every account can ask for an emailed sign-in link; it leaves no account row, so it is always listed last. */
 export function methodLabels(methods: readonly SignInMethod[]): string[] {
@@ -19,6 +23,7 @@ export const BAN_MESSAGES = {
   staff: "Staff and admin accounts can't be banned here. An admin manages staff on the Staff page.",
   alreadyBanned: "This customer is already banned.",
   notBanned: "This customer isn't banned.",
-  banned: (sessions: number) => `Customer banned. ${sessions === 1 ? "1 session was" : `${sessions} sessions were`} ended.`,
+  banned: (sessions: number) =>
+    `Customer banned. ${sessions === 1 ? "1 session was" : `${sessions} sessions were`} ended.`,
   unbanned: "Customer unbanned. They can sign in again.",
 } as const;

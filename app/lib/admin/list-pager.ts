@@ -16,12 +16,22 @@ export interface ListPager {
 
 /** A list that fetched one row more than a page to know whether another page follows. */
 export function numberedPager({ page, hasNext }: { page: number; hasNext: boolean }): ListPager {
-  return { page, pageCount: null, previous: page > 1 ? { page: page - 1 } : null, next: hasNext ? { page: page + 1 } : null };
+  return {
+    page,
+    pageCount: null,
+    previous: page > 1 ? { page: page - 1 } : null,
+    next: hasNext ? { page: page + 1 } : null,
+  };
 }
 
 /** A list that counted its rows. */
 export function countedPager({ page, pageCount }: { page: number; pageCount: number }): ListPager {
-  return { page, pageCount, previous: page > 1 ? { page: page - 1 } : null, next: page < pageCount ? { page: page + 1 } : null };
+  return {
+    page,
+    pageCount,
+    previous: page > 1 ? { page: page - 1 } : null,
+    next: page < pageCount ? { page: page + 1 } : null,
+  };
 }
 
 /** A list that pages by keyset: the query of the page before and after this one, if any. */

@@ -83,7 +83,13 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
           </select>
         </FilterField>
         <FilterField id="audit-object" label="Object id">
-          <input id="audit-object" name="object" defaultValue={filter.objectId ?? ""} maxLength={100} className="field mt-1 w-40" />
+          <input
+            id="audit-object"
+            name="object"
+            defaultValue={filter.objectId ?? ""}
+            maxLength={100}
+            className="field mt-1 w-40"
+          />
         </FilterField>
       </FilterForm>
       <AdminList
@@ -99,7 +105,13 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
           { header: "After", cell: (row) => <Values json={row.after} /> },
         ]}
         empty="No entries match."
-        pager={{ label: "Audit log pages", pager, path: "/admin/audit", query: { actor: filter.actorId, type: filter.objectType, object: filter.objectId }, nextText: "Older entries" }}
+        pager={{
+          label: "Audit log pages",
+          pager,
+          path: "/admin/audit",
+          query: { actor: filter.actorId, type: filter.objectType, object: filter.objectId },
+          nextText: "Older entries",
+        }}
       />
     </section>
   );

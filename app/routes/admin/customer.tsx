@@ -2,7 +2,13 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/customer";
 import { BackHeading } from "../../components/admin/BackHeading.tsx";
 import { TextArea } from "../../components/admin/fields.tsx";
-import { BAN_MESSAGES, BAN_REASON_MAX, CUSTOMER_INTENTS, methodLabels, ROLE_LABELS } from "../../lib/admin/customer-labels.ts";
+import {
+  BAN_MESSAGES,
+  BAN_REASON_MAX,
+  CUSTOMER_INTENTS,
+  methodLabels,
+  ROLE_LABELS,
+} from "../../lib/admin/customer-labels.ts";
 import { AdminList } from "../../components/admin/list/AdminList.tsx";
 import { When } from "../../components/admin/list/When.tsx";
 import { doneMessage, fieldErrorOf, ResultMessage } from "../../components/admin/ResultMessage.tsx";
@@ -36,10 +42,14 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (intent === CUSTOMER_INTENTS.ban) {
     const checked = checkBanReason(typeof form.get("reason") === "string" ? form.get("reason") : "");
     if (!checked.ok) return data({ ok: false, message: checked.message, fieldError: checked.message }, { status: 400 });
-    return answerFormAction(request, () => banCustomer(getDb(), staff, params.id, { reason: checked.reason }), { redirectTo: `${self}?done=banned` });
+    return answerFormAction(request, () => banCustomer(getDb(), staff, params.id, { reason: checked.reason }), {
+      redirectTo: `${self}?done=banned`,
+    });
   }
   if (intent === CUSTOMER_INTENTS.unban) {
-    return answerFormAction(request, () => unbanCustomer(getDb(), staff, params.id), { redirectTo: `${self}?done=unbanned` });
+    return answerFormAction(request, () => unbanCustomer(getDb(), staff, params.id), {
+      redirectTo: `${self}?done=unbanned`,
+    });
   }
   return data({ ok: false, message: "Unknown action." }, { status: 400 });
 }
@@ -55,7 +65,11 @@ function BanForm({ fieldError, busy }: { fieldError?: string; busy: boolean }) {
         rows={3}
         maxLength={BAN_REASON_MAX}
         error={fieldError}
-        hint={fieldError ? undefined : "Kept in the audit log. Banning signs the customer out everywhere and stops them signing in."}
+        hint={
+          fieldError
+            ? undefined
+            : "Kept in the audit log. Banning signs the customer out everywhere and stops them signing in."
+        }
       />
       <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={busy}>
         {busy ? "Banning…" : "Ban customer"}

@@ -32,13 +32,21 @@ export async function action({ request }: Route.ActionArgs) {
 
 type Query = Route.ComponentProps["loaderData"]["query"];
 
-const queryOf = (q: Query) => ({ q: q.q, role: q.role === "all" ? null : q.role, banned: q.bannedOnly ? "1" : null, sort: q.sort === "newest" ? null : q.sort });
+const queryOf = (q: Query) => ({
+  q: q.q,
+  role: q.role === "all" ? null : q.role,
+  banned: q.bannedOnly ? "1" : null,
+  sort: q.sort === "newest" ? null : q.sort,
+});
 
 /** Sorts by `sort`; a column with an `alt` sort (Joined: newest, oldest) turns it round when pressed again. */
 function sortBy(query: Query, sort: CustomerSort, alt?: CustomerSort): ColumnSort {
   const active = query.sort === sort || query.sort === alt;
   const next = alt && query.sort === sort ? alt : sort;
-  return { href: hrefWith("/admin/customers", queryOf({ ...query, sort: next })), direction: !active ? null : query.sort === "newest" ? "descending" : "ascending" };
+  return {
+    href: hrefWith("/admin/customers", queryOf({ ...query, sort: next })),
+    direction: !active ? null : query.sort === "newest" ? "descending" : "ascending",
+  };
 }
 
 export default function Customers({ loaderData }: Route.ComponentProps) {
@@ -50,12 +58,28 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
       <h1 id="customers-heading" className="text-3xl font-bold text-ink">
         Customers
       </h1>
-      <FilterForm label="Customers" button={searching ? "Searching…" : "Search"} hidden={{ sort: query.sort === "newest" ? null : query.sort }}>
+      <FilterForm
+        label="Customers"
+        button={searching ? "Searching…" : "Search"}
+        hidden={{ sort: query.sort === "newest" ? null : query.sort }}
+      >
         <FilterField id="customer-q" label="Name or email">
-          <input id="customer-q" name="q" type="search" defaultValue={query.q} maxLength={MAX_SEARCH_LENGTH} className="field mt-1" />
+          <input
+            id="customer-q"
+            name="q"
+            type="search"
+            defaultValue={query.q}
+            maxLength={MAX_SEARCH_LENGTH}
+            className="field mt-1"
+          />
         </FilterField>
         <FilterField id="customer-role" label="Role">
-          <select id="customer-role" name="role" defaultValue={query.role === "all" ? "" : query.role} className="field mt-1">
+          <select
+            id="customer-role"
+            name="role"
+            defaultValue={query.role === "all" ? "" : query.role}
+            className="field mt-1"
+          >
             <option value="">All accounts</option>
             <option value="customer">Customers</option>
             <option value="staff">Staff and admins</option>
@@ -81,7 +105,11 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
                 <Link to={`/admin/customers/${encodeURIComponent(c.id)}`} className="font-medium text-ink underline">
                   {c.name || "(no name)"}
                 </Link>
-                {c.banned ? <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-900">Banned</span> : null}
+                {c.banned ? (
+                  <span className="ml-2 rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-900">
+                    Banned
+                  </span>
+                ) : null}
               </>
             ),
           },

@@ -27,7 +27,19 @@ export async function action({ request }: Route.ActionArgs) {
 
 const capped = (n: number, cap: number) => (n > cap ? `${formatCount(cap)}+` : formatCount(n));
 
-function Figure({ label, value, detail, to, linkLabel }: { label: string; value: string; detail?: string; to?: string; linkLabel?: string }) {
+function Figure({
+  label,
+  value,
+  detail,
+  to,
+  linkLabel,
+}: {
+  label: string;
+  value: string;
+  detail?: string;
+  to?: string;
+  linkLabel?: string;
+}) {
   return (
     <div className="rounded border border-slate-200 bg-white p-4">
       <dt className="text-sm text-slate-700">{label}</dt>
@@ -48,20 +60,37 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const d = loaderData.dashboard;
   const sales = [
     { label: "Orders today", value: d.today.orders, revenue: d.today.revenueCents, revenueLabel: "Revenue today" },
-    { label: "Orders, last 7 days", value: d.last7Days.orders, revenue: d.last7Days.revenueCents, revenueLabel: "Revenue, last 7 days" },
-    { label: "Orders, last 30 days", value: d.last30Days.orders, revenue: d.last30Days.revenueCents, revenueLabel: "Revenue, last 30 days" },
+    {
+      label: "Orders, last 7 days",
+      value: d.last7Days.orders,
+      revenue: d.last7Days.revenueCents,
+      revenueLabel: "Revenue, last 7 days",
+    },
+    {
+      label: "Orders, last 30 days",
+      value: d.last30Days.orders,
+      revenue: d.last30Days.revenueCents,
+      revenueLabel: "Revenue, last 30 days",
+    },
   ];
   return (
     <section aria-labelledby="dashboard-heading">
       <h1 id="dashboard-heading" className="text-3xl font-bold text-ink">
         Dashboard
       </h1>
-      <p className="mt-2 text-sm text-slate-700">Placed orders only (not unconfirmed, unpaid, expired or cancelled), by UTC day.</p>
+      <p className="mt-2 text-sm text-slate-700">
+        Placed orders only (not unconfirmed, unpaid, expired or cancelled), by UTC day.
+      </p>
 
       <h2 className="mt-6 text-xl font-semibold text-ink">Sales</h2>
       <dl className="mt-3 grid gap-4 sm:grid-cols-3">
         {sales.map((s) => (
-          <Figure key={s.label} label={s.label} value={formatCount(s.value)} detail={`${s.revenueLabel}: ${formatMoney(s.revenue)}`} />
+          <Figure
+            key={s.label}
+            label={s.label}
+            value={formatCount(s.value)}
+            detail={`${s.revenueLabel}: ${formatMoney(s.revenue)}`}
+          />
         ))}
       </dl>
 
@@ -69,13 +98,47 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
 
       <h2 className="mt-8 text-xl font-semibold text-ink">Needs attention</h2>
       <dl className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <Figure label="Orders waiting to ship" value={capped(d.waitingToShip, loaderData.countCap)} to="/admin/orders?status=placed" linkLabel="See orders to ship" />
-        <Figure label="Products low on stock" value={formatCount(d.lowStock.count)} to="/admin/products?stock=low" linkLabel="See low-stock products" />
-        <Figure label="Unanswered contact messages" value={formatCount(d.unansweredMessages)} to="/admin/messages?filter=unhandled" linkLabel="Open the inbox" />
-        <Figure label="Mails stuck in the queue" value={formatCount(d.stuckMails)} to="/admin/mail" linkLabel="Open the mail queue" />
-        <Figure label="Payments needing attention" value={formatCount(d.paymentsNeedingAttention)} to="/admin/orders?attention=payment" linkLabel="See flagged payments" />
-        <Figure label="Quote requests waiting" value={formatCount(d.quoteRequests)} to="/admin/quotes" linkLabel="Price the quotes" />
-        <Figure label="Overdue invoices" value={formatCount(d.overdueInvoices.count)} detail={`Owed: ${formatMoney(d.overdueInvoices.totalCents)}`} />
+        <Figure
+          label="Orders waiting to ship"
+          value={capped(d.waitingToShip, loaderData.countCap)}
+          to="/admin/orders?status=placed"
+          linkLabel="See orders to ship"
+        />
+        <Figure
+          label="Products low on stock"
+          value={formatCount(d.lowStock.count)}
+          to="/admin/products?stock=low"
+          linkLabel="See low-stock products"
+        />
+        <Figure
+          label="Unanswered contact messages"
+          value={formatCount(d.unansweredMessages)}
+          to="/admin/messages?filter=unhandled"
+          linkLabel="Open the inbox"
+        />
+        <Figure
+          label="Mails stuck in the queue"
+          value={formatCount(d.stuckMails)}
+          to="/admin/mail"
+          linkLabel="Open the mail queue"
+        />
+        <Figure
+          label="Payments needing attention"
+          value={formatCount(d.paymentsNeedingAttention)}
+          to="/admin/orders?attention=payment"
+          linkLabel="See flagged payments"
+        />
+        <Figure
+          label="Quote requests waiting"
+          value={formatCount(d.quoteRequests)}
+          to="/admin/quotes"
+          linkLabel="Price the quotes"
+        />
+        <Figure
+          label="Overdue invoices"
+          value={formatCount(d.overdueInvoices.count)}
+          detail={`Owed: ${formatMoney(d.overdueInvoices.totalCents)}`}
+        />
       </dl>
 
       {d.overdueInvoices.first.length > 0 ? (
@@ -90,7 +153,8 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
                   {i.number} · {i.companyName}
                 </Link>
                 <span className="text-sm text-slate-700">
-                  {formatMoney(i.totalCents)} · due {i.dueAt.slice(0, 10)} · {i.daysOverdue} day{i.daysOverdue === 1 ? "" : "s"} overdue
+                  {formatMoney(i.totalCents)} · due {i.dueAt.slice(0, 10)} · {i.daysOverdue} day
+                  {i.daysOverdue === 1 ? "" : "s"} overdue
                 </span>
               </li>
             ))}

@@ -39,27 +39,27 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row print:max-w-none print:p-0">
       {loaderData.secondFactor ? (
-      <nav aria-label="Back office" className="md:w-56 md:shrink-0 print:hidden">
-        <p className="text-sm font-semibold uppercase tracking-wide text-slate-700">Back office</p>
-        <ul className="mt-3 flex flex-wrap gap-2 md:flex-col">
-          {NAV.filter((item) => !item.adminOnly || loaderData.role === "admin").map((item) => (
-            <li key={item.to}>
-              <NavLink
-                to={item.to}
-                end={item.end}
-                className={({ isActive }) =>
-                  `block rounded px-3 py-2 font-medium focus-visible:outline-2 focus-visible:outline-offset-2 ${isActive ? "bg-slate-900 text-white" : "text-ink hover:bg-slate-100"}`
-                }
-              >
-                {item.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-        <p className="mt-4 text-sm text-slate-700">
-          Signed in as {loaderData.name || "staff"} ({loaderData.role})
-        </p>
-      </nav>
+        <nav aria-label="Back office" className="md:w-56 md:shrink-0 print:hidden">
+          <p className="text-sm font-semibold uppercase tracking-wide text-slate-700">Back office</p>
+          <ul className="mt-3 flex flex-wrap gap-2 md:flex-col">
+            {NAV.filter((item) => !item.adminOnly || loaderData.role === "admin").map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={item.end}
+                  className={({ isActive }) =>
+                    `block rounded px-3 py-2 font-medium focus-visible:outline-2 focus-visible:outline-offset-2 ${isActive ? "bg-slate-900 text-white" : "text-ink hover:bg-slate-100"}`
+                  }
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-4 text-sm text-slate-700">
+            Signed in as {loaderData.name || "staff"} ({loaderData.role})
+          </p>
+        </nav>
       ) : null}
       <div className="min-w-0 flex-1">
         <Outlet />

@@ -8,7 +8,14 @@ import { noListFilters } from "../../../server/admin/list-filters.ts";
 import { loadListPage } from "../../../server/admin/list-page.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { answerFormAction, readSmallForm } from "../../../server/http/form-action.ts";
-import { mailQueueView, parseMailId, requeueAllFailed, requeueMailAsStaff, STUCK_AFTER_MS, type StuckMail } from "../../../server/mail/admin-queue.ts";
+import {
+  mailQueueView,
+  parseMailId,
+  requeueAllFailed,
+  requeueMailAsStaff,
+  STUCK_AFTER_MS,
+  type StuckMail,
+} from "../../../server/mail/admin-queue.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta() {
@@ -18,7 +25,11 @@ export function meta() {
 const DONE = { requeued: "The mail was queued again.", "requeued-all": "Failed mails were queued again." };
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { list: view } = await loadListPage(request, { permission: { message: ["view"] }, filters: noListFilters, list: (db) => mailQueueView(db) });
+  const { list: view } = await loadListPage(request, {
+    permission: { message: ["view"] },
+    filters: noListFilters,
+    list: (db) => mailQueueView(db),
+  });
   return { view, stuckAfterMinutes: STUCK_AFTER_MS / 60_000, done: doneMessage(new URL(request.url), DONE) };
 }
 
@@ -29,10 +40,14 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === MAIL_INTENTS.requeue) {
     const id = parseMailId(form.get("id"));
     if (!id) return data({ ok: false, message: "Choose a mail to requeue." }, { status: 400 });
-    return answerFormAction(request, () => requeueMailAsStaff(getDb(), staff, id), { redirectTo: "/admin/mail?done=requeued" });
+    return answerFormAction(request, () => requeueMailAsStaff(getDb(), staff, id), {
+      redirectTo: "/admin/mail?done=requeued",
+    });
   }
   if (intent === MAIL_INTENTS.requeueAllFailed) {
-    return answerFormAction(request, () => requeueAllFailed(getDb(), staff), { redirectTo: "/admin/mail?done=requeued-all" });
+    return answerFormAction(request, () => requeueAllFailed(getDb(), staff), {
+      redirectTo: "/admin/mail?done=requeued-all",
+    });
   }
   return data({ ok: false, message: "Unknown action." }, { status: 400 });
 }
@@ -96,8 +111,9 @@ export default function MailQueue({ loaderData, actionData }: Route.ComponentPro
 
       <h2 className="mt-8 text-xl font-semibold text-ink">Stuck mails ({view.stuckCount})</h2>
       <p className="mt-1 max-w-3xl text-sm text-slate-700">
-        Failed mails ran out of attempts. An “unknown” mail may have reached the mail server already: look its Message-ID up in the server's log before requeueing it, or it
-        may arrive twice. Queued mails more than {loaderData.stuckAfterMinutes} minutes past their next attempt mean no sender is running.
+        Failed mails ran out of attempts. An “unknown” mail may have reached the mail server already: look its
+        Message-ID up in the server's log before requeueing it, or it may arrive twice. Queued mails more than{" "}
+        {loaderData.stuckAfterMinutes} minutes past their next attempt mean no sender is running.
       </p>
       {view.counts.failed > 0 ? (
         <Form method="post" className="mt-3" preventScrollReset>
@@ -107,9 +123,15 @@ export default function MailQueue({ loaderData, actionData }: Route.ComponentPro
           </button>
         </Form>
       ) : null}
-      {view.stuck.length === 0 && view.overdue.length === 0 ? <p className="mt-4 text-slate-700">Nothing is stuck.</p> : null}
-      {view.stuck.length > 0 ? <MailTable caption="Failed and unknown mails, newest first" rows={view.stuck} busyId={busyId} /> : null}
-      {view.overdue.length > 0 ? <MailTable caption="Queued mails past their next attempt, oldest first" rows={view.overdue} busyId={busyId} /> : null}
+      {view.stuck.length === 0 && view.overdue.length === 0 ? (
+        <p className="mt-4 text-slate-700">Nothing is stuck.</p>
+      ) : null}
+      {view.stuck.length > 0 ? (
+        <MailTable caption="Failed and unknown mails, newest first" rows={view.stuck} busyId={busyId} />
+      ) : null}
+      {view.overdue.length > 0 ? (
+        <MailTable caption="Queued mails past their next attempt, oldest first" rows={view.overdue} busyId={busyId} />
+      ) : null}
     </section>
   );
 }

@@ -5,7 +5,14 @@ import { TextArea } from "../../components/admin/fields.tsx";
 import { When } from "../../components/admin/list/When.tsx";
 import { doneMessage, fieldErrorOf, ResultMessage } from "../../components/admin/ResultMessage.tsx";
 import { MESSAGE_INTENTS, REPLY_MAX, replySubject } from "../../lib/admin/message-constants.ts";
-import { checkReply, getMessage, INBOX_MESSAGES, parseMessageId, replyToMessage, setMessageHandled } from "../../../server/contact/inbox.ts";
+import {
+  checkReply,
+  getMessage,
+  INBOX_MESSAGES,
+  parseMessageId,
+  replyToMessage,
+  setMessageHandled,
+} from "../../../server/contact/inbox.ts";
 import { config } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { answerFormAction, readSmallForm } from "../../../server/http/form-action.ts";
@@ -13,7 +20,10 @@ import { requireStaff } from "../../../server/staff/guard.ts";
 import { can } from "../../../server/auth/permissions.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.detail.message.subject ?? "Message"} | Messages | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
+  return [
+    { title: `${loaderData?.detail.message.subject ?? "Message"} | Messages | Back office | ToolHub Wholesale` },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 const DONE = { handled: INBOX_MESSAGES.handled, unhandled: INBOX_MESSAGES.unhandled, replied: INBOX_MESSAGES.replied };
@@ -36,7 +46,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (intent === MESSAGE_INTENTS.handled || intent === MESSAGE_INTENTS.unhandled) {
     if (!can(staff.role, { message: ["handle"] })) throw data("Not found", { status: 404 });
     const handled = intent === MESSAGE_INTENTS.handled;
-    return answerFormAction(request, () => setMessageHandled(getDb(), staff, id, handled), { redirectTo: `${self}?done=${intent}` });
+    return answerFormAction(request, () => setMessageHandled(getDb(), staff, id, handled), {
+      redirectTo: `${self}?done=${intent}`,
+    });
   }
   if (intent === MESSAGE_INTENTS.reply) {
     if (!can(staff.role, { message: ["reply"] })) throw data("Not found", { status: 404 });
@@ -44,7 +56,18 @@ export async function action({ request, params }: Route.ActionArgs) {
     const checked = checkReply({ reply: text("reply"), seen: text("seen") });
     if (!checked.ok) return data({ ok: false, message: checked.message, fieldError: checked.message }, { status: 400 });
     const cfg = config();
-    return answerFormAction(request, () => replyToMessage(getDb(), staff, id, { reply: checked.reply, seen: checked.seen }, { storeInbox: cfg.STORE_INBOX, siteUrl: cfg.siteUrl }), { redirectTo: `${self}?done=replied` });
+    return answerFormAction(
+      request,
+      () =>
+        replyToMessage(
+          getDb(),
+          staff,
+          id,
+          { reply: checked.reply, seen: checked.seen },
+          { storeInbox: cfg.STORE_INBOX, siteUrl: cfg.siteUrl },
+        ),
+      { redirectTo: `${self}?done=replied` },
+    );
   }
   return data({ ok: false, message: "Unknown action." }, { status: 400 });
 }
@@ -85,7 +108,9 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
           <When iso={m.replied_at} />
         </dd>
       </dl>
-      <div className="mt-6 max-w-3xl whitespace-pre-wrap rounded border border-slate-200 bg-white p-4 text-ink">{m.message}</div>
+      <div className="mt-6 max-w-3xl whitespace-pre-wrap rounded border border-slate-200 bg-white p-4 text-ink">
+        {m.message}
+      </div>
 
       <Form method="post" className="mt-4" preventScrollReset>
         <input type="hidden" name="intent" value={m.handled_at ? MESSAGE_INTENTS.unhandled : MESSAGE_INTENTS.handled} />

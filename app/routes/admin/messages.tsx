@@ -41,9 +41,16 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
         Messages
       </h1>
       <p className="mt-2 text-slate-700">
-        Contact form messages, newest first. {unhandled === 1 ? "1 message is" : `${unhandled} messages are`} not handled yet.
+        Contact form messages, newest first. {unhandled === 1 ? "1 message is" : `${unhandled} messages are`} not
+        handled yet.
       </p>
-      <FilterLinks label="Message filter" filters={MESSAGE_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => hrefWith("/admin/messages", query(f))} />
+      <FilterLinks
+        label="Message filter"
+        filters={MESSAGE_FILTERS}
+        current={filter}
+        labels={FILTER_LABELS}
+        hrefFor={(f) => hrefWith("/admin/messages", query(f))}
+      />
       <AdminList
         caption={`${FILTER_LABELS[filter]} contact messages, newest first, page ${pager.page}`}
         rows={rows}

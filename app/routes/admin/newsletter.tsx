@@ -60,7 +60,14 @@ export default function Newsletter({ loaderData }: Route.ComponentProps) {
         }
       >
         <FilterField id="subscriber-q" label="Email contains">
-          <input id="subscriber-q" name="q" type="search" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} className="field mt-1" />
+          <input
+            id="subscriber-q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            maxLength={MAX_SEARCH_LENGTH}
+            className="field mt-1"
+          />
         </FilterField>
         <FilterField id="subscriber-status" label="Status">
           <select id="subscriber-status" name="status" defaultValue={status ?? ""} className="field mt-1">

@@ -21,7 +21,10 @@ import { requireStaff } from "../../../server/staff/guard.ts";
 import { markInvoicePaid } from "../../../server/invoices/mark-paid.ts";
 
 export function meta({ params }: Route.MetaArgs) {
-  return [{ title: `Order ${params.number} | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
+  return [
+    { title: `Order ${params.number} | Back office | ToolHub Wholesale` },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 /** What the page says after a move made without JavaScript (POST, then redirect here). */
@@ -63,10 +66,17 @@ export async function action({ request, params }: Route.ActionArgs) {
   const staff = await requireStaff(request, { order: ["view"] });
   const form = await readSmallForm(request);
   const intent = String(form.get("intent") ?? "") as OrderAction;
-  if (!ORDER_ACTIONS.includes(intent)) return data<ActionResult>({ ok: false, message: "Unknown action. Reload the page and try again." }, { status: 400 });
+  if (!ORDER_ACTIONS.includes(intent))
+    return data<ActionResult>(
+      { ok: false, message: "Unknown action. Reload the page and try again." },
+      { status: 400 },
+    );
   if (!can(staff.role, PERMISSION[intent])) throw data("Not found", { status: 404 });
   const db = getDb();
-  const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<
+    string,
+    string
+  >;
   try {
     const run = {
       pack: () => packOrder(db, staff, params.number, fields),
@@ -85,14 +95,18 @@ export async function action({ request, params }: Route.ActionArgs) {
     const fieldErrors = error instanceof OrderInputError ? error.fields : undefined;
     const { version: _v, intent: _i, ...typed } = fields;
     const values = Object.fromEntries(Object.entries(typed).map(([k, v]) => [k, v.slice(0, 600)]));
-    return data<ActionResult>({ ok: false, message: error.message, intent, fields: fieldErrors, values }, { status: error.status });
+    return data<ActionResult>(
+      { ok: false, message: error.message, intent, fields: fieldErrors, values },
+      { status: error.status },
+    );
   }
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { order, customerId, done } = loaderData;
   const fetcher = useFetcher<ActionResult>();
-  const result: ActionResult | undefined = fetcher.data ?? (actionData as ActionResult | undefined) ?? (done ? { ok: true, message: done } : undefined);
+  const result: ActionResult | undefined =
+    fetcher.data ?? actionData ?? (done ? { ok: true, message: done } : undefined);
   return (
     <>
       <p className="text-sm">
@@ -102,7 +116,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       </p>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="text-3xl font-bold text-ink">Order {order.number}</h1>
-        <span className={`rounded-full px-3 py-1 text-sm font-semibold ${STATUS_BADGE[order.status] ?? "bg-slate-200 text-slate-900"}`} data-testid="order-status">
+        <span
+          className={`rounded-full px-3 py-1 text-sm font-semibold ${STATUS_BADGE[order.status] ?? "bg-slate-200 text-slate-900"}`}
+          data-testid="order-status"
+        >
           {statusName(order.status)}
           {order.partlyReturned ? " (partly returned)" : ""}
         </span>
@@ -116,7 +133,11 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         {["awaiting_confirmation", "awaiting_payment", "awaiting_approval", "expired"].includes(order.status) ? null : (
           <>
             {" · "}
-            <a href={`/admin/orders/${order.number}/invoice.pdf`} className="font-semibold text-brand-800 underline" download>
+            <a
+              href={`/admin/orders/${order.number}/invoice.pdf`}
+              className="font-semibold text-brand-800 underline"
+              download
+            >
               Invoice (PDF)
             </a>
           </>
@@ -124,7 +145,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       </p>
       <div aria-live="polite">
         {result ? (
-          <p role={result.ok ? "status" : "alert"} className={`mt-4 rounded-lg p-4 ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}>
+          <p
+            role={result.ok ? "status" : "alert"}
+            className={`mt-4 rounded-lg p-4 ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+          >
             {result.message}
           </p>
         ) : null}

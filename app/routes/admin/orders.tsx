@@ -20,12 +20,19 @@ export async function loader({ request }: Route.LoaderArgs) {
     permission: { order: ["view"] },
     filters: orderListFilters,
     list: (db, query) => listOrdersForStaff(db, query),
-    pager: (page) => cursorPager(page.previous ? { before: page.previous } : null, page.next ? { after: page.next } : null),
+    pager: (page) =>
+      cursorPager(page.previous ? { before: page.previous } : null, page.next ? { after: page.next } : null),
     whenInvalid: () => ({ filter: orderListFilters.parse({}), list: { rows: [], next: null, previous: null } }),
   });
   const query = listQueryOf(new URL(request.url));
   const values: FilterValues = Object.fromEntries(FILTER_FIELDS.map((k) => [k, query[k] ?? ""]));
-  return { values, errors, sort: { sort: filter.sort ?? "date", dir: filter.dir ?? "desc" } as SortState, rows: list.rows, pager };
+  return {
+    values,
+    errors,
+    sort: { sort: filter.sort ?? "date", dir: filter.dir ?? "desc" },
+    rows: list.rows,
+    pager,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -33,7 +40,10 @@ export async function action({ request }: Route.ActionArgs) {
   throw data("Method not allowed", { status: 405 });
 }
 
-const sortParams = (s: SortState) => ({ sort: s.sort === "date" ? undefined : s.sort, dir: s.dir === "desc" ? undefined : s.dir });
+const sortParams = (s: SortState) => ({
+  sort: s.sort === "date" ? undefined : s.sort,
+  dir: s.dir === "desc" ? undefined : s.dir,
+});
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { values, errors, sort, rows, pager } = loaderData;
@@ -42,11 +52,17 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <h1 className="text-3xl font-bold text-ink">Orders</h1>
-      <p className="mt-1 text-slate-700">Placed orders, newest first. Guest orders that were never confirmed appear only when you filter by their status.</p>
+      <p className="mt-1 text-slate-700">
+        Placed orders, newest first. Guest orders that were never confirmed appear only when you filter by their status.
+      </p>
       <OrderFilters values={values} errors={errors} sort={sortParams(sort)} />
       {hasErrors ? (
         <p role="alert" className="mt-4 rounded-lg bg-red-50 p-4 text-red-900">
-          {errors.after ?? errors.before ?? errors.sort ?? errors.dir ?? "Check the filters: the list shows nothing until they are valid."}
+          {errors.after ??
+            errors.before ??
+            errors.sort ??
+            errors.dir ??
+            "Check the filters: the list shows nothing until they are valid."}
         </p>
       ) : (
         <AdminList
@@ -58,7 +74,14 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           columns={orderColumns(sort, (s) => hrefWith("/admin/orders", { ...values, ...sortParams(s) }))}
           empty={filtered ? "No orders match these filters." : "There are no orders yet."}
           announceEmpty
-          pager={{ label: "Pages of orders", pager, path: "/admin/orders", query: { ...values, ...sortParams(sort) }, prevText: "← Previous page", nextText: "Next page →" }}
+          pager={{
+            label: "Pages of orders",
+            pager,
+            path: "/admin/orders",
+            query: { ...values, ...sortParams(sort) },
+            prevText: "← Previous page",
+            nextText: "Next page →",
+          }}
         />
       )}
     </>

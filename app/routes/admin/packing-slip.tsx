@@ -6,7 +6,10 @@ import { getPackingSlip } from "../../../server/orders/admin-queries.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta({ params }: Route.MetaArgs) {
-  return [{ title: `Packing slip ${params.number} | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
+  return [
+    { title: `Packing slip ${params.number} | Back office | ToolHub Wholesale` },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -21,7 +24,8 @@ export async function action({ request }: Route.ActionArgs) {
   throw data("Method not allowed", { status: 405 });
 }
 
-const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+const longDate = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 /**
  * A printable packing slip: where the parcel goes and what goes in it, with a tick column and
@@ -82,10 +86,18 @@ export default function PackingSlip({ loaderData }: Route.ComponentProps) {
             <th scope="col" className="w-16 py-2 pr-3">
               Packed
             </th>
-            <th scope="col" className="py-2 pr-3">SKU</th>
-            <th scope="col" className="py-2 pr-3">Item</th>
-            <th scope="col" className="py-2 pr-3">Colour</th>
-            <th scope="col" className="py-2 text-right">Quantity</th>
+            <th scope="col" className="py-2 pr-3">
+              SKU
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Item
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Colour
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Quantity
+            </th>
           </tr>
         </thead>
         <tbody>

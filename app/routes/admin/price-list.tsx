@@ -12,10 +12,21 @@ import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
-import { addPriceListRule, categoryChoices, getPriceList, parseRuleForm, PriceListFieldError, removePriceListRule, renamePriceList } from "../../../server/trade/price-lists.ts";
+import {
+  addPriceListRule,
+  categoryChoices,
+  getPriceList,
+  parseRuleForm,
+  PriceListFieldError,
+  removePriceListRule,
+  renamePriceList,
+} from "../../../server/trade/price-lists.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.list.name ?? "Price list"} | Price lists | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
+  return [
+    { title: `${loaderData?.list.name ?? "Price list"} | Price lists | Back office | ToolHub Wholesale` },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 const DONE = {
@@ -33,7 +44,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const list = id ? await getPriceList(db, id) : null;
   if (!list) throw data("Not found", { status: 404 });
   const categories = await categoryChoices(db);
-  return { list, categories, canChange: can(staff.role, { trade: ["update"] }), done: doneMessage(new URL(request.url), DONE) };
+  return {
+    list,
+    categories,
+    canChange: can(staff.role, { trade: ["update"] }),
+    done: doneMessage(new URL(request.url), DONE),
+  };
 }
 
 type FormName = "rename" | "rule" | "remove" | "other";
@@ -42,7 +58,14 @@ const refuse = (answer: Omit<Answer, "ok">, status: number) => data<Answer>({ ok
 
 /** What was typed, to show again beside a refusal (control characters left out, lengths capped). */
 function typed(form: FormData, names: string[]): Record<string, string> {
-  return Object.fromEntries(names.map((n) => [n, String(form.get(n) ?? "").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 200)]));
+  return Object.fromEntries(
+    names.map((n) => [
+      n,
+      String(form.get(n) ?? "")
+        .replace(/[\u0000-\u001f\u007f]/g, "")
+        .slice(0, 200),
+    ]),
+  );
 }
 
 const RULE_FIELDS = ["appliesTo", "categoryId", "sku", "percentOff", "fixedPrice"];
@@ -53,14 +76,21 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!id) return refuse({ form: "other", message: "This price list doesn't exist." }, 404);
   const form = await readSmallForm(request);
   const intent = form.get("intent");
-  const formName: FormName = intent === "rename" ? "rename" : intent === "add-rule" ? "rule" : intent === "remove-rule" ? "remove" : "other";
+  const formName: FormName =
+    intent === "rename" ? "rename" : intent === "add-rule" ? "rule" : intent === "remove-rule" ? "remove" : "other";
   const actor = { userId: staff.userId, name: staff.name };
   const db = getDb();
   let done: keyof typeof DONE;
   try {
-    if (intent === "rename") done = (await renamePriceList(db, actor, id, form.get("name"))).changed ? "renamed" : "unchanged";
+    if (intent === "rename")
+      done = (await renamePriceList(db, actor, id, form.get("name"))).changed ? "renamed" : "unchanged";
     else if (intent === "add-rule") {
-      await addPriceListRule(db, actor, id, parseRuleForm(Object.fromEntries(RULE_FIELDS.map((n) => [n, form.get(n)]))));
+      await addPriceListRule(
+        db,
+        actor,
+        id,
+        parseRuleForm(Object.fromEntries(RULE_FIELDS.map((n) => [n, form.get(n)]))),
+      );
       done = "rule-added";
     } else if (intent === "remove-rule") {
       await removePriceListRule(db, actor, id, form.get("target"));
@@ -68,8 +98,17 @@ export async function action({ request, params }: Route.ActionArgs) {
     } else return refuse({ form: "other", message: "Unknown action." }, 400);
   } catch (error) {
     if (!isDomainError(error)) throw error;
-    const values = formName === "rename" ? typed(form, ["name"]) : formName === "rule" ? typed(form, RULE_FIELDS) : undefined;
-    return refuse({ form: formName, message: error.message, field: error instanceof PriceListFieldError ? error.field : undefined, values }, error.status);
+    const values =
+      formName === "rename" ? typed(form, ["name"]) : formName === "rule" ? typed(form, RULE_FIELDS) : undefined;
+    return refuse(
+      {
+        form: formName,
+        message: error.message,
+        field: error instanceof PriceListFieldError ? error.field : undefined,
+        values,
+      },
+      error.status,
+    );
   }
   throw redirect(`/admin/price-lists/${id}?done=${done}`, { status: 303 });
 }
@@ -85,7 +124,9 @@ export default function PriceListPage({ loaderData, actionData }: Route.Componen
       <BackHeading backTo="/admin/price-lists" backLabel="Price lists" id="price-list-heading" title={list.name} />
       <ResultMessage result={actionData ? (actionData.field ? null : actionData) : done} />
       <p className="mt-2 text-slate-700">
-        {list.companies.length === 0 ? "No company uses this list yet." : `Used by ${countText(list.companies.length, "company", "companies")}: `}
+        {list.companies.length === 0
+          ? "No company uses this list yet."
+          : `Used by ${countText(list.companies.length, "company", "companies")}: `}
         {list.companies.map((c, i) => (
           <span key={c.organization_id}>
             {i > 0 ? ", " : null}
@@ -107,15 +148,30 @@ export default function PriceListPage({ loaderData, actionData }: Route.Componen
             <h2 id="add-rule-heading" className="text-xl font-semibold text-ink">
               Add a rule
             </h2>
-            <p className="mt-1 text-sm text-slate-700">One rule per product, per category and for everything. To change a rule, remove it and add the new one.</p>
-            <AddRuleForm key={rule ? "refused" : list.rules.length} categories={categories} values={rule?.values} errors={ruleErrors} />
+            <p className="mt-1 text-sm text-slate-700">
+              One rule per product, per category and for everything. To change a rule, remove it and add the new one.
+            </p>
+            <AddRuleForm
+              key={rule ? "refused" : list.rules.length}
+              categories={categories}
+              values={rule?.values}
+              errors={ruleErrors}
+            />
           </section>
           <section aria-labelledby="rename-heading" className="mt-8 border-t border-slate-200 pt-6">
             <h2 id="rename-heading" className="text-xl font-semibold text-ink">
               Rename
             </h2>
             <div className="mt-3">
-              <PriceListNameForm key={list.name} intent="rename" id="price-list-name" label="Name" button="Rename" defaultValue={rename?.values?.name ?? list.name} error={rename?.field ? rename.message : undefined} />
+              <PriceListNameForm
+                key={list.name}
+                intent="rename"
+                id="price-list-name"
+                label="Name"
+                button="Rename"
+                defaultValue={rename?.values?.name ?? list.name}
+                error={rename?.field ? rename.message : undefined}
+              />
             </div>
           </section>
         </>

@@ -18,20 +18,36 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { staff, list } = await loadListPage(request, { permission: { trade: ["view"] }, filters: noListFilters, list: (db) => listPriceLists(db) });
+  const { staff, list } = await loadListPage(request, {
+    permission: { trade: ["view"] },
+    filters: noListFilters,
+    list: (db) => listPriceLists(db),
+  });
   return { lists: list, canChange: can(staff.role, { trade: ["update"] }) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const staff = await requireStaff(request, { trade: ["update"] });
   const form = await readSmallForm(request);
-  if (form.get("intent") !== "create") return data({ ok: false as const, message: "Unknown action.", field: undefined, name: "" }, { status: 400 });
-  const name = String(form.get("name") ?? "").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 200);
+  if (form.get("intent") !== "create")
+    return data({ ok: false as const, message: "Unknown action.", field: undefined, name: "" }, { status: 400 });
+  const name = String(form.get("name") ?? "")
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .slice(0, 200);
   try {
     const { id } = await createPriceList(getDb(), { userId: staff.userId, name: staff.name }, form.get("name"));
     throw redirect(`/admin/price-lists/${id}?done=created`, { status: 303 });
   } catch (error) {
-    if (isDomainError(error)) return data({ ok: false as const, message: error.message, field: error instanceof PriceListFieldError ? error.field : undefined, name }, { status: error.status });
+    if (isDomainError(error))
+      return data(
+        {
+          ok: false as const,
+          message: error.message,
+          field: error instanceof PriceListFieldError ? error.field : undefined,
+          name,
+        },
+        { status: error.status },
+      );
     throw error;
   }
 }
@@ -44,8 +60,9 @@ export default function PriceLists({ loaderData, actionData }: Route.ComponentPr
         Price lists
       </h1>
       <p className="mt-2 max-w-3xl text-slate-700">
-        Trade prices for companies: give a company a list on its trade application's page. Within a list, a product's own rule wins over its category's, and that over the rule for everything; the
-        buyer then pays the lowest of the list price, the volume price and this trade price.
+        Trade prices for companies: give a company a list on its trade application's page. Within a list, a product's
+        own rule wins over its category's, and that over the rule for everything; the buyer then pays the lowest of the
+        list price, the volume price and this trade price.
       </p>
       <ResultMessage result={actionData && !actionData.field ? actionData : null} />
       <AdminList
@@ -73,7 +90,14 @@ export default function PriceLists({ loaderData, actionData }: Route.ComponentPr
             New price list
           </h2>
           <div className="mt-3">
-            <PriceListNameForm intent="create" id="new-price-list-name" label="Name" button="Create price list" defaultValue={actionData?.name} error={actionData?.field ? actionData.message : undefined} />
+            <PriceListNameForm
+              intent="create"
+              id="new-price-list-name"
+              label="Name"
+              button="Create price list"
+              defaultValue={actionData?.name}
+              error={actionData?.field ? actionData.message : undefined}
+            />
           </div>
         </section>
       ) : null}

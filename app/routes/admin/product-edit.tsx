@@ -1,14 +1,32 @@
 import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/product-edit";
-import { ArchivePanel, FormMessage, ImagesPanel, LedgerTable, StockPanel } from "../../components/admin/products/EditPanels.tsx";
+import {
+  ArchivePanel,
+  FormMessage,
+  ImagesPanel,
+  LedgerTable,
+  StockPanel,
+} from "../../components/admin/products/EditPanels.tsx";
 import { ProductForm } from "../../components/admin/products/ProductForm.tsx";
 import { ProductsHeading } from "../../components/admin/BackHeading.tsx";
-import { formFields, PRODUCT_FIELDS, productEditSchema, stockAdjustSchema, validateWith, type FieldErrors } from "../../lib/product-schema.ts";
+import {
+  formFields,
+  PRODUCT_FIELDS,
+  productEditSchema,
+  stockAdjustSchema,
+  validateWith,
+  type FieldErrors,
+} from "../../lib/product-schema.ts";
 import { can } from "../../../server/auth/permissions.ts";
 import { listCatalogRefs, loadProductForEdit, setArchived } from "../../../server/catalog/admin-products.ts";
 import { ProductConflictError, ProductFieldError, updateProduct } from "../../../server/catalog/product-form.ts";
 import { isProductId } from "../../../server/catalog/product-rows.ts";
-import { addProductImage, makeCoverImage, MAX_IMAGE_BYTES, removeProductImage } from "../../../server/catalog/product-images.ts";
+import {
+  addProductImage,
+  makeCoverImage,
+  MAX_IMAGE_BYTES,
+  removeProductImage,
+} from "../../../server/catalog/product-images.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { DomainError, isDomainError } from "../../../server/errors.ts";
 import { ADMIN_PRODUCT_FORM_LIMIT_BYTES, ADMIN_UPLOAD_LIMIT_BYTES } from "../../../server/http/body-limit.ts";
@@ -42,7 +60,12 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
   return actionStatus === 409 ? true : defaultShouldRevalidate;
 }
 
-type Answer = { form: "product" | "stock" | "image" | "other"; values?: Record<string, string>; errors?: FieldErrors; message?: string };
+type Answer = {
+  form: "product" | "stock" | "image" | "other";
+  values?: Record<string, string>;
+  errors?: FieldErrors;
+  message?: string;
+};
 const answer = (body: Answer, status: number) => data(body, { status });
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -64,7 +87,8 @@ export async function action({ request, params }: Route.ActionArgs) {
         return done("saved");
       }
       case "adjust-stock": {
-        if (!can(staff.role, { stock: ["adjust"] })) throw new DomainError("forbidden", "You don't have permission to do that.", 403);
+        if (!can(staff.role, { stock: ["adjust"] }))
+          throw new DomainError("forbidden", "You don't have permission to do that.", 403);
         const values = formFields(form, ["reason", "change", "note"], 600);
         const checked = validateWith(stockAdjustSchema, values);
         if (!checked.ok) return answer({ form: "stock", values, errors: checked.errors }, 422);
@@ -77,15 +101,18 @@ export async function action({ request, params }: Route.ActionArgs) {
         return done(intent === "archive" ? "archived" : "unarchived");
       case "upload-image": {
         const file = form.get("image");
-        if (!(file instanceof File) || file.size === 0) return answer({ form: "image", message: "Choose a picture to upload." }, 400);
-        if (file.size > MAX_IMAGE_BYTES) return answer({ form: "image", message: "The picture must be 10 MB or smaller." }, 413);
+        if (!(file instanceof File) || file.size === 0)
+          return answer({ form: "image", message: "Choose a picture to upload." }, 400);
+        if (file.size > MAX_IMAGE_BYTES)
+          return answer({ form: "image", message: "The picture must be 10 MB or smaller." }, 413);
         await addProductImage(db, staff, id, new Uint8Array(await file.arrayBuffer()));
         return done("image-added");
       }
       case "remove-image":
       case "cover-image": {
         const imageId = Number(form.get("imageId"));
-        if (!Number.isSafeInteger(imageId) || imageId < 1) return answer({ form: "image", message: "That picture doesn't exist." }, 400);
+        if (!Number.isSafeInteger(imageId) || imageId < 1)
+          return answer({ form: "image", message: "That picture doesn't exist." }, 400);
         if (intent === "remove-image") await removeProductImage(db, staff, id, imageId);
         else await makeCoverImage(db, staff, id, imageId);
         return done(intent === "remove-image" ? "image-removed" : "image-cover");
@@ -95,10 +122,18 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
   } catch (error) {
     if (error instanceof ProductConflictError) return answer({ form: "product", message: error.message }, 409);
-    if (error instanceof ProductFieldError) return answer({ form: "product", values: formFields(form, PRODUCT_FIELDS), errors: error.fields }, error.status);
+    if (error instanceof ProductFieldError)
+      return answer({ form: "product", values: formFields(form, PRODUCT_FIELDS), errors: error.fields }, error.status);
     if (isDomainError(error)) {
       const which: Answer["form"] = intent === "adjust-stock" ? "stock" : intent.includes("image") ? "image" : "other";
-      return answer({ form: which, values: which === "stock" ? formFields(form, ["reason", "change", "note"], 600) : undefined, message: error.message }, error.status);
+      return answer(
+        {
+          form: which,
+          values: which === "stock" ? formFields(form, ["reason", "change", "note"], 600) : undefined,
+          message: error.message,
+        },
+        error.status,
+      );
     }
     throw error;
   }
@@ -151,7 +186,12 @@ export default function EditProductPage({ loaderData, actionData }: Route.Compon
         brands={brands}
         categories={categories}
       />
-      <StockPanel key={`stock-${product.stock}`} stock={product.stock} errors={stockAnswer?.errors ?? (stockAnswer?.message ? { change: stockAnswer.message } : undefined)} values={stockAnswer?.values} />
+      <StockPanel
+        key={`stock-${product.stock}`}
+        stock={product.stock}
+        errors={stockAnswer?.errors ?? (stockAnswer?.message ? { change: stockAnswer.message } : undefined)}
+        values={stockAnswer?.values}
+      />
       <LedgerTable rows={ledger} />
       <ImagesPanel title={product.fields.title} images={product.images} error={imageAnswer?.message} />
       <ArchivePanel archivedAt={product.archivedAt} orderCount={product.orderCount} />

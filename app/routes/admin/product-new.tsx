@@ -30,7 +30,8 @@ export async function action({ request }: Route.ActionArgs) {
     const id = await createProduct(getDb(), staff, checked.data);
     throw redirect(`/admin/products/${id}?done=created`);
   } catch (error) {
-    if (error instanceof ProductFieldError) return data({ values, errors: error.fields, message: null }, { status: error.status });
+    if (error instanceof ProductFieldError)
+      return data({ values, errors: error.fields, message: null }, { status: error.status });
     if (isDomainError(error)) return data({ values, errors: {}, message: error.message }, { status: error.status });
     throw error;
   }

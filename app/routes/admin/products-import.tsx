@@ -2,7 +2,12 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/products-import";
 import { FormMessage } from "../../components/admin/fields.tsx";
 import { ProductsHeading } from "../../components/admin/BackHeading.tsx";
-import { applyImport, MAX_IMPORT_BYTES, previewImport, type ImportPlan } from "../../../server/catalog/product-import.ts";
+import {
+  applyImport,
+  MAX_IMPORT_BYTES,
+  previewImport,
+  type ImportPlan,
+} from "../../../server/catalog/product-import.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
 import { ADMIN_UPLOAD_LIMIT_BYTES } from "../../../server/http/body-limit.ts";
@@ -16,7 +21,10 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireStaff(request, { product: ["import"] });
   const url = new URL(request.url);
-  return { created: Number(url.searchParams.get("created") ?? -1), updated: Number(url.searchParams.get("updated") ?? -1) };
+  return {
+    created: Number(url.searchParams.get("created") ?? -1),
+    updated: Number(url.searchParams.get("updated") ?? -1),
+  };
 }
 
 /** Rows listed on the page; the counts cover the whole file. */
@@ -32,7 +40,8 @@ export async function action({ request }: Route.ActionArgs) {
   const csv = file instanceof File && file.size > 0 ? await file.text() : pasted;
   const reply = (body: Answer, status = 200) => data(body, { status });
   if (!csv.trim()) return reply({ csv: "", plan: null, message: "Choose a CSV file or paste its text." }, 400);
-  if (Buffer.byteLength(csv) > MAX_IMPORT_BYTES) return reply({ csv: "", plan: null, message: "The file must be 10 MB or smaller." }, 413);
+  if (Buffer.byteLength(csv) > MAX_IMPORT_BYTES)
+    return reply({ csv: "", plan: null, message: "The file must be 10 MB or smaller." }, 413);
   const db = getDb();
   try {
     if (form.get("intent") === "apply") {
@@ -65,8 +74,9 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
           <a href="/admin/products/export.csv" className="text-brand-800 underline">
             export
           </a>{" "}
-          writes them (<code>id</code>, <code>archived</code> and <code>updated_at</code> are ignored; new SKUs create products). You see a preview first; nothing is written until you apply it, and then
-          everything is written together or nothing is.
+          writes them (<code>id</code>, <code>archived</code> and <code>updated_at</code> are ignored; new SKUs create
+          products). You see a preview first; nothing is written until you apply it, and then everything is written
+          together or nothing is.
         </p>
       </div>
       {loaderData.created >= 0 && !actionData ? (
@@ -74,7 +84,12 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
       ) : null}
       {actionData?.message ? <FormMessage tone="error">{actionData.message}</FormMessage> : null}
 
-      <Form method="post" encType="multipart/form-data" className="space-y-4 rounded-lg border border-slate-200 p-4" aria-label="CSV to preview">
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="space-y-4 rounded-lg border border-slate-200 p-4"
+        aria-label="CSV to preview"
+      >
         <input type="hidden" name="intent" value="preview" />
         <div>
           <label htmlFor="import-file" className="block text-sm font-semibold text-ink">
@@ -86,7 +101,13 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
           <label htmlFor="import-csv" className="block text-sm font-semibold text-ink">
             Or paste the CSV
           </label>
-          <textarea id="import-csv" name="csv" rows={8} defaultValue={plan ? "" : (actionData?.csv ?? "")} className="field mt-1 font-mono text-sm" />
+          <textarea
+            id="import-csv"
+            name="csv"
+            rows={8}
+            defaultValue={plan ? "" : (actionData?.csv ?? "")}
+            className="field mt-1 font-mono text-sm"
+          />
         </div>
         <button type="submit" className="btn-primary" disabled={busy}>
           {busy && navigation.formData?.get("intent") === "preview" ? "Reading…" : "Preview"}
@@ -99,8 +120,10 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             Preview
           </h2>
           <p role="status" className="text-sm">
-            {plan.mode === "stock" ? "Stock counts" : plan.mode === "full" ? "Full product rows" : "Unreadable file"}: {plan.rows.filter((r) => r.action === "create").length} to create,{" "}
-            {plan.rows.filter((r) => r.action === "update").length} to update, {plan.rows.filter((r) => r.action === "unchanged").length} unchanged, {plan.errors.length} bad row
+            {plan.mode === "stock" ? "Stock counts" : plan.mode === "full" ? "Full product rows" : "Unreadable file"}:{" "}
+            {plan.rows.filter((r) => r.action === "create").length} to create,{" "}
+            {plan.rows.filter((r) => r.action === "update").length} to update,{" "}
+            {plan.rows.filter((r) => r.action === "unchanged").length} unchanged, {plan.errors.length} bad row
             {plan.errors.length === 1 ? "" : "s"}.
           </p>
           {plan.errors.length ? (
@@ -141,14 +164,18 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
               </table>
             </div>
           ) : null}
-          {changing.length > SHOWN_ROWS ? <p className="text-sm">…and {changing.length - SHOWN_ROWS} more rows.</p> : null}
+          {changing.length > SHOWN_ROWS ? (
+            <p className="text-sm">…and {changing.length - SHOWN_ROWS} more rows.</p>
+          ) : null}
           {canApply ? (
             <Form method="post" encType="multipart/form-data" aria-label="Apply the import">
               <input type="hidden" name="intent" value="apply" />
               <input type="hidden" name="hash" value={plan.hash} />
               <textarea name="csv" hidden readOnly value={actionData!.csv} aria-hidden="true" tabIndex={-1} />
               <button type="submit" className="btn-primary" disabled={busy}>
-                {busy && navigation.formData?.get("intent") === "apply" ? "Applying…" : `Apply ${changing.length} change${changing.length === 1 ? "" : "s"}`}
+                {busy && navigation.formData?.get("intent") === "apply"
+                  ? "Applying…"
+                  : `Apply ${changing.length} change${changing.length === 1 ? "" : "s"}`}
               </button>
             </Form>
           ) : plan.errors.length === 0 ? (

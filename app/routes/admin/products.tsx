@@ -8,7 +8,13 @@ import { formatMoney } from "../../lib/money.ts";
 import { ADMIN_PER_PAGE } from "../../lib/admin-products.ts";
 import { productListFilters } from "../../../server/admin/list-filters.ts";
 import { loadListPage } from "../../../server/admin/list-page.ts";
-import { listAdminProducts, listCatalogRefs, setArchived, setCategory, type AdminSort } from "../../../server/catalog/admin-products.ts";
+import {
+  listAdminProducts,
+  listCatalogRefs,
+  setArchived,
+  setCategory,
+  type AdminSort,
+} from "../../../server/catalog/admin-products.ts";
 import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
@@ -20,7 +26,12 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { filter: query, list, beside: refs, pager } = await loadListPage(request, {
+  const {
+    filter: query,
+    list,
+    beside: refs,
+    pager,
+  } = await loadListPage(request, {
     permission: { product: ["view"] },
     filters: productListFilters,
     list: (db, filter, staff) => listAdminProducts(db, staff, filter),
@@ -28,7 +39,15 @@ export async function loader({ request }: Route.LoaderArgs) {
     pager: countedPager,
   });
   const url = new URL(request.url);
-  return { items: list.items, total: list.total, pager, query, ...refs, done: url.searchParams.get("done"), n: Number(url.searchParams.get("n") ?? 0) };
+  return {
+    items: list.items,
+    total: list.total,
+    pager,
+    query,
+    ...refs,
+    done: url.searchParams.get("done"),
+    n: Number(url.searchParams.get("n") ?? 0),
+  };
 }
 
 /** Where the list was: only its own query string, never another address. */
@@ -58,7 +77,13 @@ export async function action({ request }: Route.ActionArgs) {
 
 type Product = Route.ComponentProps["loaderData"]["items"][number];
 
-const SORTABLE: Partial<Record<string, AdminSort>> = { SKU: "sku", Title: "title", Price: "price", Stock: "stock", Updated: "updated" };
+const SORTABLE: Partial<Record<string, AdminSort>> = {
+  SKU: "sku",
+  Title: "title",
+  Price: "price",
+  Stock: "stock",
+  Updated: "updated",
+};
 
 const COLUMNS: Column<Product>[] = [
   { header: "SKU", className: "font-mono whitespace-nowrap", cell: (p) => p.sku },
@@ -69,7 +94,9 @@ const COLUMNS: Column<Product>[] = [
         <Link to={`/admin/products/${p.id}`} className="font-medium text-brand-800 underline">
           {p.title}
         </Link>
-        {p.archivedAt ? <span className="ml-2 rounded bg-slate-200 px-1.5 text-xs text-slate-800">Archived</span> : null}
+        {p.archivedAt ? (
+          <span className="ml-2 rounded bg-slate-200 px-1.5 text-xs text-slate-800">Archived</span>
+        ) : null}
       </>
     ),
   },
@@ -86,7 +113,11 @@ const COLUMNS: Column<Product>[] = [
     ),
   },
   { header: "Stock", className: "tabular-nums", cell: (p) => <StockLevel product={p} /> },
-  { header: "Updated", className: "whitespace-nowrap", cell: (p) => <time dateTime={p.updatedAt}>{p.updatedAt.slice(0, 10)}</time> },
+  {
+    header: "Updated",
+    className: "whitespace-nowrap",
+    cell: (p) => <time dateTime={p.updatedAt}>{p.updatedAt.slice(0, 10)}</time>,
+  },
 ];
 
 function StockLevel({ product: p }: { product: Product }) {
@@ -99,15 +130,31 @@ function StockLevel({ product: p }: { product: Product }) {
   );
 }
 
-const DONE: Record<string, string> = { archive: "archived", unarchive: "put back on sale", category: "moved to the new category" };
+const DONE: Record<string, string> = {
+  archive: "archived",
+  unarchive: "put back on sale",
+  category: "moved to the new category",
+};
 
 export default function ProductsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { items, total, pager, query, categories, brands, done, n } = loaderData;
   const navigation = useNavigation();
-  const filters: ListQuery = { q: query.q, category: query.category, brand: query.brand, stock: query.stock, archived: query.archived === "live" ? undefined : query.archived, sort: query.sort, dir: query.dir };
+  const filters: ListQuery = {
+    q: query.q,
+    category: query.category,
+    brand: query.brand,
+    stock: query.stock,
+    archived: query.archived === "live" ? undefined : query.archived,
+    sort: query.sort,
+    dir: query.dir,
+  };
   const here = hrefWith("", { ...filters, page: query.page });
   const sortBy = (key: AdminSort) => ({
-    href: hrefWith("/admin/products", { ...filters, sort: key, dir: query.sort === key && query.dir === "asc" ? "desc" : "asc" }),
+    href: hrefWith("/admin/products", {
+      ...filters,
+      sort: key,
+      dir: query.sort === key && query.dir === "asc" ? "desc" : "asc",
+    }),
     direction: query.sort === key ? (query.dir === "asc" ? ("ascending" as const) : ("descending" as const)) : null,
   });
   const columns = COLUMNS.map((c) => (SORTABLE[c.header] ? { ...c, sort: sortBy(SORTABLE[c.header]!) } : c));
@@ -142,9 +189,23 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
           </FilterField>
         </div>
         {[
-          { id: "category", label: "Category", value: query.category, options: categories.map((c) => [c.slug, c.name]) },
+          {
+            id: "category",
+            label: "Category",
+            value: query.category,
+            options: categories.map((c) => [c.slug, c.name]),
+          },
           { id: "brand", label: "Brand", value: query.brand, options: brands.map((b) => [b.slug, b.name]) },
-          { id: "stock", label: "Stock", value: query.stock, options: [["in", "In stock"], ["low", "Low (at or below threshold)"], ["out", "Out of stock"]] },
+          {
+            id: "stock",
+            label: "Stock",
+            value: query.stock,
+            options: [
+              ["in", "In stock"],
+              ["low", "Low (at or below threshold)"],
+              ["out", "Out of stock"],
+            ],
+          },
         ].map((f) => (
           <FilterField key={f.id} id={`products-${f.id}`} label={f.label}>
             <select id={`products-${f.id}`} name={f.id} defaultValue={f.value ?? ""} className="field mt-1">
@@ -167,11 +228,18 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
       </FilterForm>
 
       <div className="mt-4 space-y-2">
-        {done && DONE[done] ? <FormMessage tone="success">{`${n} product${n === 1 ? "" : "s"} ${DONE[done]}.`}</FormMessage> : null}
+        {done && DONE[done] ? (
+          <FormMessage tone="success">{`${n} product${n === 1 ? "" : "s"} ${DONE[done]}.`}</FormMessage>
+        ) : null}
         {actionData?.message ? <FormMessage tone="error">{actionData.message}</FormMessage> : null}
       </div>
 
-      <Form method="post" id="bulk" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Change the selected products">
+      <Form
+        method="post"
+        id="bulk"
+        className="mt-4 flex flex-wrap items-end gap-3"
+        aria-label="Change the selected products"
+      >
         <input type="hidden" name="back" value={here} />
         <FilterField id="bulk-action" label="With the selected products">
           <select id="bulk-action" name="bulk" className="field mt-1" defaultValue="archive">

@@ -17,7 +17,10 @@ import { QuoteInputError, sendQuote } from "../../../server/quotes/staff-quotes.
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta({ params }: Route.MetaArgs) {
-  return [{ title: `Quote ${params.number} | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
+  return [
+    { title: `Quote ${params.number} | Back office | ToolHub Wholesale` },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -25,7 +28,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const quote = await loadQuote(getDb(), params.number);
   if (!quote) throw data("Not found", { status: 404 });
   const { user_id: _u, ...view } = quote;
-  return { quote: view, canSend: can(staff.role, { quote: ["update"] }), done: doneMessage(new URL(request.url), { sent: `Quote ${quote.number} is sent to the buyer.` }) };
+  return {
+    quote: view,
+    canSend: can(staff.role, { quote: ["update"] }),
+    done: doneMessage(new URL(request.url), { sent: `Quote ${quote.number} is sent to the buyer.` }),
+  };
 }
 
 type Answer = { ok: false; message: string; fields?: Record<string, string>; values?: Record<string, string> };
@@ -34,19 +41,33 @@ export async function action({ request, params }: Route.ActionArgs) {
   const staff = await requireStaff(request, { quote: ["view"] });
   if (!can(staff.role, { quote: ["update"] })) throw data("Not found", { status: 404 });
   const form = await readSmallForm(request);
-  const fields = Object.fromEntries([...form.entries()].filter(([k, v]) => typeof v === "string" && k.length <= 40).map(([k, v]) => [k, String(v).slice(0, QUOTE_MESSAGE_MAX + 10)]));
+  const fields = Object.fromEntries(
+    [...form.entries()]
+      .filter(([k, v]) => typeof v === "string" && k.length <= 40)
+      .map(([k, v]) => [k, String(v).slice(0, QUOTE_MESSAGE_MAX + 10)]),
+  );
   try {
-    await sendQuote(getDb(), { userId: staff.userId, name: staff.name }, params.number, fields, { siteUrl: config().siteUrl });
+    await sendQuote(getDb(), { userId: staff.userId, name: staff.name }, params.number, fields, {
+      siteUrl: config().siteUrl,
+    });
   } catch (error) {
     if (!isDomainError(error)) throw error;
-    return data<Answer>({ ok: false, message: error.message, fields: error instanceof QuoteInputError ? error.fields : undefined, values: fields }, { status: error.status });
+    return data<Answer>(
+      {
+        ok: false,
+        message: error.message,
+        fields: error instanceof QuoteInputError ? error.fields : undefined,
+        values: fields,
+      },
+      { status: error.status },
+    );
   }
   throw redirect(`/admin/quotes/${params.number}?done=sent`, { status: 303 });
 }
 
 export default function AdminQuote({ loaderData, actionData }: Route.ComponentProps) {
   const { quote, canSend, done } = loaderData;
-  const answer = actionData as Answer | undefined;
+  const answer = actionData;
   const errors = answer?.fields ?? {};
   const typed = answer?.values ?? {};
   const open = quote.state === "requested" || quote.state === "quoted" || quote.state === "expired";
@@ -100,14 +121,34 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
                 inputMode="decimal"
                 maxLength={12}
                 autoComplete="off"
-                defaultValue={typed[`price-${line.id}`] ?? centsToDecimalString(line.quotedUnitCents ?? line.requestedUnitCents)}
+                defaultValue={
+                  typed[`price-${line.id}`] ?? centsToDecimalString(line.quotedUnitCents ?? line.requestedUnitCents)
+                }
                 error={errors[`price-${line.id}`]}
                 controlClassName="w-32"
               />
             )}
           />
-          <TextInput id="validUntil" name="validUntil" label="Valid until (the last day the prices hold)" hint={`YYYY-MM-DD, at most ${QUOTE_MAX_VALID_DAYS} days ahead.`} maxLength={10} autoComplete="off" defaultValue={typed.validUntil ?? quote.valid_until?.slice(0, 10) ?? tomorrow} error={errors.validUntil} controlClassName="w-40" />
-          <TextArea id="note" name="note" label="Note to the buyer (optional)" required={false} maxLength={QUOTE_MESSAGE_MAX} defaultValue={typed.note ?? quote.staff_note ?? ""} error={errors.note} />
+          <TextInput
+            id="validUntil"
+            name="validUntil"
+            label="Valid until (the last day the prices hold)"
+            hint={`YYYY-MM-DD, at most ${QUOTE_MAX_VALID_DAYS} days ahead.`}
+            maxLength={10}
+            autoComplete="off"
+            defaultValue={typed.validUntil ?? quote.valid_until?.slice(0, 10) ?? tomorrow}
+            error={errors.validUntil}
+            controlClassName="w-40"
+          />
+          <TextArea
+            id="note"
+            name="note"
+            label="Note to the buyer (optional)"
+            required={false}
+            maxLength={QUOTE_MESSAGE_MAX}
+            defaultValue={typed.note ?? quote.staff_note ?? ""}
+            error={errors.note}
+          />
           <button type="submit" className="btn-primary">
             Send quote
           </button>
@@ -115,7 +156,9 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
       ) : (
         <div className="mt-6">
           <QuoteLinesTable lines={quote.lines} caption="Lines of the quote" />
-          {quote.quotedTotalCents != null ? <p className="mt-2 font-semibold">Quoted total: {formatMoney(quote.quotedTotalCents)}</p> : null}
+          {quote.quotedTotalCents != null ? (
+            <p className="mt-2 font-semibold">Quoted total: {formatMoney(quote.quotedTotalCents)}</p>
+          ) : null}
         </div>
       )}
     </section>

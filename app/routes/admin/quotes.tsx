@@ -14,7 +14,14 @@ export function meta() {
   return [{ title: "Quotes | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
 }
 
-const FILTER_LABELS: Record<StaffQuoteFilter, string> = { requested: "Waiting for prices", quoted: "Sent", accepted: "Accepted", declined: "Declined", expired: "Expired", all: "All" };
+const FILTER_LABELS: Record<StaffQuoteFilter, string> = {
+  requested: "Waiting for prices",
+  quoted: "Sent",
+  accepted: "Accepted",
+  declined: "Declined",
+  expired: "Expired",
+  all: "All",
+};
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { filter, list, beside } = await loadListPage(request, {
@@ -38,8 +45,17 @@ export default function AdminQuotes({ loaderData }: Route.ComponentProps) {
       <h1 id="quotes-heading" className="text-3xl font-bold text-ink">
         Quotes
       </h1>
-      <p className="mt-2 text-slate-700">Buyers' requests for a price on their cart. {waiting === 1 ? "1 request is" : `${waiting} requests are`} waiting for prices.</p>
-      <FilterLinks label="Quote filter" filters={STAFF_QUOTE_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => hrefWith("/admin/quotes", { filter: f === "requested" ? null : f })} />
+      <p className="mt-2 text-slate-700">
+        Buyers' requests for a price on their cart. {waiting === 1 ? "1 request is" : `${waiting} requests are`} waiting
+        for prices.
+      </p>
+      <FilterLinks
+        label="Quote filter"
+        filters={STAFF_QUOTE_FILTERS}
+        current={filter}
+        labels={FILTER_LABELS}
+        hrefFor={(f) => hrefWith("/admin/quotes", { filter: f === "requested" ? null : f })}
+      />
       <AdminList
         caption={`${FILTER_LABELS[filter]}: quotes`}
         rows={rows}

@@ -28,26 +28,47 @@ export function meta() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { staff: admin, filter, list: staff } = await loadListPage(request, { permission: "admin", filters: staffListFilters, list: (db) => listStaffForAdmin(db) });
+  const {
+    staff: admin,
+    filter,
+    list: staff,
+  } = await loadListPage(request, {
+    permission: "admin",
+    filters: staffListFilters,
+    list: (db) => listStaffForAdmin(db),
+  });
   const { notice, reset: resetId } = filter;
   // ?reset=<id>: the confirmation step of "Reset two-factor" (a plain GET, so it works without JavaScript).
   const target = resetId ? staff.find((m) => m.id === resetId) : undefined;
-  const resetMember = resetId && resetId !== admin.userId && target?.twoFactorEnabled ? { id: target.id, name: target.name, email: target.email } : null;
-  const resetRefused = !resetId || resetMember
-    ? null
-    : resetId === admin.userId
-      ? RESET_TWO_FACTOR_MESSAGES.own
-      : target
-        ? RESET_TWO_FACTOR_MESSAGES.notEnrolled(target.name)
-        : "That person is not on the staff list.";
-  return { staff, me: admin.userId, notice: notice && Object.hasOwn(NOTICES, notice) ? NOTICES[notice as keyof typeof NOTICES] : null, resetMember, resetRefused };
+  const resetMember =
+    resetId && resetId !== admin.userId && target?.twoFactorEnabled
+      ? { id: target.id, name: target.name, email: target.email }
+      : null;
+  const resetRefused =
+    !resetId || resetMember
+      ? null
+      : resetId === admin.userId
+        ? RESET_TWO_FACTOR_MESSAGES.own
+        : target
+          ? RESET_TWO_FACTOR_MESSAGES.notEnrolled(target.name)
+          : "That person is not on the staff list.";
+  return {
+    staff,
+    me: admin.userId,
+    notice: notice && Object.hasOwn(NOTICES, notice) ? NOTICES[notice as keyof typeof NOTICES] : null,
+    resetMember,
+    resetRefused,
+  };
 }
 
 const NOTICES = {
   invited: `Invitation sent. The link works for ${INVITE_DAYS} days.`,
-  promoted: "They already had an account: it now has back-office access, its sessions have ended, and they were told by email.",
-  reclaimed: "That address already had an account, never verified: its password, sessions and second factor were removed, and a link to choose a password was mailed.",
-  "two-factor-reset": "Two-factor authentication reset. Their sessions have ended and they were emailed; they set it up again the next time they sign in.",
+  promoted:
+    "They already had an account: it now has back-office access, its sessions have ended, and they were told by email.",
+  reclaimed:
+    "That address already had an account, never verified: its password, sessions and second factor were removed, and a link to choose a password was mailed.",
+  "two-factor-reset":
+    "Two-factor authentication reset. Their sessions have ended and they were emailed; they set it up again the next time they sign in.",
   reinvited: "A new invitation was sent.",
   role: "Role changed.",
   removed: "Removed from the staff list. Their sessions have ended.",
@@ -68,11 +89,26 @@ export async function action({ request }: Route.ActionArgs) {
   const userId = String(form.get("userId") ?? "").slice(0, 100);
   try {
     if (intent === "invite") {
-      const parsed = inviteSchema.safeParse({ email: form.get("email") ?? "", name: form.get("name") ?? "", role: form.get("role") ?? "" });
+      const parsed = inviteSchema.safeParse({
+        email: form.get("email") ?? "",
+        name: form.get("name") ?? "",
+        role: form.get("role") ?? "",
+      });
       if (!parsed.success) {
         const errors: FieldErrors = {};
         for (const issue of parsed.error.issues) errors[issue.path[0] as keyof FieldErrors] ??= issue.message;
-        return data({ ok: false, message: "Check the invitation.", errors, values: { email: String(form.get("email") ?? "").slice(0, 254), name: String(form.get("name") ?? "").slice(0, 100) } }, { status: 400 });
+        return data(
+          {
+            ok: false,
+            message: "Check the invitation.",
+            errors,
+            values: {
+              email: String(form.get("email") ?? "").slice(0, 254),
+              name: String(form.get("name") ?? "").slice(0, 100),
+            },
+          },
+          { status: 400 },
+        );
       }
       const result = await inviteStaff(db, getAuth(), admin, parsed.data, config().siteUrl);
       throw redirect(`/admin/staff?notice=${result.outcome}`);
@@ -90,12 +126,17 @@ export async function action({ request }: Route.ActionArgs) {
       throw redirect("/admin/staff?notice=two-factor-reset");
     }
     if (intent === "remove") {
-      if (userId === admin.userId) return data({ ok: false, message: "You can't remove yourself. Ask another admin.", errors: {}, values: null }, { status: 409 });
+      if (userId === admin.userId)
+        return data(
+          { ok: false, message: "You can't remove yourself. Ask another admin.", errors: {}, values: null },
+          { status: 409 },
+        );
       await removeStaffMember(db, admin, userId);
       throw redirect("/admin/staff?notice=removed");
     }
   } catch (error) {
-    if (isDomainError(error)) return data({ ok: false, message: error.message, errors: {}, values: null }, { status: error.status });
+    if (isDomainError(error))
+      return data({ ok: false, message: error.message, errors: {}, values: null }, { status: error.status });
     throw error;
   }
   return data({ ok: false, message: "Unknown action.", errors: {}, values: null }, { status: 400 });
@@ -111,7 +152,12 @@ function MemberActions({ member, me, busy }: { member: Member; me: string; busy:
         <Form method="post">
           <input type="hidden" name="intent" value="resend" />
           <input type="hidden" name="userId" value={member.id} />
-          <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Resend invitation to ${member.name}`}>
+          <button
+            type="submit"
+            className="btn-outline py-1"
+            disabled={busy}
+            aria-label={`Resend invitation to ${member.name}`}
+          >
             Resend invitation
           </button>
         </Form>
@@ -119,7 +165,12 @@ function MemberActions({ member, me, busy }: { member: Member; me: string; busy:
       {member.id !== me && member.twoFactorEnabled ? (
         <Form method="get">
           <input type="hidden" name="reset" value={member.id} />
-          <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Reset two-factor of ${member.name}`}>
+          <button
+            type="submit"
+            className="btn-outline py-1"
+            disabled={busy}
+            aria-label={`Reset two-factor of ${member.name}`}
+          >
             Reset two-factor
           </button>
         </Form>
@@ -128,7 +179,12 @@ function MemberActions({ member, me, busy }: { member: Member; me: string; busy:
         <Form method="post">
           <input type="hidden" name="intent" value="remove" />
           <input type="hidden" name="userId" value={member.id} />
-          <button type="submit" className="btn-outline py-1 text-red-800" disabled={busy} aria-label={`Remove ${member.name}`}>
+          <button
+            type="submit"
+            className="btn-outline py-1 text-red-800"
+            disabled={busy}
+            aria-label={`Remove ${member.name}`}
+          >
             Remove
           </button>
         </Form>
@@ -158,7 +214,12 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
         rows={loaderData.staff}
         rowKey={(member) => member.id}
         columns={[
-          { header: "Name", rowHeader: true, className: "font-semibold", cell: (member) => `${member.name}${member.id === loaderData.me ? " (you)" : ""}` },
+          {
+            header: "Name",
+            rowHeader: true,
+            className: "font-semibold",
+            cell: (member) => `${member.name}${member.id === loaderData.me ? " (you)" : ""}`,
+          },
           { header: "Email", cell: (member) => member.email },
           {
             header: "Role",
@@ -173,13 +234,22 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                   <option value="staff">staff</option>
                   <option value="admin">admin</option>
                 </select>
-                <button type="submit" className="btn-outline py-1" disabled={busy} aria-label={`Change role of ${member.name}`}>
+                <button
+                  type="submit"
+                  className="btn-outline py-1"
+                  disabled={busy}
+                  aria-label={`Change role of ${member.name}`}
+                >
                   Change role
                 </button>
               </Form>
             ),
           },
-          { header: "Two-factor", cell: (member) => (member.pending ? "Invitation pending" : member.twoFactorEnabled ? "Enrolled" : "Not enrolled yet") },
+          {
+            header: "Two-factor",
+            cell: (member) =>
+              member.pending ? "Invitation pending" : member.twoFactorEnabled ? "Enrolled" : "Not enrolled yet",
+          },
           { header: "Actions", cell: (member) => <MemberActions member={member} me={loaderData.me} busy={busy} /> },
         ]}
         empty="Nobody is on the staff list."
@@ -188,9 +258,35 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
       <h2 className="mt-10 text-xl font-semibold text-ink">Invite staff</h2>
       <Form method="post" className="mt-4 grid max-w-xl gap-4" noValidate>
         <input type="hidden" name="intent" value="invite" />
-        <TextInput id="invite-name" name="name" label="Name" autoComplete="off" maxLength={254} error={errors.name} defaultValue={actionData?.values?.name} />
-        <TextInput id="invite-email" name="email" label="Email" type="email" autoComplete="off" maxLength={254} error={errors.email} defaultValue={actionData?.values?.email} />
-        <Select id="invite-role" name="role" label="Role" required={false} defaultValue="staff" error={errors.role} controlClassName="w-auto" options={INVITE_ROLES} />
+        <TextInput
+          id="invite-name"
+          name="name"
+          label="Name"
+          autoComplete="off"
+          maxLength={254}
+          error={errors.name}
+          defaultValue={actionData?.values?.name}
+        />
+        <TextInput
+          id="invite-email"
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="off"
+          maxLength={254}
+          error={errors.email}
+          defaultValue={actionData?.values?.email}
+        />
+        <Select
+          id="invite-role"
+          name="role"
+          label="Role"
+          required={false}
+          defaultValue="staff"
+          error={errors.role}
+          controlClassName="w-auto"
+          options={INVITE_ROLES}
+        />
         <div>
           <button type="submit" className="btn-primary" disabled={busy}>
             Send invitation

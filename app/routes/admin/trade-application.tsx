@@ -5,7 +5,11 @@ import { BackHeading } from "../../components/admin/BackHeading.tsx";
 import { TextArea } from "../../components/admin/fields.tsx";
 import { When } from "../../components/admin/list/When.tsx";
 import { doneMessage, ResultMessage } from "../../components/admin/ResultMessage.tsx";
-import { CompanyTermsForm, CompanyTermsSummary, type TermsFormValues } from "../../components/admin/trade/CompanyTermsForm.tsx";
+import {
+  CompanyTermsForm,
+  CompanyTermsSummary,
+  type TermsFormValues,
+} from "../../components/admin/trade/CompanyTermsForm.tsx";
 import { can } from "../../../server/auth/permissions.ts";
 import { config } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/connection.ts";
@@ -13,7 +17,12 @@ import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff, type StaffSession } from "../../../server/staff/guard.ts";
 import { decideApplication, getApplication } from "../../../server/trade/applications.ts";
-import { companyTermsOf, CompanyTermsFieldError, parseCompanyTermsForm, saveCompanyTerms } from "../../../server/trade/company-terms.ts";
+import {
+  companyTermsOf,
+  CompanyTermsFieldError,
+  parseCompanyTermsForm,
+  saveCompanyTerms,
+} from "../../../server/trade/company-terms.ts";
 import { createOrganizationThroughAuth } from "../../../server/trade/organizations.ts";
 import { priceListChoices } from "../../../server/trade/price-lists.ts";
 import { creditStanding } from "../../../server/invoices/credit.ts";
@@ -21,7 +30,12 @@ import { companyOpenInvoices } from "../../../server/invoices/open-invoices.ts";
 import { CompanyInvoices } from "../../components/trade/CompanyInvoices.tsx";
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.application.company_name ?? "Application"} | Trade accounts | Back office | ToolHub Wholesale` }, { name: "robots", content: "noindex" }];
+  return [
+    {
+      title: `${loaderData?.application.company_name ?? "Application"} | Trade accounts | Back office | ToolHub Wholesale`,
+    },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 const DONE = {
@@ -39,10 +53,30 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!application) throw data("Not found", { status: 404 });
   const org = application.organization_id;
   const [terms, priceLists, credit, invoices] = org
-    ? await Promise.all([companyTermsOf(db, org), priceListChoices(db), creditStanding(db, org), companyOpenInvoices(db, org)])
+    ? await Promise.all([
+        companyTermsOf(db, org),
+        priceListChoices(db),
+        creditStanding(db, org),
+        companyOpenInvoices(db, org),
+      ])
     : [null, [], null, []];
-  const invoiceRows = invoices.map((i) => ({ number: i.number, orderNumber: i.orderNumber, totalCents: i.totalCents, dueAt: i.dueAt, daysOverdue: i.daysOverdue, yours: false }));
-  return { application, terms, priceLists, credit: credit && (credit.net30 || invoiceRows.length) ? credit : null, invoices: invoiceRows, canChangeTerms: can(staff.role, { trade: ["update"] }), done: doneMessage(new URL(request.url), DONE) };
+  const invoiceRows = invoices.map((i) => ({
+    number: i.number,
+    orderNumber: i.orderNumber,
+    totalCents: i.totalCents,
+    dueAt: i.dueAt,
+    daysOverdue: i.daysOverdue,
+    yours: false,
+  }));
+  return {
+    application,
+    terms,
+    priceLists,
+    credit: credit && (credit.net30 || invoiceRows.length) ? credit : null,
+    invoices: invoiceRows,
+    canChangeTerms: can(staff.role, { trade: ["update"] }),
+    done: doneMessage(new URL(request.url), DONE),
+  };
 }
 
 /** A refused save re-reads the company, so the terms form shows what someone else saved. */
@@ -50,7 +84,12 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
   return actionStatus === 409 ? true : defaultShouldRevalidate;
 }
 
-type Answer = { ok: false; message: string; fieldError?: string; terms?: { values?: TermsFormValues; errors?: Partial<Record<"priceListId" | "creditLimit", string>> } };
+type Answer = {
+  ok: false;
+  message: string;
+  fieldError?: string;
+  terms?: { values?: TermsFormValues; errors?: Partial<Record<"priceListId" | "creditLimit", string>> };
+};
 const refuse = (answer: Omit<Answer, "ok">, status: number) => data<Answer>({ ok: false, ...answer }, { status });
 const NO_PERMISSION = "You don't have permission to do that.";
 
@@ -59,15 +98,36 @@ async function saveTerms(staff: StaffSession, id: number, form: FormData) {
   const db = getDb();
   const application = await getApplication(db, id);
   if (!application) return refuse({ message: "This application doesn't exist." }, 404);
-  if (!application.organization_id) return refuse({ message: "Only an approved application has a company whose terms can be set." }, 409);
-  const posted = { priceListId: form.get("priceListId"), poRequired: form.get("poRequired"), net30: form.get("net30"), creditLimit: form.get("creditLimit") };
-  const values: TermsFormValues = { priceListId: String(posted.priceListId ?? "").slice(0, 12), poRequired: posted.poRequired === "on", net30: posted.net30 === "on", creditLimit: String(posted.creditLimit ?? "").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 20) };
+  if (!application.organization_id)
+    return refuse({ message: "Only an approved application has a company whose terms can be set." }, 409);
+  const posted = {
+    priceListId: form.get("priceListId"),
+    poRequired: form.get("poRequired"),
+    net30: form.get("net30"),
+    creditLimit: form.get("creditLimit"),
+  };
+  const values: TermsFormValues = {
+    priceListId: String(posted.priceListId ?? "").slice(0, 12),
+    poRequired: posted.poRequired === "on",
+    net30: posted.net30 === "on",
+    creditLimit: String(posted.creditLimit ?? "")
+      .replace(/[\u0000-\u001f\u007f]/g, "")
+      .slice(0, 20),
+  };
   try {
     const terms = parseCompanyTermsForm(posted);
-    const { changed } = await saveCompanyTerms(db, { userId: staff.userId, name: staff.name }, { organizationId: application.organization_id, terms, expectedUpdatedAt: String(form.get("updatedAt") ?? "") });
+    const { changed } = await saveCompanyTerms(
+      db,
+      { userId: staff.userId, name: staff.name },
+      { organizationId: application.organization_id, terms, expectedUpdatedAt: String(form.get("updatedAt") ?? "") },
+    );
     throw redirect(`/admin/trade/${id}?done=${changed ? "terms" : "terms-unchanged"}`, { status: 303 });
   } catch (error) {
-    if (error instanceof CompanyTermsFieldError) return refuse({ message: error.message, terms: { values, errors: { [error.field]: error.message } } }, error.status);
+    if (error instanceof CompanyTermsFieldError)
+      return refuse(
+        { message: error.message, terms: { values, errors: { [error.field]: error.message } } },
+        error.status,
+      );
     if (isDomainError(error)) return refuse({ message: error.message }, error.status);
     throw error;
   }
@@ -82,8 +142,18 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (intent === "terms") return saveTerms(staff, id, form);
   if (intent !== "approve" && intent !== "reject") return refuse({ message: "Unknown action." }, 400);
   if (!can(staff.role, { trade: ["decide"] })) return refuse({ message: NO_PERMISSION }, 403);
-  const reason = String(form.get("reason") ?? "").trim().slice(0, 1000) || null;
-  if (intent === "reject" && !reason) return refuse({ message: "Give the applicant a reason for the rejection.", fieldError: "Give the applicant a reason for the rejection." }, 400);
+  const reason =
+    String(form.get("reason") ?? "")
+      .trim()
+      .slice(0, 1000) || null;
+  if (intent === "reject" && !reason)
+    return refuse(
+      {
+        message: "Give the applicant a reason for the rejection.",
+        fieldError: "Give the applicant a reason for the rejection.",
+      },
+      400,
+    );
   const db = getDb();
   try {
     await decideApplication(db, {
@@ -104,7 +174,9 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function TradeApplication({ loaderData, actionData }: Route.ComponentProps) {
   const { application: a, terms, priceLists, canChangeTerms, done } = loaderData;
   const fieldRefusal = Boolean(actionData?.fieldError || actionData?.terms?.errors);
-  const address = [a.billing_line1, a.billing_line2, a.billing_city, a.billing_region, a.billing_postcode].filter(Boolean).join(", ");
+  const address = [a.billing_line1, a.billing_line2, a.billing_city, a.billing_region, a.billing_postcode]
+    .filter(Boolean)
+    .join(", ");
   return (
     <article aria-labelledby="application-heading">
       <BackHeading backTo="/admin/trade" backLabel="Trade accounts" id="application-heading" title={a.company_name} />
@@ -148,8 +220,17 @@ export default function TradeApplication({ loaderData, actionData }: Route.Compo
           </Form>
           <Form method="post" noValidate className="space-y-3">
             <input type="hidden" name="intent" value="reject" />
-            <TextArea id="reject-reason" name="reason" label="Reason for the rejection (sent to the applicant)" maxLength={1000} error={actionData?.fieldError} />
-            <button type="submit" className="rounded-md border border-red-300 px-4 py-2 font-semibold text-red-800 hover:bg-red-50">
+            <TextArea
+              id="reject-reason"
+              name="reason"
+              label="Reason for the rejection (sent to the applicant)"
+              maxLength={1000}
+              error={actionData?.fieldError}
+            />
+            <button
+              type="submit"
+              className="rounded-md border border-red-300 px-4 py-2 font-semibold text-red-800 hover:bg-red-50"
+            >
               Reject
             </button>
           </Form>
@@ -161,7 +242,13 @@ export default function TradeApplication({ loaderData, actionData }: Route.Compo
             Company terms
           </h2>
           {canChangeTerms ? (
-            <CompanyTermsForm key={terms.updatedAt} terms={terms} priceLists={priceLists} values={actionData?.terms?.values} errors={actionData?.terms?.errors} />
+            <CompanyTermsForm
+              key={terms.updatedAt}
+              terms={terms}
+              priceLists={priceLists}
+              values={actionData?.terms?.values}
+              errors={actionData?.terms?.errors}
+            />
           ) : (
             <CompanyTermsSummary terms={terms} priceLists={priceLists} />
           )}
@@ -169,7 +256,11 @@ export default function TradeApplication({ loaderData, actionData }: Route.Compo
       ) : null}
       {loaderData.credit ? (
         <div className="mt-8 max-w-3xl border-t border-slate-200 pt-6">
-          <CompanyInvoices credit={loaderData.credit} invoices={loaderData.invoices} orderHref={(n) => `/admin/orders/${n}`} />
+          <CompanyInvoices
+            credit={loaderData.credit}
+            invoices={loaderData.invoices}
+            orderHref={(n) => `/admin/orders/${n}`}
+          />
         </div>
       ) : null}
     </article>

@@ -6,14 +6,24 @@ import { When } from "../../components/admin/list/When.tsx";
 import { hrefWith, numberedPager } from "../../lib/admin/list-pager.ts";
 import { applicationListFilters } from "../../../server/admin/list-filters.ts";
 import { loadListPage } from "../../../server/admin/list-page.ts";
-import { APPLICATION_FILTERS, countPendingApplications, listApplications, type ApplicationFilter } from "../../../server/trade/applications.ts";
+import {
+  APPLICATION_FILTERS,
+  countPendingApplications,
+  listApplications,
+  type ApplicationFilter,
+} from "../../../server/trade/applications.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 export function meta() {
   return [{ title: "Trade accounts | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
 }
 
-const FILTER_LABELS: Record<ApplicationFilter, string> = { pending: "Waiting for a decision", approved: "Approved", rejected: "Rejected", all: "All" };
+const FILTER_LABELS: Record<ApplicationFilter, string> = {
+  pending: "Waiting for a decision",
+  approved: "Approved",
+  rejected: "Rejected",
+  all: "All",
+};
 const STATUS_LABELS: Record<string, string> = { pending: "Waiting", approved: "Approved", rejected: "Rejected" };
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -41,9 +51,16 @@ export default function TradeApplications({ loaderData }: Route.ComponentProps) 
         Trade accounts
       </h1>
       <p className="mt-2 text-slate-700">
-        Applications for a trade account. {pending === 1 ? "1 application is" : `${pending} applications are`} waiting for a decision.
+        Applications for a trade account. {pending === 1 ? "1 application is" : `${pending} applications are`} waiting
+        for a decision.
       </p>
-      <FilterLinks label="Application filter" filters={APPLICATION_FILTERS} current={filter} labels={FILTER_LABELS} hrefFor={(f) => hrefWith("/admin/trade", query(f))} />
+      <FilterLinks
+        label="Application filter"
+        filters={APPLICATION_FILTERS}
+        current={filter}
+        labels={FILTER_LABELS}
+        hrefFor={(f) => hrefWith("/admin/trade", query(f))}
+      />
       <AdminList
         caption={`${FILTER_LABELS[filter]}: trade account applications, page ${pager.page}`}
         rows={rows}

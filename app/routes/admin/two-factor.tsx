@@ -5,14 +5,24 @@ import { PasswordField } from "../../components/account/PasswordField.tsx";
 import { withCookies } from "../../../server/auth/forward.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
-import { backupCodesOf, describeEnrolment, startEnrolment, TWO_FACTOR_MESSAGES, verifyCode } from "../../../server/staff/two-factor.ts";
+import {
+  backupCodesOf,
+  describeEnrolment,
+  startEnrolment,
+  TWO_FACTOR_MESSAGES,
+  verifyCode,
+} from "../../../server/staff/two-factor.ts";
 
 /** Set for one request after an enrolment is confirmed, so the backup codes are shown once. */
 const SHOW_CODES_COOKIE = "staff_backup_codes";
-const showCodesCookie = (maxAge: number) => `${SHOW_CODES_COOKIE}=${maxAge ? "1" : ""}; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=${maxAge}`;
+const showCodesCookie = (maxAge: number) =>
+  `${SHOW_CODES_COOKIE}=${maxAge ? "1" : ""}; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=${maxAge}`;
 
 export function meta() {
-  return [{ title: "Two-factor authentication | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
+  return [
+    { title: "Two-factor authentication | Back office | ToolHub Wholesale" },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
@@ -26,7 +36,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (staff.secondFactor) {
     if (!request.headers.get("cookie")?.includes(`${SHOW_CODES_COOKIE}=1`)) throw redirect("/admin");
     // Shown once: the cookie that asked for them is cleared by this same answer.
-    return data({ stage: "codes" as const, codes: await backupCodesOf(staff.userId) }, { headers: { "Set-Cookie": showCodesCookie(0) } });
+    return data(
+      { stage: "codes" as const, codes: await backupCodesOf(staff.userId) },
+      { headers: { "Set-Cookie": showCodesCookie(0) } },
+    );
   }
   return { stage: staff.twoFactorEnabled ? ("verify" as const) : ("enrol" as const), codes: [] as string[] };
 }
@@ -45,17 +58,25 @@ export async function action({ request }: Route.ActionArgs) {
     const enrolment = await describeEnrolment(String(form.get("totpUri") ?? "").slice(0, 400));
     if (!enrolment) return data({ stage: "enrol" as const, error: TWO_FACTOR_MESSAGES.failed }, { status: 400 });
     const verified = await verifyCode(request, "totp", code);
-    if (!verified.ok) return data({ stage: "confirm" as const, enrolment, error: verified.message }, { status: verified.status });
+    if (!verified.ok)
+      return data({ stage: "confirm" as const, enrolment, error: verified.message }, { status: verified.status });
     // The plugin replaced the session with one for the enrolled account: follow it with a new request.
     throw redirect("/admin/two-factor", { headers: withCookies({}, [...verified.setCookies, showCodesCookie(300)]) });
   }
   if (intent === "verify" && staff.twoFactorEnabled) {
     const kind = form.get("kind") === "backup" ? "backup" : "totp";
     const verified = await verifyCode(request, kind, code);
-    if (!verified.ok) return data({ stage: "verify" as const, kind, error: verified.message }, { status: verified.status });
+    if (!verified.ok)
+      return data({ stage: "verify" as const, kind, error: verified.message }, { status: verified.status });
     throw redirect("/admin", { headers: withCookies({}, verified.setCookies) });
   }
-  return data({ stage: staff.twoFactorEnabled ? ("verify" as const) : ("enrol" as const), error: "That step is not available now. Start again." }, { status: 409 });
+  return data(
+    {
+      stage: staff.twoFactorEnabled ? ("verify" as const) : ("enrol" as const),
+      error: "That step is not available now. Start again.",
+    },
+    { status: 409 },
+  );
 }
 
 export default function TwoFactorPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -70,8 +91,13 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
         <BackupCodes codes={loaderData.codes} />
       ) : stage === "verify" ? (
         <>
-          <p className="mt-4 text-slate-700">Enter the 6-digit code from your authenticator app to open the back office.</p>
-          <VerifyCodeForms error={error} kind={actionData && "kind" in actionData && actionData.kind === "backup" ? "backup" : "totp"} />
+          <p className="mt-4 text-slate-700">
+            Enter the 6-digit code from your authenticator app to open the back office.
+          </p>
+          <VerifyCodeForms
+            error={error}
+            kind={actionData && "kind" in actionData && actionData.kind === "backup" ? "backup" : "totp"}
+          />
         </>
       ) : stage === "confirm" && actionData && "enrolment" in actionData && actionData.enrolment ? (
         <ConfirmStep enrolment={actionData.enrolment} error={error} />
@@ -86,8 +112,8 @@ function StartStep({ error }: { error: string | null }) {
   return (
     <>
       <p className="mt-4 text-slate-700">
-        Staff sign in with a password and a code from an authenticator app (such as Google Authenticator, Microsoft Authenticator or 1Password). Set it
-        up once now; every later sign-in asks for a code.
+        Staff sign in with a password and a code from an authenticator app (such as Google Authenticator, Microsoft
+        Authenticator or 1Password). Set it up once now; every later sign-in asks for a code.
       </p>
       <Form method="post" className="mt-6 max-w-sm space-y-4">
         <input type="hidden" name="intent" value="start" />
@@ -101,7 +127,13 @@ function StartStep({ error }: { error: string | null }) {
   );
 }
 
-function ConfirmStep({ enrolment, error }: { enrolment: { totpUri: string; key: string; qrSvg: string }; error: string | null }) {
+function ConfirmStep({
+  enrolment,
+  error,
+}: {
+  enrolment: { totpUri: string; key: string; qrSvg: string };
+  error: string | null;
+}) {
   return (
     <>
       <ol className="mt-4 list-decimal space-y-2 pl-6 text-slate-700">
@@ -109,9 +141,17 @@ function ConfirmStep({ enrolment, error }: { enrolment: { totpUri: string; key: 
         <li>Enter the 6-digit code the app shows, to confirm.</li>
       </ol>
       <figure className="mt-6">
-        <div className="h-48 w-48 border border-slate-200 bg-white" role="img" aria-label="QR code for your authenticator app" dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} />
+        <div
+          className="h-48 w-48 border border-slate-200 bg-white"
+          role="img"
+          aria-label="QR code for your authenticator app"
+          dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }}
+        />
         <figcaption className="mt-4 text-sm text-slate-700">
-          Can't scan it? Enter this key: <code className="block text-lg font-semibold tracking-wider text-ink" data-testid="totp-key">{enrolment.key}</code>
+          Can't scan it? Enter this key:{" "}
+          <code className="block text-lg font-semibold tracking-wider text-ink" data-testid="totp-key">
+            {enrolment.key}
+          </code>
         </figcaption>
       </figure>
       <Form method="post" className="mt-6 space-y-4">
@@ -134,7 +174,8 @@ function BackupCodes({ codes }: { codes: string[] }) {
       </p>
       <h2 className="mt-6 text-xl font-semibold text-ink">Your backup codes</h2>
       <p className="mt-2 text-slate-700">
-        Keep these somewhere safe. Each works once, if you lose your device. <strong>This is the only time they are shown.</strong>
+        Keep these somewhere safe. Each works once, if you lose your device.{" "}
+        <strong>This is the only time they are shown.</strong>
       </p>
       <ul className="mt-4 grid max-w-md grid-cols-2 gap-2 font-mono text-lg" aria-label="Backup codes">
         {codes.map((c) => (

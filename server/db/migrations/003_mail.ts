@@ -26,7 +26,10 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     /** Stable Message-ID, chosen at enqueue time and used for every attempt. */
     .addColumn("message_id", "text", (c) => c.notNull().unique())
     .addColumn("status", "text", (c) =>
-      c.notNull().defaultTo("queued").check(sql`status in ('queued', 'sending', 'transmitting', 'sent', 'failed', 'unknown')`),
+      c
+        .notNull()
+        .defaultTo("queued")
+        .check(sql`status in ('queued', 'sending', 'transmitting', 'sent', 'failed', 'unknown')`),
     )
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("next_attempt_at", "text", (c) => c.notNull())
@@ -39,7 +42,11 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     .addColumn("updated_at", "text", (c) => c.notNull())
     .addColumn("sent_at", "text")
     .execute();
-  await db.schema.createIndex("mail_queue_due_idx").on("mail_queue").columns(["status", "next_attempt_at", "id"]).execute();
+  await db.schema
+    .createIndex("mail_queue_due_idx")
+    .on("mail_queue")
+    .columns(["status", "next_attempt_at", "id"])
+    .execute();
   await db.schema.createIndex("mail_queue_lease_idx").on("mail_queue").columns(["status", "locked_until"]).execute();
 
   await db.schema

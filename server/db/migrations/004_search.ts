@@ -17,7 +17,8 @@ import { rebuildSearchVocabulary } from "../../catalog/search-vocabulary.ts";
  * and a pg_trgm index on the vocabulary.
  */
 /** SQLite: the product columns search_products copies, and the statement that copies them (also used by migration 021). */
-export const SQLITE_FACT_COLUMNS = "category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title";
+export const SQLITE_FACT_COLUMNS =
+  "category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title";
 export const SQLITE_COPY_FACTS = `UPDATE search_products SET category_id = new.category_id, brand_id = new.brand_id,
         sale_price_cents = new.sale_price_cents, discount_percent = new.discount_percent,
         stock_quantity = new.stock_quantity, created_at = new.created_at, title = new.title
@@ -70,49 +71,67 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
               (SELECT name FROM categories WHERE id = old.category_id), old.description);`;
 
   await sql
-    .raw(`
+    .raw(
+      `
     CREATE TRIGGER products_search_insert AFTER INSERT ON products BEGIN
       ${ftsInsertNew}
       INSERT INTO search_products (product_id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title)
       VALUES (new.id, new.category_id, new.brand_id, new.sale_price_cents, new.discount_percent, new.stock_quantity, new.created_at, new.title);
-    END`)
+    END`,
+    )
     .execute(db);
   await sql.raw(`CREATE TRIGGER products_search_delete AFTER DELETE ON products BEGIN ${ftsDeleteOld} END`).execute(db);
   await sql
-    .raw(`
+    .raw(
+      `
     CREATE TRIGGER products_search_update_text AFTER UPDATE OF id, title, description, brand_id, category_id ON products BEGIN
       ${ftsDeleteOld}
       ${ftsInsertNew}
-    END`)
+    END`,
+    )
     .execute(db);
   await sql
-    .raw(`
+    .raw(
+      `
     CREATE TRIGGER products_search_update_facts
     AFTER UPDATE OF ${SQLITE_FACT_COLUMNS} ON products BEGIN
       ${SQLITE_COPY_FACTS}
-    END`)
+    END`,
+    )
     .execute(db);
   // Renaming a brand or category re-indexes its products.
   const renames = [
-    { table: "brands", column: "brand_id", names: (n: string) => `${n}.name, (SELECT name FROM categories WHERE id = p.category_id)` },
-    { table: "categories", column: "category_id", names: (n: string) => `(SELECT name FROM brands WHERE id = p.brand_id), ${n}.name` },
+    {
+      table: "brands",
+      column: "brand_id",
+      names: (n: string) => `${n}.name, (SELECT name FROM categories WHERE id = p.category_id)`,
+    },
+    {
+      table: "categories",
+      column: "category_id",
+      names: (n: string) => `(SELECT name FROM brands WHERE id = p.brand_id), ${n}.name`,
+    },
   ];
   for (const { table, column, names } of renames) {
     await sql
-      .raw(`
+      .raw(
+        `
       CREATE TRIGGER ${table}_search_rename AFTER UPDATE OF name ON ${table} WHEN old.name IS NOT new.name BEGIN
         INSERT INTO products_fts (products_fts, rowid, title, brand, category, description)
           SELECT 'delete', p.id, p.title, ${names("old")}, p.description FROM products p WHERE p.${column} = old.id;
         INSERT INTO products_fts (rowid, title, brand, category, description)
           SELECT p.id, p.title, ${names("new")}, p.description FROM products p WHERE p.${column} = new.id;
-      END`)
+      END`,
+      )
       .execute(db);
   }
 
   // Products that existed before this migration.
   await sql`
     INSERT INTO search_products (product_id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title)
-    SELECT id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title FROM products`.execute(db);
+    SELECT id, category_id, brand_id, sale_price_cents, discount_percent, stock_quantity, created_at, title FROM products`.execute(
+    db,
+  );
   await sql`INSERT INTO products_fts (products_fts) VALUES ('rebuild')`.execute(db);
 
   await sql`
@@ -139,7 +158,9 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   const trgm = await trigramSchema(db);
 
   // The original Porter stemmer, as SQLite's FTS5 `porter` tokenizer uses, so both databases stem alike.
-  await sql`CREATE TEXT SEARCH DICTIONARY search_porter_stem (TEMPLATE = snowball, LANGUAGE = porter, STOPWORDS = english)`.execute(db);
+  await sql`CREATE TEXT SEARCH DICTIONARY search_porter_stem (TEMPLATE = snowball, LANGUAGE = porter, STOPWORDS = english)`.execute(
+    db,
+  );
   await sql`CREATE TEXT SEARCH CONFIGURATION search_porter (COPY = english)`.execute(db);
   await sql`
     ALTER TEXT SEARCH CONFIGURATION search_porter
@@ -186,7 +207,8 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
     ON search_products (category_id, brand_id, sale_price_cents, stock_quantity, discount_percent)`.execute(db);
   await sql`CREATE INDEX search_products_document_idx ON search_products USING gin (document)`.execute(db);
 
-  const selectFrom = (rows: string) => sql.raw(`
+  const selectFrom = (rows: string) =>
+    sql.raw(`
       SELECT n.id, n.category_id, n.brand_id, n.sale_price_cents, n.discount_percent, n.stock_quantity, n.created_at, n.title,
              search_head(n.title, b.name, c.name), search_document(n.title, b.name, c.name, n.description)
       FROM ${rows} n JOIN brands b ON b.id = n.brand_id JOIN categories c ON c.id = n.category_id`);
@@ -241,9 +263,11 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
     END $$`.execute(db);
   for (const table of ["brands", "categories"]) {
     await sql
-      .raw(`
+      .raw(
+        `
       CREATE TRIGGER ${table}_search_rename AFTER UPDATE OF name ON ${table}
-      FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name) EXECUTE FUNCTION search_products_after_rename()`)
+      FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name) EXECUTE FUNCTION search_products_after_rename()`,
+      )
       .execute(db);
   }
 
@@ -260,12 +284,16 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
       trigram_count integer NOT NULL
     )`.execute(db);
   await sql`CREATE INDEX search_terms_stem_idx ON search_terms (stem)`.execute(db);
-  await sql`CREATE INDEX search_terms_trgm_idx ON search_terms USING gin (term ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX search_terms_trgm_idx ON search_terms USING gin (term ${sql.id(trgm)}.gin_trgm_ops)`.execute(
+    db,
+  );
 }
 
 async function trigramSchema(db: Kysely<any>): Promise<string> {
   const { rows } = await sql<{ schema: string }>`
-    SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(db);
+    SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`.execute(
+    db,
+  );
   if (!rows[0]) throw new Error("pg_trgm is not installed");
   return rows[0].schema;
 }

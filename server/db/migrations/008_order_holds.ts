@@ -10,7 +10,10 @@ import type { DbKind } from "../connection.ts";
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   const serial = kind === "postgres" ? "serial" : "integer";
   // Bumped by every status change; a change applies only to the version its actor read.
-  await db.schema.alterTable("orders").addColumn("version", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("orders")
+    .addColumn("version", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   // ISO-8601 UTC; set while the order holds stock without being placed.
   await db.schema.alterTable("orders").addColumn("hold_expires_at", "text").execute();
   // SHA-256 of the token in the guest's confirmation link (the order page's own link cannot confirm).
@@ -30,6 +33,10 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     .addColumn("note", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("stock_movements_product_idx").on("stock_movements").columns(["product_id", "id"]).execute();
+  await db.schema
+    .createIndex("stock_movements_product_idx")
+    .on("stock_movements")
+    .columns(["product_id", "id"])
+    .execute();
   await db.schema.createIndex("stock_movements_order_idx").on("stock_movements").column("order_id").execute();
 }

@@ -10,7 +10,9 @@ import type { DbKind } from "../connection.ts";
  */
 export async function up(db: Kysely<any>, _kind: DbKind): Promise<void> {
   await db.schema.alterTable("mail_queue").addColumn("body_erased_at", "text").execute();
-  await sql`create index mail_queue_retention_idx on mail_queue (status, updated_at) where body_erased_at is null`.execute(db);
+  await sql`create index mail_queue_retention_idx on mail_queue (status, updated_at) where body_erased_at is null`.execute(
+    db,
+  );
   await sql`create index mail_queue_to_idx on mail_queue (lower(to_address))`.execute(db);
   // Mails with a reply-to relay a visitor's message (contact form); the retention job clears it.
   await sql`create index mail_queue_relayed_idx on mail_queue (id) where reply_to is not null`.execute(db);

@@ -15,7 +15,10 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   const id = (c: any) => (kind === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement());
 
   await db.schema.alterTable("products").addColumn("archived_at", "text").execute();
-  await db.schema.alterTable("products").addColumn("low_stock_threshold", "integer", (c) => c.notNull().defaultTo(5)).execute();
+  await db.schema
+    .alterTable("products")
+    .addColumn("low_stock_threshold", "integer", (c) => c.notNull().defaultTo(5))
+    .execute();
   await db.schema.alterTable("products").addColumn("updated_at", "text").execute();
   await db.schema
     .createTable("product_images")
@@ -28,7 +31,11 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     .addColumn("height", "integer", (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("product_images_product_idx").on("product_images").columns(["product_id", "position"]).execute();
+  await db.schema
+    .createIndex("product_images_product_idx")
+    .on("product_images")
+    .columns(["product_id", "position"])
+    .execute();
 
   await db.schema.alterTable("orders").addColumn("carrier", "text").execute();
   await db.schema.alterTable("orders").addColumn("tracking_number", "text").execute();
@@ -87,5 +94,9 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     .addColumn("after", "text")
     .execute();
   await db.schema.createIndex("audit_log_actor_idx").on("audit_log").columns(["actor_id", "id"]).execute();
-  await db.schema.createIndex("audit_log_object_idx").on("audit_log").columns(["object_type", "object_id", "id"]).execute();
+  await db.schema
+    .createIndex("audit_log_object_idx")
+    .on("audit_log")
+    .columns(["object_type", "object_id", "id"])
+    .execute();
 }

@@ -26,7 +26,9 @@ export async function up(db: Kysely<any>, _kind: DbKind): Promise<void> {
   await sql`create index products_title_idx on products (title, id, archived_at)`.execute(db);
   await sql`create index products_stock_idx on products (stock_quantity, id, archived_at)`.execute(db);
   await sql`create index products_archived_idx on products (archived_at, id) where archived_at is not null`.execute(db);
-  await sql`create index products_low_stock_idx on products (stock_quantity, id) where archived_at is null and stock_quantity <= low_stock_threshold`.execute(db);
+  await sql`create index products_low_stock_idx on products (stock_quantity, id) where archived_at is null and stock_quantity <= low_stock_threshold`.execute(
+    db,
+  );
 
   await sql`create index contact_messages_unhandled_idx on contact_messages (id) where handled_at is null`.execute(db);
   await sql`create index newsletter_status_idx on newsletter_subscribers (status, id)`.execute(db);

@@ -28,7 +28,9 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   for (const [name, type] of orders) {
     await db.schema
       .alterTable("orders")
-      .addColumn(name, type, (c) => (name === "payment_attempts" || name === "refunded_cents" ? c.notNull().defaultTo(0) : c))
+      .addColumn(name, type, (c) =>
+        name === "payment_attempts" || name === "refunded_cents" ? c.notNull().defaultTo(0) : c,
+      )
       .execute();
   }
   await db.schema.createIndex("orders_payment_session_idx").on("orders").column("payment_session_id").execute();
@@ -67,5 +69,9 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("payment_refunds_order_idx").on("payment_refunds").columns(["order_id", "status"]).execute();
+  await db.schema
+    .createIndex("payment_refunds_order_idx")
+    .on("payment_refunds")
+    .columns(["order_id", "status"])
+    .execute();
 }

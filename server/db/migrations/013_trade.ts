@@ -55,10 +55,20 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     .addColumn("decided_by", "text")
     .addColumn("organization_id", "text")
     .execute();
-  await db.schema.createIndex("trade_applications_user_idx").on("trade_applications").columns(["user_id", "id"]).execute();
-  await db.schema.createIndex("trade_applications_status_idx").on("trade_applications").columns(["status", "id"]).execute();
+  await db.schema
+    .createIndex("trade_applications_user_idx")
+    .on("trade_applications")
+    .columns(["user_id", "id"])
+    .execute();
+  await db.schema
+    .createIndex("trade_applications_status_idx")
+    .on("trade_applications")
+    .columns(["status", "id"])
+    .execute();
   // One open application per customer, whatever two tabs post at once.
-  await sql`create unique index trade_applications_one_pending on trade_applications (user_id) where status = 'pending'`.execute(db);
+  await sql`create unique index trade_applications_one_pending on trade_applications (user_id) where status = 'pending'`.execute(
+    db,
+  );
 
   await db.schema
     .createTable("companies")

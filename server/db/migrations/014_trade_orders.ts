@@ -9,7 +9,11 @@ import type { DbKind } from "../connection.ts";
 export async function up(db: Kysely<any>, _kind: DbKind): Promise<void> {
   await db.schema.alterTable("orders").addColumn("po_number", "text").execute();
   await db.schema.alterTable("orders").addColumn("organization_id", "text").execute();
-  await db.schema.createIndex("orders_organization_status_idx").on("orders").columns(["organization_id", "status", "created_at"]).execute();
+  await db.schema
+    .createIndex("orders_organization_status_idx")
+    .on("orders")
+    .columns(["organization_id", "status", "created_at"])
+    .execute();
 
   await db.schema
     .createTable("spending_limits")

@@ -30,5 +30,9 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     .addColumn("status", "text", (c) => c.notNull())
     .addColumn("paid_at", "text")
     .execute();
-  await db.schema.createIndex("invoices_organization_status_idx").on("invoices").columns(["organization_id", "status", "due_at"]).execute();
+  await db.schema
+    .createIndex("invoices_organization_status_idx")
+    .on("invoices")
+    .columns(["organization_id", "status", "due_at"])
+    .execute();
 }

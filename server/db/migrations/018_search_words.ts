@@ -17,7 +17,8 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   // (A database whose migration 004 left no search tables gets them from migration 028, built anew.)
   if (await tableExists(db, "search_terms")) {
     const doubled = await sql<{ term: string }>`SELECT term FROM search_terms WHERE term LIKE '%yy%'`.execute(db);
-    for (const { term } of doubled.rows) await sql`UPDATE search_terms SET stem = ${porterStem(term)} WHERE term = ${term}`.execute(db);
+    for (const { term } of doubled.rows)
+      await sql`UPDATE search_terms SET stem = ${porterStem(term)} WHERE term = ${term}`.execute(db);
   }
   if (kind === "postgres") await indexWordsUnstemmed(db);
 }

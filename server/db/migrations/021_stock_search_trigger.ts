@@ -20,15 +20,21 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
 export async function copyStockWhenItCrossesZero(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind === "sqlite") {
     const changed = SQLITE_FACT_COLUMNS.split(", ")
-      .map((c) => (c === "stock_quantity" ? "(old.stock_quantity > 0) IS NOT (new.stock_quantity > 0)" : `old.${c} IS NOT new.${c}`))
+      .map((c) =>
+        c === "stock_quantity"
+          ? "(old.stock_quantity > 0) IS NOT (new.stock_quantity > 0)"
+          : `old.${c} IS NOT new.${c}`,
+      )
       .join(" OR ");
     await sql`DROP TRIGGER products_search_update_facts`.execute(db);
     await sql
-      .raw(`
+      .raw(
+        `
       CREATE TRIGGER products_search_update_facts
       AFTER UPDATE OF ${SQLITE_FACT_COLUMNS} ON products WHEN ${changed} BEGIN
         ${SQLITE_COPY_FACTS}
-      END`)
+      END`,
+      )
       .execute(db);
     return;
   }

@@ -9,7 +9,13 @@ import type { DbKind } from "../connection.ts";
  * PostgreSQL reads its matches from the table's own rows: nothing to do there.
  */
 export const SQLITE_MATCH_INDEX = "search_products_match_idx";
-export const SQLITE_MATCH_INDEX_COLUMNS = ["category_id", "brand_id", "sale_price_cents", "stock_quantity", "discount_percent"];
+export const SQLITE_MATCH_INDEX_COLUMNS = [
+  "category_id",
+  "brand_id",
+  "sale_price_cents",
+  "stock_quantity",
+  "discount_percent",
+];
 
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   await createMatchIndex(db, kind);
@@ -19,6 +25,8 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
 export async function createMatchIndex(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind !== "sqlite") return;
   await sql
-    .raw(`CREATE INDEX IF NOT EXISTS ${SQLITE_MATCH_INDEX} ON search_products (product_id, ${SQLITE_MATCH_INDEX_COLUMNS.join(", ")})`)
+    .raw(
+      `CREATE INDEX IF NOT EXISTS ${SQLITE_MATCH_INDEX} ON search_products (product_id, ${SQLITE_MATCH_INDEX_COLUMNS.join(", ")})`,
+    )
     .execute(db);
 }

@@ -9,7 +9,9 @@ import type { DbKind } from "../connection.ts";
  */
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind !== "sqlite") return;
-  await sql`CREATE TABLE search_cells_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`.execute(db);
+  await sql`CREATE TABLE search_cells_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`.execute(
+    db,
+  );
   await sql`INSERT INTO search_cells_version (id, version) VALUES (1, 0)`.execute(db);
   await createCellTriggers(db, kind);
 }
@@ -18,13 +20,19 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
 export async function createCellTriggers(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind !== "sqlite") return;
   const bump = "UPDATE search_cells_version SET version = version + 1;";
-  await sql.raw(`CREATE TRIGGER IF NOT EXISTS search_cells_insert AFTER INSERT ON search_products BEGIN ${bump} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER IF NOT EXISTS search_cells_delete AFTER DELETE ON search_products BEGIN ${bump} END`).execute(db);
   await sql
-    .raw(`
+    .raw(`CREATE TRIGGER IF NOT EXISTS search_cells_insert AFTER INSERT ON search_products BEGIN ${bump} END`)
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER IF NOT EXISTS search_cells_delete AFTER DELETE ON search_products BEGIN ${bump} END`)
+    .execute(db);
+  await sql
+    .raw(
+      `
     CREATE TRIGGER IF NOT EXISTS search_cells_update AFTER UPDATE OF product_id, category_id, brand_id ON search_products
     WHEN old.product_id IS NOT new.product_id OR old.category_id IS NOT new.category_id OR old.brand_id IS NOT new.brand_id
-    BEGIN ${bump} END`)
+    BEGIN ${bump} END`,
+    )
     .execute(db);
   await sql.raw(bump).execute(db);
 }

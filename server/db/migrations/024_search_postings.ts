@@ -161,12 +161,17 @@ export async function createSearchPostings(db: Kysely<any>, kind: DbKind): Promi
  */
 export async function createPostingFunctions(db: Kysely<any>, kind: DbKind): Promise<void> {
   if (kind !== "postgres") return;
-  await sql`CREATE TABLE IF NOT EXISTS search_cells_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`.execute(db);
+  await sql`CREATE TABLE IF NOT EXISTS search_cells_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`.execute(
+    db,
+  );
   // Only when missing: ALTER TABLE locks the table, which every search reads, even when it changes nothing.
   const column = await sql`
     SELECT 1 FROM information_schema.columns
-    WHERE table_schema = current_schema() AND table_name = 'search_cells_version' AND column_name = 'words_version'`.execute(db);
-  if (column.rows.length === 0) await sql`ALTER TABLE search_cells_version ADD COLUMN words_version bigint NOT NULL DEFAULT 0`.execute(db);
+    WHERE table_schema = current_schema() AND table_name = 'search_cells_version' AND column_name = 'words_version'`.execute(
+    db,
+  );
+  if (column.rows.length === 0)
+    await sql`ALTER TABLE search_cells_version ADD COLUMN words_version bigint NOT NULL DEFAULT 0`.execute(db);
   await sql`INSERT INTO search_cells_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`.execute(db);
   for (const statement of FUNCTIONS) await sql.raw(statement).execute(db);
 }

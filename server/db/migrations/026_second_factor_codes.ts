@@ -14,5 +14,9 @@ export async function up(db: Kysely<any>, _kind: DbKind): Promise<void> {
     .addColumn("user_id", "text", (c) => c.notNull())
     .addColumn("expires_at", "bigint", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("second_factor_codes_user_idx").on("second_factor_codes").columns(["user_id", "expires_at"]).execute();
+  await db.schema
+    .createIndex("second_factor_codes_user_idx")
+    .on("second_factor_codes")
+    .columns(["user_id", "expires_at"])
+    .execute();
 }

@@ -31,7 +31,10 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     await createCellTriggers(trx, kind);
     await createSearchPostings(trx, kind);
     // search_products holds the products on sale (server/catalog/search-sync.ts): archived ones leave again.
-    const archived = await sql`DELETE FROM search_products WHERE product_id IN (SELECT id FROM products WHERE archived_at IS NOT NULL)`.execute(trx);
+    const archived =
+      await sql`DELETE FROM search_products WHERE product_id IN (SELECT id FROM products WHERE archived_at IS NOT NULL)`.execute(
+        trx,
+      );
     if (Number(archived.numAffectedRows ?? 0) > 0) await rebuildSearchVocabulary(trx as Db);
   };
   if (db.isTransaction) await rebuild(db);
@@ -44,7 +47,9 @@ type SchemaState = "current" | "missing" | "outdated" | "without its match index
 async function schemaState(db: Kysely<any>, kind: DbKind): Promise<SchemaState> {
   if (kind === "sqlite") {
     const { rows } = await sql<{ name: string }>`
-      SELECT name FROM sqlite_master WHERE name IN ('search_products', 'search_products_facets_idx', ${SQLITE_MATCH_INDEX})`.execute(db);
+      SELECT name FROM sqlite_master WHERE name IN ('search_products', 'search_products_facets_idx', ${SQLITE_MATCH_INDEX})`.execute(
+      db,
+    );
     const names = new Set(rows.map((r) => r.name));
     if (!names.has("search_products")) return "missing";
     if (!names.has("search_products_facets_idx")) return "outdated";
@@ -53,7 +58,9 @@ async function schemaState(db: Kysely<any>, kind: DbKind): Promise<SchemaState> 
   const { rows } = await sql<{ has_table: boolean; has_head: boolean }>`
     SELECT to_regclass('search_products') IS NOT NULL AS has_table,
            EXISTS (SELECT 1 FROM pg_attribute
-                   WHERE attrelid = to_regclass('search_products') AND attname = 'head' AND NOT attisdropped) AS has_head`.execute(db);
+                   WHERE attrelid = to_regclass('search_products') AND attname = 'head' AND NOT attisdropped) AS has_head`.execute(
+    db,
+  );
   if (!rows[0]?.has_table) return "missing";
   return rows[0].has_head ? "current" : "outdated";
 }
@@ -63,9 +70,14 @@ async function dropSearchSchema(db: Kysely<any>, kind: DbKind): Promise<void> {
   const statements =
     kind === "sqlite"
       ? [
-          ...["products_search_insert", "products_search_delete", "products_search_update_text", "products_search_update_facts", "brands_search_rename", "categories_search_rename"].map(
-            (t) => `DROP TRIGGER IF EXISTS ${t}`,
-          ),
+          ...[
+            "products_search_insert",
+            "products_search_delete",
+            "products_search_update_text",
+            "products_search_update_facts",
+            "brands_search_rename",
+            "categories_search_rename",
+          ].map((t) => `DROP TRIGGER IF EXISTS ${t}`),
           "DROP TABLE IF EXISTS products_fts",
           "DROP VIEW IF EXISTS products_search_source",
           "DROP TABLE IF EXISTS search_products",

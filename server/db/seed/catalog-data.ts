@@ -95,9 +95,16 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "DD",
       titles: ["{brand} {0} Brushless Cordless Drill Driver, {1}", "{brand} {0} Compact Drill Driver, {1}"],
-      slots: [["12V", "18V", "20V Max"], ["Body Only", "1 x 2.0Ah Battery", "2 x 4.0Ah Batteries", "2 x 5.0Ah Batteries"]],
+      slots: [
+        ["12V", "18V", "20V Max"],
+        ["Body Only", "1 x 2.0Ah Battery", "2 x 4.0Ah Batteries", "2 x 5.0Ah Batteries"],
+      ],
       priceCents: [4999, 22999],
-      materials: ["Glass-filled nylon housing", "Polyamide housing with rubber overmould", "Magnesium gearbox, nylon housing"],
+      materials: [
+        "Glass-filled nylon housing",
+        "Polyamide housing with rubber overmould",
+        "Magnesium gearbox, nylon housing",
+      ],
       weightGrams: [1100, 1900],
       features: [
         "Brushless motor for longer runtime",
@@ -119,7 +126,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "ID",
       titles: ["{brand} {0} Brushless Impact Driver, {1}", "{brand} {0} Impact Driver, {1}"],
-      slots: [["12V", "18V", "20V Max"], ["Body Only", "180Nm", "205Nm", "2 x 4.0Ah Kit"]],
+      slots: [
+        ["12V", "18V", "20V Max"],
+        ["Body Only", "180Nm", "205Nm", "2 x 4.0Ah Kit"],
+      ],
       priceCents: [6999, 24999],
       materials: ["Glass-filled nylon housing", "Aluminium nose cone, nylon housing"],
       weightGrams: [950, 1500],
@@ -141,7 +151,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "AG",
       titles: ["{brand} {0} Angle Grinder, {1}", "{brand} {0} Angle Grinder with Side Handle, {1}"],
-      slots: [["115mm 750W", "125mm 1200W", "230mm 2200W", "18V 125mm Cordless"], ["Slim Grip", "Anti-Kickback", "Paddle Switch"]],
+      slots: [
+        ["115mm 750W", "125mm 1200W", "230mm 2200W", "18V 125mm Cordless"],
+        ["Slim Grip", "Anti-Kickback", "Paddle Switch"],
+      ],
       priceCents: [3999, 18999],
       materials: ["Aluminium gear head, nylon body", "Die-cast aluminium gear head"],
       weightGrams: [1800, 5200],
@@ -163,7 +176,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "CS",
       titles: ["{brand} {0} Circular Saw, {1} Blade", "{brand} {0} Plunge Circular Saw, {1} Blade"],
-      slots: [["1400W", "1800W", "18V Brushless"], ["165mm 24T", "184mm 24T", "190mm 40T"]],
+      slots: [
+        ["1400W", "1800W", "18V Brushless"],
+        ["165mm 24T", "184mm 24T", "190mm 40T"],
+      ],
       priceCents: [6999, 27999],
       materials: ["Die-cast aluminium base plate", "Magnesium blade guard, steel base"],
       weightGrams: [2600, 4700],
@@ -185,7 +201,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "JS",
       titles: ["{brand} {0} Pendulum Jigsaw with {1}", "{brand} {0} Jigsaw, {1}"],
-      slots: [["650W", "800W", "18V Cordless"], ["Tool-Free Blade Change", "LED Work Light", "Dust Extraction Port"]],
+      slots: [
+        ["650W", "800W", "18V Cordless"],
+        ["Tool-Free Blade Change", "LED Work Light", "Dust Extraction Port"],
+      ],
       priceCents: [4999, 17999],
       materials: ["Aluminium shoe, nylon housing", "Steel shoe, glass-filled nylon housing"],
       weightGrams: [1900, 2600],
@@ -207,7 +226,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "CH",
       titles: ["{brand} {0} Chainsaw, {1} Bar", "{brand} {0} Chainsaw with Auto-Oiler, {1} Bar"],
-      slots: [["36V Cordless", "40cc Petrol", "2000W Electric"], ["30cm", "35cm", "40cm"]],
+      slots: [
+        ["36V Cordless", "40cc Petrol", "2000W Electric"],
+        ["30cm", "35cm", "40cm"],
+      ],
       priceCents: [12999, 44999],
       materials: ["Reinforced polymer housing, steel bar", "Magnesium crankcase, hardened steel bar"],
       weightGrams: [3800, 6200],
@@ -229,7 +251,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "RH",
       titles: ["{brand} {0} SDS-Plus Rotary Hammer Drill, {1}"],
-      slots: [["800W", "1050W", "18V Brushless"], ["2.2J", "2.7J", "3.0J"]],
+      slots: [
+        ["800W", "1050W", "18V Brushless"],
+        ["2.2J", "2.7J", "3.0J"],
+      ],
       priceCents: [8999, 32999],
       materials: ["Aluminium gear housing, nylon body"],
       weightGrams: [2400, 3600],
@@ -250,7 +275,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "OS",
       titles: ["{brand} {0} Random Orbital Sander, {1}"],
-      slots: [["125mm 350W", "150mm 450W", "18V 125mm"], ["Variable Speed", "with Dust Bag", "with 20 Sanding Discs"]],
+      slots: [
+        ["125mm 350W", "150mm 450W", "18V 125mm"],
+        ["Variable Speed", "with Dust Bag", "with 20 Sanding Discs"],
+      ],
       priceCents: [3999, 14999],
       materials: ["Nylon housing, polyurethane pad"],
       weightGrams: [1200, 2100],
@@ -273,9 +301,16 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "HM",
       titles: ["{brand} {0} Claw Hammer, {1} Handle", "{brand} {0} Rip Claw Hammer, {1} Handle"],
-      slots: [["16oz", "20oz", "22oz Framing"], ["Fibreglass", "Hickory", "Steel Anti-Vibe"]],
+      slots: [
+        ["16oz", "20oz", "22oz Framing"],
+        ["Fibreglass", "Hickory", "Steel Anti-Vibe"],
+      ],
       priceCents: [1299, 4999],
-      materials: ["Drop-forged carbon steel head", "Forged steel head, hickory handle", "Forged steel head, fibreglass handle"],
+      materials: [
+        "Drop-forged carbon steel head",
+        "Forged steel head, hickory handle",
+        "Forged steel head, fibreglass handle",
+      ],
       weightGrams: [550, 900],
       features: [
         "Drop-forged and tempered head",
@@ -294,7 +329,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SP",
       titles: ["{brand} {0}-Piece Combination Spanner Set, {1}"],
-      slots: [["8", "12", "14", "22"], ["Metric 8-19mm", "Metric 6-32mm", "SAE 1/4-7/8 in", "Ratcheting Metric"]],
+      slots: [
+        ["8", "12", "14", "22"],
+        ["Metric 8-19mm", "Metric 6-32mm", "SAE 1/4-7/8 in", "Ratcheting Metric"],
+      ],
       priceCents: [2499, 14999],
       materials: ["Chrome vanadium steel", "Chrome vanadium steel, satin finish"],
       weightGrams: [800, 3600],
@@ -315,7 +353,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SD",
       titles: ["{brand} {0}-Piece {1} Screwdriver Set"],
-      slots: [["6", "8", "12", "32"], ["Soft-Grip", "VDE Insulated", "Precision", "Stubby and Standard"]],
+      slots: [
+        ["6", "8", "12", "32"],
+        ["Soft-Grip", "VDE Insulated", "Precision", "Stubby and Standard"],
+      ],
       priceCents: [1499, 6999],
       materials: ["Chrome vanadium molybdenum steel shafts", "S2 steel tips, two-component handles"],
       weightGrams: [300, 1100],
@@ -336,7 +377,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "PL",
       titles: ["{brand} {0} {1} Pliers"],
-      slots: [["150mm", "180mm", "200mm", "250mm"], ["Combination", "Long Nose", "Side Cutting", "Water Pump"]],
+      slots: [
+        ["150mm", "180mm", "200mm", "250mm"],
+        ["Combination", "Long Nose", "Side Cutting", "Water Pump"],
+      ],
       priceCents: [999, 3999],
       materials: ["Chrome vanadium steel", "Induction-hardened carbon steel"],
       weightGrams: [160, 420],
@@ -357,7 +401,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SK",
       titles: ["{brand} {0}-Piece Socket Set, {1}, with Case"],
-      slots: [["46", "94", "108", "150"], ["1/4 in & 1/2 in Drive", "3/8 in Drive", "1/4 in, 3/8 in & 1/2 in Drive"]],
+      slots: [
+        ["46", "94", "108", "150"],
+        ["1/4 in & 1/2 in Drive", "3/8 in Drive", "1/4 in, 3/8 in & 1/2 in Drive"],
+      ],
       priceCents: [3999, 21999],
       materials: ["Chrome vanadium steel, blow-moulded case"],
       weightGrams: [2200, 9500],
@@ -378,7 +425,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "UK",
       titles: ["{brand} {0} Utility Knife, {1}"],
-      slots: [["Retractable", "Folding", "Heavy-Duty Auto-Load"], ["with 10 Blades", "Quick-Change Blade", "Belt Clip"]],
+      slots: [
+        ["Retractable", "Folding", "Heavy-Duty Auto-Load"],
+        ["with 10 Blades", "Quick-Change Blade", "Belt Clip"],
+      ],
       priceCents: [799, 2999],
       materials: ["Die-cast zinc body", "Aluminium body, rubber grip"],
       weightGrams: [120, 260],
@@ -398,7 +448,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "AW",
       titles: ["{brand} {0} Adjustable Wrench, Wide Jaw", "{brand} {0} Adjustable Wrench, {1}"],
-      slots: [["150mm / 6 in", "200mm / 8 in", "250mm / 10 in", "300mm / 12 in"], ["Chrome Finish", "Laser-Etched Scale", "Thin Jaw"]],
+      slots: [
+        ["150mm / 6 in", "200mm / 8 in", "250mm / 10 in", "300mm / 12 in"],
+        ["Chrome Finish", "Laser-Etched Scale", "Thin Jaw"],
+      ],
       priceCents: [1199, 3999],
       materials: ["Chrome vanadium steel", "Forged alloy steel"],
       weightGrams: [160, 720],
@@ -420,7 +473,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SPK",
       titles: ["{brand} {0} Spark Plug, Pack of {1}"],
-      slots: [["Iridium", "Platinum", "Copper Core"], ["4", "6", "8"]],
+      slots: [
+        ["Iridium", "Platinum", "Copper Core"],
+        ["4", "6", "8"],
+      ],
       priceCents: [1499, 5999],
       materials: ["Nickel alloy shell, ceramic insulator", "Iridium tip, nickel-plated shell"],
       weightGrams: [180, 420],
@@ -441,7 +497,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "TJ",
       titles: ["{brand} {0} Low-Profile Trolley Jack, {1}"],
-      slots: [["2 Tonne", "2.5 Tonne", "3 Tonne"], ["Quick Lift", "with Foot Pedal", "Steel Frame"]],
+      slots: [
+        ["2 Tonne", "2.5 Tonne", "3 Tonne"],
+        ["Quick Lift", "with Foot Pedal", "Steel Frame"],
+      ],
       priceCents: [5999, 24999],
       materials: ["Welded steel frame", "Steel frame, aluminium lifting arm"],
       weightGrams: [9000, 33000],
@@ -462,7 +521,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "TQ",
       titles: ["{brand} {0} Click Torque Wrench, {1}"],
-      slots: [["1/2 in Drive", "3/8 in Drive", "1/4 in Drive"], ["28-210Nm", "10-60Nm", "5-25Nm", "40-200Nm"]],
+      slots: [
+        ["1/2 in Drive", "3/8 in Drive", "1/4 in Drive"],
+        ["28-210Nm", "10-60Nm", "5-25Nm", "40-200Nm"],
+      ],
       priceCents: [3499, 15999],
       materials: ["Chrome vanadium steel"],
       weightGrams: [450, 1700],
@@ -483,7 +545,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "BC",
       titles: ["{brand} {0} Smart Battery Charger, {1}"],
-      slots: [["6V/12V 4A", "12V/24V 10A", "12V 15A"], ["with Maintenance Mode", "Jump Start Assist", "Lithium Compatible"]],
+      slots: [
+        ["6V/12V 4A", "12V/24V 10A", "12V 15A"],
+        ["with Maintenance Mode", "Jump Start Assist", "Lithium Compatible"],
+      ],
       priceCents: [3999, 14999],
       materials: ["ABS housing, copper clamps"],
       weightGrams: [600, 2400],
@@ -503,7 +568,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "OB",
       titles: ["{brand} {0} OBD2 Diagnostic Code Reader, {1}"],
-      slots: [["Bluetooth", "Handheld Colour Screen", "Pro"], ["Live Data", "ABS & SRS", "Battery Test"]],
+      slots: [
+        ["Bluetooth", "Handheld Colour Screen", "Pro"],
+        ["Live Data", "ABS & SRS", "Battery Test"],
+      ],
       priceCents: [2999, 19999],
       materials: ["ABS housing with rubber bumper"],
       weightGrams: [150, 650],
@@ -523,7 +591,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "AS",
       titles: ["{brand} {0} Axle Stands, Pair, {1}"],
-      slots: [["2 Tonne", "3 Tonne", "6 Tonne"], ["Ratchet Lock", "Pin Lock", "Rubber Saddle"]],
+      slots: [
+        ["2 Tonne", "3 Tonne", "6 Tonne"],
+        ["Ratchet Lock", "Pin Lock", "Rubber Saddle"],
+      ],
       priceCents: [2499, 8999],
       materials: ["Welded steel, powder coated"],
       weightGrams: [4500, 12000],
@@ -545,7 +616,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "PS",
       titles: ["{brand} {0} Bypass Secateurs, {1}"],
-      slots: [["Professional", "Ratchet Action", "Compact"], ["20mm Cut", "25mm Cut", "Non-Stick Blade"]],
+      slots: [
+        ["Professional", "Ratchet Action", "Compact"],
+        ["20mm Cut", "25mm Cut", "Non-Stick Blade"],
+      ],
       priceCents: [1299, 4999],
       materials: ["Carbon steel blade, aluminium handles", "Stainless steel blade, glass-fibre handles"],
       weightGrams: [180, 320],
@@ -566,7 +640,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "DS",
       titles: ["{brand} {0} Digging Spade, {1} Handle"],
-      slots: [["Stainless Steel", "Carbon Steel", "Treaded"], ["Ash Wood T", "YD Fibreglass", "Long"]],
+      slots: [
+        ["Stainless Steel", "Carbon Steel", "Treaded"],
+        ["Ash Wood T", "YD Fibreglass", "Long"],
+      ],
       priceCents: [2499, 6999],
       materials: ["Stainless steel blade, ash shaft", "Carbon steel blade, fibreglass shaft"],
       weightGrams: [1600, 2400],
@@ -586,7 +663,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "HT",
       titles: ["{brand} {0} Hedge Trimmer, {1} Blade"],
-      slots: [["18V Cordless", "550W Electric", "36V Brushless"], ["50cm", "55cm", "60cm"]],
+      slots: [
+        ["18V Cordless", "550W Electric", "36V Brushless"],
+        ["50cm", "55cm", "60cm"],
+      ],
       priceCents: [5999, 22999],
       materials: ["Laser-cut hardened steel blade, nylon housing"],
       weightGrams: [2500, 4100],
@@ -606,7 +686,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "HR",
       titles: ["{brand} {0} Garden Hose Reel, {1}"],
-      slots: [["Wall-Mounted", "Freestanding", "Auto-Rewind"], ["20m Hose", "30m Hose", "50m Hose"]],
+      slots: [
+        ["Wall-Mounted", "Freestanding", "Auto-Rewind"],
+        ["20m Hose", "30m Hose", "50m Hose"],
+      ],
       priceCents: [2999, 12999],
       materials: ["UV-stabilised polypropylene, PVC hose"],
       weightGrams: [3000, 8500],
@@ -626,7 +709,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "GT",
       titles: ["{brand} {0} Hand Trowel, {1}"],
-      slots: [["Stainless Steel", "Forged Carbon Steel", "Wide-Blade"], ["Soft-Grip Handle", "Oak Handle", "Depth Markings"]],
+      slots: [
+        ["Stainless Steel", "Forged Carbon Steel", "Wide-Blade"],
+        ["Soft-Grip Handle", "Oak Handle", "Depth Markings"],
+      ],
       priceCents: [699, 2499],
       materials: ["Stainless steel blade, oak handle", "Forged carbon steel, soft-grip handle"],
       weightGrams: [150, 320],
@@ -646,7 +732,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "LM",
       titles: ["{brand} {0} Lawn Mower, {1} Cut"],
-      slots: [["36V Cordless Rotary", "1600W Electric Rotary", "Self-Propelled Petrol"], ["33cm", "37cm", "42cm", "46cm"]],
+      slots: [
+        ["36V Cordless Rotary", "1600W Electric Rotary", "Self-Propelled Petrol"],
+        ["33cm", "37cm", "42cm", "46cm"],
+      ],
       priceCents: [12999, 44999],
       materials: ["Polypropylene deck, steel blade", "Steel deck, hardened steel blade"],
       weightGrams: [11000, 32000],
@@ -666,7 +755,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "LB",
       titles: ["{brand} {0} Leaf Blower, {1}"],
-      slots: [["18V Cordless", "36V Brushless", "3000W Blower Vac"], ["Variable Speed", "Turbo Boost", "with Collection Bag"]],
+      slots: [
+        ["18V Cordless", "36V Brushless", "3000W Blower Vac"],
+        ["Variable Speed", "Turbo Boost", "with Collection Bag"],
+      ],
       priceCents: [4999, 17999],
       materials: ["Impact-resistant nylon housing"],
       weightGrams: [1800, 4200],
@@ -688,7 +780,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "MM",
       titles: ["{brand} {0} Digital Multimeter, {1}"],
-      slots: [["True RMS", "Auto-Ranging", "Clamp-On"], ["CAT III 600V", "CAT IV 600V", "with Temperature Probe"]],
+      slots: [
+        ["True RMS", "Auto-Ranging", "Clamp-On"],
+        ["CAT III 600V", "CAT IV 600V", "with Temperature Probe"],
+      ],
       priceCents: [1999, 12999],
       materials: ["ABS case with rubber holster"],
       weightGrams: [280, 520],
@@ -709,7 +804,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "VT",
       titles: ["{brand} {0} Voltage Tester, {1}"],
-      slots: [["Non-Contact", "Two-Pole", "Socket"], ["12-1000V AC", "with LED Torch", "GS38 Probes"]],
+      slots: [
+        ["Non-Contact", "Two-Pole", "Socket"],
+        ["12-1000V AC", "with LED Torch", "GS38 Probes"],
+      ],
       priceCents: [999, 5999],
       materials: ["Polycarbonate body"],
       weightGrams: [50, 380],
@@ -729,7 +827,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "ER",
       titles: ["{brand} {0} Extension Cable Reel, {1}"],
-      slots: [["4-Socket", "2-Socket 110V", "4-Gang"], ["15m", "25m", "50m"]],
+      slots: [
+        ["4-Socket", "2-Socket 110V", "4-Gang"],
+        ["15m", "25m", "50m"],
+      ],
       priceCents: [2499, 8999],
       materials: ["Steel frame, rubber-sheathed copper cable"],
       weightGrams: [2500, 8000],
@@ -749,7 +850,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WS",
       titles: ["{brand} {0} Wire Stripper, {1}"],
-      slots: [["Automatic", "Self-Adjusting", "Precision"], ["0.5-6mm", "10-24 AWG", "with Crimper"]],
+      slots: [
+        ["Automatic", "Self-Adjusting", "Precision"],
+        ["0.5-6mm", "10-24 AWG", "with Crimper"],
+      ],
       priceCents: [1299, 4999],
       materials: ["Hardened steel blades, nylon body"],
       weightGrams: [120, 260],
@@ -769,7 +873,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "CD",
       titles: ["{brand} {0} Stud and Cable Detector, {1}"],
-      slots: [["Multi-Scanner", "Digital", "Compact"], ["Live AC Wire Alert", "60mm Depth", "with Marking Pen"]],
+      slots: [
+        ["Multi-Scanner", "Digital", "Compact"],
+        ["Live AC Wire Alert", "60mm Depth", "with Marking Pen"],
+      ],
       priceCents: [2499, 9999],
       materials: ["ABS housing"],
       weightGrams: [150, 300],
@@ -789,7 +896,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SS",
       titles: ["{brand} {0} Soldering Station, {1}"],
-      slots: [["48W", "60W", "80W Digital"], ["Temperature Controlled", "with Stand and Sponge", "ESD Safe"]],
+      slots: [
+        ["48W", "60W", "80W Digital"],
+        ["Temperature Controlled", "with Stand and Sponge", "ESD Safe"],
+      ],
       priceCents: [2999, 14999],
       materials: ["Steel base, silicone cable"],
       weightGrams: [900, 2200],
@@ -809,7 +919,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "CT",
       titles: ["{brand} {0}-Piece Crimp Terminal Kit, {1}"],
-      slots: [["300", "552", "900"], ["Insulated", "Heat-Shrink", "with Ratchet Crimper"]],
+      slots: [
+        ["300", "552", "900"],
+        ["Insulated", "Heat-Shrink", "with Ratchet Crimper"],
+      ],
       priceCents: [1499, 6999],
       materials: ["Tinned copper terminals, PP case"],
       weightGrams: [400, 1400],
@@ -831,7 +944,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SH",
       titles: ["{brand} {0} Safety Helmet, {1}"],
-      slots: [["Vented", "Full-Brim", "Climbing-Style"], ["Ratchet Harness", "EN 397", "with Chin Strap"]],
+      slots: [
+        ["Vented", "Full-Brim", "Climbing-Style"],
+        ["Ratchet Harness", "EN 397", "with Chin Strap"],
+      ],
       priceCents: [1499, 6999],
       materials: ["HDPE shell", "ABS shell with textile harness"],
       weightGrams: [340, 480],
@@ -851,7 +967,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "GL",
       titles: ["{brand} {0} Work Gloves, {1}"],
-      slots: [["Cut-Resistant", "Nitrile-Coated", "Leather Rigger", "Impact-Resistant"], ["Size M", "Size L", "Size XL", "Pack of 3"]],
+      slots: [
+        ["Cut-Resistant", "Nitrile-Coated", "Leather Rigger", "Impact-Resistant"],
+        ["Size M", "Size L", "Size XL", "Pack of 3"],
+      ],
       priceCents: [699, 3499],
       materials: ["HPPE knit with nitrile palm", "Cowhide leather", "Nylon knit with PU coating"],
       weightGrams: [60, 240],
@@ -871,7 +990,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SG",
       titles: ["{brand} {0} Safety Glasses, {1}"],
-      slots: [["Anti-Fog", "Wraparound", "Over-Spectacle"], ["Clear Lens", "Smoke Lens", "Amber Lens"]],
+      slots: [
+        ["Anti-Fog", "Wraparound", "Over-Spectacle"],
+        ["Clear Lens", "Smoke Lens", "Amber Lens"],
+      ],
       priceCents: [499, 2999],
       materials: ["Polycarbonate lens, nylon frame"],
       weightGrams: [25, 60],
@@ -891,7 +1013,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "ED",
       titles: ["{brand} {0} Ear Defenders, SNR {1}"],
-      slots: [["Folding", "Helmet-Mounted", "Electronic"], ["27dB", "31dB", "35dB"]],
+      slots: [
+        ["Folding", "Helmet-Mounted", "Electronic"],
+        ["27dB", "31dB", "35dB"],
+      ],
       priceCents: [1299, 8999],
       materials: ["ABS cups, foam cushions"],
       weightGrams: [180, 350],
@@ -911,7 +1036,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SB",
       titles: ["{brand} {0} Safety Boots, {1}"],
-      slots: [["S3 Composite Toe", "S1P Steel Toe", "Waterproof S3"], ["UK 8 / US 9", "UK 9 / US 10", "UK 10 / US 11", "UK 11 / US 12"]],
+      slots: [
+        ["S3 Composite Toe", "S1P Steel Toe", "Waterproof S3"],
+        ["UK 8 / US 9", "UK 9 / US 10", "UK 10 / US 11", "UK 11 / US 12"],
+      ],
       priceCents: [4999, 14999],
       materials: ["Full-grain leather upper, rubber sole", "Nubuck upper, PU/rubber sole"],
       weightGrams: [1400, 2200],
@@ -931,7 +1059,14 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "RP",
       titles: ["{brand} {0}"],
-      slots: [["Half-Mask Respirator with P3 Filters", "FFP3 Valved Disposable Respirator, Pack of 10", "Full-Face Respirator with A2P3 Filters", "FFP2 Folding Dust Mask, Pack of 20"]],
+      slots: [
+        [
+          "Half-Mask Respirator with P3 Filters",
+          "FFP3 Valved Disposable Respirator, Pack of 10",
+          "Full-Face Respirator with A2P3 Filters",
+          "FFP2 Folding Dust Mask, Pack of 20",
+        ],
+      ],
       priceCents: [999, 12999],
       materials: ["Thermoplastic elastomer face seal", "Non-woven polypropylene"],
       weightGrams: [100, 700],
@@ -951,7 +1086,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "HV",
       titles: ["{brand} {0} Hi-Vis {1}"],
-      slots: [["Class 2", "Class 3", "EN ISO 20471"], ["Vest", "Jacket", "Bomber Jacket"]],
+      slots: [
+        ["Class 2", "Class 3", "EN ISO 20471"],
+        ["Vest", "Jacket", "Bomber Jacket"],
+      ],
       priceCents: [599, 5999],
       materials: ["Polyester with retro-reflective tape"],
       weightGrams: [120, 900],
@@ -973,7 +1111,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "BT",
       titles: ["{brand} {0} Brick Trowel, {1}"],
-      slots: [["11 in", "12 in", "13 in"], ["Soft-Grip Handle", "Forged Steel", "London Pattern"]],
+      slots: [
+        ["11 in", "12 in", "13 in"],
+        ["Soft-Grip Handle", "Forged Steel", "London Pattern"],
+      ],
       priceCents: [1299, 3999],
       materials: ["Forged carbon steel blade", "Tempered steel blade, soft-grip handle"],
       weightGrams: [350, 600],
@@ -993,7 +1134,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "PF",
       titles: ["{brand} {0} Plastering Trowel, {1}"],
-      slots: [["Stainless Steel", "Finishing", "Pre-Worn"], ["280mm", "355mm", "400mm"]],
+      slots: [
+        ["Stainless Steel", "Finishing", "Pre-Worn"],
+        ["280mm", "355mm", "400mm"],
+      ],
       priceCents: [1499, 4999],
       materials: ["Stainless steel blade, aluminium mount"],
       weightGrams: [380, 620],
@@ -1013,7 +1157,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WB",
       titles: ["{brand} {0} Wheelbarrow, {1}"],
-      slots: [["85L Galvanised", "100L Heavy-Duty", "120L Twin-Wheel"], ["Pneumatic Tyre", "Puncture-Proof Tyre"]],
+      slots: [
+        ["85L Galvanised", "100L Heavy-Duty", "120L Twin-Wheel"],
+        ["Pneumatic Tyre", "Puncture-Proof Tyre"],
+      ],
       priceCents: [5999, 17999],
       materials: ["Galvanised steel pan, steel frame"],
       weightGrams: [14000, 22000],
@@ -1033,7 +1180,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SL",
       titles: ["{brand} {0} Sledgehammer, {1} Handle"],
-      slots: [["4lb", "7lb", "10lb", "14lb"], ["Fibreglass", "Hickory"]],
+      slots: [
+        ["4lb", "7lb", "10lb", "14lb"],
+        ["Fibreglass", "Hickory"],
+      ],
       priceCents: [1999, 5999],
       materials: ["Forged steel head, fibreglass handle", "Forged steel head, hickory handle"],
       weightGrams: [2300, 7200],
@@ -1053,7 +1203,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WR",
       titles: ["{brand} {0} Wrecking Bar, {1}"],
-      slots: [["600mm", "900mm", "1200mm"], ["Hexagonal Steel", "Claw and Chisel Ends"]],
+      slots: [
+        ["600mm", "900mm", "1200mm"],
+        ["Hexagonal Steel", "Claw and Chisel Ends"],
+      ],
       priceCents: [1299, 4499],
       materials: ["Hardened hexagonal steel"],
       weightGrams: [1200, 3800],
@@ -1073,7 +1226,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "CM",
       titles: ["{brand} {0} Concrete Mixer, {1}"],
-      slots: [["140L", "160L", "180L"], ["650W", "800W"]],
+      slots: [
+        ["140L", "160L", "180L"],
+        ["650W", "800W"],
+      ],
       priceCents: [19999, 49999],
       materials: ["Steel drum, steel frame"],
       weightGrams: [38000, 62000],
@@ -1093,7 +1249,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "TC",
       titles: ["{brand} {0} Manual Tile Cutter, {1} Cut"],
-      slots: [["Professional", "Heavy-Duty", "Compact"], ["400mm", "600mm", "900mm"]],
+      slots: [
+        ["Professional", "Heavy-Duty", "Compact"],
+        ["400mm", "600mm", "900mm"],
+      ],
       priceCents: [3999, 17999],
       materials: ["Aluminium base, tungsten carbide wheel"],
       weightGrams: [3500, 12000],
@@ -1115,7 +1274,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "TM",
       titles: ["{brand} {0} Tape Measure, {1}"],
-      slots: [["5m / 16 ft", "8m / 26 ft", "10m / 33 ft"], ["Magnetic Hook", "Auto-Lock", "Rubber Armour"]],
+      slots: [
+        ["5m / 16 ft", "8m / 26 ft", "10m / 33 ft"],
+        ["Magnetic Hook", "Auto-Lock", "Rubber Armour"],
+      ],
       priceCents: [699, 2999],
       materials: ["ABS case with rubber armour, nylon-coated steel blade"],
       weightGrams: [200, 520],
@@ -1135,7 +1297,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "LV",
       titles: ["{brand} {0} Spirit Level, {1}"],
-      slots: [["600mm", "1200mm", "1800mm", "Torpedo 230mm"], ["3 Vials", "Magnetic Base", "Box Beam"]],
+      slots: [
+        ["600mm", "1200mm", "1800mm", "Torpedo 230mm"],
+        ["3 Vials", "Magnetic Base", "Box Beam"],
+      ],
       priceCents: [999, 5999],
       materials: ["Aluminium box section, acrylic vials"],
       weightGrams: [250, 2100],
@@ -1155,7 +1320,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "LD",
       titles: ["{brand} {0} Laser Distance Measure, {1}"],
-      slots: [["40m", "60m", "100m"], ["with Bluetooth", "Area and Volume", "Backlit Display"]],
+      slots: [
+        ["40m", "60m", "100m"],
+        ["with Bluetooth", "Area and Volume", "Backlit Display"],
+      ],
       priceCents: [2999, 14999],
       materials: ["ABS housing with rubber overmould"],
       weightGrams: [90, 180],
@@ -1175,7 +1343,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "LL",
       titles: ["{brand} {0} Self-Levelling Cross-Line Laser, {1}"],
-      slots: [["Red Beam", "Green Beam", "360-Degree Green"], ["20m Range", "30m Range", "with Tripod"]],
+      slots: [
+        ["Red Beam", "Green Beam", "360-Degree Green"],
+        ["20m Range", "30m Range", "with Tripod"],
+      ],
       priceCents: [4999, 27999],
       materials: ["ABS housing, rubber armour"],
       weightGrams: [400, 1200],
@@ -1195,7 +1366,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "CQ",
       titles: ["{brand} {0} Combination Square, {1}"],
-      slots: [["150mm", "300mm", "450mm"], ["Cast Iron Head", "Hardened Steel Blade"]],
+      slots: [
+        ["150mm", "300mm", "450mm"],
+        ["Cast Iron Head", "Hardened Steel Blade"],
+      ],
       priceCents: [1299, 4999],
       materials: ["Hardened steel blade, cast iron head"],
       weightGrams: [250, 800],
@@ -1215,7 +1389,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "CL",
       titles: ["{brand} {0} Chalk Line Reel, {1}"],
-      slots: [["15m", "30m"], ["with Blue Chalk", "with Red Chalk", "3:1 Fast Rewind"]],
+      slots: [
+        ["15m", "30m"],
+        ["with Blue Chalk", "with Red Chalk", "3:1 Fast Rewind"],
+      ],
       priceCents: [799, 2999],
       materials: ["Aluminium case, braided line"],
       weightGrams: [150, 400],
@@ -1237,7 +1414,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "PW",
       titles: ["{brand} {0} Pipe Wrench, {1}"],
-      slots: [["10 in", "14 in", "18 in", "24 in"], ["Cast Iron", "Aluminium", "Heavy-Duty"]],
+      slots: [
+        ["10 in", "14 in", "18 in", "24 in"],
+        ["Cast Iron", "Aluminium", "Heavy-Duty"],
+      ],
       priceCents: [1499, 6999],
       materials: ["Cast iron body, forged steel jaws", "Aluminium body, forged steel jaws"],
       weightGrams: [500, 2800],
@@ -1257,7 +1437,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "PC",
       titles: ["{brand} {0} Pipe Cutter, {1}"],
-      slots: [["Copper", "Plastic", "Ratchet"], ["15mm", "15-22mm", "3-32mm", "up to 42mm"]],
+      slots: [
+        ["Copper", "Plastic", "Ratchet"],
+        ["15mm", "15-22mm", "3-32mm", "up to 42mm"],
+      ],
       priceCents: [999, 3999],
       materials: ["Die-cast zinc body, hardened steel wheel"],
       weightGrams: [100, 450],
@@ -1277,7 +1460,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "BW",
       titles: ["{brand} {0} Telescopic Basin Wrench, {1}"],
-      slots: [["Heavy-Duty", "Compact"], ["10-32mm", "with Swivel Jaw"]],
+      slots: [
+        ["Heavy-Duty", "Compact"],
+        ["10-32mm", "with Swivel Jaw"],
+      ],
       priceCents: [1299, 3499],
       materials: ["Steel shaft, forged jaw"],
       weightGrams: [300, 600],
@@ -1297,7 +1483,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "DA",
       titles: ["{brand} {0} Drain Auger, {1}"],
-      slots: [["5m", "7.5m", "10m"], ["Hand-Crank", "Drill-Powered"]],
+      slots: [
+        ["5m", "7.5m", "10m"],
+        ["Hand-Crank", "Drill-Powered"],
+      ],
       priceCents: [1499, 5999],
       materials: ["Spring steel cable, plastic drum"],
       weightGrams: [900, 3200],
@@ -1317,7 +1506,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "BO",
       titles: ["{brand} {0} Plumbing Blowtorch, {1}"],
-      slots: [["Turbo", "Piezo Ignition", "Pencil-Flame"], ["MAPP and Propane", "Swivel Head"]],
+      slots: [
+        ["Turbo", "Piezo Ignition", "Pencil-Flame"],
+        ["MAPP and Propane", "Swivel Head"],
+      ],
       priceCents: [2499, 7999],
       materials: ["Brass burner, die-cast body"],
       weightGrams: [300, 550],
@@ -1337,7 +1529,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "PB",
       titles: ["{brand} {0} Pipe Bender, {1}"],
-      slots: [["Handheld", "Multi-Size"], ["15mm", "15mm and 22mm", "10-22mm"]],
+      slots: [
+        ["Handheld", "Multi-Size"],
+        ["15mm", "15mm and 22mm", "10-22mm"],
+      ],
       priceCents: [1999, 8999],
       materials: ["Steel arms, aluminium formers"],
       weightGrams: [1200, 4500],
@@ -1357,7 +1552,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "MT",
       titles: ["{brand} {0} Mixer Tap, {1}"],
-      slots: [["Monobloc Basin", "Pull-Out Kitchen", "Bath Shower"], ["Chrome", "Brushed Steel", "Matte Black"]],
+      slots: [
+        ["Monobloc Basin", "Pull-Out Kitchen", "Bath Shower"],
+        ["Chrome", "Brushed Steel", "Matte Black"],
+      ],
       priceCents: [3999, 14999],
       materials: ["Solid brass body", "Brass body, stainless steel spout"],
       weightGrams: [1100, 2600],
@@ -1379,7 +1577,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "MG",
       titles: ["{brand} {0} MIG Welder, {1}"],
-      slots: [["140A Gasless", "180A Inverter", "200A Synergic"], ["230V", "with Torch and Earth Clamp"]],
+      slots: [
+        ["140A Gasless", "180A Inverter", "200A Synergic"],
+        ["230V", "with Torch and Earth Clamp"],
+      ],
       priceCents: [14999, 59999],
       materials: ["Steel case"],
       weightGrams: [7500, 18000],
@@ -1399,7 +1600,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "AR",
       titles: ["{brand} {0} Inverter Arc Welder, {1}"],
-      slots: [["120A", "160A", "200A"], ["Hot Start", "Lift TIG Capable"]],
+      slots: [
+        ["120A", "160A", "200A"],
+        ["Hot Start", "Lift TIG Capable"],
+      ],
       priceCents: [8999, 29999],
       materials: ["Steel case, plastic front panel"],
       weightGrams: [3500, 7000],
@@ -1419,7 +1623,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WH",
       titles: ["{brand} {0} Auto-Darkening Welding Helmet, {1}"],
-      slots: [["True Colour", "Large View", "Solar-Powered"], ["Shade 9-13", "Shade 4/9-13", "4 Arc Sensors"]],
+      slots: [
+        ["True Colour", "Large View", "Solar-Powered"],
+        ["Shade 9-13", "Shade 4/9-13", "4 Arc Sensors"],
+      ],
       priceCents: [3999, 19999],
       materials: ["Nylon shell"],
       weightGrams: [450, 650],
@@ -1439,7 +1646,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WG",
       titles: ["{brand} {0} Welding Gloves, {1}"],
-      slots: [["Leather Gauntlet", "TIG", "Heat-Resistant"], ["Size L", "Size XL", "Kevlar Stitched"]],
+      slots: [
+        ["Leather Gauntlet", "TIG", "Heat-Resistant"],
+        ["Size L", "Size XL", "Kevlar Stitched"],
+      ],
       priceCents: [999, 3499],
       materials: ["Split cowhide leather", "Goatskin leather"],
       weightGrams: [180, 320],
@@ -1459,7 +1669,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WM",
       titles: ["{brand} {0} Welding Magnets, Pack of {1}"],
-      slots: [["45/90/135 Degree", "Arrow", "Switchable"], ["2", "4", "6"]],
+      slots: [
+        ["45/90/135 Degree", "Arrow", "Switchable"],
+        ["2", "4", "6"],
+      ],
       priceCents: [999, 4999],
       materials: ["Neodymium magnet, steel plates"],
       weightGrams: [300, 1500],
@@ -1479,7 +1692,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "LC",
       titles: ["{brand} {0} Locking C-Clamp Welding Pliers, {1}"],
-      slots: [["6 in", "11 in", "18 in"], ["Swivel Pads", "Deep Throat"]],
+      slots: [
+        ["6 in", "11 in", "18 in"],
+        ["Swivel Pads", "Deep Throat"],
+      ],
       priceCents: [1199, 3999],
       materials: ["Heat-treated alloy steel"],
       weightGrams: [300, 900],
@@ -1501,7 +1717,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "BP",
       titles: ["{brand} {0} Bench Plane, {1}"],
-      slots: [["No. 4 Smoothing", "No. 5 Jack", "Block"], ["Cast Iron Body", "Adjustable Mouth"]],
+      slots: [
+        ["No. 4 Smoothing", "No. 5 Jack", "Block"],
+        ["Cast Iron Body", "Adjustable Mouth"],
+      ],
       priceCents: [2999, 14999],
       materials: ["Cast iron body, hardwood handles", "Ductile iron body, chrome vanadium blade"],
       weightGrams: [900, 2400],
@@ -1521,7 +1740,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "BE",
       titles: ["{brand} {0}-Piece Bevel Edge Chisel Set, {1}"],
-      slots: [["4", "6", "8"], ["6-25mm", "Beech Handles", "Striking Cap"]],
+      slots: [
+        ["4", "6", "8"],
+        ["6-25mm", "Beech Handles", "Striking Cap"],
+      ],
       priceCents: [1999, 8999],
       materials: ["Chrome vanadium steel blades, beech handles"],
       weightGrams: [600, 1600],
@@ -1533,15 +1755,15 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
         "Blade guards",
         "Storage roll",
       ],
-      descriptions: [
-        "Cuts joints, hinge recesses and mortises cleanly.",
-        "Holds an edge well and takes a keen hone.",
-      ],
+      descriptions: ["Cuts joints, hinge recesses and mortises cleanly.", "Holds an edge well and takes a keen hone."],
     },
     {
       code: "FC",
       titles: ["{brand} {0} F-Clamps, Pack of {1}"],
-      slots: [["150mm", "300mm", "600mm"], ["2", "4"]],
+      slots: [
+        ["150mm", "300mm", "600mm"],
+        ["2", "4"],
+      ],
       priceCents: [1499, 5999],
       materials: ["Steel rail, cast jaw"],
       weightGrams: [700, 3600],
@@ -1561,7 +1783,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "MS",
       titles: ["{brand} {0} Sliding Mitre Saw, {1}"],
-      slots: [["210mm", "254mm", "305mm"], ["1800W", "18V Brushless", "Laser Guide"]],
+      slots: [
+        ["210mm", "254mm", "305mm"],
+        ["1800W", "18V Brushless", "Laser Guide"],
+      ],
       priceCents: [12999, 49999],
       materials: ["Die-cast aluminium base and table"],
       weightGrams: [11000, 26000],
@@ -1581,7 +1806,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "RT",
       titles: ["{brand} {0} Plunge Router, {1}"],
-      slots: [["1/4 in", "1/2 in"], ["1200W", "2100W", "Variable Speed"]],
+      slots: [
+        ["1/4 in", "1/2 in"],
+        ["1200W", "2100W", "Variable Speed"],
+      ],
       priceCents: [7999, 27999],
       materials: ["Die-cast aluminium base"],
       weightGrams: [3000, 6200],
@@ -1601,7 +1829,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "HS",
       titles: ["{brand} {0} Hand Saw, {1}"],
-      slots: [["Hardpoint", "Tenon", "Japanese Pull"], ["500mm 8 TPI", "250mm 13 TPI", "Fine Cut"]],
+      slots: [
+        ["Hardpoint", "Tenon", "Japanese Pull"],
+        ["500mm 8 TPI", "250mm 13 TPI", "Fine Cut"],
+      ],
       priceCents: [999, 4999],
       materials: ["Hardened steel blade, plastic handle", "Steel blade, rattan-wrapped handle"],
       weightGrams: [200, 520],
@@ -1623,7 +1854,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "BR",
       titles: ["{brand} {0}-Piece {1} Paint Brush Set"],
-      slots: [["3", "5", "10"], ["Synthetic", "Pure Bristle", "No-Loss"]],
+      slots: [
+        ["3", "5", "10"],
+        ["Synthetic", "Pure Bristle", "No-Loss"],
+      ],
       priceCents: [999, 3999],
       materials: ["Synthetic filaments, FSC beech handles", "Pure bristle, stainless steel ferrule"],
       weightGrams: [150, 600],
@@ -1643,7 +1877,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "RK",
       titles: ["{brand} {0} Paint Roller Kit, {1}"],
-      slots: [["4 in Mini", "9 in", "12 in"], ["Medium Pile", "Short Pile", "with Tray"]],
+      slots: [
+        ["4 in Mini", "9 in", "12 in"],
+        ["Medium Pile", "Short Pile", "with Tray"],
+      ],
       priceCents: [999, 3499],
       materials: ["Woven polyester sleeve, steel frame"],
       weightGrams: [300, 900],
@@ -1663,7 +1900,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "SP",
       titles: ["{brand} {0} Paint Sprayer, {1}"],
-      slots: [["HVLP", "Airless", "18V Cordless"], ["800W", "1.3L Container", "Adjustable Pattern"]],
+      slots: [
+        ["HVLP", "Airless", "18V Cordless"],
+        ["800W", "1.3L Container", "Adjustable Pattern"],
+      ],
       priceCents: [4999, 29999],
       materials: ["Polypropylene body, brass nozzle"],
       weightGrams: [1400, 4200],
@@ -1683,7 +1923,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "FK",
       titles: ["{brand} {0} Filling Knife, {1}"],
-      slots: [["Flexible", "Stainless Steel", "Scraper"], ["50mm", "75mm", "100mm"]],
+      slots: [
+        ["Flexible", "Stainless Steel", "Scraper"],
+        ["50mm", "75mm", "100mm"],
+      ],
       priceCents: [499, 1999],
       materials: ["Stainless steel blade, soft-grip handle"],
       weightGrams: [80, 200],
@@ -1703,7 +1946,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WS",
       titles: ["{brand} {0} Wallpaper Steamer, {1}"],
-      slots: [["2000W", "2300W"], ["4.5L Tank", "with Extension Hose"]],
+      slots: [
+        ["2000W", "2300W"],
+        ["4.5L Tank", "with Extension Hose"],
+      ],
       priceCents: [3999, 9999],
       materials: ["Polypropylene tank, rubber hose"],
       weightGrams: [2400, 3800],
@@ -1723,7 +1969,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "CG",
       titles: ["{brand} {0} Caulking Gun, {1}"],
-      slots: [["Heavy-Duty", "Skeleton", "Drip-Free"], ["310ml", "Ratchet Action", "Pro"]],
+      slots: [
+        ["Heavy-Duty", "Skeleton", "Drip-Free"],
+        ["310ml", "Ratchet Action", "Pro"],
+      ],
       priceCents: [599, 2999],
       materials: ["Steel frame, nylon handle"],
       weightGrams: [300, 650],
@@ -1743,7 +1992,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "MK",
       titles: ["{brand} {0} Masking Tape, {1}"],
-      slots: [["Low-Tack", "Delicate Surface", "Exterior"], ["25mm x 50m, Pack of 3", "36mm x 50m", "48mm x 50m"]],
+      slots: [
+        ["Low-Tack", "Delicate Surface", "Exterior"],
+        ["25mm x 50m, Pack of 3", "36mm x 50m", "48mm x 50m"],
+      ],
       priceCents: [499, 1999],
       materials: ["Crepe paper with acrylic adhesive"],
       weightGrams: [150, 600],
@@ -1765,7 +2017,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WSC",
       titles: ["{brand} {0} Wood Screws Assortment, {1}"],
-      slots: [["Pozi", "Torx", "Zinc-Plated"], ["1000-Piece", "600-Piece", "Trade Tub 200-Piece"]],
+      slots: [
+        ["Pozi", "Torx", "Zinc-Plated"],
+        ["1000-Piece", "600-Piece", "Trade Tub 200-Piece"],
+      ],
       priceCents: [999, 4999],
       materials: ["Hardened carbon steel, zinc plated", "Hardened steel, yellow passivated"],
       weightGrams: [800, 3600],
@@ -1785,7 +2040,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WP",
       titles: ["{brand} {0} Wall Plugs, {1}"],
-      slots: [["Nylon", "Cavity", "Plasterboard"], ["Pack of 50", "Pack of 100", "Pack of 200"]],
+      slots: [
+        ["Nylon", "Cavity", "Plasterboard"],
+        ["Pack of 50", "Pack of 100", "Pack of 200"],
+      ],
       priceCents: [499, 2499],
       materials: ["Nylon", "Zinc alloy"],
       weightGrams: [100, 600],
@@ -1805,7 +2063,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "BN",
       titles: ["{brand} {0} Hex Bolt and Nut Set, {1}"],
-      slots: [["M4-M10", "M6-M12", "Stainless Steel"], ["150-Piece", "240-Piece", "with Washers"]],
+      slots: [
+        ["M4-M10", "M6-M12", "Stainless Steel"],
+        ["150-Piece", "240-Piece", "with Washers"],
+      ],
       priceCents: [1499, 5999],
       materials: ["Grade 8.8 steel, zinc plated", "A2 stainless steel"],
       weightGrams: [1200, 4200],
@@ -1825,7 +2086,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "AB",
       titles: ["{brand} {0} Sleeve Anchors, {1}"],
-      slots: [["M8 x 65mm", "M10 x 75mm", "M12 x 100mm"], ["Pack of 10", "Pack of 25", "Pack of 50"]],
+      slots: [
+        ["M8 x 65mm", "M10 x 75mm", "M12 x 100mm"],
+        ["Pack of 10", "Pack of 25", "Pack of 50"],
+      ],
       priceCents: [799, 3999],
       materials: ["Zinc-plated steel"],
       weightGrams: [300, 2200],
@@ -1845,7 +2109,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "NA",
       titles: ["{brand} {0} Nails, {1}"],
-      slots: [["Galvanised Round Wire", "Oval Wire", "Clout"], ["1kg Tub", "2kg Tub", "5kg Tub"]],
+      slots: [
+        ["Galvanised Round Wire", "Oval Wire", "Clout"],
+        ["1kg Tub", "2kg Tub", "5kg Tub"],
+      ],
       priceCents: [699, 3499],
       materials: ["Bright steel", "Hot-dip galvanised steel"],
       weightGrams: [1000, 5200],
@@ -1865,7 +2132,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "RV",
       titles: ["{brand} {0} Pop Rivet Kit, {1}"],
-      slots: [["Hand", "Lazy-Tong", "Heavy-Duty"], ["with 200 Rivets", "with 500 Rivets"]],
+      slots: [
+        ["Hand", "Lazy-Tong", "Heavy-Duty"],
+        ["with 200 Rivets", "with 500 Rivets"],
+      ],
       priceCents: [1499, 6999],
       materials: ["Steel rivet tool, aluminium rivets"],
       weightGrams: [500, 1800],
@@ -1887,18 +2157,14 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "TB",
       titles: ["{brand} {0} Tool Box, {1}"],
-      slots: [["19 in", "22 in", "26 in"], ["Metal Latches", "with Removable Tray", "Waterproof"]],
+      slots: [
+        ["19 in", "22 in", "26 in"],
+        ["Metal Latches", "with Removable Tray", "Waterproof"],
+      ],
       priceCents: [1999, 6999],
       materials: ["Structural foam polypropylene", "Steel with powder coat"],
       weightGrams: [1800, 4500],
-      features: [
-        "Metal latches",
-        "Removable tray",
-        "Lid organisers",
-        "Padlock eye",
-        "Rubber handle",
-        "Stackable",
-      ],
+      features: ["Metal latches", "Removable tray", "Lid organisers", "Padlock eye", "Rubber handle", "Stackable"],
       descriptions: [
         "Keeps hand tools and fixings together in the van or at home.",
         "The tray lifts out to reach larger tools underneath.",
@@ -1907,7 +2173,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "RC",
       titles: ["{brand} {0}-Drawer Roller Cabinet, {1}"],
-      slots: [["5", "7", "9"], ["Ball-Bearing Slides", "Lockable", "with Top Chest"]],
+      slots: [
+        ["5", "7", "9"],
+        ["Ball-Bearing Slides", "Lockable", "with Top Chest"],
+      ],
       priceCents: [14999, 59999],
       materials: ["Cold-rolled steel, powder coated"],
       weightGrams: [28000, 65000],
@@ -1927,7 +2196,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "BG",
       titles: ["{brand} {0} Tool Bag, {1}"],
-      slots: [["16 in", "20 in", "Open-Tote"], ["Wide-Mouth", "Reinforced Base", "Padded Strap"]],
+      slots: [
+        ["16 in", "20 in", "Open-Tote"],
+        ["Wide-Mouth", "Reinforced Base", "Padded Strap"],
+      ],
       priceCents: [1999, 6999],
       materials: ["600D polyester, waterproof base"],
       weightGrams: [900, 1800],
@@ -1947,7 +2219,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WT",
       titles: ["{brand} {0} Work Trousers, {1}"],
-      slots: [["Holster Pocket", "Stretch", "Knee Pad"], ["32W 32L", "34W 32L", "36W 32L", "38W 32L"]],
+      slots: [
+        ["Holster Pocket", "Stretch", "Knee Pad"],
+        ["32W 32L", "34W 32L", "36W 32L", "38W 32L"],
+      ],
       priceCents: [2999, 7999],
       materials: ["Polycotton canvas with Cordura panels", "Stretch cotton blend"],
       weightGrams: [600, 950],
@@ -1967,7 +2242,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "JK",
       titles: ["{brand} {0} Work Jacket, {1}"],
-      slots: [["Softshell", "Insulated", "Waterproof"], ["Size M", "Size L", "Size XL"]],
+      slots: [
+        ["Softshell", "Insulated", "Waterproof"],
+        ["Size M", "Size L", "Size XL"],
+      ],
       priceCents: [3999, 11999],
       materials: ["Softshell polyester", "Ripstop nylon with insulation"],
       weightGrams: [700, 1300],
@@ -1987,7 +2265,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "OR",
       titles: ["{brand} {0} Stackable Organiser, {1}"],
-      slots: [["Small-Parts", "Modular", "Clear-Lid"], ["12 Compartments", "20 Compartments", "with Removable Bins"]],
+      slots: [
+        ["Small-Parts", "Modular", "Clear-Lid"],
+        ["12 Compartments", "20 Compartments", "with Removable Bins"],
+      ],
       priceCents: [999, 4999],
       materials: ["Polypropylene with polycarbonate lid"],
       weightGrams: [600, 2200],
@@ -2007,7 +2288,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "TBT",
       titles: ["{brand} {0} Tool Belt, {1}"],
-      slots: [["Leather", "Padded", "Electrician's"], ["11 Pockets", "with Hammer Loop"]],
+      slots: [
+        ["Leather", "Padded", "Electrician's"],
+        ["11 Pockets", "with Hammer Loop"],
+      ],
       priceCents: [1999, 6999],
       materials: ["Oil-tanned leather", "Padded polyester"],
       weightGrams: [600, 1400],
@@ -2029,7 +2313,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "WD",
       titles: ["{brand} {0} Wet and Dry Vacuum, {1}"],
-      slots: [["20L 1200W", "30L 1500W", "18V Cordless"], ["with Blower Function", "Stainless Drum", "Power Take-Off Socket"]],
+      slots: [
+        ["20L 1200W", "30L 1500W", "18V Cordless"],
+        ["with Blower Function", "Stainless Drum", "Power Take-Off Socket"],
+      ],
       priceCents: [5999, 24999],
       materials: ["Stainless steel drum", "Polypropylene drum"],
       weightGrams: [3500, 9000],
@@ -2049,7 +2336,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "PR",
       titles: ["{brand} {0} Pressure Washer, {1}"],
-      slots: [["130 Bar 1800W", "150 Bar 2200W", "36V Cordless 24 Bar"], ["with Patio Cleaner", "Induction Motor", "with Hose Reel"]],
+      slots: [
+        ["130 Bar 1800W", "150 Bar 2200W", "36V Cordless 24 Bar"],
+        ["with Patio Cleaner", "Induction Motor", "with Hose Reel"],
+      ],
       priceCents: [7999, 34999],
       materials: ["Polypropylene body, aluminium pump"],
       weightGrams: [5500, 16000],
@@ -2069,7 +2359,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "PBM",
       titles: ["{brand} {0} Push Broom, {1}"],
-      slots: [["18 in", "24 in", "36 in"], ["Stiff Bristle", "Soft Bristle", "Poly Bristle"]],
+      slots: [
+        ["18 in", "24 in", "36 in"],
+        ["Stiff Bristle", "Soft Bristle", "Poly Bristle"],
+      ],
       priceCents: [1299, 4499],
       materials: ["PVC bristles, hardwood block, steel handle"],
       weightGrams: [900, 2200],
@@ -2081,15 +2374,15 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
         "Bristles do not flatten",
         "Hanging hole",
       ],
-      descriptions: [
-        "Sweeps workshops, yards and sites fast.",
-        "The braced handle will not work loose.",
-      ],
+      descriptions: ["Sweeps workshops, yards and sites fast.", "The braced handle will not work loose."],
     },
     {
       code: "TS",
       titles: ["{brand} {0} Trigger Spray Bottle, {1}"],
-      slots: [["Chemical-Resistant", "Pressure", "Heavy-Duty"], ["500ml", "1L, Pack of 3", "1.5L"]],
+      slots: [
+        ["Chemical-Resistant", "Pressure", "Heavy-Duty"],
+        ["500ml", "1L, Pack of 3", "1.5L"],
+      ],
       priceCents: [399, 2499],
       materials: ["HDPE bottle, Viton seals"],
       weightGrams: [80, 400],
@@ -2109,7 +2402,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "DG",
       titles: ["{brand} {0} Heavy-Duty Degreaser, {1}"],
-      slots: [["Citrus", "Solvent-Free", "Workshop"], ["750ml Spray", "1L", "5L"]],
+      slots: [
+        ["Citrus", "Solvent-Free", "Workshop"],
+        ["750ml Spray", "1L", "5L"],
+      ],
       priceCents: [699, 3999],
       materials: ["HDPE bottle"],
       weightGrams: [800, 5500],
@@ -2129,7 +2425,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "HC",
       titles: ["{brand} {0} Hand Cleaner, {1}"],
-      slots: [["Orange Pumice", "Heavy-Duty Beaded", "Scented"], ["450ml", "2L", "4L Pump"]],
+      slots: [
+        ["Orange Pumice", "Heavy-Duty Beaded", "Scented"],
+        ["450ml", "2L", "4L Pump"],
+      ],
       priceCents: [599, 2499],
       materials: ["HDPE bottle"],
       weightGrams: [500, 4300],
@@ -2149,7 +2448,10 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
     {
       code: "MC",
       titles: ["{brand} {0} Microfibre Cloths, {1}"],
-      slots: [["Workshop", "Lint-Free", "Heavy-Duty"], ["Pack of 10", "Pack of 24"]],
+      slots: [
+        ["Workshop", "Lint-Free", "Heavy-Duty"],
+        ["Pack of 10", "Pack of 24"],
+      ],
       priceCents: [499, 1999],
       materials: ["Polyester-polyamide microfibre"],
       weightGrams: [200, 600],
@@ -2161,10 +2463,7 @@ export const PRODUCT_TEMPLATES: Record<string, ProductKind[]> = {
         "Soft on paintwork",
         "Colour-coded",
       ],
-      descriptions: [
-        "Wipes down tools, glass, paintwork and worktops without streaks.",
-        "Washable hundreds of times.",
-      ],
+      descriptions: ["Wipes down tools, glass, paintwork and worktops without streaks.", "Washable hundreds of times."],
     },
   ],
 };

@@ -8,7 +8,8 @@ import { migrateAuth } from "../../auth/migrate.ts";
 import { seedOrders } from "./orders.ts";
 import { seedCatalog } from "./seed.ts";
 
-const USAGE = "Usage: npm run seed -- [--products N] [--orders M]   (N: positive integer, default 600; M: orders of seeded history, default none)";
+const USAGE =
+  "Usage: npm run seed -- [--products N] [--orders M]   (N: positive integer, default 600; M: orders of seeded history, default none)";
 
 function fail(message: string): never {
   console.error(`seed: ${message}`);
@@ -20,7 +21,8 @@ function count(flag: string, value: string | undefined): number {
   if (value === undefined) fail(`${flag} needs a value`);
   const trimmed = value.trim();
   const n = Number(trimmed);
-  if (!/^\+?\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n <= 0) fail(`${flag} must be a positive integer, got "${value}"`);
+  if (!/^\+?\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n <= 0)
+    fail(`${flag} must be a positive integer, got "${value}"`);
   return n;
 }
 
@@ -28,7 +30,7 @@ function parseArgs(argv: string[]): { products: number; orders: number } {
   let products = productCountForSeed;
   let orders = 0;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i];
     if (arg === "--help" || arg === "-h") {
       console.log(USAGE);
       process.exit(0);
@@ -86,7 +88,9 @@ async function main(): Promise<void> {
           }
         },
       });
-      console.log(`Orders: inserted ${formatCount(seeded.inserted)} (seeded history now ${formatCount(orders)} orders)`);
+      console.log(
+        `Orders: inserted ${formatCount(seeded.inserted)} (seeded history now ${formatCount(orders)} orders)`,
+      );
     }
     // A bulk load leaves PostgreSQL without statistics or a visibility map until autovacuum gets
     // round to it; until then the planner guesses (and index-only scans visit the heap).

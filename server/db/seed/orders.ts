@@ -13,15 +13,59 @@ import { mulberry32 } from "./generate.ts";
 export const CUSTOMER_EVERY = 10;
 const BATCH = 400;
 const DAY = 86_400_000;
-const FIRST = ["Alex", "Sam", "Jordan", "Priya", "Tom", "Aisha", "Ben", "Chloe", "Dan", "Ella", "Finn", "Grace", "Hugo", "Isla", "Jack", "Kate"];
-const LAST = ["Smith", "Jones", "Patel", "Brown", "Taylor", "Wilson", "Evans", "Khan", "Walker", "Wright", "Hughes", "Green", "Hall", "Clarke"];
-const CITIES = { US: ["Austin", "Denver", "Columbus", "Portland", "Raleigh"], GB: ["Leeds", "Bristol", "Glasgow", "Cardiff", "Norwich"] } as const;
+const FIRST = [
+  "Alex",
+  "Sam",
+  "Jordan",
+  "Priya",
+  "Tom",
+  "Aisha",
+  "Ben",
+  "Chloe",
+  "Dan",
+  "Ella",
+  "Finn",
+  "Grace",
+  "Hugo",
+  "Isla",
+  "Jack",
+  "Kate",
+];
+const LAST = [
+  "Smith",
+  "Jones",
+  "Patel",
+  "Brown",
+  "Taylor",
+  "Wilson",
+  "Evans",
+  "Khan",
+  "Walker",
+  "Wright",
+  "Hughes",
+  "Green",
+  "Hall",
+  "Clarke",
+];
+const CITIES = {
+  US: ["Austin", "Denver", "Columbus", "Portland", "Raleigh"],
+  GB: ["Leeds", "Bristol", "Glasgow", "Cardiff", "Norwich"],
+} as const;
 
 function seedCustomer(i: number, now: Date) {
-  const first = FIRST[i % FIRST.length]!;
-  const last = LAST[Math.floor(i / FIRST.length) % LAST.length]!;
+  const first = FIRST[i % FIRST.length];
+  const last = LAST[Math.floor(i / FIRST.length) % LAST.length];
   const at = new Date(now.getTime() - 400 * DAY + (i % 1000) * 3600_000).toISOString();
-  return { id: `seed-user-${i}`, name: `${first} ${last}`, email: `${first}.${last}.${i}@example.com`.toLowerCase(), emailVerified: 1, image: null, createdAt: at, updatedAt: at, role: "customer" };
+  return {
+    id: `seed-user-${i}`,
+    name: `${first} ${last}`,
+    email: `${first}.${last}.${i}@example.com`.toLowerCase(),
+    emailVerified: 1,
+    image: null,
+    createdAt: at,
+    updatedAt: at,
+    role: "customer",
+  };
 }
 
 function statusFor(ageDays: number, r: number): OrderStatus {
@@ -47,16 +91,27 @@ function seedOrder(i: number, customers: number, products: ProductRef[], now: Da
   const lineCount = 1 + Math.floor(rng() * 3);
   const lines = [];
   for (let l = 0; l < lineCount; l++) {
-    const p = products[Math.floor(rng() * products.length)]!;
+    const p = products[Math.floor(rng() * products.length)];
     const quantity = 1 + Math.floor(rng() * 4);
-    lines.push({ product_id: p.id, title: p.title, color: "", quantity, unit_price_cents: p.price, line_total_cents: p.price * quantity });
+    lines.push({
+      product_id: p.id,
+      title: p.title,
+      color: "",
+      quantity,
+      unit_price_cents: p.price,
+      line_total_cents: p.price * quantity,
+    });
   }
   const subtotal = lines.reduce((s, l) => s + l.line_total_cents, 0);
   const shipping = subtotal >= 10_000 ? 0 : 999;
   const tax = Math.round(subtotal * (country === "GB" ? 0.2 : 0.07));
   const who = customer == null ? null : seedCustomerIdentity(customer);
-  const paid: PaymentStatus = invoice ? "invoiced_net30" : status === "delivered" || status === "returned" ? "paid" : "due_on_delivery";
-  const city = CITIES[country][i % 5]!;
+  const paid: PaymentStatus = invoice
+    ? "invoiced_net30"
+    : status === "delivered" || status === "returned"
+      ? "paid"
+      : "due_on_delivery";
+  const city = CITIES[country][i % 5];
   const order = {
     // The store's own format (TH- and 10 hex digits), from a block random numbers practically never reach.
     number: `TH-${(0xe000000000 + i).toString(16).toUpperCase()}`,
@@ -84,7 +139,12 @@ function seedOrder(i: number, customers: number, products: ProductRef[], now: Da
     created_at: created.toISOString(),
     hold_expires_at: null,
     confirm_token_hash: null,
-    carrier: status === "shipped" || status === "delivered" || status === "returned" ? (country === "US" ? "UPS" : "Royal Mail") : null,
+    carrier:
+      status === "shipped" || status === "delivered" || status === "returned"
+        ? country === "US"
+          ? "UPS"
+          : "Royal Mail"
+        : null,
     tracking_number: status === "shipped" || status === "delivered" || status === "returned" ? `SEED${i}` : null,
     updated_at: created.toISOString(),
   };
@@ -97,22 +157,44 @@ function seedCustomerIdentity(index: number) {
 }
 
 async function seededOrderCount(db: Db): Promise<number> {
-  const row = await db.selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).where("checkout_token", "like", "seed-c-%").executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("orders")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("checkout_token", "like", "seed-c-%")
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Adds seeded orders (and their customers) until `orders` seeded orders exist. */
-export async function seedOrders(db: Db, options: { orders: number; now?: Date; onProgress?: (done: number) => void }): Promise<{ inserted: number }> {
+export async function seedOrders(
+  db: Db,
+  options: { orders: number; now?: Date; onProgress?: (done: number) => void },
+): Promise<{ inserted: number }> {
   const now = options.now ?? new Date();
   const customers = Math.ceil(options.orders / CUSTOMER_EVERY);
-  const products = (await db.selectFrom("products").select(["id", "title", "sale_price_cents as price"]).orderBy("id").limit(5000).execute()).map((p) => ({ ...p, price: Number(p.price) }));
+  const products = (
+    await db
+      .selectFrom("products")
+      .select(["id", "title", "sale_price_cents as price"])
+      .orderBy("id")
+      .limit(5000)
+      .execute()
+  ).map((p) => ({ ...p, price: Number(p.price) }));
   if (products.length === 0) throw new Error("Seed the catalog before orders (npm run seed -- --products N).");
 
-  const existingCustomers = Number((await db.selectFrom("user").select((eb) => eb.fn.countAll<number>().as("n")).where("id", "like", "seed-user-%").executeTakeFirstOrThrow()).n);
+  const existingCustomers = Number(
+    (
+      await db
+        .selectFrom("user")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("id", "like", "seed-user-%")
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   for (let start = existingCustomers; start < customers; start += BATCH) {
     const rows = [];
     for (let i = start; i < Math.min(start + BATCH, customers); i++) rows.push(seedCustomer(i, now));
-    await db.insertInto("user").values(rows as never).execute();
+    await db.insertInto("user").values(rows).execute();
   }
 
   const start = await seededOrderCount(db);
@@ -122,9 +204,17 @@ export async function seedOrders(db: Db, options: { orders: number; now?: Date; 
     const batch: ReturnType<typeof seedOrder>[] = [];
     for (let i = done; i < end; i++) batch.push(seedOrder(i, customers, products, now));
     await db.transaction().execute(async (trx) => {
-      const ids = await trx.insertInto("orders").values(batch.map((b) => b.order)).returning("id").execute();
-      const lines = batch.flatMap((b, k) => b.lines.map((l) => ({ ...l, order_id: Number(ids[k]!.id) })));
-      for (let k = 0; k < lines.length; k += BATCH) await trx.insertInto("order_lines").values(lines.slice(k, k + BATCH)).execute();
+      const ids = await trx
+        .insertInto("orders")
+        .values(batch.map((b) => b.order))
+        .returning("id")
+        .execute();
+      const lines = batch.flatMap((b, k) => b.lines.map((l) => ({ ...l, order_id: Number(ids[k].id) })));
+      for (let k = 0; k < lines.length; k += BATCH)
+        await trx
+          .insertInto("order_lines")
+          .values(lines.slice(k, k + BATCH))
+          .execute();
     });
     done = end;
     options.onProgress?.(done);

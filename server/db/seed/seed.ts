@@ -16,7 +16,9 @@ async function seedVolumeBreaks(db: Db): Promise<void> {
   for (const b of SEED_VOLUME_BREAKS) {
     await sql`insert into volume_breaks (product_id, min_quantity, percent_off)
       select p.id, ${b.minQuantity}, ${b.percentOff} from products p
-      where p.id % 5 = 3 and not exists (select 1 from volume_breaks v where v.product_id = p.id and v.min_quantity = ${b.minQuantity})`.execute(db);
+      where p.id % 5 = 3 and not exists (select 1 from volume_breaks v where v.product_id = p.id and v.min_quantity = ${b.minQuantity})`.execute(
+      db,
+    );
   }
 }
 
@@ -34,7 +36,9 @@ async function countRows(db: Db, table: "categories" | "brands" | "products"): P
 async function idsByPosition(db: Db, table: "categories" | "brands", expected: number): Promise<number[]> {
   const rows = await db.selectFrom(table).select(["id"]).orderBy("position").orderBy("id").execute();
   if (rows.length < expected) {
-    throw new Error(`Seed expects ${expected} ${table}, found ${rows.length}; fix the table or start from an empty database`);
+    throw new Error(
+      `Seed expects ${expected} ${table}, found ${rows.length}; fix the table or start from an empty database`,
+    );
   }
   return rows.slice(0, expected).map((r) => Number(r.id));
 }

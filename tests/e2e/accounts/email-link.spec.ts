@@ -2,7 +2,12 @@ import { expect, test } from "@playwright/test";
 import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
 
-test("'Email me a sign-in link' signs in once; the link cannot be used again", async ({ page, request, baseURL, browser }) => {
+test("'Email me a sign-in link' signs in once; the link cannot be used again", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+}) => {
   const email = uniqueEmail("link");
   await registerViaApi(request, baseURL!, email, "Sturdy-Hammer-42", "Lina Link");
   await page.goto("/login");

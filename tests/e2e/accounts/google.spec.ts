@@ -36,7 +36,11 @@ test("the popup signs in through OpenID Connect and closes; the page has the use
   expect(stored).toEqual({ fullName: "Gina Google", email, profilePhoto: null });
 });
 
-test("Google joins an existing email account only when it says the email is verified", async ({ page, request, baseURL }) => {
+test("Google joins an existing email account only when it says the email is verified", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const email = uniqueEmail("link");
   await registerViaApi(request, baseURL!, email);
   googleSays({ sub: `sub-unverified-${email}`, email, email_verified: false, name: "Una Verified" });
@@ -53,7 +57,12 @@ test("Google joins an existing email account only when it says the email is veri
   await expect(page.getByRole("alert").filter({ hasText: "Login Successful" })).toBeVisible();
 });
 
-test("pre-account takeover: a password set before the address was confirmed stops working once the owner continues with Google", async ({ page, browser, request, baseURL }) => {
+test("pre-account takeover: a password set before the address was confirmed stops working once the owner continues with Google", async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}) => {
   const email = uniqueEmail("victim");
   const attackerPassword = "Attacker-Chosen-99";
   // Someone registers the owner's address with a password of their own, and stays signed in.
@@ -73,11 +82,16 @@ test("pre-account takeover: a password set before the address was confirmed stop
   // The intruder's session is over and the password no longer opens the account.
   await attackerPage.reload();
   await expect(attackerPage.getByRole("banner").getByRole("link", { name: "Login" }).first()).toBeVisible();
-  const retry = await request.post("/api/auth/sign-in/email", { data: { email, password: attackerPassword }, headers: { origin: baseURL! } });
+  const retry = await request.post("/api/auth/sign-in/email", {
+    data: { email, password: attackerPassword },
+    headers: { origin: baseURL! },
+  });
   expect(retry.status()).toBe(401);
   // The owner is still signed in, and was told what happened.
   await page.reload();
-  await expect(page.getByRole("link", { name: /Your account \(Real Owner|Your account \(Not The Owner/ }).first()).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: /Your account \(Real Owner|Your account \(Not The Owner/ }).first(),
+  ).toBeVisible();
   const mail = await waitForMail(email, /Password removed from your ToolHub Wholesale account/);
   expect(mail.body).toContain("signed out every other device");
   await attacker.close();
@@ -126,7 +140,11 @@ test("an origin outside the authorized domains is refused", async ({ page, baseU
   await expect(page.getByRole("alert")).toContainText("unauthorized domain");
 });
 
-test("a staff account can't sign in with Google: the popup closes with the reason and no session is made", async ({ page, request, baseURL }) => {
+test("a staff account can't sign in with Google: the popup closes with the reason and no session is made", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const email = uniqueEmail("staff-google");
   await registerViaApi(request, baseURL!, email);
   storeDb().prepare(`UPDATE "user" SET role = 'admin', emailVerified = 1 WHERE email = ?`).run(email);
@@ -135,8 +153,14 @@ test("a staff account can't sign in with Google: the popup closes with the reaso
   const popupPromise = page.waitForEvent("popup");
   await clickGoogle(page);
   await (await popupPromise).waitForEvent("close");
-  await expect(page.getByRole("alert")).toContainText("Staff accounts sign in with their password and a code from their authenticator app.");
-  expect(storeDb().prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`).get(email)).toEqual({ n: 0 });
+  await expect(page.getByRole("alert")).toContainText(
+    "Staff accounts sign in with their password and a code from their authenticator app.",
+  );
+  expect(
+    storeDb()
+      .prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`)
+      .get(email),
+  ).toEqual({ n: 0 });
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login$/);
 });

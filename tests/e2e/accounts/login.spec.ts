@@ -10,13 +10,19 @@ test.describe("Login", () => {
     await expect(page.getByRole("link", { name: "Create an account" })).toHaveAttribute("href", "/register");
   });
 
-  test("success stores only the public profile and shows the user in the header", async ({ page, request, baseURL }) => {
+  test("success stores only the public profile and shows the user in the header", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const email = uniqueEmail("login");
     await registerViaApi(request, baseURL!, email, GOOD_PASSWORD, "Lena Login");
     await logInThroughForm(page, email);
     const stored = await page.evaluate(() => window.localStorage.getItem("user"));
     expect(JSON.parse(stored!)).toEqual({ fullName: "Lena Login", email, profilePhoto: null });
-    const everything = await page.evaluate(() => JSON.stringify({ ...window.localStorage }) + JSON.stringify({ ...window.sessionStorage }) + document.cookie);
+    const everything = await page.evaluate(
+      () => JSON.stringify({ ...window.localStorage }) + JSON.stringify({ ...window.sessionStorage }) + document.cookie,
+    );
     expect(everything).not.toContain(GOOD_PASSWORD);
     expect(everything).not.toMatch(/session_token/);
     await expect(page.getByRole("link", { name: /Your account \(Lena Login\)/ }).first()).toContainText("LL");
@@ -78,7 +84,12 @@ test.describe("Login", () => {
 
   test("a stale stored user is cleared when the server session is gone", async ({ page }) => {
     await page.goto("/about");
-    await page.evaluate(() => window.localStorage.setItem("user", JSON.stringify({ fullName: "Ghost", email: "ghost@example.com", profilePhoto: null })));
+    await page.evaluate(() =>
+      window.localStorage.setItem(
+        "user",
+        JSON.stringify({ fullName: "Ghost", email: "ghost@example.com", profilePhoto: null }),
+      ),
+    );
     await page.reload();
     await expect.poll(() => page.evaluate(() => window.localStorage.getItem("user"))).toBeNull();
     await expect(page.getByRole("link", { name: "Login" }).first()).toBeVisible();
@@ -88,7 +99,11 @@ test.describe("Login", () => {
     const email = uniqueEmail("nostorage");
     await registerViaApi(request, baseURL!, email);
     await page.addInitScript(() => {
-      Object.defineProperty(window, "localStorage", { get() { throw new DOMException("denied", "SecurityError"); } });
+      Object.defineProperty(window, "localStorage", {
+        get() {
+          throw new DOMException("denied", "SecurityError");
+        },
+      });
     });
     await logInThroughForm(page, email);
     await page.goto("/account");

@@ -5,7 +5,11 @@ import { GOOD_PASSWORD, logInThroughForm, registerViaApi, uniqueEmail } from "..
 
 const CONFIRM = "Are you sure you want to Logout?";
 
-test("logout asks first; Escape and Cancel keep the session; Yes ends it with the 3 s notice", async ({ page, request, baseURL }) => {
+test("logout asks first; Escape and Cancel keep the session; Yes ends it with the 3 s notice", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const email = uniqueEmail("logout");
   await registerViaApi(request, baseURL!, email);
   await logInThroughForm(page, email);
@@ -42,7 +46,11 @@ test("logout asks first; Escape and Cancel keep the session; Yes ends it with th
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test("the Logout button works from the keyboard: Enter opens the dialog, Escape cancels, Yes logs out", async ({ page, request, baseURL }) => {
+test("the Logout button works from the keyboard: Enter opens the dialog, Escape cancels, Yes logs out", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const email = uniqueEmail("logout-keys");
   await registerViaApi(request, baseURL!, email);
   await logInThroughForm(page, email);
@@ -82,7 +90,10 @@ test.describe("on a phone", () => {
     const email = uniqueEmail("logout-mobile");
     await registerViaApi(request, baseURL!, email);
     // Signed in through the page's own cookie jar (the desktop header, which logInThroughForm checks, is hidden here).
-    const signIn = await page.request.post("/api/auth/sign-in/email", { data: { email, password: GOOD_PASSWORD }, headers: { origin: baseURL! } });
+    const signIn = await page.request.post("/api/auth/sign-in/email", {
+      data: { email, password: GOOD_PASSWORD },
+      headers: { origin: baseURL! },
+    });
     expect(signIn.status()).toBe(200);
     await page.goto("/");
     await waitForHydration(page); // the Menu button works once the page has hydrated

@@ -50,7 +50,9 @@ test.describe("Register", () => {
     await expect(page.getByRole("alert").filter({ hasText: "too common" }).first()).toBeVisible();
   });
 
-  test("success shows 'User Create Successfully', then login is prefilled and the password leaves history", async ({ page }) => {
+  test("success shows 'User Create Successfully', then login is prefilled and the password leaves history", async ({
+    page,
+  }) => {
     const email = uniqueEmail("new");
     await page.goto("/register");
     await page.getByLabel("Full name").fill("Nora Newcomer");
@@ -68,7 +70,9 @@ test.describe("Register", () => {
     expect(state).toContain(email);
   });
 
-  test("sign-up mails a link that confirms the address; the shopper can sign in before confirming", async ({ page }) => {
+  test("sign-up mails a link that confirms the address; the shopper can sign in before confirming", async ({
+    page,
+  }) => {
     const email = uniqueEmail("confirm");
     await page.goto("/register");
     await waitForHydration(page);
@@ -77,7 +81,9 @@ test.describe("Register", () => {
     await page.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page).toHaveURL(/\/login$/);
-    await expect(page.getByRole("status").filter({ hasText: "We've emailed you a link to confirm your address" })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: "We've emailed you a link to confirm your address" }),
+    ).toBeVisible();
     await page.getByRole("button", { name: "Login", exact: true }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Login Successfully" })).toBeVisible();
 

@@ -4,7 +4,12 @@ import { linkIn, waitForMail } from "../support/mail.ts";
 
 const NEW_PASSWORD = "Fresh-Chisel-77";
 
-test("forgot password: the mailed link sets a new password and ends the other sessions", async ({ page, request, baseURL, browser }) => {
+test("forgot password: the mailed link sets a new password and ends the other sessions", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+}) => {
   const email = uniqueEmail("reset");
   await registerViaApi(request, baseURL!, email);
   const elsewhere = await browser.newPage();
@@ -41,7 +46,12 @@ test("the answer is the same for an unknown email", async ({ page }) => {
   await expect(page.getByRole("alert")).toContainText("If an account uses that email");
 });
 
-test("account page: change password needs the current one; other sessions can be signed out", async ({ page, request, baseURL, browser }) => {
+test("account page: change password needs the current one; other sessions can be signed out", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+}) => {
   const email = uniqueEmail("account");
   await registerViaApi(request, baseURL!, email, GOOD_PASSWORD, "Ada Account");
   await logInThroughForm(page, email);

@@ -8,13 +8,20 @@ import { signInViaApi, storeDb } from "../shopping/support.ts";
 test.describe.configure({ timeout: 60_000 });
 
 const FIREFOX_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.1; rv:133.0) Gecko/20100101 Firefox/133.0";
-const SAFARI_IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
+const SAFARI_IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
 
 const activeSessions = (page: Page) => page.getByRole("region", { name: "Active sessions" });
 const sessionItems = (page: Page) => activeSessions(page).getByRole("listitem");
 
 /** Another browser (its own cookies and user agent), signed in to the same account. */
-async function elsewhere(browser: Browser, baseURL: string, email: string, userAgent: string, options: { javaScriptEnabled?: boolean } = {}) {
+async function elsewhere(
+  browser: Browser,
+  baseURL: string,
+  email: string,
+  userAgent: string,
+  options: { javaScriptEnabled?: boolean } = {},
+) {
   const context = await browser.newContext({ baseURL, userAgent, ...options });
   await signInViaApi(context.request, baseURL, email);
   return context;
@@ -34,7 +41,12 @@ async function expectSignedIn(context: BrowserContext) {
   await page.close();
 }
 
-test("lists the signed-in devices and ends another one without reloading the page", async ({ page, request, baseURL, browser }) => {
+test("lists the signed-in devices and ends another one without reloading the page", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+}) => {
   const email = uniqueEmail("sessions");
   await registerViaApi(request, baseURL!, email);
   const other = await browser.newContext({ baseURL, userAgent: FIREFOX_MAC });
@@ -61,16 +73,22 @@ test("lists the signed-in devices and ends another one without reloading the pag
   await expect(firefox).toContainText(stamp);
   await expect(section.getByRole("button", { name: "End all other sessions" })).toBeVisible();
   // The page never shows a session token, only ids.
-  const tokens = storeDb().prepare(`SELECT token FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ?`).all(email) as { token: string }[];
+  const tokens = storeDb()
+    .prepare(`SELECT token FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ?`)
+    .all(email) as { token: string }[];
   expect(tokens).toHaveLength(2);
   const html = await page.content();
   for (const { token } of tokens) expect(html).not.toContain(token);
   await expectNoAxeViolations(page);
 
   await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-  const end = section.getByRole("button", { name: /^End session: Firefox on macOS from 127\.0\.0\.1, signed in \d+ \w{3} \d{4}, \d\d:\d\d UTC$/ });
+  const end = section.getByRole("button", {
+    name: /^End session: Firefox on macOS from 127\.0\.0\.1, signed in \d+ \w{3} \d{4}, \d\d:\d\d UTC$/,
+  });
   await end.click();
-  await expect(section.getByRole("status")).toHaveText("The session on Firefox on macOS has ended. That device is signed out.");
+  await expect(section.getByRole("status")).toHaveText(
+    "The session on Firefox on macOS has ended. That device is signed out.",
+  );
   await expect(section.getByRole("status")).toBeFocused();
   await expect(sessionItems(page)).toHaveCount(1);
   await expect(sessionItems(page)).toContainText("This device");
@@ -85,7 +103,12 @@ test("lists the signed-in devices and ends another one without reloading the pag
   await expect(sessionItems(page)).toHaveCount(1);
 });
 
-test("End all other sessions signs out every other device and keeps this one", async ({ page, request, baseURL, browser }) => {
+test("End all other sessions signs out every other device and keeps this one", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+}) => {
   const email = uniqueEmail("sessions-all");
   await registerViaApi(request, baseURL!, email);
   await logInThroughForm(page, email);
@@ -102,19 +125,27 @@ test("End all other sessions signs out every other device and keeps this one", a
   await expect(activeSessions(page).getByRole("button", { name: /^End session: / })).toHaveCount(2);
 
   // A session that ended meanwhile (elsewhere, or by expiry): the page says so, with a 404.
-  const gone = storeDb().prepare(`SELECT s.id FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ? AND s."userAgent" = ?`).get(email, SAFARI_IPHONE) as { id: string };
+  const gone = storeDb()
+    .prepare(`SELECT s.id FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ? AND s."userAgent" = ?`)
+    .get(email, SAFARI_IPHONE) as { id: string };
   storeDb().prepare("DELETE FROM session WHERE id = ?").run(gone.id);
   const [answer] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/account")),
-    activeSessions(page).getByRole("button", { name: /^End session: Safari on iPhone/ }).click(),
+    activeSessions(page)
+      .getByRole("button", { name: /^End session: Safari on iPhone/ })
+      .click(),
   ]);
   expect(answer.status()).toBe(404);
-  await expect(activeSessions(page).getByRole("alert")).toHaveText("That session wasn't found. It may have ended already.");
+  await expect(activeSessions(page).getByRole("alert")).toHaveText(
+    "That session wasn't found. It may have ended already.",
+  );
   await expect(sessionItems(page)).toHaveCount(2);
   await expectNoAxeViolations(page);
 
   await activeSessions(page).getByRole("button", { name: "End all other sessions" }).click();
-  await expect(activeSessions(page).getByRole("status")).toHaveText("Every other session has ended. Those devices are signed out.");
+  await expect(activeSessions(page).getByRole("status")).toHaveText(
+    "Every other session has ended. Those devices are signed out.",
+  );
   await expect(sessionItems(page)).toHaveCount(1);
   await expect(sessionItems(page)).toContainText("This device");
 
@@ -126,24 +157,41 @@ test("End all other sessions signs out every other device and keeps this one", a
   await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
 });
 
-test("a session id that isn't the shopper's is refused with a 404 and a message, and nothing ends", async ({ page, request, baseURL, browser }) => {
+test("a session id that isn't the shopper's is refused with a 404 and a message, and nothing ends", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+}) => {
   const email = uniqueEmail("sessions-bad");
   await registerViaApi(request, baseURL!, email);
   await signInViaApi(page.request, baseURL!, email);
   const otherEmail = uniqueEmail("sessions-victim");
   await registerViaApi(request, baseURL!, otherEmail);
   const victim = await elsewhere(browser, baseURL!, otherEmail, FIREFOX_MAC);
-  const victimSession = storeDb().prepare(`SELECT s.id FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ?`).get(otherEmail) as { id: string };
+  const victimSession = storeDb()
+    .prepare(`SELECT s.id FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ?`)
+    .get(otherEmail) as { id: string };
 
   for (const sessionId of [victimSession.id, "not-a-session", ""]) {
-    const response = await page.request.post("/account", { form: { intent: "end-session", sessionId }, headers: { origin: baseURL! }, maxRedirects: 0 });
+    const response = await page.request.post("/account", {
+      form: { intent: "end-session", sessionId },
+      headers: { origin: baseURL! },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(404);
     expect(await response.text()).toContain("It may have ended already.");
   }
-  const foreign = await page.request.post("/account", { form: { intent: "end-session", sessionId: victimSession.id }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
+  const foreign = await page.request.post("/account", {
+    form: { intent: "end-session", sessionId: victimSession.id },
+    headers: { origin: "https://evil.example" },
+    maxRedirects: 0,
+  });
   // React Router's own cross-site check answers 400 before the action; the action's origin check (403) is the second line.
   expect([400, 403]).toContain(foreign.status());
-  const stillThere = storeDb().prepare(`SELECT count(*) AS n FROM session WHERE id = ?`).get(victimSession.id) as { n: number };
+  const stillThere = storeDb().prepare(`SELECT count(*) AS n FROM session WHERE id = ?`).get(victimSession.id) as {
+    n: number;
+  };
   expect(stillThere.n).toBe(1);
   await expectSignedIn(victim);
   await victim.close();
@@ -161,9 +209,13 @@ test.describe("without JavaScript", () => {
     await page.goto("/account");
     await expect(sessionItems(page)).toHaveCount(2);
     await expect(sessionItems(page).filter({ hasText: "This device" })).toHaveCount(1);
-    await activeSessions(page).getByRole("button", { name: /^End session: Firefox on macOS/ }).click();
+    await activeSessions(page)
+      .getByRole("button", { name: /^End session: Firefox on macOS/ })
+      .click();
     await expect(page).toHaveURL(/\/account#active-sessions$/);
-    await expect(activeSessions(page).getByRole("status")).toHaveText("The session on Firefox on macOS has ended. That device is signed out.");
+    await expect(activeSessions(page).getByRole("status")).toHaveText(
+      "The session on Firefox on macOS has ended. That device is signed out.",
+    );
     await expect(sessionItems(page)).toHaveCount(1);
     await expectSignedOut(firefox);
 
@@ -172,19 +224,27 @@ test.describe("without JavaScript", () => {
     const iphone = await elsewhere(browser, baseURL!, email, SAFARI_IPHONE, { javaScriptEnabled: false });
     await page.goto("/account");
     await expect(sessionItems(page)).toHaveCount(3);
-    const gone = storeDb().prepare(`SELECT s.id FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ? AND s."userAgent" = ?`).get(email, SAFARI_IPHONE) as { id: string };
+    const gone = storeDb()
+      .prepare(`SELECT s.id FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ? AND s."userAgent" = ?`)
+      .get(email, SAFARI_IPHONE) as { id: string };
     storeDb().prepare("DELETE FROM session WHERE id = ?").run(gone.id);
     const [answer] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/account"),
-      activeSessions(page).getByRole("button", { name: /^End session: Safari on iPhone/ }).click(),
+      activeSessions(page)
+        .getByRole("button", { name: /^End session: Safari on iPhone/ })
+        .click(),
     ]);
     expect(answer.status()).toBe(404);
-    await expect(activeSessions(page).getByRole("alert")).toHaveText("That session wasn't found. It may have ended already.");
+    await expect(activeSessions(page).getByRole("alert")).toHaveText(
+      "That session wasn't found. It may have ended already.",
+    );
     await expect(sessionItems(page)).toHaveCount(2);
     await iphone.close();
 
     await activeSessions(page).getByRole("button", { name: "End all other sessions" }).click();
-    await expect(activeSessions(page).getByRole("status")).toHaveText("Every other session has ended. Those devices are signed out.");
+    await expect(activeSessions(page).getByRole("status")).toHaveText(
+      "Every other session has ended. Those devices are signed out.",
+    );
     await expect(sessionItems(page)).toHaveCount(1);
     await expect(sessionItems(page)).toContainText("This device");
     await expectSignedOut(firefoxAgain);

@@ -9,7 +9,11 @@ import { accountWithRole, signInViaApi } from "./support.ts";
 
 const SUSPENDED = "This account has been suspended. Please contact us if you think this is a mistake.";
 
-test("staff find a customer, see their orders and lifetime value, and ban them: the customer's open page is signed out and sign-in is refused", async ({ page, browser, baseURL }) => {
+test("staff find a customer, see their orders and lifetime value, and ban them: the customer's open page is signed out and sign-in is refused", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   // The customer, signed in in their own browser, with two orders (one cancelled: not in the lifetime value).
   const customer = await browser.newContext({ baseURL });
   const shopper = await customer.newPage();
@@ -27,7 +31,7 @@ test("staff find a customer, see their orders and lifetime value, and ban them: 
   await page.goto("/admin/customers");
   await expectNoAxeViolations(page);
   await waitForHydration(page);
-  await page.getByLabel("Name or email").fill(email.split("@")[0]!.toUpperCase());
+  await page.getByLabel("Name or email").fill(email.split("@")[0].toUpperCase());
   await page.getByRole("main").getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/\/admin\/customers\?q=/);
   const row = page.getByRole("row").filter({ hasText: email });
@@ -61,7 +65,10 @@ test("staff find a customer, see their orders and lifetime value, and ban them: 
   await shopper.reload();
   await expect(shopper).toHaveURL(/\/login$/);
   // Signing in again is refused with the store's suspension message.
-  const refused = await shopper.request.post("/api/auth/sign-in/email", { data: { email, password: GOOD_PASSWORD }, headers: { origin: baseURL! } });
+  const refused = await shopper.request.post("/api/auth/sign-in/email", {
+    data: { email, password: GOOD_PASSWORD },
+    headers: { origin: baseURL! },
+  });
   expect(refused.status()).toBe(403);
   expect(await refused.json()).toMatchObject({ code: "BANNED_USER", message: SUSPENDED });
   await customer.close();
@@ -79,7 +86,10 @@ test("the login page tells a banned customer their account is suspended", async 
   await expect(page.getByText(SUSPENDED).first()).toBeVisible();
 });
 
-test("staff accounts can't be banned: the page says so and a forged post changes nothing", async ({ page, baseURL }) => {
+test("staff accounts can't be banned: the page says so and a forged post changes nothing", async ({
+  page,
+  baseURL,
+}) => {
   const colleague = await accountWithRole(page.request, baseURL!, "colleague", "staff");
   const colleagueId = userIdOf(colleague);
   await useSharedStaffSession(page.context(), baseURL!);
@@ -87,7 +97,11 @@ test("staff accounts can't be banned: the page says so and a forged post changes
   await expect(page.getByText("Staff and admin accounts can't be banned here.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Ban customer" })).toHaveCount(0);
 
-  const forged = await page.request.post(`/admin/customers/${colleagueId}`, { form: { intent: "ban", reason: "nope" }, headers: { origin: baseURL! }, maxRedirects: 0 });
+  const forged = await page.request.post(`/admin/customers/${colleagueId}`, {
+    form: { intent: "ban", reason: "nope" },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  });
   expect(forged.status()).toBe(403);
   expect(await forged.text()).toMatch(/Staff and admin accounts can(&#x27;|')t be banned here\./);
   expect(auditActions("user", colleagueId)).toEqual([]);

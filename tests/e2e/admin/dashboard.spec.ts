@@ -4,7 +4,10 @@ import { usd } from "../support/db.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
 import { insertOrder, salesToday } from "./people-fixtures.ts";
 
-test("the dashboard shows today's sales, a 30-day revenue chart with a hidden table of the same numbers, and passes axe", async ({ page, baseURL }) => {
+test("the dashboard shows today's sales, a 30-day revenue chart with a hidden table of the same numbers, and passes axe", async ({
+  page,
+  baseURL,
+}) => {
   insertOrder({ status: "placed", totalCents: 12_345 });
   insertOrder({ status: "cancelled", totalCents: 99_999 });
   insertOrder({ status: "awaiting_payment", totalCents: 88_888 });
@@ -14,7 +17,10 @@ test("the dashboard shows today's sales, a 30-day revenue chart with a hidden ta
   await page.goto("/admin");
   const main = page.getByRole("main");
   await expect(main.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
-  const todayCard = main.locator("div").filter({ has: page.getByText("Orders today", { exact: true }) }).last();
+  const todayCard = main
+    .locator("div")
+    .filter({ has: page.getByText("Orders today", { exact: true }) })
+    .last();
   await expect(todayCard).toContainText(String(expected.orders));
   await expect(todayCard).toContainText(`Revenue today: ${usd(expected.revenue)}`);
 
@@ -26,14 +32,26 @@ test("the dashboard shows today's sales, a 30-day revenue chart with a hidden ta
   const table = page.getByRole("table", { name: "Daily revenue, last 30 days" });
   await expect(table).toHaveCount(1);
   // Visually hidden, but there for assistive technology.
-  expect(await page.getByTestId("revenue-table").evaluate((el) => el.getBoundingClientRect().width <= 1 && getComputedStyle(el).overflow === "hidden")).toBe(true);
+  expect(
+    await page
+      .getByTestId("revenue-table")
+      .evaluate((el) => el.getBoundingClientRect().width <= 1 && getComputedStyle(el).overflow === "hidden"),
+  ).toBe(true);
   const rows = table.locator("tbody tr");
   await expect(rows).toHaveCount(30);
   await expect(rows.last().locator("td").nth(0)).toHaveText(String(expected.orders));
   await expect(rows.last().locator("td").nth(1)).toHaveText(usd(expected.revenue));
 
-  await expect(main.getByRole("link", { name: "See orders to ship" })).toHaveAttribute("href", "/admin/orders?status=placed");
-  for (const label of ["Orders waiting to ship", "Products low on stock", "Unanswered contact messages", "Mails stuck in the queue"]) {
+  await expect(main.getByRole("link", { name: "See orders to ship" })).toHaveAttribute(
+    "href",
+    "/admin/orders?status=placed",
+  );
+  for (const label of [
+    "Orders waiting to ship",
+    "Products low on stock",
+    "Unanswered contact messages",
+    "Mails stuck in the queue",
+  ]) {
     await expect(main.getByText(label, { exact: true })).toBeVisible();
   }
   await expectNoAxeViolations(page);

@@ -8,19 +8,31 @@ import { waitForHydration } from "../support/site.ts";
 import { signInAsStaff } from "./support.ts";
 
 /** Presses Tab until the focused element matches, failing after `max` presses. */
-async function tabTo(page: Page, matches: (el: { tag: string; text: string; label: string | null; name: string | null }) => boolean, max = 80) {
+async function tabTo(
+  page: Page,
+  matches: (el: { tag: string; text: string; label: string | null; name: string | null }) => boolean,
+  max = 80,
+) {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press("Tab");
     const el = await page.evaluate(() => {
       const a = document.activeElement as HTMLElement | null;
-      return { tag: a?.tagName ?? "", text: (a?.textContent ?? "").trim(), label: a?.getAttribute("aria-label") ?? null, name: a?.getAttribute("name") ?? null };
+      return {
+        tag: a?.tagName ?? "",
+        text: (a?.textContent ?? "").trim(),
+        label: a?.getAttribute("aria-label") ?? null,
+        name: a?.getAttribute("name") ?? null,
+      };
     });
     if (matches(el)) return;
   }
   throw new Error("never reached the element by Tab");
 }
 
-test("staff reach Products, search by keyboard, and open a product, all with Tab and Enter", async ({ page, baseURL }) => {
+test("staff reach Products, search by keyboard, and open a product, all with Tab and Enter", async ({
+  page,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "keyboard-staff");
   await page.goto("/admin");
   await waitForHydration(page);
@@ -30,7 +42,11 @@ test("staff reach Products, search by keyboard, and open a product, all with Tab
   // A visible focus indicator: an outline or a ring (box-shadow).
   const ring = await focused.evaluate((el) => {
     const s = getComputedStyle(el);
-    return s.outlineStyle !== "none" && s.outlineWidth !== "0px" ? "outline" : s.boxShadow !== "none" ? "shadow" : "none";
+    return s.outlineStyle !== "none" && s.outlineWidth !== "0px"
+      ? "outline"
+      : s.boxShadow !== "none"
+        ? "shadow"
+        : "none";
   });
   expect(ring).not.toBe("none");
   await page.keyboard.press("Enter");

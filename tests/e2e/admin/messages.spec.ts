@@ -10,7 +10,11 @@ import { storeDb } from "../shopping/support.ts";
 
 async function dashboardUnanswered(page: import("@playwright/test").Page): Promise<string> {
   await page.goto("/admin");
-  const card = page.getByRole("main").locator("div").filter({ has: page.getByText("Unanswered contact messages", { exact: true }) }).last();
+  const card = page
+    .getByRole("main")
+    .locator("div")
+    .filter({ has: page.getByText("Unanswered contact messages", { exact: true }) })
+    .last();
   return ((await card.locator("dd").first().textContent()) ?? "").trim();
 }
 
@@ -20,11 +24,22 @@ async function dashboardUnanswered(page: import("@playwright/test").Page): Promi
  * agree, and this test's own message is checked in the database.
  */
 async function expectDashboardShowsUnhandled(page: import("@playwright/test").Page) {
-  await expect.poll(async () => (await dashboardUnanswered(page)) === String(unansweredMessages()), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(async () => (await dashboardUnanswered(page)) === String(unansweredMessages()), { timeout: 10_000 })
+    .toBe(true);
 }
-const handled = (subject: string) => (storeDb().prepare(`SELECT handled_at FROM contact_messages WHERE subject = ?`).get(subject) as { handled_at: string | null }).handled_at !== null;
+const handled = (subject: string) =>
+  (
+    storeDb().prepare(`SELECT handled_at FROM contact_messages WHERE subject = ?`).get(subject) as {
+      handled_at: string | null;
+    }
+  ).handled_at !== null;
 
-test("a visitor's message reaches the inbox; staff reply by mail, mark it handled, and the dashboard count drops", async ({ page, browser, baseURL }) => {
+test("a visitor's message reaches the inbox; staff reply by mail, mark it handled, and the dashboard count drops", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const visitorEmail = uniqueEmail("visitor");
   const subject = `Drill order ${Date.now()}`;
   const visitor = await browser.newPage({ baseURL });
@@ -98,7 +113,10 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("newsletter: counts per status, filter and search, and a CSV download of the filtered list", async ({ page, baseURL }) => {
+test("newsletter: counts per status, filter and search, and a CSV download of the filtered list", async ({
+  page,
+  baseURL,
+}) => {
   const tag = `nl${Date.now()}`;
   insertSubscriber(`${tag}.conf@example.com`, "confirmed");
   insertSubscriber(`${tag}.pend@example.com`, "pending");
@@ -117,9 +135,12 @@ test("newsletter: counts per status, filter and search, and a CSV download of th
   await expect(rows.first()).toContainText(`${tag}.conf@example.com`);
   await expect(rows.first()).toContainText("Confirmed");
 
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /Download CSV/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: /Download CSV/ }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^newsletter-confirmed-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = readFileSync((await download.path())!, "utf8");
+  const csv = readFileSync(await download.path(), "utf8");
   const lines = csv.trim().split("\n");
   expect(lines[0]).toBe("email,status,subscribed_at,confirmed_at,unsubscribed_at");
   expect(csv).toContain(`${tag}.conf@example.com,confirmed,`);
@@ -130,7 +151,10 @@ test("newsletter: counts per status, filter and search, and a CSV download of th
   expect(bad.status()).toBe(400);
 });
 
-test("the mail queue lists stuck mail with masked recipients and requeues one, then all failed", async ({ page, baseURL }) => {
+test("the mail queue lists stuck mail with masked recipients and requeues one, then all failed", async ({
+  page,
+  baseURL,
+}) => {
   const tag = `mq${Date.now()}`;
   const one = insertFailedMail(`${tag}.one@example.com`, `Stuck one ${tag}`);
   const two = insertFailedMail(`${tag}.two@example.com`, `Stuck two ${tag}`);

@@ -63,7 +63,11 @@ async function ship(page: Page, carrier: string, tracking: string) {
   await act(page, "Mark as shipped", /marked as shipped/);
 }
 
-test("a customer's order: staff find it by filter, pack it and ship it; the customer's page and mail show the tracking number", async ({ page, baseURL, browser }) => {
+test("a customer's order: staff find it by filter, pack it and ship it; the customer's page and mail show the tracking number", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(440, { stock: 40, priceCents: 3_000, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-buyer");
   try {
@@ -85,7 +89,10 @@ test("a customer's order: staff find it by filter, pack it and ship it; the cust
     await waitForHydration(page);
     await expect(badge(page)).toHaveText("Placed");
     await expect(main(page)).toContainText(buyer.email);
-    await expect(main(page).getByRole("link", { name: "Customer account" })).toHaveAttribute("href", /^\/admin\/customers\/.+/);
+    await expect(main(page).getByRole("link", { name: "Customer account" })).toHaveAttribute(
+      "href",
+      /^\/admin\/customers\/.+/,
+    );
 
     await act(page, "Mark as packed", new RegExp(`Order ${number} is marked as packed`));
     await expect(badge(page)).toHaveText("Packed");
@@ -118,7 +125,11 @@ test("a customer's order: staff find it by filter, pack it and ship it; the cust
   }
 });
 
-test("cancelling an order puts its stock back through the ledger, and the customer sees why", async ({ page, baseURL, browser }) => {
+test("cancelling an order puts its stock back through the ledger, and the customer sees why", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(441, { stock: 20, priceCents: 1_500, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-cancel");
   try {
@@ -139,7 +150,7 @@ test("cancelling an order puts its stock back through the ledger, and the custom
       [-3, "order"],
       [3, "cancellation"],
     ]);
-    expect(ledger[1]!.actor).toMatch(/^staff:/);
+    expect(ledger[1].actor).toMatch(/^staff:/);
 
     const buyerPage = await buyer.openPage();
     await buyerPage.goto(`/account/orders/${number}`);
@@ -151,7 +162,11 @@ test("cancelling an order puts its stock back through the ledger, and the custom
   }
 });
 
-test("a return of part of a delivered order restocks what came back and shows on both sides", async ({ page, baseURL, browser }) => {
+test("a return of part of a delivered order restocks what came back and shows on both sides", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(442, { stock: 30, priceCents: 2_000, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-return");
   try {
@@ -169,7 +184,9 @@ test("a return of part of a delivered order restocks what came back and shows on
     await form.getByLabel("Reason (told to the customer)").selectOption("Faulty");
     await form.getByLabel("Yes, they can be sold again").check();
     await form.getByRole("button", { name: "Record return" }).click();
-    await expect(main(page).getByRole("status").filter({ hasText: "Return recorded: 2 units, back in stock." })).toBeVisible();
+    await expect(
+      main(page).getByRole("status").filter({ hasText: "Return recorded: 2 units, back in stock." }),
+    ).toBeVisible();
     await expect(badge(page)).toHaveText("Delivered (partly returned)");
     expect(readProduct(p.id).stock_quantity).toBe(29);
     await expect(main(page).getByRole("region", { name: "Returns" })).toContainText("Reason: Faulty. Back in stock.");
@@ -187,7 +204,12 @@ test("a return of part of a delivered order restocks what came back and shows on
   }
 });
 
-test("two staff acting on one order at once: the second is told it changed and sees where it stands", async ({ page, context, baseURL, browser }) => {
+test("two staff acting on one order at once: the second is told it changed and sees where it stands", async ({
+  page,
+  context,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(443, { stock: 30, priceCents: 1_000, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-race");
   try {
@@ -201,10 +223,15 @@ test("two staff acting on one order at once: the second is told it changed and s
     // The second page still shows the order as placed; its cancel loses.
     await expect(badge(other)).toHaveText("Placed");
     await main(other).getByRole("button", { name: "Cancel order" }).click();
-    await expect(main(other).getByRole("alert")).toHaveText(/Someone else changed this order while you had it open: it is now packed\. Nothing was changed/);
+    await expect(main(other).getByRole("alert")).toHaveText(
+      /Someone else changed this order while you had it open: it is now packed\. Nothing was changed/,
+    );
     await expect(badge(other)).toHaveText("Packed");
     await expect(main(other).getByRole("button", { name: "Mark as shipped" })).toBeVisible();
-    const events = queryAll("SELECT e.to_status FROM order_events e JOIN orders o ON o.id = e.order_id WHERE o.number = ?", number);
+    const events = queryAll(
+      "SELECT e.to_status FROM order_events e JOIN orders o ON o.id = e.order_id WHERE o.number = ?",
+      number,
+    );
     expect(events).toEqual([{ to_status: "packed" }]);
     expect(readProduct(p.id).stock_quantity).toBe(29);
   } finally {
@@ -212,7 +239,11 @@ test("two staff acting on one order at once: the second is told it changed and s
   }
 });
 
-test("the packing slip prints the address and the items with a tick column and no prices", async ({ page, baseURL, browser }) => {
+test("the packing slip prints the address and the items with a tick column and no prices", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(444, { stock: 30, priceCents: 4_200, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-slip");
   try {
@@ -225,10 +256,16 @@ test("the packing slip prints the address and the items with a tick column and n
     await expect(page.getByTestId("slip-number")).toHaveText(number);
     await expect(main(page)).toContainText(US_ADDRESS.line1);
     await expect(main(page)).toContainText(US_ADDRESS.name);
-    const sku = queryAll<{ sku: string }>("SELECT sku FROM products WHERE id = ?", p.id)[0]!.sku;
+    const sku = queryAll<{ sku: string }>("SELECT sku FROM products WHERE id = ?", p.id)[0].sku;
     const table = main(page).getByRole("table", { name: `Items to pack for order ${number}` });
     await expect(table.getByRole("columnheader")).toHaveText(["Packed", "SKU", "Item", "Colour", "Quantity"]);
-    await expect(table.locator("tbody tr").getByRole("cell")).toHaveText(["Not ticked", sku, p.title, p.colors[0]!, "4"]);
+    await expect(table.locator("tbody tr").getByRole("cell")).toHaveText([
+      "Not ticked",
+      sku,
+      p.title,
+      p.colors[0],
+      "4",
+    ]);
     await expect(page.getByTestId("slip-units")).toHaveText("4");
     expect(await main(page).innerText()).not.toContain("$");
     await expectNoAxeViolations(page);
@@ -241,7 +278,11 @@ test("the packing slip prints the address and the items with a tick column and n
   }
 });
 
-test("the order list and the order page pass axe; sorting is by links with aria-sort; bad filters are explained", async ({ page, baseURL, browser }) => {
+test("the order list and the order page pass axe; sorting is by links with aria-sort; bad filters are explained", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(445, { stock: 30, priceCents: 900, discountPercent: null });
   const buyer = await customer(browser, baseURL!, "orders-axe");
   try {
@@ -253,7 +294,9 @@ test("the order list and the order page pass axe; sorting is by links with aria-
     await expect(placedHeader).toHaveAttribute("aria-sort", "descending");
     await expect(main(page).getByRole("columnheader", { name: /Total/ })).toHaveAttribute("aria-sort", "none");
     await expectNoAxeViolations(page);
-    await main(page).getByRole("link", { name: /^Total/ }).click();
+    await main(page)
+      .getByRole("link", { name: /^Total/ })
+      .click();
     await expect(page).toHaveURL(/sort=total/);
     await expect(main(page).getByRole("columnheader", { name: /Total/ })).toHaveAttribute("aria-sort", "descending");
 
@@ -275,7 +318,11 @@ test("the order list and the order page pass axe; sorting is by links with aria-
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("staff filter, pack, ship (a bad tracking number first) and are told when the page was stale", async ({ page, baseURL, browser }) => {
+  test("staff filter, pack, ship (a bad tracking number first) and are told when the page was stale", async ({
+    page,
+    baseURL,
+    browser,
+  }) => {
     const p = setProduct(446, { stock: 30, priceCents: 1_200, discountPercent: null });
     const buyer = await customer(browser, baseURL!, "orders-nojs");
     try {
@@ -297,7 +344,9 @@ test.describe("without JavaScript", () => {
       await main(page).getByLabel("Tracking number").fill("<nope>");
       await main(page).getByRole("button", { name: "Mark as shipped" }).click();
       await expect(main(page).getByLabel("Tracking number")).toHaveAttribute("aria-invalid", "true");
-      await expect(main(page).getByText("A tracking number has 4 to 40 letters, digits or dashes.").first()).toBeVisible();
+      await expect(
+        main(page).getByText("A tracking number has 4 to 40 letters, digits or dashes.").first(),
+      ).toBeVisible();
       await expect(badge(page)).toHaveText("Packed");
 
       // Someone else ships it meanwhile (in another tab); this page's form is now stale.

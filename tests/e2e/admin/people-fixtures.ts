@@ -5,7 +5,13 @@ import { storeDb } from "../shopping/support.ts";
 /** Statuses the dashboard counts as sales (server/admin/dashboard.ts SALE_STATUSES). */
 export const SALE_STATUSES = ["placed", "processing", "packed", "shipped", "delivered", "returned"];
 
-export function insertOrder(o: { status: string; totalCents: number; createdAt?: string; userId?: string | null; email?: string }): string {
+export function insertOrder(o: {
+  status: string;
+  totalCents: number;
+  createdAt?: string;
+  userId?: string | null;
+  email?: string;
+}): string {
   const token = randomBytes(8).toString("hex");
   const number = `TH-${token.slice(0, 10).toUpperCase()}`;
   storeDb()
@@ -14,7 +20,17 @@ export function insertOrder(o: { status: string; totalCents: number; createdAt?:
         subtotal_cents, member_discount_cents, shipping_cents, tax_cents, total_cents, created_at)
        VALUES (?, ?, ?, ?, ?, ?, 'cod', 'due_on_delivery', 'Ada Buyer', '1 Road', 'London', 'SW1A 1AA', 'GB', ?, 0, 0, 0, ?, ?)`,
     )
-    .run(number, `a-${token}`, `c-${token}`, o.userId ?? null, o.email ?? `e2e-${token}@example.com`, o.status, o.totalCents, o.totalCents, o.createdAt ?? new Date().toISOString());
+    .run(
+      number,
+      `a-${token}`,
+      `c-${token}`,
+      o.userId ?? null,
+      o.email ?? `e2e-${token}@example.com`,
+      o.status,
+      o.totalCents,
+      o.totalCents,
+      o.createdAt ?? new Date().toISOString(),
+    );
   return number;
 }
 
@@ -23,7 +39,9 @@ export function salesToday(): { orders: number; revenue: number } {
   const today = new Date().toISOString().slice(0, 10);
   const marks = SALE_STATUSES.map(() => "?").join(",");
   return storeDb()
-    .prepare(`SELECT count(*) AS orders, coalesce(sum(total_cents), 0) AS revenue FROM orders WHERE created_at >= ? AND status IN (${marks})`)
+    .prepare(
+      `SELECT count(*) AS orders, coalesce(sum(total_cents), 0) AS revenue FROM orders WHERE created_at >= ? AND status IN (${marks})`,
+    )
     .get(`${today}T00:00:00.000Z`, ...SALE_STATUSES) as { orders: number; revenue: number };
 }
 
@@ -32,7 +50,9 @@ export function userIdOf(email: string): string {
 }
 
 export function unansweredMessages(): number {
-  return (storeDb().prepare("SELECT count(*) AS n FROM contact_messages WHERE handled_at IS NULL").get() as { n: number }).n;
+  return (
+    storeDb().prepare("SELECT count(*) AS n FROM contact_messages WHERE handled_at IS NULL").get() as { n: number }
+  ).n;
 }
 
 export function insertFailedMail(to: string, subject: string, status: "failed" | "unknown" = "failed"): number {
@@ -42,7 +62,16 @@ export function insertFailedMail(to: string, subject: string, status: "failed" |
       `INSERT INTO mail_queue (to_address, subject, text_body, html_body, reply_to, headers, message_id, status, attempts, next_attempt_at, created_at, updated_at, last_error)
        VALUES (?, ?, 'Body', '<p>Body</p>', NULL, '{}', ?, ?, 5, ?, ?, ?, ?)`,
     )
-    .run(to, subject, `<${randomBytes(8).toString("hex")}@toolhub.example>`, status, now, now, now, `550 No such user ${to}`);
+    .run(
+      to,
+      subject,
+      `<${randomBytes(8).toString("hex")}@toolhub.example>`,
+      status,
+      now,
+      now,
+      now,
+      `550 No such user ${to}`,
+    );
   return Number(result.lastInsertRowid);
 }
 
@@ -51,7 +80,11 @@ export function mailStatus(id: number): string {
 }
 
 export function auditActions(objectType: string, objectId: string | number): string[] {
-  return (storeDb().prepare("SELECT action FROM audit_log WHERE object_type = ? AND object_id = ? ORDER BY id").all(objectType, String(objectId)) as { action: string }[]).map((r) => r.action);
+  return (
+    storeDb()
+      .prepare("SELECT action FROM audit_log WHERE object_type = ? AND object_id = ? ORDER BY id")
+      .all(objectType, String(objectId)) as { action: string }[]
+  ).map((r) => r.action);
 }
 
 export function insertSubscriber(email: string, status: "pending" | "confirmed" | "unsubscribed") {
@@ -60,5 +93,13 @@ export function insertSubscriber(email: string, status: "pending" | "confirmed" 
     .prepare(
       `INSERT INTO newsletter_subscribers (email, status, unsubscribe_token, created_at, updated_at, confirmed_at, unsubscribed_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(email, status, randomBytes(24).toString("base64url"), now, now, status === "pending" ? null : now, status === "unsubscribed" ? now : null);
+    .run(
+      email,
+      status,
+      randomBytes(24).toString("base64url"),
+      now,
+      now,
+      status === "pending" ? null : now,
+      status === "unsubscribed" ? now : null,
+    );
 }

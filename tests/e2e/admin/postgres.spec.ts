@@ -22,7 +22,9 @@ test.skip(!process.env.TEST_DATABASE_URL, "needs TEST_DATABASE_URL (a PostgreSQL
 test.use({ baseURL: base });
 
 async function query<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: readFileSync(path.resolve(".tmp", `e2e-${port}`, "database-url"), "utf8").trim() });
+  const client = new pg.Client({
+    connectionString: readFileSync(path.resolve(".tmp", `e2e-${port}`, "database-url"), "utf8").trim(),
+  });
   await client.connect();
   try {
     return (await client.query(text, values)).rows as T[];
@@ -40,7 +42,10 @@ async function staffOnPostgres(request: APIRequestContext, tag: string): Promise
   return email;
 }
 
-test("on PostgreSQL staff find a customer by any part of the name in any case, accents included, and ban them", async ({ page, browser }) => {
+test("on PostgreSQL staff find a customer by any part of the name in any case, accents included, and ban them", async ({
+  page,
+  browser,
+}) => {
   const customer = await browser.newContext({ baseURL: base });
   const email = uniqueEmail("zoe-pg");
   await registerViaApi(customer.request, base, email, GOOD_PASSWORD, "Zoë Ångström");
@@ -60,22 +65,33 @@ test("on PostgreSQL staff find a customer by any part of the name in any case, a
   await page.getByLabel("Reason for the ban").fill("Fraudulent orders");
   await page.getByRole("button", { name: "Ban customer" }).click();
   await expect(page.getByRole("main").getByRole("status")).toHaveText("Customer banned. 1 session was ended.");
-  const [user] = await query<{ banned: boolean; sessions: string }>(`SELECT banned, (SELECT count(*) FROM session s WHERE s."userId" = u.id) AS sessions FROM "user" u WHERE email = $1`, [email]);
+  const [user] = await query<{ banned: boolean; sessions: string }>(
+    `SELECT banned, (SELECT count(*) FROM session s WHERE s."userId" = u.id) AS sessions FROM "user" u WHERE email = $1`,
+    [email],
+  );
   expect(user).toEqual({ banned: true, sessions: "0" });
-  const refused = await customer.request.post("/api/auth/sign-in/email", { data: { email, password: GOOD_PASSWORD }, headers: { origin: base } });
+  const refused = await customer.request.post("/api/auth/sign-in/email", {
+    data: { email, password: GOOD_PASSWORD },
+    headers: { origin: base },
+  });
   expect(refused.status()).toBe(403);
-  const audit = await query<{ action: string }>(`SELECT action FROM audit_log WHERE object_id = (SELECT id FROM "user" WHERE email = $1)`, [email]);
+  const audit = await query<{ action: string }>(
+    `SELECT action FROM audit_log WHERE object_id = (SELECT id FROM "user" WHERE email = $1)`,
+    [email],
+  );
   expect(audit.map((a) => a.action)).toEqual(["customer.ban"]);
   await customer.close();
 });
 
 test("on PostgreSQL staff find products by words and by SKU, and an edit is live on the shop", async ({ page }) => {
   await staffOnPostgres(page.request, "staff-pg-products");
-  const [product] = await query<{ id: number; sku: string }>(`SELECT id, sku FROM products WHERE archived_at IS NULL ORDER BY id LIMIT 1 OFFSET 7`);
-  await page.goto(`/admin/products?q=${encodeURIComponent(product!.sku.toLowerCase())}`);
+  const [product] = await query<{ id: number; sku: string }>(
+    `SELECT id, sku FROM products WHERE archived_at IS NULL ORDER BY id LIMIT 1 OFFSET 7`,
+  );
+  await page.goto(`/admin/products?q=${encodeURIComponent(product.sku.toLowerCase())}`);
   const rows = page.getByRole("main").getByRole("table").locator("tbody tr");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText(product!.sku);
+  await expect(rows.first()).toContainText(product.sku);
 
   await page.goto("/admin/products?q=cordless+drill");
   await expect(rows.first()).toBeVisible();
@@ -83,9 +99,12 @@ test("on PostgreSQL staff find products by words and by SKU, and an edit is live
   await expectNoAxeViolations(page);
 
   // The same stock adjustment the SQLite spec makes, through PostgreSQL's locking.
-  await page.goto(`/admin/products/${product!.id}`);
+  await page.goto(`/admin/products/${product.id}`);
   await waitForHydration(page);
-  const [{ stock_quantity: before }] = await query<{ stock_quantity: number }>(`SELECT stock_quantity FROM products WHERE id = $1`, [product!.id]);
+  const [{ stock_quantity: before }] = await query<{ stock_quantity: number }>(
+    `SELECT stock_quantity FROM products WHERE id = $1`,
+    [product.id],
+  );
   await page.getByLabel("Reason").selectOption("received");
   await page.getByLabel("Change (+/−)").fill("5");
   await page.getByRole("button", { name: "Adjust stock" }).click();
@@ -93,9 +112,9 @@ test("on PostgreSQL staff find products by words and by SKU, and an edit is live
   await expect(page.getByTestId("current-stock")).toHaveText(String(before + 5));
   const [ledger] = await query<{ reason: string; stock_before: number; stock_after: number }>(
     `SELECT reason, stock_before, stock_after FROM stock_movements WHERE product_id = $1 ORDER BY id DESC LIMIT 1`,
-    [product!.id],
+    [product.id],
   );
   expect(ledger).toEqual({ reason: "received", stock_before: before, stock_after: before + 5 });
-  await page.goto(`/shop/${product!.id}`);
+  await page.goto(`/shop/${product.id}`);
   await expect(page.getByRole("main")).toContainText(`In Stock (${before + 5})`);
 });

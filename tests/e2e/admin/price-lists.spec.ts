@@ -29,8 +29,15 @@ async function approvedCompany(request: APIRequestContext, baseURL: string) {
   const name = `Priced Tools ${tag}`;
   const now = new Date().toISOString();
   const db = storeDb();
-  db.prepare(`INSERT INTO organization (id, name, slug, logo, metadata, createdAt) VALUES (?, ?, ?, NULL, NULL, ?)`).run(organizationId, name, `e2e-${tag}`, now);
-  db.prepare(`INSERT INTO member (id, organizationId, userId, role, createdAt) VALUES (?, ?, ?, 'owner', ?)`).run(`mem-e2e-${tag}`, organizationId, userId, now);
+  db.prepare(
+    `INSERT INTO organization (id, name, slug, logo, metadata, createdAt) VALUES (?, ?, ?, NULL, NULL, ?)`,
+  ).run(organizationId, name, `e2e-${tag}`, now);
+  db.prepare(`INSERT INTO member (id, organizationId, userId, role, createdAt) VALUES (?, ?, ?, 'owner', ?)`).run(
+    `mem-e2e-${tag}`,
+    organizationId,
+    userId,
+    now,
+  );
   const billing = ["GB", "GB123456789", "1 High Street", "London", "SW1A 1AA", "+44 20 7946 0000"];
   const application = db
     .prepare(
@@ -58,9 +65,17 @@ const status = (page: Page) => page.getByRole("main").getByRole("status");
 const alert = (page: Page) => page.getByRole("main").getByRole("alert");
 const listIdOf = (page: Page) => Number(/\/admin\/price-lists\/(\d+)/.exec(page.url())![1]);
 const auditOf = (objectType: string, objectId: string | number) =>
-  queryAll<{ action: string; before: string | null; after: string | null }>("SELECT action, before, after FROM audit_log WHERE object_type = ? AND object_id = ? ORDER BY id", objectType, String(objectId));
+  queryAll<{ action: string; before: string | null; after: string | null }>(
+    "SELECT action, before, after FROM audit_log WHERE object_type = ? AND object_id = ? ORDER BY id",
+    objectType,
+    String(objectId),
+  );
 
-test("staff create a price list with rules, give it to a company with its terms, and every change is audited", async ({ page, browser, baseURL }) => {
+test("staff create a price list with rules, give it to a company with its terms, and every change is audited", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.slow();
   const company = await approvedCompany(page.request, baseURL!);
   const fixed = plainProduct(0);
@@ -102,17 +117,26 @@ test("staff create a price list with rules, give it to a company with its terms,
   await page.getByLabel("Fixed price (USD)").fill((fixedCents / 100).toFixed(2));
   await page.getByRole("button", { name: "Add rule" }).click();
   await expect(status(page)).toHaveText("Rule added. Companies on this list pay the new price now.");
-  await expect(rules.getByRole("row", { name: new RegExp(fixed.sku) })).toContainText(`Fixed price ${usd(fixedCents)} (list ${usd(fixed.sale_price_cents)})`);
+  await expect(rules.getByRole("row", { name: new RegExp(fixed.sku) })).toContainText(
+    `Fixed price ${usd(fixedCents)} (list ${usd(fixed.sale_price_cents)})`,
+  );
 
   await page.getByLabel("Applies to").selectOption({ label: "Everything" });
   await page.getByLabel("Percent off").fill("7");
   await page.getByRole("button", { name: "Add rule" }).click();
-  await expect(alert(page)).toHaveText("This list already has a rule for everything. Remove that rule first to change it.");
+  await expect(alert(page)).toHaveText(
+    "This list already has a rule for everything. Remove that rule first to change it.",
+  );
   await expect(rules.getByRole("row", { name: /Everything/ })).toContainText("5% off");
 
   // The list page counts the rules.
   await page.getByRole("link", { name: "Price lists", exact: true }).first().click();
-  await expect(page.getByRole("row", { name: new RegExp(listName) }).getByRole("cell")).toHaveText([listName, "2", "0", /UTC$/]);
+  await expect(page.getByRole("row", { name: new RegExp(listName) }).getByRole("cell")).toHaveText([
+    listName,
+    "2",
+    "0",
+    /UTC$/,
+  ]);
 
   // The company's application page: give it the list and its terms.
   await page.goto(`/admin/trade/${company.applicationId}`);
@@ -135,19 +159,34 @@ test("staff create a price list with rules, give it to a company with its terms,
   await waitForHydration(stalePage);
   await stalePage.getByLabel("Credit limit (USD)").fill("1");
   await stalePage.getByRole("button", { name: "Save company terms" }).click();
-  await expect(alert(stalePage)).toHaveText("Someone else changed this company's terms while you were editing them. The form now shows their values; make your change again.");
+  await expect(alert(stalePage)).toHaveText(
+    "Someone else changed this company's terms while you were editing them. The form now shows their values; make your change again.",
+  );
   await expect(stalePage.getByLabel("Credit limit (USD)")).toHaveValue("25000.00");
   await expectNoAxeViolations(stalePage);
   await stalePage.close();
 
-  expect(queryOne("SELECT price_list_id, po_required, net30, credit_limit_cents FROM companies WHERE organization_id = ?", company.organizationId)).toEqual({
+  expect(
+    queryOne(
+      "SELECT price_list_id, po_required, net30, credit_limit_cents FROM companies WHERE organization_id = ?",
+      company.organizationId,
+    ),
+  ).toEqual({
     price_list_id: listId,
     po_required: 1,
     net30: 1,
     credit_limit_cents: 2_500_000,
   });
-  expect(auditOf("price_list", listId).map((r) => r.action)).toEqual(["price_list.create", "price_list.rule_add", "price_list.rule_add"]);
-  expect(JSON.parse(auditOf("price_list", listId)[2]!.after!)).toEqual({ target: `product:${fixed.id}`, percent_off: null, fixed_cents: fixedCents });
+  expect(auditOf("price_list", listId).map((r) => r.action)).toEqual([
+    "price_list.create",
+    "price_list.rule_add",
+    "price_list.rule_add",
+  ]);
+  expect(JSON.parse(auditOf("price_list", listId)[2].after!)).toEqual({
+    target: `product:${fixed.id}`,
+    percent_off: null,
+    fixed_cents: fixedCents,
+  });
   expect(auditOf("company", company.organizationId)).toEqual([
     {
       action: "company.terms",
@@ -161,13 +200,22 @@ test("staff create a price list with rules, give it to a company with its terms,
   const buyer = await buyerContext.newPage();
   await signInViaApi(buyer.request, baseURL!, company.email);
   await buyer.goto(`/shop/${fixed.id}`);
-  await expect(buyer.getByTestId("price-for-quantity")).toHaveText(`Your trade price for 1: ${usd(fixedCents)} each, ${usd(fixedCents)} in all`);
+  await expect(buyer.getByTestId("price-for-quantity")).toHaveText(
+    `Your trade price for 1: ${usd(fixedCents)} each, ${usd(fixedCents)} in all`,
+  );
   await buyerContext.close();
 });
 
-test("a customer, who may not change trade accounts, is refused every price-list and terms page and post", async ({ page, baseURL }) => {
+test("a customer, who may not change trade accounts, is refused every price-list and terms page and post", async ({
+  page,
+  baseURL,
+}) => {
   const company = await approvedCompany(page.request, baseURL!);
-  const listId = (storeDb().prepare("INSERT INTO price_lists (name, created_at) VALUES (?, ?) RETURNING id").get(`Hidden ${randomBytes(3).toString("hex")}`, new Date().toISOString()) as { id: number }).id;
+  const listId = (
+    storeDb()
+      .prepare("INSERT INTO price_lists (name, created_at) VALUES (?, ?) RETURNING id")
+      .get(`Hidden ${randomBytes(3).toString("hex")}`, new Date().toISOString()) as { id: number }
+  ).id;
   const email = await accountWithRole(page.request, baseURL!, "price-list-customer");
   await signInViaApi(page.request, baseURL!, email);
   const origin = { origin: baseURL! };
@@ -180,7 +228,16 @@ test("a customer, who may not change trade accounts, is refused every price-list
     ["/admin/price-lists", { intent: "create", name: "Customer's list" }],
     [`/admin/price-lists/${listId}`, { intent: "add-rule", appliesTo: "all", percentOff: "90" }],
     [`/admin/price-lists/${listId}`, { intent: "rename", name: "Mine now" }],
-    [`/admin/trade/${company.applicationId}`, { intent: "terms", priceListId: String(listId), creditLimit: "10000000", net30: "on", updatedAt: String(termsBefore.updated_at) }],
+    [
+      `/admin/trade/${company.applicationId}`,
+      {
+        intent: "terms",
+        priceListId: String(listId),
+        creditLimit: "10000000",
+        net30: "on",
+        updatedAt: String(termsBefore.updated_at),
+      },
+    ],
   ];
   for (const [path, form] of posts) {
     const response = await page.request.post(path, { form, headers: origin, maxRedirects: 0 });
@@ -190,13 +247,18 @@ test("a customer, who may not change trade accounts, is refused every price-list
   expect(queryAll("SELECT name FROM price_lists WHERE name IN ('Customer''s list', 'Mine now')")).toEqual([]);
   expect(queryAll("SELECT target FROM price_list_rules WHERE price_list_id = ?", listId)).toEqual([]);
   expect(queryOne("SELECT * FROM companies WHERE organization_id = ?", company.organizationId)).toEqual(termsBefore);
-  expect(queryAll("SELECT action FROM audit_log WHERE object_type = 'company' AND object_id = ?", company.organizationId)).toEqual([]);
+  expect(
+    queryAll("SELECT action FROM audit_log WHERE object_type = 'company' AND object_id = ?", company.organizationId),
+  ).toEqual([]);
 });
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a price list is created and given a product rule through plain form posts, refusals included", async ({ page, baseURL }) => {
+  test("a price list is created and given a product rule through plain form posts, refusals included", async ({
+    page,
+    baseURL,
+  }) => {
     const product = plainProduct(1);
     await useSharedStaffSession(page.context(), baseURL!);
     const name = `No script ${randomBytes(3).toString("hex")}`;
@@ -221,10 +283,18 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Percent off").fill("12");
     await page.getByRole("button", { name: "Add rule" }).click();
     await expect(status(page)).toHaveText("Rule added. Companies on this list pay the new price now.");
-    await expect(page.getByRole("table", { name: `Rules of the price list ${name}` }).getByRole("row", { name: new RegExp(product.sku) })).toContainText("12% off");
+    await expect(
+      page
+        .getByRole("table", { name: `Rules of the price list ${name}` })
+        .getByRole("row", { name: new RegExp(product.sku) }),
+    ).toContainText("12% off");
 
     await page.getByRole("button", { name: `Remove the rule for ${product.sku} · ${product.title}` }).click();
     await expect(status(page)).toHaveText("Rule removed.");
-    expect(auditOf("price_list", listId).map((r) => r.action)).toEqual(["price_list.create", "price_list.rule_add", "price_list.rule_remove"]);
+    expect(auditOf("price_list", listId).map((r) => r.action)).toEqual([
+      "price_list.create",
+      "price_list.rule_add",
+      "price_list.rule_remove",
+    ]);
   });
 });

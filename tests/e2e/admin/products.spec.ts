@@ -20,7 +20,10 @@ async function createProduct(page: import("@playwright/test").Page, title: strin
   return idFromUrl(page);
 }
 
-test("staff create a product that is live at once on its page and in search; the new-product and edit pages pass axe", async ({ page, baseURL }) => {
+test("staff create a product that is live at once on its page and in search; the new-product and edit pages pass axe", async ({
+  page,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "products-create");
   await page.goto("/admin/products/new");
   await expect(page.getByRole("heading", { level: 1, name: "New product" })).toBeVisible();
@@ -43,7 +46,10 @@ test("staff create a product that is live at once on its page and in search; the
   await anon.dispose();
 });
 
-test("a price edit shows on the cached product page at once; a stock adjustment goes through the ledger", async ({ page, baseURL }) => {
+test("a price edit shows on the cached product page at once; a stock adjustment goes through the ledger", async ({
+  page,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "products-edit");
   const id = await createProduct(page, `${uniqueWord("Numbat")} Grinder`, "100.00", "4");
   const anon = await visitor(baseURL!);
@@ -78,7 +84,11 @@ test("a price edit shows on the cached product page at once; a stock adjustment 
   await anon.dispose();
 });
 
-test("two staff editing one product: the second save is refused with the fresh values shown", async ({ page, browser, baseURL }) => {
+test("two staff editing one product: the second save is refused with the fresh values shown", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "products-race");
   const id = await createProduct(page, `${uniqueWord("Quoll")} Saw`);
   const other = await browser.newPage({ storageState: await page.context().storageState() });
@@ -95,15 +105,24 @@ test("two staff editing one product: the second save is refused with the fresh v
   await other.close();
 });
 
-test("an uploaded picture is resized and shown on the product page; a non-picture is refused", async ({ page, baseURL }) => {
+test("an uploaded picture is resized and shown on the product page; a non-picture is refused", async ({
+  page,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "products-image");
   const id = await createProduct(page, `${uniqueWord("Bilby")} Drill`);
-  await page.getByLabel("Picture (JPEG, PNG or WebP, up to 10 MB)").setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not really a picture") });
+  await page
+    .getByLabel("Picture (JPEG, PNG or WebP, up to 10 MB)")
+    .setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not really a picture") });
   await page.getByRole("button", { name: "Upload picture" }).click();
   await expect(page.getByText("isn't a JPEG, PNG or WebP picture")).toBeVisible();
 
-  const png = await sharp({ create: { width: 1400, height: 1000, channels: 3, background: "#cc3311" } }).png().toBuffer();
-  await page.getByLabel("Picture (JPEG, PNG or WebP, up to 10 MB)").setInputFiles({ name: "drill.png", mimeType: "image/png", buffer: png });
+  const png = await sharp({ create: { width: 1400, height: 1000, channels: 3, background: "#cc3311" } })
+    .png()
+    .toBuffer();
+  await page
+    .getByLabel("Picture (JPEG, PNG or WebP, up to 10 MB)")
+    .setInputFiles({ name: "drill.png", mimeType: "image/png", buffer: png });
   await page.getByRole("button", { name: "Upload picture" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Picture uploaded" })).toBeVisible();
   await expect(page.getByRole("img", { name: /picture 1/ })).toBeVisible();
@@ -120,7 +139,10 @@ test("an uploaded picture is resized and shown on the product page; a non-pictur
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
 });
 
-test("archiving takes a product out of the shop and search; the list finds it under archived and passes axe", async ({ page, baseURL }) => {
+test("archiving takes a product out of the shop and search; the list finds it under archived and passes axe", async ({
+  page,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "products-archive");
   const word = uniqueWord("Dingo");
   const id = await createProduct(page, `${word} Spanner`);
@@ -149,7 +171,10 @@ test("archiving takes a product out of the shop and search; the list finds it un
   expect((await page.request.get(`/shop/${id}`)).status()).toBe(200);
 });
 
-test("CSV import: a preview lists changes and bad rows by line, and Apply writes them; the page passes axe", async ({ page, baseURL }) => {
+test("CSV import: a preview lists changes and bad rows by line, and Apply writes them; the page passes axe", async ({
+  page,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "products-import");
   const first = await createProduct(page, `${uniqueWord("Potoroo")} Clamp`, "20.00", "3");
   const sku = (await page.getByLabel("SKU").inputValue()).trim();

@@ -18,7 +18,11 @@ async function expectNothing(request: APIRequestContext, baseURL: string, path: 
   const get = await request.get(path, { maxRedirects: 0 });
   expect(get.status(), `GET ${path}`).not.toBeLessThan(300);
   expect(await get.text()).not.toContain("Back office");
-  const post = await request.post(path, { form: { intent: "anything", id: "1", role: "admin" }, headers: origin, maxRedirects: 0 });
+  const post = await request.post(path, {
+    form: { intent: "anything", id: "1", role: "admin" },
+    headers: origin,
+    maxRedirects: 0,
+  });
   expect(post.status(), `POST ${path}`).not.toBeLessThan(300);
   expect(await post.text()).not.toContain("Back office");
   // React Router's data requests (client navigations) get no data either.
@@ -26,7 +30,11 @@ async function expectNothing(request: APIRequestContext, baseURL: string, path: 
   const body = await data.text();
   expect(body, `GET ${path}.data`).not.toContain("counts");
   expect(body).not.toContain("ordersToday");
-  const dataPost = await request.post(`${path}.data`, { form: { intent: "anything" }, headers: origin, maxRedirects: 0 });
+  const dataPost = await request.post(`${path}.data`, {
+    form: { intent: "anything" },
+    headers: origin,
+    maxRedirects: 0,
+  });
   expect(await dataPost.text()).not.toContain("ordersToday");
 }
 
@@ -35,7 +43,11 @@ test("a guest gets no back-office page or action", async ({ playwright, baseURL 
   for (const path of paths) {
     await expectNothing(request, baseURL!, path);
     for (const target of [path, `${path}?index`]) {
-      const post = await request.post(target, { form: { intent: "anything" }, headers: { origin: baseURL! }, maxRedirects: 0 });
+      const post = await request.post(target, {
+        form: { intent: "anything" },
+        headers: { origin: baseURL! },
+        maxRedirects: 0,
+      });
       expect([302, 303], `POST ${target} as a guest`).toContain(post.status());
       expect(post.headers().location).toBe("/login");
     }
@@ -49,14 +61,22 @@ test("a signed-in customer gets no back-office page or action and changes nothin
   await signInViaApi(request, baseURL!, email);
   const before = userRow(email);
   // What an unknown URL answers, so the back office's answers can be compared with it.
-  const unknownPost = await request.post("/no-such-page-here", { form: { intent: "anything" }, headers: { origin: baseURL! }, maxRedirects: 0 });
+  const unknownPost = await request.post("/no-such-page-here", {
+    form: { intent: "anything" },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  });
   expect(unknownPost.status()).toBe(404);
   for (const path of paths) {
     await expectNothing(request, baseURL!, path);
     const get = await request.get(path, { maxRedirects: 0 });
     expect(get.status(), `GET ${path} as a customer`).toBe(404);
     for (const target of [path, `${path}?index`]) {
-      const post = await request.post(target, { form: { intent: "anything" }, headers: { origin: baseURL! }, maxRedirects: 0 });
+      const post = await request.post(target, {
+        form: { intent: "anything" },
+        headers: { origin: baseURL! },
+        maxRedirects: 0,
+      });
       expect(post.status(), `POST ${target} as a customer`).toBe(404);
     }
   }

@@ -14,7 +14,11 @@ import { signInAsStaff, signInViaApi } from "./support.ts";
 const PRE_REGISTERED_PASSWORD = "Attackers-Own-Pass-31";
 const OWNER_PASSWORD = "Real-New-Hire-Pass-8";
 
-test("an invitation to an unverified, pre-registered address takes the account back before giving it the role", async ({ page, browser, baseURL }) => {
+test("an invitation to an unverified, pre-registered address takes the account back before giving it the role", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "reclaim-admin", "admin");
   const email = uniqueEmail("newhire");
   const attacker = await browser.newContext({ baseURL });
@@ -37,7 +41,10 @@ test("an invitation to an unverified, pre-registered address takes the account b
 
   // Whoever pre-registered is signed out and their password no longer works.
   expect(storeDb().prepare(`SELECT count(*) AS n FROM "session" WHERE "userId" = ?`).get(id)).toEqual({ n: 0 });
-  const again = await attacker.request.post("/api/auth/sign-in/email", { data: { email, password: PRE_REGISTERED_PASSWORD }, headers: { origin: baseURL! } });
+  const again = await attacker.request.post("/api/auth/sign-in/email", {
+    data: { email, password: PRE_REGISTERED_PASSWORD },
+    headers: { origin: baseURL! },
+  });
   expect(again.ok()).toBe(false);
   expect((await attacker.request.get("/admin", { maxRedirects: 0 })).status()).not.toBe(200);
   await attacker.close();
@@ -57,5 +64,7 @@ test("an invitation to an unverified, pre-registered address takes the account b
   await context.close();
 
   await page.goto(`/admin/audit?object=${id}`);
-  await expect(page.getByRole("table", { name: "Audit log entries" }).locator("tbody tr").first()).toContainText("staff.promote");
+  await expect(page.getByRole("table", { name: "Audit log entries" }).locator("tbody tr").first()).toContainText(
+    "staff.promote",
+  );
 });

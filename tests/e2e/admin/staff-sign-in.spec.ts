@@ -12,8 +12,10 @@ import { linkIn, waitForMail } from "../support/mail.ts";
 import { storeDb } from "../shopping/support.ts";
 import { accountWithRole, enrolmentCodes, signInAsStaff, staffKeys, submitLogin } from "./support.ts";
 
-
-test("a staff member who hasn't set up a code goes from the password straight to enrolment; the shop treats the session as signed out", async ({ page, baseURL }) => {
+test("a staff member who hasn't set up a code goes from the password straight to enrolment; the shop treats the session as signed out", async ({
+  page,
+  baseURL,
+}) => {
   const email = await accountWithRole(page.request, baseURL!, "enrol-first", "staff");
   await submitLogin(page, email);
   await expect(page).toHaveURL(/\/admin\/two-factor$/);
@@ -24,7 +26,10 @@ test("a staff member who hasn't set up a code goes from the password straight to
   await expect(page.getByRole("banner").getByRole("link", { name: "Login" }).first()).toBeVisible();
 });
 
-test("without JavaScript too, the password leads an unenrolled staff member to enrolment", async ({ browser, baseURL }) => {
+test("without JavaScript too, the password leads an unenrolled staff member to enrolment", async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();
   const email = await accountWithRole(page.request, baseURL!, "enrol-nojs", "admin");
@@ -36,7 +41,10 @@ test("without JavaScript too, the password leads an unenrolled staff member to e
   await context.close();
 });
 
-test("an emailed sign-in link is never sent for a staff address: the mail says why, and the page answers as for anyone", async ({ page, baseURL }) => {
+test("an emailed sign-in link is never sent for a staff address: the mail says why, and the page answers as for anyone", async ({
+  page,
+  baseURL,
+}) => {
   const email = await signInAsStaff(page.request, baseURL!, "no-link");
   await page.context().clearCookies();
   await page.goto("/login");
@@ -48,7 +56,10 @@ test("an emailed sign-in link is never sent for a staff address: the mail says w
   expect(mail.body).not.toContain("magic-link/verify");
 });
 
-test("a sign-in link mailed before the account became staff opens no session: the login page says how staff sign in", async ({ page, baseURL }) => {
+test("a sign-in link mailed before the account became staff opens no session: the login page says how staff sign in", async ({
+  page,
+  baseURL,
+}) => {
   const email = await accountWithRole(page.request, baseURL!, "link-then-staff");
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
@@ -57,14 +68,23 @@ test("a sign-in link mailed before the account became staff opens no session: th
   storeDb().prepare(`UPDATE "user" SET role = 'admin' WHERE email = ?`).run(email);
   await page.goto(linkIn(mail, "/api/auth/magic-link/verify"));
   await expect(page).toHaveURL(/\/login\?error=STAFF_PASSWORD_ONLY/);
-  await expect(page.getByText("Staff accounts sign in with their password and a code from their authenticator app.").first()).toBeVisible();
+  await expect(
+    page.getByText("Staff accounts sign in with their password and a code from their authenticator app.").first(),
+  ).toBeVisible();
   await expectNoAxeViolations(page);
-  expect(storeDb().prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`).get(email)).toEqual({ n: 0 });
+  expect(
+    storeDb()
+      .prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`)
+      .get(email),
+  ).toEqual({ n: 0 });
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test("a code works once: the code just used is refused at the next sign-in with a reason, the next code works", async ({ page, baseURL }) => {
+test("a code works once: the code just used is refused at the next sign-in with a reason, the next code works", async ({
+  page,
+  baseURL,
+}) => {
   const email = await signInAsStaff(page.request, baseURL!, "code-once");
   const key = staffKeys.get(email)!;
   // The code the enrolment was confirmed with a moment ago (its time step is spent).
@@ -74,23 +94,31 @@ test("a code works once: the code just used is refused at the next sign-in with 
   await expect(page).toHaveURL(/\/two-factor$/);
   await page.getByLabel("Authentication code").fill(spent);
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page.getByRole("alert")).toHaveText("That code was already used. Wait for the next code from your app, then enter it.");
+  await expect(page.getByRole("alert")).toHaveText(
+    "That code was already used. Wait for the next code from your app, then enter it.",
+  );
   await page.getByLabel("Authentication code").fill(await freshTotpCode(key));
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/admin$/);
 });
 
-test("five wrong codes pause code entry for the account, even the right code; the owner is mailed", async ({ page, baseURL }) => {
+test("five wrong codes pause code entry for the account, even the right code; the owner is mailed", async ({
+  page,
+  baseURL,
+}) => {
   const email = await signInAsStaff(page.request, baseURL!, "code-lock");
   const key = staffKeys.get(email)!;
   await page.context().clearCookies();
   await submitLogin(page, email);
   await expect(page).toHaveURL(/\/two-factor$/);
-  const wrong = () => (["000000", "111111"].find((c) => ![-1, 0, 1].some((s) => totpCode(key, Date.now() + s * 30_000) === c)) ?? "222222");
+  const wrong = () =>
+    ["000000", "111111"].find((c) => ![-1, 0, 1].some((s) => totpCode(key, Date.now() + s * 30_000) === c)) ?? "222222";
   for (let i = 0; i < 5; i++) {
     await page.getByLabel("Authentication code").fill(wrong());
     // Each answer repeats the last one's text: wait for the answer itself, not just the words.
-    const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/two-factor"));
+    const answered = page.waitForResponse(
+      (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/two-factor"),
+    );
     await page.getByRole("button", { name: "Verify" }).click();
     await answered;
     await expect(page.getByRole("alert")).toContainText("That code is not right");
@@ -106,7 +134,7 @@ test("five wrong codes pause code entry for the account, even the right code; th
 test("the back office's session cookie lives 12 hours", async ({ page, baseURL }) => {
   await signInAsStaff(page.request, baseURL!, "cookie-12h");
   const [staffCookie] = (await page.context().cookies()).filter((c) => c.name.endsWith("session_token"));
-  const hoursLeft = (staffCookie!.expires * 1000 - Date.now()) / 3600_000;
+  const hoursLeft = (staffCookie.expires * 1000 - Date.now()) / 3600_000;
   expect(hoursLeft).toBeGreaterThan(11.9);
   expect(hoursLeft).toBeLessThanOrEqual(12);
 });

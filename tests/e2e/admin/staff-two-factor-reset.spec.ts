@@ -22,13 +22,19 @@ function secondFactorState(email: string) {
   const id = idOf(email);
   const db = storeDb();
   return {
-    twoFactorEnabled: Boolean((db.prepare(`SELECT "twoFactorEnabled" AS v FROM "user" WHERE id = ?`).get(id) as { v: number | null }).v),
+    twoFactorEnabled: Boolean(
+      (db.prepare(`SELECT "twoFactorEnabled" AS v FROM "user" WHERE id = ?`).get(id) as { v: number | null }).v,
+    ),
     factors: (db.prepare(`SELECT count(*) AS n FROM "twoFactor" WHERE "userId" = ?`).get(id) as { n: number }).n,
     sessions: (db.prepare(`SELECT count(*) AS n FROM "session" WHERE "userId" = ?`).get(id) as { n: number }).n,
   };
 }
 
-test("an admin resets a colleague's two-factor after confirming: the colleague is signed out, mailed, and enrols again", async ({ page, browser, baseURL }) => {
+test("an admin resets a colleague's two-factor after confirming: the colleague is signed out, mailed, and enrols again", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "reset-admin", "admin");
   const context = await browser.newContext({ baseURL });
   const them = await context.newPage();
@@ -42,11 +48,19 @@ test("an admin resets a colleague's two-factor after confirming: the colleague i
   const row = page.getByRole("row").filter({ hasText: colleague });
   await expect(row).toContainText("Enrolled");
   // No button on the admin's own row.
-  await expect(page.getByRole("row").filter({ hasText: "(you)" }).getByRole("button", { name: /Reset two-factor/ })).toHaveCount(0);
+  await expect(
+    page
+      .getByRole("row")
+      .filter({ hasText: "(you)" })
+      .getByRole("button", { name: /Reset two-factor/ }),
+  ).toHaveCount(0);
 
   // The first click only asks; Cancel leaves everything as it was.
   await row.getByRole("button", { name: /^Reset two-factor of / }).click();
-  const question = page.getByRole("heading", { level: 2, name: `Reset two-factor authentication of Test Shopper (${colleague})?` });
+  const question = page.getByRole("heading", {
+    level: 2,
+    name: `Reset two-factor authentication of Test Shopper (${colleague})?`,
+  });
   await expect(question).toBeVisible();
   await expect(question).toBeFocused();
   await expectNoAxeViolations(page);
@@ -79,7 +93,10 @@ test("an admin resets a colleague's two-factor after confirming: the colleague i
   await expect(entries.first()).toContainText("staff.reset-two-factor");
 });
 
-test("without JavaScript the confirmation step works, and an admin can't reset their own", async ({ browser, baseURL }) => {
+test("without JavaScript the confirmation step works, and an admin can't reset their own", async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();
   const adminEmail = await signInAsStaff(page.request, baseURL!, "reset-admin-nojs", "admin");
@@ -88,7 +105,11 @@ test("without JavaScript the confirmation step works, and an admin can't reset t
   await other.close();
 
   await page.goto("/admin/staff");
-  await page.getByRole("row").filter({ hasText: colleague }).getByRole("button", { name: /^Reset two-factor of / }).click();
+  await page
+    .getByRole("row")
+    .filter({ hasText: colleague })
+    .getByRole("button", { name: /^Reset two-factor of / })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/admin/staff\\?reset=${idOf(colleague)}$`));
   await page.getByRole("button", { name: "Yes, reset two-factor" }).click();
   await expect(page).toHaveURL(/\/admin\/staff\?notice=two-factor-reset$/);
@@ -99,9 +120,14 @@ test("without JavaScript the confirmation step works, and an admin can't reset t
   // Their own: the confirmation refuses, and a hand-made post is refused with the same words.
   const me = idOf(adminEmail);
   await page.goto(`/admin/staff?reset=${me}`);
-  await expect(page.getByRole("alert")).toHaveText("You can't reset your own two-factor authentication. Ask another admin.");
+  await expect(page.getByRole("alert")).toHaveText(
+    "You can't reset your own two-factor authentication. Ask another admin.",
+  );
   await expect(page.getByRole("button", { name: "Yes, reset two-factor" })).toHaveCount(0);
-  const own = await page.request.post("/admin/staff", { form: { intent: "reset-two-factor", userId: me }, headers: { origin: baseURL! } });
+  const own = await page.request.post("/admin/staff", {
+    form: { intent: "reset-two-factor", userId: me },
+    headers: { origin: baseURL! },
+  });
   expect(own.status()).toBe(409);
   expect(await own.text()).toContain("reset your own two-factor authentication. Ask another admin.");
   expect(secondFactorState(adminEmail).factors).toBe(1);
@@ -121,7 +147,10 @@ test("staff who are not admins, and customers, get the 404 and change nothing", 
   await signInViaApi(customerContext.request, baseURL!, customer);
 
   for (const context of [staffContext, customerContext]) {
-    const post = await context.request.post("/admin/staff", { form: { intent: "reset-two-factor", userId: targetId }, headers: { origin: baseURL! } });
+    const post = await context.request.post("/admin/staff", {
+      form: { intent: "reset-two-factor", userId: targetId },
+      headers: { origin: baseURL! },
+    });
     expect(post.status()).toBe(404);
     expect((await context.request.get(`/admin/staff?reset=${targetId}`)).status()).toBe(404);
   }

@@ -13,7 +13,11 @@ import { enrolTwoFactor, signInAsStaff } from "./support.ts";
 
 const NEW_PASSWORD = "Invited-Sturdy-Pass-9";
 
-test("an admin invites someone, who sets a password, signs in and enrols; the admin changes their role, then removes them; the audit log shows it all", async ({ page, browser, baseURL }) => {
+test("an admin invites someone, who sets a password, signs in and enrols; the admin changes their role, then removes them; the audit log shows it all", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await signInAsStaff(page.request, baseURL!, "staff-admin", "admin");
   await page.goto("/admin/staff");
   await expect(page.getByRole("heading", { level: 1, name: "Staff" })).toBeVisible();
@@ -43,7 +47,10 @@ test("an admin invites someone, who sets a password, signs in and enrols; the ad
   await them.getByLabel("New password").fill(NEW_PASSWORD);
   await them.getByRole("button", { name: "Set new password" }).click();
   await expect(them.getByRole("alert")).toContainText("Your password has been changed");
-  const signIn = await them.request.post("/api/auth/sign-in/email", { data: { email: invitee, password: NEW_PASSWORD }, headers: { origin: baseURL! } });
+  const signIn = await them.request.post("/api/auth/sign-in/email", {
+    data: { email: invitee, password: NEW_PASSWORD },
+    headers: { origin: baseURL! },
+  });
   expect(signIn.status()).toBe(200);
   await them.goto("/admin");
   await expect(them).toHaveURL(/\/admin\/two-factor$/);
@@ -52,7 +59,9 @@ test("an admin invites someone, who sets a password, signs in and enrols; the ad
   await them.goto("/admin");
   await expect(them.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   // Staff (not admin) don't see or reach staff management.
-  await expect(them.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Staff" })).toHaveCount(0);
+  await expect(them.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Staff" })).toHaveCount(
+    0,
+  );
   expect((await them.goto("/admin/staff"))?.status()).toBe(404);
 
   await page.reload();
@@ -66,7 +75,9 @@ test("an admin invites someone, who sets a password, signs in and enrols; the ad
   await expect(them.getByRole("heading", { level: 1, name: "Staff" })).toBeVisible();
 
   await row.getByRole("button", { name: "Remove Ivy Invitee" }).click();
-  await expect(page.getByRole("main").getByRole("status")).toHaveText("Removed from the staff list. Their sessions have ended.");
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(
+    "Removed from the staff list. Their sessions have ended.",
+  );
   await expect(page.getByRole("row").filter({ hasText: invitee })).toHaveCount(0);
   await them.goto("/admin");
   await expect(them).toHaveURL(/\/login$/);
@@ -106,6 +117,8 @@ test("without JavaScript an admin invites staff and filters the audit log by per
   await page.getByLabel("Object type").selectOption("user");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(new RegExp(`actor=${me}`));
-  await expect(page.getByRole("table", { name: "Audit log entries" }).locator("tbody tr").first()).toContainText("staff.invite");
+  await expect(page.getByRole("table", { name: "Audit log entries" }).locator("tbody tr").first()).toContainText(
+    "staff.invite",
+  );
   await context.close();
 });

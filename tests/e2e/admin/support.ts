@@ -9,7 +9,8 @@ import { waitForHydration } from "../support/site.ts";
 /** Every path pattern in app/routes.ts (nested, prefixed and index routes included). */
 export function routePatterns(routes: readonly RouteConfigEntry[] = appRoutes): string[] {
   const out = new Set<string>();
-  const join = (parent: string, child?: string) => (child ? `${parent.replace(/\/$/, "")}/${child.replace(/^\//, "")}` : parent);
+  const join = (parent: string, child?: string) =>
+    child ? `${parent.replace(/\/$/, "")}/${child.replace(/^\//, "")}` : parent;
   const walk = (entries: readonly RouteConfigEntry[], parent: string) => {
     for (const entry of entries) {
       const full = entry.index && !entry.path ? parent || "/" : join(parent, entry.path);
@@ -29,7 +30,12 @@ export function adminPaths(): string[] {
 }
 
 /** Registers an account; with `role`, gives it that role directly in the e2e server's database. */
-export async function accountWithRole(request: APIRequestContext, baseURL: string, tag: string, role?: "staff" | "admin") {
+export async function accountWithRole(
+  request: APIRequestContext,
+  baseURL: string,
+  tag: string,
+  role?: "staff" | "admin",
+) {
   const email = uniqueEmail(tag);
   await registerViaApi(request, baseURL, email);
   if (role) storeDb().prepare(`UPDATE "user" SET role = ? WHERE email = ?`).run(role, email);
@@ -46,7 +52,13 @@ export { signInViaApi };
 export const staffKeys = new Map<string, string>();
 
 /** Text of an HTML attribute or element as the browser reads it. */
-const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /** The code each account's enrolment was confirmed with (spent: the store takes each code once). */
 export const enrolmentCodes = new Map<string, string>();
@@ -60,7 +72,12 @@ export const staffBackupCodes = new Map<string, string[]>();
  * JavaScript would, and leaves `request` with the second-factor session. Returns the key; the
  * backup codes the page shows once are kept in staffBackupCodes.
  */
-export async function enrolTwoFactor(request: APIRequestContext, baseURL: string, email: string, password = GOOD_PASSWORD): Promise<string> {
+export async function enrolTwoFactor(
+  request: APIRequestContext,
+  baseURL: string,
+  email: string,
+  password = GOOD_PASSWORD,
+): Promise<string> {
   const headers = { origin: baseURL };
   const start = await request.post("/admin/two-factor", { form: { intent: "start", password }, headers });
   const startPage = await start.text();
@@ -68,11 +85,18 @@ export async function enrolTwoFactor(request: APIRequestContext, baseURL: string
   if (!start.ok() || !uri) throw new Error(`enrolment start: ${start.status()} ${startPage.slice(0, 300)}`);
   const key = keyFromUri(unescapeHtml(uri));
   const code = await freshTotpCode(key);
-  const confirm = await request.post("/admin/two-factor", { form: { intent: "confirm", totpUri: unescapeHtml(uri), code }, headers });
+  const confirm = await request.post("/admin/two-factor", {
+    form: { intent: "confirm", totpUri: unescapeHtml(uri), code },
+    headers,
+  });
   const codesPage = await confirm.text();
-  if (!confirm.ok() || !codesPage.includes("Two-factor authentication is on.")) throw new Error(`enrolment confirm: ${confirm.status()} ${codesPage.slice(0, 300)}`);
+  if (!confirm.ok() || !codesPage.includes("Two-factor authentication is on."))
+    throw new Error(`enrolment confirm: ${confirm.status()} ${codesPage.slice(0, 300)}`);
   const list = /aria-label="Backup codes"[^>]*>([\s\S]*?)<\/ul>/.exec(codesPage)?.[1] ?? "";
-  staffBackupCodes.set(email, [...list.matchAll(/<li[^>]*>([^<]+)<\/li>/g)].map((m) => unescapeHtml(m[1]!.trim())));
+  staffBackupCodes.set(
+    email,
+    [...list.matchAll(/<li[^>]*>([^<]+)<\/li>/g)].map((m) => unescapeHtml(m[1].trim())),
+  );
   staffKeys.set(email, key);
   enrolmentCodes.set(email, code);
   return key;
@@ -82,7 +106,12 @@ export async function enrolTwoFactor(request: APIRequestContext, baseURL: string
  * A new staff member (or admin), signed in on `request` (use page.request so the page shares the
  * cookies) with a session that may enter the back office, second factor included. Returns the email.
  */
-export async function signInAsStaff(request: APIRequestContext, baseURL: string, tag: string, role: "staff" | "admin" = "staff"): Promise<string> {
+export async function signInAsStaff(
+  request: APIRequestContext,
+  baseURL: string,
+  tag: string,
+  role: "staff" | "admin" = "staff",
+): Promise<string> {
   const email = await accountWithRole(request, baseURL, tag, role);
   await signInViaApi(request, baseURL, email);
   await enrolTwoFactor(request, baseURL, email);

@@ -8,10 +8,20 @@ import { expectNoAxeViolations } from "../support/axe.ts";
 import { GOOD_PASSWORD } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { storeDb } from "../shopping/support.ts";
-import { accountWithRole, enrolTwoFactor, signInAsStaff, signInViaApi, staffBackupCodes, staffKeys, submitLogin } from "./support.ts";
+import {
+  accountWithRole,
+  enrolTwoFactor,
+  signInAsStaff,
+  signInViaApi,
+  staffBackupCodes,
+  staffKeys,
+  submitLogin,
+} from "./support.ts";
 
-
-test("a staff member enrols on first entry to /admin: QR code, key as text, one code, backup codes once", async ({ page, baseURL }) => {
+test("a staff member enrols on first entry to /admin: QR code, key as text, one code, backup codes once", async ({
+  page,
+  baseURL,
+}) => {
   const email = await accountWithRole(page.request, baseURL!, "tfa-enrol", "staff");
   await signInViaApi(page.request, baseURL!, email);
 
@@ -38,7 +48,9 @@ test("a staff member enrols on first entry to /admin: QR code, key as text, one 
   await expect(codes).toHaveCount(10);
   await expect(page.getByText("This is the only time they are shown.")).toBeVisible();
   await expectNoAxeViolations(page);
-  expect(storeDb().prepare(`SELECT twoFactorEnabled AS on_ FROM "user" WHERE email = ?`).get(email)).toEqual({ on_: 1 });
+  expect(storeDb().prepare(`SELECT twoFactorEnabled AS on_ FROM "user" WHERE email = ?`).get(email)).toEqual({
+    on_: 1,
+  });
 
   await page.getByRole("link", { name: "Continue to the back office" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
@@ -47,7 +59,10 @@ test("a staff member enrols on first entry to /admin: QR code, key as text, one 
   await expect(page).toHaveURL(/\/admin$/);
 });
 
-test("every later sign-in asks for a code; a wrong code is refused; a backup code works once", async ({ page, baseURL }) => {
+test("every later sign-in asks for a code; a wrong code is refused; a backup code works once", async ({
+  page,
+  baseURL,
+}) => {
   const email = await signInAsStaff(page.request, baseURL!, "tfa-later");
   await page.context().clearCookies();
 
@@ -64,20 +79,30 @@ test("every later sign-in asks for a code; a wrong code is refused; a backup cod
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
 });
 
-test("a session without a second factor (e.g. an emailed link) is asked for a code before entering", async ({ page, baseURL }) => {
+test("a session without a second factor (e.g. an emailed link) is asked for a code before entering", async ({
+  page,
+  baseURL,
+}) => {
   const email = await signInAsStaff(page.request, baseURL!, "tfa-stepup");
   // A session that never passed a code (staff can't sign in by emailed link or Google any more,
   // but a session from before that rule, or from a password change elsewhere, could look like this).
-  storeDb().prepare(`UPDATE session SET secondFactorAt = NULL WHERE userId = (SELECT id FROM "user" WHERE email = ?)`).run(email);
+  storeDb()
+    .prepare(`UPDATE session SET secondFactorAt = NULL WHERE userId = (SELECT id FROM "user" WHERE email = ?)`)
+    .run(email);
   await page.goto("/admin/orders");
   await expect(page).toHaveURL(/\/admin\/two-factor$/);
-  await expect(page.getByText("Enter the 6-digit code from your authenticator app to open the back office.")).toBeVisible();
+  await expect(
+    page.getByText("Enter the 6-digit code from your authenticator app to open the back office."),
+  ).toBeVisible();
   await page.getByLabel("Authentication code").fill(await freshTotpCode(staffKeys.get(email)!));
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/admin$/);
 });
 
-test("without JavaScript: password, then the code, then the back office; a backup code works once", async ({ browser, baseURL }) => {
+test("without JavaScript: password, then the code, then the back office; a backup code works once", async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();
   const email = await accountWithRole(page.request, baseURL!, "tfa-nojs", "staff");
@@ -93,7 +118,7 @@ test("without JavaScript: password, then the code, then the back office; a backu
     await page.getByLabel("Password", { exact: true }).fill(GOOD_PASSWORD);
     await page.getByRole("button", { name: "Login", exact: true }).click();
     await expect(page).toHaveURL(/\/two-factor$/);
-    await page.getByLabel("Backup code").fill(code!);
+    await page.getByLabel("Backup code").fill(code);
     await page.getByRole("button", { name: "Use backup code" }).click();
     if (attempt === 1) {
       await expect(page).toHaveURL(/\/admin$/);
@@ -112,10 +137,14 @@ test("a staff session ends after 12 hours", async ({ page, baseURL }) => {
   await page.goto("/admin");
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   const thirteenHoursAgo = new Date(Date.now() - 13 * 3600_000).toISOString();
-  storeDb().prepare(`UPDATE session SET createdAt = ? WHERE userId = (SELECT id FROM "user" WHERE email = ?)`).run(thirteenHoursAgo, email);
+  storeDb()
+    .prepare(`UPDATE session SET createdAt = ? WHERE userId = (SELECT id FROM "user" WHERE email = ?)`)
+    .run(thirteenHoursAgo, email);
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login\?expired=1$/);
   await expect(page.getByText("Your back-office session ended after 12 hours. Sign in again.")).toBeVisible();
-  const left = storeDb().prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`).get(email);
+  const left = storeDb()
+    .prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`)
+    .get(email);
   expect(left).toEqual({ n: 0 });
 });

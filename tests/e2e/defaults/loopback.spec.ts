@@ -4,7 +4,13 @@ import { GOOD_PASSWORD, uniqueEmail } from "../support/accounts.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
-import { addFromProductPage, confirmedOrderNumber, fillCheckout, placeOrderButton, US_ADDRESS } from "../shopping/support.ts";
+import {
+  addFromProductPage,
+  confirmedOrderNumber,
+  fillCheckout,
+  placeOrderButton,
+  US_ADDRESS,
+} from "../shopping/support.ts";
 
 // A second store runs with nothing configured, as `npm start` does for a newcomer (playwright.config.ts).
 const port = Number(process.env.E2E_PORT ?? 3100) + 50;
@@ -16,7 +22,9 @@ for (const host of ["127.0.0.1", "localhost"]) {
   test.describe(`the default store at http://${host}:${port}`, () => {
     test.use({ baseURL: `http://${host}:${port}` });
 
-    test("register, log in, add to the cart and check out, without an unauthorized-domain refusal", async ({ page }) => {
+    test("register, log in, add to the cart and check out, without an unauthorized-domain refusal", async ({
+      page,
+    }) => {
       const email = uniqueEmail(`defaults-${host.replace(/\W/g, "")}`);
       await page.goto("/register");
       await waitForHydration(page);

@@ -43,7 +43,9 @@ test.describe("contact form with JavaScript", () => {
     await page.getByLabel("Name", { exact: true }).fill("Jane <b>Doe</b>");
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Subject", { exact: true }).fill("Trade account");
-    await page.getByLabel("Message", { exact: true }).fill("Hello!\n<script>alert(1)</script>\nCan I open a trade account?");
+    await page
+      .getByLabel("Message", { exact: true })
+      .fill("Hello!\n<script>alert(1)</script>\nCan I open a trade account?");
     await page.getByRole("button", { name: "Send" }).click();
 
     const status = page.locator("#contact-status");
@@ -52,7 +54,9 @@ test.describe("contact form with JavaScript", () => {
     for (const label of FIELDS) await expect(page.getByLabel(label, { exact: true })).toHaveValue("");
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(2);
 
-    const toStore = await forms.sink.waitFor((m) => m.envelopeTo.includes("inbox@toolhub.test") && m.headers["reply-to"]?.includes(email));
+    const toStore = await forms.sink.waitFor(
+      (m) => m.envelopeTo.includes("inbox@toolhub.test") && m.headers["reply-to"]?.includes(email),
+    );
     expect(toStore.headers.subject).toBe("Contact form: Trade account");
     expect(toStore.html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(toStore.html).not.toContain("<script>");
@@ -60,7 +64,8 @@ test.describe("contact form with JavaScript", () => {
     const ack = await mailTo(forms.sink, email, /received your message/);
     // The acknowledgement is in the store's own words: nothing typed in the form comes back.
     expect(ack.text).toContain("Your reference: message #");
-    for (const typed of ["Trade account", "Jane", "Can I open a trade account?", "alert(1)"]) expect(ack.text + ack.html).not.toContain(typed);
+    for (const typed of ["Trade account", "Jane", "Can I open a trade account?", "alert(1)"])
+      expect(ack.text + ack.html).not.toContain(typed);
   });
 
   test("the honeypot is hidden from people and assistive technology", async ({ page }) => {
@@ -77,7 +82,10 @@ test.describe("contact form with JavaScript", () => {
 test.describe("contact form without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a plain POST re-renders the page with the errors and what was typed, then succeeds", async ({ page, forms }) => {
+  test("a plain POST re-renders the page with the errors and what was typed, then succeeds", async ({
+    page,
+    forms,
+  }) => {
     await page.goto("/contact");
     await page.getByLabel("Name", { exact: true }).fill("No Script Sam");
     await page.getByLabel("Message", { exact: true }).fill("Typed without JavaScript");

@@ -58,7 +58,9 @@ export function decodeHeader(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, "?==?")
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset: string, enc: string, data: string) =>
-      enc.toUpperCase() === "B" ? Buffer.from(data, "base64").toString("utf8") : decodeQuotedPrintable(data.replace(/_/g, " ")),
+      enc.toUpperCase() === "B"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : decodeQuotedPrintable(data.replace(/_/g, " ")),
     );
 }
 
@@ -158,7 +160,8 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     rcptReached,
     messageIdCounts() {
       const counts = new Map<string, number>();
-      for (const m of mails) counts.set(m.headers["message-id"] ?? "", (counts.get(m.headers["message-id"] ?? "") ?? 0) + 1);
+      for (const m of mails)
+        counts.set(m.headers["message-id"] ?? "", (counts.get(m.headers["message-id"] ?? "") ?? 0) + 1);
       return counts;
     },
     waitFor(predicate, timeoutMs = 10_000) {
@@ -182,7 +185,9 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     close() {
       return new Promise<void>((resolve) => {
         // Drop connections left open (held DATA) so close() does not wait for them.
-        const connections = (server as unknown as { connections?: Set<{ close?: () => void; _socket?: { destroy(): void } }> }).connections;
+        const connections = (
+          server as unknown as { connections?: Set<{ close?: () => void; _socket?: { destroy(): void } }> }
+        ).connections;
         for (const c of connections ?? []) c._socket?.destroy();
         server.close(() => resolve());
       });

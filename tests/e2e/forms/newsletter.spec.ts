@@ -5,7 +5,9 @@ import { expect, linkAfter, mailTo, open, test, uniqueEmail } from "./server.ts"
 const CONFIRM_SUBJECT = /Confirm your ToolHub Wholesale newsletter subscription/;
 
 test.describe("newsletter with JavaScript", () => {
-  test("an invalid email gets a message next to the field, tied with aria-describedby, without a page load", async ({ page }) => {
+  test("an invalid email gets a message next to the field, tied with aria-describedby, without a page load", async ({
+    page,
+  }) => {
     await open(page, "/");
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     const field = page.getByRole("textbox", { name: "Email address" });
@@ -21,17 +23,25 @@ test.describe("newsletter with JavaScript", () => {
     await expect(field).toHaveValue("not-an-email");
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     // The newsletter section itself (the rest of the home page is another suite's business).
-    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).include("section[aria-labelledby='newsletter-heading']").analyze();
+    const results = await new AxeBuilder({ page })
+      .withTags(AXE_TAGS)
+      .include("section[aria-labelledby='newsletter-heading']")
+      .analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
 
-  test("subscribe → confirmation mail → confirm → link reused → already subscribed → unsubscribe", async ({ page, forms }) => {
+  test("subscribe → confirmation mail → confirm → link reused → already subscribed → unsubscribe", async ({
+    page,
+    forms,
+  }) => {
     const email = uniqueEmail("fan");
     await open(page, "/");
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
     await page.getByRole("textbox", { name: "Email address" }).fill(email);
     await page.getByRole("button", { name: "Subscribe" }).click();
-    await expect(page.locator("#newsletter-message")).toHaveText(`Almost there! We've sent a confirmation link to ${email}. Open it to finish subscribing.`);
+    await expect(page.locator("#newsletter-message")).toHaveText(
+      `Almost there! We've sent a confirmation link to ${email}. Open it to finish subscribing.`,
+    );
     await expect(page.getByRole("textbox", { name: "Email address" })).toHaveValue("");
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
 
@@ -49,17 +59,23 @@ test.describe("newsletter with JavaScript", () => {
     await expect(page.getByRole("main").getByRole("status")).toHaveText(/Your subscription is confirmed/);
 
     await open(page, confirm);
-    await expect(page.getByRole("main").getByRole("status")).toHaveText("This link has already been used: your subscription is confirmed.");
+    await expect(page.getByRole("main").getByRole("status")).toHaveText(
+      "This link has already been used: your subscription is confirmed.",
+    );
 
     await open(page, "/");
     await page.getByRole("textbox", { name: "Email address" }).fill(email);
     await page.getByRole("button", { name: "Subscribe" }).click();
-    await expect(page.locator("#newsletter-message")).toHaveText(`${email} is already subscribed to our newsletter. Thanks for being with us!`);
+    await expect(page.locator("#newsletter-message")).toHaveText(
+      `${email} is already subscribed to our newsletter. Thanks for being with us!`,
+    );
 
     await open(page, unsubscribe);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unsubscribe from the newsletter");
     await page.getByRole("button", { name: "Unsubscribe" }).click();
-    await expect(page.getByRole("main").getByRole("status")).toHaveText("You've been unsubscribed. You won't get any more newsletter emails from us.");
+    await expect(page.getByRole("main").getByRole("status")).toHaveText(
+      "You've been unsubscribed. You won't get any more newsletter emails from us.",
+    );
     await open(page, unsubscribe);
     await expect(page.getByRole("main").getByRole("status")).toHaveText(/already unsubscribed/);
     await expectNoAxeViolations(page);
@@ -71,7 +87,11 @@ test.describe("newsletter with JavaScript", () => {
     await expect(page.getByRole("main").getByRole("status")).toHaveText(/expired or has already been used/);
   });
 
-  test("one-click unsubscribe (RFC 8058) from a mail client works with a plain POST", async ({ page, request, forms }) => {
+  test("one-click unsubscribe (RFC 8058) from a mail client works with a plain POST", async ({
+    page,
+    request,
+    forms,
+  }) => {
     const email = uniqueEmail("oneclick");
     await open(page, "/");
     await page.getByRole("textbox", { name: "Email address" }).fill(email);
@@ -90,7 +110,10 @@ test.describe("newsletter with JavaScript", () => {
 test.describe("newsletter without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a plain POST shows the error with the typed value, then the confirmation; the opt-in works", async ({ page, forms }) => {
+  test("a plain POST shows the error with the typed value, then the confirmation; the opt-in works", async ({
+    page,
+    forms,
+  }) => {
     await page.goto("/");
     await page.getByRole("textbox", { name: "Email address" }).fill("still wrong@");
     await page.getByRole("button", { name: "Subscribe" }).click();
@@ -104,7 +127,9 @@ test.describe("newsletter without JavaScript", () => {
     const email = uniqueEmail("nojs");
     await field.fill(email);
     await page.getByRole("button", { name: "Subscribe" }).click();
-    await expect(page.locator("#newsletter-message")).toHaveText(`Almost there! We've sent a confirmation link to ${email}. Open it to finish subscribing.`);
+    await expect(page.locator("#newsletter-message")).toHaveText(
+      `Almost there! We've sent a confirmation link to ${email}. Open it to finish subscribing.`,
+    );
 
     const mail = await mailTo(forms.sink, email, CONFIRM_SUBJECT);
     await page.goto(linkAfter(mail, "Confirm subscription"));

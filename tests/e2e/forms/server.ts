@@ -42,7 +42,9 @@ export const test = base.extend<{}, { forms: FormsServer }>({
       mkdirSync(dir, { recursive: true });
       const sink = await startMailSink();
       const baseURL = `http://127.0.0.1:${port}`;
-      const node = existsSync(path.join(root, "node_modules/.bin/node")) ? path.join(root, "node_modules/.bin/node") : process.execPath;
+      const node = existsSync(path.join(root, "node_modules/.bin/node"))
+        ? path.join(root, "node_modules/.bin/node")
+        : process.execPath;
       const child = spawn(node, [path.join(root, "server/http/main.ts")], {
         cwd: root,
         stdio: ["ignore", "pipe", "pipe"],
@@ -100,7 +102,10 @@ export function uniqueEmail(tag: string): string {
 }
 
 export async function mailTo(sink: MailSink, address: string, subject: RegExp): Promise<ReceivedMail> {
-  return sink.waitFor((m) => m.envelopeTo.includes(address.toLowerCase()) && subject.test(m.headers.subject ?? ""), 15_000);
+  return sink.waitFor(
+    (m) => m.envelopeTo.includes(address.toLowerCase()) && subject.test(m.headers.subject ?? ""),
+    15_000,
+  );
 }
 
 export function linkAfter(mail: ReceivedMail, label: string): string {

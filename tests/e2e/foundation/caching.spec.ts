@@ -11,7 +11,10 @@ const CATALOG_PAGES = ["/", "/shop", "/shop/2", "/shop?q=drill", "/about", "/faq
 /** The page as its bytes, without what differs between any two renders of it. */
 const shareable = (html: string) => html.replace(/"nonce"|nonce="[^"]*"/g, "");
 
-test("catalog pages are one shared HTML for anonymous visitors; a signed-in visitor's are theirs and never stored", async ({ playwright, baseURL }) => {
+test("catalog pages are one shared HTML for anonymous visitors; a signed-in visitor's are theirs and never stored", async ({
+  playwright,
+  baseURL,
+}) => {
   const guest = await playwright.request.newContext({ baseURL });
   const guestWithCart = await playwright.request.newContext({ baseURL });
   const shopper = await playwright.request.newContext({ baseURL });
@@ -25,35 +28,63 @@ test("catalog pages are one shared HTML for anonymous visitors; a signed-in visi
   await registerViaApi(buyer, baseURL!, buyerEmail, undefined, "Toni Trade");
   tradeBuyerOnPriceList(buyerEmail, 12);
   await signInViaApi(buyer, baseURL!, buyerEmail);
-  const everyonesOwn = ["Casey Shopper", "Toni Trade", shopperEmail, buyerEmail, "Your price", ">Logout<", "Your account", "Cart ("];
+  const everyonesOwn = [
+    "Casey Shopper",
+    "Toni Trade",
+    shopperEmail,
+    buyerEmail,
+    "Your price",
+    ">Logout<",
+    "Your account",
+    "Cart (",
+  ];
   try {
     for (const path of CATALOG_PAGES) {
       const [a, b, c, d] = await Promise.all([guest, guestWithCart, shopper, buyer].map((ctx) => ctx.get(path)));
-      for (const response of [a!, b!]) {
+      for (const response of [a, b]) {
         expect(response.status(), path).toBe(200);
         expect(response.headers()["cache-control"], path).toBe(SHARED);
         expect(response.headers()["set-cookie"], path).toBeUndefined();
       }
-      const [ha, hb, hc, hd] = await Promise.all([a!.text(), b!.text(), c!.text(), d!.text()]);
+      const [ha, hb, hc, hd] = await Promise.all([a.text(), b.text(), c.text(), d.text()]);
       expect(shareable(hb), `${path}: a guest with a cart gets the same page`).toBe(shareable(ha));
       for (const personal of everyonesOwn) expect(ha, `${path}: ${personal}`).not.toContain(personal);
       // Signed in: rendered for them (their header works without JavaScript), never stored.
-      for (const response of [c!, d!]) expect(response.headers()["cache-control"], path).toBe("private, no-store");
+      for (const response of [c, d]) expect(response.headers()["cache-control"], path).toBe("private, no-store");
       expect(hc, path).toContain("Your account (Casey Shopper)");
       expect(hc, path).toContain('aria-label="Cart (3 items)"');
       expect(hd, path).toContain("Your account (Toni Trade)");
-      for (const theirs of ["Toni Trade", buyerEmail, "Your price"]) expect(hc, `${path}: the shopper's page shows ${theirs}`).not.toContain(theirs);
-      for (const theirs of ["Casey Shopper", shopperEmail, 'aria-label="Cart (3 items)"']) expect(hd, `${path}: the buyer's page shows ${theirs}`).not.toContain(theirs);
+      for (const theirs of ["Toni Trade", buyerEmail, "Your price"])
+        expect(hc, `${path}: the shopper's page shows ${theirs}`).not.toContain(theirs);
+      for (const theirs of ["Casey Shopper", shopperEmail, 'aria-label="Cart (3 items)"'])
+        expect(hd, `${path}: the buyer's page shows ${theirs}`).not.toContain(theirs);
     }
     const shopHtml = await (await buyer.get("/shop?sort=name")).text();
     expect(shopHtml).toContain("Your price");
     // What is theirs also comes from /visitor, never cached.
     const mine = await shopper.get("/visitor");
     expect(mine.headers()["cache-control"]).toBe("private, no-store");
-    expect(await mine.json()).toMatchObject({ user: { email: shopperEmail, fullName: "Casey Shopper" }, cartCount: 3, priceList: null });
-    expect(await (await buyer.get("/visitor")).json()).toMatchObject({ user: { email: buyerEmail }, cartCount: 0, priceList: { everything: { percentOff: 12 } } });
-    expect(await (await guestWithCart.get("/visitor")).json()).toMatchObject({ user: null, cartCount: 2, priceList: null });
-    expect(await (await guest.get("/visitor")).json()).toEqual({ user: null, cartCount: 0, wishlistIds: [], priceList: null });
+    expect(await mine.json()).toMatchObject({
+      user: { email: shopperEmail, fullName: "Casey Shopper" },
+      cartCount: 3,
+      priceList: null,
+    });
+    expect(await (await buyer.get("/visitor")).json()).toMatchObject({
+      user: { email: buyerEmail },
+      cartCount: 0,
+      priceList: { everything: { percentOff: 12 } },
+    });
+    expect(await (await guestWithCart.get("/visitor")).json()).toMatchObject({
+      user: null,
+      cartCount: 2,
+      priceList: null,
+    });
+    expect(await (await guest.get("/visitor")).json()).toEqual({
+      user: null,
+      cartCount: 0,
+      wishlistIds: [],
+      priceList: null,
+    });
     // Personal pages are never stored anywhere.
     for (const path of ["/cart", "/account", "/wishlist", "/checkout"]) {
       expect((await shopper.get(path, { maxRedirects: 0 })).headers()["cache-control"], path).toBe("private, no-store");
@@ -74,14 +105,16 @@ test("a guest's cart count reaches the header of a shared page from /visitor", a
   expect((await page.request.get("/shop/6")).headers()["cache-control"]).toBe(SHARED);
 });
 
-test("a cached page's CSP allows exactly its own inline scripts: it hydrates on every view and blocks nothing", async ({ page }) => {
+test("a cached page's CSP allows exactly its own inline scripts: it hydrates on every view and blocks nothing", async ({
+  page,
+}) => {
   const blocked: string[] = [];
   page.on("console", (m) => {
     if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
   });
   for (let view = 0; view < 3; view++) {
     const response = await page.goto("/shop/3");
-    const policy = response!.headers()["content-security-policy"]!;
+    const policy = response!.headers()["content-security-policy"];
     expect(policy).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;/);
     expect(policy).not.toContain("nonce");
     await waitForHydration(page);

@@ -54,7 +54,9 @@ test.describe("home page sections", () => {
     await waitForHydration(page);
     await tiles.getByRole("link", { name: "Browse Gardening" }).click();
     await expect(page).toHaveURL(urlIs("/shop", { category: "gardening" }));
-    await expect(page.getByRole("group", { name: "Categories" }).getByRole("checkbox", { name: "Gardening" })).toBeChecked();
+    await expect(
+      page.getByRole("group", { name: "Categories" }).getByRole("checkbox", { name: "Gardening" }),
+    ).toBeChecked();
   });
 
   test("two promotional banners with Shop Now and four offer cards", async ({ page }) => {
@@ -94,7 +96,9 @@ test.describe("home page sections", () => {
   });
 
   test("featured carousel shows the four featured products from the database", async ({ page }) => {
-    const featured = queryAll<{ id: number; title: string }>("SELECT id, title FROM products WHERE featured = 1 ORDER BY id LIMIT 4");
+    const featured = queryAll<{ id: number; title: string }>(
+      "SELECT id, title FROM products WHERE featured = 1 ORDER BY id LIMIT 4",
+    );
     expect(featured).toHaveLength(4);
     await page.goto("/");
     const carousel = region(page, "Featured products");

@@ -6,9 +6,15 @@ test.describe("About", () => {
     await page.goto("/about");
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("About Us");
-    for (const name of ["Our Story", "Our Mission"]) await expect(main.getByRole("heading", { name, level: 2 })).toBeVisible();
+    for (const name of ["Our Story", "Our Mission"])
+      await expect(main.getByRole("heading", { name, level: 2 })).toBeVisible();
     const stats = main.getByRole("region", { name: "Our Impact" });
-    await expect(stats.getByRole("term")).toHaveText(["Years in Business", "Customers Served", "Countries Reached", "Products Offered"]);
+    await expect(stats.getByRole("term")).toHaveText([
+      "Years in Business",
+      "Customers Served",
+      "Countries Reached",
+      "Products Offered",
+    ]);
     await expect(stats.getByRole("definition")).toHaveText(["3+", "10,000+", "2", "500+"]);
     const logos = main.getByRole("region", { name: "Trusted by" }).getByRole("img");
     expect(await logos.count()).toBeGreaterThan(0);
@@ -17,7 +23,13 @@ test.describe("About", () => {
 });
 
 test.describe("FAQ", () => {
-  const CATEGORIES = ["Ordering Process", "Product Information", "Shipping and Delivery", "Returns and Refunds", "Account and Support"];
+  const CATEGORIES = [
+    "Ordering Process",
+    "Product Information",
+    "Shipping and Delivery",
+    "Returns and Refunds",
+    "Account and Support",
+  ];
 
   test("table of contents with All and the five categories", async ({ page }) => {
     await page.goto("/faq");
@@ -111,7 +123,9 @@ test.describe("Blogs", () => {
     const links = page.getByRole("main").getByRole("heading", { level: 2 }).getByRole("link");
     const count = await links.count();
     expect(count).toBeGreaterThanOrEqual(3);
-    const articles = await Promise.all((await links.all()).map(async (l) => ({ title: (await l.textContent())!.trim(), href: await hrefOf(l) })));
+    const articles = await Promise.all(
+      (await links.all()).map(async (l) => ({ title: (await l.textContent())!.trim(), href: await hrefOf(l) })),
+    );
     expect(new Set(articles.map((a) => a.href)).size).toBe(count);
 
     await links.first().click();

@@ -27,9 +27,17 @@ function recordFocus(page: Page): Promise<void> {
         "";
       const section = el.closest("section[aria-labelledby], section[aria-label]");
       const region = section
-        ? (section.getAttribute("aria-label") ?? document.getElementById(section.getAttribute("aria-labelledby")!)?.textContent ?? null)
+        ? (section.getAttribute("aria-label") ??
+          document.getElementById(section.getAttribute("aria-labelledby")!)?.textContent ??
+          null)
         : null;
-      w.focusStops.push({ tag: el.tagName.toLowerCase(), name: name.trim(), href: el.getAttribute("href"), type: el.getAttribute("type"), region });
+      w.focusStops.push({
+        tag: el.tagName.toLowerCase(),
+        name: name.trim(),
+        href: el.getAttribute("href"),
+        type: el.getAttribute("type"),
+        region,
+      });
     });
   });
 }
@@ -59,11 +67,18 @@ test("tabbing from the top of / reaches the header, the hero pause button and a 
   expect(has((s) => s.href === "/cart")).toBeGreaterThanOrEqual(0);
   expect(has((s) => s.href === "/wishlist")).toBeGreaterThanOrEqual(0);
   expect(has((s) => s.href === "/login" && s.name === "Login")).toBeGreaterThanOrEqual(0);
-  expect(has((s) => s.tag === "button" && /^Pause/.test(s.name) && s.region === "Featured offers")).toBeGreaterThanOrEqual(0);
+  expect(
+    has((s) => s.tag === "button" && /^Pause/.test(s.name) && s.region === "Featured offers"),
+  ).toBeGreaterThanOrEqual(0);
   const card = stops.at(-1)!;
 
   // Enter on the focused product card opens it.
-  await expect(page.getByRole("link", { name: card.name, exact: true }).and(page.locator(`[href="${card.href}"]`)).first()).toBeFocused();
+  await expect(
+    page
+      .getByRole("link", { name: card.name, exact: true })
+      .and(page.locator(`[href="${card.href}"]`))
+      .first(),
+  ).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`${card.href}$`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(card.name);

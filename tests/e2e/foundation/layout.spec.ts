@@ -56,7 +56,9 @@ test.describe("header", () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   });
 
-  test("from the home page (an island without a client router) a nav link loads the page and moves aria-current", async ({ page }) => {
+  test("from the home page (an island without a client router) a nav link loads the page and moves aria-current", async ({
+    page,
+  }) => {
     await page.goto("/");
     await waitForHydration(page);
     const nav = page.getByRole("banner").getByRole("navigation", { name: "Main" });
@@ -72,7 +74,10 @@ test.describe("header", () => {
     await page.goto("/about");
     await waitForHydration(page);
     const opened = context.waitForEvent("page");
-    await page.getByRole("contentinfo").getByRole("link", { name: "Shipping Information" }).click({ modifiers: ["ControlOrMeta"] });
+    await page
+      .getByRole("contentinfo")
+      .getByRole("link", { name: "Shipping Information" })
+      .click({ modifiers: ["ControlOrMeta"] });
     await (await opened).close();
     await expect(page).toHaveURL(/\/about$/);
   });
@@ -148,7 +153,9 @@ test.describe("header on a 390×844 phone", () => {
 test.describe("header on a 390×844 phone without JavaScript", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, javaScriptEnabled: false });
 
-  test("the menu's links, Login among them, show under the header, without a Menu button that would do nothing", async ({ page }) => {
+  test("the menu's links, Login among them, show under the header, without a Menu button that would do nothing", async ({
+    page,
+  }) => {
     await page.goto("/shop");
     const header = page.getByRole("banner");
     await expect(header.getByRole("button", { name: "Menu" })).toBeHidden();
@@ -238,10 +245,7 @@ test.describe("footer", () => {
     await page.goto("/");
     await waitForHydration(page);
     for (const link of links) {
-      await page
-        .getByRole("contentinfo")
-        .getByRole("link", { name: link.name, exact: true })
-        .click();
+      await page.getByRole("contentinfo").getByRole("link", { name: link.name, exact: true }).click();
       const target = link.redirectsTo ?? link.path;
       await expect(page, link.name).toHaveURL(new RegExp(`${target === "/" ? "/" : target}$`));
       await expect(page.getByRole("heading", { level: 1 }), link.name).toHaveText(link.h1);
@@ -256,11 +260,17 @@ test.describe("footer", () => {
   });
 
   test("footer links to the content pages work in the browser", async ({ page }) => {
-    await followFooterLinks(page, FOOTER_LINKS.filter((l) => CONTENT_PAGES.some((p) => p.path === l.path)));
+    await followFooterLinks(
+      page,
+      FOOTER_LINKS.filter((l) => CONTENT_PAGES.some((p) => p.path === l.path)),
+    );
   });
 
   test("footer About Us and Contact Us work in the browser", async ({ page }) => {
-    await followFooterLinks(page, FOOTER_LINKS.filter((l) => l.redirectsTo));
+    await followFooterLinks(
+      page,
+      FOOTER_LINKS.filter((l) => l.redirectsTo),
+    );
   });
 });
 

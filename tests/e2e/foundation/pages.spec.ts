@@ -44,7 +44,6 @@ test.describe("every page at desktop size", () => {
     await page.goto("/this-page-does-not-exist");
     await expectSeoHead(page, "/this-page-does-not-exist");
   });
-
 });
 
 test.describe("a page served again", () => {

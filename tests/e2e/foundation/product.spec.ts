@@ -13,7 +13,9 @@ async function expectProductPage(page: Page, p: ProductRow) {
     await expect(main.locator("s, del").first()).toContainText(usd(p.price_cents));
   }
   await expect(main.getByText("Tax included", { exact: true })).toBeVisible();
-  await expect(main.getByText(p.stock_quantity > 0 ? `In Stock (${p.stock_quantity})` : "Stock out", { exact: true })).toBeVisible();
+  await expect(
+    main.getByText(p.stock_quantity > 0 ? `In Stock (${p.stock_quantity})` : "Stock out", { exact: true }),
+  ).toBeVisible();
 
   const colors = JSON.parse(p.colors) as string[];
   const radios = main.getByRole("group", { name: "Color" }).getByRole("radio");
@@ -46,7 +48,10 @@ async function expectProductPage(page: Page, p: ProductRow) {
 
 test.describe("product details", () => {
   test("an in-stock product shows everything from the database", async ({ page }) => {
-    await expectProductPage(page, firstProductWhere("p.stock_quantity > 0 AND p.discount_percent IS NOT NULL AND p.image_count > 1"));
+    await expectProductPage(
+      page,
+      firstProductWhere("p.stock_quantity > 0 AND p.discount_percent IS NOT NULL AND p.image_count > 1"),
+    );
   });
 
   test("a full-price product shows its price without a struck-through original", async ({ page }) => {
@@ -86,7 +91,9 @@ test.describe("product details", () => {
       expect(ld!.sku).toBe(p.sku);
       expect(ld!.offers.price).toBe((p.sale_price_cents / 100).toFixed(2));
       expect(ld!.offers.priceCurrency).toBe("USD");
-      expect(ld!.offers.availability).toBe(p.stock_quantity > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock");
+      expect(ld!.offers.availability).toBe(
+        p.stock_quantity > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+      );
     }
   });
 
@@ -100,7 +107,10 @@ test.describe("product details", () => {
     await expect(show.getByRole("group", { includeHidden: true })).toHaveCount(p.image_count);
     const current = show.getByRole("group");
     await expect(current).toHaveAccessibleName(`Image 1 of ${p.image_count}`);
-    await expect(current.getByRole("img")).toHaveAttribute("alt", new RegExp(p.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    await expect(current.getByRole("img")).toHaveAttribute(
+      "alt",
+      new RegExp(p.title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")),
+    );
     await page.clock.runFor(3_000);
     await expect(current).toHaveAccessibleName(`Image 2 of ${p.image_count}`);
 

@@ -26,13 +26,16 @@ const cardTitleLink = (card: Locator) => card.getByRole("heading").getByRole("li
 function visibleOpacity(locator: Locator): Promise<number> {
   return locator.evaluate((el) => {
     let opacity = 1;
-    for (let node: Element | null = el; node; node = node.parentElement) opacity *= Number(getComputedStyle(node).opacity);
+    for (let node: Element | null = el; node; node = node.parentElement)
+      opacity *= Number(getComputedStyle(node).opacity);
     return opacity;
   });
 }
 
 test.describe("shop listing", () => {
-  test("page 1 shows 15 products from the database, each with image, title link, five stars and price", async ({ page }) => {
+  test("page 1 shows 15 products from the database, each with image, title link, five stars and price", async ({
+    page,
+  }) => {
     const expected = pageOfProducts(1);
     await page.goto("/shop");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shop");
@@ -42,9 +45,9 @@ test.describe("shop listing", () => {
     await expect(cards).toHaveCount(15);
     const titles = cards.getByRole("heading").getByRole("link");
     await expect(titles).toHaveText(expected.map((r) => r.title));
-    expect(await titles.evaluateAll((els) => els.map((el) => new URL((el as HTMLAnchorElement).href).pathname))).toEqual(
-      expected.map((r) => `/shop/${r.id}`),
-    );
+    expect(
+      await titles.evaluateAll((els) => els.map((el) => new URL((el as HTMLAnchorElement).href).pathname)),
+    ).toEqual(expected.map((r) => `/shop/${r.id}`));
     // The picture, named by the product's title, and the five stars on each card.
     for (const [i, row] of expected.entries()) {
       await expect(cards.nth(i).getByRole("img", { name: row.title, exact: true })).toBeVisible();
@@ -105,7 +108,9 @@ test.describe("shop listing", () => {
     await page.goto("/shop");
     await waitForHydration(page);
     // The whole card is the link's click target, picture included (away from the icon buttons).
-    await cardsOf(page).nth(1).click({ position: { x: 30, y: 80 } });
+    await cardsOf(page)
+      .nth(1)
+      .click({ position: { x: 30, y: 80 } });
     await expect(page).toHaveURL(new RegExp(`/shop/${second.id}$`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(second.title);
   });

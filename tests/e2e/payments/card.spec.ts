@@ -6,7 +6,17 @@ import { expect, stripeOrigin, test } from "../support/fixtures.ts";
 import { waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
-import { addFromProductPage, expectCartCount, fillCheckout, ordersFor, readProduct, setProduct, storeDb, US_ADDRESS, usd } from "../shopping/support.ts";
+import {
+  addFromProductPage,
+  expectCartCount,
+  fillCheckout,
+  ordersFor,
+  readProduct,
+  setProduct,
+  storeDb,
+  US_ADDRESS,
+  usd,
+} from "../shopping/support.ts";
 
 /**
  * Card payments through Stripe Checkout (issue 13), against the local Stripe stand-in that
@@ -19,7 +29,11 @@ test.describe.configure({ timeout: 60_000 });
 const PAY_PAGE = /\/pay\/cs_test_[A-Za-z0-9_-]+$/;
 
 function orderRow(number: string) {
-  return storeDb().prepare("SELECT status, payment_status, paid_cents, refunded_cents, payment_session_id, payment_attempts FROM orders WHERE number = ?").get(number) as {
+  return storeDb()
+    .prepare(
+      "SELECT status, payment_status, paid_cents, refunded_cents, payment_session_id, payment_attempts FROM orders WHERE number = ?",
+    )
+    .get(number) as {
     status: string;
     payment_status: string;
     paid_cents: number | null;
@@ -35,7 +49,9 @@ async function checkoutByCard(page: Page, address: Parameters<typeof fillCheckou
   const main = page.getByRole("main");
   await fillCheckout(page, address);
   await main.getByRole("radio", { name: "Card, Apple Pay or Google Pay" }).check();
-  await expect(main.getByText("you pay on Stripe's secure payment page. We hold your items for 30 minutes")).toBeVisible();
+  await expect(
+    main.getByText("you pay on Stripe's secure payment page. We hold your items for 30 minutes"),
+  ).toBeVisible();
   await main.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(PAY_PAGE);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay ToolHub Wholesale");
@@ -48,7 +64,10 @@ async function signedInShopper(page: Page, baseURL: string, tag: string) {
   return email;
 }
 
-test("pay by card: stock held while paying, the order placed and mailed only once Stripe confirms, the cart emptied then", async ({ page, baseURL }) => {
+test("pay by card: stock held while paying, the order placed and mailed only once Stripe confirms, the cart emptied then", async ({
+  page,
+  baseURL,
+}) => {
   const p = setProduct(450, { stock: 20, priceCents: 4_000, discountPercent: null });
   const email = await signedInShopper(page, baseURL!, "card-pay");
   await addFromProductPage(page, p.id, { quantity: 2 });
@@ -56,20 +75,32 @@ test("pay by card: stock held while paying, the order placed and mailed only onc
 
   // On Stripe's page: the order exists, waits for payment, holds its stock, and the cart is kept.
   const [order] = ordersFor(email);
-  expect(order).toMatchObject({ status: "awaiting_payment", payment_method: "card", payment_status: "pending", total_cents: 8_000 });
+  expect(order).toMatchObject({
+    status: "awaiting_payment",
+    payment_method: "card",
+    payment_status: "pending",
+    total_cents: 8_000,
+  });
   expect(readProduct(p.id).stock_quantity).toBe(18);
   await expect(page.getByRole("main")).toContainText("Total due: $80.00");
   // Back at the checkout in another tab, the shopper is reminded of the order waiting for payment.
   const other = await page.context().newPage();
   await other.goto("/checkout");
-  await expect(other.getByRole("main")).toContainText(`Your order ${order.number} from this cart is still waiting for payment.`);
-  await expect(other.getByRole("main").getByRole("link", { name: `Pay for order ${order.number}` })).toHaveAttribute("href", `/account/orders/${order.number}`);
+  await expect(other.getByRole("main")).toContainText(
+    `Your order ${order.number} from this cart is still waiting for payment.`,
+  );
+  await expect(other.getByRole("main").getByRole("link", { name: `Pay for order ${order.number}` })).toHaveAttribute(
+    "href",
+    `/account/orders/${order.number}`,
+  );
   await other.close();
   const sentAt = Date.now();
 
   await page.getByRole("button", { name: "Pay $80.00" }).click();
   await expect(page).toHaveURL(new RegExp(`/account/orders/${order.number}\\?payment=return$`));
-  await expect(page.getByRole("main").getByRole("status").first()).toContainText(`We received your payment of $80.00, and order ${order.number} is placed`);
+  await expect(page.getByRole("main").getByRole("status").first()).toContainText(
+    `We received your payment of $80.00, and order ${order.number} is placed`,
+  );
   await expect(page.getByRole("main")).toContainText("Status: Placed");
   await expect(page.getByRole("main")).toContainText("Payment: Card, Apple Pay or Google Pay — paid");
   expect(orderRow(order.number)).toMatchObject({ status: "placed", payment_status: "paid", paid_cents: 8_000 });
@@ -80,7 +111,10 @@ test("pay by card: stock held while paying, the order placed and mailed only onc
   await expectNoAxeViolations(page);
 });
 
-test("cancel on the payment page releases the items; Try again pays the same order (never a second one)", async ({ page, baseURL }) => {
+test("cancel on the payment page releases the items; Try again pays the same order (never a second one)", async ({
+  page,
+  baseURL,
+}) => {
   const p = setProduct(451, { stock: 5, priceCents: 2_500, discountPercent: null });
   const email = await signedInShopper(page, baseURL!, "card-cancel");
   await addFromProductPage(page, p.id, { quantity: 1 });
@@ -90,7 +124,9 @@ test("cancel on the payment page releases the items; Try again pays the same ord
   await page.getByRole("button", { name: "Cancel and return to the store" }).click();
   const [order] = ordersFor(email);
   await expect(page).toHaveURL(new RegExp(`/account/orders/${order.number}\\?payment=cancelled$`));
-  await expect(page.getByRole("main").getByRole("status").first()).toContainText("You cancelled the payment, so this order was not placed.");
+  await expect(page.getByRole("main").getByRole("status").first()).toContainText(
+    "You cancelled the payment, so this order was not placed.",
+  );
   await expect(page.getByRole("main")).toContainText("Status: Expired (not paid)");
   expect(orderRow(order.number)).toMatchObject({ status: "expired", payment_status: "pending" });
   expect(readProduct(p.id).stock_quantity).toBe(5);
@@ -106,7 +142,11 @@ test("cancel on the payment page releases the items; Try again pays the same ord
   expect(orderRow(order.number)).toMatchObject({ status: "placed", payment_status: "paid", payment_attempts: 2 });
 });
 
-test("a guest's payment page that expires releases the items; the order page says so and offers Try again", async ({ page, request, baseURL }) => {
+test("a guest's payment page that expires releases the items; the order page says so and offers Try again", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const p = setProduct(452, { stock: 3, priceCents: 1_000, discountPercent: null });
   const email = uniqueEmail("card-expire");
   await addFromProductPage(page, p.id, { quantity: 3 });
@@ -115,7 +155,9 @@ test("a guest's payment page that expires releases the items; the order page say
   const [order] = ordersFor(email);
   const session = orderRow(order.number).payment_session_id!;
   // Stripe expires the session (the shopper walked away): its webhook releases the stock.
-  expect((await request.post(`${stripeOrigin(baseURL!)}/_test/checkout/sessions/${session}/expire_now`)).ok()).toBe(true);
+  expect((await request.post(`${stripeOrigin(baseURL!)}/_test/checkout/sessions/${session}/expire_now`)).ok()).toBe(
+    true,
+  );
   await expect.poll(() => orderRow(order.number).status).toBe("expired");
   expect(readProduct(p.id).stock_quantity).toBe(3);
 
@@ -127,7 +169,11 @@ test("a guest's payment page that expires releases the items; the order page say
   await expectNoAxeViolations(page);
 });
 
-test("a delayed payment shows Payment processing until it settles; a failed one offers Try again", async ({ page, request, baseURL }) => {
+test("a delayed payment shows Payment processing until it settles; a failed one offers Try again", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const p = setProduct(453, { stock: 10, priceCents: 1_500, discountPercent: null });
   const email = await signedInShopper(page, baseURL!, "card-async");
   await addFromProductPage(page, p.id, { quantity: 2 });
@@ -140,15 +186,23 @@ test("a delayed payment shows Payment processing until it settles; a failed one 
   expect(readProduct(p.id).stock_quantity).toBe(8);
 
   const session = orderRow(order.number).payment_session_id!;
-  expect((await request.post(`${stripeOrigin(baseURL!)}/_test/checkout/sessions/${session}/async_payment_failed`)).ok()).toBe(true);
+  expect(
+    (await request.post(`${stripeOrigin(baseURL!)}/_test/checkout/sessions/${session}/async_payment_failed`)).ok(),
+  ).toBe(true);
   // The page asks again by itself while it says "processing".
-  await expect(status).toContainText("Your payment didn't go through, so this order was not placed.", { timeout: 15_000 });
+  await expect(status).toContainText("Your payment didn't go through, so this order was not placed.", {
+    timeout: 15_000,
+  });
   await expect(page.getByRole("main")).toContainText("Status: Payment failed");
   expect(readProduct(p.id).stock_quantity).toBe(10);
   await expectCartCount(page, 2);
 });
 
-test("staff refund part, then the rest, of a card payment from the back office; the customer is mailed each time", async ({ page, baseURL, browser }) => {
+test("staff refund part, then the rest, of a card payment from the back office; the customer is mailed each time", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(454, { stock: 10, priceCents: 3_000, discountPercent: null });
   const email = await signedInShopper(page, baseURL!, "card-refund");
   await addFromProductPage(page, p.id, { quantity: 2 });
@@ -174,7 +228,9 @@ test("staff refund part, then the rest, of a card payment from the back office; 
   await form.getByLabel("Amount to refund in US dollars (optional)").fill("15.50");
   await form.getByLabel("Reason (optional, told to the customer)").fill("One unit arrived scratched");
   await form.getByRole("button", { name: "Refund" }).click();
-  await expect(admin.getByRole("main").getByRole("status").filter({ hasText: "Refunded $15.50" })).toHaveText(`Refunded $15.50 on order ${order.number}. The customer has been emailed.`);
+  await expect(admin.getByRole("main").getByRole("status").filter({ hasText: "Refunded $15.50" })).toHaveText(
+    `Refunded $15.50 on order ${order.number}. The customer has been emailed.`,
+  );
   await expect(admin.getByTestId("payment-status")).toHaveText("Paid · received $60.00 · refunded $15.50");
   let mail = await waitForMail(email, /Part of your payment for order/, { after: sentAt });
   expect(mail.body).toContain("We've refunded $15.50");
@@ -183,7 +239,9 @@ test("staff refund part, then the rest, of a card payment from the back office; 
   sentAt = Date.now();
   await form.getByLabel("Amount to refund in US dollars (optional)").fill("");
   await form.getByRole("button", { name: "Refund" }).click();
-  await expect(admin.getByRole("main").getByRole("status").filter({ hasText: "Refunded $44.50" })).toHaveText(`Refunded $44.50 on order ${order.number}. The customer has been emailed.`);
+  await expect(admin.getByRole("main").getByRole("status").filter({ hasText: "Refunded $44.50" })).toHaveText(
+    `Refunded $44.50 on order ${order.number}. The customer has been emailed.`,
+  );
   await expect(admin.getByTestId("payment-status")).toHaveText("Refunded · received $60.00 · refunded $60.00");
   await expect(admin.getByRole("form", { name: "Refund the card payment" })).toHaveCount(0);
   mail = await waitForMail(email, /Your payment for order .* was refunded/, { after: sentAt });
@@ -192,21 +250,36 @@ test("staff refund part, then the rest, of a card payment from the back office; 
   await expectNoAxeViolations(admin);
 
   await page.goto(`/account/orders/${order.number}`);
-  await expect(page.getByRole("main")).toContainText(`Payment: Card, Apple Pay or Google Pay — refunded (${usd(6_000)})`);
+  await expect(page.getByRole("main")).toContainText(
+    `Payment: Card, Apple Pay or Google Pay — refunded (${usd(6_000)})`,
+  );
   await staff.close();
 });
 
-test("a payment that doesn't match the order is flagged for staff, never marked paid; staff refund it and cancel the order", async ({ page, request, baseURL, browser }) => {
+test("a payment that doesn't match the order is flagged for staff, never marked paid; staff refund it and cancel the order", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(457, { stock: 6, priceCents: 2_000, discountPercent: null });
   const email = await signedInShopper(page, baseURL!, "card-mismatch");
   await addFromProductPage(page, p.id, { quantity: 1 });
   await checkoutByCard(page, US_ADDRESS);
   const [order] = ordersFor(email);
   const session = orderRow(order.number).payment_session_id!;
-  const paid = await request.post(`${stripeOrigin(baseURL!)}/_test/checkout/sessions/${session}/complete`, { form: { outcome: "paid", amount_total: "1500" } });
+  const paid = await request.post(`${stripeOrigin(baseURL!)}/_test/checkout/sessions/${session}/complete`, {
+    form: { outcome: "paid", amount_total: "1500" },
+  });
   expect(paid.ok()).toBe(true);
-  await expect.poll(() => storeDb().prepare("SELECT payment_flag FROM orders WHERE number = ?").get(order.number)?.payment_flag).toContain("differs from the order total");
-  expect(orderRow(order.number)).toMatchObject({ status: "awaiting_payment", payment_status: "pending", paid_cents: 1_500 });
+  await expect
+    .poll(() => storeDb().prepare("SELECT payment_flag FROM orders WHERE number = ?").get(order.number)?.payment_flag)
+    .toContain("differs from the order total");
+  expect(orderRow(order.number)).toMatchObject({
+    status: "awaiting_payment",
+    payment_status: "pending",
+    paid_cents: 1_500,
+  });
   expect(readProduct(p.id).stock_quantity).toBe(5);
   await page.goto(`/account/orders/${order.number}`);
   await expect(page.getByRole("main").getByRole("status").first()).toContainText("We're checking your payment.");
@@ -220,10 +293,14 @@ test("a payment that doesn't match the order is flagged for staff, never marked 
   await expect(admin.getByRole("main").getByRole("link", { name: order.number })).toBeVisible();
   await admin.goto(`/admin/orders/${order.number}`);
   await waitForHydration(admin);
-  await expect(admin.getByTestId("payment-flag")).toContainText("Payment needs attention: Amount paid $15.00 USD differs from the order total $20.00 USD.");
+  await expect(admin.getByTestId("payment-flag")).toContainText(
+    "Payment needs attention: Amount paid $15.00 USD differs from the order total $20.00 USD.",
+  );
   const cancel = admin.getByRole("form", { name: "Cancel the order" });
   await cancel.getByRole("button", { name: "Cancel order" }).click();
-  await expect(admin.getByRole("main").getByRole("alert")).toHaveText("This order was paid by card. Refund the payment first (Refund, below), then cancel the order.");
+  await expect(admin.getByRole("main").getByRole("alert")).toHaveText(
+    "This order was paid by card. Refund the payment first (Refund, below), then cancel the order.",
+  );
   await admin.getByRole("form", { name: "Refund the card payment" }).getByRole("button", { name: "Refund" }).click();
   await expect(admin.getByRole("main").getByRole("status").filter({ hasText: "Refunded $15.00" })).toBeVisible();
   await cancel.getByRole("button", { name: "Cancel order" }).click();
@@ -253,7 +330,9 @@ test("without JavaScript: card checkout goes to the payment page and back", asyn
   await context.close();
 });
 
-test("with Stripe not configured, the card option isn't offered and a posted card order is refused", async ({ browser }) => {
+test("with Stripe not configured, the card option isn't offered and a posted card order is refused", async ({
+  browser,
+}) => {
   const baseURL = `http://127.0.0.1:${DEFAULTS_PORT}`;
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
@@ -267,7 +346,16 @@ test("with Stripe not configured, the card option isn't offered and a posted car
   const html = await page.content();
   const token = /name="checkoutToken" value="([^"]+)"/.exec(html)?.[1] ?? "";
   const response = await page.request.post("/checkout", {
-    form: { checkoutToken: token, email: uniqueEmail("card-off"), country: "US", name: "A B", line1: "1 Main St", city: "Town", postcode: "10001", paymentMethod: "card" },
+    form: {
+      checkoutToken: token,
+      email: uniqueEmail("card-off"),
+      country: "US",
+      name: "A B",
+      line1: "1 Main St",
+      city: "Town",
+      postcode: "10001",
+      paymentMethod: "card",
+    },
     headers: { origin: baseURL },
     maxRedirects: 0,
   });

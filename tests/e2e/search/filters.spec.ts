@@ -42,7 +42,9 @@ test.describe("shop filters", () => {
     const brands = group(page, "Brands");
     await expect(brands.getByRole("checkbox")).toHaveCount(5);
     const first = brandNames()[0];
-    await expect(brands.getByRole("checkbox", { name: first.name })).toHaveAccessibleDescription(new RegExp(`^${matchCount('"drill"', "b.slug = ?", first.slug)} product`));
+    await expect(brands.getByRole("checkbox", { name: first.name })).toHaveAccessibleDescription(
+      new RegExp(`^${matchCount('"drill"', "b.slug = ?", first.slug)} product`),
+    );
   });
 
   test("each filter narrows the results, and they combine", async ({ page }) => {
@@ -54,7 +56,7 @@ test.describe("shop filters", () => {
     await group(page, "Categories").getByRole("checkbox", { name: "Power Tools" }).check();
     await expect(page).toHaveURL(/category=power-tools/);
     await expectTotal(page, matchCount('"drill"', "c.slug = 'power-tools'"));
-    for (const p of (await productsOnPage(page))) expect(p.category).toBe("power-tools");
+    for (const p of await productsOnPage(page)) expect(p.category).toBe("power-tools");
 
     // A second category (one of those behind +View More): either one.
     await group(page, "Categories").getByRole("button", { name: "+View More" }).click();
@@ -71,7 +73,9 @@ test.describe("shop filters", () => {
     await expectTotal(page, matchCount('"drill"', where));
     // Brand counts ignore the brand choice but follow the categories.
     await expect(group(page, "Brands").getByRole("checkbox", { name: "Saltmere" })).toHaveAccessibleDescription(
-      new RegExp(`^${matchCount('"drill"', "c.slug IN ('power-tools', 'construction') AND b.slug = 'saltmere'")} product`),
+      new RegExp(
+        `^${matchCount('"drill"', "c.slug IN ('power-tools', 'construction') AND b.slug = 'saltmere'")} product`,
+      ),
     );
 
     // Price, on the discounted price.
@@ -82,7 +86,7 @@ test.describe("shop filters", () => {
     await expect(page).toHaveURL(/min=40&max=150/);
     const priced = `${where} AND p.sale_price_cents BETWEEN 4000 AND 15000`;
     await expectTotal(page, matchCount('"drill"', priced));
-    for (const p of (await productsOnPage(page))) {
+    for (const p of await productsOnPage(page)) {
       expect(p.sale_price_cents).toBeGreaterThanOrEqual(4000);
       expect(p.sale_price_cents).toBeLessThanOrEqual(15000);
     }
@@ -159,7 +163,9 @@ test.describe("shop filters", () => {
     await expect(price.getByRole("alert")).toHaveCount(0);
     // A hand-made URL gets the same messages from the server.
     await page.goto("/shop?q=saw&min=-1&max=abc");
-    await expect(group(page, "Price").getByRole("alert")).toContainText(["Min price can't be negative.", "Max price must be a number."].join(""));
+    await expect(group(page, "Price").getByRole("alert")).toContainText(
+      ["Min price can't be negative.", "Max price must be a number."].join(""),
+    );
   });
 });
 
@@ -169,11 +175,24 @@ test.describe("sort and pages", () => {
     await waitForHydration(page);
     const select = sortSelect(page);
     await expect(select).toHaveValue("newest");
-    await expect(select.locator("option")).toHaveText(["Price: low to high", "Price: high to low", "Newest", "Biggest discount", "Name"]);
+    await expect(select.locator("option")).toHaveText([
+      "Price: low to high",
+      "Price: high to low",
+      "Newest",
+      "Biggest discount",
+      "Name",
+    ]);
     await page.goto("/shop?q=saw");
     await waitForHydration(page);
     await expect(select).toHaveValue("relevance");
-    await expect(select.locator("option")).toHaveText(["Relevance", "Price: low to high", "Price: high to low", "Newest", "Biggest discount", "Name"]);
+    await expect(select.locator("option")).toHaveText([
+      "Relevance",
+      "Price: low to high",
+      "Price: high to low",
+      "Newest",
+      "Biggest discount",
+      "Name",
+    ]);
 
     const checks: [string, (a: CardProduct, b: CardProduct) => boolean][] = [
       ["price-asc", (a, b) => a.sale_price_cents <= b.sale_price_cents],
@@ -187,10 +206,13 @@ test.describe("sort and pages", () => {
       await expect(select).toHaveValue(value);
       // The URL changes as the new page is committed; React may paint it a moment later.
       await expect
-        .poll(async () => {
-          const rows = await productsOnPage(page);
-          return rows.length === 15 && rows.every((row, i) => i === 0 || inOrder(rows[i - 1], row));
-        }, { message: value })
+        .poll(
+          async () => {
+            const rows = await productsOnPage(page);
+            return rows.length === 15 && rows.every((row, i) => i === 0 || inOrder(rows[i - 1], row));
+          },
+          { message: value },
+        )
         .toBe(true);
     }
     await select.selectOption("name");
@@ -272,7 +294,13 @@ test.describe("sort and pages", () => {
     await expect(group(page, "Price").getByRole("spinbutton", { name: "Min" })).toHaveValue("50");
     await expect(filters(page).getByRole("checkbox", { name: "On sale only" })).toBeChecked();
     await expect(sortSelect(page)).toHaveValue("price-desc");
-    await expectTotal(page, matchCount('"drill"', "c.slug = 'power-tools' AND b.slug = 'forgecrest' AND p.sale_price_cents >= 5000 AND p.discount_percent IS NOT NULL"));
+    await expectTotal(
+      page,
+      matchCount(
+        '"drill"',
+        "c.slug = 'power-tools' AND b.slug = 'forgecrest' AND p.sale_price_cents >= 5000 AND p.discount_percent IS NOT NULL",
+      ),
+    );
     await context.close();
   });
 });
@@ -316,7 +344,9 @@ test.describe("without JavaScript", () => {
     await page.goto("/shop");
     await page.getByRole("navigation", { name: "Pagination" }).getByRole("link", { name: "Next" }).click();
     await expect(page).toHaveURL(/\/shop\?page=2$/);
-    const newest = queryAll<{ title: string; sale_price_cents: number }>("SELECT title, sale_price_cents FROM products ORDER BY created_at DESC, id LIMIT 15 OFFSET 15");
+    const newest = queryAll<{ title: string; sale_price_cents: number }>(
+      "SELECT title, sale_price_cents FROM products ORDER BY created_at DESC, id LIMIT 15 OFFSET 15",
+    );
     await expect(cardTitles(page)).toHaveText(newest.map((r) => r.title));
     await expect(cards(page).first()).toContainText(usd(newest[0].sale_price_cents));
   });

@@ -5,7 +5,8 @@ import { expect } from "../support/fixtures.ts";
 export const cards = (page: Page) => page.getByRole("main").getByRole("article");
 export const cardTitles = (page: Page) => cards(page).getByRole("heading").getByRole("link");
 export const filters = (page: Page) => page.getByRole("form", { name: "Filters" });
-export const group = (page: Page, legend: "Categories" | "Brands" | "Price") => filters(page).getByRole("group", { name: legend });
+export const group = (page: Page, legend: "Categories" | "Brands" | "Price") =>
+  filters(page).getByRole("group", { name: legend });
 export const countText = (page: Page) => page.locator("#results-heading");
 export const searchBox = (page: Page) => page.getByRole("banner").getByRole("combobox", { name: "Search products" });
 export const sortSelect = (page: Page) => page.getByRole("combobox", { name: "Sort by" });
@@ -51,13 +52,18 @@ export async function productsOnPage(page: Page): Promise<CardProduct[]> {
   );
 }
 
-export const categoryNames = () => queryAll<{ name: string; slug: string }>("SELECT name, slug FROM categories ORDER BY position");
-export const brandNames = () => queryAll<{ name: string; slug: string }>("SELECT name, slug FROM brands ORDER BY position");
+export const categoryNames = () =>
+  queryAll<{ name: string; slug: string }>("SELECT name, slug FROM categories ORDER BY position");
+export const brandNames = () =>
+  queryAll<{ name: string; slug: string }>("SELECT name, slug FROM brands ORDER BY position");
 
 /** Asserts the result count line for `total` results (first page). */
 export async function expectTotal(page: Page, total: number) {
   if (total === 0) await expect(countText(page)).toHaveText("No products found");
-  else await expect(countText(page)).toHaveText(`Showing 1–${Math.min(15, total)} of ${total.toLocaleString("en-US")} product${total === 1 ? "" : "s"}`);
+  else
+    await expect(countText(page)).toHaveText(
+      `Showing 1–${Math.min(15, total)} of ${total.toLocaleString("en-US")} product${total === 1 ? "" : "s"}`,
+    );
 }
 
 /** The search params of the page's URL as sorted [key, value] pairs. */

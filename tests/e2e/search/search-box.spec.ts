@@ -36,7 +36,9 @@ test.describe("header search box", () => {
     await expect(searchBox(page)).toHaveValue("drills");
   });
 
-  test("asks for suggestions once for letters typed faster than the debounce, not once per letter", async ({ page }) => {
+  test("asks for suggestions once for letters typed faster than the debounce, not once per letter", async ({
+    page,
+  }) => {
     const { box, requests } = await openShopCountingSuggestions(page);
     await box.focus();
     // Four keystrokes' input events in one task of the page, so a busy machine cannot space them out.
@@ -93,7 +95,9 @@ test.describe("header search box", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
   });
 
-  test("Escape closes the list, a second Escape clears the field, Enter with nothing chosen searches", async ({ page }) => {
+  test("Escape closes the list, a second Escape clears the field, Enter with nothing chosen searches", async ({
+    page,
+  }) => {
     await page.goto("/");
     await waitForHydration(page);
     const box = searchBox(page);
@@ -130,12 +134,17 @@ test.describe("header search box", () => {
     await expect(category).toHaveAttribute("aria-selected", "true");
     await box.press("Enter");
     await expect(page).toHaveURL(/\/shop\?category=gardening$/);
-    await expect(page.getByRole("form", { name: "Filters" }).getByRole("checkbox", { name: "Gardening" })).toBeChecked();
+    await expect(
+      page.getByRole("form", { name: "Filters" }).getByRole("checkbox", { name: "Gardening" }),
+    ).toBeChecked();
     // The home page is an island: the suggestion loaded /shop as a new document.
     await waitForHydration(page);
 
     await box.pressSequentially("tidwell", { delay: 20 });
-    const brand = page.getByRole("listbox").getByRole("group", { name: "Brands" }).getByRole("option", { name: "Tidewell" });
+    const brand = page
+      .getByRole("listbox")
+      .getByRole("group", { name: "Brands" })
+      .getByRole("option", { name: "Tidewell" });
     await expect(brand).toBeVisible();
     await brand.click();
     await expect(page).toHaveURL(/\/shop\?brand=tidewell$/);
@@ -189,7 +198,10 @@ test.describe("search results", () => {
     expect(await hrefOf(gardening)).toBe("/shop?category=gardening");
     await expectNoAxeViolations(page);
     await page.goto("/shop?q=hammer&category=gardening&onSale=1");
-    await expect(main.getByRole("link", { name: "Search all products for “hammer”" })).toHaveAttribute("href", "/shop?q=hammer");
+    await expect(main.getByRole("link", { name: "Search all products for “hammer”" })).toHaveAttribute(
+      "href",
+      "/shop?q=hammer",
+    );
   });
 
   test("hostile queries get a page, never an error", async ({ request }) => {

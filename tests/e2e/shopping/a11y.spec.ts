@@ -2,7 +2,15 @@ import { expectNoAxeViolations } from "../support/axe.ts";
 import { uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
-import { addFromProductPage, cartRows, confirmedOrderNumber, fillCheckout, placeOrderButton, setProduct, US_ADDRESS } from "./support.ts";
+import {
+  addFromProductPage,
+  cartRows,
+  confirmedOrderNumber,
+  fillCheckout,
+  placeOrderButton,
+  setProduct,
+  US_ADDRESS,
+} from "./support.ts";
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -22,7 +30,10 @@ test.describe("accessibility (axe) of the shopping pages", () => {
     await addFromProductPage(page, p.id, { quantity: 2 });
     await addFromProductPage(page, q.id);
     await page.getByRole("main").getByRole("button", { name: "Add to Wishlist" }).click();
-    await expect(page.getByRole("main").getByRole("button", { name: "Add to Wishlist" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("main").getByRole("button", { name: "Add to Wishlist" })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
     setProduct(q.id, { priceCents: 1_100 }); // a flagged line is part of the page too
 
     await page.goto("/cart");

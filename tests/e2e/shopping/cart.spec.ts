@@ -27,7 +27,14 @@ test.describe("cart page", () => {
     await page.goto("/cart");
     await waitForHydration(page);
     const table = page.getByRole("main").getByRole("table");
-    await expect(table.getByRole("columnheader")).toHaveText(["Product", "Product Name", "Unit Price", "Quantity", "Total", "Remove"]);
+    await expect(table.getByRole("columnheader")).toHaveText([
+      "Product",
+      "Product Name",
+      "Unit Price",
+      "Quantity",
+      "Total",
+      "Remove",
+    ]);
     await expect(cartRows(page)).toHaveCount(2);
     const rowA = cartRow(page, a.title);
     const rowB = cartRow(page, b.title);
@@ -35,7 +42,8 @@ test.describe("cart page", () => {
     await expect(rowB.getByTestId("line-quantity")).toHaveText("2");
     await expect(rowB.getByTestId("line-total")).toHaveText("$91.00");
     await expectCartTotals(page, 3, 1_999 + 9_100);
-    for (const cell of await table.locator("tbody td:nth-child(3), tbody td:nth-child(5)").all()) await expect(cell).toHaveText(MONEY);
+    for (const cell of await table.locator("tbody td:nth-child(3), tbody td:nth-child(5)").all())
+      await expect(cell).toHaveText(MONEY);
 
     // Minus is disabled at 1.
     await expect(rowA.getByRole("button", { name: "Decrease quantity" })).toBeDisabled();
@@ -101,7 +109,9 @@ test.describe("cart page", () => {
     await expect(rowA.getByTestId("line-quantity")).toHaveText("2");
     await expect(rowA.getByTestId("line-total")).toHaveText("$20.00");
     await expectCartTotals(page, 3, 2_500);
-    await cartRow(page, b.title).getByRole("button", { name: `Remove ${b.title}` }).click();
+    await cartRow(page, b.title)
+      .getByRole("button", { name: `Remove ${b.title}` })
+      .click();
     await expect.poll(() => seen).toBe(2);
     await expect(cartRows(page)).toHaveCount(1);
     await expectCartTotals(page, 2, 2_000);
@@ -135,12 +145,16 @@ test.describe("cart page", () => {
     setProduct(repriced.id, { priceCents: 2_750 });
     setProduct(vanishing.id, { stock: 0 });
     await page.goto("/cart");
-    await expect(cartRow(page, repriced.title).getByTestId("line-notice")).toHaveText("Price changed from $30.00 to $27.50 since you added it.");
+    await expect(cartRow(page, repriced.title).getByTestId("line-notice")).toHaveText(
+      "Price changed from $30.00 to $27.50 since you added it.",
+    );
     await expect(cartRow(page, repriced.title).getByRole("cell").nth(2)).toHaveText("$27.50");
     await expect(cartRow(page, vanishing.title).getByTestId("line-notice")).toContainText("Out of stock");
     await expect(page.getByRole("button", { name: "Checkout" })).toBeDisabled();
     await waitForHydration(page);
-    await cartRow(page, vanishing.title).getByRole("button", { name: `Remove ${vanishing.title}` }).click();
+    await cartRow(page, vanishing.title)
+      .getByRole("button", { name: `Remove ${vanishing.title}` })
+      .click();
     await expect(cartRows(page)).toHaveCount(1);
     await expect(page.getByRole("link", { name: "Checkout" })).toHaveAttribute("href", "/checkout");
   });
@@ -165,7 +179,11 @@ test.describe("adding to the cart", () => {
     const chosen = cartRows(page).filter({ hasText: `Color: ${color}` });
     await expect(chosen.getByTestId("line-quantity")).toHaveText("3");
     await expect(chosen.getByTestId("line-total")).toHaveText(usd(3 * 2_222));
-    await expect(cartRows(page).filter({ hasText: `Color: ${p.colors[0]}` }).getByTestId("line-quantity")).toHaveText("1");
+    await expect(
+      cartRows(page)
+        .filter({ hasText: `Color: ${p.colors[0]}` })
+        .getByTestId("line-quantity"),
+    ).toHaveText("1");
     await expectCartTotals(page, 4, 4 * 2_222);
   });
 
@@ -180,7 +198,11 @@ test.describe("adding to the cart", () => {
   test("from a product card's hover button on /shop", async ({ page }) => {
     await page.goto("/shop");
     await waitForHydration(page);
-    const card = page.getByRole("main").getByRole("article").filter({ has: page.getByRole("button", { name: "Add to cart", disabled: false }) }).first();
+    const card = page
+      .getByRole("main")
+      .getByRole("article")
+      .filter({ has: page.getByRole("button", { name: "Add to cart", disabled: false }) })
+      .first();
     const title = (await card.getByRole("heading").textContent())!.trim();
     await card.hover();
     const add = card.getByRole("button", { name: "Add to cart" });
@@ -212,21 +234,31 @@ test.describe("adding to the cart", () => {
 });
 
 test.describe("a guest cart kept through login", () => {
-  test("the guest's lines join the account's; the same product's quantities are summed", async ({ page, request, baseURL }) => {
+  test("the guest's lines join the account's; the same product's quantities are summed", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const shared = setProduct(217, { stock: 60, priceCents: 1_500, discountPercent: null });
     const guestOnly = setProduct(218, { stock: 60, priceCents: 800, discountPercent: null });
     const email = uniqueEmail("merge");
     await registerViaApi(request, baseURL!, email);
     // The account already has 2 of the shared product (added in another session).
     await signInViaApi(request, baseURL!, email);
-    const added = await request.post("/cart", { form: { intent: "add", productId: String(shared.id), quantity: "2" }, maxRedirects: 0 });
+    const added = await request.post("/cart", {
+      form: { intent: "add", productId: String(shared.id), quantity: "2" },
+      maxRedirects: 0,
+    });
     expect(added.status()).toBe(302);
 
     // As a guest: 3 of the shared product (same color) and 1 of another, plus a wishlist item.
     await addFromProductPage(page, shared.id, { quantity: 3 });
     await addFromProductPage(page, guestOnly.id);
     await page.getByRole("main").getByRole("button", { name: "Add to Wishlist" }).click();
-    await expect(page.getByRole("main").getByRole("button", { name: "Add to Wishlist" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("main").getByRole("button", { name: "Add to Wishlist" })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
     await expectCartCount(page, 4);
 
     await logInThroughForm(page, email, GOOD_PASSWORD);
@@ -261,7 +293,8 @@ test.describe("bad input to the cart (4xx with a message; nothing written)", () 
   test("bad quantities, unknown products and client prices", async ({ page }) => {
     const p = setProduct(220, { stock: 30, priceCents: 2_500, discountPercent: null });
     await page.goto("/");
-    const post = (form: Record<string, string>) => page.request.post("/cart", { form: { intent: "add", ...form }, maxRedirects: 0 });
+    const post = (form: Record<string, string>) =>
+      page.request.post("/cart", { form: { intent: "add", ...form }, maxRedirects: 0 });
     for (const quantity of ["-1", "0", "1.5", "1000000", "abc"]) {
       const response = await post({ productId: String(p.id), quantity });
       expect(response.status(), `quantity ${quantity}`).toBe(400);
@@ -276,7 +309,14 @@ test.describe("bad input to the cart (4xx with a message; nothing written)", () 
     await expect(page.getByRole("main")).toContainText("Your cart is empty.");
 
     // A price sent with the form is ignored: the cart shows the database's price.
-    const priced = await post({ productId: String(p.id), quantity: "2", price: "0.01", unitPriceCents: "1", unit_price: "0.01", total: "0.02" });
+    const priced = await post({
+      productId: String(p.id),
+      quantity: "2",
+      price: "0.01",
+      unitPriceCents: "1",
+      unit_price: "0.01",
+      total: "0.02",
+    });
     expect(priced.status()).toBe(302);
     await page.goto("/cart");
     await expect(cartRow(page, p.title).getByRole("cell").nth(2)).toHaveText("$25.00");
@@ -286,14 +326,22 @@ test.describe("bad input to the cart (4xx with a message; nothing written)", () 
 });
 
 test.describe("order caps (no one order drains the stock)", () => {
-  test("adding more than one order may take of an item stops at the cap; setting more is refused with a reason", async ({ page }) => {
+  test("adding more than one order may take of an item stops at the cap; setting more is refused with a reason", async ({
+    page,
+  }) => {
     const p = setProduct(225, { stock: 500, priceCents: 100, discountPercent: null });
     await page.goto("/");
-    const response = await page.request.post("/cart", { form: { intent: "add", productId: String(p.id), quantity: "100000" }, maxRedirects: 0 });
+    const response = await page.request.post("/cart", {
+      form: { intent: "add", productId: String(p.id), quantity: "100000" },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(302);
     await page.goto("/cart");
     await expectCartTotals(page, 100, 10_000);
-    const tooMany = await page.request.post("/cart", { form: { intent: "set", productId: String(p.id), quantity: "101" }, maxRedirects: 0 });
+    const tooMany = await page.request.post("/cart", {
+      form: { intent: "set", productId: String(p.id), quantity: "101" },
+      maxRedirects: 0,
+    });
     expect(tooMany.status()).toBe(400);
     expect(await tooMany.text()).toContain("You can order at most 100 of one item in a single order.");
   });

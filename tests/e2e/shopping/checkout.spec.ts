@@ -33,7 +33,11 @@ async function goToCheckout(page: import("@playwright/test").Page) {
 }
 
 test.describe("checkout as a guest", () => {
-  test("US: free shipping, ZIP validation, confirmation page, mail with a working link, and the new stock", async ({ page, browser, baseURL }) => {
+  test("US: free shipping, ZIP validation, confirmation page, mail with a working link, and the new stock", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const p = setProduct(230, { stock: 40, priceCents: 2_599, discountPercent: null });
     const email = uniqueEmail("guest-us");
     await addFromProductPage(page, p.id, { quantity: 2, color: p.colors[1] });
@@ -74,7 +78,9 @@ test.describe("checkout as a guest", () => {
     const number = await confirmedOrderNumber(page);
     await expect(page).toHaveURL(/\/orders\/[A-Za-z0-9_-]{32}\?placed=1$/);
     // A guest's order is held for them until they confirm it from the mail (issue 17: no anonymous stock drain).
-    await expect(page.getByRole("main").getByRole("status")).toContainText(`is reserved for you. Check your email to confirm your order within 60 minutes. We sent a link to ${email}`);
+    await expect(page.getByRole("main").getByRole("status")).toContainText(
+      `is reserved for you. Check your email to confirm your order within 60 minutes. We sent a link to ${email}`,
+    );
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
     await expect(page.getByRole("main")).toContainText("Status: Awaiting your confirmation");
     const line = page.getByRole("main").getByRole("table").locator("tbody tr");
@@ -88,8 +94,24 @@ test.describe("checkout as a guest", () => {
     await expectCartCount(page, 0);
 
     const [held] = ordersFor(email);
-    expect(held).toMatchObject({ number, user_id: null, status: "awaiting_confirmation", ship_country: "US", shipping_cents: 0, total_cents: 5_198 });
-    expect(orderLines(held.id)).toEqual([{ product_id: p.id, title: p.title, color: p.colors[1], quantity: 2, unit_price_cents: 2_599, line_total_cents: 5_198 }]);
+    expect(held).toMatchObject({
+      number,
+      user_id: null,
+      status: "awaiting_confirmation",
+      ship_country: "US",
+      shipping_cents: 0,
+      total_cents: 5_198,
+    });
+    expect(orderLines(held.id)).toEqual([
+      {
+        product_id: p.id,
+        title: p.title,
+        color: p.colors[1],
+        quantity: 2,
+        unit_price_cents: 2_599,
+        line_total_cents: 5_198,
+      },
+    ]);
 
     // The held units are off sale at once, on the product page...
     await page.goto(`/shop/${p.id}`);
@@ -100,7 +122,9 @@ test.describe("checkout as a guest", () => {
     await visitor.close();
 
     // The confirmation request arrives; its link (opened anywhere, no cookies) offers "Confirm order".
-    const ask = await waitForMail(email, new RegExp(`Confirm your ToolHub Wholesale order ${number}`), { after: sentAt - 1000 });
+    const ask = await waitForMail(email, new RegExp(`Confirm your ToolHub Wholesale order ${number}`), {
+      after: sentAt - 1000,
+    });
     expect(ask.body).toContain(p.title);
     expect(ask.body).toContain("$51.98");
     const confirmLink = linkIn(ask, "/orders/");
@@ -109,12 +133,16 @@ test.describe("checkout as a guest", () => {
     await page.goto(confirmLink);
     await expect(page.getByRole("main")).toContainText("This order is waiting for your confirmation.");
     await page.getByRole("button", { name: "Confirm order" }).click();
-    await expect(page.getByRole("main").getByRole("status")).toContainText(`Thank you! Your order ${number} has been placed. A confirmation email is on its way to ${email}`);
+    await expect(page.getByRole("main").getByRole("status")).toContainText(
+      `Thank you! Your order ${number} has been placed. A confirmation email is on its way to ${email}`,
+    );
     await expect(page.getByRole("main")).toContainText("Status: Placed");
     expect(ordersFor(email)[0].status).toBe("placed");
 
     // The order mail arrives, and its link opens the order.
-    const mail = await waitForMail(email, new RegExp(`Your ToolHub Wholesale order ${number}`), { after: sentAt - 1000 });
+    const mail = await waitForMail(email, new RegExp(`Your ToolHub Wholesale order ${number}`), {
+      after: sentAt - 1000,
+    });
     expect(mail.body).toContain(p.title);
     expect(mail.body).toContain("$51.98");
     const link = linkIn(mail, "/orders/");
@@ -154,10 +182,17 @@ test.describe("checkout as a guest", () => {
     await expect(summary(page, "total")).toHaveText("$39.99");
     await expect(page.getByRole("main")).toContainText("United Kingdom");
     await expect(page.getByRole("main")).toContainText("SW1A2AA");
-    expect(ordersFor(email)[0]).toMatchObject({ number, ship_country: "GB", shipping_cents: UK_FLAT, total_cents: 3_000 + UK_FLAT });
+    expect(ordersFor(email)[0]).toMatchObject({
+      number,
+      ship_country: "GB",
+      shipping_cents: UK_FLAT,
+      total_cents: 3_000 + UK_FLAT,
+    });
   });
 
-  test("required fields are checked; invoice on net-30 terms isn't offered to a shopper without a trade account", async ({ page }) => {
+  test("required fields are checked; invoice on net-30 terms isn't offered to a shopper without a trade account", async ({
+    page,
+  }) => {
     const p = setProduct(232, { stock: 40, priceCents: 1_000, discountPercent: null });
     await addFromProductPage(page, p.id);
     await goToCheckout(page);
@@ -176,7 +211,11 @@ test.describe("checkout as a guest", () => {
 test.describe("anonymous product pages", () => {
   // Regression: the page micro-cache once replayed the first reply's Content-Security-Policy header
   // (stale nonce) with a body rewritten to the new nonce, so cached pages never hydrated (fixed in be5dc7b).
-  test("a product page served from the anonymous micro-cache still hydrates, and Add to cart works in place", async ({ page, browser, baseURL }) => {
+  test("a product page served from the anonymous micro-cache still hydrates, and Add to cart works in place", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const p = setProduct(239, { stock: 40, priceCents: 1_700, discountPercent: null });
     const first = await browser.newContext({ baseURL });
     await (await first.newPage()).goto(`/shop/${p.id}`);
@@ -189,7 +228,8 @@ test.describe("anonymous product pages", () => {
     // Orders placed by tests running in parallel bump the catalog version and empty the cache, so
     // visit until a reply comes from it (each miss stores the page again).
     let response = await page.goto(`/shop/${p.id}`);
-    for (let i = 0; i < 5 && response?.headers()["x-page-cache"] !== "hit"; i++) response = await page.goto(`/shop/${p.id}`);
+    for (let i = 0; i < 5 && response?.headers()["x-page-cache"] !== "hit"; i++)
+      response = await page.goto(`/shop/${p.id}`);
     expect(response?.headers()["x-page-cache"]).toBe("hit");
     await waitForHydration(page);
     expect(blocked).toEqual([]);
@@ -200,7 +240,12 @@ test.describe("anonymous product pages", () => {
 });
 
 test.describe("member discount", () => {
-  async function memberAtCheckout(page: import("@playwright/test").Page, request: import("@playwright/test").APIRequestContext, baseURL: string, productId: number) {
+  async function memberAtCheckout(
+    page: import("@playwright/test").Page,
+    request: import("@playwright/test").APIRequestContext,
+    baseURL: string,
+    productId: number,
+  ) {
     const email = uniqueEmail("member");
     await registerViaApi(request, baseURL, email);
     await logInThroughForm(page, email);
@@ -222,7 +267,11 @@ test.describe("member discount", () => {
     await placeOrderButton(page).click();
     await confirmedOrderNumber(page);
     await expect(summary(page, "total")).toHaveText("$120.00");
-    expect(ordersFor(email)[0]).toMatchObject({ subtotal_cents: 12_000, member_discount_cents: 0, total_cents: 12_000 });
+    expect(ordersFor(email)[0]).toMatchObject({
+      subtotal_cents: 12_000,
+      member_discount_cents: 0,
+      total_cents: 12_000,
+    });
   });
 
   test("5% at $120.01", async ({ page, request, baseURL }) => {
@@ -243,7 +292,11 @@ test.describe("member discount", () => {
     await expect(page).toHaveURL(new RegExp(`/account/orders/${number}\\?placed=1$`));
     await expect(summary(page, "discount")).toHaveText("−$6.00");
     await expect(summary(page, "total")).toHaveText("$114.01");
-    expect(ordersFor(email)[0]).toMatchObject({ subtotal_cents: 12_001, member_discount_cents: 600, total_cents: 11_401 });
+    expect(ordersFor(email)[0]).toMatchObject({
+      subtotal_cents: 12_001,
+      member_discount_cents: 600,
+      total_cents: 11_401,
+    });
   });
 
   test("a guest gets no discount over $120.00", async ({ page }) => {
@@ -299,7 +352,16 @@ test.describe("out of stock and double submits", () => {
     await fillCheckout(page, { ...US_ADDRESS, email });
     await placeOrderButton(page).click();
     const number = await confirmedOrderNumber(page);
-    const form = { checkoutToken: token, email, country: "US", name: "Ada Buyer", line1: "350 Fifth Avenue", city: "New York", postcode: "10118", paymentMethod: "pay-on-delivery" };
+    const form = {
+      checkoutToken: token,
+      email,
+      country: "US",
+      name: "Ada Buyer",
+      line1: "350 Fifth Avenue",
+      city: "New York",
+      postcode: "10118",
+      paymentMethod: "pay-on-delivery",
+    };
     const again = await page.request.post("/checkout", { form, maxRedirects: 0 });
     expect(again.status()).toBe(302);
     expect(again.headers()["location"]).toBe(`/orders/${ordersFor(email)[0].access_token}?placed=1`);

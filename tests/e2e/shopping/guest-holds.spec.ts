@@ -3,7 +3,15 @@ import { expectNoAxeViolations } from "../support/axe.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
-import { confirmedOrderNumber, fillCheckout, ordersFor, placeOrderButton, readProduct, setProduct, US_ADDRESS } from "./support.ts";
+import {
+  confirmedOrderNumber,
+  fillCheckout,
+  ordersFor,
+  placeOrderButton,
+  readProduct,
+  setProduct,
+  US_ADDRESS,
+} from "./support.ts";
 
 /**
  * Issue 48, item 7: orders placed without an account that wait for their confirmation (or card
@@ -13,13 +21,21 @@ import { confirmedOrderNumber, fillCheckout, ordersFor, placeOrderButton, readPr
  */
 test.describe.configure({ timeout: 90_000 });
 
-test("a guest at the cap on held units reads why and what to do, confirms the earlier order, and then orders", async ({ page, browser, baseURL }) => {
+test("a guest at the cap on held units reads why and what to do, confirms the earlier order, and then orders", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const [a, b] = [setProduct(300, { stock: 1_000 }), setProduct(301, { stock: 1_000 })];
   const email = uniqueEmail("guest-cap");
   const main = page.getByRole("main");
   /** Puts units in this browser's guest cart, as the product page's form posts them. */
   const add = async (productId: number, quantity: number) => {
-    const response = await page.request.post("/cart", { form: { intent: "add", productId: String(productId), quantity: String(quantity) }, headers: { origin: baseURL! }, maxRedirects: 0 });
+    const response = await page.request.post("/cart", {
+      form: { intent: "add", productId: String(productId), quantity: String(quantity) },
+      headers: { origin: baseURL! },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(302);
   };
   const checkout = async () => {
@@ -54,7 +70,9 @@ test("a guest at the cap on held units reads why and what to do, confirms the ea
   expect(readProduct(a.id).stock_quantity).toBe(900);
 
   // The guest does what it says: confirms the first order from the mail (anywhere, no cookies)...
-  const ask = await waitForMail(email, new RegExp(`Confirm your ToolHub Wholesale order ${first}`), { after: sentAt - 1000 });
+  const ask = await waitForMail(email, new RegExp(`Confirm your ToolHub Wholesale order ${first}`), {
+    after: sentAt - 1000,
+  });
   const other = await browser.newContext({ baseURL });
   const mailPage = await other.newPage();
   await mailPage.goto(linkIn(ask, "/orders/"));
@@ -65,7 +83,11 @@ test("a guest at the cap on held units reads why and what to do, confirms the ea
   // ...and the same form, submitted again, places the new order.
   await placeOrderButton(page).click();
   const second = await confirmedOrderNumber(page);
-  expect(ordersFor(email).map((o) => [o.number, o.status]).sort()).toEqual(
+  expect(
+    ordersFor(email)
+      .map((o) => [o.number, o.status])
+      .sort(),
+  ).toEqual(
     [
       [first, "placed"],
       [second, "awaiting_confirmation"],

@@ -1,5 +1,19 @@
 import { expect, test } from "../support/fixtures.ts";
-import { cartRow, cartRows, confirmedOrderNumber, expectCartCount, expectCartTotals, fillCheckout, ordersFor, placeOrderButton, readProduct, setProduct, summary, UK_ADDRESS, US_ADDRESS } from "./support.ts";
+import {
+  cartRow,
+  cartRows,
+  confirmedOrderNumber,
+  expectCartCount,
+  expectCartTotals,
+  fillCheckout,
+  ordersFor,
+  placeOrderButton,
+  readProduct,
+  setProduct,
+  summary,
+  UK_ADDRESS,
+  US_ADDRESS,
+} from "./support.ts";
 import { uniqueEmail } from "../support/accounts.ts";
 
 test.describe.configure({ timeout: 60_000 });
@@ -62,15 +76,24 @@ test.describe("without JavaScript", () => {
   test("wishlist toggle from the product page", async ({ page }) => {
     const p = setProduct(263, { stock: 30 });
     await page.goto(`/shop/${p.id}`);
-    await expect(page.getByRole("main").getByRole("button", { name: "Add to Wishlist" })).toHaveAttribute("aria-pressed", "false");
+    await expect(page.getByRole("main").getByRole("button", { name: "Add to Wishlist" })).toHaveAttribute(
+      "aria-pressed",
+      "false",
+    );
     await page.getByRole("main").getByRole("button", { name: "Add to Wishlist" }).click();
     await expect(page).toHaveURL(/\/wishlist$/);
     await expect(page.getByRole("main").locator(`tbody a[href="/shop/${p.id}"]`)).toBeVisible();
-    await page.getByRole("main").getByRole("button", { name: `Add ${p.title} to cart` }).click();
+    await page
+      .getByRole("main")
+      .getByRole("button", { name: `Add ${p.title} to cart` })
+      .click();
     await expect(page).toHaveURL(/\/cart$/);
     await expect(cartRows(page)).toHaveCount(1);
     await page.goto("/wishlist");
-    await page.getByRole("main").getByRole("button", { name: `Remove ${p.title} from wishlist` }).click();
+    await page
+      .getByRole("main")
+      .getByRole("button", { name: `Remove ${p.title} from wishlist` })
+      .click();
     await expect(page).toHaveURL(/\/wishlist$/);
     await expect(page.getByRole("main")).toContainText("Your wishlist is empty.");
   });
@@ -95,7 +118,10 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("main").getByLabel("Full name")).toHaveValue(UK_ADDRESS.name);
     expect(ordersFor(email)).toHaveLength(0);
 
-    await page.getByRole("main").getByLabel(/^(ZIP code|Postcode)$/).fill("EC1A 1BB");
+    await page
+      .getByRole("main")
+      .getByLabel(/^(ZIP code|Postcode)$/)
+      .fill("EC1A 1BB");
     await placeOrderButton(page).click();
     const number = await confirmedOrderNumber(page);
     await expect(summary(page, "total")).toHaveText("$49.99");

@@ -22,14 +22,21 @@ async function signedInCustomer(request: APIRequestContext, baseURL: string, tag
 }
 
 function cartUnits(userId: string): number {
-  const row = storeDb().prepare("SELECT COALESCE(SUM(quantity), 0) AS n FROM cart_items WHERE owner = ?").get(`u:${userId}`) as { n: number };
+  const row = storeDb()
+    .prepare("SELECT COALESCE(SUM(quantity), 0) AS n FROM cart_items WHERE owner = ?")
+    .get(`u:${userId}`) as { n: number };
   return Number(row.n);
 }
 
-const orderAgainButton = (page: Page) => page.getByRole("main").getByRole("button", { name: "Order again", exact: true });
-const outcome = (page: Page) => page.getByRole("main").getByRole("status").filter({ hasText: "in your cart at today's prices" });
+const orderAgainButton = (page: Page) =>
+  page.getByRole("main").getByRole("button", { name: "Order again", exact: true });
+const outcome = (page: Page) =>
+  page.getByRole("main").getByRole("status").filter({ hasText: "in your cart at today's prices" });
 
-test("a member orders a past order again: the cart fills at today's price, the changed and sold-out lines named", async ({ page, baseURL }) => {
+test("a member orders a past order again: the cart fills at today's price, the changed and sold-out lines named", async ({
+  page,
+  baseURL,
+}) => {
   const repriced = setProduct(320, { stock: 45, priceCents: 1_000, discountPercent: null });
   const soldOut = setProduct(321, { stock: 45, priceCents: 2_000, discountPercent: null });
   await signedInCustomer(page.request, baseURL!, "order-again");
@@ -45,8 +52,13 @@ test("a member orders a past order again: the cart fills at today's price, the c
 
   const status = outcome(page);
   await expect(status).toContainText("1 of 2 lines are in your cart at today's prices.");
-  const lines = status.getByRole("list", { name: "These lines changed price or couldn't be added in full:" }).getByRole("listitem");
-  await expect(lines).toHaveText([`${soldOut.title}, ${soldOut.colors[0]} (1 ordered): out of stock`, `${repriced.title}, ${repriced.colors[0]} (2 ordered): price changed from $10.00 to $12.50`]);
+  const lines = status
+    .getByRole("list", { name: "These lines changed price or couldn't be added in full:" })
+    .getByRole("listitem");
+  await expect(lines).toHaveText([
+    `${soldOut.title}, ${soldOut.colors[0]} (1 ordered): out of stock`,
+    `${repriced.title}, ${repriced.colors[0]} (2 ordered): price changed from $10.00 to $12.50`,
+  ]);
   await expectCartCount(page, 2);
   await expectNoAxeViolations(page);
 
@@ -70,7 +82,9 @@ test.describe("without JavaScript", () => {
     await orderAgainButton(page).click();
     await expect(page).toHaveURL(new RegExp(`/account/orders/${number}$`));
     await expect(outcome(page)).toContainText("1 of 1 line is in your cart at today's prices.");
-    await expect(outcome(page).getByRole("listitem")).toHaveText([`${p.title}, ${p.colors[0]} (3 ordered): price changed from $15.00 to $14.00`]);
+    await expect(outcome(page).getByRole("listitem")).toHaveText([
+      `${p.title}, ${p.colors[0]} (3 ordered): price changed from $15.00 to $14.00`,
+    ]);
     await expectCartCount(page, 3);
   });
 });
@@ -83,7 +97,11 @@ test.describe("refused posts write nothing", () => {
     const path = `/account/orders/${number}`;
     const form = { intent: "order-again" };
 
-    const forged = await page.request.post(path, { form, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
+    const forged = await page.request.post(path, {
+      form,
+      headers: { origin: "https://evil.example" },
+      maxRedirects: 0,
+    });
     expect([400, 403]).toContain(forged.status());
     expect(cartUnits(owner)).toBe(0);
 

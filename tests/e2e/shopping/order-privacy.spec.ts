@@ -3,7 +3,16 @@ import { logInThroughForm, registerViaApi, uniqueEmail } from "../support/accoun
 import { queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
-import { addFromProductPage, confirmedOrderNumber, fillCheckout, ordersFor, placeOrderButton, setProduct, summary, US_ADDRESS } from "./support.ts";
+import {
+  addFromProductPage,
+  confirmedOrderNumber,
+  fillCheckout,
+  ordersFor,
+  placeOrderButton,
+  setProduct,
+  summary,
+  US_ADDRESS,
+} from "./support.ts";
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -15,7 +24,10 @@ interface StoredOrder {
 }
 
 function storedOrder(number: string): StoredOrder {
-  return queryOne<StoredOrder>("SELECT number, access_token, checkout_token, user_id FROM orders WHERE number = ?", number);
+  return queryOne<StoredOrder>(
+    "SELECT number, access_token, checkout_token, user_id FROM orders WHERE number = ?",
+    number,
+  );
 }
 
 async function placeOrder(page: Page, productId: number, email?: string): Promise<string> {
@@ -42,7 +54,11 @@ function expectNothingSecret(body: string, secrets: (string | null)[]) {
 }
 
 test.describe("order pages send only what they show", () => {
-  test("a member's order page and the order list carry no token and no account id", async ({ page, request, baseURL }) => {
+  test("a member's order page and the order list carry no token and no account id", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const p = setProduct(383, { stock: 50, priceCents: 1_900, discountPercent: null });
     const email = uniqueEmail("private-order");
     await registerViaApi(request, baseURL!, email);
@@ -63,13 +79,20 @@ test.describe("order pages send only what they show", () => {
     // The page still shows the order in full.
     await page.goto(`/account/orders/${number}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
-    await expect(page.getByRole("main").getByRole("table").locator("tbody tr").getByRole("cell")).toHaveText([p.title + `Color: ${p.colors[0]}`, "2", "$19.00", "$38.00"]);
+    await expect(page.getByRole("main").getByRole("table").locator("tbody tr").getByRole("cell")).toHaveText([
+      p.title + `Color: ${p.colors[0]}`,
+      "2",
+      "$19.00",
+      "$38.00",
+    ]);
     await expect(summary(page, "total")).toHaveText("$38.00");
     await expect(page.getByRole("main")).toContainText(US_ADDRESS.line1);
     await expect(page.getByRole("main")).toContainText("Payment: Pay on delivery");
   });
 
-  test("a guest's order page carries neither the checkout token nor anything beyond what it shows", async ({ page }) => {
+  test("a guest's order page carries neither the checkout token nor anything beyond what it shows", async ({
+    page,
+  }) => {
     const p = setProduct(384, { stock: 50, priceCents: 2_300, discountPercent: null });
     const email = uniqueEmail("private-guest");
     const number = await placeOrder(page, p.id, email);
@@ -84,7 +107,14 @@ test.describe("order pages send only what they show", () => {
     expectNothingSecret(html.replaceAll(path, "/orders/LINK"), [order.access_token, order.checkout_token]);
 
     await page.goto(`${path}?placed=1`);
-    await expect(page.getByRole("main").getByRole("status")).toContainText(`Your order ${number} is reserved for you. Check your email to confirm your order`);
-    await expect(page.getByRole("main").getByRole("table").locator("tbody tr").getByRole("cell")).toHaveText([p.title + `Color: ${p.colors[0]}`, "2", "$23.00", "$46.00"]);
+    await expect(page.getByRole("main").getByRole("status")).toContainText(
+      `Your order ${number} is reserved for you. Check your email to confirm your order`,
+    );
+    await expect(page.getByRole("main").getByRole("table").locator("tbody tr").getByRole("cell")).toHaveText([
+      p.title + `Color: ${p.colors[0]}`,
+      "2",
+      "$23.00",
+      "$46.00",
+    ]);
   });
 });

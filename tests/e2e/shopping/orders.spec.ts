@@ -3,7 +3,17 @@ import type { Page } from "@playwright/test";
 import { logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { NOT_FOUND_TEXT, waitForHydration } from "../support/site.ts";
-import { addFromProductPage, confirmedOrderNumber, fillCheckout, ordersFor, placeOrderButton, setProduct, summary, US_ADDRESS, usd } from "./support.ts";
+import {
+  addFromProductPage,
+  confirmedOrderNumber,
+  fillCheckout,
+  ordersFor,
+  placeOrderButton,
+  setProduct,
+  summary,
+  US_ADDRESS,
+  usd,
+} from "./support.ts";
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -17,7 +27,12 @@ async function orderOne(page: Page, productId: number, quantity = 1): Promise<st
 }
 
 test.describe("order history", () => {
-  test("lists the shopper's orders with their status; each has a detail page that only its owner sees", async ({ page, request, baseURL, browser }) => {
+  test("lists the shopper's orders with their status; each has a detail page that only its owner sees", async ({
+    page,
+    request,
+    baseURL,
+    browser,
+  }) => {
     const p = setProduct(250, { stock: 50, priceCents: 2_400, discountPercent: null });
     const q = setProduct(251, { stock: 50, priceCents: 700, discountPercent: null });
     const email = uniqueEmail("history");
@@ -49,7 +64,12 @@ test.describe("order history", () => {
     await expect(page).toHaveURL(new RegExp(`/account/orders/${first}$`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Order ${first}`);
     await expect(page.getByRole("main")).toContainText("Status: Placed");
-    await expect(page.getByRole("main").getByRole("table").locator("tbody tr").getByRole("cell")).toHaveText([p.title + `Color: ${p.colors[0]}`, "2", "$24.00", "$48.00"]);
+    await expect(page.getByRole("main").getByRole("table").locator("tbody tr").getByRole("cell")).toHaveText([
+      p.title + `Color: ${p.colors[0]}`,
+      "2",
+      "$24.00",
+      "$48.00",
+    ]);
     await expect(summary(page, "total")).toHaveText("$48.00");
     await expect(page.getByRole("main")).toContainText(US_ADDRESS.line1);
     expect(ordersFor(email).map((o) => o.number)).toEqual([first, second]);
@@ -101,7 +121,11 @@ test.describe("order history", () => {
     expect(order.number).toBe(number);
     expect(order.access_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
 
-    for (const path of [`/orders/${randomBytes(24).toString("base64url")}`, `/orders/${order.access_token.slice(0, 31)}`, `/account/orders/${number}`]) {
+    for (const path of [
+      `/orders/${randomBytes(24).toString("base64url")}`,
+      `/orders/${order.access_token.slice(0, 31)}`,
+      `/account/orders/${number}`,
+    ]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
       await expect(page.getByRole("main")).toContainText(NOT_FOUND_TEXT);

@@ -32,9 +32,11 @@ export interface ShopProduct {
 }
 
 export function readProduct(id: number): ShopProduct {
-  const row = storeDb().prepare("SELECT id, title, price_cents, discount_percent, sale_price_cents, stock_quantity, colors FROM products WHERE id = ?").get(id) as
-    | (Omit<ShopProduct, "colors"> & { colors: string })
-    | undefined;
+  const row = storeDb()
+    .prepare(
+      "SELECT id, title, price_cents, discount_percent, sale_price_cents, stock_quantity, colors FROM products WHERE id = ?",
+    )
+    .get(id) as (Omit<ShopProduct, "colors"> & { colors: string }) | undefined;
   if (!row) throw new Error(`no product ${id}`);
   return { ...row, colors: JSON.parse(row.colors) as string[] };
 }
@@ -50,17 +52,23 @@ function bumpCatalogVersion() {
 }
 
 export function catalogVersion(): number {
-  const row = storeDb().prepare("SELECT sum(version) AS version FROM catalog_version").get() as { version: number } | undefined;
+  const row = storeDb().prepare("SELECT sum(version) AS version FROM catalog_version").get() as
+    { version: number } | undefined;
   return row?.version ?? 0;
 }
 
 /** Puts a product into a known state; the sale price follows the store's own rule. */
-export function setProduct(id: number, state: { stock?: number; priceCents?: number; discountPercent?: number | null }): ShopProduct {
+export function setProduct(
+  id: number,
+  state: { stock?: number; priceCents?: number; discountPercent?: number | null },
+): ShopProduct {
   const current = readProduct(id);
   const price = state.priceCents ?? current.price_cents;
   const discount = state.discountPercent === undefined ? current.discount_percent : state.discountPercent;
   storeDb()
-    .prepare("UPDATE products SET price_cents = ?, discount_percent = ?, sale_price_cents = ?, stock_quantity = ? WHERE id = ?")
+    .prepare(
+      "UPDATE products SET price_cents = ?, discount_percent = ?, sale_price_cents = ?, stock_quantity = ? WHERE id = ?",
+    )
     .run(price, discount, discountedPriceCents(price, discount), state.stock ?? current.stock_quantity, id);
   bumpCatalogVersion();
   return readProduct(id);
@@ -90,7 +98,11 @@ export function ordersFor(email: string): OrderRow[] {
 }
 
 export function orderLines(orderId: number) {
-  return storeDb().prepare("SELECT product_id, title, color, quantity, unit_price_cents, line_total_cents FROM order_lines WHERE order_id = ? ORDER BY id").all(orderId) as unknown as {
+  return storeDb()
+    .prepare(
+      "SELECT product_id, title, color, quantity, unit_price_cents, line_total_cents FROM order_lines WHERE order_id = ? ORDER BY id",
+    )
+    .all(orderId) as unknown as {
     product_id: number;
     title: string;
     color: string;
@@ -102,7 +114,9 @@ export function orderLines(orderId: number) {
 
 /** Formats cents as the store shows them: "$1,234.50". */
 export function usd(cents: number): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 }).format(cents / 100);
+  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 }).format(
+    cents / 100,
+  );
 }
 export const MONEY = /^−?\$\d{1,3}(,\d{3})*\.\d{2}$/;
 
@@ -128,7 +142,8 @@ export async function addFromProductPage(page: Page, id: number, options: { colo
 }
 
 export const cartRows = (page: Page) => page.getByRole("main").getByRole("table").locator("tbody tr");
-export const cartRow = (page: Page, title: string) => cartRows(page).filter({ has: page.getByRole("link", { name: title, exact: true }) });
+export const cartRow = (page: Page, title: string) =>
+  cartRows(page).filter({ has: page.getByRole("link", { name: title, exact: true }) });
 
 export async function expectCartTotals(page: Page, quantity: number, cents: number) {
   await expect(page.getByTestId("total-quantity")).toHaveText(String(quantity));
@@ -146,8 +161,22 @@ export interface Address {
   postcode?: string;
 }
 
-export const US_ADDRESS = { country: "United States", name: "Ada Buyer", line1: "350 Fifth Avenue", city: "New York", region: "NY", postcode: "10118" } as const;
-export const UK_ADDRESS = { country: "United Kingdom", name: "Bea Buyer", line1: "10 Downing Street", city: "London", region: "Greater London", postcode: "SW1A 2AA" } as const;
+export const US_ADDRESS = {
+  country: "United States",
+  name: "Ada Buyer",
+  line1: "350 Fifth Avenue",
+  city: "New York",
+  region: "NY",
+  postcode: "10118",
+} as const;
+export const UK_ADDRESS = {
+  country: "United Kingdom",
+  name: "Bea Buyer",
+  line1: "10 Downing Street",
+  city: "London",
+  region: "Greater London",
+  postcode: "SW1A 2AA",
+} as const;
 
 /** Fills the checkout form (labels as a shopper reads them). */
 export async function fillCheckout(page: Page, address: Address) {
@@ -162,11 +191,20 @@ export async function fillCheckout(page: Page, address: Address) {
 }
 
 export const placeOrderButton = (page: Page) => page.getByRole("button", { name: "Place order" });
-export const summary = (page: Page, part: "subtotal" | "discount" | "shipping" | "tax" | "total"): Locator => page.getByTestId(`summary-${part}`);
+export const summary = (page: Page, part: "subtotal" | "discount" | "shipping" | "tax" | "total"): Locator =>
+  page.getByTestId(`summary-${part}`);
 
 /** Signs in through the auth HTTP handler (for API request contexts). */
-export async function signInViaApi(request: APIRequestContext, baseURL: string, email: string, password = GOOD_PASSWORD) {
-  const response = await request.post("/api/auth/sign-in/email", { data: { email, password }, headers: { origin: baseURL } });
+export async function signInViaApi(
+  request: APIRequestContext,
+  baseURL: string,
+  email: string,
+  password = GOOD_PASSWORD,
+) {
+  const response = await request.post("/api/auth/sign-in/email", {
+    data: { email, password },
+    headers: { origin: baseURL },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 

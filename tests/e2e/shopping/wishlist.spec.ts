@@ -10,7 +10,9 @@ const truncated = (title: string) => (title.length > 30 ? `${title.slice(0, 30)}
 const wishlistRows = (page: Page) => page.getByRole("main").getByRole("table").locator("tbody tr");
 
 async function expectWishlistCount(page: Page, n: number) {
-  await expect(headerWishlist(page)).toHaveAccessibleName(n === 0 ? "Wishlist" : `Wishlist (${n} item${n === 1 ? "" : "s"})`);
+  await expect(headerWishlist(page)).toHaveAccessibleName(
+    n === 0 ? "Wishlist" : `Wishlist (${n} item${n === 1 ? "" : "s"})`,
+  );
 }
 
 async function toggle(button: Locator, pressed: boolean) {
@@ -19,7 +21,9 @@ async function toggle(button: Locator, pressed: boolean) {
 }
 
 test.describe("wishlist", () => {
-  test("toggles from a card, the product page and the featured carousel; the table; Add to cart and Remove", async ({ page }) => {
+  test("toggles from a card, the product page and the featured carousel; the table; Add to cart and Remove", async ({
+    page,
+  }) => {
     // 1. A product card's hover button on /shop.
     await page.goto("/shop");
     await waitForHydration(page);
@@ -27,7 +31,8 @@ test.describe("wishlist", () => {
     // tests of the same run may come first on the page).
     const cards = page.getByRole("main").getByRole("article");
     let index = 0;
-    const idOf = async (i: number) => Number((await cards.nth(i).getByRole("heading").getByRole("link").getAttribute("href"))!.split("/").pop());
+    const idOf = async (i: number) =>
+      Number((await cards.nth(i).getByRole("heading").getByRole("link").getAttribute("href"))!.split("/").pop());
     while (readProduct(await idOf(index)).title.length <= 30) index++;
     const card = cards.nth(index);
     const fromCard = readProduct(await idOf(index));
@@ -43,7 +48,9 @@ test.describe("wishlist", () => {
     // The button turns at once; the store may still be saving: a reload shows it saved.
     await expect(async () => {
       await page.reload();
-      await expect(page.getByRole("main").getByRole("article").nth(index).getByRole("button", { name: "Add to wishlist" })).toHaveAttribute("aria-pressed", "true", { timeout: 1_000 });
+      await expect(
+        page.getByRole("main").getByRole("article").nth(index).getByRole("button", { name: "Add to wishlist" }),
+      ).toHaveAttribute("aria-pressed", "true", { timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
 
     // 2. The product page: a title of exactly 30 characters is not cut.
@@ -63,7 +70,9 @@ test.describe("wishlist", () => {
     await carousel.getByRole("button", { name: "Pause Featured products" }).click();
     const slide = carousel.getByRole("group", { name: "Product 1 of 4" });
     const featuredTitle = (await slide.getByRole("heading", { level: 3 }).textContent())!.trim();
-    const featuredId = Number((await slide.getByRole("heading", { level: 3 }).getByRole("link").getAttribute("href"))!.split("/").pop());
+    const featuredId = Number(
+      (await slide.getByRole("heading", { level: 3 }).getByRole("link").getAttribute("href"))!.split("/").pop(),
+    );
     const featured = readProduct(featuredId);
     expect(featured.title).toBe(featuredTitle);
     const featuredButton = slide.getByRole("button", { name: "Add to Wishlist" });
@@ -76,7 +85,16 @@ test.describe("wishlist", () => {
     await expect(page).toHaveURL(/\/wishlist$/);
     await waitForHydration(page);
     const table = page.getByRole("main").getByRole("table");
-    await expect(table.getByRole("columnheader")).toHaveText(["N/A", "Title Name", "Product Image", "Color", "Stock Limit", "Unit Price", "Total Price", "Action"]);
+    await expect(table.getByRole("columnheader")).toHaveText([
+      "N/A",
+      "Title Name",
+      "Product Image",
+      "Color",
+      "Stock Limit",
+      "Unit Price",
+      "Total Price",
+      "Action",
+    ]);
     await expect(wishlistRows(page)).toHaveCount(3);
     const expected = [fromCard, exact, featured];
     for (const [i, p] of expected.entries()) {
@@ -105,16 +123,25 @@ test.describe("wishlist", () => {
     await expect(wishlistRows(page)).toHaveCount(3);
 
     // 6. Action: Remove, down to the empty message.
-    await wishlistRows(page).nth(0).getByRole("button", { name: `Remove ${fromCard.title} from wishlist` }).click();
+    await wishlistRows(page)
+      .nth(0)
+      .getByRole("button", { name: `Remove ${fromCard.title} from wishlist` })
+      .click();
     await expect(wishlistRows(page)).toHaveCount(2);
     await expectWishlistCount(page, 2);
     await expect(wishlistRows(page).nth(0).getByRole("cell").nth(0)).toHaveText("1");
     await page.reload();
     await expect(wishlistRows(page)).toHaveCount(2);
     await waitForHydration(page);
-    await wishlistRows(page).nth(0).getByRole("button", { name: /^Remove .* from wishlist$/ }).click();
+    await wishlistRows(page)
+      .nth(0)
+      .getByRole("button", { name: /^Remove .* from wishlist$/ })
+      .click();
     await expect(wishlistRows(page)).toHaveCount(1);
-    await wishlistRows(page).nth(0).getByRole("button", { name: /^Remove .* from wishlist$/ }).click();
+    await wishlistRows(page)
+      .nth(0)
+      .getByRole("button", { name: /^Remove .* from wishlist$/ })
+      .click();
     await expect(page.getByRole("main")).toContainText("Your wishlist is empty.");
     await expectWishlistCount(page, 0);
 
@@ -141,13 +168,17 @@ test.describe("wishlist", () => {
     await page.goto("/wishlist");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Wishlist");
     await expect(wishlistRows(page)).toHaveCount(1);
-    await expect(page.getByRole("main")).toContainText("Your wishlist is empty. Tap the heart on any product to save it here.");
+    await expect(page.getByRole("main")).toContainText(
+      "Your wishlist is empty. Tap the heart on any product to save it here.",
+    );
   });
 });
 
 /** A product of the 280–299 range (owned by these tests) with at least two colors. */
 function productWithColors(nth: number): ShopProduct {
-  const row = queryAll<{ id: number }>("SELECT id FROM products WHERE id BETWEEN 280 AND 299 AND json_array_length(colors) >= 2 ORDER BY id")[nth];
+  const row = queryAll<{ id: number }>(
+    "SELECT id FROM products WHERE id BETWEEN 280 AND 299 AND json_array_length(colors) >= 2 ORDER BY id",
+  )[nth];
   if (!row) throw new Error("no product with two colors in 280–299");
   return setProduct(row.id, { stock: 30 });
 }

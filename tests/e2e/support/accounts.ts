@@ -6,8 +6,17 @@ export const uniqueEmail = (tag: string) => `${tag}.${randomBytes(4).toString("h
 export const GOOD_PASSWORD = "Sturdy-Hammer-42";
 
 /** Creates an account through the auth HTTP handler, as the browser would. */
-export async function registerViaApi(request: APIRequestContext, baseURL: string, email: string, password = GOOD_PASSWORD, name = "Test Shopper") {
-  const response = await request.post("/api/auth/sign-up/email", { data: { email, password, name }, headers: { origin: baseURL } });
+export async function registerViaApi(
+  request: APIRequestContext,
+  baseURL: string,
+  email: string,
+  password = GOOD_PASSWORD,
+  name = "Test Shopper",
+) {
+  const response = await request.post("/api/auth/sign-up/email", {
+    data: { email, password, name },
+    headers: { origin: baseURL },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 

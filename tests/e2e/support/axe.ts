@@ -19,7 +19,10 @@ export async function expectNoAxeViolations(
   if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
   const results = await builder.analyze();
   const report = results.violations.map((v) => {
-    const targets = v.nodes.map((n) => `    - ${n.target.join(" ")}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}` : ""}`);
+    const targets = v.nodes.map(
+      (n) =>
+        `    - ${n.target.join(" ")}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}` : ""}`,
+    );
     return `${v.id} (${v.impact ?? "n/a"}): ${v.help}\n  ${v.helpUrl}\n${targets.join("\n")}`;
   });
   expect(report, `${report.length} axe violation(s) on ${page.url()}:\n${report.join("\n\n")}`).toEqual([]);

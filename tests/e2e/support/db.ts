@@ -18,11 +18,15 @@ function db(): DatabaseSync {
 }
 
 export function queryAll<T = Record<string, unknown>>(sql: string, ...params: (string | number | null)[]): T[] {
-  return db().prepare(sql).all(...params) as T[];
+  return db()
+    .prepare(sql)
+    .all(...params) as T[];
 }
 
 export function queryOne<T = Record<string, unknown>>(sql: string, ...params: (string | number | null)[]): T {
-  const row = db().prepare(sql).get(...params) as T | undefined;
+  const row = db()
+    .prepare(sql)
+    .get(...params) as T | undefined;
   if (!row) throw new Error(`No row for: ${sql} ${JSON.stringify(params)}`);
   return row;
 }

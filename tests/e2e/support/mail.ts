@@ -5,7 +5,9 @@ import { expect } from "@playwright/test";
 export const mailDir = () => path.resolve(".tmp", `e2e-${process.env.E2E_PORT ?? 3100}`, "mail");
 
 function decodeQuotedPrintable(text: string): string {
-  return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return text
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 export interface ReceivedMail {
@@ -19,7 +21,9 @@ export interface ReceivedMail {
 function readAll(): ReceivedMail[] {
   let files: string[] = [];
   try {
-    files = readdirSync(mailDir()).filter((f) => f.endsWith(".eml")).sort();
+    files = readdirSync(mailDir())
+      .filter((f) => f.endsWith(".eml"))
+      .sort();
   } catch {
     return [];
   }
@@ -31,7 +35,11 @@ function readAll(): ReceivedMail[] {
 }
 
 /** Waits for a mail received by the local SMTP server for `to` whose subject matches. */
-export async function waitForMail(to: string, subject: RegExp, options: { after?: number; timeout?: number } = {}): Promise<ReceivedMail> {
+export async function waitForMail(
+  to: string,
+  subject: RegExp,
+  options: { after?: number; timeout?: number } = {},
+): Promise<ReceivedMail> {
   let found: ReceivedMail | undefined;
   await expect
     .poll(

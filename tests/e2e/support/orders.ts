@@ -27,11 +27,20 @@ const COUNTRY_CODES = { "United States": "US", "United Kingdom": "GB" } as const
 
 /** A form post as a page of the store sends it (same-origin, so with its Origin header). */
 async function postForm(request: APIRequestContext, baseURL: string, path: string, form: Record<string, string>) {
-  return request.post(path, { form, headers: { origin: new URL(baseURL).origin, referer: new URL(path, baseURL).href }, maxRedirects: 0 });
+  return request.post(path, {
+    form,
+    headers: { origin: new URL(baseURL).origin, referer: new URL(path, baseURL).href },
+    maxRedirects: 0,
+  });
 }
 
 /** "Add to cart" on the product page, as its form posts it (no intent: the cart's default is "add"). */
-export async function addToCartViaHttp(request: APIRequestContext, baseURL: string, productId: number, options: { quantity?: number; color?: string } = {}) {
+export async function addToCartViaHttp(
+  request: APIRequestContext,
+  baseURL: string,
+  productId: number,
+  options: { quantity?: number; color?: string } = {},
+) {
   const form: Record<string, string> = { productId: String(productId), quantity: String(options.quantity ?? 1) };
   if (options.color) form.color = options.color;
   const response = await postForm(request, baseURL, "/cart", form);
@@ -43,7 +52,9 @@ export async function checkoutTokenViaHttp(request: APIRequestContext): Promise<
   const page = await request.get("/checkout", { maxRedirects: 0 });
   expect(page.status(), "GET /checkout (an empty cart redirects to /cart)").toBe(200);
   const html = await page.text();
-  const token = /<input[^>]*name="checkoutToken"[^>]*value="([A-Za-z0-9_-]+)"/.exec(html)?.[1] ?? /<input[^>]*value="([A-Za-z0-9_-]+)"[^>]*name="checkoutToken"/.exec(html)?.[1];
+  const token =
+    /<input[^>]*name="checkoutToken"[^>]*value="([A-Za-z0-9_-]+)"/.exec(html)?.[1] ??
+    /<input[^>]*value="([A-Za-z0-9_-]+)"[^>]*name="checkoutToken"/.exec(html)?.[1];
   if (!token) throw new Error("no checkoutToken in the checkout page");
   return token;
 }
@@ -64,7 +75,17 @@ export async function placeOrderViaHttp(
   const checkoutToken = await checkoutTokenViaHttp(request);
   const address: CheckoutAddress = options.address ?? US_ADDRESS;
   const { country, name, line1, line2 = "", city, region = "", postcode } = address;
-  const form = { checkoutToken, country: COUNTRY_CODES[country], name, line1, line2, city, region, postcode, paymentMethod: "pay-on-delivery" };
+  const form = {
+    checkoutToken,
+    country: COUNTRY_CODES[country],
+    name,
+    line1,
+    line2,
+    city,
+    region,
+    postcode,
+    paymentMethod: "pay-on-delivery",
+  };
   const response = await postForm(request, baseURL, "/checkout", form);
   expect(response.status(), `POST /checkout: ${(await response.text()).slice(0, 500)}`).toBe(302);
   const location = response.headers()["location"] ?? "";

@@ -41,7 +41,11 @@ function sessionFor(baseURL: string, role: "staff" | "admin") {
  * member (or admin). Pages opened in the context afterwards, and page.request, carry the session.
  * Returns the account's email.
  */
-export async function useSharedStaffSession(context: BrowserContext, baseURL: string, role: "staff" | "admin" = "staff"): Promise<string> {
+export async function useSharedStaffSession(
+  context: BrowserContext,
+  baseURL: string,
+  role: "staff" | "admin" = "staff",
+): Promise<string> {
   const { email, state } = await sessionFor(baseURL, role);
   await context.addCookies(state.cookies);
   return email;

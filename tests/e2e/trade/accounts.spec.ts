@@ -9,7 +9,11 @@ import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
 import { fillCheckout, signInViaApi } from "../shopping/support.ts";
 
-test("a customer applies for a trade account, staff approve it, the owner invites a colleague who joins as a buyer", async ({ page, browser, baseURL }) => {
+test("a customer applies for a trade account, staff approve it, the owner invites a colleague who joins as a buyer", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.slow();
   // The applicant, in their own browser.
   const applicantContext = await browser.newContext({ baseURL });
@@ -34,12 +38,16 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   await applicant.getByRole("button", { name: "Apply for a trade account" }).click();
   // The UK needs a VAT number: the field says how it looks, and keeps what was typed.
   await expect(applicant.getByLabel("VAT number or EIN")).toHaveAttribute("aria-invalid", "true");
-  await expect(applicant.getByText("Enter the VAT number as GB followed by 9 or 12 digits, like GB123456789")).toBeVisible();
+  await expect(
+    applicant.getByText("Enter the VAT number as GB followed by 9 or 12 digits, like GB123456789"),
+  ).toBeVisible();
   await expect(applicant.getByLabel("Company name")).toHaveValue(company);
   await expectNoAxeViolations(applicant);
   await applicant.getByLabel("VAT number or EIN").fill("GB 123 4567 89");
   await applicant.getByRole("button", { name: "Apply for a trade account" }).click();
-  await expect(applicant.getByRole("main").getByRole("status")).toContainText(`Your application for ${company} is being reviewed.`);
+  await expect(applicant.getByRole("main").getByRole("status")).toContainText(
+    `Your application for ${company} is being reviewed.`,
+  );
   await waitForMail(email, /^Your ToolHub Wholesale trade account application$/);
 
   // Staff approve it from the back office.
@@ -55,9 +63,13 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   await expect(page.getByText("1 High Street, London, SW1A 1AA")).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("main").getByRole("status")).toHaveText("Approved: the company's trade account is open and the applicant was emailed.");
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(
+    "Approved: the company's trade account is open and the applicant was emailed.",
+  );
   await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
-  const audit = queryOne<{ action: string }>("SELECT action FROM audit_log WHERE object_type = 'trade_application' AND after LIKE '%approved%' ORDER BY id DESC LIMIT 1");
+  const audit = queryOne<{ action: string }>(
+    "SELECT action FROM audit_log WHERE object_type = 'trade_application' AND after LIKE '%approved%' ORDER BY id DESC LIMIT 1",
+  );
   expect(audit.action).toBe("trade.approve");
 
   // The owner is mailed, opens the company page and invites a colleague.
@@ -98,12 +110,24 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   await applicant.reload();
   await applicant.getByLabel("Limit for Bea Buyer in USD (empty: no limit)").fill("200");
   await applicant.getByRole("button", { name: "Save limit for Bea Buyer" }).click();
-  await expect(applicant.getByRole("main").getByRole("status")).toHaveText("Bea Buyer may now order up to $200.00 per order; above that, an approver decides.");
+  await expect(applicant.getByRole("main").getByRole("status")).toHaveText(
+    "Bea Buyer may now order up to $200.00 per order; above that, an approver decides.",
+  );
   await expect(applicant.getByText("Bea Buyer: $200.00 per order")).toBeVisible();
 
   // The buyer pastes a 50-line CSV with 3 bad lines into the quick order and adds the rest.
-  const skus = queryAll<{ sku: string }>("SELECT sku FROM products WHERE archived_at IS NULL AND stock_quantity >= 100 ORDER BY id LIMIT 47 OFFSET 5").map((r) => r.sku);
-  const csv = ["sku,quantity", ...skus.slice(0, 20).map((sku) => `${sku},1`), "TH-0000000,2", ...skus.slice(20, 40).map((sku) => `${sku},1`), `${skus[0]},x`, ...skus.slice(40).map((sku) => `${sku},1`), "NOT-A-SKU,1"];
+  const skus = queryAll<{ sku: string }>(
+    "SELECT sku FROM products WHERE archived_at IS NULL AND stock_quantity >= 100 ORDER BY id LIMIT 47 OFFSET 5",
+  ).map((r) => r.sku);
+  const csv = [
+    "sku,quantity",
+    ...skus.slice(0, 20).map((sku) => `${sku},1`),
+    "TH-0000000,2",
+    ...skus.slice(20, 40).map((sku) => `${sku},1`),
+    `${skus[0]},x`,
+    ...skus.slice(40).map((sku) => `${sku},1`),
+    "NOT-A-SKU,1",
+  ];
   await colleague.goto("/quick-order");
   await waitForHydration(colleague);
   await colleague.getByLabel("CSV lines (sku,quantity)").fill(csv.join("\n"));
@@ -113,7 +137,9 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   await expect(checked.getByRole("row", { name: /^Line 43/ })).toContainText('"x" is not a quantity');
   await expect(checked.getByRole("row", { name: /^Line 51/ })).toContainText("Unknown SKU NOT-A-SKU.");
   await colleague.getByRole("button", { name: "Add to cart" }).click();
-  await expect(colleague.getByRole("main").getByRole("status")).toContainText("47 lines (47 units) added to your cart. 3 lines not added");
+  await expect(colleague.getByRole("main").getByRole("status")).toContainText(
+    "47 lines (47 units) added to your cart. 3 lines not added",
+  );
 
   // Checkout: above the limit, so the order goes to the approvers with its PO number.
   await colleague.goto("/checkout");
@@ -135,7 +161,9 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   await expect(applicant.getByRole("heading", { level: 2, name: `Order ${number} by Bea Buyer` })).toBeVisible();
   await expectNoAxeViolations(applicant);
   await applicant.getByRole("button", { name: `Approve order ${number}` }).click();
-  await expect(applicant.getByRole("main").getByRole("status")).toHaveText(`Order ${number} is approved and placed; the buyer was emailed.`);
+  await expect(applicant.getByRole("main").getByRole("status")).toHaveText(
+    `Order ${number} is approved and placed; the buyer was emailed.`,
+  );
   await expect(applicant.getByText("No order is waiting for approval.")).toBeVisible();
   const placedMail = await waitForMail(colleagueEmail, new RegExp(`^Your ToolHub Wholesale order ${number}$`));
   expect(placedMail.body).toContain("Your PO number: PO-4471.");
@@ -145,11 +173,21 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   // The invoice PDF downloads from the order page; its text holds the PO number, VAT number and totals.
   const download = colleague.waitForEvent("download");
   await colleague.getByRole("link", { name: "Download invoice (PDF)" }).click();
-  const pdf = readFileSync((await (await download).path())!);
+  const pdf = readFileSync(await (await download).path());
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
   const flat = text.replace(/\s+/g, "");
-  const totals = queryOne<{ total_cents: number; shipping_cents: number }>("SELECT total_cents, shipping_cents FROM orders WHERE number = ?", number);
-  for (const part of ["PO number: PO-4471", "VAT number: GB123456789", `Bill to${company}`, `Total${usd(totals.total_cents)}`, `Order: ${number}`]) expect(flat, part).toContain(part.replace(/\s+/g, ""));
+  const totals = queryOne<{ total_cents: number; shipping_cents: number }>(
+    "SELECT total_cents, shipping_cents FROM orders WHERE number = ?",
+    number,
+  );
+  for (const part of [
+    "PO number: PO-4471",
+    "VAT number: GB123456789",
+    `Bill to${company}`,
+    `Total${usd(totals.total_cents)}`,
+    `Order: ${number}`,
+  ])
+    expect(flat, part).toContain(part.replace(/\s+/g, ""));
   expect(flat).toMatch(/^InvoiceINV-\d{6}/);
 
   await applicantContext.close();
@@ -174,11 +212,19 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: "Apply for a trade account" }).click();
     await expect(page).toHaveURL(/\/account\/trade\?submitted=1$/);
     await expect(page.getByRole("main").getByRole("status")).toContainText("your application is sent");
-    expect(queryOne<{ tax_id: string; status: string }>("SELECT a.tax_id, a.status FROM trade_applications a JOIN \"user\" u ON u.id = a.user_id WHERE u.email = ?", email)).toEqual({ tax_id: "12-3456789", status: "pending" });
+    expect(
+      queryOne<{ tax_id: string; status: string }>(
+        'SELECT a.tax_id, a.status FROM trade_applications a JOIN "user" u ON u.id = a.user_id WHERE u.email = ?',
+        email,
+      ),
+    ).toEqual({ tax_id: "12-3456789", status: "pending" });
   });
 });
 
-test("the trade pages send a guest to the login page and refuse a post from another site", async ({ page, baseURL }) => {
+test("the trade pages send a guest to the login page and refuse a post from another site", async ({
+  page,
+  baseURL,
+}) => {
   for (const path of ["/account/trade", "/account/company"]) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/login$/);
@@ -186,10 +232,18 @@ test("the trade pages send a guest to the login page and refuse a post from anot
   const email = uniqueEmail("trade-csrf");
   await registerViaApi(page.request, baseURL!, email);
   await signInViaApi(page.request, baseURL!, email);
-  const forged = await page.request.post("/account/trade", { form: { companyName: "Forged" }, headers: { origin: "https://evil.example" } });
+  const forged = await page.request.post("/account/trade", {
+    form: { companyName: "Forged" },
+    headers: { origin: "https://evil.example" },
+  });
   // React Router's own cross-site check answers 400 before the action; the action's origin check (403) is the second line.
   expect([400, 403]).toContain(forged.status());
-  expect(queryOne<{ n: number }>("SELECT count(*) AS n FROM trade_applications a JOIN \"user\" u ON u.id = a.user_id WHERE u.email = ?", email)).toEqual({ n: 0 });
+  expect(
+    queryOne<{ n: number }>(
+      'SELECT count(*) AS n FROM trade_applications a JOIN "user" u ON u.id = a.user_id WHERE u.email = ?',
+      email,
+    ),
+  ).toEqual({ n: 0 });
   // A customer can't reach the back office's trade pages.
   expect((await page.request.get("/admin/trade")).status()).toBe(404);
 });

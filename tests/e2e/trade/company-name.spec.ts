@@ -15,7 +15,11 @@ import { tradeCompany } from "./support.ts";
  */
 const PHISHING = "URGENT: your account is locked, call 0800 000 000";
 
-test("an invitation names the company as staff approved it, even after its organization was renamed", async ({ page, browser, baseURL }) => {
+test("an invitation names the company as staff approved it, even after its organization was renamed", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const ownerEmail = uniqueEmail("name-owner");
   await registerViaApi(page.request, baseURL!, ownerEmail, GOOD_PASSWORD, "Olive Owner");
   await signInViaApi(page.request, baseURL!, ownerEmail);
@@ -48,13 +52,18 @@ test("an invitation names the company as staff approved it, even after its organ
   await signInViaApi(colleague.request, baseURL!, colleagueEmail);
   const joinUrl = new URL(linkIn(invitation, "/account/company/join"));
   await colleague.goto(joinUrl.pathname + joinUrl.search);
-  await expect(colleague.getByText(`${company.name} invites you to order on its trade account as Buyer.`)).toBeVisible();
+  await expect(
+    colleague.getByText(`${company.name} invites you to order on its trade account as Buyer.`),
+  ).toBeVisible();
   await expect(colleague.getByText(PHISHING)).toHaveCount(0);
   await expectNoAxeViolations(colleague);
   await colleagueContext.close();
 });
 
-test("staff approve an application whose predictable slug another company took: a new organization, the other one untouched", async ({ page, baseURL }) => {
+test("staff approve an application whose predictable slug another company took: a new organization, the other one untouched", async ({
+  page,
+  baseURL,
+}) => {
   const applicantEmail = uniqueEmail("slug-applicant");
   await registerViaApi(page.request, baseURL!, applicantEmail, GOOD_PASSWORD, "Ada Applicant");
   const applicantId = queryOne<{ id: string }>('SELECT id FROM "user" WHERE email = ?', applicantEmail).id;
@@ -69,22 +78,42 @@ test("staff approve an application whose predictable slug another company took: 
   const squatterEmail = uniqueEmail("slug-squatter");
   await registerViaApi(page.request, baseURL!, squatterEmail, GOOD_PASSWORD, "Sam Squatter");
   const squatter = tradeCompany([{ email: squatterEmail, role: "owner" }], { name: "Squatter Co" });
-  db.prepare("UPDATE organization SET slug = ?, name = ? WHERE id = ?").run(`trade-${application.id}`, PHISHING, squatter.organizationId);
+  db.prepare("UPDATE organization SET slug = ?, name = ? WHERE id = ?").run(
+    `trade-${application.id}`,
+    PHISHING,
+    squatter.organizationId,
+  );
 
   await useSharedStaffSession(page.context(), baseURL!);
   await page.goto(`/admin/trade/${application.id}`);
   await expect(page.getByRole("heading", { level: 1, name: companyName })).toBeVisible();
   await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("main").getByRole("status")).toHaveText("Approved: the company's trade account is open and the applicant was emailed.");
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(
+    "Approved: the company's trade account is open and the applicant was emailed.",
+  );
 
-  const created = queryOne<{ organization_id: string; name: string }>("SELECT organization_id, name FROM companies WHERE application_id = ?", application.id);
+  const created = queryOne<{ organization_id: string; name: string }>(
+    "SELECT organization_id, name FROM companies WHERE application_id = ?",
+    application.id,
+  );
   expect(created.organization_id).not.toBe(squatter.organizationId);
   expect(created.name).toBe(companyName);
-  expect(queryOne<{ slug: string }>("SELECT slug FROM organization WHERE id = ?", created.organization_id).slug).toMatch(/^trade-[0-9a-f]{24}$/);
-  expect(queryAll("SELECT userId, role FROM member WHERE organizationId = ?", created.organization_id)).toEqual([{ userId: applicantId, role: "owner" }]);
+  expect(
+    queryOne<{ slug: string }>("SELECT slug FROM organization WHERE id = ?", created.organization_id).slug,
+  ).toMatch(/^trade-[0-9a-f]{24}$/);
+  expect(queryAll("SELECT userId, role FROM member WHERE organizationId = ?", created.organization_id)).toEqual([
+    { userId: applicantId, role: "owner" },
+  ]);
   // The squatter's organization is as it was: its name, slug, own company and its one member.
-  expect(queryOne("SELECT name, slug FROM organization WHERE id = ?", squatter.organizationId)).toEqual({ name: PHISHING, slug: `trade-${application.id}` });
-  expect(queryAll("SELECT name FROM companies WHERE organization_id = ?", squatter.organizationId)).toEqual([{ name: squatter.name }]);
-  expect(queryAll("SELECT role FROM member WHERE organizationId = ?", squatter.organizationId)).toEqual([{ role: "owner" }]);
+  expect(queryOne("SELECT name, slug FROM organization WHERE id = ?", squatter.organizationId)).toEqual({
+    name: PHISHING,
+    slug: `trade-${application.id}`,
+  });
+  expect(queryAll("SELECT name FROM companies WHERE organization_id = ?", squatter.organizationId)).toEqual([
+    { name: squatter.name },
+  ]);
+  expect(queryAll("SELECT role FROM member WHERE organizationId = ?", squatter.organizationId)).toEqual([
+    { role: "owner" },
+  ]);
   await waitForMail(applicantEmail, /trade account is approved/);
 });

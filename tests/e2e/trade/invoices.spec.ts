@@ -10,12 +10,16 @@ import { useSharedStaffSession } from "../support/staff.ts";
 import { signInViaApi } from "../shopping/support.ts";
 
 async function pdfTextOf(download: Download): Promise<string> {
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(readFileSync((await download.path())!))), { mergePages: true });
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(readFileSync(await download.path()))), {
+    mergePages: true,
+  });
   return text.replace(/\s+/g, " ");
 }
 
 function stockedProduct(): number {
-  return queryOne<{ id: number }>("SELECT id FROM products WHERE archived_at IS NULL AND stock_quantity >= 200 ORDER BY id DESC LIMIT 1 OFFSET 7").id;
+  return queryOne<{ id: number }>(
+    "SELECT id FROM products WHERE archived_at IS NULL AND stock_quantity >= 200 ORDER BY id DESC LIMIT 1 OFFSET 7",
+  ).id;
 }
 
 test("a customer and staff download the same invoice; nobody else gets it", async ({ page, browser, baseURL }) => {
@@ -25,7 +29,10 @@ test("a customer and staff download the same invoice; nobody else gets it", asyn
   const number = await placeOrderViaHttp(page.request, baseURL!, stockedProduct(), 2);
   await page.goto(`/account/orders/${number}`);
   await expectNoAxeViolations(page);
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download invoice (PDF)" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download invoice (PDF)" }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^INV-\d{6}\.pdf$/);
   const text = await pdfTextOf(download);
   const invoiceNumber = download.suggestedFilename().replace(".pdf", "");
@@ -40,7 +47,10 @@ test("a customer and staff download the same invoice; nobody else gets it", asyn
   await useSharedStaffSession(staff, baseURL!);
   const staffPage = await staff.newPage();
   await staffPage.goto(`/admin/orders/${number}`);
-  const [staffDownload] = await Promise.all([staffPage.waitForEvent("download"), staffPage.getByRole("link", { name: "Invoice (PDF)" }).click()]);
+  const [staffDownload] = await Promise.all([
+    staffPage.waitForEvent("download"),
+    staffPage.getByRole("link", { name: "Invoice (PDF)" }).click(),
+  ]);
   expect(staffDownload.suggestedFilename()).toBe(`${invoiceNumber}.pdf`);
   await staff.close();
 
@@ -64,7 +74,18 @@ test("a customer and staff download the same invoice; nobody else gets it", asyn
 test("a guest's order has no invoice until it is confirmed", async ({ page, baseURL }) => {
   await addToCartViaHttp(page.request, baseURL!, stockedProduct(), { quantity: 1 });
   const checkoutToken = await checkoutTokenViaHttp(page.request);
-  const form = { checkoutToken, email: uniqueEmail("invoice-guest"), country: "US", name: "Gus Guest", line1: "1 Main Street", line2: "", city: "New York", region: "", postcode: "10001", paymentMethod: "pay-on-delivery" };
+  const form = {
+    checkoutToken,
+    email: uniqueEmail("invoice-guest"),
+    country: "US",
+    name: "Gus Guest",
+    line1: "1 Main Street",
+    line2: "",
+    city: "New York",
+    region: "",
+    postcode: "10001",
+    paymentMethod: "pay-on-delivery",
+  };
   const placed = await page.request.post("/checkout", { form, headers: { origin: baseURL! }, maxRedirects: 0 });
   const token = /^\/orders\/([A-Za-z0-9_-]{32})/.exec(placed.headers()["location"] ?? "")?.[1];
   expect(token, placed.headers()["location"]).toBeTruthy();

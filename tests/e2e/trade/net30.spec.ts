@@ -4,7 +4,17 @@ import { queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
-import { addFromProductPage, confirmedOrderNumber, fillCheckout, ordersFor, placeOrderButton, setProduct, signInViaApi, storeDb, US_ADDRESS } from "../shopping/support.ts";
+import {
+  addFromProductPage,
+  confirmedOrderNumber,
+  fillCheckout,
+  ordersFor,
+  placeOrderButton,
+  setProduct,
+  signInViaApi,
+  storeDb,
+  US_ADDRESS,
+} from "../shopping/support.ts";
 import { tradeCompany } from "./support.ts";
 
 /** This file owns products 540–549. */
@@ -14,14 +24,23 @@ test.describe.configure({ timeout: 120_000 });
 const NET30 = "Invoice (business accounts, net 30)";
 
 function giveNet30(organizationId: string, creditLimitCents: number) {
-  storeDb().prepare("UPDATE companies SET net30 = 1, credit_limit_cents = ? WHERE organization_id = ?").run(creditLimitCents, organizationId);
+  storeDb()
+    .prepare("UPDATE companies SET net30 = 1, credit_limit_cents = ? WHERE organization_id = ?")
+    .run(creditLimitCents, organizationId);
 }
 
 function invoiceOf(orderNumber: string) {
-  return queryOne<{ number: string; status: string; due_at: string; paid_at: string | null }>("SELECT i.number, i.status, i.due_at, i.paid_at FROM invoices i JOIN orders o ON o.id = i.order_id WHERE o.number = ?", orderNumber);
+  return queryOne<{ number: string; status: string; due_at: string; paid_at: string | null }>(
+    "SELECT i.number, i.status, i.due_at, i.paid_at FROM invoices i JOIN orders o ON o.id = i.order_id WHERE o.number = ?",
+    orderNumber,
+  );
 }
 
-test("a company on net 30 orders on invoice within its credit; above it the order is refused; an overdue invoice shows on its page and the dashboard until staff mark it paid", async ({ page, baseURL, browser }) => {
+test("a company on net 30 orders on invoice within its credit; above it the order is refused; an overdue invoice shows on its page and the dashboard until staff mark it paid", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(540, { stock: 100, priceCents: 3_000, discountPercent: null });
   const email = uniqueEmail("net30");
   await registerViaApi(page.request, baseURL!, email);
@@ -34,7 +53,9 @@ test("a company on net 30 orders on invoice within its credit; above it the orde
   const main = page.getByRole("main");
   await waitForHydration(page);
   await main.getByRole("radio", { name: NET30 }).check();
-  await expect(main).toContainText(`On account: invoiced to ${company.name} (12-3456789), due 30 days after the invoice date. Credit available: $100.00 of $100.00.`);
+  await expect(main).toContainText(
+    `On account: invoiced to ${company.name} (12-3456789), due 30 days after the invoice date. Credit available: $100.00 of $100.00.`,
+  );
   await expectNoAxeViolations(page);
   await fillCheckout(page, US_ADDRESS);
   await placeOrderButton(page).click();
@@ -45,7 +66,11 @@ test("a company on net 30 orders on invoice within its credit; above it the orde
   const invoice = invoiceOf(first);
   expect(invoice.status).toBe("unpaid");
   // The buyer can't mark it paid: the back office refuses a customer.
-  const forged = await page.request.post(`/admin/orders/${first}`, { form: { intent: "mark-paid", version: "1" }, headers: { origin: baseURL! }, maxRedirects: 0 });
+  const forged = await page.request.post(`/admin/orders/${first}`, {
+    form: { intent: "mark-paid", version: "1" },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  });
   expect([302, 303, 403, 404]).toContain(forged.status());
   expect(invoiceOf(first).status).toBe("unpaid");
 
@@ -60,7 +85,9 @@ test("a company on net 30 orders on invoice within its credit; above it the orde
   expect(ordersFor(email)).toHaveLength(1);
 
   // The company's page shows the invoice; once past its due date, as overdue.
-  storeDb().prepare("UPDATE invoices SET due_at = ? WHERE number = ?").run(new Date(Date.now() - 3 * 86_400_000 - 60_000).toISOString(), invoice.number);
+  storeDb()
+    .prepare("UPDATE invoices SET due_at = ? WHERE number = ?")
+    .run(new Date(Date.now() - 3 * 86_400_000 - 60_000).toISOString(), invoice.number);
   await page.goto("/account/company");
   const invoices = page.getByRole("region", { name: "Invoices and credit" });
   await expect(invoices).toContainText("Credit limit$100.00");
@@ -72,10 +99,17 @@ test("a company on net 30 orders on invoice within its credit; above it the orde
   await useSharedStaffSession(staff, baseURL!, "staff");
   const admin = await staff.newPage();
   await admin.goto("/admin");
-  await expect(admin.getByRole("region", { name: "Overdue invoices, oldest first" }).getByRole("link", { name: `${invoice.number} · ${company.name}` })).toBeVisible();
+  await expect(
+    admin
+      .getByRole("region", { name: "Overdue invoices, oldest first" })
+      .getByRole("link", { name: `${invoice.number} · ${company.name}` }),
+  ).toBeVisible();
   await expectNoAxeViolations(admin);
   // The company's page in the back office lists its open invoices too.
-  const applicationId = queryOne<{ application_id: number }>("SELECT application_id FROM companies WHERE organization_id = ?", company.organizationId).application_id;
+  const applicationId = queryOne<{ application_id: number }>(
+    "SELECT application_id FROM companies WHERE organization_id = ?",
+    company.organizationId,
+  ).application_id;
   await admin.goto(`/admin/trade/${applicationId}`);
   const staffView = admin.getByRole("region", { name: "Invoices and credit" });
   await expect(staffView.getByRole("row").filter({ hasText: invoice.number })).toContainText("Overdue by 3 days");
@@ -87,10 +121,17 @@ test("a company on net 30 orders on invoice within its credit; above it the orde
   await expect(form).toContainText(`Invoice ${invoice.number} for`);
   await expect(form).toContainText("It is overdue.");
   await form.getByRole("button", { name: "Mark invoice paid" }).click();
-  await expect(admin.getByRole("main").getByRole("status").filter({ hasText: "marked paid" })).toContainText(`Invoice ${invoice.number} is marked paid`);
+  await expect(admin.getByRole("main").getByRole("status").filter({ hasText: "marked paid" })).toContainText(
+    `Invoice ${invoice.number} is marked paid`,
+  );
   await expect(admin.getByRole("form", { name: "Invoice payment" })).toHaveCount(0);
   expect(invoiceOf(first).status).toBe("paid");
-  expect(queryOne<{ n: number }>("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'invoice.mark-paid' AND object_id = ?", invoice.number).n).toBe(1);
+  expect(
+    queryOne<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM audit_log WHERE action = 'invoice.mark-paid' AND object_id = ?",
+      invoice.number,
+    ).n,
+  ).toBe(1);
   await expectNoAxeViolations(admin);
   await staff.close();
 

@@ -5,14 +5,26 @@ import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
 import { addToCartViaHttp } from "../support/orders.ts";
-import { confirmedOrderNumber, fillCheckout, placeOrderButton, setProduct, signInViaApi, US_ADDRESS } from "../shopping/support.ts";
+import {
+  confirmedOrderNumber,
+  fillCheckout,
+  placeOrderButton,
+  setProduct,
+  signInViaApi,
+  US_ADDRESS,
+} from "../shopping/support.ts";
 import { tradeCompany } from "./support.ts";
 
 /** This file owns products 550–555. */
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-const quoteRow = (number: string) => queryOne<{ status: string; order_id: number | null }>("SELECT status, order_id FROM quotes WHERE number = ?", number);
+const quoteRow = (number: string) =>
+  queryOne<{ status: string; order_id: number | null }>("SELECT status, order_id FROM quotes WHERE number = ?", number);
 
-test("a trade buyer asks for a quote from the cart, staff price it, the buyer accepts it at the checkout and the order is made at the quoted price", async ({ page, baseURL, browser }) => {
+test("a trade buyer asks for a quote from the cart, staff price it, the buyer accepts it at the checkout and the order is made at the quoted price", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   const p = setProduct(550, { stock: 100, priceCents: 5_000, discountPercent: null });
   const email = uniqueEmail("quote-buyer");
   await registerViaApi(page.request, baseURL!, email);
@@ -63,9 +75,14 @@ test("a trade buyer asks for a quote from the cart, staff price it, the buyer ac
   await fillCheckout(page, US_ADDRESS);
   await placeOrderButton(page).click();
   const orderNumber = await confirmedOrderNumber(page);
-  const order = queryOne<{ id: number; total_cents: number; member_discount_cents: number }>("SELECT id, total_cents, member_discount_cents FROM orders WHERE number = ?", orderNumber);
+  const order = queryOne<{ id: number; total_cents: number; member_discount_cents: number }>(
+    "SELECT id, total_cents, member_discount_cents FROM orders WHERE number = ?",
+    orderNumber,
+  );
   expect(order).toMatchObject({ total_cents: 17_000, member_discount_cents: 0 });
-  expect(queryAll<{ unit_price_cents: number }>("SELECT unit_price_cents FROM order_lines WHERE order_id = ?", order.id)).toEqual([{ unit_price_cents: 4_250 }]);
+  expect(
+    queryAll<{ unit_price_cents: number }>("SELECT unit_price_cents FROM order_lines WHERE order_id = ?", order.id),
+  ).toEqual([{ unit_price_cents: 4_250 }]);
   expect(quoteRow(number)).toEqual({ status: "accepted", order_id: order.id });
 
   // Accepted: the quote's page links the order and offers nothing more.
@@ -74,7 +91,10 @@ test("a trade buyer asks for a quote from the cart, staff price it, the buyer ac
   await expect(page.getByRole("link", { name: "Accept and check out" })).toHaveCount(0);
 });
 
-test("the back office's quotes refuse a customer, and nobody opens another buyer's quote", async ({ page, baseURL }) => {
+test("the back office's quotes refuse a customer, and nobody opens another buyer's quote", async ({
+  page,
+  baseURL,
+}) => {
   const email = uniqueEmail("quote-nosy");
   await registerViaApi(page.request, baseURL!, email);
   await signInViaApi(page.request, baseURL!, email);
@@ -88,7 +108,10 @@ test("the back office's quotes refuse a customer, and nobody opens another buyer
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a cart of 50 units asks for a quote with a plain form post, and the request can be withdrawn", async ({ page, baseURL }) => {
+  test("a cart of 50 units asks for a quote with a plain form post, and the request can be withdrawn", async ({
+    page,
+    baseURL,
+  }) => {
     const p = setProduct(551, { stock: 200, priceCents: 900, discountPercent: null });
     const email = uniqueEmail("quote-nojs");
     await registerViaApi(page.request, baseURL!, email);

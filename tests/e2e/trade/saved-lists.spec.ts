@@ -12,7 +12,12 @@ import { ownedProduct, tradeCompany } from "./support.ts";
  * shopping/support.ts); each test uses its own ids, so tests running in parallel never share one.
  */
 
-async function signedIn(request: APIRequestContext, baseURL: string, tag: string, name = "Test Shopper"): Promise<string> {
+async function signedIn(
+  request: APIRequestContext,
+  baseURL: string,
+  tag: string,
+  name = "Test Shopper",
+): Promise<string> {
   const email = uniqueEmail(tag);
   await registerViaApi(request, baseURL, email, GOOD_PASSWORD, name);
   await signInViaApi(request, baseURL, email);
@@ -20,22 +25,41 @@ async function signedIn(request: APIRequestContext, baseURL: string, tag: string
 }
 
 /** A list made with plain posts (as the page's forms send them); returns its id. */
-async function listViaHttp(request: APIRequestContext, baseURL: string, name: string, lines: { sku: string; quantity: number }[]): Promise<number> {
-  const created = await request.post("/account/lists", { form: { intent: "create", name }, headers: { origin: baseURL }, maxRedirects: 0 });
+async function listViaHttp(
+  request: APIRequestContext,
+  baseURL: string,
+  name: string,
+  lines: { sku: string; quantity: number }[],
+): Promise<number> {
+  const created = await request.post("/account/lists", {
+    form: { intent: "create", name },
+    headers: { origin: baseURL },
+    maxRedirects: 0,
+  });
   expect(created.status(), await created.text()).toBe(302);
   const id = Number(/\/account\/lists\/(\d+)/.exec(created.headers()["location"] ?? "")?.[1]);
   for (const line of lines) {
-    const added = await request.post(`/account/lists/${id}`, { form: { intent: "add-line", sku: line.sku, quantity: String(line.quantity) }, headers: { origin: baseURL } });
+    const added = await request.post(`/account/lists/${id}`, {
+      form: { intent: "add-line", sku: line.sku, quantity: String(line.quantity) },
+      headers: { origin: baseURL },
+    });
     expect(added.status(), await added.text()).toBe(200);
   }
   return id;
 }
 
-const listLines = (id: number) => queryAll<{ product_id: number; quantity: number }>("SELECT product_id, quantity FROM saved_list_lines WHERE list_id = ? ORDER BY product_id", id);
+const listLines = (id: number) =>
+  queryAll<{ product_id: number; quantity: number }>(
+    "SELECT product_id, quantity FROM saved_list_lines WHERE list_id = ? ORDER BY product_id",
+    id,
+  );
 const cartRow = (page: Page, title: string) => page.getByRole("row").filter({ hasText: title });
 const mainStatus = (page: Page) => page.getByRole("main").getByRole("status");
 
-test("a shopper keeps a “Van restock” list, adds it to the cart, and saves the cart as a second list", async ({ page, baseURL }) => {
+test("a shopper keeps a “Van restock” list, adds it to the cart, and saves the cart as a second list", async ({
+  page,
+  baseURL,
+}) => {
   const a = ownedProduct(520, 500);
   const b = ownedProduct(521, 500);
   await signedIn(page.request, baseURL!, "lists-van");
@@ -94,7 +118,9 @@ test("a shopper keeps a “Van restock” list, adds it to the cart, and saves t
   // A name the shopper already has is refused, whatever its case.
   await fromCart.getByLabel("List name").fill("van RESTOCK");
   await fromCart.getByRole("button", { name: "Save my cart as a list" }).click();
-  await expect(page.getByRole("main").getByRole("alert")).toHaveText("You already have a list named “van RESTOCK”. Choose another name.");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(
+    "You already have a list named “van RESTOCK”. Choose another name.",
+  );
   await fromCart.getByLabel("List name").fill("Cart on Friday");
   await fromCart.getByRole("button", { name: "Save my cart as a list" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Cart on Friday" })).toBeVisible();
@@ -108,14 +134,20 @@ test("a shopper keeps a “Van restock” list, adds it to the cart, and saves t
   await expectNoAxeViolations(page);
 });
 
-test("a list shared with the company: a colleague sees it and adds it to their cart, but can't change it", async ({ page, browser, baseURL }) => {
+test("a list shared with the company: a colleague sees it and adds it to their cart, but can't change it", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const a = ownedProduct(522, 500);
   const b = ownedProduct(523, 500);
   const ownerEmail = await signedIn(page.request, baseURL!, "lists-owner", "Olive Owner");
   const colleagueContext = await browser.newContext({ baseURL });
   const colleague = await colleagueContext.newPage();
   const colleagueEmail = await signedIn(colleague.request, baseURL!, "lists-colleague", "Cal Colleague");
-  const company = tradeCompany([{ email: ownerEmail, role: "owner" }, { email: colleagueEmail }], { name: "Sparks Ltd" });
+  const company = tradeCompany([{ email: ownerEmail, role: "owner" }, { email: colleagueEmail }], {
+    name: "Sparks Ltd",
+  });
   const id = await listViaHttp(page.request, baseURL!, "Shared kit", [
     { sku: a.sku, quantity: 4 },
     { sku: b.sku, quantity: 1 },
@@ -127,15 +159,23 @@ test("a list shared with the company: a colleague sees it and adds it to their c
   await page.goto(`/account/lists/${id}`);
   await waitForHydration(page);
   await page.getByRole("button", { name: `Share with ${company.name}` }).click();
-  await expect(mainStatus(page)).toHaveText(`“Shared kit” is shared with ${company.name}: your colleagues can see it and add it to their carts.`);
+  await expect(mainStatus(page)).toHaveText(
+    `“Shared kit” is shared with ${company.name}: your colleagues can see it and add it to their carts.`,
+  );
   await expect(page.getByRole("button", { name: "Stop sharing" })).toBeVisible();
 
   await colleague.goto("/account/lists");
   const shared = colleague.getByRole("region", { name: "Shared by your colleagues" });
-  await expect(shared.getByRole("listitem")).toHaveText([new RegExp(`^Shared kit\\s*2 lines · by Olive Owner · Shared with ${company.name}$`)]);
+  await expect(shared.getByRole("listitem")).toHaveText([
+    new RegExp(`^Shared kit\\s*2 lines · by Olive Owner · Shared with ${company.name}$`),
+  ]);
   await shared.getByRole("link", { name: "Shared kit" }).click();
   await expect(colleague.getByRole("heading", { level: 1, name: "Shared kit" })).toBeVisible();
-  await expect(colleague.getByText(`Shared with ${company.name} by Olive Owner. You can add it to your cart; only Olive Owner can change it.`)).toBeVisible();
+  await expect(
+    colleague.getByText(
+      `Shared with ${company.name} by Olive Owner. You can add it to your cart; only Olive Owner can change it.`,
+    ),
+  ).toBeVisible();
   // Read only: no fields, no rename, delete or share.
   await expect(colleague.getByRole("row").filter({ hasText: a.title }).getByTestId("list-quantity")).toHaveText("4");
   const main = colleague.getByRole("main");
@@ -151,9 +191,22 @@ test("a list shared with the company: a colleague sees it and adds it to their c
   await expect(cartRow(colleague, b.title).getByTestId("line-quantity")).toHaveText("1");
 
   // A post that tries to change it anyway is refused, and the list stays as it was.
-  const forged = await colleague.request.post(`/account/lists/${id}`, { form: { intent: "rename", name: "Mine now" }, headers: { origin: baseURL! } });
+  const forged = await colleague.request.post(`/account/lists/${id}`, {
+    form: { intent: "rename", name: "Mine now" },
+    headers: { origin: baseURL! },
+  });
   expect(forged.status()).toBe(403);
-  const removed = await colleague.request.post(`/account/lists/${id}`, { form: { intent: "remove-line", productId: "522", color: queryOne<{ color: string }>("SELECT color FROM saved_list_lines WHERE list_id = ? AND product_id = 522", id).color }, headers: { origin: baseURL! } });
+  const removed = await colleague.request.post(`/account/lists/${id}`, {
+    form: {
+      intent: "remove-line",
+      productId: "522",
+      color: queryOne<{ color: string }>(
+        "SELECT color FROM saved_list_lines WHERE list_id = ? AND product_id = 522",
+        id,
+      ).color,
+    },
+    headers: { origin: baseURL! },
+  });
   expect(removed.status()).toBe(403);
   expect(queryOne<{ name: string }>("SELECT name FROM saved_lists WHERE id = ?", id).name).toBe("Shared kit");
   expect(listLines(id)).toEqual([
@@ -176,7 +229,10 @@ test("a list shared with the company: a colleague sees it and adds it to their c
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a list is made and added to the cart with plain form posts; a short line is offered what there is", async ({ page, baseURL }) => {
+  test("a list is made and added to the cart with plain form posts; a short line is offered what there is", async ({
+    page,
+    baseURL,
+  }) => {
     const a = ownedProduct(524, 500);
     const scarce = ownedProduct(525, 3);
     await signedIn(page.request, baseURL!, "lists-nojs");
@@ -195,9 +251,13 @@ test.describe("without JavaScript", () => {
       await expect(mainStatus(page)).toHaveText(`Added ${quantity} × ${product.title} to “Plain posts”.`);
     }
     await page.getByRole("button", { name: "Add all to cart" }).click();
-    await expect(mainStatus(page)).toHaveText("1 line (2 units) added to your cart. 1 line not added in full: see why below. View your cart");
+    await expect(mainStatus(page)).toHaveText(
+      "1 line (2 units) added to your cart. 1 line not added in full: see why below. View your cart",
+    );
     const report = page.getByRole("table", { name: "Each line that did not go to your cart in full, and why" });
-    await expect(report.getByRole("row").filter({ hasText: scarce.title })).toContainText("Not added: Only 3 in stock.");
+    await expect(report.getByRole("row").filter({ hasText: scarce.title })).toContainText(
+      "Not added: Only 3 in stock.",
+    );
     await report.getByRole("button", { name: `Add the 3 available of ${scarce.title}` }).click();
     await expect(mainStatus(page)).toContainText("1 line (3 units) added to your cart.");
     await page.goto("/cart");
@@ -214,7 +274,11 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("a guest is sent to the login page; a post from another site, a junk id or someone else's list is refused", async ({ page, browser, baseURL }) => {
+test("a guest is sent to the login page; a post from another site, a junk id or someone else's list is refused", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   for (const path of ["/account/lists", "/account/lists/1"]) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/login$/);
@@ -226,15 +290,29 @@ test("a guest is sent to the login page; a post from another site, a junk id or 
   await otherContext.close();
 
   await signedIn(page.request, baseURL!, "lists-csrf");
-  const forged = await page.request.post("/account/lists", { form: { intent: "create", name: "Forged" }, headers: { origin: "https://evil.example" }, maxRedirects: 0 });
+  const forged = await page.request.post("/account/lists", {
+    form: { intent: "create", name: "Forged" },
+    headers: { origin: "https://evil.example" },
+    maxRedirects: 0,
+  });
   // React Router's own cross-site check answers 400 before the action; the action's origin check (403) is the second line.
   expect([400, 403]).toContain(forged.status());
   expect(queryOne<{ n: number }>("SELECT count(*) AS n FROM saved_lists WHERE name = 'Forged'")).toEqual({ n: 0 });
 
-  for (const path of ["/account/lists/abc", "/account/lists/0", "/account/lists/1%00", "/account/lists/99999999999", `/account/lists/${theirs}`]) {
+  for (const path of [
+    "/account/lists/abc",
+    "/account/lists/0",
+    "/account/lists/1%00",
+    "/account/lists/99999999999",
+    `/account/lists/${theirs}`,
+  ]) {
     expect((await page.request.get(path)).status(), path).toBe(404);
   }
-  const post = await page.request.post(`/account/lists/${theirs}`, { form: { intent: "delete" }, headers: { origin: baseURL! }, maxRedirects: 0 });
+  const post = await page.request.post(`/account/lists/${theirs}`, {
+    form: { intent: "delete" },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  });
   expect(post.status()).toBe(404);
   expect(queryOne<{ name: string }>("SELECT name FROM saved_lists WHERE id = ?", theirs).name).toBe("Not yours");
 });

@@ -6,16 +6,26 @@ import { addToCartViaHttp } from "../support/orders.ts";
 import { signInViaApi } from "../shopping/support.ts";
 import { tradeBuyerOnPriceList } from "./support.ts";
 
-test("a trade buyer sees their price on the grid, the product page and in the cart; an anonymous shopper never does", async ({ page, browser, baseURL }) => {
+test("a trade buyer sees their price on the grid, the product page and in the cart; an anonymous shopper never does", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const email = uniqueEmail("trade-grid");
   await registerViaApi(page.request, baseURL!, email);
   tradeBuyerOnPriceList(email, 12);
   await signInViaApi(page.request, baseURL!, email);
 
   await page.goto("/shop?sort=name");
-  const firstCard = page.getByRole("listitem").filter({ has: page.getByTestId("your-price") }).first();
+  const firstCard = page
+    .getByRole("listitem")
+    .filter({ has: page.getByTestId("your-price") })
+    .first();
   const title = (await firstCard.getByRole("heading", { level: 3 }).textContent())!.trim();
-  const product = queryOne<{ id: number; sale_price_cents: number }>("SELECT id, sale_price_cents FROM products WHERE title = ?", title);
+  const product = queryOne<{ id: number; sale_price_cents: number }>(
+    "SELECT id, sale_price_cents FROM products WHERE title = ?",
+    title,
+  );
   const yours = discountedPriceCents(product.sale_price_cents, 12);
   await expect(firstCard.getByTestId("your-price")).toHaveText(`Your price ${usd(yours)}`);
   expect(await page.getByTestId("your-price").count()).toBe(15);

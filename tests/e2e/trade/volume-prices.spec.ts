@@ -12,21 +12,33 @@ function productWithBreaks() {
 }
 const off = discountedPriceCents;
 
-test("the product page shows its volume breaks and the price for the quantity typed; the cart charges the break", async ({ page }) => {
+test("the product page shows its volume breaks and the price for the quantity typed; the cart charges the break", async ({
+  page,
+}) => {
   const p = productWithBreaks();
   await page.goto(`/shop/${p.id}`);
   const table = page.getByRole("table", { name: "Buy more, pay less" });
-  await expect(table.getByRole("row")).toHaveText([/Quantity\s*Price each\s*Saving/, new RegExp(`1–9\\s*\\${usd(p.sale_price_cents)}`), new RegExp(`10–49\\s*\\${usd(off(p.sale_price_cents, 5))}\\s*5%`), new RegExp(`50\\+\\s*\\${usd(off(p.sale_price_cents, 10))}\\s*10%`)]);
+  await expect(table.getByRole("row")).toHaveText([
+    /Quantity\s*Price each\s*Saving/,
+    new RegExp(`1–9\\s*\\${usd(p.sale_price_cents)}`),
+    new RegExp(`10–49\\s*\\${usd(off(p.sale_price_cents, 5))}\\s*5%`),
+    new RegExp(`50\\+\\s*\\${usd(off(p.sale_price_cents, 10))}\\s*10%`),
+  ]);
   await expectNoAxeViolations(page);
 
   await waitForHydration(page);
   await page.getByLabel("Quantity").fill("12");
-  await expect(page.getByTestId("price-for-quantity")).toHaveText(`Price for 12: ${usd(off(p.sale_price_cents, 5))} each, ${usd(off(p.sale_price_cents, 5) * 12)} in all`);
+  await expect(page.getByTestId("price-for-quantity")).toHaveText(
+    `Price for 12: ${usd(off(p.sale_price_cents, 5))} each, ${usd(off(p.sale_price_cents, 5) * 12)} in all`,
+  );
   await page.getByRole("button", { name: "Add to cart" }).click();
   await expect(page.getByRole("alert").filter({ hasText: /added to your cart/i })).toBeVisible();
 
   await page.goto("/cart");
-  const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: /./ }) }).first();
+  const row = page
+    .getByRole("row")
+    .filter({ has: page.getByRole("link", { name: /./ }) })
+    .first();
   await expect(row.getByTestId("unit-price")).toContainText(usd(off(p.sale_price_cents, 5)));
   await expect(row.getByTestId("unit-price")).toContainText("Volume price");
   await expect(row.getByTestId("line-total")).toHaveText(usd(off(p.sale_price_cents, 5) * 12));

@@ -61,7 +61,9 @@ function sendOnce(url: URL, o: SendOptions): Promise<Reply> {
         });
       },
     );
-    req.on("timeout", () => req.destroy(Object.assign(new Error(`no answer within ${o.timeoutMs ?? 30_000} ms`), { code: "ETIMEDOUT" })));
+    req.on("timeout", () =>
+      req.destroy(Object.assign(new Error(`no answer within ${o.timeoutMs ?? 30_000} ms`), { code: "ETIMEDOUT" })),
+    );
     req.on("error", (error: Error & { reusedSocket?: boolean }) => {
       error.reusedSocket = req.reusedSocket;
       reject(error);
@@ -106,7 +108,11 @@ export class Browser {
     this.localAddress = options.localAddress;
   }
 
-  async send(method: string, path: string, options: { to?: string; body?: string; contentType?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  async send(
+    method: string,
+    path: string,
+    options: { to?: string; body?: string; contentType?: string; headers?: Record<string, string> } = {},
+  ): Promise<Reply> {
     const headers: Record<string, string> = { host: this.site.host, ...options.headers };
     if (method !== "GET" && method !== "HEAD") {
       headers.origin = this.site.origin;
@@ -115,7 +121,12 @@ export class Browser {
     if (options.contentType) headers["content-type"] = options.contentType;
     const cookie = this.jar.header();
     if (cookie) headers.cookie = cookie;
-    const reply = await send(`${options.to ?? this.baseUrl}${path}`, { method, headers, body: options.body, localAddress: this.localAddress });
+    const reply = await send(`${options.to ?? this.baseUrl}${path}`, {
+      method,
+      headers,
+      body: options.body,
+      localAddress: this.localAddress,
+    });
     this.jar.update(reply.setCookies);
     return reply;
   }
@@ -124,23 +135,39 @@ export class Browser {
     return this.send("GET", path, options);
   }
 
-  postForm(path: string, fields: Record<string, string>, options: { to?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
-    return this.send("POST", path, { ...options, body: new URLSearchParams(fields).toString(), contentType: "application/x-www-form-urlencoded" });
+  postForm(
+    path: string,
+    fields: Record<string, string>,
+    options: { to?: string; headers?: Record<string, string> } = {},
+  ): Promise<Reply> {
+    return this.send("POST", path, {
+      ...options,
+      body: new URLSearchParams(fields).toString(),
+      contentType: "application/x-www-form-urlencoded",
+    });
   }
 
-  postJson(path: string, body: unknown, options: { to?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  postJson(
+    path: string,
+    body: unknown,
+    options: { to?: string; headers?: Record<string, string> } = {},
+  ): Promise<Reply> {
     return this.send("POST", path, { ...options, body: JSON.stringify(body), contentType: "application/json" });
   }
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time; results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await fn(items[i]!, i);
+      results[i] = await fn(items[i], i);
     }
   });
   await Promise.all(workers);

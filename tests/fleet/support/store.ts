@@ -26,7 +26,10 @@ export interface FleetDatabase {
 /** A new, empty database on TEST_DATABASE_URL's server (named after its database); the fleet migrates and seeds it. */
 export async function createFleetDatabase(baseUrl: string): Promise<FleetDatabase> {
   const base = new URL(baseUrl);
-  const prefix = (base.pathname.slice(1) || "toolstore").replace(/[^a-z0-9_]/gi, "_").toLowerCase().slice(0, 40);
+  const prefix = (base.pathname.slice(1) || "toolstore")
+    .replace(/[^a-z0-9_]/gi, "_")
+    .toLowerCase()
+    .slice(0, 40);
   const name = `${prefix}_fleet_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -56,14 +59,26 @@ export async function createFleetDatabase(baseUrl: string): Promise<FleetDatabas
 /** Sets a product's stock through the ledger (a staff adjustment would do the same), bumping the catalog version. */
 export async function setStock(db: Db, productId: number, quantity: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const { stock_quantity } = await trx.selectFrom("products").select("stock_quantity").where("id", "=", productId).forUpdate().executeTakeFirstOrThrow();
+    const { stock_quantity } = await trx
+      .selectFrom("products")
+      .select("stock_quantity")
+      .where("id", "=", productId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     const delta = quantity - Number(stock_quantity);
-    if (delta !== 0) await moveStocks(trx, [{ productId, delta, reason: "adjustment", actor: "test:fleet", note: "fleet test set-up" }]);
+    if (delta !== 0)
+      await moveStocks(trx, [
+        { productId, delta, reason: "adjustment", actor: "test:fleet", note: "fleet test set-up" },
+      ]);
   });
 }
 
 export async function stockOf(db: Db, productId: number): Promise<number> {
-  const row = await db.selectFrom("products").select("stock_quantity").where("id", "=", productId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("products")
+    .select("stock_quantity")
+    .where("id", "=", productId)
+    .executeTakeFirstOrThrow();
   return Number(row.stock_quantity);
 }
 
@@ -81,10 +96,15 @@ export function browserFor(fleet: Fleet, localAddress?: string): Browser {
 export async function signUpAndIn(fleet: Fleet, options: { to?: string; email?: string } = {}): Promise<Member> {
   const browser = browserFor(fleet);
   const email = options.email ?? uniqueEmail("fleet.member");
-  const up = await browser.postJson("/api/auth/sign-up/email", { email, password: PASSWORD, name: "Fleet Member" }, { to: options.to });
+  const up = await browser.postJson(
+    "/api/auth/sign-up/email",
+    { email, password: PASSWORD, name: "Fleet Member" },
+    { to: options.to },
+  );
   if (up.status !== 200) throw new Error(`sign-up answered ${up.status}: ${up.body.slice(0, 300)}`);
   const inn = await browser.postJson("/api/auth/sign-in/email", { email, password: PASSWORD }, { to: options.to });
-  if (inn.status !== 200 || !browser.jar.get("session_token")) throw new Error(`sign-in answered ${inn.status}: ${inn.body.slice(0, 300)}`);
+  if (inn.status !== 200 || !browser.jar.get("session_token"))
+    throw new Error(`sign-in answered ${inn.status}: ${inn.body.slice(0, 300)}`);
   const { id } = (JSON.parse(inn.body) as { user: { id: string } }).user;
   return { browser, email, userId: id };
 }
@@ -94,23 +114,37 @@ export async function signUpAndIn(fleet: Fleet, options: { to?: string; email?: 
  * would cost ~0.2 s of CPU per member here). The accounts themselves are rows put in the database.
  */
 export async function createMembers(db: Db, fleet: Fleet, count: number, tag = "fleet.buyer"): Promise<Member[]> {
-  const users = Array.from({ length: count }, () => ({ id: randomBytes(12).toString("base64url"), email: uniqueEmail(tag) }));
+  const users = Array.from({ length: count }, () => ({
+    id: randomBytes(12).toString("base64url"),
+    email: uniqueEmail(tag),
+  }));
   const now = new Date();
   for (let i = 0; i < users.length; i += 100) {
-    const rows = users.slice(i, i + 100).map((u) => sql`(${u.id}, ${"Fleet Buyer"}, ${u.email}, ${true}, ${now}, ${now})`);
-    await sql`insert into "user" (id, name, email, "emailVerified", "createdAt", "updatedAt") values ${sql.join(rows)}`.execute(db);
+    const rows = users
+      .slice(i, i + 100)
+      .map((u) => sql`(${u.id}, ${"Fleet Buyer"}, ${u.email}, ${true}, ${now}, ${now})`);
+    await sql`insert into "user" (id, name, email, "emailVerified", "createdAt", "updatedAt") values ${sql.join(rows)}`.execute(
+      db,
+    );
   }
   return mapLimit(users, 8, async (u, i) => {
     // Each member is a client of its own address (127.0.x.y, Linux): per-address limits stay apart.
-    const browser = browserFor(fleet, fleet.proxyAddress ? `127.0.${10 + Math.floor(i / 250)}.${1 + (i % 250)}` : undefined);
+    const browser = browserFor(
+      fleet,
+      fleet.proxyAddress ? `127.0.${10 + Math.floor(i / 250)}.${1 + (i % 250)}` : undefined,
+    );
     const asked = await browser.postJson("/api/auth/sign-in/magic-link", { email: u.email, callbackURL: "/" });
-    if (asked.status !== 200) throw new Error(`sign-in link request answered ${asked.status}: ${asked.body.slice(0, 300)}`);
-    const mail = await sql<{ text_body: string }>`select text_body from mail_queue where to_address = ${u.email} order by id desc limit 1`.execute(db);
+    if (asked.status !== 200)
+      throw new Error(`sign-in link request answered ${asked.status}: ${asked.body.slice(0, 300)}`);
+    const mail = await sql<{
+      text_body: string;
+    }>`select text_body from mail_queue where to_address = ${u.email} order by id desc limit 1`.execute(db);
     const link = /https?:\/\/\S+magic-link\/verify\S+/.exec(mail.rows[0]?.text_body ?? "")?.[0];
     if (!link) throw new Error(`no sign-in link mailed to ${u.email}`);
     const url = new URL(link);
     const verified = await browser.get(url.pathname + url.search);
-    if (verified.status !== 302 || !browser.jar.get("session_token")) throw new Error(`the sign-in link answered ${verified.status}: ${verified.body.slice(0, 200)}`);
+    if (verified.status !== 302 || !browser.jar.get("session_token"))
+      throw new Error(`the sign-in link answered ${verified.status}: ${verified.body.slice(0, 200)}`);
     return { browser, email: u.email, userId: u.id };
   });
 }
@@ -122,7 +156,15 @@ function expectStatus(reply: Reply, allowed: number[], what: string): Reply {
 
 /** Adds to the cart as a page without JavaScript does (the answer is a redirect). */
 export async function addToCart(browser: Browser, productId: number, quantity = 1, to?: string): Promise<Reply> {
-  return expectStatus(await browser.postForm("/cart", { intent: "add", productId: String(productId), quantity: String(quantity) }, { to }), [302, 303], `adding product ${productId}`);
+  return expectStatus(
+    await browser.postForm(
+      "/cart",
+      { intent: "add", productId: String(productId), quantity: String(quantity) },
+      { to },
+    ),
+    [302, 303],
+    `adding product ${productId}`,
+  );
 }
 
 /** The checkout token the checkout page hands out. */
@@ -130,12 +172,16 @@ export async function checkoutToken(browser: Browser, to?: string): Promise<stri
   const page = expectStatus(await browser.get("/checkout", { to }), [200], "GET /checkout");
   const match = /name="checkoutToken"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="checkoutToken"/.exec(page.body);
   if (!match) throw new Error("no checkout token on the checkout page");
-  return match[1] ?? match[2]!;
+  return match[1] ?? match[2];
 }
 
 /** Posts the checkout form (a member's: the page fills in the account's email). */
 export function checkout(member: Member, token: string, to?: string): Promise<Reply> {
-  return member.browser.postForm("/checkout", { ...validCheckoutForm, email: member.email, checkoutToken: token }, { to });
+  return member.browser.postForm(
+    "/checkout",
+    { ...validCheckoutForm, email: member.email, checkoutToken: token },
+    { to },
+  );
 }
 
 /** The order number a successful checkout redirected to. */
@@ -180,7 +226,12 @@ export function instanceLogs(fleet: Fleet, since?: number[]): LogLine[] {
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or throws after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 15_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -19,7 +19,11 @@ export interface Discovery {
   pagesVisited: number;
 }
 
-const formKey = (f: ScrapedForm) => `${f.action.split("?")[0]}|${f.fields.map((x) => x.name).sort().join(",")}`;
+const formKey = (f: ScrapedForm) =>
+  `${f.action.split("?")[0]}|${f.fields
+    .map((x) => x.name)
+    .sort()
+    .join(",")}`;
 
 function mergeForm(into: Map<string, ScrapedForm>, form: ScrapedForm) {
   const key = formKey(form);
@@ -71,12 +75,20 @@ export async function discover(baseUrl: string, targets: FuzzTarget[], ids: Fuzz
   };
 
   const crawl = async () => {
-    const staticPages = targets.filter((t) => t.source === "app" && patternParams(t.pattern).length === 0).map((t) => t.pattern);
+    const staticPages = targets
+      .filter((t) => t.source === "app" && patternParams(t.pattern).length === 0)
+      .map((t) => t.pattern);
     const paramPages = withParams.flatMap((t) => {
       const bucket = samples.get(t.pattern);
       if (!bucket) return [];
       const values = Object.fromEntries(Object.entries(bucket).map(([k, v]) => [k, v[0]]));
-      return [t.pattern.split("/").map((s) => (s === "*" ? values["*"] : s.startsWith(":") ? values[s.slice(1).replace(/\?$/, "")] : s)).filter((s) => s !== undefined).join("/")];
+      return [
+        t.pattern
+          .split("/")
+          .map((s) => (s === "*" ? values["*"] : s.startsWith(":") ? values[s.slice(1).replace(/\?$/, "")] : s))
+          .filter((s) => s !== undefined)
+          .join("/"),
+      ];
     });
     for (const cookie of ids.shoppers.map((s) => s.jar.header())) {
       for (const page of [...staticPages, ...paramPages]) await visit(page, cookie);

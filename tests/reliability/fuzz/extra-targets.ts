@@ -9,7 +9,21 @@ export const EXTRA_TARGETS: FuzzTarget[] = [
   { pattern: "/healthz", source: "extra", methods: ["GET"], body: "json", fields: [], query: [] },
   { pattern: "/assets/*", source: "extra", methods: ["GET"], body: "json", fields: [], query: [] },
   { pattern: "/favicon.ico", source: "extra", methods: ["GET"], body: "json", fields: [], query: [] },
-  { pattern: "/api/auth/*", source: "extra", methods: ["GET", "POST"], body: "json", fields: ["email", "password", "token"], query: ["callbackURL"] },
+  {
+    pattern: "/api/auth/*",
+    source: "extra",
+    methods: ["GET", "POST"],
+    body: "json",
+    fields: ["email", "password", "token"],
+    query: ["callbackURL"],
+  },
   // Stripe's webhook (server/http/payment-routes.ts): a raw JSON body checked against its Stripe-Signature; 404 while card payments are off.
-  { pattern: "/api/payments/stripe/webhook", source: "extra", methods: ["POST"], body: "json", fields: ["id", "object", "type", "created", "data"], query: [] },
+  {
+    pattern: "/api/payments/stripe/webhook",
+    source: "extra",
+    methods: ["POST"],
+    body: "json",
+    fields: ["id", "object", "type", "created", "data"],
+    query: [],
+  },
 ];

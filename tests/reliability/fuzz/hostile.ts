@@ -105,7 +105,11 @@ export function randomText(rng: Random, length: number): string {
 /** Sizes that cross the limits the app enforces (names ~100–254, forms 16 KiB, auth 64 KiB). */
 export function hugeText(rng: Random): string {
   const size = rng.pick([255, 1_000, 4_097, 9_000, 16_000, 17_000, 40_000, 70_000]);
-  return rng.chance(0.5) ? "A".repeat(size) : randomText(rng, Math.min(size, 3_000)).repeat(Math.ceil(size / 3_000)).slice(0, size);
+  return rng.chance(0.5)
+    ? "A".repeat(size)
+    : randomText(rng, Math.min(size, 3_000))
+        .repeat(Math.ceil(size / 3_000))
+        .slice(0, size);
 }
 
 /** A hostile value for a field whose real value is `real` (used now and then, slightly changed). */
@@ -129,7 +133,13 @@ export function hostileJson(rng: Random, depth = 3): unknown {
     [1, () => rng.pick([0, -1, 1.5, 1e308, -1e-308])],
     [1, () => rng.pick([true, false, null])],
     [depth > 0 ? 1 : 0, () => Array.from({ length: rng.int(0, 4) }, () => hostileJson(rng, depth - 1))],
-    [depth > 0 ? 1 : 0, () => Object.fromEntries(Array.from({ length: rng.int(0, 4) }, () => [hostileValue(rng).slice(0, 40), hostileJson(rng, depth - 1)]))],
+    [
+      depth > 0 ? 1 : 0,
+      () =>
+        Object.fromEntries(
+          Array.from({ length: rng.int(0, 4) }, () => [hostileValue(rng).slice(0, 40), hostileJson(rng, depth - 1)]),
+        ),
+    ],
     [depth > 0 ? 0.2 : 0, () => deeplyNested(rng.int(50, 2_000))],
   ])();
 }
@@ -152,7 +162,22 @@ export function safeForEncoding(value: string): string {
 
 /** A query string with the given parameter names (and some random ones): repeated keys, malformed escapes. */
 export function hostileQuery(rng: Random, names: readonly string[], realValues: Record<string, string[]> = {}): string {
-  const pool = [...names, "q", "page", "sort", "token", "callbackURL", "redirectTo", "error", "_routes", "index", "_data", "__proto__[x]", "a[]", "a[b][c]"];
+  const pool = [
+    ...names,
+    "q",
+    "page",
+    "sort",
+    "token",
+    "callbackURL",
+    "redirectTo",
+    "error",
+    "_routes",
+    "index",
+    "_data",
+    "__proto__[x]",
+    "a[]",
+    "a[b][c]",
+  ];
   const parts: string[] = [];
   for (let i = rng.int(1, 6); i > 0; i--) {
     const name = rng.pick(pool);

@@ -69,11 +69,19 @@ export function scrapeForms(html: string, page: string, origin: string): Scraped
     }
     for (const sel of inner.matchAll(/<select\b([^>]*)>([\s\S]*?)<\/select>/gi)) {
       const name = attributes(sel[1]).name;
-      for (const opt of sel[2].matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/gi)) add(name, "select", attributes(opt[1]).value ?? decode(opt[2]).trim());
+      for (const opt of sel[2].matchAll(/<option\b([^>]*)>([\s\S]*?)<\/option>/gi))
+        add(name, "select", attributes(opt[1]).value ?? decode(opt[2]).trim());
       add(name, "select", undefined);
     }
-    for (const ta of inner.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/gi)) add(attributes(ta[1]).name, "textarea", decode(ta[2]));
-    forms.push({ action, method, enctype: attrs.enctype ?? "application/x-www-form-urlencoded", fields: [...fields.values()], page });
+    for (const ta of inner.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/gi))
+      add(attributes(ta[1]).name, "textarea", decode(ta[2]));
+    forms.push({
+      action,
+      method,
+      enctype: attrs.enctype ?? "application/x-www-form-urlencoded",
+      fields: [...fields.values()],
+      page,
+    });
   }
   return forms;
 }

@@ -32,7 +32,7 @@ const FORGED_COOKIES = [
   "better-auth.session_token=x.y",
   "better-auth.session_token=%00%00",
   "better-auth.session_token=; guest=",
-  "guest=\"unterminated",
+  'guest="unterminated',
   `guest=${"A".repeat(4000)}`,
   "__proto__=1; constructor=2",
 ];
@@ -98,7 +98,11 @@ export class FuzzIdentities {
   /** The shopper, or the same account signed in again, or (when a request deleted it) a new account. */
   private async stillSignedIn(shopper: Shopper, tag: string, promote?: PromoteToStaff): Promise<Shopper> {
     // Still signed in: the account page (a member's) or the back office (staff) answers rather than sending to /login.
-    const res = await send(this.baseUrl, { method: "GET", path: promote ? "/admin" : "/account", headers: { cookie: shopper.jar.header(), "x-forwarded-for": shopper.ip } });
+    const res = await send(this.baseUrl, {
+      method: "GET",
+      path: promote ? "/admin" : "/account",
+      headers: { cookie: shopper.jar.header(), "x-forwarded-for": shopper.ip },
+    });
     if (res.status === 200) return shopper;
     const fresh = new Shopper(this.baseUrl);
     fresh.twoFactorKey = shopper.twoFactorKey;

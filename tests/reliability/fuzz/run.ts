@@ -41,13 +41,20 @@ export interface FuzzReport {
 }
 
 /** Fragments that must never come back, whatever the path: source files, config, secrets. */
-const LEAKS = [/"devDependencies"\s*:/, /reliability-secret-0123456789/, /\[core\]\s*\n\s*repositoryformatversion/, /AUTH_SECRET\s*=/];
+const LEAKS = [
+  /"devDependencies"\s*:/,
+  /reliability-secret-0123456789/,
+  /\[core\]\s*\n\s*repositoryformatversion/,
+  /AUTH_SECRET\s*=/,
+];
 
 function check(fuzzCase: FuzzCase, res: RawResponse): FuzzFailure | null {
   const text = res.body.subarray(0, 200_000).toString("utf8");
-  if (res.status >= 500) return { fuzzCase, status: res.status, problem: `answered ${res.status}`, response: text.slice(0, 600) };
+  if (res.status >= 500)
+    return { fuzzCase, status: res.status, problem: `answered ${res.status}`, response: text.slice(0, 600) };
   const leak = LEAKS.find((re) => re.test(text));
-  if (leak) return { fuzzCase, status: res.status, problem: `leaked content matching ${leak}`, response: text.slice(0, 600) };
+  if (leak)
+    return { fuzzCase, status: res.status, problem: `leaked content matching ${leak}`, response: text.slice(0, 600) };
   return null;
 }
 
@@ -79,7 +86,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const ids = new FuzzIdentities(baseUrl, { promote: options.promote });
   await ids.setUp();
   const discovery = await discover(baseUrl, targets, ids);
-  log(`fuzz: seed ${seed}; ${ids.staff ? "with" : "no"} staff identity; ${targets.length} targets (${targets.filter((t) => t.source === "app").length} app routes, ${targets.filter((t) => t.source === "auth").length} auth endpoints), ${discovery.forms.length} kinds of form from ${discovery.pagesVisited} page visits`);
+  log(
+    `fuzz: seed ${seed}; ${ids.staff ? "with" : "no"} staff identity; ${targets.length} targets (${targets.filter((t) => t.source === "app").length} app routes, ${targets.filter((t) => t.source === "auth").length} auth endpoints), ${discovery.forms.length} kinds of form from ${discovery.pagesVisited} page visits`,
+  );
 
   const rng = createRandom(seed);
   let cases = generateCases(rng, requests, { baseUrl, targets, discovery });
@@ -100,7 +109,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         const cookie = ids.cookie(fuzzCase.identity, createRandom(seed ^ fuzzCase.index));
         if (cookie) headers.cookie = cookie;
         try {
-          const res = await send(baseUrl, { method: fuzzCase.method, path: fuzzCase.path, headers, body: fuzzCase.body }, 30_000);
+          const res = await send(
+            baseUrl,
+            { method: fuzzCase.method, path: fuzzCase.path, headers, body: fuzzCase.body },
+            30_000,
+          );
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           const failure = check({ ...fuzzCase, headers }, res);
           if (failure) failures.push(failure);
@@ -108,25 +121,63 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           const message = (error as Error).message;
           // node:http refuses some hostile requests before sending them; those are not server failures.
           const code = (error as NodeJS.ErrnoException).code ?? "";
-          if (/ERR_INVALID_CHAR|ERR_UNESCAPED_CHARACTERS|ERR_INVALID_HTTP_TOKEN|Invalid character/i.test(`${code} ${message}`)) continue;
+          if (
+            /ERR_INVALID_CHAR|ERR_UNESCAPED_CHARACTERS|ERR_INVALID_HTTP_TOKEN|Invalid character/i.test(
+              `${code} ${message}`,
+            )
+          )
+            continue;
           // A body over the app's limits may be refused (413) and the socket closed while it is still being written.
           // Likewise a request line and headers past Node's 16 KiB header limit (431, then the socket is closed).
-          const headBytes = fuzzCase.path.length + Object.entries(headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
-          if ((code === "ECONNRESET" || code === "EPIPE") && ((fuzzCase.body?.length ?? 0) > 16 * 1024 || headBytes > 16 * 1024)) {
+          const headBytes =
+            fuzzCase.path.length + Object.entries(headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+          if (
+            (code === "ECONNRESET" || code === "EPIPE") &&
+            ((fuzzCase.body?.length ?? 0) > 16 * 1024 || headBytes > 16 * 1024)
+          ) {
             statuses.set(0, (statuses.get(0) ?? 0) + 1);
             continue;
           }
-          failures.push({ fuzzCase: { ...fuzzCase, headers }, status: null, problem: `no answer: ${message}`, response: "" });
+          failures.push({
+            fuzzCase: { ...fuzzCase, headers },
+            status: null,
+            problem: `no answer: ${message}`,
+            response: "",
+          });
         }
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
   }
-  const health = await send(baseUrl, { method: "GET", path: "/healthz" }).catch((e: Error) => ({ status: 0, text: () => e.message }));
+  const health = await send(baseUrl, { method: "GET", path: "/healthz" }).catch((e: Error) => ({
+    status: 0,
+    text: () => e.message,
+  }));
   if (health.status !== 200) {
-    failures.push({ fuzzCase: { index: -1, kind: "health", target: "/healthz", method: "GET", path: "/healthz", identity: "anonymous", headers: {} }, status: health.status, problem: `the server is unhealthy after the run (${health.status})`, response: health.text().slice(0, 300) });
+    failures.push({
+      fuzzCase: {
+        index: -1,
+        kind: "health",
+        target: "/healthz",
+        method: "GET",
+        path: "/healthz",
+        identity: "anonymous",
+        headers: {},
+      },
+      status: health.status,
+      problem: `the server is unhealthy after the run (${health.status})`,
+      response: health.text().slice(0, 300),
+    });
   }
-  return { seed, sent: cases.length, targets, forms: discovery.forms.length, statuses, failures, ms: Date.now() - started };
+  return {
+    seed,
+    sent: cases.length,
+    targets,
+    forms: discovery.forms.length,
+    statuses,
+    failures,
+    ms: Date.now() - started,
+  };
 }
 
 /** One example per (method, target, outcome), the smallest request first: a readable report of a bad run. */
@@ -146,6 +197,9 @@ export function groupFailures(failures: FuzzFailure[]): { key: string; count: nu
 }
 
 export function summarize(report: FuzzReport): string {
-  const statuses = [...report.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ");
+  const statuses = [...report.statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(" ");
   return `fuzz: ${report.sent} requests in ${(report.ms / 1000).toFixed(1)} s, seed ${report.seed}; statuses ${statuses}; ${report.failures.length} failure(s)`;
 }

@@ -42,7 +42,16 @@ export function appRouteTargets(routes: readonly RouteConfigEntry[] = appRoutes)
     for (const entry of entries) {
       const full = entry.index ? parent || "/" : joinPaths(parent, entry.path);
       const routeId = entry.id ?? entry.file.replace(/\.[jt]sx?$/, "");
-      if (entry.index || entry.path) out.push({ pattern: full.startsWith("/") ? full : `/${full}`, source: "app", methods: ["GET", "POST"], body: "form", fields: [], query: [], routeId });
+      if (entry.index || entry.path)
+        out.push({
+          pattern: full.startsWith("/") ? full : `/${full}`,
+          source: "app",
+          methods: ["GET", "POST"],
+          body: "form",
+          fields: [],
+          query: [],
+          routeId,
+        });
       if (entry.children) walk(entry.children, full === "/" ? "" : full);
     }
   };
@@ -66,12 +75,24 @@ const AUTH_FIELD_HINTS: Record<string, string[]> = {
  * so a plugin added to server/auth/auth.ts is fuzzed without editing this file.
  */
 export function authEndpointTargets(): FuzzTarget[] {
-  const cfg = loadConfig({ NODE_ENV: "production", SITE_URL: "http://127.0.0.1:9", AUTH_SECRET: "fuzz-enumeration-only-0123456789abcdef" });
+  const cfg = loadConfig({
+    NODE_ENV: "production",
+    SITE_URL: "http://127.0.0.1:9",
+    AUTH_SECRET: "fuzz-enumeration-only-0123456789abcdef",
+  });
   const db = createDb({ kind: "sqlite", sqlitePath: ":memory:" });
   const auth = betterAuth(buildAuthOptions(db, cfg, UNGUARDED));
   const out: FuzzTarget[] = [];
   for (const endpoint of Object.values(auth.api as Record<string, unknown>)) {
-    const e = endpoint as { path?: string; options?: { method?: string | string[]; metadata?: { SERVER_ONLY?: boolean }; body?: { shape?: object }; query?: { shape?: object } } };
+    const e = endpoint as {
+      path?: string;
+      options?: {
+        method?: string | string[];
+        metadata?: { SERVER_ONLY?: boolean };
+        body?: { shape?: object };
+        query?: { shape?: object };
+      };
+    };
     if (typeof e?.path !== "string" || e.options?.metadata?.SERVER_ONLY) continue;
     const methods = [e.options?.method ?? "GET"].flat().filter((m) => m !== "*");
     out.push({
@@ -80,7 +101,12 @@ export function authEndpointTargets(): FuzzTarget[] {
       methods: methods.length ? methods : ["GET", "POST"],
       body: "json",
       fields: [...new Set([...Object.keys(e.options?.body?.shape ?? {}), ...(AUTH_FIELD_HINTS[e.path] ?? [])])],
-      query: [...new Set([...Object.keys(e.options?.query?.shape ?? {}), ...(methods.includes("GET") ? (AUTH_FIELD_HINTS[e.path] ?? []) : [])])],
+      query: [
+        ...new Set([
+          ...Object.keys(e.options?.query?.shape ?? {}),
+          ...(methods.includes("GET") ? (AUTH_FIELD_HINTS[e.path] ?? []) : []),
+        ]),
+      ],
     });
   }
   void db.destroy();
@@ -107,7 +133,11 @@ export function patternParams(pattern: string): PatternParam[] {
   return pattern
     .split("/")
     .filter((s) => s.startsWith(":") || s === "*")
-    .map((s) => (s === "*" ? { name: "*", optional: false, splat: true } : { name: s.slice(1).replace(/\?$/, ""), optional: s.endsWith("?"), splat: false }));
+    .map((s) =>
+      s === "*"
+        ? { name: "*", optional: false, splat: true }
+        : { name: s.slice(1).replace(/\?$/, ""), optional: s.endsWith("?"), splat: false },
+    );
 }
 
 /** A regular expression matching concrete paths of the pattern, capturing its params by name. */

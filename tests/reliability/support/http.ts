@@ -34,21 +34,37 @@ export function send(baseUrl: string, request: RawRequest, timeoutMs = 20_000): 
   return sendOnce(baseUrl, request, timeoutMs).catch((error: Error & { reusedSocket?: boolean; code?: string }) => {
     // A kept-alive socket the server closed just as it was reused: the request never reached the
     // server, so sending it again is what every HTTP client does (see Node's docs on reusedSocket).
-    if (error.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE")) return sendOnce(baseUrl, request, timeoutMs);
+    if (error.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE"))
+      return sendOnce(baseUrl, request, timeoutMs);
     throw error;
   });
 }
 
 function sendOnce(baseUrl: string, request: RawRequest, timeoutMs: number): Promise<RawResponse> {
   const url = new URL(baseUrl);
-  const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, "utf8");
+  const body =
+    request.body === undefined
+      ? undefined
+      : Buffer.isBuffer(request.body)
+        ? request.body
+        : Buffer.from(request.body, "utf8");
   const headers: Record<string, string | number> = { ...request.headers };
-  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length")) headers["content-length"] = body.length;
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length"))
+    headers["content-length"] = body.length;
   return new Promise((resolve, reject) => {
     let answered: RawResponse | null = null;
     const req = http.request(
       // A large maxHeaderSize: an answer with oversized headers (a long Location) is still read and judged.
-      { agent, host: url.hostname, port: url.port, method: request.method, path: rawPath(request.path), headers, timeout: timeoutMs, maxHeaderSize: 1024 * 1024 },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: request.method,
+        path: rawPath(request.path),
+        headers,
+        timeout: timeoutMs,
+        maxHeaderSize: 1024 * 1024,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         const setCookie = res.headers["set-cookie"] ?? [];
@@ -72,7 +88,9 @@ function sendOnce(baseUrl: string, request: RawRequest, timeoutMs: number): Prom
         res.on("end", finish);
       },
     );
-    req.on("timeout", () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })));
+    req.on("timeout", () =>
+      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })),
+    );
     req.on("error", (error: Error & { reusedSocket?: boolean }) => {
       if (answered) return;
       error.reusedSocket = req.reusedSocket;
@@ -91,7 +109,11 @@ export function urlencoded(fields: Record<string, string> | [string, string][]):
 
 /** Headers of a same-origin browser form post (what origin checks expect). */
 export function formHeaders(baseUrl: string, jar?: CookieJar, ip?: string): Record<string, string> {
-  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, "sec-fetch-site": "same-origin" };
+  const headers: Record<string, string> = {
+    "content-type": "application/x-www-form-urlencoded",
+    origin: baseUrl,
+    "sec-fetch-site": "same-origin",
+  };
   if (jar?.header()) headers.cookie = jar.header();
   if (ip) headers["x-forwarded-for"] = ip;
   return headers;

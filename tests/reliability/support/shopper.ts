@@ -35,13 +35,23 @@ export class Shopper {
 
   /** Posts a urlencoded form as a same-origin browser would; keeps the cookies it gets. */
   async postForm(path: string, fields: Record<string, string> | [string, string][]): Promise<RawResponse> {
-    const res = await send(this.baseUrl, { method: "POST", path, headers: formHeaders(this.baseUrl, this.jar, this.ip), body: urlencoded(fields) });
+    const res = await send(this.baseUrl, {
+      method: "POST",
+      path,
+      headers: formHeaders(this.baseUrl, this.jar, this.ip),
+      body: urlencoded(fields),
+    });
     this.jar.update(res.setCookies);
     return res;
   }
 
   async postJson(path: string, body: unknown): Promise<RawResponse> {
-    const res = await send(this.baseUrl, { method: "POST", path, headers: jsonHeaders(this.baseUrl, this.jar, this.ip), body: JSON.stringify(body) });
+    const res = await send(this.baseUrl, {
+      method: "POST",
+      path,
+      headers: jsonHeaders(this.baseUrl, this.jar, this.ip),
+      body: JSON.stringify(body),
+    });
     this.jar.update(res.setCookies);
     return res;
   }
@@ -57,9 +67,14 @@ export class Shopper {
     let res = await this.postJson("/api/auth/sign-in/email", { email, password });
     if (res.status === 200 && this.twoFactorKey && res.text().includes("twoFactorRedirect")) {
       // The code step is the /two-factor page's form (Better Auth's verify endpoint is not open over HTTP).
-      res = await this.postForm("/two-factor", { intent: "verify", kind: "totp", code: await freshTotpCode(this.twoFactorKey) });
+      res = await this.postForm("/two-factor", {
+        intent: "verify",
+        kind: "totp",
+        code: await freshTotpCode(this.twoFactorKey),
+      });
     }
-    if ((res.status !== 200 && res.status !== 302) || !this.jar.has("session_token")) throw new Error(`sign-in of ${email} answered ${res.status}: ${res.text().slice(0, 300)}`);
+    if ((res.status !== 200 && res.status !== 302) || !this.jar.has("session_token"))
+      throw new Error(`sign-in of ${email} answered ${res.status}: ${res.text().slice(0, 300)}`);
     this.email = email;
     return this;
   }
@@ -68,17 +83,28 @@ export class Shopper {
   async enrolTwoFactor(password = PASSWORD): Promise<this> {
     const start = await this.postForm("/admin/two-factor", { intent: "start", password });
     const uri = /name="totpUri" value="([^"]+)"/.exec(start.text())?.[1]?.replace(/&amp;/g, "&");
-    if (start.status !== 200 || !uri) throw new Error(`enrolment start answered ${start.status}: ${start.text().slice(0, 300)}`);
+    if (start.status !== 200 || !uri)
+      throw new Error(`enrolment start answered ${start.status}: ${start.text().slice(0, 300)}`);
     this.twoFactorKey = keyFromUri(uri);
-    const confirm = await this.postForm("/admin/two-factor", { intent: "confirm", totpUri: uri, code: await freshTotpCode(this.twoFactorKey) });
-    if (confirm.status !== 302) throw new Error(`enrolment confirm answered ${confirm.status}: ${confirm.text().slice(0, 300)}`);
+    const confirm = await this.postForm("/admin/two-factor", {
+      intent: "confirm",
+      totpUri: uri,
+      code: await freshTotpCode(this.twoFactorKey),
+    });
+    if (confirm.status !== 302)
+      throw new Error(`enrolment confirm answered ${confirm.status}: ${confirm.text().slice(0, 300)}`);
     return this;
   }
 
   /** Adds to the cart (no JavaScript: the answer is a redirect). A guest gets its cookie here. */
   async addToCart(productId: number, quantity = 1): Promise<RawResponse> {
-    const res = await this.postForm("/cart", { intent: "add", productId: String(productId), quantity: String(quantity) });
-    if (res.status >= 400) throw new Error(`adding ${quantity} × product ${productId} answered ${res.status}: ${res.text().slice(0, 300)}`);
+    const res = await this.postForm("/cart", {
+      intent: "add",
+      productId: String(productId),
+      quantity: String(quantity),
+    });
+    if (res.status >= 400)
+      throw new Error(`adding ${quantity} × product ${productId} answered ${res.status}: ${res.text().slice(0, 300)}`);
     return res;
   }
 

@@ -10,7 +10,9 @@ import type { PromoteToStaff } from "../fuzz/identities.ts";
 export function staffPromoter(db: Db, role = process.env.RELIABILITY_STAFF_ROLE ?? "admin"): PromoteToStaff {
   let hasRoles: Promise<boolean> | undefined;
   return async (email) => {
-    hasRoles ??= db.introspection.getTables().then((tables) => Boolean(tables.find((t) => t.name === "user")?.columns.some((c) => c.name === "role")));
+    hasRoles ??= db.introspection
+      .getTables()
+      .then((tables) => Boolean(tables.find((t) => t.name === "user")?.columns.some((c) => c.name === "role")));
     if (!(await hasRoles)) return false;
     try {
       const result = await sql`update "user" set role = ${role} where email = ${email.toLowerCase()}`.execute(db);

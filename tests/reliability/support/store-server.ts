@@ -17,7 +17,9 @@ import { createDb, type Db, type DbKind } from "../../../server/db/connection.ts
 
 export const pgUrl = process.env.TEST_DATABASE_URL || "";
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. RELIABILITY_DB=sqlite|postgres keeps one. */
-export const storeDialects: DbKind[] = (pgUrl ? (["sqlite", "postgres"] as DbKind[]) : (["sqlite"] as DbKind[])).filter((k) => !process.env.RELIABILITY_DB || process.env.RELIABILITY_DB === k);
+export const storeDialects: DbKind[] = (pgUrl ? (["sqlite", "postgres"] as DbKind[]) : (["sqlite"] as DbKind[])).filter(
+  (k) => !process.env.RELIABILITY_DB || process.env.RELIABILITY_DB === k,
+);
 
 const buildDir = process.env.BUILD_DIR ?? "build";
 const workDir = path.join(root, ".tmp", "reliability");
@@ -28,7 +30,10 @@ process.on("exit", () => {
 });
 
 /** Ports this suite may use (the machine's other suites keep to their own ranges). */
-const PORT_RANGE = { first: Number(process.env.RELIABILITY_PORT_FIRST ?? 3900), last: Number(process.env.RELIABILITY_PORT_LAST ?? 3999) };
+const PORT_RANGE = {
+  first: Number(process.env.RELIABILITY_PORT_FIRST ?? 3900),
+  last: Number(process.env.RELIABILITY_PORT_LAST ?? 3999),
+};
 const handedOut = new Set<number>();
 
 function canListen(port: number): Promise<boolean> {

@@ -29,16 +29,37 @@ export function RevenueChart({ days }: { days: ChartDay[] }) {
   return (
     <figure className="mt-8 rounded border border-slate-200 bg-white p-4">
       <figcaption className="text-lg font-semibold text-ink" id="revenue-chart-caption">
-        Daily revenue, last 30 days <span className="text-sm font-normal text-slate-700">(UTC days; highest {formatMoney(highest)})</span>
+        Daily revenue, last 30 days{" "}
+        <span className="text-sm font-normal text-slate-700">(UTC days; highest {formatMoney(highest)})</span>
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="mt-3 h-auto w-full" aria-hidden="true" focusable="false" data-testid="revenue-chart">
-        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} stroke="#94a3b8" strokeWidth="1" />
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        className="mt-3 h-auto w-full"
+        aria-hidden="true"
+        focusable="false"
+        data-testid="revenue-chart"
+      >
+        <line
+          x1={PAD.left}
+          x2={WIDTH - PAD.right}
+          y1={HEIGHT - PAD.bottom}
+          y2={HEIGHT - PAD.bottom}
+          stroke="#94a3b8"
+          strokeWidth="1"
+        />
         {days.map((d, i) => {
           const h = d.revenueCents === 0 ? 0 : Math.max(2, (d.revenueCents / max) * plotH);
           const x = PAD.left + i * slot + (slot - barW) / 2;
           return (
             <g key={d.day}>
-              <rect x={x} y={HEIGHT - PAD.bottom - h} width={barW} height={h} fill={i === days.length - 1 ? "#b45309" : "#0f172a"} rx="1">
+              <rect
+                x={x}
+                y={HEIGHT - PAD.bottom - h}
+                width={barW}
+                height={h}
+                fill={i === days.length - 1 ? "#b45309" : "#0f172a"}
+                rx="1"
+              >
                 <title>{`${formatDay(d.day)}: ${formatMoney(d.revenueCents)}`}</title>
               </rect>
               {i % 5 === 0 || i === days.length - 1 ? (

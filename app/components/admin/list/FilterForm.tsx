@@ -30,7 +30,9 @@ export function FilterForm({
   return (
     <Form method="get" role={search ? "search" : undefined} aria-label={label} className={className}>
       {children}
-      {Object.entries(hidden).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
+      {Object.entries(hidden).map(([name, value]) =>
+        value ? <input key={name} type="hidden" name={name} value={value} /> : null,
+      )}
       <div className={`flex items-end gap-3 ${actionsClassName}`}>
         <button type="submit" className="btn-primary">
           {button}

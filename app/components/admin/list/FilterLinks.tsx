@@ -1,7 +1,19 @@
 import { Link } from "react-router";
 
 /** A row of filter links (the current one marked with aria-current), above a list. */
-export function FilterLinks<F extends string>({ label, filters, current, labels, hrefFor }: { label: string; filters: readonly F[]; current: F; labels: Record<F, string>; hrefFor: (filter: F) => string }) {
+export function FilterLinks<F extends string>({
+  label,
+  filters,
+  current,
+  labels,
+  hrefFor,
+}: {
+  label: string;
+  filters: readonly F[];
+  current: F;
+  labels: Record<F, string>;
+  hrefFor: (filter: F) => string;
+}) {
   return (
     <nav aria-label={label} className="mt-4">
       <ul className="flex flex-wrap gap-2">

@@ -77,9 +77,25 @@ function HeaderCell<Row>({ column }: { column: Column<Row> }) {
 }
 
 /** A back-office table: a caption, one header row (sort links where the list sorts), one row per item. */
-export function ListTable<Row>({ caption, captionVisible, columns, rows, rowKey, rowClassName, select, scrollLabel }: ListTableProps<Row>) {
+export function ListTable<Row>({
+  caption,
+  captionVisible,
+  columns,
+  rows,
+  rowKey,
+  rowClassName,
+  select,
+  scrollLabel,
+}: ListTableProps<Row>) {
   return (
-    <div className={scrollLabel ? "mt-4 max-h-[75vh] overflow-auto rounded-lg border border-slate-200" : "mt-4 overflow-x-auto"} tabIndex={scrollLabel ? 0 : undefined} role={scrollLabel ? "region" : undefined} aria-label={scrollLabel}>
+    <div
+      className={
+        scrollLabel ? "mt-4 max-h-[75vh] overflow-auto rounded-lg border border-slate-200" : "mt-4 overflow-x-auto"
+      }
+      tabIndex={scrollLabel ? 0 : undefined}
+      role={scrollLabel ? "region" : undefined}
+      aria-label={scrollLabel}
+    >
       <table className={TABLE_CLASS}>
         <caption className={captionVisible ? "py-2 text-left font-semibold text-ink" : "sr-only"}>{caption}</caption>
         <thead>
@@ -99,7 +115,14 @@ export function ListTable<Row>({ caption, captionVisible, columns, rows, rowKey,
             <tr key={rowKey(row)} className={rowClassName?.(row)}>
               {select ? (
                 <td className={TD_CLASS}>
-                  <input type="checkbox" name={select.name} value={select.value(row)} form={select.form} aria-label={select.label(row)} className="h-4 w-4" />
+                  <input
+                    type="checkbox"
+                    name={select.name}
+                    value={select.value(row)}
+                    form={select.form}
+                    aria-label={select.label(row)}
+                    className="h-4 w-4"
+                  />
                 </td>
               ) : null}
               {columns.map((column) =>

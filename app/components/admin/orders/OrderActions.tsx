@@ -14,11 +14,24 @@ export interface ActionResult {
   values?: Record<string, string>;
 }
 
-type Order = Pick<StaffOrderDetail, "number" | "version" | "status" | "actions" | "lines" | "refundableCents" | "invoice_number" | "invoice_due_at" | "total_cents">;
+type Order = Pick<
+  StaffOrderDetail,
+  | "number"
+  | "version"
+  | "status"
+  | "actions"
+  | "lines"
+  | "refundableCents"
+  | "invoice_number"
+  | "invoice_due_at"
+  | "total_cents"
+>;
 
 function invoiceIntro(order: Order): string {
   const due = order.invoice_due_at ? new Date(order.invoice_due_at) : null;
-  const when = due ? due.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }) : "";
+  const when = due
+    ? due.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
+    : "";
   const overdue = due && due.getTime() < Date.now() ? " It is overdue." : "";
   return `Invoice ${order.invoice_number} for ${formatMoney(order.total_cents)} is unpaid${when ? `, due ${when}` : ""}.${overdue} Mark it paid when the money has arrived.`;
 }
@@ -35,7 +48,19 @@ function Hidden({ intent, version }: { intent: OrderAction; version: number }) {
 type Fetcher = FetcherWithComponents<ActionResult>;
 
 /** A move that needs nothing but the button: the form is named after it. */
-function StepForm({ fetcher, intent, version, label, busy }: { fetcher: Fetcher; intent: OrderAction; version: number; label: string; busy: boolean }) {
+function StepForm({
+  fetcher,
+  intent,
+  version,
+  label,
+  busy,
+}: {
+  fetcher: Fetcher;
+  intent: OrderAction;
+  version: number;
+  label: string;
+  busy: boolean;
+}) {
   return (
     <fetcher.Form method="post" aria-label={label}>
       <Hidden intent={intent} version={version} />
@@ -47,7 +72,25 @@ function StepForm({ fetcher, intent, version, label, busy }: { fetcher: Fetcher;
 }
 
 /** A move with fields: a form named by its heading (`<intent>-heading`), an optional explanation, then the fields. */
-function MoveForm({ fetcher, intent, version, title, intro, className, headingClassName = "", children }: { fetcher: Fetcher; intent: OrderAction; version: number; title: string; intro?: string; className: string; headingClassName?: string; children: ReactNode }) {
+function MoveForm({
+  fetcher,
+  intent,
+  version,
+  title,
+  intro,
+  className,
+  headingClassName = "",
+  children,
+}: {
+  fetcher: Fetcher;
+  intent: OrderAction;
+  version: number;
+  title: string;
+  intro?: string;
+  className: string;
+  headingClassName?: string;
+  children: ReactNode;
+}) {
   return (
     <fetcher.Form method="post" aria-labelledby={`${intent}-heading`} className={className}>
       <h3 id={`${intent}-heading`} className={`font-semibold text-ink ${headingClassName}`.trim()}>
@@ -64,13 +107,28 @@ function MoveForm({ fetcher, intent, version, title, intro, className, headingCl
  * The moves staff can make from the order's current status, each its own form. With JavaScript
  * they post through one fetcher (buttons wait while it's busy); without, they post the page.
  */
-export function OrderActions({ order, fetcher, result }: { order: Order; fetcher: Fetcher; result: ActionResult | undefined }) {
+export function OrderActions({
+  order,
+  fetcher,
+  result,
+}: {
+  order: Order;
+  fetcher: Fetcher;
+  result: ActionResult | undefined;
+}) {
   const busy = fetcher.state !== "idle";
   const refused = (intent: OrderAction) => Boolean(result && !result.ok && result.intent === intent);
   const errors = (intent: OrderAction) => (refused(intent) ? (result?.fields ?? {}) : {});
   const typed = (intent: OrderAction) => (refused(intent) ? (result?.values ?? {}) : {});
   const { actions, version } = order;
-  const any = actions.pack || actions.ship || actions.deliver || actions.cancel || actions.return || actions.refund || actions["mark-paid"];
+  const any =
+    actions.pack ||
+    actions.ship ||
+    actions.deliver ||
+    actions.cancel ||
+    actions.return ||
+    actions.refund ||
+    actions["mark-paid"];
   const refund = errors("refund");
   const refundTyped = typed("refund");
   const ship = errors("ship");
@@ -87,21 +145,57 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
       {!any ? <p className="mt-2 text-sm text-slate-700">Nothing more can be done with this order.</p> : null}
       {actions.pack || actions.deliver ? (
         <div className="mt-3 flex flex-wrap items-start gap-6">
-          {actions.pack ? <StepForm fetcher={fetcher} intent="pack" version={version} label="Mark as packed" busy={busy} /> : null}
-          {actions.deliver ? <StepForm fetcher={fetcher} intent="deliver" version={version} label="Mark as delivered" busy={busy} /> : null}
+          {actions.pack ? (
+            <StepForm fetcher={fetcher} intent="pack" version={version} label="Mark as packed" busy={busy} />
+          ) : null}
+          {actions.deliver ? (
+            <StepForm fetcher={fetcher} intent="deliver" version={version} label="Mark as delivered" busy={busy} />
+          ) : null}
         </div>
       ) : null}
       {actions["mark-paid"] ? (
-        <MoveForm fetcher={fetcher} intent="mark-paid" version={version} title="Invoice payment" intro={invoiceIntro(order)} className="mt-4">
+        <MoveForm
+          fetcher={fetcher}
+          intent="mark-paid"
+          version={version}
+          title="Invoice payment"
+          intro={invoiceIntro(order)}
+          className="mt-4"
+        >
           <button type="submit" className="btn-primary mt-2" disabled={busy}>
             Mark invoice paid
           </button>
         </MoveForm>
       ) : null}
       {actions.ship ? (
-        <MoveForm fetcher={fetcher} intent="ship" version={version} title="Ship the order" className="mt-4 grid gap-3 sm:grid-cols-3 sm:items-end" headingClassName="sm:col-span-3">
-          <Select id="carrier" name="carrier" label="Carrier" defaultValue={shipTyped.carrier ?? ""} error={ship.carrier} placeholder="Choose a carrier" placeholderDisabled options={sameOptions(CARRIERS)} />
-          <TextInput id="trackingNumber" name="trackingNumber" label="Tracking number" maxLength={60} autoComplete="off" defaultValue={shipTyped.trackingNumber} error={ship.trackingNumber} controlClassName="font-mono" />
+        <MoveForm
+          fetcher={fetcher}
+          intent="ship"
+          version={version}
+          title="Ship the order"
+          className="mt-4 grid gap-3 sm:grid-cols-3 sm:items-end"
+          headingClassName="sm:col-span-3"
+        >
+          <Select
+            id="carrier"
+            name="carrier"
+            label="Carrier"
+            defaultValue={shipTyped.carrier ?? ""}
+            error={ship.carrier}
+            placeholder="Choose a carrier"
+            placeholderDisabled
+            options={sameOptions(CARRIERS)}
+          />
+          <TextInput
+            id="trackingNumber"
+            name="trackingNumber"
+            label="Tracking number"
+            maxLength={60}
+            autoComplete="off"
+            defaultValue={shipTyped.trackingNumber}
+            error={ship.trackingNumber}
+            controlClassName="font-mono"
+          />
           <div>
             <button type="submit" className="btn-primary" disabled={busy}>
               Mark as shipped
@@ -123,9 +217,15 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
             <caption className="sr-only">Units returned per line</caption>
             <thead>
               <tr>
-                <th scope="col" className="py-1 pr-3">Line</th>
-                <th scope="col" className="py-1 pr-3 text-right">Can come back</th>
-                <th scope="col" className="py-1">Units returned</th>
+                <th scope="col" className="py-1 pr-3">
+                  Line
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Can come back
+                </th>
+                <th scope="col" className="py-1">
+                  Units returned
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -142,7 +242,19 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
                     </td>
                     <td className="py-1 pr-3 text-right">{left}</td>
                     <td className="py-1">
-                      <input id={id} name={id} type="number" inputMode="numeric" min={0} max={left} step={1} defaultValue={retTyped[id] ?? 0} disabled={left === 0} className="field w-24" {...fieldAria(id, ret[id])} />
+                      <input
+                        id={id}
+                        name={id}
+                        type="number"
+                        inputMode="numeric"
+                        min={0}
+                        max={left}
+                        step={1}
+                        defaultValue={retTyped[id] ?? 0}
+                        disabled={left === 0}
+                        className="field w-24"
+                        {...fieldAria(id, ret[id])}
+                      />
                       <FieldMessages id={id} error={ret[id]} />
                     </td>
                   </tr>
@@ -151,20 +263,41 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
             </tbody>
           </table>
           <div className="mt-3 grid gap-3 sm:grid-cols-2">
-            <Select id="return-reason" name="reason" label="Reason (told to the customer)" defaultValue={retTyped.reason ?? ""} error={ret.reason} placeholder="Choose a reason" placeholderDisabled options={sameOptions(RETURN_REASONS)} />
+            <Select
+              id="return-reason"
+              name="reason"
+              label="Reason (told to the customer)"
+              defaultValue={retTyped.reason ?? ""}
+              error={ret.reason}
+              placeholder="Choose a reason"
+              placeholderDisabled
+              options={sameOptions(RETURN_REASONS)}
+            />
             <fieldset {...fieldAria("restock", ret.restock)}>
               <legend className="text-sm font-semibold text-ink">Put the goods back into stock?</legend>
               <div className="mt-1 flex flex-col gap-1 text-sm">
                 <label className="inline-flex items-center gap-2">
-                  <input type="radio" name="restock" value="yes" required defaultChecked={retTyped.restock === "yes"} /> Yes, they can be sold again
+                  <input type="radio" name="restock" value="yes" required defaultChecked={retTyped.restock === "yes"} />{" "}
+                  Yes, they can be sold again
                 </label>
                 <label className="inline-flex items-center gap-2">
-                  <input type="radio" name="restock" value="no" defaultChecked={retTyped.restock === "no"} /> No (damaged or unsellable)
+                  <input type="radio" name="restock" value="no" defaultChecked={retTyped.restock === "no"} /> No
+                  (damaged or unsellable)
                 </label>
               </div>
               <FieldMessages id="restock" error={ret.restock} />
             </fieldset>
-            <TextArea id="return-note" name="note" label="Note for staff (optional)" required={false} rows={2} maxLength={NOTE_MAX} defaultValue={retTyped.note} error={ret.note} className="sm:col-span-2" />
+            <TextArea
+              id="return-note"
+              name="note"
+              label="Note for staff (optional)"
+              required={false}
+              rows={2}
+              maxLength={NOTE_MAX}
+              defaultValue={retTyped.note}
+              error={ret.note}
+              className="sm:col-span-2"
+            />
           </div>
           <button type="submit" className="btn-primary mt-3" disabled={busy}>
             Record return
@@ -181,8 +314,27 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
           className="mt-6 grid gap-3 border-t border-slate-200 pt-4 sm:grid-cols-2"
           headingClassName="sm:col-span-2"
         >
-          <TextInput id="refund-amount" name="amount" label="Amount to refund in US dollars (optional)" required={false} inputMode="decimal" maxLength={13} autoComplete="off" defaultValue={refundTyped.amount} error={refund.amount} />
-          <TextArea id="refund-reason" name="reason" label="Reason (optional, told to the customer)" required={false} rows={2} maxLength={NOTE_MAX} defaultValue={refundTyped.reason} error={refund.reason} />
+          <TextInput
+            id="refund-amount"
+            name="amount"
+            label="Amount to refund in US dollars (optional)"
+            required={false}
+            inputMode="decimal"
+            maxLength={13}
+            autoComplete="off"
+            defaultValue={refundTyped.amount}
+            error={refund.amount}
+          />
+          <TextArea
+            id="refund-reason"
+            name="reason"
+            label="Reason (optional, told to the customer)"
+            required={false}
+            rows={2}
+            maxLength={NOTE_MAX}
+            defaultValue={refundTyped.reason}
+            error={refund.reason}
+          />
           <div className="sm:col-span-2">
             <button type="submit" className="btn-primary" disabled={busy}>
               Refund
@@ -191,8 +343,25 @@ export function OrderActions({ order, fetcher, result }: { order: Order; fetcher
         </MoveForm>
       ) : null}
       {actions.cancel ? (
-        <MoveForm fetcher={fetcher} intent="cancel" version={version} title="Cancel the order" intro="The items go back into stock and the customer is emailed." className="mt-6 border-t border-slate-200 pt-4">
-          <TextArea id="cancel-reason" name="reason" label="Reason (optional, told to the customer)" required={false} rows={2} maxLength={NOTE_MAX} defaultValue={cancelTyped.reason} error={cancel.reason} className="mt-2" />
+        <MoveForm
+          fetcher={fetcher}
+          intent="cancel"
+          version={version}
+          title="Cancel the order"
+          intro="The items go back into stock and the customer is emailed."
+          className="mt-6 border-t border-slate-200 pt-4"
+        >
+          <TextArea
+            id="cancel-reason"
+            name="reason"
+            label="Reason (optional, told to the customer)"
+            required={false}
+            rows={2}
+            maxLength={NOTE_MAX}
+            defaultValue={cancelTyped.reason}
+            error={cancel.reason}
+            className="mt-2"
+          />
           <button type="submit" className="btn mt-3 bg-red-700 text-white hover:bg-red-800" disabled={busy}>
             Cancel order
           </button>

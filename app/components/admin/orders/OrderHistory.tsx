@@ -5,7 +5,8 @@ import { statusName } from "./labels.ts";
 type Events = StaffOrderDetail["events"];
 type Returns = StaffOrderDetail["returns"];
 
-const items = (lines: { title: string; color: string; quantity: number }[]) => lines.map((l) => `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""}`).join(", ");
+const items = (lines: { title: string; color: string; quantity: number }[]) =>
+  lines.map((l) => `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""}`).join(", ");
 
 function who(actor: string | null, by: string | undefined): string {
   if (by) return by;
@@ -25,18 +26,32 @@ export function OrderHistory({ createdAt, events }: { createdAt: string; events:
       </h2>
       <ol className="mt-3 space-y-3 border-l-2 border-slate-300 pl-4 text-sm" aria-label="Order history, oldest first">
         <li>
-          <span className="font-semibold text-ink">Order placed</span> <span className="text-slate-700">· {formatWhen(createdAt)}</span>
+          <span className="font-semibold text-ink">Order placed</span>{" "}
+          <span className="text-slate-700">· {formatWhen(createdAt)}</span>
         </li>
         {events.map((e, i) => (
           <li key={i}>
             <span className="font-semibold text-ink">
-              {e.kind === "return" ? (e.to === "returned" ? "Return recorded — order fully returned" : "Return recorded") : e.from && e.to ? `${statusName(e.from)} → ${statusName(e.to)}` : e.kind}
+              {e.kind === "return"
+                ? e.to === "returned"
+                  ? "Return recorded — order fully returned"
+                  : "Return recorded"
+                : e.from && e.to
+                  ? `${statusName(e.from)} → ${statusName(e.to)}`
+                  : e.kind}
             </span>{" "}
             <span className="text-slate-700">
               · {formatWhen(e.at)} · by {who(e.actor, e.details.by)}
             </span>
-            {e.details.carrier ? <span className="block">{`${e.details.carrier}, tracking number ${e.details.trackingNumber ?? "—"}`}</span> : null}
-            {e.kind === "return" && e.details.lines ? <span className="block">{items(e.details.lines)}{e.details.restock ? " — back in stock" : " — not restocked"}</span> : null}
+            {e.details.carrier ? (
+              <span className="block">{`${e.details.carrier}, tracking number ${e.details.trackingNumber ?? "—"}`}</span>
+            ) : null}
+            {e.kind === "return" && e.details.lines ? (
+              <span className="block">
+                {items(e.details.lines)}
+                {e.details.restock ? " — back in stock" : " — not restocked"}
+              </span>
+            ) : null}
             {e.details.reason ? <span className="block">Reason: {e.details.reason}</span> : null}
             {e.details.note ? <span className="block text-slate-700">Note: {e.details.note}</span> : null}
           </li>
@@ -56,7 +71,8 @@ export function OrderReturns({ returns }: { returns: Returns }) {
       <ul className="mt-3 space-y-2 text-sm">
         {returns.map((r, i) => (
           <li key={i} className="rounded border border-slate-200 p-3">
-            <span className="font-semibold text-ink">{formatWhen(r.created_at)}</span>: {items(r.lines)}. Reason: {r.reason}. {r.restocked ? "Back in stock." : "Not restocked."}
+            <span className="font-semibold text-ink">{formatWhen(r.created_at)}</span>: {items(r.lines)}. Reason:{" "}
+            {r.reason}. {r.restocked ? "Back in stock." : "Not restocked."}
             {r.note ? <span className="block text-slate-700">Note: {r.note}</span> : null}
           </li>
         ))}

@@ -14,13 +14,27 @@ export function OrderLines({ order }: { order: Order }) {
         <caption className="sr-only">Items in order {order.number}</caption>
         <thead className="border-b border-slate-300 text-ink">
           <tr>
-            <th scope="col" className="py-2 pr-3">SKU</th>
-            <th scope="col" className="py-2 pr-3">Product</th>
-            <th scope="col" className="py-2 pr-3">Colour</th>
-            <th scope="col" className="py-2 pr-3 text-right">Quantity</th>
-            <th scope="col" className="py-2 pr-3 text-right">Returned</th>
-            <th scope="col" className="py-2 pr-3 text-right">Unit price</th>
-            <th scope="col" className="py-2 text-right">Total</th>
+            <th scope="col" className="py-2 pr-3">
+              SKU
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Product
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Colour
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right">
+              Quantity
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right">
+              Returned
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right">
+              Unit price
+            </th>
+            <th scope="col" className="py-2 text-right">
+              Total
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -37,7 +51,13 @@ export function OrderLines({ order }: { order: Order }) {
           ))}
         </tbody>
       </table>
-      <SummaryTable summary={orderSummary(order)} isMember={false} taxLabel="Included" totalTestId="order-total" className="mt-3 ml-auto max-w-xs space-y-1 text-sm" />
+      <SummaryTable
+        summary={orderSummary(order)}
+        isMember={false}
+        taxLabel="Included"
+        totalTestId="order-total"
+        className="mt-3 ml-auto max-w-xs space-y-1 text-sm"
+      />
     </div>
   );
 }
@@ -57,7 +77,10 @@ export function OrderFacts({ order, customerId }: { order: Order; customerId: st
         <p className="break-all text-slate-700">{order.email || "(account deleted)"}</p>
         {customerId ? (
           <p className="mt-1">
-            <Link to={`/admin/customers/${encodeURIComponent(customerId)}`} className="font-semibold text-brand-800 underline">
+            <Link
+              to={`/admin/customers/${encodeURIComponent(customerId)}`}
+              className="font-semibold text-brand-800 underline"
+            >
               Customer account
             </Link>
           </p>

@@ -44,7 +44,12 @@ export function orderColumns(sort: SortState, sortHref: (s: SortState) => string
         </Link>
       ),
     },
-    { header: "Placed", sort: sortBy("date", sort, sortHref), className: "whitespace-nowrap", cell: (o) => shortWhen(o.created_at) },
+    {
+      header: "Placed",
+      sort: sortBy("date", sort, sortHref),
+      className: "whitespace-nowrap",
+      cell: (o) => shortWhen(o.created_at),
+    },
     {
       header: "Customer",
       cell: (o) => (
@@ -66,6 +71,11 @@ export function orderColumns(sort: SortState, sortHref: (s: SortState) => string
     },
     { header: "Status", cell: (o) => ADMIN_STATUS_LABELS[o.status] ?? o.status },
     { header: "Items", className: "text-right", cell: (o) => o.items },
-    { header: "Total", sort: sortBy("total", sort, sortHref), className: "whitespace-nowrap text-right", cell: (o) => formatMoney(o.total_cents) },
+    {
+      header: "Total",
+      sort: sortBy("total", sort, sortHref),
+      className: "whitespace-nowrap text-right",
+      cell: (o) => formatMoney(o.total_cents),
+    },
   ];
 }

@@ -20,7 +20,15 @@ const REASON_LABELS: Record<string, string> = {
   damaged: "Damaged",
 };
 
-export function StockPanel({ stock, errors = {}, values = {} }: { stock: number; errors?: FieldErrors; values?: Record<string, string> }) {
+export function StockPanel({
+  stock,
+  errors = {},
+  values = {},
+}: {
+  stock: number;
+  errors?: FieldErrors;
+  values?: Record<string, string>;
+}) {
   const busy = useBusy("adjust-stock");
   return (
     <section aria-labelledby="stock-heading" className="rounded-lg border border-slate-200 p-4">
@@ -29,9 +37,32 @@ export function StockPanel({ stock, errors = {}, values = {} }: { stock: number;
       </h2>
       <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-4 sm:items-start" aria-label="Adjust stock">
         <input type="hidden" name="intent" value="adjust-stock" />
-        <Select id="stock-reason" name="reason" label="Reason" defaultValue={values.reason ?? "received"} error={errors.reason} options={ADJUST_REASONS.map((r) => ({ value: r.value, label: r.label }))} />
-        <TextInput id="stock-change" name="change" label="Change (+/−)" inputMode="numeric" defaultValue={values.change ?? ""} error={errors.change} hint="e.g. 12 or -3" />
-        <TextInput id="stock-note" name="note" label="Note" required={false} defaultValue={values.note ?? ""} error={errors.note} maxLength={500} />
+        <Select
+          id="stock-reason"
+          name="reason"
+          label="Reason"
+          defaultValue={values.reason ?? "received"}
+          error={errors.reason}
+          options={ADJUST_REASONS.map((r) => ({ value: r.value, label: r.label }))}
+        />
+        <TextInput
+          id="stock-change"
+          name="change"
+          label="Change (+/−)"
+          inputMode="numeric"
+          defaultValue={values.change ?? ""}
+          error={errors.change}
+          hint="e.g. 12 or -3"
+        />
+        <TextInput
+          id="stock-note"
+          name="note"
+          label="Note"
+          required={false}
+          defaultValue={values.note ?? ""}
+          error={errors.note}
+          maxLength={500}
+        />
         <button type="submit" className="btn-outline sm:mt-6" disabled={busy}>
           {busy ? "Adjusting…" : "Adjust stock"}
         </button>
@@ -76,24 +107,44 @@ export function LedgerTable({ rows }: { rows: LedgerEntry[] }) {
   );
 }
 
-export function ImagesPanel({ title, images, error }: { title: string; images: { id: number; url: string; thumbnailUrl: string }[]; error?: string }) {
+export function ImagesPanel({
+  title,
+  images,
+  error,
+}: {
+  title: string;
+  images: { id: number; url: string; thumbnailUrl: string }[];
+  error?: string;
+}) {
   const busy = useBusy("upload-image");
   return (
     <section aria-labelledby="images-heading" className="rounded-lg border border-slate-200 p-4">
       <h2 id="images-heading" className="text-lg font-semibold text-ink">
         Pictures
       </h2>
-      {images.length === 0 ? <p className="mt-2 text-sm text-slate-700">No uploaded pictures: the shop shows the generated drawing.</p> : null}
+      {images.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-700">No uploaded pictures: the shop shows the generated drawing.</p>
+      ) : null}
       <ul className="mt-3 flex flex-wrap gap-4">
         {images.map((img, i) => (
           <li key={img.id} className="w-40">
-            <img src={img.thumbnailUrl} alt={`${title} — picture ${i + 1}`} width={160} height={160} className="h-40 w-40 rounded border border-slate-200 bg-slate-50 object-contain" />
+            <img
+              src={img.thumbnailUrl}
+              alt={`${title} — picture ${i + 1}`}
+              width={160}
+              height={160}
+              className="h-40 w-40 rounded border border-slate-200 bg-slate-50 object-contain"
+            />
             <div className="mt-1 flex flex-wrap gap-2">
               {i > 0 ? (
                 <Form method="post">
                   <input type="hidden" name="intent" value="cover-image" />
                   <input type="hidden" name="imageId" value={img.id} />
-                  <button type="submit" className="text-sm text-brand-800 underline" aria-label={`Show picture ${i + 1} first`}>
+                  <button
+                    type="submit"
+                    className="text-sm text-brand-800 underline"
+                    aria-label={`Show picture ${i + 1} first`}
+                  >
                     Show first
                   </button>
                 </Form>
@@ -111,10 +162,23 @@ export function ImagesPanel({ title, images, error }: { title: string; images: {
           </li>
         ))}
       </ul>
-      <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Upload a picture">
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="mt-4 flex flex-wrap items-end gap-3"
+        aria-label="Upload a picture"
+      >
         <input type="hidden" name="intent" value="upload-image" />
         <FieldShell id="image-file" label="Picture (JPEG, PNG or WebP, up to 10 MB)" error={error}>
-          <input id="image-file" name="image" type="file" accept="image/jpeg,image/png,image/webp" required {...fieldAria("image-file", error)} className="mt-1 block text-sm" />
+          <input
+            id="image-file"
+            name="image"
+            type="file"
+            accept="image/jpeg,image/png,image/webp"
+            required
+            {...fieldAria("image-file", error)}
+            className="mt-1 block text-sm"
+          />
         </FieldShell>
         <button type="submit" className="btn-outline" disabled={busy}>
           {busy ? "Uploading…" : "Upload picture"}

@@ -29,11 +29,33 @@ interface TextProps {
   width?: string;
 }
 
-function TextControl({ id, name, label, hint, error, defaultValue, off = false, inputMode, maxLength, width }: TextProps) {
+function TextControl({
+  id,
+  name,
+  label,
+  hint,
+  error,
+  defaultValue,
+  off = false,
+  inputMode,
+  maxLength,
+  width,
+}: TextProps) {
   return (
     <div hidden={off}>
       <FieldShell id={id} label={label} error={error} hint={hint}>
-        <input id={id} name={name} type="text" inputMode={inputMode} autoComplete="off" maxLength={maxLength} defaultValue={defaultValue ?? ""} disabled={off} className={fieldClass(error, width)} {...fieldAria(id, error, hint)} />
+        <input
+          id={id}
+          name={name}
+          type="text"
+          inputMode={inputMode}
+          autoComplete="off"
+          maxLength={maxLength}
+          defaultValue={defaultValue ?? ""}
+          disabled={off}
+          className={fieldClass(error, width)}
+          {...fieldAria(id, error, hint)}
+        />
       </FieldShell>
     </div>
   );
@@ -44,7 +66,15 @@ function TextControl({ id, name, label, hint, error, defaultValue, off = false, 
  * or, for a product, a fixed price. Without JavaScript every field shows and the server uses the
  * ones that fit; once scripts run, only the fields "Applies to" asks for.
  */
-export function AddRuleForm({ categories, values = {}, errors = {} }: { categories: { id: number; name: string }[]; values?: RuleFormValues; errors?: RuleFormValues }) {
+export function AddRuleForm({
+  categories,
+  values = {},
+  errors = {},
+}: {
+  categories: { id: number; name: string }[];
+  values?: RuleFormValues;
+  errors?: RuleFormValues;
+}) {
   const [kind, setKind] = useState<Kind>(isKind(values.appliesTo) ? values.appliesTo : "all");
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -54,7 +84,14 @@ export function AddRuleForm({ categories, values = {}, errors = {} }: { categori
     <Form method="post" noValidate className="mt-3 grid max-w-xl gap-3" aria-labelledby="add-rule-heading">
       <input type="hidden" name="intent" value="add-rule" />
       <FieldShell id="rule-applies-to" label="Applies to" error={errors.appliesTo}>
-        <select id="rule-applies-to" name="appliesTo" defaultValue={kind} onChange={(e) => setKind(e.currentTarget.value as Kind)} className={fieldClass(errors.appliesTo)} {...fieldAria("rule-applies-to", errors.appliesTo)}>
+        <select
+          id="rule-applies-to"
+          name="appliesTo"
+          defaultValue={kind}
+          onChange={(e) => setKind(e.currentTarget.value as Kind)}
+          className={fieldClass(errors.appliesTo)}
+          {...fieldAria("rule-applies-to", errors.appliesTo)}
+        >
           {KINDS.map((k) => (
             <option key={k.value} value={k.value}>
               {k.label}
@@ -64,7 +101,14 @@ export function AddRuleForm({ categories, values = {}, errors = {} }: { categori
       </FieldShell>
       <div hidden={off("category")}>
         <FieldShell id="rule-category" label="Category" error={errors.categoryId} hint={categoryHint}>
-          <select id="rule-category" name="categoryId" defaultValue={values.categoryId ?? ""} disabled={off("category")} className={fieldClass(errors.categoryId)} {...fieldAria("rule-category", errors.categoryId, categoryHint)}>
+          <select
+            id="rule-category"
+            name="categoryId"
+            defaultValue={values.categoryId ?? ""}
+            disabled={off("category")}
+            className={fieldClass(errors.categoryId)}
+            {...fieldAria("rule-category", errors.categoryId, categoryHint)}
+          >
             <option value="">Choose a category</option>
             {categories.map((c) => (
               <option key={c.id} value={c.id}>
@@ -74,9 +118,40 @@ export function AddRuleForm({ categories, values = {}, errors = {} }: { categori
           </select>
         </FieldShell>
       </div>
-      <TextControl id="rule-sku" name="sku" label="SKU" hint={hydrated ? "Like TH-0000123." : "Only when the rule applies to one product. Like TH-0000123."} error={errors.sku} defaultValue={values.sku} off={off("product")} inputMode="text" maxLength={SKU_MAX} />
-      <TextControl id="rule-percent" name="percentOff" label="Percent off" hint={`A whole number from ${PERCENT_OFF_MIN} to ${PERCENT_OFF_MAX}.`} error={errors.percentOff} defaultValue={values.percentOff} inputMode="numeric" maxLength={4} width="w-32" />
-      <TextControl id="rule-fixed" name="fixedPrice" label="Fixed price (USD)" hint="For one product, instead of a percent off. Like 12.50." error={errors.fixedPrice} defaultValue={values.fixedPrice} off={off("product")} inputMode="decimal" maxLength={16} width="w-40" />
+      <TextControl
+        id="rule-sku"
+        name="sku"
+        label="SKU"
+        hint={hydrated ? "Like TH-0000123." : "Only when the rule applies to one product. Like TH-0000123."}
+        error={errors.sku}
+        defaultValue={values.sku}
+        off={off("product")}
+        inputMode="text"
+        maxLength={SKU_MAX}
+      />
+      <TextControl
+        id="rule-percent"
+        name="percentOff"
+        label="Percent off"
+        hint={`A whole number from ${PERCENT_OFF_MIN} to ${PERCENT_OFF_MAX}.`}
+        error={errors.percentOff}
+        defaultValue={values.percentOff}
+        inputMode="numeric"
+        maxLength={4}
+        width="w-32"
+      />
+      <TextControl
+        id="rule-fixed"
+        name="fixedPrice"
+        label="Fixed price (USD)"
+        hint="For one product, instead of a percent off. Like 12.50."
+        error={errors.fixedPrice}
+        defaultValue={values.fixedPrice}
+        off={off("product")}
+        inputMode="decimal"
+        maxLength={16}
+        width="w-40"
+      />
       <p>
         <button type="submit" className="btn-primary">
           Add rule

@@ -25,10 +25,26 @@ export const termsFormValues = (terms: CurrentTerms): TermsFormValues => ({
   creditLimit: centsToDecimalString(terms.creditLimitCents),
 });
 
-function Checkbox({ id, name, label, defaultChecked }: { id: string; name: string; label: string; defaultChecked: boolean }) {
+function Checkbox({
+  id,
+  name,
+  label,
+  defaultChecked,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  defaultChecked: boolean;
+}) {
   return (
     <div className="flex items-center gap-2">
-      <input id={id} name={name} type="checkbox" defaultChecked={defaultChecked} className="h-4 w-4 rounded border-slate-400" />
+      <input
+        id={id}
+        name={name}
+        type="checkbox"
+        defaultChecked={defaultChecked}
+        className="h-4 w-4 rounded border-slate-400"
+      />
       <label htmlFor={id} className="text-sm font-semibold text-ink">
         {label}
       </label>
@@ -57,7 +73,13 @@ export function CompanyTermsForm({
       <input type="hidden" name="intent" value="terms" />
       <input type="hidden" name="updatedAt" value={terms.updatedAt} />
       <FieldShell id="terms-price-list" label="Price list" error={errors.priceListId}>
-        <select id="terms-price-list" name="priceListId" defaultValue={values.priceListId} className={fieldClass(errors.priceListId)} {...fieldAria("terms-price-list", errors.priceListId)}>
+        <select
+          id="terms-price-list"
+          name="priceListId"
+          defaultValue={values.priceListId}
+          className={fieldClass(errors.priceListId)}
+          {...fieldAria("terms-price-list", errors.priceListId)}
+        >
           <option value="">None (list prices)</option>
           {priceLists.map((list) => (
             <option key={list.id} value={list.id}>
@@ -66,9 +88,25 @@ export function CompanyTermsForm({
           ))}
         </select>
       </FieldShell>
-      <Checkbox id="terms-po-required" name="poRequired" label="PO number required on every order" defaultChecked={values.poRequired} />
+      <Checkbox
+        id="terms-po-required"
+        name="poRequired"
+        label="PO number required on every order"
+        defaultChecked={values.poRequired}
+      />
       <Checkbox id="terms-net30" name="net30" label="Net-30 invoices" defaultChecked={values.net30} />
-      <TextInput id="terms-credit-limit" name="creditLimit" label="Credit limit (USD)" inputMode="decimal" maxLength={20} defaultValue={values.creditLimit} error={errors.creditLimit} hint={creditHint} controlClassName="w-48" autoComplete="off" />
+      <TextInput
+        id="terms-credit-limit"
+        name="creditLimit"
+        label="Credit limit (USD)"
+        inputMode="decimal"
+        maxLength={20}
+        defaultValue={values.creditLimit}
+        error={errors.creditLimit}
+        hint={creditHint}
+        controlClassName="w-48"
+        autoComplete="off"
+      />
       <p>
         <button type="submit" className="btn-primary">
           Save company terms
@@ -79,7 +117,13 @@ export function CompanyTermsForm({
 }
 
 /** The terms as text, for staff who may see but not change them. */
-export function CompanyTermsSummary({ terms, priceLists }: { terms: CurrentTerms; priceLists: { id: number; name: string }[] }) {
+export function CompanyTermsSummary({
+  terms,
+  priceLists,
+}: {
+  terms: CurrentTerms;
+  priceLists: { id: number; name: string }[];
+}) {
   const list = priceLists.find((l) => l.id === terms.priceListId);
   return (
     <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">

@@ -8,7 +8,10 @@ function RemoveRule({ rule }: { rule: RuleView }) {
     <Form method="post">
       <input type="hidden" name="intent" value="remove-rule" />
       <input type="hidden" name="target" value={rule.target} />
-      <button type="submit" className="rounded-md border border-red-300 px-3 py-1 text-sm font-semibold text-red-800 hover:bg-red-50">
+      <button
+        type="submit"
+        className="rounded-md border border-red-300 px-3 py-1 text-sm font-semibold text-red-800 hover:bg-red-50"
+      >
         Remove<span className="sr-only"> the rule for {rule.label}</span>
       </button>
     </Form>
@@ -16,7 +19,15 @@ function RemoveRule({ rule }: { rule: RuleView }) {
 }
 
 /** A price list's rules, each with a Remove button (a plain form post) for staff who may change it. */
-export function PriceListRulesTable({ listName, rules, canChange }: { listName: string; rules: RuleView[]; canChange: boolean }) {
+export function PriceListRulesTable({
+  listName,
+  rules,
+  canChange,
+}: {
+  listName: string;
+  rules: RuleView[];
+  canChange: boolean;
+}) {
   const columns: Column<RuleView>[] = [
     {
       header: "Applies to",
@@ -30,5 +41,13 @@ export function PriceListRulesTable({ listName, rules, canChange }: { listName: 
     { header: "Price", cell: (rule) => ruleAmountText(rule) },
   ];
   if (canChange) columns.push({ header: "Actions", headerHidden: true, cell: (rule) => <RemoveRule rule={rule} /> });
-  return <AdminList caption={`Rules of the price list ${listName}`} rows={rules} rowKey={(rule) => rule.target} columns={columns} empty="No rules yet: companies on this list pay list prices." />;
+  return (
+    <AdminList
+      caption={`Rules of the price list ${listName}`}
+      rows={rules}
+      rowKey={(rule) => rule.target}
+      columns={columns}
+      empty="No rules yet: companies on this list pay list prices."
+    />
+  );
 }
