@@ -12,7 +12,7 @@ const checks = [
   ["ESLint", [bin("eslint/bin/eslint.js"), "--max-warnings", "0", "."]],
   ["Formatting (Prettier)", [bin("prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."]],
   ["Unused exports and files (knip)", [bin("knip/bin/knip.js"), "--no-progress"]],
-  ["Copied code (jscpd)", [bin("jscpd/bin/jscpd"), "--config", ".jscpd.json"]],
+  ["Copied code (jscpd)", [bin("jscpd/run-jscpd.js"), "--config", ".jscpd.json"]],
 ];
 
 function run([title, args]) {

@@ -2,7 +2,7 @@ import type { ContentPage } from "./types.ts";
 
 const UPDATED = "2026-11-01";
 
-export const contentPages: ContentPage[] = [
+const contentPages: ContentPage[] = [
   {
     slug: "refund-policy",
     title: "Refund Policy",

@@ -1,6 +1,6 @@
 /** Types for the spec's fixed copy. Components render these; they never hard-code copy. */
 
-export interface ContentImage {
+interface ContentImage {
   /** Path under /images/content/… (a static SVG in public/images/content). */
   src: string;
   alt: string;
@@ -61,7 +61,7 @@ export interface Testimonial {
   starRating?: number;
 }
 
-export interface FaqQuestion {
+interface FaqQuestion {
   question: string;
   answer: string;
 }
@@ -82,7 +82,7 @@ export interface FaqCategory {
   questions: FaqQuestion[];
 }
 
-export interface ImpactStat {
+interface ImpactStat {
   label: "Years in Business" | "Customers Served" | "Countries Reached" | "Products Offered";
   value: "3+" | "10,000+" | "2" | "500+";
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidPostcode } from "./order-rules.ts";
+import { CONTROL_IN_LINE } from "./control-characters.ts";
 
 /** The checkout form's server-side schema (kept out of the browser bundle). */
 const text = (label: string, max: number) =>
@@ -11,7 +12,7 @@ const optionalText = (max: number) =>
     .max(max)
     .optional()
     .transform((v) => (v ? v : null));
-const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+const noControl = (s: string) => !CONTROL_IN_LINE.test(s);
 
 /** The checkout form, validated the same way in the browser and on the server. */
 export const checkoutSchema = z

@@ -1,6 +1,6 @@
 // The 1,000 most common passwords (see common-passwords.NOTICE.md), ranked, most common first.
 // Kept as a module so both the Express server and the bundled app can import it.
-export const COMMON_PASSWORDS: readonly string[] = [
+const COMMON_PASSWORDS: readonly string[] = [
   "123456",
   "password",
   "12345678",

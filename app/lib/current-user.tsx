@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useState } from "react";
 import type { PublicUser } from "./auth-rules.ts";
 
-export const USER_STORAGE_KEY = "user";
+const USER_STORAGE_KEY = "user";
 
 function readStoredUser(): PublicUser | null {
   try {
@@ -16,7 +16,7 @@ function readStoredUser(): PublicUser | null {
   }
 }
 
-export function writeStoredUser(user: PublicUser | null): void {
+function writeStoredUser(user: PublicUser | null): void {
   try {
     if (user) {
       // Only the public profile: never a password or a token.
@@ -34,7 +34,7 @@ interface CurrentUserApi {
   user: PublicUser | null;
   /** Whether the page has read who the visitor is yet (never on the server: pages are shared). */
   known: boolean;
-  setUser(user: PublicUser | null): void;
+  setUser: (user: PublicUser | null) => void;
 }
 
 const CurrentUserContext = createContext<CurrentUserApi>({ user: null, known: false, setUser: () => {} });
@@ -58,8 +58,12 @@ export function CurrentUserProvider({
 
   useEffect(() => {
     if (!known) return;
+    // The server's answer replaces what this tab remembered from localStorage.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setUserState(serverUser);
     writeStoredUser(serverUser);
+    // The loader's user is a new object on every revalidation: follow what it says, not its identity.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [known, serverUser?.email, serverUser?.fullName, serverUser?.profilePhoto]);
 
   useEffect(() => {

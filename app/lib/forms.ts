@@ -7,12 +7,11 @@
 import { z } from "zod";
 import { FORM_LIMITS, NEWSLETTER_EMAIL_FIELD, TOO_LARGE_MESSAGE, type FieldErrors } from "../components/forms/rules.ts";
 import { formatCount } from "./numbers.ts";
+import { CONTROL_IN_TEXT, NUL } from "./control-characters.ts";
 
 export * from "../components/forms/rules.ts";
 
 const LINE_BREAK = /[\r\n\u2028\u2029]/;
-// Other control characters (NUL, escape …) are never part of a name or a subject line.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 function email(required: string, invalid: string) {
   return z
@@ -30,7 +29,7 @@ function singleLine(label: string, missing: string, max: number) {
     .min(1, { error: missing })
     .max(max, { error: `${label} must be ${max} characters or fewer.` })
     .refine((v) => !LINE_BREAK.test(v), { error: `${label} must be on one line, without line breaks.` })
-    .refine((v) => !CONTROL.test(v), { error: `${label} contains characters that aren't allowed.` });
+    .refine((v) => !CONTROL_IN_TEXT.test(v), { error: `${label} contains characters that aren't allowed.` });
 }
 
 export const newsletterSchema = z.object({
@@ -47,7 +46,7 @@ export const contactSchema = z.object({
     .trim()
     .min(1, { error: "Enter your message." })
     .max(FORM_LIMITS.message, { error: `Message must be ${formatCount(FORM_LIMITS.message)} characters or fewer.` })
-    .refine((v) => !/\u0000/.test(v), { error: "Message contains characters that aren't allowed." }),
+    .refine((v) => !NUL.test(v), { error: "Message contains characters that aren't allowed." }),
 });
 export type ContactInput = z.infer<typeof contactSchema>;
 

@@ -1,7 +1,6 @@
 /** The back office's order constants, without zod, so pages can use them without shipping the schemas. */
 
 export const CARRIERS = ["Royal Mail", "Parcelforce", "DPD", "DHL", "Evri", "UPS", "FedEx", "USPS"] as const;
-export type Carrier = (typeof CARRIERS)[number];
 
 export const RETURN_REASONS = [
   "Damaged in transit",
@@ -11,7 +10,6 @@ export const RETURN_REASONS = [
   "Refused at delivery",
   "Other",
 ] as const;
-export type ReturnReason = (typeof RETURN_REASONS)[number];
 
 /** The most units one return may record for one line; an order line never holds more than 100. */
 export const MAX_RETURN_QUANTITY = 1_000;

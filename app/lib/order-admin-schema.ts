@@ -16,8 +16,7 @@ import {
   RETURN_REASONS,
   SORT_KEYS,
 } from "./order-admin-constants.ts";
-
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+import { CONTROL_IN_TEXT } from "./control-characters.ts";
 
 /** The order's version as the page read it: a whole number, as a form string or a number. */
 const version = z.preprocess(
@@ -34,7 +33,7 @@ const optionalText = (label: string) =>
     .string({ error: `${label} must be text.` })
     .trim()
     .max(NOTE_MAX, { error: `${label} must be ${NOTE_MAX} characters or fewer.` })
-    .refine((v) => !CONTROL.test(v), { error: `${label} contains characters that aren't allowed.` })
+    .refine((v) => !CONTROL_IN_TEXT.test(v), { error: `${label} contains characters that aren't allowed.` })
     .optional()
     .transform((v) => (v ? v : null));
 

@@ -19,7 +19,7 @@ function statusLabels(hold: { awaiting_confirmation: string; expired: string }):
 }
 
 /** What customers see for each status. */
-export const STATUS_LABELS = statusLabels({
+const STATUS_LABELS = statusLabels({
   awaiting_confirmation: "Awaiting your confirmation",
   expired: "Expired (not confirmed)",
 });

@@ -96,8 +96,6 @@ export function parseRowId(value: unknown): number | null {
   return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : null;
 }
 
-export const parseProductId = parseRowId;
-
 const US_ZIP = /^\d{5}(-\d{4})?$/;
 // UK postcodes (including GIR 0AA and BFPO-free forms), case-insensitive, optional space.
 const UK_POSTCODE =

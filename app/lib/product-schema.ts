@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { parseDollarsToCents } from "./money.ts";
 import { formatCount } from "./numbers.ts";
+import { CONTROL_IN_TEXT, NUL } from "./control-characters.ts";
 
 export const PRODUCT_FIELDS = [
   "sku",
@@ -46,7 +47,6 @@ export const PRODUCT_LIMITS = {
   maxWeightGrams: 1_000_000,
 } as const;
 
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const LINE_BREAK = /[\r\n\u2028\u2029]/;
 
 function line(label: string, max: number, required = true) {
@@ -55,7 +55,7 @@ function line(label: string, max: number, required = true) {
   return s
     .max(max, { error: `${label} must be ${max} characters or fewer.` })
     .refine((v) => !LINE_BREAK.test(v), { error: `${label} must be on one line.` })
-    .refine((v) => !CONTROL.test(v), { error: `${label} contains characters that aren't allowed.` });
+    .refine((v) => !CONTROL_IN_TEXT.test(v), { error: `${label} contains characters that aren't allowed.` });
 }
 
 function wholeNumber(label: string, min: number, max: number) {
@@ -84,7 +84,7 @@ const colorList = z
   ])
   .refine((list) => list.length >= 1, { error: "Enter at least one colour." })
   .refine((list) => list.length <= PRODUCT_LIMITS.colors, { error: `Enter at most ${PRODUCT_LIMITS.colors} colours.` })
-  .refine((list) => list.every((c) => c.length <= PRODUCT_LIMITS.color && !CONTROL.test(c)), {
+  .refine((list) => list.every((c) => c.length <= PRODUCT_LIMITS.color && !CONTROL_IN_TEXT.test(c)), {
     error: `Each colour must be ${PRODUCT_LIMITS.color} characters or fewer.`,
   });
 
@@ -101,7 +101,7 @@ const featureList = z
   .refine((list) => list.length <= PRODUCT_LIMITS.features, {
     error: `Enter at most ${PRODUCT_LIMITS.features} features.`,
   })
-  .refine((list) => list.every((f) => f.length <= PRODUCT_LIMITS.feature && !CONTROL.test(f)), {
+  .refine((list) => list.every((f) => f.length <= PRODUCT_LIMITS.feature && !CONTROL_IN_TEXT.test(f)), {
     error: `Each feature must be ${PRODUCT_LIMITS.feature} characters or fewer, on one line.`,
   });
 
@@ -145,7 +145,7 @@ export const productSchema = z.object({
     .max(PRODUCT_LIMITS.description, {
       error: `Description must be ${formatCount(PRODUCT_LIMITS.description)} characters or fewer.`,
     })
-    .refine((v) => !/\u0000/.test(v), { error: "Description contains characters that aren't allowed." }),
+    .refine((v) => !NUL.test(v), { error: "Description contains characters that aren't allowed." }),
   features: featureList,
   model: line("Model", PRODUCT_LIMITS.text),
   material: line("Material", PRODUCT_LIMITS.text),
@@ -166,7 +166,6 @@ export const ADJUST_REASONS = [
   { value: "damaged", label: "Damaged / written off" },
   { value: "return", label: "Returned by customer" },
 ] as const;
-export type AdjustReason = (typeof ADJUST_REASONS)[number]["value"];
 
 export const stockAdjustSchema = z
   .object({

@@ -20,7 +20,7 @@ export interface SeoInput {
 }
 
 /** A page's title as the browser shows it: the page's own, then the store's name. */
-export function pageTitle(title: string): string {
+function pageTitle(title: string): string {
   return title === STORE_NAME ? title : `${title} | ${STORE_NAME}`;
 }
 

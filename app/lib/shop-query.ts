@@ -1,5 +1,6 @@
 import type { SortKey } from "./catalog-types.ts";
 import { parseDollarsToCents } from "./money.ts";
+import { CONTROL_OR_INVISIBLE_ALL } from "./control-characters.ts";
 
 export const SORT_OPTIONS: { value: SortKey; label: string }[] = [
   { value: "relevance", label: "Relevance" },
@@ -38,7 +39,7 @@ const slugPattern = /^[a-z0-9-]{1,60}$/;
 export function cleanQueryText(value: string | null | undefined): string {
   return (value ?? "")
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
-    .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, " ")
+    .replace(CONTROL_OR_INVISIBLE_ALL, " ")
     .replace(/\s+/g, " ")
     .trim()
     .slice(0, MAX_QUERY_LENGTH)

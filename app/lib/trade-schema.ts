@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { isValidPostcode } from "./order-rules.ts";
+import { CONTROL_IN_LINE } from "./control-characters.ts";
 
-const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+const noControl = (s: string) => !CONTROL_IN_LINE.test(s);
 const text = (label: string, max: number) =>
   z
     .string({ message: `${label} is required` })

@@ -22,9 +22,9 @@ export interface Visitor {
   priceList: PriceListRulesJson | null;
 }
 
-export const VISITOR_PATH = "/visitor";
+const VISITOR_PATH = "/visitor";
 
-export const GUEST: Visitor = { user: null, cartCount: 0, wishlistIds: [], priceList: null };
+const GUEST: Visitor = { user: null, cartCount: 0, wishlistIds: [], priceList: null };
 
 export function priceListToJson(rules: PriceListRules): PriceListRulesJson {
   return {
@@ -66,7 +66,7 @@ export function useVisitor(): Visitor {
 /** The visitor, and whether it is known yet (false on a shared page until /visitor has answered). */
 export function useVisitorState(): { visitor: Visitor; known: boolean } {
   const read = useFetcher<Visitor>({ key: VISITOR_FETCHER }).data;
-  const root = useRouteLoaderData("root") as { visitor?: Visitor | null } | undefined;
+  const root = useRouteLoaderData<{ visitor?: Visitor | null }>("root");
   const visitor = read ?? root?.visitor ?? null;
   return { visitor: visitor ?? GUEST, known: visitor !== null };
 }

@@ -11,6 +11,7 @@ import { readSmallForm } from "../../server/http/form-action.ts";
 import { decideApproval, REJECT_REASON_MAX, waitingForApproval } from "../../server/trade/approvals.ts";
 import { companyOf } from "../../server/trade/company.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
+import { formText } from "../lib/form-text.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -45,10 +46,10 @@ export async function action({ request }: Route.ActionArgs) {
     const message = await decideApproval(
       getDb(),
       { userId: session.userId, name: session.user.fullName, organizationId, role },
-      String(form.get("number") ?? "").slice(0, 20),
+      formText(form, "number").slice(0, 20),
       {
         approve,
-        reason: typeof form.get("reason") === "string" ? String(form.get("reason")) : null,
+        reason: formText(form, "reason") || null,
         siteUrl: config().siteUrl,
       },
     );

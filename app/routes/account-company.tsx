@@ -16,6 +16,7 @@ import { isDomainError } from "../../server/errors.ts";
 import { CompanyInvoices } from "../components/trade/CompanyInvoices.tsx";
 import { creditStanding } from "../../server/invoices/credit.ts";
 import { companyOpenInvoices } from "../../server/invoices/open-invoices.ts";
+import { formText } from "../lib/form-text.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -93,7 +94,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const { company, role, session } = await membership(request);
   const form = await readSmallForm(request);
-  const intent = String(form.get("intent") ?? "");
+  const intent = formText(form, "intent");
   if (intent === "set-limit")
     return limitAction(form, {
       userId: session.userId,
@@ -114,7 +115,7 @@ export async function action({ request }: Route.ActionArgs) {
     message: result.message,
     intent,
     field: "field" in result ? result.field : undefined,
-    email: intent === "invite" ? String(form.get("email") ?? "").slice(0, 254) : undefined,
+    email: intent === "invite" ? formText(form, "email").slice(0, 254) : undefined,
   };
   return data(body, { status: result.ok ? 200 : result.status });
 }
@@ -133,7 +134,7 @@ async function limitAction(
       400,
     );
   try {
-    return answer(true, await setSpendingLimit(getDb(), owner, String(form.get("userId") ?? "").slice(0, 100), cents));
+    return answer(true, await setSpendingLimit(getDb(), owner, formText(form, "userId").slice(0, 100), cents));
   } catch (error) {
     if (isDomainError(error)) return answer(false, error.message, error.status);
     throw error;

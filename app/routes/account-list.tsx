@@ -11,7 +11,7 @@ import { seo } from "../lib/seo.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { isDomainError } from "../../server/errors.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
-import { listPageAction, type ListActionData } from "../../server/trade/saved-list-actions.ts";
+import { listPageAction } from "../../server/trade/saved-list-actions.ts";
 import { SAVED_LIST_NAME_MAX } from "../../server/trade/saved-list-rules.ts";
 import { savedListView } from "../../server/trade/saved-lists.ts";
 

@@ -7,7 +7,7 @@ import { countText } from "../lib/numbers.ts";
 import { seo } from "../lib/seo.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
-import { listsPageAction, type ListActionData } from "../../server/trade/saved-list-actions.ts";
+import { listsPageAction } from "../../server/trade/saved-list-actions.ts";
 import { SAVED_LIST_NAME_MAX, SAVED_LISTS_PER_USER } from "../../server/trade/saved-list-rules.ts";
 import { listsFor } from "../../server/trade/saved-lists.ts";
 

@@ -16,6 +16,7 @@ import { listSessions, sessionFormAction } from "../../server/auth/sessions.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { identityCheck } from "../../server/privacy/confirm.ts";
 import { companyOf } from "../../server/trade/company.ts";
+import { formText } from "../lib/form-text.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -56,8 +57,8 @@ export async function action({ request }: Route.ActionArgs) {
     return data({ intent, ok, message }, { status });
   }
   if (intent === "change-password") {
-    const currentPassword = String(form.get("currentPassword") ?? "");
-    const newPassword = String(form.get("password") ?? "");
+    const currentPassword = formText(form, "currentPassword");
+    const newPassword = formText(form, "password");
     if (!currentPassword) return data({ intent, ok: false, message: "Enter your current password." }, { status: 400 });
     const policy = checkNewPassword(newPassword);
     if (!policy.ok) return data({ intent, ok: false, message: policy.message }, { status: 400 });

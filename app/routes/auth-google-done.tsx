@@ -30,8 +30,9 @@ export function meta() {
 
 export default function GoogleDone({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
-    if (window.opener && !window.opener.closed) {
-      window.opener.postMessage({ type: GOOGLE_POPUP_MESSAGE, ...loaderData }, window.location.origin);
+    const opener = window.opener as Window | null;
+    if (opener && !opener.closed) {
+      opener.postMessage({ type: GOOGLE_POPUP_MESSAGE, ...loaderData }, window.location.origin);
       window.close();
     }
   }, [loaderData]);

@@ -13,6 +13,7 @@ import { shopperFormAction } from "../../server/http/form-action.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
 import { quoteOffer } from "../../server/quotes/quotes.ts";
 import { RequestQuote } from "../components/quotes/RequestQuote.tsx";
+import { formText } from "../lib/form-text.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Cart", description: "Your shopping cart.", path: "/cart", matches, noindex: true });
@@ -39,7 +40,7 @@ function useOptimisticLines(lines: CartLine[]): CartLine[] {
   const pending = new Map<string, number | null>();
   for (const f of useFetchers()) {
     if (!f.formData || f.formAction !== "/cart") continue;
-    const key = `${f.formData.get("productId")}:${f.formData.get("color") ?? ""}`;
+    const key = `${formText(f.formData, "productId")}:${formText(f.formData, "color")}`;
     const intent = f.formData.get("intent");
     if (intent === "remove") pending.set(key, null);
     if (intent === "set") pending.set(key, Number(f.formData.get("quantity")));

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/checkout";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
@@ -21,6 +21,7 @@ import { clientIp } from "../../server/security/rate-limit.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
 import { buyerTerms } from "../../server/trade/limits.ts";
 import { creditStanding } from "../../server/invoices/credit.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Checkout", description: "Place your order.", path: "/checkout", matches, noindex: true });
@@ -160,8 +161,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   );
   const [payment, setPayment] = useState(values.paymentMethod || "pay-on-delivery");
   const navigation = useNavigation();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const submitting = navigation.state !== "idle" && (navigation.formAction ?? "").startsWith("/checkout");
   return (
     <>

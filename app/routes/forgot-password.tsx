@@ -8,6 +8,7 @@ import { isValidEmail } from "../lib/auth-rules.ts";
 import { seo } from "../lib/seo.ts";
 import { callAuthEndpoint } from "../../server/auth/forward.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
+import { formText } from "../lib/form-text.ts";
 
 export const RESET_REQUESTED =
   "If an account uses that email, we've sent it a link to choose a new password. The link works once, for one hour.";
@@ -23,7 +24,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const email = String((await readSmallForm(request)).get("email") ?? "")
+  const email = formText(await readSmallForm(request), "email")
     .trim()
     .slice(0, 300);
   if (!isValidEmail(email)) return data({ ok: false, message: "Enter a valid email address", email }, { status: 400 });
@@ -51,7 +52,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const [busy, setBusy] = useState(false);
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const email = String(new FormData(event.currentTarget).get("email") ?? "").trim();
+    const email = formText(new FormData(event.currentTarget), "email").trim();
     if (!isValidEmail(email)) return setResult({ ok: false, message: "Enter a valid email address" });
     setBusy(true);
     const response = await postAuth("/request-password-reset", { email, redirectTo: "/reset-password" });

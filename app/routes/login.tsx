@@ -21,6 +21,8 @@ import { seo } from "../lib/seo.ts";
 import { ALERT_MS } from "../lib/site.ts";
 import { callAuthEndpoint, withCookies } from "../../server/auth/forward.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
+import { formText } from "../lib/form-text.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 
 export const LINK_SENT_MESSAGE =
   "If an account uses that email, a sign-in link is on its way. It works once and expires in 15 minutes.";
@@ -61,7 +63,7 @@ export function loader({ request }: Route.LoaderArgs) {
 /** The no-JavaScript path. It goes through the auth HTTP handler, so rate limits and origin checks apply. */
 export async function action({ request }: Route.ActionArgs) {
   const form = await readSmallForm(request);
-  const email = String(form.get("email") ?? "").slice(0, 300);
+  const email = formText(form, "email").slice(0, 300);
   if (form.get("intent") === "magic-link") {
     if (!isValidEmail(email.trim()))
       return data({ error: "Enter your email address to get a sign-in link.", email, sent: false }, { status: 400 });
@@ -85,7 +87,7 @@ export async function action({ request }: Route.ActionArgs) {
       );
     return { error: null, email, sent: true };
   }
-  const password = String(form.get("password") ?? "");
+  const password = formText(form, "password");
   const check = checkLogin({ email, password });
   if (!check.ok) return data({ error: check.message, email, sent: false }, { status: 400 });
   const result = await callAuthEndpoint(request, "/sign-in/email", { email: email.trim(), password, rememberMe: true });
@@ -124,15 +126,16 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const formRef = useRef<HTMLFormElement>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   // Registration with JavaScript arrives here with the new account's email in history state.
   const [justRegistered, setJustRegistered] = useState(false);
 
   // Registration hands over email and password in history state; read them once, then drop the password.
   useEffect(() => {
-    setHydrated(true);
     const state = location.state as { email?: string; password?: string } | null;
     if (!state?.email && !state?.password) return;
+    // History state is only readable in the browser, after hydration.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setJustRegistered(true);
     const form = formRef.current;
     if (form) {
@@ -149,8 +152,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const form = new FormData(event.currentTarget);
-    const email = String(form.get("email") ?? "").trim();
-    const password = String(form.get("password") ?? "");
+    const email = formText(form, "email").trim();
+    const password = formText(form, "password");
     setMessage(null);
     if (submitter?.value === "magic-link") {
       if (!isValidEmail(email)) return alert.show("Enter your email address to get a sign-in link.", { tone: "error" });
@@ -179,8 +182,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     setUser(toPublicUser(result.data.user));
     alert.show(AUTH_MESSAGES.loggedIn, { tone: "success", durationMs: ALERT_MS });
     window.setTimeout(() => {
-      revalidator.revalidate();
-      navigate("/");
+      void revalidator.revalidate();
+      void navigate("/");
     }, ALERT_MS);
   }
 

@@ -50,7 +50,7 @@ export default function QuickOrder({ actionData }: Route.ComponentProps) {
     window.clearTimeout(checking.current);
     checking.current = window.setTimeout(() => {
       if (form.current)
-        fetcher.submit(withIntent(form.current, "check"), {
+        void fetcher.submit(withIntent(form.current, "check"), {
           method: "post",
           action: "/quick-order",
           encType: "multipart/form-data",

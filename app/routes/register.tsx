@@ -13,6 +13,7 @@ import { ALERT_MS } from "../lib/site.ts";
 import { callAuthEndpoint } from "../../server/auth/forward.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkNewPassword } from "../../server/auth/password-policy.ts";
+import { formText } from "../lib/form-text.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -27,9 +28,9 @@ export function meta({ matches }: Route.MetaArgs) {
 /** The no-JavaScript path; the same rules run again inside the auth handler's hook. */
 export async function action({ request }: Route.ActionArgs) {
   const form = await readSmallForm(request);
-  const fullName = String(form.get("fullName") ?? "").slice(0, 200);
-  const email = String(form.get("email") ?? "").slice(0, 300);
-  const password = String(form.get("password") ?? "");
+  const fullName = formText(form, "fullName").slice(0, 200);
+  const email = formText(form, "email").slice(0, 300);
+  const password = formText(form, "password");
   const check = checkRegistration({ fullName, email, password });
   if (!check.ok) return data({ error: check.message, fullName, email }, { status: 400 });
   const policy = checkNewPassword(password);
@@ -61,9 +62,9 @@ export default function Register({ actionData }: Route.ComponentProps) {
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const fullName = String(form.get("fullName") ?? "").trim();
-    const email = String(form.get("email") ?? "").trim();
-    const password = String(form.get("password") ?? "");
+    const fullName = formText(form, "fullName").trim();
+    const email = formText(form, "email").trim();
+    const password = formText(form, "password");
     setError(null);
     const check = checkRegistration({ fullName, email, password });
     if (!check.ok) return alert.show(check.message, { tone: "error", durationMs: ALERT_MS });
@@ -76,7 +77,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
       return;
     }
     alert.show(AUTH_MESSAGES.registered, { tone: "success", durationMs: ALERT_MS });
-    window.setTimeout(() => navigate("/login", { state: { email, password } }), ALERT_MS);
+    window.setTimeout(() => void navigate("/login", { state: { email, password } }), ALERT_MS);
   }
 
   const shown = error ?? actionData?.error ?? null;

@@ -7,6 +7,7 @@ import { seo } from "../lib/seo.ts";
 import { callAuthEndpoint } from "../../server/auth/forward.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { checkNewPassword } from "../../server/auth/password-policy.ts";
+import { formText } from "../lib/form-text.ts";
 
 export const PASSWORD_RESET_DONE =
   "Your password has been changed. You've been signed out everywhere else — log in with your new password.";
@@ -28,8 +29,8 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const form = await readSmallForm(request);
-  const token = String(form.get("token") ?? "").slice(0, 200);
-  const newPassword = String(form.get("password") ?? "");
+  const token = formText(form, "token").slice(0, 200);
+  const newPassword = formText(form, "password");
   const policy = checkNewPassword(newPassword);
   if (!policy.ok) return data({ ok: false, message: policy.message }, { status: 400 });
   if (!token)

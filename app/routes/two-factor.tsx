@@ -6,6 +6,7 @@ import { withCookies } from "../../server/auth/forward.ts";
 import { STAFF_ROLES } from "../../server/auth/permissions.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { verifyCode } from "../../server/staff/two-factor.ts";
+import { formText } from "../lib/form-text.ts";
 
 /** The second step of a password sign-in for an account with two-factor authentication. */
 export function meta({ matches }: Route.MetaArgs) {
@@ -35,7 +36,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!pending(request)) throw redirect("/login");
   const form = await readSmallForm(request);
   const kind = form.get("kind") === "backup" ? "backup" : "totp";
-  const verified = await verifyCode(request, kind, String(form.get("code") ?? "").slice(0, 64));
+  const verified = await verifyCode(request, kind, formText(form, "code").slice(0, 64));
   if (!verified.ok) return data({ error: verified.message, kind }, { status: verified.status });
   const staff = (STAFF_ROLES as readonly string[]).includes(verified.value.role ?? "");
   throw redirect(staff ? "/admin" : "/", { headers: withCookies({}, verified.setCookies) });

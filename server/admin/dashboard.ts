@@ -18,7 +18,7 @@ import { countStuckMail } from "../mail/admin-queue.ts";
 import { countPaymentsNeedingAttention } from "../payments/attention.ts";
 
 /** Orders that are placed and not yet on their way (server/orders/states.ts). */
-export const WAITING_TO_SHIP: readonly OrderStatus[] = ["placed", "processing", "packed"];
+const WAITING_TO_SHIP: readonly OrderStatus[] = ["placed", "processing", "packed"];
 /**
  * Orders that count as sales: placed and everything after it. Holds that were never confirmed or
  * paid, their expiry, and cancelled orders (the money was never kept) are not sales. A returned
@@ -33,8 +33,8 @@ export const SALE_STATUSES: readonly OrderStatus[] = [
   "returned",
 ];
 
-export const CHART_DAYS = 30;
-export const LOW_STOCK_SHOWN = 5;
+const CHART_DAYS = 30;
+const LOW_STOCK_SHOWN = 5;
 
 export interface DashboardCounts {
   ordersToday: number;
@@ -42,17 +42,17 @@ export interface DashboardCounts {
   unansweredMessages: number;
 }
 
-export interface SalesFigure {
+interface SalesFigure {
   orders: number;
   revenueCents: number;
 }
 
-export interface DailySales extends SalesFigure {
+interface DailySales extends SalesFigure {
   /** YYYY-MM-DD (UTC). */
   day: string;
 }
 
-export interface LowStockProduct {
+interface LowStockProduct {
   id: number;
   title: string;
   sku: string;
@@ -78,11 +78,6 @@ export interface Dashboard {
   overdueInvoices: Awaited<ReturnType<typeof overdueInvoices>>;
 }
 
-/** Start of the current UTC day as stored in orders.created_at (ISO-8601 UTC). */
-export function startOfUtcDay(now: Date): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
-}
-
 /** The UTC days ending today, oldest first, as YYYY-MM-DD. */
 export function lastDays(now: Date, count: number): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -95,7 +90,7 @@ export function lastDays(now: Date, count: number): string[] {
 const DAY = sql<string>`substr(created_at, 1, 10)`;
 
 /** Sales (orders and revenue) per UTC day over the last `days` days: one GROUP BY over a created_at range. */
-export async function dailySales(db: Db, now = new Date(), days = CHART_DAYS): Promise<DailySales[]> {
+async function dailySales(db: Db, now = new Date(), days = CHART_DAYS): Promise<DailySales[]> {
   const range = lastDays(now, days);
   const rows = await db
     .selectFrom("orders")
@@ -126,7 +121,7 @@ function total(days: DailySales[]): SalesFigure {
 export const COUNT_CAP = 10_000;
 
 /** Orders waiting to ship, counted up to COUNT_CAP + 1. */
-export async function countWaitingToShip(db: Db): Promise<number> {
+async function countWaitingToShip(db: Db): Promise<number> {
   const row = await db
     .selectFrom((eb) =>
       eb
@@ -142,10 +137,7 @@ export async function countWaitingToShip(db: Db): Promise<number> {
 }
 
 /** Products on sale whose stock is at or below their own threshold: how many, and the lowest few. */
-export async function lowStockProducts(
-  db: Db,
-  shown = LOW_STOCK_SHOWN,
-): Promise<{ count: number; first: LowStockProduct[] }> {
+async function lowStockProducts(db: Db, shown = LOW_STOCK_SHOWN): Promise<{ count: number; first: LowStockProduct[] }> {
   const base = db
     .selectFrom("products")
     .where("archived_at", "is", null)

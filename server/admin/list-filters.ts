@@ -17,14 +17,14 @@ import { APPLICATION_FILTERS } from "../trade/applications.ts";
 const param = z.string().optional();
 
 /** One of these values; anything else, or nothing, is the fallback. */
-export function choiceOf<T extends string>(values: readonly T[], fallback: T) {
+function choiceOf<T extends string>(values: readonly T[], fallback: T) {
   return param.transform((value): T => values.find((v) => v === value) ?? fallback);
 }
 
-export const pageNumber = param.transform((value) => pageParam(value));
+const pageNumber = param.transform((value) => pageParam(value));
 
 /** Free text, cut to `max` characters; "" for none. */
-export function searchText(max: number) {
+function searchText(max: number) {
   return param.transform((value) => (value ?? "").slice(0, max));
 }
 

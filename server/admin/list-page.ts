@@ -45,7 +45,7 @@ export function listQueryOf(url: URL): Record<string, string> {
   return query;
 }
 
-export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+function fieldErrorsOf(error: z.ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
   return errors;

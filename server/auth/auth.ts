@@ -28,8 +28,8 @@ import { ownerForGuest, ownerForUser, readGuestId } from "../shopper/guest.ts";
 import { mergeWishlists } from "../wishlist/wishlist.ts";
 
 export { CLIENT_IP_HEADER } from "../security/rate-limit.ts";
-export const EMAIL_LINK_TTL_SECONDS = 15 * 60;
-export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
+const EMAIL_LINK_TTL_SECONDS = 15 * 60;
+const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
 const RATE_LIMITED_PATHS = [
   ...SECOND_FACTOR_PATHS,
   "/two-factor/enable",
@@ -56,7 +56,7 @@ function mailLink(heading: string, lines: string[], label: string, url: string) 
 }
 
 /** For building Better Auth's options without serving code checks (schema migrations, the staff CLI). */
-export const UNCHECKED_CODES: CodeGuard = { before: async () => {}, after: async () => {} };
+const UNCHECKED_CODES: CodeGuard = { before: async () => {}, after: async () => {} };
 
 const BASE_PATH = "/api/auth";
 

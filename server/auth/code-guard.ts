@@ -22,7 +22,7 @@ import { secondFactorEnabledMail, secondFactorLockedMail } from "./security-mail
 
 export const CODE_FAILURES = { max: 5, windowSeconds: 15 * 60 } as const;
 /** How long a TOTP code stays acceptable: its 30-second step and one step either side. */
-export const CODE_CLAIM_MS = 3 * 30_000;
+const CODE_CLAIM_MS = 3 * 30_000;
 export const CODES_LOCKED = "SECOND_FACTOR_LOCKED";
 export const CODE_ALREADY_USED = "CODE_ALREADY_USED";
 
@@ -60,7 +60,7 @@ function claimOf(userId: string, path: string, code: string): string {
 }
 
 /** Claims a code for its account; false when it was already claimed (used, or being checked) within its life. */
-export async function claimCode(db: Db, userId: string, claim: string, now = Date.now()): Promise<boolean> {
+async function claimCode(db: Db, userId: string, claim: string, now = Date.now()): Promise<boolean> {
   await db.deleteFrom("second_factor_codes").where("user_id", "=", userId).where("expires_at", "<", now).execute();
   const inserted = await db
     .insertInto("second_factor_codes")

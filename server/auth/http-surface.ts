@@ -130,7 +130,7 @@ function matches(pattern: string, path: string): boolean {
 }
 
 /** The allow-list entry for a request to Better Auth's `path` (below its base path), or null. */
-export function openAuthEndpoint(method: string, path: string): OpenAuthEndpoint | null {
+function openAuthEndpoint(method: string, path: string): OpenAuthEndpoint | null {
   const verb = method === "HEAD" ? "GET" : method;
   return (
     OPEN_AUTH_ENDPOINTS.find((e) => (e.methods as readonly string[]).includes(verb) && matches(e.path, path)) ?? null
@@ -151,11 +151,11 @@ export function authEndpointOpenTo(caller: AuthCaller, method: string, path: str
 export function httpSurface(basePath: string): BetterAuthPlugin {
   return {
     id: "store-http-surface",
-    async onRequest(request) {
+    onRequest(request) {
       const { pathname } = new URL(request.url);
       const path = pathname.startsWith(basePath) ? pathname.slice(basePath.length) || "/" : pathname;
-      if (authEndpointOpenTo("store", request.method, path)) return;
-      return { response: new Response("Not Found", { status: 404 }) };
+      if (authEndpointOpenTo("store", request.method, path)) return Promise.resolve(undefined);
+      return Promise.resolve({ response: new Response("Not Found", { status: 404 }) });
     },
   };
 }

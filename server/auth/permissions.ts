@@ -28,7 +28,7 @@ const backOffice = {
   audit: ["view"],
 } as const;
 
-export const statements = {
+const statements = {
   ...defaultStatements,
   ...backOffice,
   staff: ["view", "invite", "set-role", "remove"],
@@ -48,12 +48,12 @@ export const roles = {
 };
 
 export type Role = keyof typeof roles;
-export const ROLES = Object.keys(roles) as Role[];
+const ROLES = Object.keys(roles) as Role[];
 export const DEFAULT_ROLE: Role = "customer";
 /** Roles that may enter /admin at all. */
 export const STAFF_ROLES: readonly Role[] = STAFF_ROLE_NAMES;
 
-export function isRole(value: unknown): value is Role {
+function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as string[]).includes(value);
 }
 

@@ -16,7 +16,7 @@ return {n, ttl}
 
 const clients = new Map<string, Redis>();
 
-export function sharedRedis(url: string): Redis {
+function sharedRedis(url: string): Redis {
   let client = clients.get(url);
   if (!client) {
     client = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });

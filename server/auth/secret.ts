@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "nod
 import path from "node:path";
 import type { AppConfig } from "../config.ts";
 
-export const SECRET_FILE_NAME = "auth-secret";
+const SECRET_FILE_NAME = "auth-secret";
 
 export class MissingAuthSecretError extends Error {}
 

@@ -49,7 +49,7 @@ function cookieValue(header: string, name: string): string | null | undefined {
  * A value signed the way Better Auth signs its session cookie (better-call's signed cookies:
  * `<value>.<base64 HMAC-SHA256 of the value with the secret>`), or null when the signature is wrong.
  */
-export function verifySignedCookieValue(signed: string, secret: string): string | null {
+function verifySignedCookieValue(signed: string, secret: string): string | null {
   const dot = signed.lastIndexOf(".");
   if (dot < 1) return null;
   const value = signed.slice(0, dot);

@@ -16,16 +16,16 @@ import { AUTH_MESSAGES } from "../../app/lib/auth-rules.ts";
 import type { AppConfig } from "../config.ts";
 import { CLIENT_IP_HEADER, clientKey, createRateLimiter, type RefundableRateLimiter } from "../security/rate-limit.ts";
 
-export const PAIR_WINDOW_SECONDS = 5 * 60;
-export const ACCOUNT_WINDOW_SECONDS = 15 * 60;
-export const ACCOUNT_CEILING_FACTOR = 10;
+const PAIR_WINDOW_SECONDS = 5 * 60;
+const ACCOUNT_WINDOW_SECONDS = 15 * 60;
+const ACCOUNT_CEILING_FACTOR = 10;
 /** The code of the 429 that pauses password sign-in for an account (the page offers the emailed link). */
-export const PASSWORD_SIGN_IN_PAUSED = "PASSWORD_SIGN_IN_PAUSED";
+const PASSWORD_SIGN_IN_PAUSED = "PASSWORD_SIGN_IN_PAUSED";
 
 const SIGN_IN_PATH = "/sign-in/email";
 
 /** The parts of a Better Auth hook context the guard reads. */
-export interface SignInHookContext {
+interface SignInHookContext {
   path?: string;
   body?: unknown;
   headers?: Headers;

@@ -17,8 +17,8 @@ import { isStaffRoleName, STAFF_PASSWORD_ONLY, STAFF_PASSWORD_ONLY_MESSAGE } fro
 export const STAFF_SESSION_HOURS = 12;
 const STAFF_SESSION_MS = STAFF_SESSION_HOURS * 3600_000;
 
-export const CODE_FIRST_MESSAGE = "Enter the code from your authenticator app first.";
-export const ALREADY_ENROLLED_MESSAGE =
+const CODE_FIRST_MESSAGE = "Enter the code from your authenticator app first.";
+const ALREADY_ENROLLED_MESSAGE =
   "Two-factor authentication is already set up. To move it to a new device, ask another admin to reset it.";
 
 /** Where a staff member's session may be made: a password sign-in, a code, a password change. */
@@ -89,13 +89,13 @@ export function staffSessionHooks(db: Db) {
     },
     update: {
       // Better Auth's daily refresh moves expiresAt 30 days on; a staff session's end never moves.
-      async before(data: Record<string, unknown>, ctx: GenericEndpointContext | null) {
-        if (!("expiresAt" in data)) return;
+      before(data: Record<string, unknown>, ctx: GenericEndpointContext | null) {
+        if (!("expiresAt" in data)) return Promise.resolve();
         const current = ctx?.context.session;
-        if (!current || !isStaffRole((current.user as { role?: unknown }).role)) return;
+        if (!current || !isStaffRole((current.user as { role?: unknown }).role)) return Promise.resolve();
         const end = staffSessionEnd(toDate(current.session.createdAt) ?? new Date());
         const asked = toDate(data.expiresAt);
-        return { data: { ...data, expiresAt: asked && asked < end ? asked : end } };
+        return Promise.resolve({ data: { ...data, expiresAt: asked && asked < end ? asked : end } });
       },
     },
   };

@@ -1,21 +1,22 @@
 import {
   MAX_LINE_QUANTITY,
-  parseProductId,
+  parseRowId,
   parseWholeQuantity,
   QUANTITY_LIMIT_MESSAGES,
 } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { addToCart, removeFromCart, setCartQuantity, type CapReason } from "./cart.ts";
+import { formText } from "../../app/lib/form-text.ts";
 
-export type CartIntent = "add" | "set" | "remove";
+type CartIntent = "add" | "set" | "remove";
 
 export interface CartActionResult {
   message: string;
 }
 
 function requireProductId(form: FormData): number {
-  const id = parseProductId(form.get("productId"));
+  const id = parseRowId(form.get("productId"));
   if (id == null) throw new DomainError("BAD_PRODUCT_ID", "Choose a product to add.", 400);
   return id;
 }
@@ -54,7 +55,7 @@ function color(form: FormData): string {
  * sends is ignored, because prices always come from the database.
  */
 export async function applyCartAction(db: Db, owner: string, form: FormData): Promise<CartActionResult> {
-  const intent = String(form.get("intent") ?? "add") as CartIntent;
+  const intent = (formText(form, "intent") || "add") as CartIntent;
   const productId = requireProductId(form);
   switch (intent) {
     case "add": {

@@ -20,13 +20,13 @@ import { assertCan, type StaffActor } from "./staff-actor.ts";
 import { nextStamp, versionOf } from "./product-form.ts";
 import { bumpCatalogVersion } from "./version.ts";
 
-export const ADMIN_SORTS = ["title", "sku", "price", "stock", "updated"] as const;
+const ADMIN_SORTS = ["title", "sku", "price", "stock", "updated"] as const;
 export type AdminSort = (typeof ADMIN_SORTS)[number];
-export const STOCK_FILTERS = ["in", "low", "out"] as const;
-export type StockFilter = (typeof STOCK_FILTERS)[number];
-export const ARCHIVE_FILTERS = ["live", "archived", "all"] as const;
-export type ArchiveFilter = (typeof ARCHIVE_FILTERS)[number];
-export const MAX_BULK = 100;
+const STOCK_FILTERS = ["in", "low", "out"] as const;
+type StockFilter = (typeof STOCK_FILTERS)[number];
+const ARCHIVE_FILTERS = ["live", "archived", "all"] as const;
+type ArchiveFilter = (typeof ARCHIVE_FILTERS)[number];
+const MAX_BULK = 100;
 const MAX_PAGE = 10_000;
 
 export interface AdminProductQuery {
@@ -40,7 +40,7 @@ export interface AdminProductQuery {
   page?: number;
 }
 
-export interface AdminProductRow {
+interface AdminProductRow {
   id: number;
   sku: string;
   title: string;

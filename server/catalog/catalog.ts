@@ -4,7 +4,6 @@ import type {
   ProductDetail,
   ProductPage,
   ProductSummary,
-  SortKey,
 } from "../../app/lib/catalog-types.ts";
 import { productImageUrl } from "../../app/lib/catalog-types.ts";
 import type { Db } from "../db/connection.ts";

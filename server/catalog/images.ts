@@ -336,7 +336,7 @@ const CATEGORY_SHAPES: Record<string, string> = {
 };
 
 /** Which illustration a product gets: by title keyword, else by category. Exported for tests. */
-export function illustrationFor(title: string, categorySlug: string): string {
+function illustrationFor(title: string, categorySlug: string): string {
   const t = title.toLowerCase();
   for (const [re, shape] of KEYWORDS) if (re.test(t)) return shape;
   return CATEGORY_SHAPES[categorySlug] ?? "toolbox";

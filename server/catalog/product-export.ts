@@ -10,7 +10,7 @@ import { productRowToFields, productsWithSlugs } from "./product-rows.ts";
 import { assertCan, type StaffActor } from "./staff-actor.ts";
 
 const PAGE = 1000;
-export const EXPORT_COLUMNS = ["id", ...PRODUCT_FIELDS, "archived", "updated_at"] as const;
+const EXPORT_COLUMNS = ["id", ...PRODUCT_FIELDS, "archived", "updated_at"] as const;
 
 /** Cells that a spreadsheet would run as a formula start with a quote mark (CSV injection). */
 function safeCell(value: string): string {

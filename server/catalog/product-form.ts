@@ -58,7 +58,7 @@ export function nextStamp(previous: string | null): string {
 type Handle = Db | Transaction<Database>;
 
 /** Brand and category by slug or name (case-insensitive), as the form's selects and CSV cells give them. */
-export async function resolveBrandAndCategory(
+async function resolveBrandAndCategory(
   db: Handle,
   brand: string,
   category: string,

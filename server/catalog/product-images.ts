@@ -21,19 +21,19 @@ import { assertCan, type StaffActor } from "./staff-actor.ts";
 import { bumpCatalogVersion } from "./version.ts";
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-export const MAX_IMAGES_PER_PRODUCT = 8;
+const MAX_IMAGES_PER_PRODUCT = 8;
 /** Widths written for every upload: cart and suggestion thumbnails, cards and the product page, its 2× version. */
-export const RENDITION_WIDTHS = [160, 600, 1200] as const;
+const RENDITION_WIDTHS = [160, 600, 1200] as const;
 export type RenditionWidth = (typeof RENDITION_WIDTHS)[number];
 /** What cards and the product page show. */
-export const DISPLAY_WIDTH: RenditionWidth = 600;
+const DISPLAY_WIDTH: RenditionWidth = 600;
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
 /** Refuse pictures whose pixels would take more memory to decode than this (decompression bombs). */
 const MAX_INPUT_PIXELS = 50_000_000;
 
 const FILE_KEY = /^p\d{1,12}-[0-9a-f]{16}$/;
 
-export function uploadDir(): string {
+function uploadDir(): string {
   return path.resolve(config().UPLOAD_DIR, "products");
 }
 
@@ -127,7 +127,7 @@ export function cardImage(covers: Map<number, string>, id: number): string {
 }
 
 /** Decodes the upload and makes its renditions; a file that isn't a JPEG, PNG or WebP picture is refused. */
-export async function makeRenditions(
+async function makeRenditions(
   input: Uint8Array,
 ): Promise<{ width: number; height: number; files: Map<RenditionWidth, Buffer> }> {
   if (input.byteLength === 0) throw new DomainError("image_empty", "Choose a picture to upload.", 400);

@@ -30,13 +30,13 @@ import { assertCan, ledgerActor, type StaffActor } from "./staff-actor.ts";
 import { bumpCatalogVersion } from "./version.ts";
 
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
-export const MAX_IMPORT_ROWS = 20_000;
+const MAX_IMPORT_ROWS = 20_000;
 const IGNORED_COLUMNS = new Set(["id", "archived", "updated_at"]);
 const LOOKUP_BATCH = 500;
 
-export type ImportMode = "stock" | "full";
+type ImportMode = "stock" | "full";
 
-export interface PlannedRow {
+interface PlannedRow {
   line: number;
   sku: string;
   action: "create" | "update" | "unchanged";
@@ -234,7 +234,8 @@ async function plan(
     });
     const changed = Object.keys(columns).filter(
       (k) =>
-        String((current as Record<string, unknown>)[k] ?? "") !== String((columns as Record<string, unknown>)[k] ?? ""),
+        String((current as Record<string, string | number | null>)[k] ?? "") !==
+        String((columns as Record<string, string | number | null>)[k] ?? ""),
     );
     const changes = [
       ...changed.filter((k) => k !== "sale_price_cents").map((k) => k.replace(/_cents$|_id$/, "").replaceAll("_", " ")),
@@ -285,7 +286,7 @@ export async function previewImport(db: Db, actor: StaffActor, text: string): Pr
   return { mode, rows, errors, hash };
 }
 
-export class ImportChangedError extends DomainError {
+class ImportChangedError extends DomainError {
   constructor() {
     super(
       "import_changed",

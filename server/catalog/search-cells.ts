@@ -81,9 +81,9 @@ async function loadCellMap(db: Db, version: number): Promise<CellMap | null> {
   const row = rows[0];
   const top = Number(row?.top ?? 0);
   if (!row || top > MAX_PRODUCT_ID) return null;
-  const ids: number[] = JSON.parse(row.ids ?? "[]");
-  const categories: number[] = JSON.parse(row.categories ?? "[]");
-  const brands: number[] = JSON.parse(row.brands ?? "[]");
+  const ids = JSON.parse(row.ids ?? "[]") as number[];
+  const categories = JSON.parse(row.categories ?? "[]") as number[];
+  const brands = JSON.parse(row.brands ?? "[]") as number[];
   const cellOf = new Int32Array(top + 1);
   const cells: CellMap["cells"] = [];
   const index = new Map<number, Map<number, number>>();
@@ -91,7 +91,7 @@ async function loadCellMap(db: Db, version: number): Promise<CellMap | null> {
     const category = categories[i];
     const brand = brands[i];
     let byBrand = index.get(category);
-    if (!byBrand) index.set(category, (byBrand = new Map()));
+    if (!byBrand) index.set(category, (byBrand = new Map<number, number>()));
     let cell = byBrand.get(brand);
     if (cell === undefined) {
       cells.push({ category_id: category, brand_id: brand });

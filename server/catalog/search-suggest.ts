@@ -13,7 +13,7 @@ import { cleanQueryText } from "../../app/lib/shop-query.ts";
 // Suggestions while typing: a few products, categories and brands for the search box (decision 0003),
 // each answer cached per process until the catalog version moves (suggestion-cache.ts).
 
-export const SUGGEST_LIMITS = { products: 5, categories: 3, brands: 3 } as const;
+const SUGGEST_LIMITS = { products: 5, categories: 3, brands: 3 } as const;
 type SuggestLimits = { products: number; categories: number; brands: number };
 
 function nameMatches(name: string, terms: ResolvedTerm[]): boolean {

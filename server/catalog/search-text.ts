@@ -14,7 +14,7 @@ export const MAX_TERM_CHARS = 40;
  * PostgreSQL's English stop words (tsearch_data/english.stop). PostgreSQL leaves them out of the
  * index, so the query drops them on both databases and the two agree.
  */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
+const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers " +
     "herself it its itself they them their theirs themselves what which who whom this that these those am is " +
@@ -287,7 +287,7 @@ export function highlight(text: string, stems: ReadonlySet<string>): TextSegment
 }
 
 /** True when some segment is a match. */
-export function hasMatch(segments: readonly TextSegment[]): boolean {
+function hasMatch(segments: readonly TextSegment[]): boolean {
   return segments.some((s) => s.match);
 }
 

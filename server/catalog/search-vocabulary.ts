@@ -26,12 +26,12 @@ const READ_BATCH = 5000;
 const WRITE_BATCH = 400;
 
 /** Shortest word that gets prefix completions. */
-export const MIN_PREFIX_CHARS = 2;
+const MIN_PREFIX_CHARS = 2;
 /** Shortest word that gets typo corrections; numbers and model codes never do. */
-export const MIN_TYPO_CHARS = 4;
+const MIN_TYPO_CHARS = 4;
 /** Completions per prefix and corrections per word that join the query. */
-export const MAX_PREFIX_EXPANSIONS = 12;
-export const MAX_TYPO_EXPANSIONS = 5;
+const MAX_PREFIX_EXPANSIONS = 12;
+const MAX_TYPO_EXPANSIONS = 5;
 
 export function indexable(word: string): boolean {
   return word.length >= 2 && word.length <= MAX_TERM_CHARS && isSearchableWord(word);
@@ -133,7 +133,7 @@ export async function ensureSearchVocabulary(db: Db): Promise<void> {
 // Resolving query words. Results are cached per database handle for a few minutes: the
 // vocabulary changes only when the catalog does, and the cache is per process and disposable.
 
-export type TermKind = "known" | "completed" | "corrected" | "unknown";
+type TermKind = "known" | "completed" | "corrected" | "unknown";
 
 export interface ResolvedTerm {
   /** The word as typed (folded). */
@@ -318,7 +318,7 @@ function byCloseness() {
  * What a query word means to the search. `complete` asks for prefix completions even when the
  * word is known (suggestions while typing: "dri" may become "drill" or "driver").
  */
-export async function resolveTerm(db: Db, word: string, options: { complete?: boolean } = {}): Promise<ResolvedTerm> {
+async function resolveTerm(db: Db, word: string, options: { complete?: boolean } = {}): Promise<ResolvedTerm> {
   const key = `${options.complete ? "c" : "f"}:${word}`;
   const cache = cacheFor(db);
   const hit = cache.terms.get(key);

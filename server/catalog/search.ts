@@ -15,14 +15,7 @@ import { readCatalogVersion } from "./version.ts";
 import { countCells, currentCellMap, forgetCellMap, type Cell } from "./search-cells.ts";
 import { forgetKeptLists, postingsPage } from "./search-postings.ts";
 
-export type {
-  FacetCount,
-  SearchHit,
-  SearchQuery,
-  SearchResult,
-  SuggestionOption,
-  Suggestions,
-} from "./search-types.ts";
+export type { SearchQuery, SearchResult } from "./search-types.ts";
 
 /**
  * Product search over both databases (docs/decisions/0003-search.md).

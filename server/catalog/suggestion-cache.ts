@@ -33,7 +33,7 @@ export async function cachedSuggestions(
     return compute();
   }
   let entries = caches.get(db);
-  if (!entries) caches.set(db, (entries = new Map()));
+  if (!entries) caches.set(db, (entries = new Map<string, Entry>()));
   const hit = entries.get(key);
   if (hit && hit.version === version && Date.now() - hit.storedAt < SUGGESTION_CACHE_MS) return hit.value;
   if (hit) entries.delete(key);

@@ -94,7 +94,7 @@ export async function contactAction(
 }
 
 /** Contact submissions allowed per client IP per window. */
-export const CONTACT_RATE_LIMIT = { windowSeconds: 15 * 60, max: 5 } as const;
+const CONTACT_RATE_LIMIT = { windowSeconds: 15 * 60, max: 5 } as const;
 
 let defaults: ContactDeps | undefined;
 

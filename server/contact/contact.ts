@@ -21,7 +21,7 @@ export class ContactValidationError extends Error {
 }
 
 /** "Name" <address> with the name quoted, so commas or angle brackets in it stay part of the name. */
-export function mailbox(name: string, address: string): string {
+function mailbox(name: string, address: string): string {
   return `"${name.replace(/[\\"]/g, "\\$&")}" <${address}>`;
 }
 
@@ -30,7 +30,7 @@ export function mailbox(name: string, address: string): string {
  * message's number. Nothing the visitor typed (name, subject, message) is echoed, so the form
  * can't be used to send someone else a text of one's choosing under the store's name.
  */
-export function acknowledgementMail(input: { to: string; id: number; siteUrl: string }) {
+function acknowledgementMail(input: { to: string; id: number; siteUrl: string }) {
   return {
     to: input.to,
     subject: "We've received your message — ToolHub Wholesale",
@@ -49,7 +49,7 @@ export function acknowledgementMail(input: { to: string; id: number; siteUrl: st
 }
 
 /** An identical message from the same address within this time is a duplicate. */
-export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
 export interface ContactOptions {
   storeInbox: string;

@@ -12,8 +12,8 @@ import { DomainError } from "../errors.ts";
 import { enqueueMail, MailValidationError } from "../mail/queue.ts";
 import { contactReplyMail } from "./reply-mail.ts";
 
-export const MESSAGES_PER_PAGE = 25;
-export const MAX_MESSAGE_PAGE = 400;
+const MESSAGES_PER_PAGE = 25;
+const MAX_MESSAGE_PAGE = 400;
 
 export const INBOX_MESSAGES = {
   notFound: "This message doesn't exist.",
@@ -72,7 +72,7 @@ export async function listMessages(
   };
 }
 
-export interface SentReply {
+interface SentReply {
   at: string;
   by: string;
   text: string;
@@ -99,7 +99,7 @@ export async function getMessage(db: Db, id: number): Promise<MessageDetail | nu
     .map((row) => ({
       at: row.created_at,
       by: row.actor_name,
-      text: String((JSON.parse(row.after!) as { reply?: unknown }).reply ?? ""),
+      text: (JSON.parse(row.after!) as { reply?: string }).reply ?? "",
     }))
     .reverse();
   return { message: { ...message, id: Number(message.id) }, handledByName: handler?.name ?? null, replies };

@@ -6,11 +6,11 @@ import { authDate } from "../privacy/retention.ts";
 import { iso, orderFigures, signInMethods, type SignInMethod } from "./list.ts";
 
 /** The detail page lists this many of the newest orders. */
-export const CUSTOMER_ORDERS_SHOWN = 50;
+const CUSTOMER_ORDERS_SHOWN = 50;
 /** Better Auth user ids are short random strings; anything longer is not one of ours. */
-export const MAX_USER_ID_LENGTH = 128;
+const MAX_USER_ID_LENGTH = 128;
 
-export interface CustomerOrder {
+interface CustomerOrder {
   number: string;
   status: OrderStatus;
   totalCents: number;

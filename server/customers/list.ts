@@ -13,14 +13,12 @@ import { roleOf, STAFF_ROLES, type Role } from "../auth/permissions.ts";
 import { SALE_STATUSES } from "../admin/dashboard.ts";
 import { MAX_SEARCH_LENGTH, type SignInMethod } from "../../app/lib/admin/customer-labels.ts";
 
-export { MAX_SEARCH_LENGTH };
-
-export const CUSTOMERS_PER_PAGE = 25;
+const CUSTOMERS_PER_PAGE = 25;
 /** OFFSET pagination stops here (5,000 rows in); narrow the search to go further. */
-export const MAX_CUSTOMER_PAGE = 200;
+const MAX_CUSTOMER_PAGE = 200;
 
 export type { SignInMethod };
-export type RoleFilter = "all" | "customer" | "staff";
+type RoleFilter = "all" | "customer" | "staff";
 export type CustomerSort = "newest" | "oldest" | "name" | "email";
 export const CUSTOMER_SORTS: readonly CustomerSort[] = ["newest", "oldest", "name", "email"];
 
@@ -46,7 +44,7 @@ export interface CustomerSummary {
 }
 
 /** Provider ids of Better Auth's `account` table, in the store's words. */
-export function signInMethodOf(providerId: string): SignInMethod {
+function signInMethodOf(providerId: string): SignInMethod {
   if (providerId === "credential") return "password";
   if (providerId === "google") return "google";
   return "other";

@@ -66,10 +66,10 @@ const migrations: Record<string, DialectMigration> = {
 
 function staticProvider(kind: DbKind): MigrationProvider {
   return {
-    async getMigrations() {
+    getMigrations() {
       const out: Record<string, Migration> = {};
       for (const [name, m] of Object.entries(migrations)) out[name] = { up: (db) => m.up(db, kind) };
-      return out;
+      return Promise.resolve(out);
     },
   };
 }

@@ -50,7 +50,7 @@ function hasValues(values: unknown): values is unknown[] {
 }
 
 /** The name a statement runs under, or null when it runs unnamed. */
-export function statementName(text: string, values: unknown): string | null {
+function statementName(text: string, values: unknown): string | null {
   return hasValues(values) || SELECT.test(text) ? nameFor(text) : null;
 }
 
@@ -62,6 +62,7 @@ export class PreparingClient extends pg.Client {
   #prepared = 0;
 
   // pg's query() has many overloads; this one only looks at (text, values) without a callback.
+  /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- the override must accept every overload pg declares */
   override query(...args: any[]): any {
     const [text, values, callback] = args;
     const name = typeof text === "string" && callback === undefined ? statementName(text, values) : null;
@@ -76,4 +77,5 @@ export class PreparingClient extends pg.Client {
     }
     return (super.query as (...a: unknown[]) => unknown)(...args);
   }
+  /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument */
 }

@@ -1,7 +1,7 @@
 import type { Generated } from "kysely";
 
 /** The life of a quote; "expired" is not stored: a quoted quote past its valid_until is expired. */
-export type QuoteStatus = "requested" | "quoted" | "accepted" | "declined";
+type QuoteStatus = "requested" | "quoted" | "accepted" | "declined";
 
 /** A buyer's request for a price on a cart, and staff's answer (migration 017_quotes). */
 export interface QuoteTable {

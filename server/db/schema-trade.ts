@@ -21,7 +21,7 @@ export interface PriceListRuleTable {
   fixed_cents: number | null;
 }
 
-export type TradeApplicationStatus = "pending" | "approved" | "rejected";
+type TradeApplicationStatus = "pending" | "approved" | "rejected";
 
 interface BillingColumns {
   country: "US" | "GB";

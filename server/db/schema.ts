@@ -1,20 +1,20 @@
 import type { Generated, Insertable, Selectable } from "kysely";
 
-export interface CategoryTable {
+interface CategoryTable {
   id: Generated<number>;
   name: string;
   slug: string;
   position: number;
 }
 
-export interface BrandTable {
+interface BrandTable {
   id: Generated<number>;
   name: string;
   slug: string;
   position: number;
 }
 
-export interface ProductTable {
+interface ProductTable {
   id: Generated<number>;
   slug: string;
   sku: string;
@@ -57,9 +57,6 @@ export interface Database {
   products: ProductTable;
 }
 
-export type CategoryRow = Selectable<CategoryTable>;
-export type BrandRow = Selectable<BrandTable>;
-export type ProductRow = Selectable<ProductTable>;
 export type NewProduct = Insertable<ProductTable>;
 
 // ---- Mail queue, newsletter and contact messages (issue 6; migration 003_mail) ----
@@ -93,7 +90,7 @@ export interface MailQueueTable {
 
 export type NewsletterStatus = "pending" | "confirmed" | "unsubscribed";
 
-export interface NewsletterSubscriberTable {
+interface NewsletterSubscriberTable {
   id: Generated<number>;
   email: string;
   status: NewsletterStatus;
@@ -107,7 +104,7 @@ export interface NewsletterSubscriberTable {
   unsubscribed_at: string | null;
 }
 
-export interface ContactMessageTable {
+interface ContactMessageTable {
   id: Generated<number>;
   name: string;
   email: string;
@@ -136,7 +133,7 @@ export type ContactMessageRow = Selectable<ContactMessageTable>;
 // Kept in step with products by triggers (search_products) or rebuilt by the seed (search_terms).
 // PostgreSQL also has search_products.document (tsvector); SQLite has the FTS5 table products_fts.
 
-export interface SearchProductTable {
+interface SearchProductTable {
   product_id: number;
   category_id: number;
   brand_id: number;
@@ -147,7 +144,7 @@ export interface SearchProductTable {
   title: string;
 }
 
-export interface SearchTermTable {
+interface SearchTermTable {
   term: string;
   /** Porter stem of term. */
   stem: string;
@@ -159,7 +156,7 @@ export interface SearchTermTable {
 }
 
 /** SQLite only: the trigrams of each vocabulary word (PostgreSQL uses a pg_trgm index instead). */
-export interface SearchTermTrigramTable {
+interface SearchTermTrigramTable {
   trigram: string;
   term: string;
 }
@@ -174,7 +171,7 @@ export interface Database {
 // ---- Cart, wishlist and orders (issue 4; migration 005_shopping) ----
 // An owner is "u:<user id>" for a signed-in shopper or "g:<guest id>" for the guest cookie.
 
-export interface CartItemTable {
+interface CartItemTable {
   owner: string;
   product_id: number;
   color: string;
@@ -185,7 +182,7 @@ export interface CartItemTable {
   updated_at: string;
 }
 
-export interface WishlistItemTable {
+interface WishlistItemTable {
   owner: string;
   product_id: number;
   color: string;
@@ -196,6 +193,7 @@ export interface WishlistItemTable {
 import type { OrderStatus, PaymentStatus } from "../orders/statuses.ts";
 export type { OrderStatus, PaymentStatus };
 
+/** @public Widened by `declare module` in schema-trade.ts and guest-holds.ts. */
 export interface OrderTable {
   id: Generated<number>;
   number: string;
@@ -245,6 +243,7 @@ export interface OrderTable {
   payment_flag: string | null;
 }
 
+/** @public Widened by `declare module` in schema-trade.ts. */
 export interface OrderLineTable {
   id: Generated<number>;
   order_id: number;
@@ -265,7 +264,7 @@ export interface Database {
 // ---- end of issue 4 block ----
 
 // ---- Stock ledger (migration 008_order_holds; server/inventory/stock.ts) ----
-export interface StockMovementTable {
+interface StockMovementTable {
   id: Generated<number>;
   product_id: number;
   /** Negative for a sale. */
@@ -284,7 +283,7 @@ export interface Database {
 }
 
 // ---- Catalog version (migration 006): bumped when stock or prices change; page caches compare it ----
-export interface CatalogVersionTable {
+interface CatalogVersionTable {
   id: number;
   version: number;
 }
@@ -294,7 +293,7 @@ export interface Database {
 }
 
 // ---- Periodic job leases (migration 007_jobs; server/jobs/) ----
-export interface JobLeaseTable {
+interface JobLeaseTable {
   name: string;
   locked_by: string | null;
   /** ISO-8601 UTC; the lease is free once this is in the past. */
@@ -312,7 +311,7 @@ export interface Database {
 // Dates are ISO strings on SQLite and timestamps on PostgreSQL; booleans are 0/1 on SQLite.
 type AuthDate = string | Date;
 
-export interface AuthUserTable {
+interface AuthUserTable {
   id: string;
   name: string;
   email: string;
@@ -330,7 +329,7 @@ export interface AuthUserTable {
   twoFactorEnabled: Generated<boolean | number | null>;
 }
 
-export interface AuthSessionTable {
+interface AuthSessionTable {
   id: string;
   token: string;
   userId: string;
@@ -346,7 +345,7 @@ export interface AuthSessionTable {
 }
 
 /** Better Auth's twoFactor plugin: one row per enrolled user (secret and backup codes encrypted). */
-export interface AuthTwoFactorTable {
+interface AuthTwoFactorTable {
   id: string;
   secret: string;
   backupCodes: string;
@@ -354,7 +353,7 @@ export interface AuthTwoFactorTable {
   verified: Generated<boolean | number | null>;
 }
 
-export interface AuthAccountTable {
+interface AuthAccountTable {
   id: string;
   accountId: string;
   /** "credential" for a password; "google" for Google. */
@@ -369,7 +368,7 @@ export interface AuthAccountTable {
   updatedAt: AuthDate;
 }
 
-export interface AuthVerificationTable {
+interface AuthVerificationTable {
   id: string;
   identifier: string;
   value: string;
@@ -387,7 +386,7 @@ export interface Database {
 }
 
 // ---- Back office (issue 12; migration 010_back_office) ----
-export interface ProductImageTable {
+interface ProductImageTable {
   id: Generated<number>;
   product_id: number;
   position: number;
@@ -400,7 +399,7 @@ export interface ProductImageTable {
 
 export type OrderEventKind = "status" | "return" | "payment" | "note";
 
-export interface OrderEventTable {
+interface OrderEventTable {
   id: Generated<number>;
   order_id: number;
   created_at: string;
@@ -412,7 +411,7 @@ export interface OrderEventTable {
   details: string;
 }
 
-export interface OrderReturnTable {
+interface OrderReturnTable {
   id: Generated<number>;
   order_id: number;
   created_at: string;
@@ -423,14 +422,14 @@ export interface OrderReturnTable {
   note: string | null;
 }
 
-export interface OrderReturnLineTable {
+interface OrderReturnLineTable {
   id: Generated<number>;
   return_id: number;
   order_line_id: number;
   quantity: number;
 }
 
-export interface AuditLogTable {
+interface AuditLogTable {
   id: Generated<number>;
   created_at: string;
   actor_id: string;
@@ -453,7 +452,7 @@ export interface Database {
 }
 
 // ---- Card payments (migration 012_payments; server/payments/) ----
-export interface PaymentEventTable {
+interface PaymentEventTable {
   /** Stripe's event id. */
   id: string;
   type: string;
@@ -464,9 +463,9 @@ export interface PaymentEventTable {
   outcome: string;
 }
 
-export type RefundStatus = "pending" | "succeeded" | "failed";
+type RefundStatus = "pending" | "succeeded" | "failed";
 
-export interface PaymentRefundTable {
+interface PaymentRefundTable {
   id: Generated<number>;
   order_id: number;
   idempotency_key: string;
@@ -488,7 +487,7 @@ export type * from "./schema-trade.ts";
 export type * from "./schema-quotes.ts";
 
 // ---- Second-factor codes accepted, each once (migration 026; server/auth/code-guard.ts) ----
-export interface SecondFactorCodeTable {
+interface SecondFactorCodeTable {
   /** sha256 of the account, the kind and the code. */
   claim: string;
   user_id: string;

@@ -18,9 +18,10 @@ export interface SqliteHandle extends SqliteDatabase {
 
 export function openSqlite(path: string): SqliteHandle {
   const db = new DatabaseSync(path);
+  // The timeout first: switching to WAL needs a lock that another connection's checkpoint may hold.
+  db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA foreign_keys = ON");
-  db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA synchronous = NORMAL");
   // 64 MB page cache: the default 2 MB holds neither the FTS index nor the search table of a large
   // catalog, which makes every search several times slower.
@@ -70,7 +71,7 @@ function openCommittedReader(path: string) {
   db.exec("PRAGMA busy_timeout = 5000");
   const statements = new Map<string, StatementSync>();
   return {
-    read(sql: string): unknown[] {
+    read: (sql: string): unknown[] => {
       let stmt = statements.get(sql);
       if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
       return stmt.all();

@@ -26,7 +26,7 @@ export interface Checkpointer {
 export function startCheckpointer(path: string, intervalMs = 250): Checkpointer {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, intervalMs } });
   worker.unref();
-  worker.on("error", (error) => console.error(`sqlite checkpointer: ${error.message}`));
+  worker.on("error", (error: Error) => console.error(`sqlite checkpointer: ${error.message}`));
   let stopped = false;
   return {
     stop() {

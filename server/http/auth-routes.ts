@@ -5,8 +5,6 @@ import { authEndpointOpenTo } from "../auth/http-surface.ts";
 import { isTrustedOrigin, type OriginPolicy } from "../auth/origins.ts";
 import { AUTH_BODY_LIMIT_BYTES, bodyLimit, collectBody } from "./body-limit.ts";
 
-export { AUTH_BODY_LIMIT_BYTES };
-
 /**
  * Mounts Better Auth's HTTP handler behind the store's own checks: a body-size cap (413, counted
  * as the body streams; the app's own bodyLimit decides when it ran first), the endpoints a page's

@@ -16,7 +16,7 @@ export const AUTH_BODY_LIMIT_BYTES = 64 * 1024;
  * The contact form: 5,000 characters of message, which URL-encoded non-Latin text makes up to
  * 9 bytes each (what app/lib/forms.ts readFormData accepts).
  */
-export const CONTACT_BODY_LIMIT_BYTES = 128 * 1024;
+const CONTACT_BODY_LIMIT_BYTES = 128 * 1024;
 
 /** Back office: a product photo (10 MB) or a CSV import (10 MB) as multipart, with room for the form's other fields. */
 export const ADMIN_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024 + 64 * 1024;
@@ -28,7 +28,7 @@ export const ADMIN_PRODUCT_FORM_LIMIT_BYTES = 128 * 1024;
  */
 export const QUICK_ORDER_BODY_LIMIT_BYTES = 256 * 1024;
 
-export const BODY_TOO_LARGE_MESSAGE = "The request body is too large.";
+const BODY_TOO_LARGE_MESSAGE = "The request body is too large.";
 
 /** The pages (route patterns of app/routes.ts) that take more than MAX_FORM_BYTES. */
 export const PAGE_BODY_LIMITS: Readonly<Record<string, number>> = {
@@ -46,7 +46,7 @@ export function storeBodyLimit(path: string): number {
   return (page && PAGE_BODY_LIMITS[page]) || MAX_FORM_BYTES;
 }
 
-export class BodyTooLargeError extends Error {
+class BodyTooLargeError extends Error {
   readonly status = 413;
   constructor() {
     super(BODY_TOO_LARGE_MESSAGE);
@@ -92,6 +92,7 @@ function refuse(req: Request, res: Response) {
  * socket, and that request would never be answered.
  */
 function closeIfBodyUnread(req: Request, res: Response) {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with apply(this)
   const writeHead = res.writeHead;
   res.writeHead = function writeHeadClosingIfUnread(this: Response, ...args: unknown[]) {
     if (!req.complete && !this.headersSent) this.setHeader("Connection", "close");
@@ -115,6 +116,7 @@ export function bodyLimit(limitFor: (path: string) => number): RequestHandler {
     // Bytes the parser already handed over before this ran (none when mounted early), then every chunk.
     let received = req.readableLength;
     if (received > limit) return refuse(req, res);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with apply(this)
     const push = req.push;
     req.push = function countingPush(chunk: unknown, encoding?: BufferEncoding) {
       if (limited[STATE]!.refused) return false;

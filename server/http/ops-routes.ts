@@ -6,7 +6,7 @@ import { pendingMigrations } from "../db/migrate.ts";
 import { metricsAllowList, metricsText } from "../ops/metrics.ts";
 import { lifecycle } from "./lifecycle.ts";
 
-export interface Readiness {
+interface Readiness {
   ok: boolean;
   checks: Record<string, string>;
 }
@@ -14,7 +14,7 @@ export interface Readiness {
 const READINESS_TTL_MS = 1000;
 
 /** Database reachable, migrations current, Redis reachable when configured. */
-export function readinessCheck(db: Db, redisUrl?: string): () => Promise<Readiness> {
+function readinessCheck(db: Db, redisUrl?: string): () => Promise<Readiness> {
   const redis = redisUrl
     ? new Redis(redisUrl, {
         lazyConnect: true,

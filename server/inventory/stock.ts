@@ -6,7 +6,7 @@
  */
 import { sql, type Transaction } from "kysely";
 import { bumpCatalogVersion, catalogVersionRow } from "../catalog/version.ts";
-import { dbKind, type Db } from "../db/connection.ts";
+import { dbKind } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { STOCK_REASONS, type StockReason } from "./stock-reasons.ts";
@@ -140,7 +140,7 @@ export async function moveStocks(
   const order = moves
     .map((move, index) => ({ move, index }))
     .sort((a, b) => a.move.productId - b.move.productId || a.index - b.index);
-  const results: (StockMoveResult | null)[] = new Array(moves.length).fill(null);
+  const results: (StockMoveResult | null)[] = new Array<StockMoveResult | null>(moves.length).fill(null);
   const oneStatement = dbKind(trx) === "postgres";
   const bumpRow = order.length ? catalogVersionRow(order[0].move.productId) : null;
   let bumped = false;

@@ -72,7 +72,7 @@ function Totals({ invoice }: { invoice: InvoiceData }) {
   );
 }
 
-export function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
+function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
   return (
     <Document title={`Invoice ${invoice.number}`} author={STORE_NAME}>
       <Page size="A4" style={styles.page}>

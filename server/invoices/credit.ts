@@ -18,7 +18,7 @@ export const NET30_NOT_OFFERED_MESSAGE =
   "Invoice on net-30 terms is for trade accounts that have credit terms with us. Choose card or pay on delivery, or ask us about net-30 terms.";
 
 /** What the company owes on net-30 invoices not yet paid (cancelled orders' invoices are void). */
-export async function unpaidInvoicesCents(db: Handle, organizationId: string): Promise<number> {
+async function unpaidInvoicesCents(db: Handle, organizationId: string): Promise<number> {
   const row = await db
     .selectFrom("invoices as i")
     .innerJoin("orders as o", "o.id", "i.order_id")

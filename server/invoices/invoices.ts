@@ -12,7 +12,7 @@ import { DomainError } from "../errors.ts";
 /** Net-30: days from the invoice's date to its due date. */
 export const NET_TERMS_DAYS = 30;
 /** UK VAT, included in the prices: shown on a UK buyer's invoice. */
-export const UK_VAT_PERCENT = 20;
+const UK_VAT_PERCENT = 20;
 /** Statuses of an order that was never placed: no invoice. */
 const NEVER_PLACED = ["awaiting_confirmation", "awaiting_payment", "awaiting_approval", "expired"];
 

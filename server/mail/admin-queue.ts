@@ -13,9 +13,9 @@ import { listMail, requeueChecked } from "./operator.ts";
 import { countMailByStatus } from "./queue.ts";
 
 export const STUCK_AFTER_MS = 15 * 60 * 1000;
-export const STUCK_SHOWN = 50;
+const STUCK_SHOWN = 50;
 /** "Requeue all failed" takes at most this many per click (each gets its audit row). */
-export const REQUEUE_ALL_LIMIT = 500;
+const REQUEUE_ALL_LIMIT = 500;
 
 export interface StuckMail {
   id: number;

@@ -2,7 +2,7 @@ import type { Db } from "../db/connection.ts";
 import type { MailStatus } from "../db/schema.ts";
 import { countMailByStatus, getMail, requeueMail } from "./queue.ts";
 
-export const MAIL_CLI_USAGE = "usage: node server/mail/cli.ts status | list [status] | requeue <id>";
+const MAIL_CLI_USAGE = "usage: node server/mail/cli.ts status | list [status] | requeue <id>";
 const STATUSES: MailStatus[] = ["queued", "sending", "transmitting", "sent", "failed", "unknown"];
 
 export interface CliOutput {
@@ -10,8 +10,6 @@ export interface CliOutput {
   line(text: string): void;
   error(text: string): void;
 }
-
-export const MAIL_STATUSES: readonly MailStatus[] = STATUSES;
 
 /** The newest mails in these statuses, as the CLI's `list` and the back office's mail page show them. */
 export async function listMail(db: Db, statuses: readonly MailStatus[], limit = 50) {

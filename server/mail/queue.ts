@@ -10,6 +10,7 @@ import addressparser from "nodemailer/lib/addressparser";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database, MailRow, MailStatus } from "../db/schema.ts";
+import { CONTROL_IN_HEADER } from "../../app/lib/control-characters.ts";
 
 export interface OutgoingMail {
   to: string;
@@ -31,7 +32,7 @@ export class MailValidationError extends Error {
   }
 }
 
-export const MAIL_LIMITS = {
+const MAIL_LIMITS = {
   address: 320,
   subject: 500,
   headerValue: 2000,
@@ -55,12 +56,9 @@ const RESERVED_HEADERS = new Set([
   "content-transfer-encoding",
 ]);
 
-// CR and LF end a header line; NUL and the other C0 controls have no business in one either.
-const HEADER_UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
-
 function checkHeaderText(field: string, value: unknown, max: number): string {
   if (typeof value !== "string") throw new MailValidationError(field, "must be a string");
-  if (HEADER_UNSAFE.test(value))
+  if (CONTROL_IN_HEADER.test(value))
     throw new MailValidationError(field, "must not contain line breaks or control characters");
   if (value.length > max) throw new MailValidationError(field, `must be at most ${max} characters`);
   return value;

@@ -80,7 +80,7 @@ const SENDER_DEFAULTS = {
   giveUpAfterMs: 5 * 24 * 60 * 60_000,
 };
 
-export function transportFromConfig(options: Pick<MailSenderOptions, "smtpUrl" | "outboxDir"> = {}): MailTransport {
+function transportFromConfig(options: Pick<MailSenderOptions, "smtpUrl" | "outboxDir"> = {}): MailTransport {
   const cfg = config();
   const smtpUrl = options.smtpUrl ?? cfg.SMTP_URL;
   return smtpUrl ? createSmtpTransport(smtpUrl) : createOutboxTransport(options.outboxDir ?? cfg.OUTBOX_DIR);
@@ -157,7 +157,7 @@ export async function recoverExpiredLeases(db: Db, now: Date): Promise<{ requeue
 }
 
 /** Whether any mail is due, or any lease has expired. */
-export async function hasWork(db: Db, now: Date): Promise<boolean> {
+async function hasWork(db: Db, now: Date): Promise<boolean> {
   const at = iso(now);
   const row = await db
     .selectFrom("mail_queue")

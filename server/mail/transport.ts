@@ -40,7 +40,7 @@ export class DeliveryError extends Error {
 }
 
 /** Called right before the body goes out; resolves false when this sender no longer owns the mail. */
-export type BodyGate = () => Promise<boolean>;
+type BodyGate = () => Promise<boolean>;
 
 export interface MailTransport {
   readonly kind: "smtp" | "outbox" | "custom";

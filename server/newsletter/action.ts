@@ -81,7 +81,7 @@ export async function newsletterAction(
 }
 
 /** Subscribe requests allowed per client IP per window. */
-export const NEWSLETTER_RATE_LIMIT = { windowSeconds: 15 * 60, max: 10 } as const;
+const NEWSLETTER_RATE_LIMIT = { windowSeconds: 15 * 60, max: 10 } as const;
 
 let defaults: NewsletterDeps | undefined;
 

@@ -11,10 +11,10 @@ import { likeContains, normalizeSearch } from "../customers/list.ts";
 import { sql, type SqlBool } from "kysely";
 import { NEWSLETTER_STATUSES as STATUS_NAMES } from "../../app/lib/admin/message-constants.ts";
 
-export const NEWSLETTER_STATUSES: readonly NewsletterStatus[] = STATUS_NAMES;
-export const SUBSCRIBERS_PER_PAGE = 50;
-export const MAX_SUBSCRIBER_PAGE = 200;
-export const EXPORT_BATCH = 1000;
+const NEWSLETTER_STATUSES: readonly NewsletterStatus[] = STATUS_NAMES;
+const SUBSCRIBERS_PER_PAGE = 50;
+const MAX_SUBSCRIBER_PAGE = 200;
+const EXPORT_BATCH = 1000;
 
 export type SubscriberRow = Pick<
   NewsletterSubscriberRow,
@@ -77,7 +77,7 @@ export function spreadsheetSafe(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-export const EXPORT_COLUMNS = ["email", "status", "subscribed_at", "confirmed_at", "unsubscribed_at"] as const;
+const EXPORT_COLUMNS = ["email", "status", "subscribed_at", "confirmed_at", "unsubscribed_at"] as const;
 
 /** The export as CSV text chunks: a header line, then one chunk per batch of subscribers (oldest first). */
 export async function* subscribersCsv(

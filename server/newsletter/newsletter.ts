@@ -21,7 +21,7 @@ export type ConfirmOutcome = "confirmed" | "already-confirmed" | "expired" | "in
 export type UnsubscribeCheck = "subscribed" | "already-unsubscribed" | "invalid";
 export type UnsubscribeOutcome = "unsubscribed" | "already-unsubscribed" | "invalid";
 
-export function normalizeEmail(email: string): string {
+function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
@@ -29,7 +29,7 @@ function newToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
-export function hashToken(token: string): string {
+function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
@@ -38,11 +38,11 @@ function plausibleToken(token: string | null | undefined): token is string {
   return typeof token === "string" && /^[A-Za-z0-9_-]{20,100}$/.test(token);
 }
 
-export function confirmUrl(siteUrl: string, token: string): string {
+function confirmUrl(siteUrl: string, token: string): string {
   return `${siteUrl}/newsletter/confirm?token=${encodeURIComponent(token)}`;
 }
 
-export function unsubscribeUrl(siteUrl: string, token: string): string {
+function unsubscribeUrl(siteUrl: string, token: string): string {
   return `${siteUrl}/newsletter/unsubscribe?token=${encodeURIComponent(token)}`;
 }
 
@@ -50,7 +50,7 @@ export function unsubscribeUrl(siteUrl: string, token: string): string {
  * Every newsletter mail goes through here: it adds the unsubscribe link to the text and HTML, and
  * the List-Unsubscribe and List-Unsubscribe-Post (RFC 8058 one-click) headers.
  */
-export function newsletterMail(
+function newsletterMail(
   siteUrl: string,
   subscriber: Pick<NewsletterSubscriberRow, "email" | "unsubscribe_token">,
   subject: string,

@@ -38,7 +38,7 @@ export interface BackupResult {
 }
 
 /** A backup's kind, read from its first bytes; null when it is neither. */
-export function backupKindOf(file: string): BackupKind | null {
+function backupKindOf(file: string): BackupKind | null {
   const fd = openSync(file, "r");
   try {
     const head = Buffer.alloc(16);
@@ -75,7 +75,7 @@ function run(command: string, args: string[]): Promise<void> {
 }
 
 /** Tables whose rows are sign-in secrets: never in a backup. */
-export const TABLES_LEFT_OUT = ["session", "verification"] as const;
+const TABLES_LEFT_OUT = ["session", "verification"] as const;
 
 function prepareTarget(file: string) {
   if (existsSync(file)) throw new BackupError(`${file} already exists; choose a new file name`);

@@ -12,7 +12,7 @@ export function maskEmail(email: string): string {
 }
 
 /** Scrubs what must never reach a log line: email addresses, tokens and secret-looking pairs. */
-export function scrubLogText(text: string): string {
+function scrubLogText(text: string): string {
   return maskEmail(text.replace(SECRET_PAIR, "$1$2[redacted]")).replace(TOKEN, "[redacted]");
 }
 

@@ -143,9 +143,11 @@ export async function metricsText(): Promise<{ contentType: string; body: string
 
 /** In the primary: answers workers' metrics requests with every worker's metrics combined. */
 export function serveClusterMetrics() {
-  cluster.on("message", async (worker, message: { type?: string; id?: string }) => {
+  cluster.on("message", (worker, message: { type?: string; id?: string }) => {
     if (message?.type !== "toolstore:metrics-request") return;
-    const body = await aggregator.clusterMetrics().catch((error: Error) => `# metrics unavailable: ${error.message}\n`);
-    worker.send({ type: "toolstore:metrics", id: message.id, body });
+    void aggregator
+      .clusterMetrics()
+      .catch((error: Error) => `# metrics unavailable: ${error.message}\n`)
+      .then((body) => worker.send({ type: "toolstore:metrics", id: message.id, body }));
   });
 }

@@ -25,10 +25,10 @@ export const OWNER_ONLY_DIR = 0o700;
 /** The folder `npm run backup` writes to when no file is named (defaultBackupFile). */
 export const DEFAULT_BACKUP_DIR = "backups";
 /** The files SQLite keeps beside a database file. */
-export const SQLITE_SIDE_FILES = ["-wal", "-shm", "-journal"] as const;
+const SQLITE_SIDE_FILES = ["-wal", "-shm", "-journal"] as const;
 
 /** Sets the process's umask to 077 (new files 0600, folders 0700); false where a process can't (a worker thread). */
-export function ownerOnlyUmask(): boolean {
+function ownerOnlyUmask(): boolean {
   try {
     process.umask(0o077);
     return true;

@@ -11,7 +11,7 @@ import { listOrderEvents } from "./history.ts";
 import { RETURNABLE_STATUSES, returnableLines } from "./returns.ts";
 import { canTransition } from "./states.ts";
 
-export const ORDER_PAGE_SIZE = 50;
+const ORDER_PAGE_SIZE = 50;
 
 /** Orders that never became orders (holds not confirmed): left out of the list unless asked for by status. */
 const NEVER_PLACED = [...HOLD_STATUSES, "expired"] as const;
@@ -230,7 +230,7 @@ export async function getOrderForStaff(db: Db, number: string) {
 export type StaffOrderDetail = NonNullable<Awaited<ReturnType<typeof getOrderForStaff>>>;
 
 /** The order's returns, oldest first, with what came back. */
-export async function listReturns(db: Db, orderId: number) {
+async function listReturns(db: Db, orderId: number) {
   const rows = await db
     .selectFrom("order_returns as r")
     .innerJoin("order_return_lines as rl", "rl.return_id", "r.id")

@@ -84,7 +84,7 @@ export interface CheckoutShopper {
 
 export type FieldErrors = Partial<Record<string, string>>;
 
-export interface CheckoutFailure {
+interface CheckoutFailure {
   errors: FieldErrors;
   message: string;
   /** Put back into the form, so nothing typed is lost. */

@@ -47,7 +47,7 @@ function normalEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export type GuestHoldCap = "order" | "email" | "client";
+type GuestHoldCap = "order" | "email" | "client";
 
 export interface GuestHoldRefusal {
   cap: GuestHoldCap;
@@ -96,7 +96,7 @@ export function guestHoldMessage(refusal: GuestHoldRefusal, place: GuestHoldPlac
   );
 }
 
-export class GuestHoldLimitError extends DomainError {
+class GuestHoldLimitError extends DomainError {
   readonly refusal: GuestHoldRefusal;
   /** Counted orders whose hold has already run out: releasing them may make room. */
   readonly overdueOrderIds: number[];

@@ -12,7 +12,7 @@ import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { ownerForUser } from "../shopper/guest.ts";
 
-export type ReorderStatus = "added" | "price-changed" | "partly-added" | "out-of-stock" | "no-longer-sold";
+type ReorderStatus = "added" | "price-changed" | "partly-added" | "out-of-stock" | "no-longer-sold";
 
 export interface ReorderedLine {
   title: string;

@@ -31,7 +31,7 @@ export interface ActionOutcome {
 
 export const staffActorRef = (staff: StaffActor) => `staff:${staff.userId}`;
 
-export const statusLabel = (status: string) => ADMIN_STATUS_LABELS[status] ?? status;
+const statusLabel = (status: string) => ADMIN_STATUS_LABELS[status] ?? status;
 
 /** The page was out of date: someone else changed the order first. Nothing was written. */
 export class StaleOrderError extends OrderConflictError {

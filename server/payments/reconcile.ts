@@ -33,12 +33,12 @@ export async function settleSession(db: Db, facts: SessionFacts, ctx: SettleCont
 }
 
 /** The session as Stripe has it now, with its PaymentIntent (to tell a failed delayed payment). */
-export async function retrieveSession(payments: Payments, sessionId: string): Promise<Stripe.Checkout.Session> {
+async function retrieveSession(payments: Payments, sessionId: string): Promise<Stripe.Checkout.Session> {
   return payments.stripe.checkout.sessions.retrieve(sessionId, { expand: ["payment_intent"] });
 }
 
 /** Stops an open session at Stripe; if it was paid meanwhile, returns it as it is now instead. */
-export async function expireSessionAtStripe(payments: Payments, sessionId: string): Promise<Stripe.Checkout.Session> {
+async function expireSessionAtStripe(payments: Payments, sessionId: string): Promise<Stripe.Checkout.Session> {
   try {
     return await payments.stripe.checkout.sessions.expire(sessionId);
   } catch {

@@ -126,7 +126,7 @@ async function requestRefund(db: Db, staff: StaffActor, number: string, input: R
 }
 
 /** Step 3: Stripe said yes; the refund, the order's refunded total, its history and the customer's mail, in one transaction. */
-export async function completeRefund(
+async function completeRefund(
   db: Db,
   refundId: number,
   stripeRefundId: string,
@@ -206,7 +206,7 @@ async function failRefund(db: Db, refundId: number, message: string, now: Date) 
 }
 
 /** Step 2: asks Stripe (same key every time for the same refund). */
-export async function sendRefund(
+async function sendRefund(
   db: Db,
   payments: Payments,
   refund: { refundId: number; key: string; amount: number; intent: string; number: string },

@@ -17,7 +17,7 @@ import { orderPlacedMail } from "../orders/mails.ts";
 import { applyTransition, changePaymentStatus, OrderConflictError } from "../orders/states.ts";
 
 /** A settlement by a method like a bank debit can take days: the stock stays held that long. */
-export const PROCESSING_HOLD_DAYS = 7;
+const PROCESSING_HOLD_DAYS = 7;
 
 export interface SessionFacts {
   sessionId: string;

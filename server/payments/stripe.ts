@@ -57,10 +57,6 @@ export function paymentsFromConfig(cfg: AppConfig = config()): Payments | null {
   return cached;
 }
 
-export function cardPaymentsEnabled(cfg: AppConfig = config()): boolean {
-  return paymentsFromConfig(cfg) !== null;
-}
-
 /**
  * Where Stripe sends the shopper back: the site's address, or in the default local mode the
  * loopback host the shopper is using (so a shopper on 127.0.0.1 comes back to 127.0.0.1, where

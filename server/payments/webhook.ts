@@ -22,13 +22,12 @@ import { recordChargeRefunds } from "./refunds.ts";
 import type { Payments } from "./stripe.ts";
 
 /** The events the store acts on (subscribe to these in Stripe's dashboard; the README lists them). */
-export const WEBHOOK_EVENTS = [
-  "checkout.session.completed",
-  "checkout.session.async_payment_succeeded",
-  "checkout.session.async_payment_failed",
-  "checkout.session.expired",
-  "charge.refunded",
-] as const;
+type WebhookEvent =
+  | "checkout.session.completed"
+  | "checkout.session.async_payment_succeeded"
+  | "checkout.session.async_payment_failed"
+  | "checkout.session.expired"
+  | "charge.refunded";
 
 export interface WebhookReply {
   status: number;
@@ -65,7 +64,7 @@ const CHARGE = z.looseObject({
   payment_intent: expandable,
   amount_refunded: z.number().int().nonnegative(),
 });
-const OBJECT_SCHEMAS: Partial<Record<(typeof WEBHOOK_EVENTS)[number], z.ZodType>> = {
+const OBJECT_SCHEMAS: Partial<Record<WebhookEvent, z.ZodType>> = {
   "checkout.session.completed": CHECKOUT_SESSION,
   "checkout.session.async_payment_succeeded": CHECKOUT_SESSION,
   "checkout.session.async_payment_failed": CHECKOUT_SESSION,
@@ -83,7 +82,7 @@ function firstIssue(error: z.ZodError, prefix: string): string {
 export function eventShapeProblem(event: unknown): string | null {
   const envelope = EVENT_ENVELOPE.safeParse(event);
   if (!envelope.success) return `Not an event (${firstIssue(envelope.error, "")})`;
-  const schema = OBJECT_SCHEMAS[envelope.data.type as (typeof WEBHOOK_EVENTS)[number]];
+  const schema = OBJECT_SCHEMAS[envelope.data.type as WebhookEvent];
   const object = schema?.safeParse(envelope.data.data.object);
   if (object && !object.success)
     return `Not a valid ${envelope.data.type} event (${firstIssue(object.error, "data.object")})`;

@@ -14,6 +14,7 @@ import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { confirmIdentity, type PasswordVerifier, type SignedInSession } from "./confirm.ts";
 import { eraseAccount, NOTHING_ERASED, type ErasureSummary } from "./erase.ts";
 import { exportAccountData, exportFileName } from "./export.ts";
+import { formText } from "../../app/lib/form-text.ts";
 
 export interface PrivacyDeps {
   /** Counts confirmation attempts per account (password guessing with a borrowed session). */
@@ -26,7 +27,7 @@ export interface PrivacyDeps {
 }
 
 /** Confirmation attempts (download or deletion) allowed per account per window. */
-export const CONFIRM_RATE_LIMIT = { windowSeconds: 15 * 60, max: 5 } as const;
+const CONFIRM_RATE_LIMIT = { windowSeconds: 15 * 60, max: 5 } as const;
 
 let defaults: PrivacyDeps | undefined;
 
@@ -73,7 +74,7 @@ export async function downloadDataAction(
   const form = await readSmallForm(request);
   const now = deps.now?.() ?? new Date();
   try {
-    await confirm(db, session, String(form.get("password") ?? ""), deps, now);
+    await confirm(db, session, formText(form, "password"), deps, now);
   } catch (error) {
     if (isDomainError(error))
       return redirect(`/account?data-error=${encodeURIComponent(error.code)}#your-data`, {
@@ -110,12 +111,12 @@ export async function deleteAccountAction(
     return { kind: "refused", status: 403, field: null, message: PRIVACY_MESSAGES.untrustedOrigin };
   if (!session) return { kind: "sign-in" };
   const form = await readSmallForm(request);
-  if (String(form.get("confirm") ?? "").trim() !== DELETE_CONFIRMATION_WORD) {
+  if (formText(form, "confirm").trim() !== DELETE_CONFIRMATION_WORD) {
     return { kind: "refused", status: 400, field: "confirm", message: PRIVACY_MESSAGES.typeDelete };
   }
   const now = deps.now?.() ?? new Date();
   try {
-    await confirm(db, session, String(form.get("password") ?? ""), deps, now);
+    await confirm(db, session, formText(form, "password"), deps, now);
   } catch (error) {
     if (!isDomainError(error)) throw error;
     const field = error.code === "PASSWORD_REQUIRED" || error.code === "WRONG_PASSWORD" ? "password" : null;

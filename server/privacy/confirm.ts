@@ -6,7 +6,7 @@ import { DomainError } from "../errors.ts";
 export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
 
 /** Better Auth's own hash check (the store keeps its default scrypt hashing). */
-export const verifyStoredPassword: PasswordVerifier = (hash, password) => betterAuthVerify({ hash, password });
+const verifyStoredPassword: PasswordVerifier = (hash, password) => betterAuthVerify({ hash, password });
 
 export interface SignedInSession {
   userId: string;

@@ -37,7 +37,7 @@ import { postcodeDistrict } from "./mask.ts";
 type Trx = Transaction<Database>;
 
 /** The stock ledger's actor for a deleted account's orders. */
-export const ERASED_ACTOR = "user:erased";
+const ERASED_ACTOR = "user:erased";
 
 /** user_id of an anonymised quote or trade application (the columns are NOT NULL; no user has this id). */
 export const ERASED_USER_ID = "";

@@ -13,7 +13,7 @@ import { ownerForUser } from "../shopper/guest.ts";
 const iso = (value: string | Date | null | undefined) => (value == null ? null : new Date(value).toISOString());
 const isTrue = (v: boolean | number) => v === true || v === 1;
 
-export const EXPORT_FORMAT = "toolhub-account-export/1";
+const EXPORT_FORMAT = "toolhub-account-export/1";
 
 export async function exportAccountData(
   db: Db,
@@ -293,8 +293,6 @@ export async function exportAccountData(
       : null,
   };
 }
-
-export type AccountExport = Awaited<ReturnType<typeof exportAccountData>>;
 
 /** The download's file name: toolhub-data-<YYYY-MM-DD>.json. */
 export function exportFileName(now = new Date()): string {

@@ -72,7 +72,7 @@ function limits(policy: Pick<RetentionPolicy, "batchSize" | "maxBatches">) {
 }
 
 /** Blanks mails in `statuses` whose last change is older than `days`. Returns how many it blanked. */
-export async function eraseOldMails(
+async function eraseOldMails(
   db: Db,
   now: Date,
   statuses: MailStatus[],
@@ -101,7 +101,7 @@ export async function eraseOldMails(
 }
 
 /** Deletes Better Auth sessions that have expired. */
-export async function deleteExpiredSessions(
+async function deleteExpiredSessions(
   db: Db,
   now: Date,
   policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {},
@@ -121,7 +121,7 @@ export async function deleteExpiredSessions(
 }
 
 /** Deletes Better Auth verification rows (email links, reset tokens, OAuth state) that have expired. */
-export async function deleteExpiredVerifications(
+async function deleteExpiredVerifications(
   db: Db,
   now: Date,
   policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {},
@@ -166,7 +166,7 @@ export async function runRetention(db: Db, now: Date, policy: RetentionPolicy): 
   };
 }
 
-export const RETENTION_JOB_NAME = "privacy-retention";
+const RETENTION_JOB_NAME = "privacy-retention";
 
 /** The periodic job (server/jobs/registry.ts): every 15 minutes, one process at a time. */
 export function retentionJob(policy: RetentionPolicy): PeriodicJob {

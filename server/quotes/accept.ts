@@ -5,7 +5,7 @@
  */
 import type { Transaction } from "kysely";
 import { quoteState } from "../../app/lib/quotes.ts";
-import { dbKind, type Db } from "../db/connection.ts";
+import { dbKind } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { QUOTE_NUMBER } from "./quotes.ts";

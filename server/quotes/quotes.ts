@@ -17,10 +17,9 @@ import { DomainError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { buyerTerms } from "../trade/limits.ts";
 import { quoteReceivedMail, quoteRequestedStaffMail } from "./mails.ts";
+import { CONTROL_IN_TEXT } from "../../app/lib/control-characters.ts";
 
 export const QUOTE_NUMBER = /^QT-[0-9A-F]{8}$/;
-
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export interface QuoteRequester {
   userId: string;
@@ -47,7 +46,7 @@ export async function requestQuote(
   const message = typeof input.message === "string" ? input.message.trim() : "";
   if (message.length > QUOTE_MESSAGE_MAX)
     throw new DomainError("QUOTE_MESSAGE", `Keep the message to ${QUOTE_MESSAGE_MAX} characters or fewer.`, 400);
-  if (CONTROL.test(message))
+  if (CONTROL_IN_TEXT.test(message))
     throw new DomainError("QUOTE_MESSAGE", "The message contains characters that aren't allowed.", 400);
   const [cart, trade] = await Promise.all([getCart(db, who.owner), buyerTerms(db, who.userId)]);
   if (cart.lines.length === 0)
@@ -163,7 +162,6 @@ export async function loadQuote(db: Db, number: string, now = new Date()) {
     quotedTotalCents: quotedTotal,
   };
 }
-export type QuoteView = NonNullable<Awaited<ReturnType<typeof loadQuote>>>;
 
 /** The signed-in buyer's own quote; null (a 404) for anyone else's. */
 export async function quoteForCustomer(db: Db, userId: string, number: string, now = new Date()) {

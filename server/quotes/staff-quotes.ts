@@ -8,7 +8,6 @@ import {
   parseValidUntil,
   QUOTE_MESSAGE_MAX,
   quoteState,
-  type QuoteState,
   type StaffQuoteFilter,
 } from "../../app/lib/quotes.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
@@ -18,6 +17,7 @@ import { DomainError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { quoteReadyMail } from "./mails.ts";
 import { loadQuote } from "./quotes.ts";
+import { CONTROL_IN_TEXT } from "../../app/lib/control-characters.ts";
 
 export async function listQuotesForStaff(db: Db, filter: StaffQuoteFilter, now = new Date()) {
   let query = db
@@ -110,8 +110,7 @@ export async function sendQuote(
   if ("error" in valid) fields.validUntil = valid.error;
   const note = String(form.note ?? "").trim();
   if (note.length > QUOTE_MESSAGE_MAX) fields.note = `Keep the note to ${QUOTE_MESSAGE_MAX} characters or fewer.`;
-  else if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(note))
-    fields.note = "The note contains characters that aren't allowed.";
+  else if (CONTROL_IN_TEXT.test(note)) fields.note = "The note contains characters that aren't allowed.";
   if (Object.keys(fields).length > 0 || "error" in valid) throw new QuoteInputError(fields);
 
   await withTransactionRetry(() =>

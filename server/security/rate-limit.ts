@@ -149,9 +149,9 @@ export function createRateLimiter(opts: RateLimiterOptions & { now?: () => numbe
   const memory = memoryWindow(windowMs, opts.max, opts.now ?? Date.now);
   if (!opts.redisUrl) {
     return {
-      hit: async (key) => memory.hit(key),
-      undo: async (key) => memory.undo(key),
-      reset: async (key) => memory.reset(key),
+      hit: (key) => Promise.resolve(memory.hit(key)),
+      undo: (key) => Promise.resolve(memory.undo(key)),
+      reset: (key) => Promise.resolve(memory.reset(key)),
     };
   }
 

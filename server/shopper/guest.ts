@@ -24,7 +24,7 @@ export function guestCookie() {
 /** The guest id from the signed cookie, or null when it is missing or tampered with. */
 export async function readGuestId(cookieHeader: string | null): Promise<string | null> {
   if (!cookieHeader?.includes("guest=")) return null;
-  const value = await guestCookie().parse(cookieHeader);
+  const value: unknown = await guestCookie().parse(cookieHeader);
   return typeof value === "string" && GUEST_ID.test(value) ? value : null;
 }
 

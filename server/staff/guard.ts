@@ -17,10 +17,9 @@ import { can, roleOf, STAFF_ROLES, type Permissions, type Role } from "../auth/p
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { STAFF_SESSION_HOURS, toDate } from "../auth/staff-sessions.ts";
 
-export { STAFF_SESSION_HOURS };
 /** State-changing back-office requests one staff member may make per minute. */
-export const STAFF_ACTION_LIMIT = { windowSeconds: 60, max: 300 } as const;
-export const TWO_FACTOR_PATH = "/admin/two-factor";
+const STAFF_ACTION_LIMIT = { windowSeconds: 60, max: 300 } as const;
+const TWO_FACTOR_PATH = "/admin/two-factor";
 
 export interface StaffSession {
   userId: string;

@@ -35,17 +35,17 @@ import { accessMail, INVITE_DAYS, reclaimedAccountMail } from "./mails.ts";
 import { isStaffRole, type StaffRole } from "./roles.ts";
 
 /** Better Auth's boolean columns hold 0/1 on SQLite and booleans on PostgreSQL; TRUE/FALSE literals suit both. */
-export const SQL_TRUE = sql.lit(true);
+const SQL_TRUE = sql.lit(true);
 export const SQL_FALSE = sql.lit(false);
-export const isTrue = (value: unknown): boolean => value === true || value === 1;
+const isTrue = (value: unknown): boolean => value === true || value === 1;
 
 /** `column` is true (null counts as false). */
 export function flagIsTrue(column: "emailVerified" | "twoFactorEnabled") {
   return sql<SqlBool>`coalesce(${sql.ref(column)}, ${SQL_FALSE}) = ${SQL_TRUE}`;
 }
 
-export const STAFF_CHANGED_MESSAGE = "That account changed at the same moment. Reload and try again.";
-export const LAST_ADMIN_MESSAGE = "There must always be at least one admin.";
+const STAFF_CHANGED_MESSAGE = "That account changed at the same moment. Reload and try again.";
+const LAST_ADMIN_MESSAGE = "There must always be at least one admin.";
 
 /**
  * A set-password link's token: Better Auth's reset-password verification value (made through its

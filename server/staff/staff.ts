@@ -15,7 +15,7 @@ import { DomainError } from "../errors.ts";
 import { grantStaffRole, removeStaffMember } from "./membership.ts";
 import { isStaffRole, STAFF_ROLE_NAMES, type StaffRole } from "./roles.ts";
 
-export { isStaffRole, STAFF_ROLE_NAMES, type StaffRole };
+export { isStaffRole, type StaffRole };
 
 export interface StaffMember {
   id: string;

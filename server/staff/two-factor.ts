@@ -76,12 +76,12 @@ export async function startEnrolment(request: Request, password: string): Promis
   return { ok: true, value: enrolment, setCookies: result.setCookies };
 }
 
-export function normaliseTotp(code: string): string | null {
+function normaliseTotp(code: string): string | null {
   const digits = code.replace(/[\s-]/g, "");
   return /^\d{6}$/.test(digits) ? digits : null;
 }
 
-export function normaliseBackupCode(code: string): string | null {
+function normaliseBackupCode(code: string): string | null {
   const clean = code.trim();
   return /^[A-Za-z0-9-]{6,32}$/.test(clean) ? clean : null;
 }

@@ -11,7 +11,7 @@ import { enqueueMail } from "../mail/queue.ts";
 import { companyOf } from "./company.ts";
 import { applicationDecidedMail, applicationReceivedMail } from "./mails.ts";
 
-export const APPLICATION_PAGE_SIZE = 50;
+const APPLICATION_PAGE_SIZE = 50;
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };

@@ -8,7 +8,6 @@ import { checkCredit, NET30_METHOD } from "../invoices/credit.ts";
 import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
 import type { Transaction } from "kysely";
 import { paymentLabel } from "../../app/lib/order-labels.ts";
-import type { PaymentMethodId } from "../../app/lib/order-rules.ts";
 import { companyCan } from "../auth/company-roles.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { callAuthEndpoint } from "../auth/forward.ts";
 import { COMPANY_ROLES } from "../auth/company-roles.ts";
 import { ALREADY_IN_COMPANY_MESSAGE } from "./company.ts";
+import { formText } from "../../app/lib/form-text.ts";
 
 export interface CompanyActionResult {
   ok: boolean;
@@ -65,8 +66,8 @@ export async function inviteColleague(
   form: FormData,
 ): Promise<CompanyActionResult> {
   const parsed = inviteSchema.safeParse({
-    email: String(form.get("email") ?? ""),
-    role: String(form.get("role") ?? ""),
+    email: formText(form, "email"),
+    role: formText(form, "role"),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -83,7 +84,7 @@ export async function inviteColleague(
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 function idFrom(form: FormData, name: string): string | null {
-  const v = String(form.get(name) ?? "");
+  const v = formText(form, name);
   return ID.test(v) ? v : null;
 }
 

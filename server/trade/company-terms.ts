@@ -41,7 +41,7 @@ export interface CompanyTermsForm {
 }
 
 /** "250000", "250,000.00", "$1,000" → cents; a CompanyTermsFieldError when it isn't an amount in range. */
-export function parseCreditLimit(raw: unknown): number {
+function parseCreditLimit(raw: unknown): number {
   const typed = typeof raw === "string" ? raw.trim().replace(/^\$/, "").replace(/,/g, "") : "";
   if (!typed) throw new CompanyTermsFieldError("creditLimit", "Enter a credit limit in dollars (0 for none).");
   const match = /^(\d{1,8})(?:\.(\d{1,2}))?$/.exec(typed);

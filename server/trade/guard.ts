@@ -9,7 +9,7 @@ import { config } from "../config.ts";
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 
 /** State-changing trade requests one account may make per minute. */
-export const TRADE_ACTION_LIMIT = { windowSeconds: 60, max: 60 } as const;
+const TRADE_ACTION_LIMIT = { windowSeconds: 60, max: 60 } as const;
 
 let limiter: RateLimiter | undefined;
 

@@ -13,7 +13,7 @@ import { writeAudit } from "../audit/audit.ts";
 type Handle = Kysely<Database> | Transaction<Database>;
 
 /** The most a per-order limit may be set to ($1,000,000). */
-export const MAX_LIMIT_CENTS = 100_000_000;
+const MAX_LIMIT_CENTS = 100_000_000;
 
 /** What the checkout needs to know of a trade buyer: their company, role, PO rule and limit. */
 export interface BuyerTerms {

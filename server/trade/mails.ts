@@ -7,7 +7,7 @@ import { DomainError } from "../errors.ts";
 const ROLE_NAMES: Record<string, string> = { owner: "an owner", approver: "an approver", buyer: "a buyer" };
 
 /** The longest inviter's name an invitation quotes. */
-export const INVITER_NAME_MAX = 60;
+const INVITER_NAME_MAX = 60;
 
 /**
  * The inviter's name as an invitation may quote it, or null. The name is what the inviter typed at

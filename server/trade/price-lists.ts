@@ -18,6 +18,7 @@ import { diffFields, writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
+import { CONTROL_IN_LINE, withoutControl } from "../../app/lib/control-characters.ts";
 
 /** A refusal tied to one field of the posted form, so the page can show it under that field. */
 export class PriceListFieldError extends DomainError {
@@ -28,7 +29,6 @@ export class PriceListFieldError extends DomainError {
   }
 }
 
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const SKU_SHAPE = /^[A-Z0-9][A-Z0-9._-]*$/;
 
 function isUniqueViolation(error: unknown): boolean {
@@ -40,7 +40,7 @@ function isUniqueViolation(error: unknown): boolean {
 export function parsePriceListName(raw: unknown): string {
   const name = typeof raw === "string" ? raw.trim() : "";
   if (!name) throw new PriceListFieldError("name", "Enter a name for the price list.");
-  if (CONTROL_CHARACTERS.test(name))
+  if (CONTROL_IN_LINE.test(name))
     throw new PriceListFieldError(
       "name",
       "The name contains characters that aren't allowed (line breaks or control characters).",
@@ -50,8 +50,8 @@ export function parsePriceListName(raw: unknown): string {
   return name;
 }
 
-export type RuleTarget = { kind: "all" } | { kind: "category"; categoryId: number } | { kind: "product"; sku: string };
-export type RuleAmount = { percentOff: number; fixedCents: null } | { percentOff: null; fixedCents: number };
+type RuleTarget = { kind: "all" } | { kind: "category"; categoryId: number } | { kind: "product"; sku: string };
+type RuleAmount = { percentOff: number; fixedCents: null } | { percentOff: null; fixedCents: number };
 export type RuleInput = { target: RuleTarget; amount: RuleAmount };
 
 /** The fields of the "Add a rule" form, as posted. */
@@ -77,10 +77,7 @@ function parseTarget(form: RuleForm): RuleTarget {
     const sku = text(form.sku).toUpperCase();
     if (!sku) throw new PriceListFieldError("sku", "Enter the SKU of the product the rule applies to.");
     if (sku.length > SKU_MAX || !SKU_SHAPE.test(sku))
-      throw new PriceListFieldError(
-        "sku",
-        `No product has the SKU "${sku.slice(0, SKU_MAX).replace(/[\u0000-\u001f\u007f]/g, "")}".`,
-      );
+      throw new PriceListFieldError("sku", `No product has the SKU "${withoutControl(sku.slice(0, SKU_MAX))}".`);
     return { kind: "product", sku };
   }
   throw new PriceListFieldError("appliesTo", "Choose what the rule applies to: everything, a category or a product.");
@@ -128,7 +125,7 @@ export function parseRuleForm(form: RuleForm): RuleInput {
 }
 
 /** "all", "category:<id>" or "product:<id>" as stored in price_list_rules.target. */
-export function isStoredTarget(value: unknown): value is string {
+function isStoredTarget(value: unknown): value is string {
   return typeof value === "string" && /^(all|category:[1-9]\d{0,9}|product:[1-9]\d{0,9})$/.test(value);
 }
 

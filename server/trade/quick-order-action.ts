@@ -17,6 +17,7 @@ import {
   quickOrderRows,
   type RawQuickOrderLine,
 } from "./quick-order.ts";
+import { formText } from "../../app/lib/form-text.ts";
 
 /** Checks and adds one cart may ask for per minute (each checks up to 500 lines). */
 export const QUICK_ORDER_LIMIT = { windowSeconds: 60, max: 60 } as const;
@@ -56,7 +57,7 @@ async function linesOf(
   const skus = strings(form, "sku");
   const quantities = strings(form, "quantity");
   const rows = quickOrderRows(skus, quantities);
-  const pasted = String(form.get("csv") ?? "");
+  const pasted = formText(form, "csv");
   const file = await uploadedCsv(form);
   const csv = [pasted.trim(), file.trim()].filter(Boolean).join("\n");
   const raw = [...rows, ...parseQuickOrderCsv(csv)];
@@ -117,7 +118,7 @@ export async function quickOrderAction(request: Request) {
       message: tooMany(limit),
       check: null,
       rows: typedRowsOrNone(form),
-      csv: String(form.get("csv") ?? "").slice(0, 64_000),
+      csv: formText(form, "csv").slice(0, 64_000),
     };
     return data(body, { status: 429, headers });
   }
@@ -152,7 +153,7 @@ export async function quickOrderAction(request: Request) {
       message: error.message,
       check: null,
       rows: typedRowsOrNone(form),
-      csv: String(form.get("csv") ?? "").slice(0, 64_000),
+      csv: formText(form, "csv").slice(0, 64_000),
     };
     return data(body, { status: error.status, headers });
   }

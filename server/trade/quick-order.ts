@@ -11,8 +11,6 @@ import { addLinesToCart } from "../cart/add-lines.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 
-export { QUICK_ORDER_MAX_LINES };
-
 /** One line as the buyer gave it, before any checking. */
 export interface RawQuickOrderLine {
   /** "Line 7" of the CSV, or "Row 3" of the typed rows. */

@@ -21,6 +21,8 @@ import {
   setLineQuantity,
   shareList,
 } from "./saved-lists.ts";
+import { formText } from "../../app/lib/form-text.ts";
+import { typedBack } from "../../app/lib/form-text.ts";
 
 export interface ListActionData {
   ok: boolean;
@@ -32,18 +34,6 @@ export interface ListActionData {
   values?: Record<string, string>;
 }
 
-/** What was typed, to show again (control characters left out, lengths capped). */
-function typed(form: FormData, names: string[]): Record<string, string> {
-  return Object.fromEntries(
-    names.map((n) => [
-      n,
-      String(form.get(n) ?? "")
-        .replace(/[\u0000-\u001f\u007f]/g, "")
-        .slice(0, 100),
-    ]),
-  );
-}
-
 const refuse = (intent: string, error: DomainError, values?: Record<string, string>) =>
   data<ListActionData>({ ok: false, intent, message: error.message, values }, { status: error.status });
 
@@ -51,7 +41,7 @@ const refuse = (intent: string, error: DomainError, values?: Record<string, stri
 export async function listsPageAction(request: Request) {
   const session = await requireCustomer(request);
   const form = await readSmallForm(request);
-  const intent = String(form.get("intent") ?? "");
+  const intent = formText(form, "intent");
   const db = getDb();
   try {
     if (intent === "create") {
@@ -65,7 +55,7 @@ export async function listsPageAction(request: Request) {
     return data<ListActionData>({ ok: false, intent, message: "Unknown action." }, { status: 400 });
   } catch (error) {
     if (!isDomainError(error)) throw error;
-    return refuse(intent, error, typed(form, ["name"]));
+    return refuse(intent, error, typedBack(form, ["name"], 100));
   }
 }
 
@@ -84,7 +74,7 @@ export async function listPageAction(request: Request, idParam: string | undefin
   if (listId == null)
     return data<ListActionData>({ ok: false, intent: "", message: LIST_NOT_FOUND_MESSAGE }, { status: 404 });
   const form = await readSmallForm(request);
-  const intent = String(form.get("intent") ?? "");
+  const intent = formText(form, "intent");
   const db = getDb();
   const user = session.userId;
   const ok = (message: string, report?: ListCartLine[], status = 200) =>
@@ -120,6 +110,6 @@ export async function listPageAction(request: Request, idParam: string | undefin
     }
   } catch (error) {
     if (!isDomainError(error)) throw error;
-    return refuse(intent, error, typed(form, ["sku", "quantity", "name"]));
+    return refuse(intent, error, typedBack(form, ["sku", "quantity", "name"], 100));
   }
 }

@@ -4,6 +4,7 @@
  */
 import { formatCount } from "../../app/lib/numbers.ts";
 import { DomainError } from "../errors.ts";
+import { CONTROL_IN_LINE } from "../../app/lib/control-characters.ts";
 
 export const SAVED_LIST_NAME_MAX = 80;
 export const SAVED_LISTS_PER_USER = 50;
@@ -12,13 +13,10 @@ export const SAVED_LIST_MAX_QUANTITY = 9999;
 
 export const QUANTITY_MESSAGE = `Give the quantity as a whole number from 1 to ${formatCount(SAVED_LIST_MAX_QUANTITY)}.`;
 
-// Control characters (a NUL would be a 500 on PostgreSQL) never make a name.
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 /** A list's name: trimmed, inner runs of spaces made one, 1–80 characters, no control characters. */
 export function parseListName(value: unknown): string {
   const text = typeof value === "string" ? value.trim().replace(/\s+/g, " ") : "";
-  if (CONTROL.test(text))
+  if (CONTROL_IN_LINE.test(text))
     throw new DomainError(
       "LIST_NAME_INVALID",
       "A list name can hold letters, digits, spaces and punctuation only.",
@@ -47,6 +45,6 @@ export function listQuantity(value: unknown): number {
 
 /** A line's color from a form: up to 64 characters, no control characters; anything else is null. */
 export function parseLineColor(value: unknown): string | null {
-  if (typeof value !== "string" || value.length > 64 || CONTROL.test(value)) return null;
+  if (typeof value !== "string" || value.length > 64 || CONTROL_IN_LINE.test(value)) return null;
   return value;
 }

@@ -129,7 +129,7 @@ export async function visibleList(db: Db, userId: string, listId: number): Promi
 }
 
 /** The list if this user owns it: a colleague's shared list can be seen but not changed. */
-export async function ownedList(db: Db, userId: string, listId: number): Promise<VisibleList> {
+async function ownedList(db: Db, userId: string, listId: number): Promise<VisibleList> {
   const visible = await visibleList(db, userId, listId);
   if (!visible.owned) {
     throw new DomainError(

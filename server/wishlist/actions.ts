@@ -1,14 +1,15 @@
-import { parseProductId } from "../../app/lib/order-rules.ts";
+import { parseRowId } from "../../app/lib/order-rules.ts";
 import { addToCart } from "../cart/cart.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError } from "../errors.ts";
 import { addToWishlist, removeFromWishlist, toggleWishlist } from "./wishlist.ts";
+import { formText } from "../../app/lib/form-text.ts";
 
 /** Applies one wishlist form post: toggle, add, remove, or move to the cart. */
 export async function applyWishlistAction(db: Db, owner: string, form: FormData): Promise<{ message: string }> {
-  const productId = parseProductId(form.get("productId"));
+  const productId = parseRowId(form.get("productId"));
   if (productId == null) throw new DomainError("BAD_PRODUCT_ID", "Choose a product.", 400);
-  const color = typeof form.get("color") === "string" ? String(form.get("color")).slice(0, 40) : null;
+  const color = formText(form, "color").slice(0, 40) || null;
   switch (form.get("intent") ?? "toggle") {
     case "toggle":
       return {

@@ -20,21 +20,11 @@
 // BENCH_CONNECTIONS (10), BENCH_WARMUP (2, seconds before each target's measurement: longer lets the
 // page cache fill as it would on a server that has been up a while), BENCH_REBUILD (1 = build even
 // when a build exists).
-import { spawn, spawnSync } from "node:child_process";
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
 import {
   ensureBuild as ensureBuildIn,
@@ -54,7 +44,6 @@ const ensureBuild = () => ensureBuildIn(BUILD_DIR);
 
 const BUILD_DIR = process.env.BUILD_DIR || "build";
 const buildAbs = path.resolve(root, BUILD_DIR);
-const serverEntry = path.join(buildAbs, "server/index.js");
 const PORT = Number(process.env.BENCH_PORT || 3900);
 const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY || "2";
 const DURATION = Number(process.env.BENCH_DURATION || 10);

@@ -29,7 +29,7 @@
 // Environment: BUILD_DIR (default build; built when missing), SEARCH_BENCH_PORT (3402),
 // BENCH_PG_URL, WEB_CONCURRENCY (2), BENCH_DURATION (10), BENCH_CONNECTIONS (10), PG_PREPARED_STATEMENTS (on).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";

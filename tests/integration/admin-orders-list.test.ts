@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orderFilterSchema, type OrderFilter } from "../../app/lib/order-admin-schema.ts";
+import { orderFilterSchema } from "../../app/lib/order-admin-schema.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { getOrderForStaff, getPackingSlip, listOrdersForStaff } from "../../server/orders/admin-queries.ts";
 import { cancelOrder, deliverOrder, packOrder, shipOrder } from "../../server/orders/fulfilment.ts";

@@ -474,10 +474,8 @@ describe("the local Stripe stand-in, through the official SDK", () => {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-    const [line] = await createInterface({ input: child.stdout })
-      [Symbol.asyncIterator]()
-      .next()
-      .then((r) => [String(r.value)]);
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const line = String((await lines.next()).value);
     const standalonePort = Number(line.match(/^fake-stripe listening on http:\/\/127\.0\.0\.1:(\d+)$/)?.[1]);
     const alone = new Stripe("sk_test_fake", {
       host: "127.0.0.1",

@@ -17,7 +17,6 @@ import { startMailSink, type MailSink, type ReceivedMail } from "../e2e/forms/ma
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const SITE = "http://shop.test";
-const HOUR = 60 * 60 * 1000;
 
 function post(fields: Record<string, string>, ip = "203.0.113.9"): Request {
   return new Request(`${SITE}/newsletter`, {

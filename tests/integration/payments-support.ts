@@ -22,7 +22,7 @@ import { validCheckoutForm } from "../support/checkout-form.ts";
 import { freshDb, type TestDb } from "./databases.ts";
 
 export const SITE = "https://shop.example";
-export const WEBHOOK_SECRET = "whsec_payments_integration";
+const WEBHOOK_SECRET = "whsec_payments_integration";
 export const HOLD_MINUTES = 30;
 export const MINUTE = 60_000;
 export const STAFF = { userId: "staff-1", name: "Sam Staff" };
@@ -49,6 +49,8 @@ export async function startHarness(
   const t = await freshDb(kind);
   await seedCatalog(t.db, { products: options.products ?? 12 });
   const replies: Harness["replies"] = [];
+  // Assigned once the receiver is listening; the handler above reads it later.
+  // eslint-disable-next-line prefer-const
   let payments!: Payments;
   const receiver = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -163,7 +165,7 @@ export async function countRows(
 }
 
 export const newOwner = () => `g:${randomBytes(18).toString("base64url")}`;
-export const newEmail = () => `card.${randomBytes(5).toString("hex")}@example.com`;
+const newEmail = () => `card.${randomBytes(5).toString("hex")}@example.com`;
 
 export interface CardOrder {
   id: number;

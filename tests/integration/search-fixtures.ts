@@ -6,7 +6,7 @@ import type { SearchQuery, SearchResult } from "../../server/catalog/search-type
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 
 /** Products the catalog seed is built from, plus a few written for exact ranking checks. */
-export const SEED_PRODUCTS = 600;
+const SEED_PRODUCTS = 600;
 
 export interface Crafted {
   /** "Quokka" in the title. */

@@ -29,12 +29,6 @@ import { dialects, freshDb, type TestDb } from "./databases.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { net30Buyer } from "./trade-support.ts";
 
-/**
- * Set RUN_FIXME=1 to run the tests that document known app bugs (they fail until the bug is fixed).
- * Without it they are reported as todo, so the suite stays green while the bug is tracked.
- */
-const fixme = process.env.RUN_FIXME ? it : it.todo;
-
 const SITE = "https://shop.example";
 const guest = () => `g:${randomBytes(18).toString("base64url")}`;
 const userId = () => `user-${randomBytes(6).toString("hex")}`;
@@ -268,15 +262,6 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect((await cartRows(owner)).map((r) => r.quantity)).toEqual([4]);
     });
 
-    // FIXME (app bug, PostgreSQL only): addToCart reads the line, then inserts or updates it. Two
-    // concurrent adds of the same product (a double click on "Add to cart", two tabs) both read
-    // "no line" and both insert: the second fails with a raw duplicate-key error (cart_items_pk),
-    // which the action does not turn into a DomainError, so the request answers 500. Two concurrent
-    // adds to an existing line both read the old quantity and one increment is lost (READ COMMITTED).
-    // server/cart/cart.ts, addToCart (the select of `existing` and the insert/update after it).
-    // Fix: one atomic upsert — INSERT … ON CONFLICT (owner, product_id, color) DO UPDATE SET
-    // quantity = LEAST(cart_items.quantity + excluded.quantity, <limit>) (MIN() on SQLite) — or lock
-    // the product row first (SELECT … FOR UPDATE on PostgreSQL). mergeCarts has the same read-then-write shape.
     it("concurrent adds of the same product all count, without errors", async () => {
       const p = await freshProduct({ stock: 100 });
       for (let round = 0; round < 5; round++) {
@@ -742,13 +727,6 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(await cartRows(`u:${other}`)).toHaveLength(1);
     });
 
-    // FIXME (app bug): two concurrent requests with the same checkout token — a double click that
-    // reaches the server twice, or a retry while the first is still running — both pass the
-    // pre-transaction token check; the second then finds the cart already emptied and fails with
-    // EMPTY_CART ("Your cart is empty.", and /checkout then redirects to an empty /cart) instead of
-    // returning the order. Only one order is written, but the shopper is shown a failure.
-    // server/orders/place-order.ts: placeOrder, the EMPTY_CART throw. Fix: when the cart is empty (or
-    // on any DomainError), look the checkout token up again and return the existing order.
     it("two concurrent place-orders with the same token both answer with the one order", async () => {
       const p = await freshProduct({ stock: 10 });
       const owner = guest();

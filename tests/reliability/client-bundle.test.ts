@@ -52,7 +52,9 @@ function scriptsOf(routeIds: string[]): string[] {
     const text = readFileSync(path.join(buildDir, "client", url), "utf8");
     for (const [, rel] of text.matchAll(/(?:from|import)\s*["'](\.\/[\w.-]+\.js)["']/g)) {
       const next = `/assets/${rel.slice(2)}`;
-      if (!urls.has(next)) (urls.add(next), queue.push(next));
+      if (urls.has(next)) continue;
+      urls.add(next);
+      queue.push(next);
     }
   }
   return [...urls];

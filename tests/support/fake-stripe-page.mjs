@@ -10,13 +10,13 @@
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** 12345 + "usd" -> "$123.45" (minor units; zero-decimal currencies such as JPY need no division). */
-export function formatAmount(amount, currency) {
+function formatAmount(amount, currency) {
   const fmt = new Intl.NumberFormat("en-US", { style: "currency", currency: String(currency).toUpperCase() });
   return fmt.format(amount / 10 ** fmt.resolvedOptions().maximumFractionDigits);
 }
 
 /** The URL Stripe sends the customer to after paying: the literal {CHECKOUT_SESSION_ID} becomes the id. */
-export const successUrl = (session) => session.success_url.replaceAll("{CHECKOUT_SESSION_ID}", session.id);
+const successUrl = (session) => session.success_url.replaceAll("{CHECKOUT_SESSION_ID}", session.id);
 
 const STYLE =
   "body{margin:0;color:#000;background:#fff;font:16px/1.5 system-ui,sans-serif}" +

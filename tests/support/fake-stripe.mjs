@@ -15,7 +15,7 @@ import { handlePayPage } from "./fake-stripe-page.mjs";
 
 const now = () => Math.floor(Date.now() / 1000);
 const rid = (prefix, n = 24) => `${prefix}_${crypto.randomBytes(n).toString("base64url").slice(0, n)}`;
-export const DEFAULT_RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
+const DEFAULT_RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
 
 class ApiError extends Error {
   constructor(status, error) {
@@ -28,7 +28,7 @@ const missing = (kind, id) =>
   new ApiError(404, { code: "resource_missing", param: "id", message: `No such ${kind}: '${id}'` });
 
 /** "a[b][0][c]=v" pairs -> nested object/arrays (what qs does; the SDK never percent-encodes brackets). */
-export function parseForm(str) {
+function parseForm(str) {
   const out = {};
   for (const [rawKey, value] of new URLSearchParams(str)) {
     const path = rawKey.replace(/\]/g, "").split("[");
@@ -118,7 +118,8 @@ export function createFakeStripe({
   }
   async function deliver(job) {
     const { event } = job;
-    (job.attempt++, event.delivery_attempts++);
+    job.attempt++;
+    event.delivery_attempts++;
     let status = null,
       error = null;
     try {
@@ -144,7 +145,8 @@ export function createFakeStripe({
     if (hooks.closed) return;
     if (job.attempt > retryDelaysMs.length) return Object.assign(event, { delivery_status: "failed" });
     job.dueAt = Date.now() + retryDelaysMs[job.attempt - 1];
-    (hooks.queue.push(job), hooks.queue.sort((a, b) => a.seq - b.seq));
+    hooks.queue.push(job);
+    hooks.queue.sort((a, b) => a.seq - b.seq);
   }
 
   async function emit(type, object) {
@@ -186,7 +188,8 @@ export function createFakeStripe({
   function resumeWebhooks({ order = "fifo" } = {}) {
     if (order === "reverse") for (const job of [...hooks.queue].sort((a, b) => b.seq - a.seq)) job.seq = hooks.seq++;
     hooks.queue.sort((a, b) => a.seq - b.seq);
-    ((hooks.paused = false), pump());
+    hooks.paused = false;
+    pump();
   }
   const hookState = () => ({
     url: hooks.url ?? null,
@@ -558,7 +561,9 @@ export function createFakeStripe({
     close: () =>
       new Promise((r) => {
         hooks.closed = true;
-        (clearInterval(sweeper), clearTimeout(hooks.timer), hooks.abort.abort());
+        clearInterval(sweeper);
+        clearTimeout(hooks.timer);
+        hooks.abort.abort();
         for (const job of hooks.queue) job.firstDone();
         checkIdle();
         server.closeAllConnections?.();

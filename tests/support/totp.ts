@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
-export function base32Decode(text: string): Buffer {
+function base32Decode(text: string): Buffer {
   const clean = text.replace(/[\s=]/g, "").toUpperCase();
   let bits = 0;
   let value = 0;

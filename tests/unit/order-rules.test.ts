@@ -8,7 +8,7 @@ import {
   MEMBER_DISCOUNT_PERCENT,
   MEMBER_DISCOUNT_THRESHOLD_CENTS,
   memberDiscountCents,
-  parseProductId,
+  parseRowId,
   parseQuantity,
   shippingCents,
   summarizeOrder,
@@ -209,14 +209,14 @@ describe("parseQuantity: a whole number from 1 up to the limit", () => {
   });
 });
 
-describe("parseProductId", () => {
+describe("parseRowId", () => {
   it.each([
     ["1", 1],
     ["42", 42],
     [" 7 ", 7],
     [600, 600],
   ] as const)("accepts %j", (input, expected) => {
-    expect(parseProductId(input)).toBe(expected);
+    expect(parseRowId(input)).toBe(expected);
   });
 
   it.each([
@@ -235,7 +235,7 @@ describe("parseProductId", () => {
     [undefined],
     [{}],
   ] as const)("refuses %j", (input) => {
-    expect(parseProductId(input)).toBeNull();
+    expect(parseRowId(input)).toBeNull();
   });
 });
 

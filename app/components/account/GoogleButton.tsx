@@ -35,7 +35,7 @@ type PopupOutcome = {
 };
 
 export function GoogleButton() {
-  const root = useRouteLoaderData("root") as RootData | undefined;
+  const root = useRouteLoaderData<RootData>("root");
   const alert = useAlert();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -98,8 +98,8 @@ export function GoogleButton() {
       setUser(toPublicUser(outcome.user));
       alert.show(AUTH_MESSAGES.googleLoggedIn, { tone: "success", durationMs: ALERT_MS });
       window.setTimeout(() => {
-        revalidator.revalidate();
-        navigate("/");
+        void revalidator.revalidate();
+        void navigate("/");
       }, ALERT_MS);
     };
     const onMessage = (event: MessageEvent) => {

@@ -29,8 +29,8 @@ export function LogoutDialog({
   id: string;
   open: boolean;
   busy: boolean;
-  onConfirm(): void;
-  onCancel(): void;
+  onConfirm: () => void;
+  onCancel: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = `${id}-title`;
@@ -55,6 +55,7 @@ export function LogoutDialog({
         Are you sure you want to Logout?
       </h2>
       <div className="mt-6 flex justify-center gap-3">
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus -- a modal dialog moves focus into itself (WAI-ARIA dialog pattern) */}
         <button type="button" className="btn-primary" onClick={onConfirm} disabled={busy} autoFocus>
           Yes
         </button>

@@ -37,7 +37,7 @@ export function UserAvatar({
 }
 
 /** What the user menu shows when signed out. */
-export function LoginLink({ variant }: { variant: "desktop" | "mobile" }) {
+function LoginLink({ variant }: { variant: "desktop" | "mobile" }) {
   return (
     <a
       href="/login"
@@ -89,7 +89,7 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
       setUser(null);
       setConfirming(false);
       alert.show("You successfully Logout.", { title: "Logout!", tone: "success", durationMs: LOGOUT_NOTICE_MS });
-      revalidator.revalidate();
+      void revalidator.revalidate();
     } catch {
       setConfirming(false);
       alert.show("We couldn't log you out. Check your connection and try again.", { tone: "error", durationMs: 4000 });

@@ -40,14 +40,14 @@ export function AddToCartForm({
 }
 
 /** Where the wishlist toggle posts with JavaScript: /wishlist's action, answered as JSON. */
-export const WISHLIST_UPDATE_URL = "/wishlist/update";
+const WISHLIST_UPDATE_URL = "/wishlist/update";
 
 /**
  * Sends one wishlist toggle as a keepalive fetch started in the click itself, so leaving the page
  * straight after (a link, a reload, closing the tab) does not cancel it. Alerts the answer, then
  * reads the page's data again; the promise settles once that is done.
  */
-export function useWishlistPost() {
+function useWishlistPost() {
   const alert = useAlert();
   const revalidator = useRevalidator();
   return (form: HTMLFormElement, submitter: HTMLElement | null, productId: number): Promise<unknown> => {

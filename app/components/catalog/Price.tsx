@@ -32,10 +32,9 @@ export function DiscountBadge({ percent }: { percent: number | null }) {
   return <span className={DISCOUNT_BADGE_CLASS}>{`-${percent}%`}</span>;
 }
 
-export const FIVE_STARS_SRC = "/images/five-stars.svg";
-const FIVE_STARS = { src: FIVE_STARS_SRC, alt: "Rated 5 out of 5", width: 80, height: 16, className: "h-4 w-20" };
+const FIVE_STARS_SRC = "/images/five-stars.svg";
 
 /** The spec's five stars on every card: one small image instead of five inline SVGs. */
 export function FiveStars() {
-  return <img {...FIVE_STARS} />;
+  return <img src={FIVE_STARS_SRC} alt="Rated 5 out of 5" width={80} height={16} className="h-4 w-20" />;
 }

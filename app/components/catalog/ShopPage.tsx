@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Form, Link, useLocation, useNavigate, useNavigation } from "react-router";
 import { FilterGroup, FilterGroupNoScript } from "./FilterGroup.tsx";
 import type { CardProduct } from "./ProductCard.tsx";
@@ -17,6 +17,7 @@ import {
   withoutFilters,
   type ShopQuery,
 } from "../../lib/shop-query.ts";
+import { formText } from "../../lib/form-text.ts";
 
 /** What the shop's loader gives its page: the query and one page of results with only the cards' fields. */
 export interface ShopData {
@@ -37,7 +38,11 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
     navigation.location?.pathname === "/shop" ? parseShopQuery(new URLSearchParams(navigation.location.search)) : null;
   const view = (optimistic?.key === location.key ? optimistic.state : null) ?? pending ?? query;
   // Once the page has moved on, forget it, so that coming back (history) shows that URL's state.
-  useEffect(() => setOptimistic(null), [location.key]);
+  const [shownKey, setShownKey] = useState(location.key);
+  if (shownKey !== location.key) {
+    setShownKey(location.key);
+    setOptimistic(null);
+  }
   const [priceErrors, setPriceErrors] = useState<{ min?: string; max?: string; range?: string }>({});
 
   // With JavaScript, go straight to the canonical URL of the form's state (a new history entry).
@@ -53,7 +58,7 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
-    const errors = priceRangeErrors(String(data.get("min") ?? ""), String(data.get("max") ?? ""));
+    const errors = priceRangeErrors(formText(data, "min"), formText(data, "max"));
     setPriceErrors(errors);
     if (errors.min || errors.max || errors.range) {
       const field = form.elements.namedItem(errors.max && !errors.min ? "max" : "min");

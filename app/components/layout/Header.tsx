@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link, NavLink, useLocation, useSearchParams } from "react-router";
 import { headerNav } from "../../content/navigation.ts";
 import { STORE_NAME } from "../../lib/site.ts";
@@ -61,7 +61,11 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
   const query = location.pathname === "/shop" ? (params.get("q") ?? "") : "";
 
   // Any navigation closes the menu, also one that stays on its path (the shop's Shop link from a search).
-  useEffect(() => setMenuOpen(false), [location.key]);
+  const [shownKey, setShownKey] = useState(location.key);
+  if (shownKey !== location.key) {
+    setShownKey(location.key);
+    setMenuOpen(false);
+  }
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur print:hidden">

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useLocation, useNavigationType } from "react-router";
+import { NavigationType, useLocation, useNavigationType } from "react-router";
 
 /**
  * Scrolls to the top on every path change: smoothly, or instantly under prefers-reduced-motion.
@@ -13,7 +13,7 @@ export function ScrollToTop() {
   useEffect(() => {
     if (previous.current === pathname) return;
     previous.current = pathname;
-    if (navigationType === "POP") return;
+    if (navigationType === NavigationType.Pop) return;
     const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     window.scrollTo({ top: 0, left: 0, behavior: reduce ? "instant" : "smooth" });
   }, [pathname, navigationType]);

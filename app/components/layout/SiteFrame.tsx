@@ -8,7 +8,7 @@ import { Header } from "./Header.tsx";
 
 /** Every page's header, main and footer around the route's content, with the user and alert contexts. */
 export function SiteFrame({ children }: { children: React.ReactNode }) {
-  const data = useRouteLoaderData("root") as RootData | undefined;
+  const data = useRouteLoaderData<RootData>("root");
   useVisitorReader();
   const { visitor, known } = useVisitorState();
   return (

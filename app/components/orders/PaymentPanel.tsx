@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef } from "react";
 import { Form, Link, useLocation, useNavigation, useRevalidator } from "react-router";
 import { formatMoney } from "../../lib/money.ts";
 import type { PaymentReturn, PaymentView } from "../../../server/payments/order-page.ts";
@@ -23,12 +23,12 @@ function useRefreshWhile(active: boolean) {
  */
 function useRefreshOnceWhen(active: boolean) {
   const revalidator = useRevalidator();
-  const [done, setDone] = useState(false);
+  const done = useRef(false);
   useEffect(() => {
-    if (!active || done) return;
-    setDone(true);
+    if (!active || done.current) return;
+    done.current = true;
     void revalidator.revalidate();
-  }, [active, done, revalidator]);
+  }, [active, revalidator]);
 }
 
 function PayButton({ label }: { label: string }) {

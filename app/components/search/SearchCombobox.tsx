@@ -6,7 +6,7 @@ import { SearchIcon } from "../ui/icons.tsx";
 import { Highlight } from "./Highlight.tsx";
 
 /** Wait after the last keystroke before asking for suggestions (the issue allows up to 150 ms). */
-export const SUGGEST_DEBOUNCE_MS = 120;
+const SUGGEST_DEBOUNCE_MS = 120;
 const MIN_CHARS = 2;
 
 const GROUPS: { type: SuggestionType; label: string }[] = [
@@ -45,13 +45,15 @@ export function SearchCombobox({
     if (!typed) return;
     const text = value.trim();
     if (text.length < MIN_CHARS) {
+      // The typed text is the outside system here: too short a text empties the list it fed.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setOptions([]);
       setOpen(false);
       setActive(-1);
       return;
     }
     const controller = new AbortController();
-    const timer = setTimeout(async () => {
+    const suggest = async () => {
       try {
         const response = await fetch(`/search/suggest?q=${encodeURIComponent(text)}`, {
           signal: controller.signal,
@@ -65,7 +67,8 @@ export function SearchCombobox({
       } catch {
         // Aborted by a newer keystroke, or offline: the form still searches on Enter.
       }
-    }, SUGGEST_DEBOUNCE_MS);
+    };
+    const timer = setTimeout(() => void suggest(), SUGGEST_DEBOUNCE_MS);
     return () => {
       clearTimeout(timer);
       controller.abort();
@@ -81,7 +84,7 @@ export function SearchCombobox({
     close();
     setTyped(false);
     if (option.type !== "product") setValue("");
-    navigate(option.href);
+    void navigate(option.href);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -182,6 +185,9 @@ export function SearchCombobox({
       >
         <SearchIcon width={18} height={18} />
       </button>
+      {/* The combobox pattern: focus stays in the input, which points at the active option with
+          aria-activedescendant, so neither the listbox nor its options take focus or keys. */}
+      {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus */}
       <div
         role="listbox"
         id={listboxId}
@@ -207,6 +213,7 @@ export function SearchCombobox({
               {group.map((option) => {
                 const isActive = activeOption === option;
                 return (
+                  // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/interactive-supports-focus -- the input handles the keys (combobox pattern)
                   <div
                     key={option.id}
                     id={optionId(option)}

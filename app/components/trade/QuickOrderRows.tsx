@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useFetcher } from "react-router";
+import { useHydrated } from "../../lib/use-hydrated.ts";
 
-export const INITIAL_ROWS = 10;
+const INITIAL_ROWS = 10;
 
 interface Row {
   sku: string;
@@ -18,8 +19,7 @@ export function QuickOrderRows({ initial, onChange }: { initial: Row[]; onChange
   const focusNext = useRef<number | null>(null);
   const suggestions = useFetcher<{ sku: string; title: string }[]>();
   const typing = useRef<number | undefined>(undefined);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
 
   useEffect(() => {
     if (focusNext.current == null) return;
@@ -44,7 +44,7 @@ export function QuickOrderRows({ initial, onChange }: { initial: Row[]; onChange
     window.clearTimeout(typing.current);
     if (value.trim().length < 2) return;
     typing.current = window.setTimeout(
-      () => suggestions.load(`/quick-order/skus?q=${encodeURIComponent(value.trim())}`),
+      () => void suggestions.load(`/quick-order/skus?q=${encodeURIComponent(value.trim())}`),
       150,
     );
   }

@@ -41,7 +41,7 @@ export function AlertProvider({ children }: { children: React.ReactNode }) {
   );
 }
 
-export function AlertBox({ tone, title, text }: { tone: AlertTone; title?: string; text: string }) {
+function AlertBox({ tone, title, text }: { tone: AlertTone; title?: string; text: string }) {
   return (
     <div
       role="alert"

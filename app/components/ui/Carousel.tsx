@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "./icons.tsx";
+import { useMediaQuery } from "../../lib/media-query.ts";
 
 export interface CarouselProps<T> {
   label: string;
@@ -35,18 +36,10 @@ export function Carousel<T>({
   const [paused, setPaused] = useState(false);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
-  const [reducedMotion, setReducedMotion] = useState(false);
+  const reducedMotion = useMediaQuery("(prefers-reduced-motion: reduce)");
   // From the label: stable across renders and readable in the page's markup.
   const trackId = `${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-track`;
   const count = items.length;
-
-  useEffect(() => {
-    const query = window.matchMedia("(prefers-reduced-motion: reduce)");
-    setReducedMotion(query.matches);
-    const onChange = () => setReducedMotion(query.matches);
-    query.addEventListener("change", onChange);
-    return () => query.removeEventListener("change", onChange);
-  }, []);
 
   const go = useCallback((next: number) => setIndex(((next % count) + count) % count), [count]);
   const autoplaying = autoplayMs > 0 && count > 1 && !paused && !reducedMotion;

@@ -24,12 +24,12 @@ function Icon({ children, title, ...props }: IconProps & { children: React.React
   );
 }
 
-export const CART_WHEELS = [
+const CART_WHEELS = [
   [9, 21],
   [20, 21],
 ] as const;
-export const CART_PATH = "M1 1h4l2.7 13.4a2 2 0 0 0 2 1.6h9.7a2 2 0 0 0 2-1.6L23 6H6";
-export const HEART_PATH =
+const CART_PATH = "M1 1h4l2.7 13.4a2 2 0 0 0 2 1.6h9.7a2 2 0 0 0 2-1.6L23 6H6";
+const HEART_PATH =
   "M20.8 4.6a5.5 5.5 0 0 0-7.8 0L12 5.7l-1-1.1a5.5 5.5 0 0 0-7.8 7.8l1 1.1L12 21l7.8-7.5 1-1.1a5.5 5.5 0 0 0 0-7.8z";
 
 export const CartIcon = (p: IconProps) => (
@@ -59,11 +59,6 @@ export const MenuIcon = (p: IconProps) => (
 export const CloseIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M18 6 6 18M6 6l12 12" />
-  </Icon>
-);
-export const StarIcon = (p: IconProps) => (
-  <Icon fill="currentColor" stroke="none" {...p}>
-    <path d="m12 2 3.1 6.3 6.9 1-5 4.9 1.2 6.8L12 17.8 5.8 21l1.2-6.8-5-4.9 6.9-1z" />
   </Icon>
 );
 export const ChevronLeftIcon = (p: IconProps) => (
@@ -109,12 +104,6 @@ export const TagIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M20.6 13.4 13.4 20.6a2 2 0 0 1-2.8 0L2 12V2h10l8.6 8.6a2 2 0 0 1 0 2.8z" />
     <circle cx="7" cy="7" r="1.5" />
-  </Icon>
-);
-export const UserIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M20 21v-2a4 4 0 0 0-4-4H8a4 4 0 0 0-4 4v2" />
-    <circle cx="12" cy="7" r="4" />
   </Icon>
 );
 export const EyeIcon = (p: IconProps) => (

@@ -1,7 +1,7 @@
 /** Names, limits and texts the customer pages share with server/customers (no server code here: pages import it). */
 export type SignInMethod = "password" | "google" | "other";
 
-export const METHOD_LABELS: Record<SignInMethod, string> = {
+const METHOD_LABELS: Record<SignInMethod, string> = {
   password: "Password",
   google: "Google",
   other: "Other provider",

@@ -2,8 +2,7 @@
 import { z } from "zod";
 
 import { BAN_REASON_MAX } from "./customer-labels.ts";
-
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+import { CONTROL_IN_TEXT } from "../control-characters.ts";
 
 export const banSchema = z.object({
   reason: z
@@ -11,6 +10,5 @@ export const banSchema = z.object({
     .trim()
     .min(1, { error: "Enter the reason for the ban." })
     .max(BAN_REASON_MAX, { error: `The reason must be ${BAN_REASON_MAX} characters or fewer.` })
-    .refine((v) => !CONTROL.test(v), { error: "The reason contains characters that aren't allowed." }),
+    .refine((v) => !CONTROL_IN_TEXT.test(v), { error: "The reason contains characters that aren't allowed." }),
 });
-export type BanInput = z.infer<typeof banSchema>;

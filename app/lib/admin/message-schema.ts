@@ -3,6 +3,7 @@ import { z } from "zod";
 
 import { REPLY_MAX } from "./message-constants.ts";
 import { formatCount } from "../numbers.ts";
+import { NUL } from "../control-characters.ts";
 
 export * from "./message-constants.ts";
 
@@ -12,8 +13,7 @@ export const replySchema = z.object({
     .trim()
     .min(1, { error: "Write your reply." })
     .max(REPLY_MAX, { error: `The reply must be ${formatCount(REPLY_MAX)} characters or fewer.` })
-    .refine((v) => !/\u0000/.test(v), { error: "The reply contains characters that aren't allowed." }),
+    .refine((v) => !NUL.test(v), { error: "The reply contains characters that aren't allowed." }),
   /** replied_at as the page showed it ("" when never replied): two replies at once can't both go out. */
   seen: z.string().max(40).default(""),
 });
-export type ReplyInput = z.infer<typeof replySchema>;

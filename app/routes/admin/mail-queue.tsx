@@ -17,6 +17,7 @@ import {
   type StuckMail,
 } from "../../../server/mail/admin-queue.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
+import { formText } from "../../lib/form-text.ts";
 
 export function meta() {
   return [{ title: "Mail queue | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -91,7 +92,7 @@ export default function MailQueue({ loaderData, actionData }: Route.ComponentPro
   const { view, done } = loaderData;
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" ? navigation.formData : null;
-  const busyId = submitting?.get("intent") === MAIL_INTENTS.requeue ? String(submitting.get("id")) : null;
+  const busyId = submitting?.get("intent") === MAIL_INTENTS.requeue ? formText(submitting, "id") : null;
   const busyAll = submitting?.get("intent") === MAIL_INTENTS.requeueAllFailed;
   return (
     <section aria-labelledby="mail-heading">

@@ -18,6 +18,7 @@ import { getDb } from "../../../server/db/connection.ts";
 import { answerFormAction, readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { can } from "../../../server/auth/permissions.ts";
+import { formText } from "../../lib/form-text.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [
@@ -52,7 +53,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   if (intent === MESSAGE_INTENTS.reply) {
     if (!can(staff.role, { message: ["reply"] })) throw data("Not found", { status: 404 });
-    const text = (name: string) => (typeof form.get(name) === "string" ? String(form.get(name)) : "");
+    const text = (name: string) => formText(form, name);
     const checked = checkReply({ reply: text("reply"), seen: text("seen") });
     if (!checked.ok) return data({ ok: false, message: checked.message, fieldError: checked.message }, { status: 400 });
     const cfg = config();

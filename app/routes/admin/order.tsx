@@ -19,6 +19,7 @@ import { refundOrder } from "../../../server/payments/refunds.ts";
 import { paymentsFromConfig } from "../../../server/payments/stripe.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { markInvoicePaid } from "../../../server/invoices/mark-paid.ts";
+import { formText } from "../../lib/form-text.ts";
 
 export function meta({ params }: Route.MetaArgs) {
   return [
@@ -65,7 +66,7 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 export async function action({ request, params }: Route.ActionArgs) {
   const staff = await requireStaff(request, { order: ["view"] });
   const form = await readSmallForm(request);
-  const intent = String(form.get("intent") ?? "") as OrderAction;
+  const intent = formText(form, "intent") as OrderAction;
   if (!ORDER_ACTIONS.includes(intent))
     return data<ActionResult>(
       { ok: false, message: "Unknown action. Reload the page and try again." },

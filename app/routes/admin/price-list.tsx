@@ -22,6 +22,8 @@ import {
   renamePriceList,
 } from "../../../server/trade/price-lists.ts";
 
+import { typedBack } from "../../lib/form-text.ts";
+
 export function meta({ loaderData }: Route.MetaArgs) {
   return [
     { title: `${loaderData?.list.name ?? "Price list"} | Price lists | Back office | ToolHub Wholesale` },
@@ -56,18 +58,6 @@ type FormName = "rename" | "rule" | "remove" | "other";
 type Answer = { ok: false; form: FormName; message: string; field?: string; values?: Record<string, string> };
 const refuse = (answer: Omit<Answer, "ok">, status: number) => data<Answer>({ ok: false, ...answer }, { status });
 
-/** What was typed, to show again beside a refusal (control characters left out, lengths capped). */
-function typed(form: FormData, names: string[]): Record<string, string> {
-  return Object.fromEntries(
-    names.map((n) => [
-      n,
-      String(form.get(n) ?? "")
-        .replace(/[\u0000-\u001f\u007f]/g, "")
-        .slice(0, 200),
-    ]),
-  );
-}
-
 const RULE_FIELDS = ["appliesTo", "categoryId", "sku", "percentOff", "fixedPrice"];
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -99,7 +89,11 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (error) {
     if (!isDomainError(error)) throw error;
     const values =
-      formName === "rename" ? typed(form, ["name"]) : formName === "rule" ? typed(form, RULE_FIELDS) : undefined;
+      formName === "rename"
+        ? typedBack(form, ["name"], 200)
+        : formName === "rule"
+          ? typedBack(form, RULE_FIELDS, 200)
+          : undefined;
     return refuse(
       {
         form: formName,

@@ -12,6 +12,8 @@ import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { createPriceList, listPriceLists, PriceListFieldError } from "../../../server/trade/price-lists.ts";
+import { formText } from "../../lib/form-text.ts";
+import { withoutControl } from "../../lib/control-characters.ts";
 
 export function meta() {
   return [{ title: "Price lists | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -31,9 +33,7 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readSmallForm(request);
   if (form.get("intent") !== "create")
     return data({ ok: false as const, message: "Unknown action.", field: undefined, name: "" }, { status: 400 });
-  const name = String(form.get("name") ?? "")
-    .replace(/[\u0000-\u001f\u007f]/g, "")
-    .slice(0, 200);
+  const name = withoutControl(formText(form, "name")).slice(0, 200);
   try {
     const { id } = await createPriceList(getDb(), { userId: staff.userId, name: staff.name }, form.get("name"));
     throw redirect(`/admin/price-lists/${id}?done=created`, { status: 303 });

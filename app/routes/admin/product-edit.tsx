@@ -33,6 +33,7 @@ import { ADMIN_PRODUCT_FORM_LIMIT_BYTES, ADMIN_UPLOAD_LIMIT_BYTES } from "../../
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { adjustStock, recentLedger } from "../../../server/inventory/adjust.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
+import { formText } from "../../lib/form-text.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   const title = loaderData ? `${loaderData.product.fields.title} | Products` : "Edit product";
@@ -74,7 +75,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const db = getDb();
   const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
   const form = await readSmallForm(request, multipart ? ADMIN_UPLOAD_LIMIT_BYTES : ADMIN_PRODUCT_FORM_LIMIT_BYTES);
-  const intent = String(form.get("intent") ?? "");
+  const intent = formText(form, "intent");
   const done = (what: string) => redirect(`/admin/products/${id}?done=${what}`);
   try {
     switch (intent) {
@@ -82,7 +83,7 @@ export async function action({ request, params }: Route.ActionArgs) {
         const values = formFields(form, PRODUCT_FIELDS);
         const checked = validateWith(productEditSchema, values);
         if (!checked.ok) return answer({ form: "product", values, errors: checked.errors }, 422);
-        const version = String(form.get("version") ?? "");
+        const version = formText(form, "version");
         await updateProduct(db, staff, id, checked.data, version);
         return done("saved");
       }

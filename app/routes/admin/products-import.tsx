@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/products-import";
 import { FormMessage } from "../../components/admin/fields.tsx";
 import { ProductsHeading } from "../../components/admin/BackHeading.tsx";
@@ -13,6 +13,7 @@ import { isDomainError } from "../../../server/errors.ts";
 import { ADMIN_UPLOAD_LIMIT_BYTES } from "../../../server/http/body-limit.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
+import { formText } from "../../lib/form-text.ts";
 
 export function meta() {
   return [{ title: "Import products | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -36,7 +37,7 @@ export async function action({ request }: Route.ActionArgs) {
   const staff = await requireStaff(request, { product: ["import"] });
   const form = await readSmallForm(request, ADMIN_UPLOAD_LIMIT_BYTES);
   const file = form.get("file");
-  const pasted = String(form.get("csv") ?? "");
+  const pasted = formText(form, "csv");
   const csv = file instanceof File && file.size > 0 ? await file.text() : pasted;
   const reply = (body: Answer, status = 200) => data(body, { status });
   if (!csv.trim()) return reply({ csv: "", plan: null, message: "Choose a CSV file or paste its text." }, 400);
@@ -45,7 +46,7 @@ export async function action({ request }: Route.ActionArgs) {
   const db = getDb();
   try {
     if (form.get("intent") === "apply") {
-      const result = await applyImport(db, staff, csv, String(form.get("hash") ?? ""));
+      const result = await applyImport(db, staff, csv, formText(form, "hash"));
       throw redirect(`/admin/products/import?created=${result.created}&updated=${result.updated}`);
     }
     return reply({ csv, plan: await previewImport(db, staff, csv), message: null });

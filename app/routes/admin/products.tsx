@@ -20,6 +20,7 @@ import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { formatCount } from "../../lib/numbers.ts";
+import { formText } from "../../lib/form-text.ts";
 
 export function meta() {
   return [{ title: "Products | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -62,11 +63,11 @@ export async function action({ request }: Route.ActionArgs) {
   const staff = await requireStaff(request, { product: ["update"] });
   const form = await readSmallForm(request);
   const ids = form.getAll("id").map(Number);
-  const bulk = String(form.get("bulk") ?? "");
+  const bulk = formText(form, "bulk");
   try {
     let n: number;
     if (bulk === "archive" || bulk === "unarchive") n = await setArchived(getDb(), staff, ids, bulk === "archive");
-    else if (bulk === "category") n = await setCategory(getDb(), staff, ids, String(form.get("category") ?? ""));
+    else if (bulk === "category") n = await setCategory(getDb(), staff, ids, formText(form, "category"));
     else return data({ message: "Choose what to do with the selected products." }, { status: 400 });
     throw redirect(backTo(form.get("back"), { done: bulk, n: String(n) }));
   } catch (error) {

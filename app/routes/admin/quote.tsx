@@ -31,6 +31,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     quote: view,
     canSend: can(staff.role, { quote: ["update"] }),
+    suggestedValidUntil: new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10),
     done: doneMessage(new URL(request.url), { sent: `Quote ${quote.number} is sent to the buyer.` }),
   };
 }
@@ -43,8 +44,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const form = await readSmallForm(request);
   const fields = Object.fromEntries(
     [...form.entries()]
-      .filter(([k, v]) => typeof v === "string" && k.length <= 40)
-      .map(([k, v]) => [k, String(v).slice(0, QUOTE_MESSAGE_MAX + 10)]),
+      .filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0].length <= 40)
+      .map(([k, v]) => [k, v.slice(0, QUOTE_MESSAGE_MAX + 10)]),
   );
   try {
     await sendQuote(getDb(), { userId: staff.userId, name: staff.name }, params.number, fields, {
@@ -66,12 +67,11 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function AdminQuote({ loaderData, actionData }: Route.ComponentProps) {
-  const { quote, canSend, done } = loaderData;
+  const { quote, canSend, done, suggestedValidUntil } = loaderData;
   const answer = actionData;
   const errors = answer?.fields ?? {};
   const typed = answer?.values ?? {};
   const open = quote.state === "requested" || quote.state === "quoted" || quote.state === "expired";
-  const tomorrow = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
   return (
     <section aria-labelledby="quote-heading">
       <BackHeading backTo="/admin/quotes" backLabel="Quotes" title={`Quote ${quote.number}`} id="quote-heading" />
@@ -136,7 +136,7 @@ export default function AdminQuote({ loaderData, actionData }: Route.ComponentPr
             hint={`YYYY-MM-DD, at most ${QUOTE_MAX_VALID_DAYS} days ahead.`}
             maxLength={10}
             autoComplete="off"
-            defaultValue={typed.validUntil ?? quote.valid_until?.slice(0, 10) ?? tomorrow}
+            defaultValue={typed.validUntil ?? quote.valid_until?.slice(0, 10) ?? suggestedValidUntil}
             error={errors.validUntil}
             controlClassName="w-40"
           />

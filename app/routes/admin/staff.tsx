@@ -22,6 +22,7 @@ import {
   RESET_TWO_FACTOR_MESSAGES,
   resetStaffTwoFactor,
 } from "../../../server/staff/manage.ts";
+import { formText } from "../../lib/form-text.ts";
 
 export function meta() {
   return [{ title: "Staff | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -85,8 +86,8 @@ export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const form = await readSmallForm(request);
   const db = getDb();
-  const intent = String(form.get("intent") ?? "");
-  const userId = String(form.get("userId") ?? "").slice(0, 100);
+  const intent = formText(form, "intent");
+  const userId = formText(form, "userId").slice(0, 100);
   try {
     if (intent === "invite") {
       const parsed = inviteSchema.safeParse({
@@ -103,8 +104,8 @@ export async function action({ request }: Route.ActionArgs) {
             message: "Check the invitation.",
             errors,
             values: {
-              email: String(form.get("email") ?? "").slice(0, 254),
-              name: String(form.get("name") ?? "").slice(0, 100),
+              email: formText(form, "email").slice(0, 254),
+              name: formText(form, "name").slice(0, 100),
             },
           },
           { status: 400 },

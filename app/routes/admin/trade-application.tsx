@@ -28,6 +28,8 @@ import { priceListChoices } from "../../../server/trade/price-lists.ts";
 import { creditStanding } from "../../../server/invoices/credit.ts";
 import { companyOpenInvoices } from "../../../server/invoices/open-invoices.ts";
 import { CompanyInvoices } from "../../components/trade/CompanyInvoices.tsx";
+import { formText } from "../../lib/form-text.ts";
+import { withoutControl } from "../../lib/control-characters.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [
@@ -107,19 +109,17 @@ async function saveTerms(staff: StaffSession, id: number, form: FormData) {
     creditLimit: form.get("creditLimit"),
   };
   const values: TermsFormValues = {
-    priceListId: String(posted.priceListId ?? "").slice(0, 12),
+    priceListId: formText(form, "priceListId").slice(0, 12),
     poRequired: posted.poRequired === "on",
     net30: posted.net30 === "on",
-    creditLimit: String(posted.creditLimit ?? "")
-      .replace(/[\u0000-\u001f\u007f]/g, "")
-      .slice(0, 20),
+    creditLimit: withoutControl(formText(form, "creditLimit")).slice(0, 20),
   };
   try {
     const terms = parseCompanyTermsForm(posted);
     const { changed } = await saveCompanyTerms(
       db,
       { userId: staff.userId, name: staff.name },
-      { organizationId: application.organization_id, terms, expectedUpdatedAt: String(form.get("updatedAt") ?? "") },
+      { organizationId: application.organization_id, terms, expectedUpdatedAt: formText(form, "updatedAt") },
     );
     throw redirect(`/admin/trade/${id}?done=${changed ? "terms" : "terms-unchanged"}`, { status: 303 });
   } catch (error) {
@@ -142,10 +142,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (intent === "terms") return saveTerms(staff, id, form);
   if (intent !== "approve" && intent !== "reject") return refuse({ message: "Unknown action." }, 400);
   if (!can(staff.role, { trade: ["decide"] })) return refuse({ message: NO_PERMISSION }, 403);
-  const reason =
-    String(form.get("reason") ?? "")
-      .trim()
-      .slice(0, 1000) || null;
+  const reason = formText(form, "reason").trim().slice(0, 1000) || null;
   if (intent === "reject" && !reason)
     return refuse(
       {

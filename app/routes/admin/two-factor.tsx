@@ -12,6 +12,7 @@ import {
   TWO_FACTOR_MESSAGES,
   verifyCode,
 } from "../../../server/staff/two-factor.ts";
+import { formText } from "../../lib/form-text.ts";
 
 /** Set for one request after an enrolment is confirmed, so the backup codes are shown once. */
 const SHOW_CODES_COOKIE = "staff_backup_codes";
@@ -47,15 +48,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const staff = await requireStaff(request, undefined, { withoutSecondFactor: true });
   const form = await readSmallForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const code = String(form.get("code") ?? "").slice(0, 64);
+  const intent = formText(form, "intent");
+  const code = formText(form, "code").slice(0, 64);
   if (intent === "start" && !staff.twoFactorEnabled) {
-    const started = await startEnrolment(request, String(form.get("password") ?? ""));
+    const started = await startEnrolment(request, formText(form, "password"));
     if (!started.ok) return data({ stage: "enrol" as const, error: started.message }, { status: started.status });
     return { stage: "confirm" as const, enrolment: started.value, error: null };
   }
   if (intent === "confirm" && !staff.twoFactorEnabled) {
-    const enrolment = await describeEnrolment(String(form.get("totpUri") ?? "").slice(0, 400));
+    const enrolment = await describeEnrolment(formText(form, "totpUri").slice(0, 400));
     if (!enrolment) return data({ stage: "enrol" as const, error: TWO_FACTOR_MESSAGES.failed }, { status: 400 });
     const verified = await verifyCode(request, "totp", code);
     if (!verified.ok)

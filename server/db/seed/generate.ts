@@ -15,7 +15,7 @@ import {
 /** Default number of products the seed creates (matches SEED_PRODUCTS' default in server/config.ts). */
 export const productCountForSeed = 600;
 
-export const DISCOUNT_CHOICES = [5, 10, 15, 20, 25, 30] as const;
+const DISCOUNT_CHOICES = [5, 10, 15, 20, 25, 30] as const;
 
 const EPOCH_MS = Date.UTC(2025, 0, 1, 0, 0, 0);
 // Ten seconds apart keeps even a million-product catalog in the past (about 116 days from 2025-01-01).
@@ -64,7 +64,7 @@ function sample<T>(rng: Rng, items: readonly T[], count: number): T[] {
   return copy.slice(0, n);
 }
 
-export function slugify(text: string): string {
+function slugify(text: string): string {
   return text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")

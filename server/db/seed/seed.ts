@@ -23,7 +23,7 @@ async function seedVolumeBreaks(db: Db): Promise<void> {
 }
 
 /** Rows per multi-row INSERT: 500 × 24 columns = 12,000 bind parameters, under SQLite's and PostgreSQL's limits. */
-export const SEED_BATCH_SIZE = 500;
+const SEED_BATCH_SIZE = 500;
 
 async function countRows(db: Db, table: "categories" | "brands" | "products"): Promise<number> {
   const row = await db

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { storeDb } from "../shopping/support.ts";
 
 /** Statuses the dashboard counts as sales (server/admin/dashboard.ts SALE_STATUSES). */
-export const SALE_STATUSES = ["placed", "processing", "packed", "shipped", "delivered", "returned"];
+const SALE_STATUSES = ["placed", "processing", "packed", "shipped", "delivered", "returned"];
 
 export function insertOrder(o: {
   status: string;

@@ -7,7 +7,7 @@ import { signInViaApi, storeDb } from "../shopping/support.ts";
 import { waitForHydration } from "../support/site.ts";
 
 /** Every path pattern in app/routes.ts (nested, prefixed and index routes included). */
-export function routePatterns(routes: readonly RouteConfigEntry[] = appRoutes): string[] {
+function routePatterns(routes: readonly RouteConfigEntry[] = appRoutes): string[] {
   const out = new Set<string>();
   const join = (parent: string, child?: string) =>
     child ? `${parent.replace(/\/$/, "")}/${child.replace(/^\//, "")}` : parent;

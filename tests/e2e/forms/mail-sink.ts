@@ -54,7 +54,7 @@ function decodeQuotedPrintable(s: string): string {
 }
 
 /** Decodes RFC 2047 encoded words (=?UTF-8?Q?…?= / =?UTF-8?B?…?=) in a header value. */
-export function decodeHeader(value: string): string {
+function decodeHeader(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, "?==?")
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset: string, enc: string, data: string) =>
@@ -89,7 +89,7 @@ function decodeBody(headers: Record<string, string>, body: string): string {
   return body;
 }
 
-export function parseMail(raw: string): Pick<ReceivedMail, "headers" | "text" | "html"> {
+function parseMail(raw: string): Pick<ReceivedMail, "headers" | "text" | "html"> {
   const { headers, body } = splitEntity(raw);
   let text = "";
   let html = "";

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { queryAll, usd } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { hrefOf, urlIs, waitForHydration } from "../support/site.ts";
+import { urlIs, waitForHydration } from "../support/site.ts";
 
 interface Row {
   id: number;

@@ -51,12 +51,6 @@ function bumpCatalogVersion() {
   if (exists) db.prepare("UPDATE catalog_version SET version = version + 1 WHERE id = 1").run();
 }
 
-export function catalogVersion(): number {
-  const row = storeDb().prepare("SELECT sum(version) AS version FROM catalog_version").get() as
-    { version: number } | undefined;
-  return row?.version ?? 0;
-}
-
 /** Puts a product into a known state; the sale price follows the store's own rule. */
 export function setProduct(
   id: number,
@@ -123,7 +117,7 @@ export const MONEY = /^−?\$\d{1,3}(,\d{3})*\.\d{2}$/;
 /** The header's cart link; its accessible name carries the item count ("Cart (3 items)"). */
 export const headerCart = (page: Page) => page.getByRole("banner").getByRole("link", { name: /^Cart\b/ });
 export const headerWishlist = (page: Page) => page.getByRole("banner").getByRole("link", { name: /^Wishlist\b/ });
-export const countName = (label: string, n: number) => (n === 0 ? label : `${label} (${n} item${n === 1 ? "" : "s"})`);
+const countName = (label: string, n: number) => (n === 0 ? label : `${label} (${n} item${n === 1 ? "" : "s"})`);
 
 export async function expectCartCount(page: Page, n: number) {
   await expect(headerCart(page)).toHaveAccessibleName(countName("Cart", n));

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "@playwright/test";
 
-export const mailDir = () => path.resolve(".tmp", `e2e-${process.env.E2E_PORT ?? 3100}`, "mail");
+const mailDir = () => path.resolve(".tmp", `e2e-${process.env.E2E_PORT ?? 3100}`, "mail");
 
 function decodeQuotedPrintable(text: string): string {
   return text

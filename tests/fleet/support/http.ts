@@ -6,8 +6,6 @@
 import http from "node:http";
 import { CookieJar } from "../../support/cookie-jar.ts";
 
-export { CookieJar };
-
 export interface Reply {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -17,7 +15,7 @@ export interface Reply {
 }
 
 /** Keep-alive connections, as a browser keeps them; plenty of sockets for the concurrency tests. */
-export const sharedAgent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+const sharedAgent = new http.Agent({ keepAlive: true, maxSockets: 512 });
 
 export interface SendOptions {
   method?: string;

@@ -4,7 +4,7 @@
  * links, submits each kind of form once with the page's own values (which fills the carts, so the
  * cart and checkout forms show up), then visits everything again.
  */
-import { send, urlencoded } from "../support/http.ts";
+import { send } from "../support/http.ts";
 import type { FuzzIdentities } from "./identities.ts";
 import { scrapeForms, scrapeLinks, type ScrapedForm } from "./html-forms.ts";
 import { patternParams, patternRegExp, type FuzzTarget } from "./targets.ts";

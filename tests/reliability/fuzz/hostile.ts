@@ -103,7 +103,7 @@ export function randomText(rng: Random, length: number): string {
 }
 
 /** Sizes that cross the limits the app enforces (names ~100–254, forms 16 KiB, auth 64 KiB). */
-export function hugeText(rng: Random): string {
+function hugeText(rng: Random): string {
   const size = rng.pick([255, 1_000, 4_097, 9_000, 16_000, 17_000, 40_000, 70_000]);
   return rng.chance(0.5)
     ? "A".repeat(size)

@@ -12,7 +12,7 @@ import { loadConfig } from "../../../server/config.ts";
 import { createDb } from "../../../server/db/connection.ts";
 import { EXTRA_TARGETS } from "./extra-targets.ts";
 
-export type BodyKind = "form" | "json";
+type BodyKind = "form" | "json";
 
 export interface FuzzTarget {
   /** Path pattern: `:name` params, `:name?` optional, a trailing `*` splat. */
@@ -36,7 +36,7 @@ function joinPaths(parent: string, child: string | undefined): string {
 }
 
 /** Every route of app/routes.ts as a full path pattern. */
-export function appRouteTargets(routes: readonly RouteConfigEntry[] = appRoutes): FuzzTarget[] {
+function appRouteTargets(routes: readonly RouteConfigEntry[] = appRoutes): FuzzTarget[] {
   const out: FuzzTarget[] = [];
   const walk = (entries: readonly RouteConfigEntry[], parent: string) => {
     for (const entry of entries) {
@@ -74,7 +74,7 @@ const AUTH_FIELD_HINTS: Record<string, string[]> = {
  * Every endpoint the store's Better Auth instance answers over HTTP, read from its API object,
  * so a plugin added to server/auth/auth.ts is fuzzed without editing this file.
  */
-export function authEndpointTargets(): FuzzTarget[] {
+function authEndpointTargets(): FuzzTarget[] {
   const cfg = loadConfig({
     NODE_ENV: "production",
     SITE_URL: "http://127.0.0.1:9",

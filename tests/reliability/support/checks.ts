@@ -15,7 +15,7 @@ export async function mailsTo(db: Db, address: string) {
 }
 
 /** Mails whose subject names this order number. */
-export async function mailsAboutOrder(db: Db, orderNumber: string) {
+async function mailsAboutOrder(db: Db, orderNumber: string) {
   return db
     .selectFrom("mail_queue")
     .select(["id", "subject", "to_address"])

@@ -26,7 +26,7 @@ export interface RawResponse {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 
 /** Characters node:http refuses on a request line (outside 0x21–0xFF) are percent-encoded; the rest go raw. */
-export function rawPath(path: string): string {
+function rawPath(path: string): string {
   return path.replace(/[^\u0021-\u00ff]/gu, (c) => encodeURIComponent(/^[\uD800-\uDFFF]$/.test(c) ? "\uFFFD" : c));
 }
 

@@ -12,7 +12,7 @@ export const PASSWORD = "Sturdy-Hammer-42";
 export const uniqueEmail = (tag: string) => `${tag}.${randomBytes(5).toString("hex")}@example.com`;
 
 /** A client address of its own (the store trusts X-Forwarded-For from loopback), so per-IP limits don't mix tests. */
-export const uniqueIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 250)}`;
+const uniqueIp = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 250)}`;
 
 export class Shopper {
   readonly jar = new CookieJar();

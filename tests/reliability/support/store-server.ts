@@ -15,7 +15,7 @@ import { killNow, root, startStoreServer, stopStoreServer, tail } from "../../be
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider } from "../../support/fake-services.mjs";
 import { createDb, type Db, type DbKind } from "../../../server/db/connection.ts";
 
-export const pgUrl = process.env.TEST_DATABASE_URL || "";
+const pgUrl = process.env.TEST_DATABASE_URL || "";
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. RELIABILITY_DB=sqlite|postgres keeps one. */
 export const storeDialects: DbKind[] = (pgUrl ? (["sqlite", "postgres"] as DbKind[]) : (["sqlite"] as DbKind[])).filter(
   (k) => !process.env.RELIABILITY_DB || process.env.RELIABILITY_DB === k,
@@ -59,7 +59,7 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port in ${PORT_RANGE.first}-${PORT_RANGE.last}`);
 }
 
-export interface StoreDatabase {
+interface StoreDatabase {
   kind: DbKind;
   /** Variables that point the server at this database. */
   env: Record<string, string>;
@@ -69,7 +69,7 @@ export interface StoreDatabase {
 }
 
 /** A fresh, empty database: the server migrates and seeds it at start-up. */
-export async function freshStoreDatabase(kind: DbKind, dir: string): Promise<StoreDatabase> {
+async function freshStoreDatabase(kind: DbKind, dir: string): Promise<StoreDatabase> {
   if (kind === "sqlite") {
     const sqlitePath = path.join(dir, "store.db");
     return {

@@ -11,7 +11,7 @@ const HEIGHT = 220;
 const PAD = { top: 12, right: 8, bottom: 28, left: 8 };
 
 const dayLabel = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
-export function formatDay(day: string): string {
+function formatDay(day: string): string {
   return dayLabel.format(new Date(`${day}T00:00:00Z`));
 }
 

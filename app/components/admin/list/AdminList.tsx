@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { ListPager, type PagerProps } from "./ListPager.tsx";
 import { ListTable, type ListTableProps } from "./ListTable.tsx";
 
-export type { Column, ColumnSort, RowSelection } from "./ListTable.tsx";
+export type { Column, ColumnSort } from "./ListTable.tsx";
 
 /**
  * Every back-office list: its table, or the empty state when there is nothing to list, then its

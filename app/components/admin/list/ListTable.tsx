@@ -28,7 +28,7 @@ export interface Column<Row> {
   className?: string;
 }
 
-export interface RowSelection<Row> {
+interface RowSelection<Row> {
   /** The id of the form the checkboxes belong to. */
   form: string;
   name: string;

@@ -1,7 +1,7 @@
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** "5 Dec 2026, 09:41 UTC", the same on the server and in the browser; "—" for none. */
-export function formatWhen(iso: string | null | undefined): string {
+function formatWhen(iso: string | null | undefined): string {
   if (!iso) return "—";
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : `${dateTime.format(d)} UTC`;

@@ -8,7 +8,7 @@ import { fieldAria, FieldMessages, Select, sameOptions, TextArea, TextInput } fr
 export interface ActionResult {
   ok: boolean;
   message: string;
-  intent?: OrderAction | string;
+  intent?: string;
   fields?: Record<string, string>;
   /** What was typed, put back into the form after a refusal (the page without JavaScript re-renders). */
   values?: Record<string, string>;

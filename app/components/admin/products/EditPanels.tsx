@@ -128,6 +128,7 @@ export function ImagesPanel({
       <ul className="mt-3 flex flex-wrap gap-4">
         {images.map((img, i) => (
           <li key={img.id} className="w-40">
+            {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- "picture N" tells staff which upload this is */}
             <img
               src={img.thumbnailUrl}
               alt={`${title} — picture ${i + 1}`}

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Form } from "react-router";
 import { fieldAria, fieldClass, FieldShell } from "../fields.tsx";
 import { PERCENT_OFF_MAX, PERCENT_OFF_MIN, SKU_MAX } from "../../../lib/admin/trade-limits.ts";
+import { useHydrated } from "../../../lib/use-hydrated.ts";
 
 type Field = "appliesTo" | "categoryId" | "sku" | "percentOff" | "fixedPrice";
 export type RuleFormValues = Partial<Record<Field, string>>;
@@ -76,8 +77,7 @@ export function AddRuleForm({
   errors?: RuleFormValues;
 }) {
   const [kind, setKind] = useState<Kind>(isKind(values.appliesTo) ? values.appliesTo : "all");
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const off = (k: Kind) => hydrated && kind !== k;
   const categoryHint = hydrated ? undefined : "Only when the rule applies to a category.";
   return (

@@ -18,7 +18,7 @@ export interface CurrentTerms {
   updatedAt: string;
 }
 
-export const termsFormValues = (terms: CurrentTerms): TermsFormValues => ({
+const termsFormValues = (terms: CurrentTerms): TermsFormValues => ({
   priceListId: terms.priceListId == null ? "" : String(terms.priceListId),
   poRequired: terms.poRequired,
   net30: terms.net30,
