@@ -1,18 +1,9 @@
-import {
-  isRouteErrorResponse,
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  useLocation,
-  useRouteLoaderData,
-} from "react-router";
+import { Links, Meta, Outlet, Scripts } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { ScrollToTop } from "./components/layout/ScrollToTop.tsx";
 import { SiteFrame } from "./components/layout/SiteFrame.tsx";
-import { NOT_FOUND_TEXT } from "./lib/site.ts";
+import { RouteErrorPage } from "./components/errors/RouteErrorPage.tsx";
 import { sharedPage } from "./lib/cache-control.ts";
 import type { Visitor } from "./lib/visitor.ts";
 import { config } from "../server/config.ts";
@@ -71,61 +62,6 @@ export default function App() {
   return <Outlet />;
 }
 
-export function NotFoundPage() {
-  return (
-    <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center">
-      <p className="text-7xl font-black text-brand-600" aria-hidden="true">
-        404
-      </p>
-      <h1 className="mt-4 text-2xl font-bold">Page not found</h1>
-      <p className="mt-4 text-slate-700">{NOT_FOUND_TEXT}</p>
-      <Link to="/" className="btn-primary mt-8">
-        Go Home
-      </Link>
-    </section>
-  );
-}
-
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const location = useLocation();
-  const root = useRouteLoaderData<typeof loader>("root");
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    const url = `${root?.siteUrl ?? ""}${location.pathname}`;
-    return (
-      <>
-        <title>Page not found | ToolHub Wholesale</title>
-        <meta name="description" content={NOT_FOUND_TEXT} />
-        <meta name="robots" content="noindex" />
-        <link rel="canonical" href={url} />
-        <meta property="og:title" content="Page not found | ToolHub Wholesale" />
-        <meta property="og:description" content={NOT_FOUND_TEXT} />
-        <meta property="og:type" content="website" />
-        <meta property="og:url" content={url} />
-        <NotFoundPage />
-      </>
-    );
-  }
-  if (!isRouteErrorResponse(error) || error.status >= 500) console.error(error);
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message =
-    isRouteErrorResponse(error) && error.status < 500 && typeof error.data === "string" ? error.data : null;
-  return (
-    <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center">
-      <title>Something went wrong | ToolHub Wholesale</title>
-      <h1 className="text-2xl font-bold">Something went wrong</h1>
-      <p className="mt-4 text-slate-700">
-        {message ??
-          "We couldn't load this page. Please try again in a moment — if it keeps happening, our support team is here to help."}
-      </p>
-      <p className="mt-2 text-sm text-slate-600">Error {status}</p>
-      <div className="mt-8 flex gap-3">
-        <a href={`${location.pathname}${location.search}`} className="btn-primary">
-          Try again
-        </a>
-        <Link to="/" className="btn-outline">
-          Go Home
-        </Link>
-      </div>
-    </section>
-  );
+  return <RouteErrorPage error={error} family="storefront" />;
 }

@@ -14,7 +14,7 @@ import {
 import { PRIVACY_MESSAGES } from "../../app/lib/privacy.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError, isDomainError } from "../errors.ts";
+import { InvalidError, NotFoundError, isDomainError } from "../errors.ts";
 import { authDate } from "../privacy/retention.ts";
 import { isTrustedOrigin, originPolicy, type OriginPolicy } from "./origins.ts";
 import type { SessionInfo } from "./session.ts";
@@ -64,8 +64,8 @@ export async function endSession(
   options: { currentSessionId?: string } = {},
 ): Promise<{ device: string }> {
   if (options.currentSessionId && sessionId === options.currentSessionId)
-    throw new DomainError("CURRENT_SESSION", SESSION_MESSAGES.current, 400);
-  const notFound = new DomainError("SESSION_NOT_FOUND", SESSION_MESSAGES.notFound, 404);
+    throw new InvalidError("CURRENT_SESSION", SESSION_MESSAGES.current);
+  const notFound = new NotFoundError("SESSION_NOT_FOUND", SESSION_MESSAGES.notFound);
   if (!sessionId || sessionId.length > MAX_ID_LENGTH) throw notFound;
   const row = await db
     .selectFrom("session")

@@ -5,7 +5,7 @@ import {
   QUANTITY_LIMIT_MESSAGES,
 } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { InvalidError } from "../errors.ts";
 import { addToCart, removeFromCart, setCartQuantity, type CapReason } from "./cart.ts";
 import { formText } from "../../app/lib/form-text.ts";
 
@@ -17,7 +17,7 @@ export interface CartActionResult {
 
 function requireProductId(form: FormData): number {
   const id = parseRowId(form.get("productId"));
-  if (id == null) throw new DomainError("BAD_PRODUCT_ID", "Choose a product to add.", 400);
+  if (id == null) throw new InvalidError("BAD_PRODUCT_ID", "Choose a product to add.");
   return id;
 }
 
@@ -25,7 +25,7 @@ function requireProductId(form: FormData): number {
 function requireQuantity(value: FormDataEntryValue | null, fallback?: number): number {
   if ((value == null || value === "") && fallback != null) return fallback;
   const quantity = parseWholeQuantity(value);
-  if (quantity == null) throw new DomainError("BAD_QUANTITY", "Quantity must be a whole number of at least 1.", 400);
+  if (quantity == null) throw new InvalidError("BAD_QUANTITY", "Quantity must be a whole number of at least 1.");
   return quantity;
 }
 
@@ -46,7 +46,7 @@ function color(form: FormData): string {
   const value = form.get("color");
   // No color has a NUL in it, and PostgreSQL refuses one in any text (a 500).
   if (typeof value === "string" && value.includes("\u0000"))
-    throw new DomainError("UNKNOWN_COLOR", "That color isn't available for this product.", 400);
+    throw new InvalidError("UNKNOWN_COLOR", "That color isn't available for this product.");
   return typeof value === "string" ? value.slice(0, 40) : "";
 }
 
@@ -66,7 +66,7 @@ export async function applyCartAction(db: Db, owner: string, form: FormData): Pr
     case "set": {
       // The minus and plus buttons send the quantity they lead to, so repeated clicks stay consistent.
       const quantity = requireQuantity(form.get("quantity"));
-      if (quantity > MAX_LINE_QUANTITY) throw new DomainError("QUANTITY_LIMIT", QUANTITY_LIMIT_MESSAGES.line, 400);
+      if (quantity > MAX_LINE_QUANTITY) throw new InvalidError("QUANTITY_LIMIT", QUANTITY_LIMIT_MESSAGES.line);
       await setCartQuantity(db, owner, { productId, color: color(form), quantity });
       return { message: "Cart updated." };
     }
@@ -74,6 +74,6 @@ export async function applyCartAction(db: Db, owner: string, form: FormData): Pr
       await removeFromCart(db, owner, { productId, color: color(form) });
       return { message: "Item removed from your cart." };
     default:
-      throw new DomainError("BAD_INTENT", "Unknown cart action.", 400);
+      throw new InvalidError("BAD_INTENT", "Unknown cart action.");
   }
 }

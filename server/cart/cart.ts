@@ -5,7 +5,7 @@ import type { CartLine, CartView } from "../../app/lib/cart-types.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, QUANTITY_LIMIT_MESSAGES } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, InvalidError, NotFoundError, OutOfStockError } from "../errors.ts";
 import { userOfOwner } from "../trade/prices.ts";
 import { priceLinesForBuyer } from "./priced-lines.ts";
 
@@ -18,7 +18,7 @@ async function productForCart(db: Db, productId: number) {
     .where("id", "=", productId)
     .where("archived_at", "is", null)
     .executeTakeFirst();
-  if (!product) throw new DomainError("UNKNOWN_PRODUCT", "That product doesn't exist.", 404);
+  if (!product) throw new NotFoundError("UNKNOWN_PRODUCT", "That product doesn't exist.");
   return product;
 }
 
@@ -26,7 +26,7 @@ function chosenColor(colorsJson: string, requested: string | null | undefined): 
   const colors = JSON.parse(colorsJson) as string[];
   if (!requested) return colors[0] ?? "";
   if (!colors.includes(requested))
-    throw new DomainError("UNKNOWN_COLOR", "That color isn't available for this product.");
+    throw new InvalidError("UNKNOWN_COLOR", "That color isn't available for this product.");
   return requested;
 }
 
@@ -59,14 +59,13 @@ export async function addToCart(
   input: { productId: number; quantity: number; color?: string | null },
 ) {
   const product = await productForCart(db, input.productId);
-  if (product.stock_quantity < 1) throw new DomainError("OUT_OF_STOCK", `${product.title} is out of stock.`, 409);
+  if (product.stock_quantity < 1) throw new OutOfStockError("OUT_OF_STOCK", `${product.title} is out of stock.`);
   const color = chosenColor(product.colors, input.color);
   const room = MAX_ORDER_QUANTITY - (await otherUnits(db, owner, product.id, color));
   if (room < 1)
-    throw new DomainError(
+    throw new ConflictError(
       "ORDER_LIMIT",
       `Your cart already holds ${formatCount(MAX_ORDER_QUANTITY)} units, the most a single order can take.`,
-      409,
     );
   const bounds: [CapReason, number][] = [
     ["stock", product.stock_quantity],
@@ -106,13 +105,13 @@ export async function setCartQuantity(
   owner: string,
   input: { productId: number; color: string; quantity: number },
 ) {
-  if (input.quantity > MAX_LINE_QUANTITY) throw new DomainError("QUANTITY_LIMIT", QUANTITY_LIMIT_MESSAGES.line, 400);
+  if (input.quantity > MAX_LINE_QUANTITY) throw new InvalidError("QUANTITY_LIMIT", QUANTITY_LIMIT_MESSAGES.line);
   const product = await productForCart(db, input.productId);
   if (input.quantity > product.stock_quantity) {
-    throw new DomainError("NOT_ENOUGH_STOCK", `Only ${product.stock_quantity} of ${product.title} in stock.`, 409);
+    throw new OutOfStockError("NOT_ENOUGH_STOCK", `Only ${product.stock_quantity} of ${product.title} in stock.`);
   }
   if ((await otherUnits(db, owner, input.productId, input.color)) + input.quantity > MAX_ORDER_QUANTITY) {
-    throw new DomainError("ORDER_LIMIT", QUANTITY_LIMIT_MESSAGES.order, 409);
+    throw new ConflictError("ORDER_LIMIT", QUANTITY_LIMIT_MESSAGES.order);
   }
   const result = await db
     .updateTable("cart_items")
@@ -121,7 +120,7 @@ export async function setCartQuantity(
     .where("product_id", "=", input.productId)
     .where("color", "=", input.color)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new DomainError("NOT_IN_CART", "That item isn't in your cart.", 404);
+  if (Number(result.numUpdatedRows) === 0) throw new NotFoundError("NOT_IN_CART", "That item isn't in your cart.");
 }
 
 export async function removeFromCart(db: Db, owner: string, input: { productId: number; color: string }) {

@@ -10,7 +10,7 @@ import type { ProductField } from "../../app/lib/product-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
-import { DomainError } from "../errors.ts";
+import { InvalidError, NotFoundError } from "../errors.ts";
 import { listProductImages, type ProductImage } from "./product-images.ts";
 import { isProductId, productRowToFields, productsWithSlugs } from "./product-rows.ts";
 import { cleanQueryText } from "../../app/lib/shop-query.ts";
@@ -166,8 +166,8 @@ export async function listAdminProducts(db: Db, actor: StaffActor, query: AdminP
 
 function checkIds(ids: number[]): number[] {
   const clean = [...new Set(ids.filter(isProductId))];
-  if (clean.length === 0) throw new DomainError("nothing_selected", "Choose at least one product.", 400);
-  if (clean.length > MAX_BULK) throw new DomainError("too_many", `Choose at most ${MAX_BULK} products at a time.`, 400);
+  if (clean.length === 0) throw new InvalidError("nothing_selected", "Choose at least one product.");
+  if (clean.length > MAX_BULK) throw new InvalidError("too_many", `Choose at most ${MAX_BULK} products at a time.`);
   return clean;
 }
 
@@ -179,7 +179,7 @@ async function productsOrFail(trx: Db, ids: number[]) {
     .orderBy("id")
     .execute();
   if (rows.length !== ids.length)
-    throw new DomainError("not_found", "Some of those products don't exist any more; reload the list.", 404);
+    throw new NotFoundError("not_found", "Some of those products don't exist any more; reload the list.");
   return rows;
 }
 
@@ -225,7 +225,7 @@ export async function setCategory(db: Db, actor: StaffActor, ids: number[], cate
     .select(["id", "name"])
     .where("slug", "=", categorySlug)
     .executeTakeFirst();
-  if (!category) throw new DomainError("bad_category", "Choose a category.", 400);
+  if (!category) throw new InvalidError("bad_category", "Choose a category.");
   return withTransactionRetry(() =>
     db.transaction().execute(async (trx) => {
       const rows = await productsOrFail(trx, list);

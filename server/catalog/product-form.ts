@@ -12,28 +12,27 @@ import { diffFields, writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, NotFoundError, UnprocessableError } from "../errors.ts";
 import { moveStock } from "../inventory/stock.ts";
 import { searchTextOf, updateVocabulary } from "./search-sync.ts";
 import { assertCan, ledgerActor, type StaffActor } from "./staff-actor.ts";
 import { bumpCatalogVersion } from "./version.ts";
 
 /** A save refused because of some fields (an SKU already used, a brand that doesn't exist). */
-export class ProductFieldError extends DomainError {
+export class ProductFieldError extends UnprocessableError {
   readonly fields: Record<string, string>;
   constructor(fields: Record<string, string>) {
-    super("invalid_product", Object.values(fields)[0] ?? "Check the form.", 422);
+    super("invalid_product", Object.values(fields)[0] ?? "Check the form.");
     this.fields = fields;
   }
 }
 
 /** Someone saved the product after this form was opened. */
-export class ProductConflictError extends DomainError {
+export class ProductConflictError extends ConflictError {
   constructor() {
     super(
       "product_conflict",
       "Someone else saved this product while you were editing it. The form now shows their values; make your change again.",
-      409,
     );
   }
 }
@@ -193,7 +192,7 @@ export async function applyProductEdit(
   expectedVersion: string | null,
 ): Promise<{ before: Record<string, unknown>; after: Record<string, unknown> }> {
   const current = await trx.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!current) throw new DomainError("not_found", "That product doesn't exist.", 404);
+  if (!current) throw new NotFoundError("not_found", "That product doesn't exist.");
   if (expectedVersion !== null && versionOf(current) !== expectedVersion) throw new ProductConflictError();
   const refs = await resolveBrandAndCategory(trx, input.brand, input.category);
   await assertSkuFree(trx, input.sku, id);

@@ -16,7 +16,7 @@ import { config } from "../config.ts";
 import { compiledOnce } from "../db/compiled-once.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, InvalidError, NotFoundError, TooLargeError } from "../errors.ts";
 import { assertCan, type StaffActor } from "./staff-actor.ts";
 import { bumpCatalogVersion } from "./version.ts";
 
@@ -130,17 +130,17 @@ export function cardImage(covers: Map<number, string>, id: number): string {
 async function makeRenditions(
   input: Uint8Array,
 ): Promise<{ width: number; height: number; files: Map<RenditionWidth, Buffer> }> {
-  if (input.byteLength === 0) throw new DomainError("image_empty", "Choose a picture to upload.", 400);
+  if (input.byteLength === 0) throw new InvalidError("image_empty", "Choose a picture to upload.");
   if (input.byteLength > MAX_IMAGE_BYTES)
-    throw new DomainError("image_too_large", "The picture must be 10 MB or smaller.", 413);
+    throw new TooLargeError("image_too_large", "The picture must be 10 MB or smaller.");
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch {
-    throw new DomainError("image_invalid", "That file isn't a JPEG, PNG or WebP picture.", 400);
+    throw new InvalidError("image_invalid", "That file isn't a JPEG, PNG or WebP picture.");
   }
   if (!meta.format || !ACCEPTED_FORMATS.has(meta.format) || !meta.width || !meta.height) {
-    throw new DomainError("image_invalid", "That file isn't a JPEG, PNG or WebP picture.", 400);
+    throw new InvalidError("image_invalid", "That file isn't a JPEG, PNG or WebP picture.");
   }
   const files = new Map<RenditionWidth, Buffer>();
   try {
@@ -155,7 +155,7 @@ async function makeRenditions(
     }
   } catch {
     // Headers that decode but pixels that don't (a truncated file).
-    throw new DomainError("image_invalid", "That picture could not be read; it may be damaged.", 400);
+    throw new InvalidError("image_invalid", "That picture could not be read; it may be damaged.");
   }
   const upright = (meta.orientation ?? 1) >= 5;
   return { width: upright ? meta.height : meta.width, height: upright ? meta.width : meta.height, files };
@@ -184,7 +184,7 @@ export async function addProductImage(
 ): Promise<ProductImage> {
   assertCan(actor, { product: ["update"] });
   const product = await db.selectFrom("products").select("id").where("id", "=", productId).executeTakeFirst();
-  if (!product) throw new DomainError("not_found", "That product doesn't exist.", 404);
+  if (!product) throw new NotFoundError("not_found", "That product doesn't exist.");
   const { width, height, files } = await makeRenditions(input);
   const fileKey = `p${productId}-${randomBytes(8).toString("hex")}`;
   await writeRenditions(fileKey, files);
@@ -196,10 +196,9 @@ export async function addProductImage(
         .where("product_id", "=", productId)
         .executeTakeFirstOrThrow();
       if (Number(count.n) >= MAX_IMAGES_PER_PRODUCT)
-        throw new DomainError(
+        throw new ConflictError(
           "too_many_images",
           `A product can have at most ${MAX_IMAGES_PER_PRODUCT} pictures; remove one first.`,
-          409,
         );
       const last = await trx
         .selectFrom("product_images")
@@ -245,7 +244,7 @@ export async function removeProductImage(db: Db, actor: StaffActor, productId: n
       .where("id", "=", imageId)
       .where("product_id", "=", productId)
       .executeTakeFirst();
-    if (!row) throw new DomainError("not_found", "That picture was already removed.", 404);
+    if (!row) throw new NotFoundError("not_found", "That picture was already removed.");
     await trx.deleteFrom("product_images").where("id", "=", row.id).execute();
     await writeAudit(trx, actor, {
       action: "product.image.remove",
@@ -271,7 +270,7 @@ export async function makeCoverImage(db: Db, actor: StaffActor, productId: numbe
       .orderBy("id")
       .execute();
     const chosen = rows.find((r) => Number(r.id) === imageId);
-    if (!chosen) throw new DomainError("not_found", "That picture was removed.", 404);
+    if (!chosen) throw new NotFoundError("not_found", "That picture was removed.");
     const order = [chosen, ...rows.filter((r) => r !== chosen)];
     for (const [i, r] of order.entries())
       await trx

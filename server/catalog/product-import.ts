@@ -23,7 +23,7 @@ import { writeAudit } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, TooLargeError, UnprocessableError } from "../errors.ts";
 import { moveStock } from "../inventory/stock.ts";
 import { applyProductEdit, insertProduct, productColumns } from "./product-form.ts";
 import { assertCan, ledgerActor, type StaffActor } from "./staff-actor.ts";
@@ -281,18 +281,14 @@ async function loadBySku(db: Handle, skus: string[], lock: boolean) {
 export async function previewImport(db: Db, actor: StaffActor, text: string): Promise<ImportPlan> {
   assertCan(actor, { product: ["import"] });
   if (Buffer.byteLength(text) > MAX_IMPORT_BYTES)
-    throw new DomainError("import_too_large", "The file must be 10 MB or smaller.", 413);
+    throw new TooLargeError("import_too_large", "The file must be 10 MB or smaller.");
   const { mode, rows, errors, hash } = await plan(db, text, false);
   return { mode, rows, errors, hash };
 }
 
-class ImportChangedError extends DomainError {
+class ImportChangedError extends ConflictError {
   constructor() {
-    super(
-      "import_changed",
-      "The file or the catalog changed since the preview. Check the new preview, then apply it.",
-      409,
-    );
+    super("import_changed", "The file or the catalog changed since the preview. Check the new preview, then apply it.");
   }
 }
 
@@ -305,16 +301,15 @@ export async function applyImport(
 ): Promise<{ created: number; updated: number }> {
   assertCan(actor, { product: ["import"], stock: ["adjust"] });
   if (Buffer.byteLength(text) > MAX_IMPORT_BYTES)
-    throw new DomainError("import_too_large", "The file must be 10 MB or smaller.", 413);
+    throw new TooLargeError("import_too_large", "The file must be 10 MB or smaller.");
   return withTransactionRetry(() =>
     db.transaction().execute(async (trx) => {
       const p = await plan(trx, text, true);
       if (p.hash !== previewHash) throw new ImportChangedError();
       if (p.errors.length)
-        throw new DomainError(
+        throw new UnprocessableError(
           "import_invalid",
           "Fix the bad rows first: nothing is imported while any row is wrong.",
-          422,
         );
       let created = 0;
       let updated = 0;

@@ -8,7 +8,7 @@ import { replySchema, type MessageFilter } from "../../app/lib/admin/message-sch
 import { listAudit, writeAudit, type AuditActor } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { ContactMessageRow } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, InvalidError, NotFoundError, UnprocessableError } from "../errors.ts";
 import { enqueueMail, MailValidationError } from "../mail/queue.ts";
 import { contactReplyMail } from "./reply-mail.ts";
 
@@ -105,7 +105,7 @@ export async function getMessage(db: Db, id: number): Promise<MessageDetail | nu
   return { message: { ...message, id: Number(message.id) }, handledByName: handler?.name ?? null, replies };
 }
 
-const notFound = () => new DomainError("MESSAGE_NOT_FOUND", INBOX_MESSAGES.notFound, 404);
+const notFound = () => new NotFoundError("MESSAGE_NOT_FOUND", INBOX_MESSAGES.notFound);
 
 /** Marks a message handled (or not). Marking it as it already is changes nothing and writes no audit row. */
 export async function setMessageHandled(
@@ -179,7 +179,7 @@ export async function replyToMessage(
   options: ReplyOptions,
 ): Promise<{ mailId: number; message: string }> {
   const checked = checkReply(input);
-  if (!checked.ok) throw new DomainError("REPLY_INVALID", checked.message, 400);
+  if (!checked.ok) throw new InvalidError("REPLY_INVALID", checked.message);
   const { reply, seen } = checked;
   const at = (options.now ?? new Date()).toISOString();
   const postgres = dbKind(db) === "postgres";
@@ -197,10 +197,10 @@ export async function replyToMessage(
       .where("id", "=", id)
       .where("replied_at", seen ? "=" : "is", seen || null)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new DomainError("REPLY_STALE", INBOX_MESSAGES.staleReply, 409);
+    if (Number(updated.numUpdatedRows) !== 1) throw new ConflictError("REPLY_STALE", INBOX_MESSAGES.staleReply);
     const mail = await enqueueMail(trx, contactReplyMail(message, reply, options)).catch((error: unknown) => {
       if (error instanceof MailValidationError)
-        throw new DomainError("REPLY_UNDELIVERABLE", INBOX_MESSAGES.undeliverable, 422);
+        throw new UnprocessableError("REPLY_UNDELIVERABLE", INBOX_MESSAGES.undeliverable);
       throw error;
     });
     await writeAudit(

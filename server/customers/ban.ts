@@ -14,13 +14,13 @@ import { banSchema } from "../../app/lib/admin/customer-schema.ts";
 import { STAFF_ROLES, roleOf } from "../auth/permissions.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, DomainError, InvalidError, NotAllowedError, NotFoundError } from "../errors.ts";
 import { authDate } from "../privacy/retention.ts";
 import { plausibleUserId } from "./detail.ts";
 
 export { BAN_MESSAGES };
 
-const notFound = () => new DomainError("CUSTOMER_NOT_FOUND", BAN_MESSAGES.notFound, 404);
+const notFound = () => new NotFoundError("CUSTOMER_NOT_FOUND", BAN_MESSAGES.notFound);
 
 /** The value stored for a boolean in Better Auth's columns: 0/1 on SQLite, boolean on PostgreSQL. */
 function flag(db: Db, value: boolean): boolean | number {
@@ -33,7 +33,7 @@ const isBanned = sql<SqlBool>`coalesce("banned", ${sql.lit(false)}) = ${sql.lit(
 async function explainRefusal(db: Db, userId: string, whenUnchanged: DomainError): Promise<never> {
   const row = await db.selectFrom("user").select(["role"]).where("id", "=", userId).executeTakeFirst();
   if (!row) throw notFound();
-  if (STAFF_ROLES.includes(roleOf(row.role))) throw new DomainError("CANNOT_BAN_STAFF", BAN_MESSAGES.staff, 403);
+  if (STAFF_ROLES.includes(roleOf(row.role))) throw new NotAllowedError("CANNOT_BAN_STAFF", BAN_MESSAGES.staff);
   throw whenUnchanged;
 }
 
@@ -54,7 +54,7 @@ export async function banCustomer(
 ): Promise<{ sessionsEnded: number; message: string }> {
   if (!plausibleUserId(userId)) throw notFound();
   const checked = checkBanReason(input.reason);
-  if (!checked.ok) throw new DomainError("BAN_INVALID", checked.message, 400);
+  if (!checked.ok) throw new InvalidError("BAN_INVALID", checked.message);
   const reason = checked.reason;
   const outcome = await db.transaction().execute(async (trx) => {
     // One conditional UPDATE: the role and ban checks and the change can't be split by another writer.
@@ -82,7 +82,7 @@ export async function banCustomer(
     );
     return { sessionsEnded };
   });
-  if (!outcome) return explainRefusal(db, userId, new DomainError("ALREADY_BANNED", BAN_MESSAGES.alreadyBanned, 409));
+  if (!outcome) return explainRefusal(db, userId, new ConflictError("ALREADY_BANNED", BAN_MESSAGES.alreadyBanned));
   return { ...outcome, message: BAN_MESSAGES.banned(outcome.sessionsEnded) };
 }
 
@@ -124,6 +124,6 @@ export async function unbanCustomer(
     );
     return true;
   });
-  if (!done) return explainRefusal(db, userId, new DomainError("NOT_BANNED", BAN_MESSAGES.notBanned, 409));
+  if (!done) return explainRefusal(db, userId, new ConflictError("NOT_BANNED", BAN_MESSAGES.notBanned));
   return { message: BAN_MESSAGES.unbanned };
 }

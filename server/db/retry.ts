@@ -1,4 +1,4 @@
-import { DomainError } from "../errors.ts";
+import { UnavailableError } from "../errors.ts";
 
 /**
  * True for errors that mean "this transaction lost a race; run it again": PostgreSQL's deadlock
@@ -34,10 +34,9 @@ export async function withTransactionRetry<T>(work: () => Promise<T>, options: R
     } catch (error) {
       if (!isRetryableTransactionError(error)) throw error;
       if (attempt >= attempts) {
-        throw new DomainError(
+        throw new UnavailableError(
           "STORE_BUSY",
           "The store is very busy right now and could not finish this. Nothing was changed; please try again in a moment.",
-          503,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, base * attempt + Math.random() * base * attempt));

@@ -19,6 +19,8 @@ export function requestLog(options: { trustRequestId: (req: Request) => boolean 
     const incoming = req.get("x-request-id");
     const id = incoming && REQUEST_ID.test(incoming) && options.trustRequestId(req) ? incoming : randomUUID();
     res.setHeader("X-Request-Id", id);
+    // React Router's request is built from these headers: the error page and its log line use the id.
+    req.headers["x-request-id"] = id;
     lifecycle.inFlight++;
     if (lifecycle.draining) res.setHeader("Connection", "close");
     let done = false;

@@ -7,7 +7,7 @@ import type { StockAdjustInput } from "../../app/lib/product-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import { assertCan, ledgerActor, type StaffActor } from "../catalog/staff-actor.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
 import { moveStock, type StockMoveResult, type StockReason } from "./stock.ts";
 
 export async function adjustStock(
@@ -23,7 +23,7 @@ export async function adjustStock(
       .select(["id", "stock_quantity"])
       .where("id", "=", productId)
       .executeTakeFirst();
-    if (!product) throw new DomainError("not_found", "That product doesn't exist.", 404);
+    if (!product) throw new NotFoundError("not_found", "That product doesn't exist.");
     const result = await moveStock(trx, {
       productId,
       delta: input.change,
@@ -32,10 +32,9 @@ export async function adjustStock(
       note: input.note || null,
     });
     if (!result) {
-      throw new DomainError(
+      throw new ConflictError(
         "stock_short",
         `Stock can't go below zero: there are ${product.stock_quantity} in stock, so the change can be at most −${product.stock_quantity}.`,
-        409,
       );
     }
     await writeAudit(trx, actor, {

@@ -8,17 +8,16 @@ import { sql, type Transaction } from "kysely";
 import { bumpCatalogVersion, catalogVersionRow } from "../catalog/version.ts";
 import { dbKind } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { OutOfStockError } from "../errors.ts";
 import { STOCK_REASONS, type StockReason } from "./stock-reasons.ts";
 
-/** Not enough stock for some lines: nothing was written. */
-export class OutOfStockError extends DomainError {
+/** Not enough stock for some lines (their products named): nothing was written. */
+export class LinesOutOfStockError extends OutOfStockError {
   readonly productIds: number[];
   constructor(titles: string[], productIds: number[]) {
     super(
       "OUT_OF_STOCK",
       `Sorry — not enough stock left for: ${titles.join(", ")}. Nothing was charged and your order was not placed; please update your cart.`,
-      409,
     );
     this.productIds = productIds;
   }

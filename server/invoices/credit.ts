@@ -8,7 +8,7 @@ import type { Transaction } from "kysely";
 import { formatMoney } from "../../app/lib/money.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 
 type Handle = Db | Transaction<Database>;
 
@@ -42,7 +42,7 @@ export interface CreditTerms {
  * Call inside the transaction that places the order.
  */
 export async function checkCredit(trx: Transaction<Database>, terms: CreditTerms, orderCents: number): Promise<void> {
-  if (!terms.net30) throw new DomainError("NET30_NOT_OFFERED", NET30_NOT_OFFERED_MESSAGE, 409);
+  if (!terms.net30) throw new ConflictError("NET30_NOT_OFFERED", NET30_NOT_OFFERED_MESSAGE);
   const lock = trx
     .selectFrom("companies")
     .select("credit_limit_cents")
@@ -52,10 +52,9 @@ export async function checkCredit(trx: Transaction<Database>, terms: CreditTerms
   const owed = await unpaidInvoicesCents(trx, terms.organizationId);
   if (owed + orderCents > limit) {
     const left = Math.max(0, limit - owed);
-    throw new DomainError(
+    throw new ConflictError(
       "CREDIT_LIMIT",
       `This order of ${formatMoney(orderCents)} would take ${terms.companyName}'s unpaid invoices to ${formatMoney(owed + orderCents)}, above its credit limit of ${formatMoney(limit)} (${formatMoney(left)} left). Pay an open invoice first, or choose card or pay on delivery.`,
-      409,
     );
   }
 }

@@ -7,7 +7,7 @@ import { COUNTRIES } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 
 /** Net-30: days from the invoice's date to its due date. */
 export const NET_TERMS_DAYS = 30;
@@ -52,7 +52,7 @@ export async function issueInvoiceInTransaction(trx: Transaction<Database>, orde
       .where("decision", "=", "rejected")
       .executeTakeFirst());
   if (NEVER_PLACED.includes(order.status) || rejected)
-    throw new DomainError("NO_INVOICE_YET", "This order hasn't been placed, so it has no invoice yet.", 409);
+    throw new ConflictError("NO_INVOICE_YET", "This order hasn't been placed, so it has no invoice yet.");
   const net30 = order.payment_method === "invoice-net30";
   const paid = order.payment_status === "paid";
   const invoice = {

@@ -7,7 +7,7 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import { recordOrderEvent } from "../orders/history.ts";
 import { loadOrder, staffActorRef, type StaffActor } from "../orders/staff-order.ts";
 import { changePaymentStatus } from "../orders/states.ts";
@@ -37,10 +37,9 @@ export async function markInvoicePaid(
         .where("o.id", "=", order.id)
         .executeTakeFirstOrThrow();
       if (row.payment_method !== NET30_METHOD || row.invoice_id == null)
-        throw new DomainError(
+        throw new ConflictError(
           "NO_NET30_INVOICE",
           "This order isn't invoiced on net-30 terms, so there is no invoice to mark paid.",
-          409,
         );
       const updated = await trx
         .updateTable("invoices")
@@ -49,12 +48,11 @@ export async function markInvoicePaid(
         .where("status", "=", "unpaid")
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) {
-        throw new DomainError(
+        throw new ConflictError(
           "INVOICE_NOT_OPEN",
           row.invoice_status === "void"
             ? `Invoice ${row.invoice_number} is void: the order was cancelled.`
             : `Invoice ${row.invoice_number} is already marked paid.`,
-          409,
         );
       }
       await changePaymentStatus(trx, { id: order.id, payment_status: row.payment_status }, "paid", {

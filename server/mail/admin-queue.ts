@@ -107,11 +107,10 @@ export async function requeueMailAsStaff(
   return db.transaction().execute(async (trx) => {
     const outcome = await requeueChecked(trx, id);
     if (!outcome.ok) {
-      const status = outcome.reason === "missing" ? 404 : 409;
       throw new DomainError(
+        outcome.reason === "missing" ? "not_found" : "conflict",
         `MAIL_${outcome.reason.toUpperCase().replace("-", "_")}`,
         capitalize(outcome.message),
-        status,
       );
     }
     await writeAudit(

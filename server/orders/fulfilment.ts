@@ -19,7 +19,7 @@ import {
 import { writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import { enqueueMail, type OutgoingMail } from "../mail/queue.ts";
 import { recordOrderEvent, type EventDetails } from "./history.ts";
 import {
@@ -78,10 +78,9 @@ async function checkCardMoneyBeforeCancel(trx: Transaction<Database>, orderId: n
     .executeTakeFirstOrThrow();
   if (status === "awaiting_payment" && !row.payment_flag) throw refusal(status, "cancel");
   if (row.payment_method === "card" && row.paid_cents != null && Number(row.refunded_cents) < row.paid_cents) {
-    throw new DomainError(
+    throw new ConflictError(
       "REFUND_FIRST",
       "This order was paid by card. Refund the payment first (Refund, below), then cancel the order.",
-      409,
     );
   }
 }

@@ -12,7 +12,7 @@ import { sql, type Transaction } from "kysely";
 import { formatCount } from "../../app/lib/numbers.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import { expireOverdueHolds } from "./holds.ts";
 import { HOLD_STATUSES } from "./states.ts";
 
@@ -96,12 +96,12 @@ export function guestHoldMessage(refusal: GuestHoldRefusal, place: GuestHoldPlac
   );
 }
 
-class GuestHoldLimitError extends DomainError {
+class GuestHoldLimitError extends ConflictError {
   readonly refusal: GuestHoldRefusal;
   /** Counted orders whose hold has already run out: releasing them may make room. */
   readonly overdueOrderIds: number[];
   constructor(refusal: GuestHoldRefusal, overdueOrderIds: number[], place: GuestHoldPlace) {
-    super("GUEST_HOLD_LIMIT", guestHoldMessage(refusal, place), 409);
+    super("GUEST_HOLD_LIMIT", guestHoldMessage(refusal, place));
     this.refusal = refusal;
     this.overdueOrderIds = overdueOrderIds;
   }

@@ -8,7 +8,7 @@ import { PAYMENT_METHODS } from "../../app/lib/order-rules.ts";
 import type { ExpressionBuilder } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, NotAllowedError, NotFoundError } from "../errors.ts";
 import type { PeriodicJob } from "../jobs/runner.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { countPlacedOrder } from "../ops/metrics.ts";
@@ -180,7 +180,7 @@ function sameHash(a: string, b: string): boolean {
 function outcomeOf(status: OrderStatus): ConfirmOutcome {
   if (status === "expired") return "expired";
   if (status === "cancelled")
-    throw new DomainError("ORDER_CANCELLED", "This order was cancelled, so it can no longer be confirmed.", 409);
+    throw new ConflictError("ORDER_CANCELLED", "This order was cancelled, so it can no longer be confirmed.");
   return "already_placed";
 }
 
@@ -198,12 +198,11 @@ export async function confirmGuestOrder(
   const read = () =>
     db.selectFrom("orders").selectAll().where("access_token", "=", input.accessToken).executeTakeFirst();
   const order = /^[A-Za-z0-9_-]{32}$/.test(input.accessToken) ? await read() : undefined;
-  if (!order) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+  if (!order) throw new NotFoundError("ORDER_NOT_FOUND", "That order doesn't exist.");
   if (!validConfirmToken(input.confirmToken, order.confirm_token_hash)) {
-    throw new DomainError(
+    throw new NotAllowedError(
       "BAD_CONFIRM_LINK",
       "This confirmation link isn't valid. Open the link in the email we sent you when you placed the order.",
-      403,
     );
   }
   if (!isHoldStatus(order.status)) return { outcome: outcomeOf(order.status), number: order.number };

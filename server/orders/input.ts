@@ -3,16 +3,16 @@
  * app/lib/order-admin-schema.ts, turned into a DomainError that carries one message per field.
  */
 import type { z } from "zod";
-import { DomainError } from "../errors.ts";
+import { DomainError, InvalidError } from "../errors.ts";
 
 export type FieldErrors = Record<string, string>;
 
 /** Bad input: a 400 with a message per field (the form shows each beside its field). */
-export class OrderInputError extends DomainError {
+export class OrderInputError extends InvalidError {
   readonly fields: FieldErrors;
   constructor(fields: FieldErrors) {
     const first = Object.values(fields)[0] ?? "Check the form and try again.";
-    super("INVALID_INPUT", first, 400);
+    super("INVALID_INPUT", first);
     this.fields = fields;
   }
 }

@@ -12,8 +12,8 @@ import type { Db } from "../db/connection.ts";
 import { compiledOnce } from "../db/compiled-once.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
-import { moveStocks, OutOfStockError } from "../inventory/stock.ts";
+import { ConflictError, DomainError, InvalidError } from "../errors.ts";
+import { moveStocks, LinesOutOfStockError } from "../inventory/stock.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { expireOverdueHolds, hashConfirmToken } from "./holds.ts";
 import { claimGuestHold, releasingOverdueGuestHolds, type GuestHoldClaim } from "./guest-holds.ts";
@@ -57,7 +57,7 @@ export interface PlacedOrder {
   awaitingApproval?: boolean;
 }
 
-export { OutOfStockError };
+export { LinesOutOfStockError };
 
 function orderNumber(): string {
   return `TH-${randomBytes(5).toString("hex").toUpperCase()}`;
@@ -76,7 +76,7 @@ async function existingOrder(db: Db, checkoutToken: string, owner: string): Prom
     .executeTakeFirst();
   if (!row) return null;
   if (owner.startsWith("u:") && row.user_id !== owner.slice(2))
-    throw new DomainError("CHECKOUT_TOKEN_USED", "This checkout was already used. Reload the page and try again.", 409);
+    throw new ConflictError("CHECKOUT_TOKEN_USED", "This checkout was already used. Reload the page and try again.");
   return { number: row.number, accessToken: row.access_token, created: false };
 }
 
@@ -141,7 +141,7 @@ function shortOfStock(
   for (const l of lines) wanted.set(l.product_id, (wanted.get(l.product_id) ?? 0) + l.quantity);
   const short = lines.filter((l) => wanted.get(l.product_id)! > Number(l.stock_quantity));
   if (short.length)
-    throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+    throw new LinesOutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
 }
 
 async function placeInTransaction(
@@ -151,26 +151,24 @@ async function placeInTransaction(
 ): Promise<PlacedOrder> {
   const { checkout, owner } = input;
   const { quoteId, lines, quotedCents, breaks } = await orderSource(trx, input, keys.now);
-  if (lines.length === 0) throw new DomainError("EMPTY_CART", "Your cart is empty.", 409);
+  if (lines.length === 0) throw new ConflictError("EMPTY_CART", "Your cart is empty.");
   const archived = lines.find((l) => l.archived_at);
   if (archived)
-    throw new DomainError(
+    throw new ConflictError(
       "NO_LONGER_SOLD",
       `${archived.title} is no longer sold. Remove it from your cart; your order was not placed.`,
-      409,
     );
   const tooMany = quantityLimitProblem(lines.map((l) => l.quantity));
   if (tooMany)
-    throw new DomainError(
+    throw new ConflictError(
       "QUANTITY_LIMIT",
       `${QUANTITY_LIMIT_MESSAGES[tooMany]} Please lower the quantities in your cart; your order was not placed.`,
-      409,
     );
 
   // The one price rule, as the cart showed it: list, volume break or the buyer's trade price.
   const [rules, trade] = await Promise.all([buyerPriceRules(trx, input.userId), buyerTerms(trx, input.userId)]);
   if (trade?.poRequired && !checkout.poNumber)
-    throw new DomainError("PO_REQUIRED", `${trade.companyName} asks for a purchase-order number on every order.`, 400);
+    throw new InvalidError("PO_REQUIRED", `${trade.companyName} asks for a purchase-order number on every order.`);
   // A quote's prices are the agreed ones: no other discount goes on top of them.
   const unitCents =
     quotedCents ??
@@ -189,20 +187,19 @@ async function placeInTransaction(
   );
   const method = paymentMethod(checkout.paymentMethod);
   if (quoteId != null && method.collectsOnline)
-    throw new DomainError("QUOTE_NOT_BY_CARD", "A quote is paid on delivery or by invoice: choose one of those.", 409);
+    throw new ConflictError("QUOTE_NOT_BY_CARD", "A quote is paid on delivery or by invoice: choose one of those.");
   const onAccount = method.id === NET30_METHOD;
   // Net 30 is a company's credit: only for a company with net-30 terms, never above its credit limit.
   if (onAccount) {
-    if (!trade) throw new DomainError("NET30_NOT_OFFERED", NET30_NOT_OFFERED_MESSAGE, 409);
+    if (!trade) throw new ConflictError("NET30_NOT_OFFERED", NET30_NOT_OFFERED_MESSAGE);
     await checkCredit(trx, trade, summary.totalCents);
   }
   // Above the buyer's spending limit the order waits for an approver, holding no stock.
   const needsApproval = trade?.limitCents != null && summary.totalCents > trade.limitCents;
   if (needsApproval && method.collectsOnline) {
-    throw new DomainError(
+    throw new ConflictError(
       "APPROVAL_NOT_BY_CARD",
       `This order is above your spending limit of ${formatMoney(trade.limitCents!)}, so it goes to your company's approvers first: choose pay on delivery or invoice.`,
-      409,
     );
   }
   // Stock already short as read in this transaction: refused before anything is written. The
@@ -298,7 +295,7 @@ async function placeInTransaction(
       );
   const short = lines.filter((_, i) => taken[i] === null);
   if (short.length)
-    throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+    throw new LinesOutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
 
   const orderLines = lines.map((l, i) => ({
     order_id: order.id,
@@ -397,7 +394,7 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
       return await attempt();
     } catch (error) {
       if (
-        error instanceof OutOfStockError &&
+        error instanceof LinesOutOfStockError &&
         (await expireOverdueHolds(db, { now: keys.now, productIds: error.productIds })) > 0
       )
         return await attempt();

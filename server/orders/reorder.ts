@@ -9,7 +9,7 @@ import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules
 import { addLinesToCart, type AddedLine } from "../cart/add-lines.ts";
 import { getCart } from "../cart/cart.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { ownerForUser } from "../shopper/guest.ts";
 
 type ReorderStatus = "added" | "price-changed" | "partly-added" | "out-of-stock" | "no-longer-sold";
@@ -65,7 +65,7 @@ async function linesOfOwnOrder(db: Db, userId: string, number: string): Promise<
     .where("number", "=", number)
     .where("user_id", "=", userId)
     .executeTakeFirst();
-  if (!order) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+  if (!order) throw new NotFoundError("ORDER_NOT_FOUND", "That order doesn't exist.");
   const rows = await db
     .selectFrom("order_lines")
     .select(["product_id", "title", "color", "quantity", "unit_price_cents"])

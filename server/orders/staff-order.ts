@@ -8,7 +8,7 @@ import { ADMIN_STATUS_LABELS } from "../../app/lib/order-labels.ts";
 import type { AuditActor } from "../audit/audit.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, DomainError, NotFoundError } from "../errors.ts";
 import { parseInput } from "./input.ts";
 import { OrderConflictError, type OrderStatus } from "./states.ts";
 
@@ -63,7 +63,7 @@ export async function loadOrder(db: Db, number: unknown) {
         .where("number", "=", parsed.data)
         .executeTakeFirst()
     : undefined;
-  if (!order) throw new DomainError("ORDER_NOT_FOUND", "There is no order with that number.", 404);
+  if (!order) throw new NotFoundError("ORDER_NOT_FOUND", "There is no order with that number.");
   return order;
 }
 export type LoadedOrder = Awaited<ReturnType<typeof loadOrder>>;
@@ -130,7 +130,7 @@ export function refusal(status: string, action: "pack" | "ship" | "deliver" | "c
     byAction[action][status] ??
     messages[status] ??
     `An order that is ${statusLabel(status).toLowerCase()} can't be changed that way.`;
-  return new DomainError("INVALID_TRANSITION", text, 409);
+  return new ConflictError("INVALID_TRANSITION", text);
 }
 
 export { parseInput };

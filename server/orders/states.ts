@@ -9,8 +9,8 @@ import type { Transaction, Updateable } from "kysely";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
-import { moveStocks, OutOfStockError, type StockReason } from "../inventory/stock.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import { moveStocks, LinesOutOfStockError, type StockReason } from "../inventory/stock.ts";
 import { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus } from "./statuses.ts";
 
 export { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus };
@@ -88,12 +88,11 @@ export function canChangePayment(from: string, to: string): boolean {
   return PAYMENT_TRANSITIONS[from as PaymentStatus]?.includes(to as PaymentStatus) ?? false;
 }
 
-export class PaymentTransitionError extends DomainError {
+export class PaymentTransitionError extends ConflictError {
   constructor(from: string, to: string) {
     super(
       "INVALID_PAYMENT_TRANSITION",
       `A payment that is ${from.replace(/_/g, " ")} cannot become ${to.replace(/_/g, " ")}.`,
-      409,
     );
   }
 }
@@ -127,12 +126,11 @@ export async function changePaymentStatus(
   if (version != null && Number(updated.numUpdatedRows) !== 1) throw new OrderConflictError();
 }
 
-export class OrderConflictError extends DomainError {
+export class OrderConflictError extends ConflictError {
   constructor() {
     super(
       "ORDER_CHANGED",
       "This order was changed at the same moment by someone else. Reload the page to see where it stands now.",
-      409,
     );
   }
 }
@@ -164,10 +162,9 @@ export async function applyTransition(
 ): Promise<OrderVersion> {
   const rule = transitionRule(order.status, to);
   if (!rule)
-    throw new DomainError(
+    throw new ConflictError(
       "INVALID_TRANSITION",
       `An order that is ${order.status.replace(/_/g, " ")} cannot become ${to.replace(/_/g, " ")}.`,
-      409,
     );
   const holding = isHoldStatus(to);
   const hold = holding ? (options.holdExpiresAt?.toISOString() ?? null) : null;
@@ -221,7 +218,7 @@ export async function applyTransition(
     );
     const short = lines.filter((_, i) => taken[i] === null);
     if (short.length)
-      throw new OutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+      throw new LinesOutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
   }
   return { id: order.id, status: to, version: order.version + 1 };
 }
@@ -246,7 +243,7 @@ export async function transitionOrder(db: Db, request: TransitionRequest): Promi
         .select(["id", "status", "version"])
         .where("id", "=", request.orderId)
         .executeTakeFirst();
-      if (!current) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+      if (!current) throw new NotFoundError("ORDER_NOT_FOUND", "That order doesn't exist.");
       const expected = request.expectedStatus == null ? null : ([] as OrderStatus[]).concat(request.expectedStatus);
       if (
         (request.expectedVersion != null && current.version !== request.expectedVersion) ||

@@ -11,7 +11,7 @@ import { sessionFacts } from "./settle.ts";
 import { STORE_CURRENCY } from "../../app/lib/money.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
 import { claimGuestHold, releasingOverdueGuestHolds, type GuestHoldClaim } from "../orders/guest-holds.ts";
 import { recordOrderEvent } from "../orders/history.ts";
 import { applyTransition, changePaymentStatus, OrderConflictError } from "../orders/states.ts";
@@ -62,7 +62,7 @@ async function reusableSession(
       { ...sessionFacts(session), orderNumber: order.number },
       { now, siteUrl: config().siteUrl, actor: "system:payment-page" },
     );
-    throw new DomainError("ALREADY_PAID", ALREADY_PAID_MESSAGE, 409);
+    throw new ConflictError("ALREADY_PAID", ALREADY_PAID_MESSAGE);
   }
   return null;
 }
@@ -80,12 +80,11 @@ export async function openPaymentPage(
 ): Promise<string> {
   const order = await readOrder(db, orderId);
   if (!order || order.payment_method !== "card")
-    throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+    throw new NotFoundError("ORDER_NOT_FOUND", "That order doesn't exist.");
   if (order.status !== "awaiting_payment" || order.payment_status !== "pending" || order.payment_flag) {
-    throw new DomainError(
+    throw new ConflictError(
       "NOT_AWAITING_PAYMENT",
       "This order isn't waiting for a payment any more. Reload the page to see where it stands.",
-      409,
     );
   }
   const open = await reusableSession(db, payments, order, now);
@@ -175,17 +174,16 @@ export async function holdAgainForPayment(
           .where("id", "=", orderId)
           .executeTakeFirst();
         if (!order || order.payment_method !== "card")
-          throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+          throw new NotFoundError("ORDER_NOT_FOUND", "That order doesn't exist.");
         if (order.status === "awaiting_payment") return;
         if (
           order.status !== "expired" ||
           order.payment_flag ||
           (order.payment_status !== "pending" && order.payment_status !== "failed")
         ) {
-          throw new DomainError(
+          throw new ConflictError(
             "NOT_AWAITING_PAYMENT",
             "This order can't be paid again. Reload the page to see where it stands.",
-            409,
           );
         }
         let holdClient: string | null = null;

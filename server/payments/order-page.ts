@@ -6,7 +6,7 @@
  */
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, DomainError, NotFoundError, TooManyError, UnavailableError } from "../errors.ts";
 import {
   ALREADY_PAID_MESSAGE,
   holdAgainForPayment,
@@ -101,10 +101,10 @@ async function countGuestRetry(
   email: string,
 ): Promise<void> {
   const byIp = await deps.ipLimiter.hit(clientIp);
-  if (!byIp.allowed) throw new DomainError("TOO_MANY_ORDERS", RETRY_LIMIT_MESSAGES.ip(byIp.retryAfterSeconds), 429);
+  if (!byIp.allowed) throw new TooManyError("TOO_MANY_ORDERS", RETRY_LIMIT_MESSAGES.ip(byIp.retryAfterSeconds));
   const byEmail = await deps.emailLimiter.hit(emailKey(email));
   if (!byEmail.allowed)
-    throw new DomainError("TOO_MANY_ORDERS", RETRY_LIMIT_MESSAGES.email(byEmail.retryAfterSeconds), 429);
+    throw new TooManyError("TOO_MANY_ORDERS", RETRY_LIMIT_MESSAGES.email(byEmail.retryAfterSeconds));
 }
 
 /**
@@ -130,19 +130,17 @@ export async function payFromOrderPage(
   });
   const limit = await payLimiter.hit(clientIp);
   if (!limit.allowed)
-    throw new DomainError(
+    throw new TooManyError(
       "TOO_MANY_ATTEMPTS",
       `Too many payment attempts. Please try again in ${waitText(limit.retryAfterSeconds)}.`,
-      429,
     );
   if (!payments)
-    throw new DomainError(
+    throw new ConflictError(
       "CARD_PAYMENTS_OFF",
       "Card payment isn't available on this store right now. Contact us to pay another way.",
-      409,
     );
   let order = await readCardOrder(db, ref);
-  if (!order) throw new DomainError("ORDER_NOT_FOUND", "That order doesn't exist.", 404);
+  if (!order) throw new NotFoundError("ORDER_NOT_FOUND", "That order doesn't exist.");
   const now = new Date();
   const actor = order.user_id ? `user:${order.user_id}` : "guest";
   const pastHold =
@@ -160,12 +158,12 @@ export async function payFromOrderPage(
       );
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      throw new DomainError("PAYMENT_UNAVAILABLE", PAYMENT_UNAVAILABLE_MESSAGE, 503);
+      throw new UnavailableError("PAYMENT_UNAVAILABLE", PAYMENT_UNAVAILABLE_MESSAGE);
     }
     order = (await readCardOrder(db, ref))!;
   }
   if (order.status !== "expired" && order.status !== "awaiting_payment")
-    throw new DomainError("ALREADY_PAID", ALREADY_PAID_MESSAGE, 409);
+    throw new ConflictError("ALREADY_PAID", ALREADY_PAID_MESSAGE);
   if (order.status === "expired") {
     let guestHolds: GuestHoldClaim | undefined;
     if (order.user_id == null) {
@@ -183,7 +181,7 @@ export async function payFromOrderPage(
     logLine(
       `Payment page for order ${order.number} not opened: ${error instanceof Error ? error.message : String(error)}`,
     );
-    throw new DomainError("PAYMENT_UNAVAILABLE", PAYMENT_UNAVAILABLE_MESSAGE, 503);
+    throw new UnavailableError("PAYMENT_UNAVAILABLE", PAYMENT_UNAVAILABLE_MESSAGE);
   }
 }
 

@@ -13,7 +13,7 @@ import { writeAudit } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, NotFoundError, UnavailableError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { recordOrderEvent } from "../orders/history.ts";
 import { OrderInputError, parseInput } from "../orders/input.ts";
@@ -75,14 +75,14 @@ async function requestRefund(db: Db, staff: StaffActor, number: string, input: R
       // nothing left to refund.
       const select = readPaymentOrder(trx).where("number", "=", number);
       const order = await (dbKind(trx) === "postgres" ? select.forUpdate() : select).executeTakeFirst();
-      if (!order) throw new DomainError("ORDER_NOT_FOUND", "There is no order with that number.", 404);
+      if (!order) throw new NotFoundError("ORDER_NOT_FOUND", "There is no order with that number.");
       checkVersion(order, input.version);
       if (order.payment_method !== "card" || !order.payment_intent_id || order.paid_cents == null) {
-        throw new DomainError("NOT_PAID_BY_CARD", "This order has no card payment to refund.", 409);
+        throw new ConflictError("NOT_PAID_BY_CARD", "This order has no card payment to refund.");
       }
       const left = await refundable(trx, order);
       if (left <= 0)
-        throw new DomainError("NOTHING_TO_REFUND", "Everything paid for this order has already been refunded.", 409);
+        throw new ConflictError("NOTHING_TO_REFUND", "Everything paid for this order has already been refunded.");
       const amount = input.amount ?? left;
       if (amount > left)
         throw new OrderInputError({ amount: `You can refund at most ${formatMoney(left)} on this order.` });
@@ -234,17 +234,16 @@ async function sendRefund(
       error.statusCode !== 429
     ) {
       await failRefund(db, refund.refundId, error.message, now);
-      throw new DomainError("REFUND_REFUSED", `Stripe refused the refund: ${error.message}`, 409);
+      throw new ConflictError("REFUND_REFUSED", `Stripe refused the refund: ${error.message}`);
     }
-    throw new DomainError(
+    throw new UnavailableError(
       "REFUND_PENDING",
       "Stripe didn't answer. The refund is saved and will be sent again automatically in a minute; nothing was refunded twice.",
-      503,
     );
   }
   if (created.status === "failed" || created.status === "canceled") {
     await failRefund(db, refund.refundId, `Stripe refund ${created.status}`, now);
-    throw new DomainError("REFUND_REFUSED", `Stripe could not make the refund (${created.status}).`, 409);
+    throw new ConflictError("REFUND_REFUSED", `Stripe could not make the refund (${created.status}).`);
   }
   await completeRefund(db, refund.refundId, created.id, options);
 }
@@ -260,10 +259,9 @@ export async function refundOrder(
 ): Promise<{ number: string; message: string }> {
   const now = options.now ?? new Date();
   if (!payments)
-    throw new DomainError(
+    throw new ConflictError(
       "CARD_PAYMENTS_OFF",
       "Card payments aren't configured on this store (STRIPE_SECRET_KEY), so refunds can't be sent.",
-      409,
     );
   const parsed = parseInput(refundSchema, input);
   const refund = await requestRefund(db, staff, number, parsed, now);

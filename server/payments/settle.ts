@@ -10,7 +10,7 @@ import type Stripe from "stripe";
 import { formatMoney, STORE_CURRENCY } from "../../app/lib/money.ts";
 import { PAYMENT_METHODS } from "../../app/lib/order-rules.ts";
 import type { Database } from "../db/schema.ts";
-import { OutOfStockError } from "../inventory/stock.ts";
+import { LinesOutOfStockError } from "../inventory/stock.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { recordOrderEvent } from "../orders/history.ts";
 import { orderPlacedMail } from "../orders/mails.ts";
@@ -218,7 +218,7 @@ async function reserveAgain(
     await sql`release savepoint reserve_again`.execute(trx);
     return { ...order, status: "awaiting_payment", version: moved.version };
   } catch (error) {
-    if (!(error instanceof OutOfStockError)) throw error;
+    if (!(error instanceof LinesOutOfStockError)) throw error;
     await sql`rollback to savepoint reserve_again`.execute(trx);
     return null;
   }

@@ -8,7 +8,7 @@ import { DELETE_CONFIRMATION_WORD, PRIVACY_MESSAGES } from "../../app/lib/privac
 import { isTrustedOrigin, originPolicy, type OriginPolicy } from "../auth/origins.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError, isDomainError } from "../errors.ts";
+import { TooManyError, isDomainError } from "../errors.ts";
 import { readSmallForm } from "../http/form-action.ts";
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { confirmIdentity, type PasswordVerifier, type SignedInSession } from "./confirm.ts";
@@ -54,7 +54,7 @@ async function confirm(
 ): Promise<void> {
   const limit = await deps.limiter.hit(session.userId);
   if (!limit.allowed)
-    throw new DomainError("TOO_MANY_ATTEMPTS", PRIVACY_MESSAGES.tooManyAttempts(limit.retryAfterSeconds), 429);
+    throw new TooManyError("TOO_MANY_ATTEMPTS", PRIVACY_MESSAGES.tooManyAttempts(limit.retryAfterSeconds));
   await confirmIdentity(db, session, password, { now, verify: deps.verify });
 }
 

@@ -1,7 +1,7 @@
 import { verifyPassword as betterAuthVerify } from "better-auth/crypto";
 import { FRESH_SIGN_IN_MINUTES, PRIVACY_MESSAGES, type IdentityCheck } from "../../app/lib/privacy.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { DomainError, InvalidError, NotAllowedError } from "../errors.ts";
 
 export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
 
@@ -52,11 +52,11 @@ export async function confirmIdentity(
 ): Promise<void> {
   const hash = await passwordHash(db, session.userId);
   if (hash !== null) {
-    if (!password) throw new DomainError("PASSWORD_REQUIRED", PRIVACY_MESSAGES.passwordRequired, 400);
+    if (!password) throw new InvalidError("PASSWORD_REQUIRED", PRIVACY_MESSAGES.passwordRequired);
     if (!(await (options.verify ?? verifyStoredPassword)(hash, password)))
-      throw new DomainError("WRONG_PASSWORD", PRIVACY_MESSAGES.wrongPassword, 403);
+      throw new NotAllowedError("WRONG_PASSWORD", PRIVACY_MESSAGES.wrongPassword);
     return;
   }
   const { freshSignIn } = await identityCheck(db, session, options.now);
-  if (!freshSignIn) throw new DomainError("SIGN_IN_AGAIN", PRIVACY_MESSAGES.signInAgain, 403);
+  if (!freshSignIn) throw new NotAllowedError("SIGN_IN_AGAIN", PRIVACY_MESSAGES.signInAgain);
 }

@@ -29,7 +29,7 @@ import type { Transaction } from "kysely";
 import addressparser from "nodemailer/lib/addressparser";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { ownerForUser } from "../shopper/guest.ts";
 import { ERASABLE_MAIL_COLUMNS, eraseMail } from "./mail-erasure.ts";
 import { postcodeDistrict } from "./mask.ts";
@@ -257,7 +257,7 @@ export async function eraseAccount(db: Db, userId: string, options: { now?: Date
   const at = options.now ?? new Date();
   return db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom("user").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
-    if (!user) throw new DomainError("ACCOUNT_NOT_FOUND", "This account no longer exists.", 404);
+    if (!user) throw new NotFoundError("ACCOUNT_NOT_FOUND", "This account no longer exists.");
     const email = user.email.trim().toLowerCase();
     const owner = ownerForUser(userId);
 

@@ -6,7 +6,7 @@
  * belong to whoever holds their link, and the account's email may not be verified.
  */
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { ORDER_VIEW_COLUMNS } from "../orders/queries.ts";
 import { ownerForUser } from "../shopper/guest.ts";
 
@@ -25,7 +25,7 @@ export async function exportAccountData(
     .select(["name", "email", "emailVerified", "image", "createdAt", "updatedAt"])
     .where("id", "=", userId)
     .executeTakeFirst();
-  if (!user) throw new DomainError("ACCOUNT_NOT_FOUND", "This account no longer exists.", 404);
+  if (!user) throw new NotFoundError("ACCOUNT_NOT_FOUND", "This account no longer exists.");
   const owner = ownerForUser(userId);
 
   const [accounts, sessions, orders, wishlist, cart, subscriber] = await Promise.all([

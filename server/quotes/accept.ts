@@ -7,7 +7,7 @@ import type { Transaction } from "kysely";
 import { quoteState } from "../../app/lib/quotes.ts";
 import { dbKind } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, DomainError, NotFoundError } from "../errors.ts";
 import { QUOTE_NUMBER } from "./quotes.ts";
 
 const day = (iso: string) =>
@@ -21,27 +21,22 @@ export function acceptRefusal(
   const state = quoteState(quote, now);
   if (state === "quoted") return null;
   if (state === "expired")
-    return new DomainError(
+    return new ConflictError(
       "QUOTE_EXPIRED",
       `Quote ${quote.number} expired on ${day(quote.valid_until!)}. Ask for a new quote from your cart.`,
-      409,
     );
   if (state === "requested")
-    return new DomainError(
-      "QUOTE_NOT_PRICED",
-      `Quote ${quote.number} isn't priced yet: we'll email you when it is.`,
-      409,
-    );
-  return new DomainError("QUOTE_NOT_OPEN", `Quote ${quote.number} was ${state} already.`, 409);
+    return new ConflictError("QUOTE_NOT_PRICED", `Quote ${quote.number} isn't priced yet: we'll email you when it is.`);
+  return new ConflictError("QUOTE_NOT_OPEN", `Quote ${quote.number} was ${state} already.`);
 }
 
 /** The quote's lines as an order takes them: today's product rows, the quoted unit prices. */
 export async function quoteOrderLines(trx: Transaction<Database>, userId: string | null, number: string, now: Date) {
   if (!userId || !QUOTE_NUMBER.test(number))
-    throw new DomainError("QUOTE_NOT_FOUND", "There is no such quote on your account.", 404);
+    throw new NotFoundError("QUOTE_NOT_FOUND", "There is no such quote on your account.");
   const select = trx.selectFrom("quotes").selectAll().where("number", "=", number).where("user_id", "=", userId);
   const quote = await (dbKind(trx) === "postgres" ? select.forUpdate() : select).executeTakeFirst();
-  if (!quote) throw new DomainError("QUOTE_NOT_FOUND", "There is no such quote on your account.", 404);
+  if (!quote) throw new NotFoundError("QUOTE_NOT_FOUND", "There is no such quote on your account.");
   const refusal = acceptRefusal(quote, now);
   if (refusal) throw refusal;
   const lines = await trx
@@ -83,5 +78,5 @@ export async function markQuoteAccepted(
     .where("status", "=", "quoted")
     .executeTakeFirst();
   if (Number(done.numUpdatedRows) !== 1)
-    throw new DomainError("QUOTE_NOT_OPEN", "This quote was just accepted or declined.", 409);
+    throw new ConflictError("QUOTE_NOT_OPEN", "This quote was just accepted or declined.");
 }

@@ -13,7 +13,7 @@ import {
 } from "../../app/lib/quotes.ts";
 import { getCart, NO_LONGER_SOLD } from "../cart/cart.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, InvalidError, NotFoundError, TooManyError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { buyerTerms } from "../trade/limits.ts";
 import { quoteReceivedMail, quoteRequestedStaffMail } from "./mails.ts";
@@ -45,25 +45,23 @@ export async function requestQuote(
 ): Promise<string> {
   const message = typeof input.message === "string" ? input.message.trim() : "";
   if (message.length > QUOTE_MESSAGE_MAX)
-    throw new DomainError("QUOTE_MESSAGE", `Keep the message to ${QUOTE_MESSAGE_MAX} characters or fewer.`, 400);
+    throw new InvalidError("QUOTE_MESSAGE", `Keep the message to ${QUOTE_MESSAGE_MAX} characters or fewer.`);
   if (CONTROL_IN_TEXT.test(message))
-    throw new DomainError("QUOTE_MESSAGE", "The message contains characters that aren't allowed.", 400);
+    throw new InvalidError("QUOTE_MESSAGE", "The message contains characters that aren't allowed.");
   const [cart, trade] = await Promise.all([getCart(db, who.owner), buyerTerms(db, who.userId)]);
   if (cart.lines.length === 0)
-    throw new DomainError("EMPTY_CART", "Your cart is empty: add what you need, then ask for a quote.", 409);
+    throw new ConflictError("EMPTY_CART", "Your cart is empty: add what you need, then ask for a quote.");
   if (!mayRequestQuote({ totalQuantity: cart.totalQuantity, lineCount: cart.lines.length }, trade != null)) {
-    throw new DomainError(
+    throw new ConflictError(
       "QUOTE_NOT_OFFERED",
       `Quotes are for carts of ${QUOTE_MIN_UNITS} units or more, or for trade accounts. Your cart has ${cart.totalQuantity}.`,
-      409,
     );
   }
   const gone = cart.lines.find((l) => l.notice === NO_LONGER_SOLD);
   if (gone)
-    throw new DomainError(
+    throw new ConflictError(
       "NO_LONGER_SOLD",
       `${gone.title} is no longer sold. Remove it from your cart, then ask for a quote.`,
-      409,
     );
   const now = input.now ?? new Date();
   const number = `QT-${randomBytes(4).toString("hex").toUpperCase()}`;
@@ -75,10 +73,9 @@ export async function requestQuote(
       .where("status", "=", "requested")
       .executeTakeFirstOrThrow();
     if (Number(open.n) >= QUOTE_MAX_OPEN_REQUESTS) {
-      throw new DomainError(
+      throw new TooManyError(
         "TOO_MANY_QUOTES",
         `You have ${QUOTE_MAX_OPEN_REQUESTS} quote requests waiting for our prices already. We'll answer those first.`,
-        429,
       );
     }
     const quote = await trx
@@ -188,9 +185,9 @@ export async function listQuotesForCustomer(db: Db, userId: string, now = new Da
 /** The buyer turns a quote down (or withdraws a request): it can't be accepted any more. */
 export async function declineQuote(db: Db, userId: string, number: string, now = new Date()): Promise<string> {
   const quote = await quoteForCustomer(db, userId, number, now);
-  if (!quote) throw new DomainError("QUOTE_NOT_FOUND", "There is no such quote on your account.", 404);
+  if (!quote) throw new NotFoundError("QUOTE_NOT_FOUND", "There is no such quote on your account.");
   if (quote.state !== "quoted" && quote.state !== "requested")
-    throw new DomainError("QUOTE_NOT_OPEN", `Quote ${number} is ${quote.state} already.`, 409);
+    throw new ConflictError("QUOTE_NOT_OPEN", `Quote ${number} is ${quote.state} already.`);
   const done = await db
     .updateTable("quotes")
     .set((eb) => ({ status: "declined", decided_at: now.toISOString(), version: eb("version", "+", 1) }))
@@ -198,6 +195,6 @@ export async function declineQuote(db: Db, userId: string, number: string, now =
     .where("status", "in", ["requested", "quoted"])
     .executeTakeFirst();
   if (Number(done.numUpdatedRows) !== 1)
-    throw new DomainError("QUOTE_NOT_OPEN", `Quote ${number} was just accepted or declined.`, 409);
+    throw new ConflictError("QUOTE_NOT_OPEN", `Quote ${number} was just accepted or declined.`);
   return `Quote ${number} is declined.`;
 }

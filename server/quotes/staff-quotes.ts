@@ -13,7 +13,7 @@ import {
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, InvalidError, NotFoundError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { quoteReadyMail } from "./mails.ts";
 import { loadQuote } from "./quotes.ts";
@@ -66,10 +66,10 @@ export async function countQuoteRequests(db: Db): Promise<number> {
 }
 
 /** A refusal naming the fields to fix (the page shows each next to its field). */
-export class QuoteInputError extends DomainError {
+export class QuoteInputError extends InvalidError {
   readonly fields: Record<string, string>;
   constructor(fields: Record<string, string>) {
-    super("QUOTE_INPUT", "Please correct the highlighted fields.", 400);
+    super("QUOTE_INPUT", "Please correct the highlighted fields.");
     this.fields = fields;
   }
 }
@@ -84,19 +84,17 @@ export async function sendQuote(
 ): Promise<string> {
   const now = options.now ?? new Date();
   const quote = await loadQuote(db, number, now);
-  if (!quote) throw new DomainError("QUOTE_NOT_FOUND", "There is no quote with that number.", 404);
+  if (!quote) throw new NotFoundError("QUOTE_NOT_FOUND", "There is no quote with that number.");
   if (quote.state === "accepted" || quote.state === "declined")
-    throw new DomainError(
+    throw new ConflictError(
       "QUOTE_CLOSED",
       `Quote ${number} was ${quote.state} by the buyer; it can't be priced again.`,
-      409,
     );
   const version = /^\d{1,10}$/.test(form.version ?? "") ? Number(form.version) : -1;
   if (version !== quote.version)
-    throw new DomainError(
+    throw new ConflictError(
       "STALE_QUOTE",
       "This quote changed since you opened it. Reload the page to see it as it is now.",
-      409,
     );
 
   const fields: Record<string, string> = {};
@@ -130,10 +128,9 @@ export async function sendQuote(
         .where("status", "in", ["requested", "quoted"])
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) !== 1)
-        throw new DomainError(
+        throw new ConflictError(
           "STALE_QUOTE",
           "This quote changed since you opened it. Reload the page to see it as it is now.",
-          409,
         );
       for (const line of quote.lines)
         await trx

@@ -13,7 +13,7 @@ import type { Auth } from "../auth/auth.ts";
 import { roleOf, STAFF_ROLES } from "../auth/permissions.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, InvalidError, NotAllowedError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { authDate } from "../privacy/retention.ts";
 import { INVITE_DAYS, inviteMail, twoFactorResetMail } from "./mails.ts";
@@ -86,7 +86,7 @@ export async function inviteStaff(
     .where("email", "=", input.email)
     .executeTakeFirst();
   if (existing && isStaffRole(existing.role))
-    throw new DomainError("ALREADY_STAFF", "That person is already on the staff list.", 409);
+    throw new ConflictError("ALREADY_STAFF", "That person is already on the staff list.");
   if (existing) {
     const granted = await grantStaffRole(
       db,
@@ -98,7 +98,7 @@ export async function inviteStaff(
     );
     // "unchanged" only if someone made them this role at the same moment.
     if (granted.kind === "unchanged")
-      throw new DomainError("ALREADY_STAFF", "That person is already on the staff list.", 409);
+      throw new ConflictError("ALREADY_STAFF", "That person is already on the staff list.");
     return { userId: existing.id, created: false, outcome: granted.kind };
   }
   const created = await auth.api.createUser({
@@ -139,7 +139,7 @@ export async function resendInvite(
     .where("userId", "=", userId)
     .where("providerId", "=", "credential")
     .executeTakeFirst();
-  if (hasPassword) throw new DomainError("NOT_PENDING", "They have already set a password.", 409);
+  if (hasPassword) throw new ConflictError("NOT_PENDING", "They have already set a password.");
   const { token } = await createInviteToken(auth, userId, now);
   await db.transaction().execute(async (trx) => {
     await writeAudit(
@@ -154,7 +154,7 @@ export async function resendInvite(
 
 /** Changes a staff member's role; the last admin can't be demoted. */
 export async function changeStaffRole(db: Db, actor: AuditActor, userId: string, role: unknown, now = new Date()) {
-  if (!isStaffRole(role)) throw new DomainError("INVALID_ROLE", "Choose staff or admin.", 400);
+  if (!isStaffRole(role)) throw new InvalidError("INVALID_ROLE", "Choose staff or admin.");
   const member = await staffMember(db, userId);
   if (member.role === role) return { changed: false };
   await db.transaction().execute(async (trx) => {
@@ -166,7 +166,7 @@ export async function changeStaffRole(db: Db, actor: AuditActor, userId: string,
       .where("role", "=", member.role)
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1)
-      throw new DomainError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.", 409);
+      throw new ConflictError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.");
     await writeAudit(
       trx,
       actor,
@@ -204,9 +204,9 @@ export async function resetStaffTwoFactor(
   siteUrl: string,
   now = new Date(),
 ): Promise<{ sessionsEnded: number }> {
-  if (userId === actor.userId) throw new DomainError("OWN_TWO_FACTOR", RESET_TWO_FACTOR_MESSAGES.own, 409);
+  if (userId === actor.userId) throw new ConflictError("OWN_TWO_FACTOR", RESET_TWO_FACTOR_MESSAGES.own);
   const by = await db.selectFrom("user").select("role").where("id", "=", actor.userId).executeTakeFirst();
-  if (roleOf(by?.role) !== "admin") throw new DomainError("NOT_ADMIN", RESET_TWO_FACTOR_MESSAGES.notAdmin, 403);
+  if (roleOf(by?.role) !== "admin") throw new NotAllowedError("NOT_ADMIN", RESET_TWO_FACTOR_MESSAGES.notAdmin);
   const member = await staffMember(db, userId);
   return db.transaction().execute(async (trx) => {
     // The conditional update takes the row's lock: of two admins resetting at once, the second finds nothing to reset.
@@ -218,7 +218,7 @@ export async function resetStaffTwoFactor(
       .where(flagIsTrue("twoFactorEnabled"))
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1)
-      throw new DomainError("NO_TWO_FACTOR", RESET_TWO_FACTOR_MESSAGES.notEnrolled(member.name), 409);
+      throw new ConflictError("NO_TWO_FACTOR", RESET_TWO_FACTOR_MESSAGES.notEnrolled(member.name));
     await trx.deleteFrom("twoFactor").where("userId", "=", userId).execute();
     const sessionsEnded = Number(
       (await trx.deleteFrom("session").where("userId", "=", userId).executeTakeFirst()).numDeletedRows,

@@ -28,7 +28,7 @@ import { roleOf, type Role } from "../auth/permissions.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, InvalidError, NotFoundError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { authDate } from "../privacy/retention.ts";
 import { accessMail, INVITE_DAYS, reclaimedAccountMail } from "./mails.ts";
@@ -78,7 +78,7 @@ export async function keepAnotherAdmin(trx: Transaction<Database>, leaving: stri
   let query = trx.selectFrom("user").select("id").where("role", "=", "admin").orderBy("id");
   if (dbKind(trx) === "postgres") query = query.forUpdate();
   const admins = await query.execute();
-  if (!admins.some((a) => a.id !== leaving)) throw new DomainError("LAST_ADMIN", LAST_ADMIN_MESSAGE, 409);
+  if (!admins.some((a) => a.id !== leaving)) throw new ConflictError("LAST_ADMIN", LAST_ADMIN_MESSAGE);
 }
 
 /** A member of the staff list, or NOT_STAFF (404). */
@@ -88,7 +88,7 @@ export async function staffMember(db: Db, userId: string) {
     .select(["id", "email", "name", "role"])
     .where("id", "=", userId)
     .executeTakeFirst();
-  if (!row || !isStaffRole(row.role)) throw new DomainError("NOT_STAFF", "That person is not on the staff list.", 404);
+  if (!row || !isStaffRole(row.role)) throw new NotFoundError("NOT_STAFF", "That person is not on the staff list.");
   return { ...row, role: row.role };
 }
 
@@ -119,14 +119,14 @@ export async function grantStaffRole(
   siteUrl: string,
   now = new Date(),
 ): Promise<GrantOutcome> {
-  if (!isStaffRole(input.role)) throw new DomainError("INVALID_ROLE", "Choose staff or admin.", 400);
+  if (!isStaffRole(input.role)) throw new InvalidError("INVALID_ROLE", "Choose staff or admin.");
   const role = input.role;
   const user = await db
     .selectFrom("user")
     .select(["id", "email", "name", "role", "emailVerified", "twoFactorEnabled"])
     .where("id", "=", input.userId)
     .executeTakeFirst();
-  if (!user) throw new DomainError("NOT_FOUND", "There is no account with that email.", 404);
+  if (!user) throw new NotFoundError("NOT_FOUND", "There is no account with that email.");
   const previousRole = roleOf(user.role);
   if (user.role === role) return { kind: "unchanged", userId: user.id, previousRole };
   const verified = isTrue(user.emailVerified);
@@ -148,7 +148,7 @@ export async function grantStaffRole(
       .where("role", "is not distinct from", user.role)
       .where((eb) => (verified ? flagIsTrue("emailVerified") : eb.not(flagIsTrue("emailVerified"))))
       .executeTakeFirst();
-    if (Number(changed.numUpdatedRows) !== 1) throw new DomainError("STAFF_CHANGED", STAFF_CHANGED_MESSAGE, 409);
+    if (Number(changed.numUpdatedRows) !== 1) throw new ConflictError("STAFF_CHANGED", STAFF_CHANGED_MESSAGE);
     const sessionsEnded = Number(
       (await trx.deleteFrom("session").where("userId", "=", user.id).executeTakeFirst()).numDeletedRows,
     );
@@ -234,7 +234,7 @@ export async function removeStaffMember(
       .where("role", "=", member.role)
       .executeTakeFirst();
     if (Number(changed.numUpdatedRows) !== 1)
-      throw new DomainError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.", 409);
+      throw new ConflictError("STAFF_CHANGED", "Their role changed at the same moment. Reload to see it.");
     const sessionsEnded = Number(
       (await trx.deleteFrom("session").where("userId", "=", userId).executeTakeFirst()).numDeletedRows,
     );

@@ -11,7 +11,7 @@ import { checkNewPassword } from "../auth/password-policy.ts";
 import { STAFF_ROLES, type Role } from "../auth/permissions.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { InvalidError, NotFoundError } from "../errors.ts";
 import { grantStaffRole, removeStaffMember } from "./membership.ts";
 import { isStaffRole, STAFF_ROLE_NAMES, type StaffRole } from "./roles.ts";
 
@@ -50,7 +50,7 @@ export type AddStaffOutcome =
 
 function normalEmail(email: string): string {
   const value = email.trim().toLowerCase();
-  if (!isValidEmail(value)) throw new DomainError("invalid_email", `"${email}" is not an email address.`);
+  if (!isValidEmail(value)) throw new InvalidError("invalid_email", `"${email}" is not an email address.`);
   return value;
 }
 
@@ -70,7 +70,7 @@ export async function addStaff(
   change: StaffChange,
 ): Promise<AddStaffOutcome> {
   if (!isStaffRole(input.role))
-    throw new DomainError("invalid_role", `The role must be one of: ${STAFF_ROLE_NAMES.join(", ")}.`);
+    throw new InvalidError("invalid_role", `The role must be one of: ${STAFF_ROLE_NAMES.join(", ")}.`);
   const email = normalEmail(input.email);
   const now = change.now ?? new Date();
   const existing = await findUser(db, email);
@@ -87,12 +87,12 @@ export async function addStaff(
   }
   const password = input.password ?? "";
   if (!password)
-    throw new DomainError("password_required", "There is no account with that email: give --password to create one.");
+    throw new InvalidError("password_required", "There is no account with that email: give --password to create one.");
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
-    throw new DomainError("invalid_password", `The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`);
+    throw new InvalidError("invalid_password", `The password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`);
   }
   const policy = checkNewPassword(password);
-  if (!policy.ok) throw new DomainError("invalid_password", policy.message);
+  if (!policy.ok) throw new InvalidError("invalid_password", policy.message);
   const name = input.name?.trim() || email.split("@")[0];
   // A server call without headers: the admin plugin lets the operator create the account and set its role.
   const created = await auth.api.createUser({
@@ -140,6 +140,6 @@ export async function removeStaff(
 ): Promise<{ userId: string; previousRole: StaffRole; sessionsEnded: number }> {
   const email = normalEmail(emailInput);
   const existing = await findUser(db, email);
-  if (!existing) throw new DomainError("not_found", "There is no account with that email.", 404);
+  if (!existing) throw new NotFoundError("not_found", "There is no account with that email.");
   return { userId: existing.id, ...(await removeStaffMember(db, actor, existing.id, now)) };
 }

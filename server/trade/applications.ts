@@ -6,7 +6,7 @@
 import type { TradeApplicationInput } from "../../app/lib/trade-schema.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, DomainError, InvalidError, NotFoundError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { companyOf } from "./company.ts";
 import { applicationDecidedMail, applicationReceivedMail } from "./mails.ts";
@@ -33,7 +33,7 @@ export async function applyForTrade(
   input: { userId: string; email: string; name: string; form: TradeApplicationInput; siteUrl: string; now?: Date },
 ): Promise<{ id: number }> {
   if (await companyOf(db, input.userId))
-    throw new DomainError("ALREADY_TRADE", "You already belong to a company with a trade account.", 409);
+    throw new ConflictError("ALREADY_TRADE", "You already belong to a company with a trade account.");
   const f = input.form;
   try {
     return await db.transaction().execute(async (trx) => {
@@ -68,7 +68,7 @@ export async function applyForTrade(
     });
   } catch (error) {
     if (isUniqueViolation(error))
-      throw new DomainError("APPLICATION_PENDING", "Your trade account application is already being reviewed.", 409);
+      throw new ConflictError("APPLICATION_PENDING", "Your trade account application is already being reviewed.");
     throw error;
   }
 }
@@ -165,13 +165,13 @@ export async function decideApplication(
   },
 ): Promise<{ organizationId: string | null }> {
   const application = await getApplication(db, input.id);
-  if (!application) throw new DomainError("NOT_FOUND", "This application doesn't exist.", 404);
+  if (!application) throw new NotFoundError("NOT_FOUND", "This application doesn't exist.");
   if (application.status !== "pending")
-    throw new DomainError("ALREADY_DECIDED", `This application was already ${application.status}.`, 409);
+    throw new ConflictError("ALREADY_DECIDED", `This application was already ${application.status}.`);
   if (!input.approve && !input.reason)
-    throw new DomainError("REASON_REQUIRED", "Give the applicant a reason for the rejection.", 400);
+    throw new InvalidError("REASON_REQUIRED", "Give the applicant a reason for the rejection.");
   if (input.approve && (await companyOf(db, application.user_id)))
-    throw new DomainError("ALREADY_TRADE", "The applicant already belongs to a company with a trade account.", 409);
+    throw new ConflictError("ALREADY_TRADE", "The applicant already belongs to a company with a trade account.");
 
   // A new organization every time, made for this application only: never one found by name or slug.
   const organizationId = input.approve
@@ -194,7 +194,7 @@ export async function decideApplication(
         .where("status", "=", "pending")
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1)
-        throw new DomainError("ALREADY_DECIDED", "Another staff member decided this application a moment ago.", 409);
+        throw new ConflictError("ALREADY_DECIDED", "Another staff member decided this application a moment ago.");
       if (organizationId) {
         await trx
           .insertInto("companies")
@@ -241,7 +241,7 @@ export async function decideApplication(
   } catch (error) {
     // The organization this call made stays only with its company row: a lost race leaves nothing behind.
     if (organizationId) await removeOrphanOrganization(db, organizationId);
-    if (isUniqueViolation(error)) throw new DomainError("COMPANY_NOT_CREATED", COMPANY_NOT_CREATED_MESSAGE, 409);
+    if (isUniqueViolation(error)) throw new ConflictError("COMPANY_NOT_CREATED", COMPANY_NOT_CREATED_MESSAGE);
     throw error;
   }
   return { organizationId };

@@ -11,7 +11,14 @@ import { paymentLabel } from "../../app/lib/order-labels.ts";
 import { companyCan } from "../auth/company-roles.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import {
+  ConflictError,
+  DomainError,
+  InvalidError,
+  NotAllowedError,
+  NotFoundError,
+  OutOfStockError,
+} from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { countPlacedOrder } from "../ops/metrics.ts";
 import { recordOrderEvent } from "../orders/history.ts";
@@ -148,16 +155,15 @@ export async function decideApproval(
   decision: { approve: boolean; reason?: string | null; siteUrl: string; now?: Date },
 ): Promise<string> {
   if (!companyCan(approver.role, { order: ["approve"] }))
-    throw new DomainError(
+    throw new NotAllowedError(
       "NOT_ALLOWED",
       "Only your company's approvers and owners decide on orders above a limit.",
-      403,
     );
   const reason = (decision.reason ?? "").trim().slice(0, REJECT_REASON_MAX);
   if (!decision.approve && !reason)
-    throw new DomainError("REASON_REQUIRED", "Say why the order is rejected: the buyer is told.", 400);
+    throw new InvalidError("REASON_REQUIRED", "Say why the order is rejected: the buyer is told.");
   if (!/^TH-[0-9A-F]{10}$/.test(number))
-    throw new DomainError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.", 404);
+    throw new NotFoundError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.");
   const order = await db
     .selectFrom("orders as o")
     .innerJoin("order_approvals as a", "a.order_id", "o.id")
@@ -179,11 +185,11 @@ export async function decideApproval(
     .where("o.number", "=", number)
     .executeTakeFirst();
   if (!order || order.organization_id !== approver.organizationId)
-    throw new DomainError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.", 404);
+    throw new NotFoundError("ORDER_NOT_FOUND", "That order isn't waiting for your company's approval.");
   if (order.user_id === approver.userId)
-    throw new DomainError("OWN_ORDER", "You can't approve your own order: another approver decides.", 403);
+    throw new NotAllowedError("OWN_ORDER", "You can't approve your own order: another approver decides.");
   if (order.status !== "awaiting_approval")
-    throw new DomainError("ALREADY_DECIDED", "This order was already decided.", 409);
+    throw new ConflictError("ALREADY_DECIDED", "This order was already decided.");
   const now = decision.now ?? new Date();
   const to = decision.approve ? "placed" : "cancelled";
   const actor = `user:${approver.userId}`;
@@ -252,19 +258,17 @@ export async function decideApproval(
     });
   } catch (error) {
     if (error instanceof OrderConflictError)
-      throw new DomainError("ALREADY_DECIDED", "This order was already decided by another approver.", 409);
+      throw new ConflictError("ALREADY_DECIDED", "This order was already decided by another approver.");
     if (error instanceof DomainError && (error.code === "CREDIT_LIMIT" || error.code === "NET30_NOT_OFFERED")) {
-      throw new DomainError(
+      throw new ConflictError(
         error.code,
         `${error.message} The order is still waiting: reject it, or approve it once there is credit for it.`,
-        409,
       );
     }
     if (error instanceof DomainError && error.code === "OUT_OF_STOCK") {
-      throw new DomainError(
+      throw new OutOfStockError(
         "OUT_OF_STOCK",
         `${error.message.replace(/ Nothing was charged.*$/, "")} The order is still waiting: reject it, or approve it once the stock is back.`,
-        409,
       );
     }
     throw error;

@@ -9,7 +9,7 @@ import { MAX_CREDIT_LIMIT_CENTS } from "../../app/lib/admin/trade-limits.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { diffFields, writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, DomainError, NotFoundError } from "../errors.ts";
 
 export interface CompanyTerms {
   priceListId: number | null;
@@ -23,8 +23,8 @@ export type CompanyTermsField = "priceListId" | "creditLimit";
 /** A refusal tied to one field of the terms form. */
 export class CompanyTermsFieldError extends DomainError {
   readonly field: CompanyTermsField;
-  constructor(field: CompanyTermsField, message: string, status = 400) {
-    super("COMPANY_TERMS_FIELD", message, status);
+  constructor(field: CompanyTermsField, message: string) {
+    super("invalid", "COMPANY_TERMS_FIELD", message);
     this.field = field;
   }
 }
@@ -94,7 +94,7 @@ function versionAfter(previous: string, now: Date): string {
 }
 
 function conflict(): never {
-  throw new DomainError("TERMS_CONFLICT", TERMS_CONFLICT_MESSAGE, 409);
+  throw new ConflictError("TERMS_CONFLICT", TERMS_CONFLICT_MESSAGE);
 }
 
 /**
@@ -113,7 +113,7 @@ export async function saveCompanyTerms(
       .select(["price_list_id", "po_required", "net30", "credit_limit_cents", "updated_at"])
       .where("organization_id", "=", input.organizationId)
       .executeTakeFirst();
-    if (!current) throw new DomainError("NOT_FOUND", "This company doesn't exist.", 404);
+    if (!current) throw new NotFoundError("NOT_FOUND", "This company doesn't exist.");
     if (current.updated_at !== input.expectedUpdatedAt) conflict();
     const { terms } = input;
     if (

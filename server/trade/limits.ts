@@ -7,7 +7,7 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { companyCan } from "../auth/company-roles.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { InvalidError, NotAllowedError, NotFoundError } from "../errors.ts";
 import { writeAudit } from "../audit/audit.ts";
 
 type Handle = Kysely<Database> | Transaction<Database>;
@@ -92,12 +92,12 @@ export async function setSpendingLimit(
   cents: number | null,
 ): Promise<string> {
   if (!companyCan(owner.role, { limit: ["set"] }))
-    throw new DomainError("NOT_ALLOWED", "Only the company's owner sets spending limits.", 403);
+    throw new NotAllowedError("NOT_ALLOWED", "Only the company's owner sets spending limits.");
   if (cents != null && (cents < 0 || cents > MAX_LIMIT_CENTS))
-    throw new DomainError("BAD_LIMIT", `A limit is an amount from $0 to ${formatMoney(MAX_LIMIT_CENTS)}.`, 400);
+    throw new InvalidError("BAD_LIMIT", `A limit is an amount from $0 to ${formatMoney(MAX_LIMIT_CENTS)}.`);
   // A user id is Better Auth's random id; anything else (a NUL would be a 500 on PostgreSQL) is no member.
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(memberUserId))
-    throw new DomainError("NOT_A_MEMBER", "That person isn't a member of your company.", 404);
+    throw new NotFoundError("NOT_A_MEMBER", "That person isn't a member of your company.");
   return db.transaction().execute(async (trx) => {
     const member = await trx
       .selectFrom("member as m")
@@ -106,7 +106,7 @@ export async function setSpendingLimit(
       .where("m.organizationId", "=", owner.organizationId)
       .where("m.userId", "=", memberUserId)
       .executeTakeFirst();
-    if (!member) throw new DomainError("NOT_A_MEMBER", "That person isn't a member of your company.", 404);
+    if (!member) throw new NotFoundError("NOT_A_MEMBER", "That person isn't a member of your company.");
     const before = await trx
       .selectFrom("spending_limits")
       .select("per_order_cents")

@@ -2,7 +2,7 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { renderMail } from "../mail/templates.ts";
 import type { OutgoingMail } from "../mail/queue.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 
 const ROLE_NAMES: Record<string, string> = { owner: "an owner", approver: "an approver", buyer: "a buyer" };
 
@@ -58,7 +58,7 @@ export async function companyInvitationMail(
     .where("organization_id", "=", input.organizationId)
     .executeTakeFirst();
   if (!company)
-    throw new DomainError("COMPANY_NOT_FOUND", "This company has no trade account, so no invitation was sent.", 404);
+    throw new NotFoundError("COMPANY_NOT_FOUND", "This company has no trade account, so no invitation was sent.");
   return renderInvitation({
     email: input.email,
     role: input.role,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { getAuth, type Auth } from "../auth/auth.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import { logLine } from "../ops/log.ts";
 import { COMPANY_NOT_CREATED_MESSAGE, removeOrphanOrganization, type CreateOrganization } from "./applications.ts";
 
@@ -46,10 +46,10 @@ export function createOrganizationThroughAuth(
         logLine(`Trade approval: the organization could not be created: ${describe(error)}`);
       }
       await removeOwnOrganization(db, slug);
-      throw new DomainError("COMPANY_NOT_CREATED", COMPANY_NOT_CREATED_MESSAGE, 409);
+      throw new ConflictError("COMPANY_NOT_CREATED", COMPANY_NOT_CREATED_MESSAGE);
     }
     logLine(`Trade approval: ${SLUG_ATTEMPTS} fresh organization slugs were all taken`);
-    throw new DomainError("COMPANY_NOT_CREATED", COMPANY_NOT_CREATED_MESSAGE, 409);
+    throw new ConflictError("COMPANY_NOT_CREATED", COMPANY_NOT_CREATED_MESSAGE);
   };
 }
 

@@ -17,14 +17,14 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { diffFields, writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, DomainError, InvalidError, NotFoundError } from "../errors.ts";
 import { CONTROL_IN_LINE, withoutControl } from "../../app/lib/control-characters.ts";
 
 /** A refusal tied to one field of the posted form, so the page can show it under that field. */
 export class PriceListFieldError extends DomainError {
   readonly field: string;
-  constructor(field: string, message: string, status = 400) {
-    super("PRICE_LIST_FIELD", message, status);
+  constructor(field: string, message: string, kind: "invalid" | "conflict" = "invalid") {
+    super(kind, "PRICE_LIST_FIELD", message);
     this.field = field;
   }
 }
@@ -253,12 +253,20 @@ async function assertNameFree(db: Db, name: string, exceptId?: number) {
     .where(sql<string>`lower(name)`, "=", name.toLowerCase());
   if (exceptId != null) query = query.where("id", "!=", exceptId);
   if (await query.executeTakeFirst())
-    throw new PriceListFieldError("name", `A price list named "${name}" already exists. Choose another name.`, 409);
+    throw new PriceListFieldError(
+      "name",
+      `A price list named "${name}" already exists. Choose another name.`,
+      "conflict",
+    );
 }
 
 function nameTaken(error: unknown, name: string): never {
   if (isUniqueViolation(error))
-    throw new PriceListFieldError("name", `A price list named "${name}" already exists. Choose another name.`, 409);
+    throw new PriceListFieldError(
+      "name",
+      `A price list named "${name}" already exists. Choose another name.`,
+      "conflict",
+    );
   throw error;
 }
 
@@ -291,7 +299,7 @@ export async function createPriceList(
 }
 
 function listNotFound(): never {
-  throw new DomainError("NOT_FOUND", "This price list doesn't exist.", 404);
+  throw new NotFoundError("NOT_FOUND", "This price list doesn't exist.");
 }
 
 export async function renamePriceList(
@@ -369,10 +377,9 @@ export async function addPriceListRule(
       .returning("target")
       .executeTakeFirst();
     if (!inserted)
-      throw new DomainError(
+      throw new ConflictError(
         "RULE_EXISTS",
         `This list already has a rule for ${label}. Remove that rule first to change it.`,
-        409,
       );
     await writeAudit(trx, actor, {
       action: "price_list.rule_add",
@@ -385,7 +392,7 @@ export async function addPriceListRule(
 }
 
 export async function removePriceListRule(db: Db, actor: AuditActor, id: number, target: unknown): Promise<void> {
-  if (!isStoredTarget(target)) throw new DomainError("BAD_TARGET", "That rule doesn't exist.", 400);
+  if (!isStoredTarget(target)) throw new InvalidError("BAD_TARGET", "That rule doesn't exist.");
   await db.transaction().execute(async (trx) => {
     const rule = await trx
       .selectFrom("price_list_rules")
@@ -393,7 +400,7 @@ export async function removePriceListRule(db: Db, actor: AuditActor, id: number,
       .where("price_list_id", "=", id)
       .where("target", "=", target)
       .executeTakeFirst();
-    if (!rule) throw new DomainError("RULE_GONE", "That rule was already removed.", 404);
+    if (!rule) throw new NotFoundError("RULE_GONE", "That rule was already removed.");
     await trx.deleteFrom("price_list_rules").where("price_list_id", "=", id).where("target", "=", target).execute();
     await writeAudit(trx, actor, {
       action: "price_list.rule_remove",

@@ -9,7 +9,7 @@ import { formatCount } from "../../app/lib/numbers.ts";
 import { QUICK_ORDER_MAX_LINES, type QuickOrderCheck, type QuickOrderLine } from "../../app/lib/quick-order-types.ts";
 import { addLinesToCart } from "../cart/add-lines.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { DomainError, InvalidError } from "../errors.ts";
 
 /** One line as the buyer gave it, before any checking. */
 export interface RawQuickOrderLine {
@@ -22,10 +22,9 @@ export interface RawQuickOrderLine {
 const SKU_MAX = 64;
 
 function tooMany(count: number): DomainError {
-  return new DomainError(
+  return new InvalidError(
     "QUICK_ORDER_TOO_LONG",
     `A quick order takes at most ${QUICK_ORDER_MAX_LINES} lines; this one has ${formatCount(count)}.`,
-    400,
   );
 }
 
@@ -46,10 +45,9 @@ export function parseQuickOrderCsv(text: string): RawQuickOrderLine[] {
     }) as unknown as typeof records;
   } catch (error) {
     const line = (error as { lines?: number }).lines;
-    throw new DomainError(
+    throw new InvalidError(
       "QUICK_ORDER_BAD_CSV",
       `The CSV could not be read${line ? ` at line ${line}` : ""}: use one "sku,quantity" pair per line.`,
-      400,
     );
   }
   const lines = records

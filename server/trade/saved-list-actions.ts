@@ -6,7 +6,7 @@
 import { data, redirect } from "react-router";
 import { parseRowId } from "../../app/lib/order-rules.ts";
 import { getDb } from "../db/connection.ts";
-import { DomainError, isDomainError } from "../errors.ts";
+import { DomainError, NotFoundError, isDomainError } from "../errors.ts";
 import { readSmallForm } from "../http/form-action.ts";
 import { requireCustomer } from "./guard.ts";
 import { addAvailableToCart, addListToCart, saveCartAsList, type ListCartLine } from "./saved-list-cart.ts";
@@ -63,7 +63,7 @@ function lineKey(form: FormData): { productId: number; color: string } {
   const productId = parseRowId(form.get("productId"));
   const color = parseLineColor(form.get("color") ?? "");
   if (productId == null || color == null)
-    throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
+    throw new NotFoundError("LINE_NOT_FOUND", "That product is no longer on this list.");
   return { productId, color };
 }
 

@@ -7,7 +7,7 @@ import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules
 import { countText, formatCount } from "../../app/lib/numbers.ts";
 import { addLinesToCart, type AddedLine, type LineToAdd } from "../cart/add-lines.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { InvalidError, NotFoundError } from "../errors.ts";
 import { ownerForUser } from "../shopper/guest.ts";
 import { SAVED_LIST_MAX_LINES } from "./saved-list-rules.ts";
 import { createListWithLines, visibleList } from "./saved-lists.ts";
@@ -155,7 +155,7 @@ async function addToCart(
 export async function addListToCart(db: Db, userId: string, listId: number): Promise<ListCartResult> {
   await visibleList(db, userId, listId);
   const lines = await linesOf(db, listId);
-  if (!lines.length) throw new DomainError("LIST_EMPTY", "This list is empty: add products to it first.", 400);
+  if (!lines.length) throw new InvalidError("LIST_EMPTY", "This list is empty: add products to it first.");
   const problems = new Map<ListLine, ListCartLine>();
   const chosen: { line: ListLine; quantity: number }[] = [];
   for (const line of lines) {
@@ -185,7 +185,7 @@ export async function addAvailableToCart(
 ): Promise<ListCartResult> {
   await visibleList(db, userId, listId);
   const line = (await linesOf(db, listId)).find((l) => l.productId === key.productId && l.color === key.color);
-  if (!line) throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
+  if (!line) throw new NotFoundError("LINE_NOT_FOUND", "That product is no longer on this list.");
   const problem = problemOf(line);
   if (problem && problem.available == null) {
     return {
@@ -222,12 +222,11 @@ export async function saveCartAsList(
     .orderBy("ci.product_id")
     .execute();
   if (!rows.length)
-    throw new DomainError("CART_EMPTY", "Your cart is empty: add products to it first, then save it as a list.", 400);
+    throw new InvalidError("CART_EMPTY", "Your cart is empty: add products to it first, then save it as a list.");
   if (rows.length > SAVED_LIST_MAX_LINES)
-    throw new DomainError(
+    throw new InvalidError(
       "LIST_TOO_LONG",
       `A list holds at most ${SAVED_LIST_MAX_LINES} lines; your cart has ${rows.length}.`,
-      400,
     );
   const lines = rows.map((r) => ({ productId: r.product_id, color: r.color, quantity: r.quantity }));
   const created = await createListWithLines(db, userId, nameInput, lines);

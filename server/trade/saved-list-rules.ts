@@ -3,7 +3,7 @@
  * functions, so the same rules hold whichever page or test calls them.
  */
 import { formatCount } from "../../app/lib/numbers.ts";
-import { DomainError } from "../errors.ts";
+import { InvalidError } from "../errors.ts";
 import { CONTROL_IN_LINE } from "../../app/lib/control-characters.ts";
 
 export const SAVED_LIST_NAME_MAX = 80;
@@ -17,14 +17,10 @@ export const QUANTITY_MESSAGE = `Give the quantity as a whole number from 1 to $
 export function parseListName(value: unknown): string {
   const text = typeof value === "string" ? value.trim().replace(/\s+/g, " ") : "";
   if (CONTROL_IN_LINE.test(text))
-    throw new DomainError(
-      "LIST_NAME_INVALID",
-      "A list name can hold letters, digits, spaces and punctuation only.",
-      400,
-    );
-  if (!text) throw new DomainError("LIST_NAME_REQUIRED", "Give the list a name, like “Van restock”.", 400);
+    throw new InvalidError("LIST_NAME_INVALID", "A list name can hold letters, digits, spaces and punctuation only.");
+  if (!text) throw new InvalidError("LIST_NAME_REQUIRED", "Give the list a name, like “Van restock”.");
   if ([...text].length > SAVED_LIST_NAME_MAX)
-    throw new DomainError("LIST_NAME_TOO_LONG", `A list name can be at most ${SAVED_LIST_NAME_MAX} characters.`, 400);
+    throw new InvalidError("LIST_NAME_TOO_LONG", `A list name can be at most ${SAVED_LIST_NAME_MAX} characters.`);
   return text;
 }
 
@@ -39,7 +35,7 @@ export function parseListQuantity(value: unknown): number | null {
 /** As parseListQuantity, but a bad quantity is a readable refusal. */
 export function listQuantity(value: unknown): number {
   const n = parseListQuantity(value);
-  if (n == null) throw new DomainError("LIST_QUANTITY_INVALID", QUANTITY_MESSAGE, 400);
+  if (n == null) throw new InvalidError("LIST_QUANTITY_INVALID", QUANTITY_MESSAGE);
   return n;
 }
 

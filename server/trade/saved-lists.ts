@@ -10,7 +10,7 @@ import { sql, type Transaction } from "kysely";
 import { isUniqueViolation } from "../catalog/product-form.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
-import { DomainError } from "../errors.ts";
+import { ConflictError, InvalidError, NotAllowedError, NotFoundError } from "../errors.ts";
 import { companyOf, type CompanyMembership } from "./company.ts";
 import { priceLinesForBuyer } from "../cart/priced-lines.ts";
 import { checkQuickOrder } from "./quick-order.ts";
@@ -27,7 +27,7 @@ type Trx = Transaction<Database>;
 const now = () => new Date().toISOString();
 
 export const LIST_NOT_FOUND_MESSAGE = "That list doesn't exist, or it isn't shared with you.";
-const notFound = () => new DomainError("LIST_NOT_FOUND", LIST_NOT_FOUND_MESSAGE, 404);
+const notFound = () => new NotFoundError("LIST_NOT_FOUND", LIST_NOT_FOUND_MESSAGE);
 
 /** One list as the lists page shows it. */
 export interface SavedListSummary {
@@ -132,10 +132,9 @@ export async function visibleList(db: Db, userId: string, listId: number): Promi
 async function ownedList(db: Db, userId: string, listId: number): Promise<VisibleList> {
   const visible = await visibleList(db, userId, listId);
   if (!visible.owned) {
-    throw new DomainError(
+    throw new NotAllowedError(
       "LIST_NOT_YOURS",
       `Only ${visible.list.owner_name || "the colleague who made it"} can change this list. You can add it to your cart.`,
-      403,
     );
   }
   return visible;
@@ -148,7 +147,7 @@ async function lockUserLists(trx: Trx, userId: string) {
 }
 
 const duplicateName = (name: string) =>
-  new DomainError("LIST_NAME_TAKEN", `You already have a list named “${name}”. Choose another name.`, 409);
+  new ConflictError("LIST_NAME_TAKEN", `You already have a list named “${name}”. Choose another name.`);
 
 async function touch(trx: Trx, listId: number) {
   await trx.updateTable("saved_lists").set({ updated_at: now() }).where("id", "=", listId).execute();
@@ -166,10 +165,9 @@ export async function createListWithLines(
 ) {
   const name = parseListName(nameInput);
   if (lines.length > SAVED_LIST_MAX_LINES) {
-    throw new DomainError(
+    throw new InvalidError(
       "LIST_TOO_LONG",
       `A list holds at most ${SAVED_LIST_MAX_LINES} lines; this one would have ${formatCount(lines.length)}.`,
-      400,
     );
   }
   try {
@@ -181,10 +179,9 @@ export async function createListWithLines(
         .where("user_id", "=", userId)
         .executeTakeFirstOrThrow();
       if (Number(count.n) >= SAVED_LISTS_PER_USER) {
-        throw new DomainError(
+        throw new ConflictError(
           "TOO_MANY_LISTS",
           `You have ${SAVED_LISTS_PER_USER} lists, the most one account can keep. Delete one you no longer use first.`,
-          409,
         );
       }
       const taken = await trx
@@ -264,10 +261,9 @@ export async function deleteList(db: Db, userId: string, listId: number): Promis
 export async function shareList(db: Db, userId: string, listId: number, share: boolean): Promise<string> {
   const { list, membership } = await ownedList(db, userId, listId);
   if (share && !membership) {
-    throw new DomainError(
+    throw new NotAllowedError(
       "NO_COMPANY",
       "Only members of a trade company can share a list. Apply for a trade account first.",
-      403,
     );
   }
   await db
@@ -296,7 +292,7 @@ export async function addLineBySku(
   const sku = (typeof skuInput === "string" ? skuInput : "").trim().slice(0, 64);
   const quantity = listQuantity(quantityInput);
   const [line] = (await checkQuickOrder(db, [{ label: "SKU", sku, quantity: String(quantity) }])).lines;
-  if (!line?.productId) throw new DomainError("UNKNOWN_SKU", line?.reason ?? "Give a SKU.", 400);
+  if (!line?.productId) throw new InvalidError("UNKNOWN_SKU", line?.reason ?? "Give a SKU.");
   const productId = line.productId;
   const color = line.color ?? "";
   return db.transaction().execute(async (trx) => {
@@ -306,7 +302,7 @@ export async function addLineBySku(
       .where("id", "=", productId)
       .executeTakeFirst();
     if (!product || product.archived_at)
-      throw new DomainError("NO_LONGER_SOLD", `${product?.title ?? line.title} is no longer sold.`, 409);
+      throw new ConflictError("NO_LONGER_SOLD", `${product?.title ?? line.title} is no longer sold.`);
     const existing = await trx
       .selectFrom("saved_list_lines")
       .select("quantity")
@@ -317,10 +313,9 @@ export async function addLineBySku(
     if (existing) {
       const total = existing.quantity + quantity;
       if (total > SAVED_LIST_MAX_QUANTITY) {
-        throw new DomainError(
+        throw new InvalidError(
           "LIST_QUANTITY_TOO_HIGH",
           `The list already holds ${existing.quantity} of ${product.title}; a line holds at most ${formatCount(SAVED_LIST_MAX_QUANTITY)}.`,
-          400,
         );
       }
       await trx
@@ -339,10 +334,9 @@ export async function addLineBySku(
       .where("list_id", "=", listId)
       .executeTakeFirstOrThrow();
     if (Number(count.n) >= SAVED_LIST_MAX_LINES)
-      throw new DomainError(
+      throw new ConflictError(
         "LIST_TOO_LONG",
         `A list holds at most ${SAVED_LIST_MAX_LINES} lines. Start another list.`,
-        409,
       );
     await trx
       .insertInto("saved_list_lines")
@@ -371,7 +365,7 @@ export async function setLineQuantity(
       .where("color", "=", line.color)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0)
-      throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
+      throw new NotFoundError("LINE_NOT_FOUND", "That product is no longer on this list.");
     await touch(trx, listId);
     return `Quantity changed to ${quantity}.`;
   });
@@ -392,7 +386,7 @@ export async function removeLine(
       .where("color", "=", line.color)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0)
-      throw new DomainError("LINE_NOT_FOUND", "That product is no longer on this list.", 404);
+      throw new NotFoundError("LINE_NOT_FOUND", "That product is no longer on this list.");
     await touch(trx, listId);
     return "Removed from the list.";
   });

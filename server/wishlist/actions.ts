@@ -1,14 +1,14 @@
 import { parseRowId } from "../../app/lib/order-rules.ts";
 import { addToCart } from "../cart/cart.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { InvalidError } from "../errors.ts";
 import { addToWishlist, removeFromWishlist, toggleWishlist } from "./wishlist.ts";
 import { formText } from "../../app/lib/form-text.ts";
 
 /** Applies one wishlist form post: toggle, add, remove, or move to the cart. */
 export async function applyWishlistAction(db: Db, owner: string, form: FormData): Promise<{ message: string }> {
   const productId = parseRowId(form.get("productId"));
-  if (productId == null) throw new DomainError("BAD_PRODUCT_ID", "Choose a product.", 400);
+  if (productId == null) throw new InvalidError("BAD_PRODUCT_ID", "Choose a product.");
   const color = formText(form, "color").slice(0, 40) || null;
   switch (form.get("intent") ?? "toggle") {
     case "toggle":
@@ -28,6 +28,6 @@ export async function applyWishlistAction(db: Db, owner: string, form: FormData)
       return { message: `${result.title} added to your cart.` };
     }
     default:
-      throw new DomainError("BAD_INTENT", "Unknown wishlist action.", 400);
+      throw new InvalidError("BAD_INTENT", "Unknown wishlist action.");
   }
 }

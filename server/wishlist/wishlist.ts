@@ -1,7 +1,7 @@
 import { cardImage, coverImageUrls } from "../catalog/product-images.ts";
 import type { WishlistLine } from "../../app/lib/cart-types.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 
 async function requireProduct(db: Db, productId: number) {
   const product = await db
@@ -9,7 +9,7 @@ async function requireProduct(db: Db, productId: number) {
     .select(["id", "colors"])
     .where("id", "=", productId)
     .executeTakeFirst();
-  if (!product) throw new DomainError("UNKNOWN_PRODUCT", "That product doesn't exist.", 404);
+  if (!product) throw new NotFoundError("UNKNOWN_PRODUCT", "That product doesn't exist.");
   return product;
 }
 

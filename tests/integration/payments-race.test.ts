@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { addToCart } from "../../server/cart/cart.ts";
 import { expireOverdueHolds } from "../../server/orders/holds.ts";
-import { OutOfStockError } from "../../server/orders/place-order.ts";
+import { LinesOutOfStockError } from "../../server/orders/place-order.ts";
 import { reconcilePayments } from "../../server/payments/reconcile.ts";
 import { dialects } from "./databases.ts";
 import {
@@ -75,7 +75,7 @@ describe.each(dialects)("1,000 shoppers paying by card for 10 units on %s", (kin
       const errors = outcomes.flatMap((o) => ("error" in o ? [o.error] : []));
       expect(winners).toHaveLength(UNITS);
       expect(errors).toHaveLength(SHOPPERS - UNITS);
-      expect(errors.filter((e) => !(e instanceof OutOfStockError)).map(String)).toEqual([]);
+      expect(errors.filter((e) => !(e instanceof LinesOutOfStockError)).map(String)).toEqual([]);
 
       expect(await countRows(h.db, "orders")).toBe(UNITS);
       const held = await h.db.selectFrom("orders").select(["status", "payment_status"]).execute();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { runJobIfDue } from "../../server/jobs/runner.ts";
 import { expireOverdueHolds } from "../../server/orders/holds.ts";
-import { OutOfStockError } from "../../server/orders/place-order.ts";
+import { LinesOutOfStockError } from "../../server/orders/place-order.ts";
 import { ALREADY_PAID_MESSAGE, holdAgainForPayment } from "../../server/payments/attempts.ts";
 import { payFromOrderPage } from "../../server/payments/order-page.ts";
 import { reconcilePayments, reconcilePaymentsJob } from "../../server/payments/reconcile.ts";
@@ -333,7 +333,7 @@ describe.each(dialects)("card orders past their hold on %s", (kind) => {
     expect(before.status).toBe("expired");
 
     const error = await rejection(holdAgainForPayment(h.db, h.payments, order.id, "guest"));
-    expect(error).toBeInstanceOf(OutOfStockError);
+    expect(error).toBeInstanceOf(LinesOutOfStockError);
     expect({ code: error.code, status: error.status }).toEqual({ code: "OUT_OF_STOCK", status: 409 });
     expect(error.message).toMatch(/not enough stock left for/);
     expect(await orderRow(h.db, order.number)).toEqual(before);

@@ -7,7 +7,7 @@ import {
   quantityLimitProblem,
 } from "../../app/lib/order-rules.ts";
 import { isRetryableTransactionError, withTransactionRetry } from "../../server/db/retry.ts";
-import { DomainError } from "../../server/errors.ts";
+import { DomainError, OutOfStockError } from "../../server/errors.ts";
 import { STOCK_REASONS } from "../../server/inventory/stock.ts";
 import { emailKey, waitText } from "../../server/orders/checkout.ts";
 import {
@@ -255,7 +255,7 @@ describe("transaction retries", () => {
     );
     expect(isRetryableTransactionError(new Error("SQLITE_BUSY: database is locked"))).toBe(true);
     expect(isRetryableTransactionError({ code: "23505" })).toBe(false);
-    expect(isRetryableTransactionError(new DomainError("OUT_OF_STOCK", "x", 409))).toBe(false);
+    expect(isRetryableTransactionError(new OutOfStockError("OUT_OF_STOCK", "x"))).toBe(false);
     expect(isRetryableTransactionError(null)).toBe(false);
   });
 
@@ -284,7 +284,7 @@ describe("transaction retries", () => {
     await expect(
       withTransactionRetry(async () => {
         calls++;
-        throw new DomainError("OUT_OF_STOCK", "gone", 409);
+        throw new OutOfStockError("OUT_OF_STOCK", "gone");
       }),
     ).rejects.toMatchObject({ code: "OUT_OF_STOCK" });
     expect(calls).toBe(1);

@@ -1,5 +1,6 @@
 import { data, NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/layout";
+import { RouteErrorPage } from "../../components/errors/RouteErrorPage.tsx";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 /** Back-office pages are private and never cached or indexed. */
@@ -66,4 +67,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       </div>
     </div>
   );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorPage error={error} family="backOffice" />;
 }

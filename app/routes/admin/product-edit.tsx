@@ -28,7 +28,7 @@ import {
   removeProductImage,
 } from "../../../server/catalog/product-images.ts";
 import { getDb } from "../../../server/db/connection.ts";
-import { DomainError, isDomainError } from "../../../server/errors.ts";
+import { NotAllowedError, isDomainError } from "../../../server/errors.ts";
 import { ADMIN_PRODUCT_FORM_LIMIT_BYTES, ADMIN_UPLOAD_LIMIT_BYTES } from "../../../server/http/body-limit.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { adjustStock, recentLedger } from "../../../server/inventory/adjust.ts";
@@ -89,7 +89,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       }
       case "adjust-stock": {
         if (!can(staff.role, { stock: ["adjust"] }))
-          throw new DomainError("forbidden", "You don't have permission to do that.", 403);
+          throw new NotAllowedError("forbidden", "You don't have permission to do that.");
         const values = formFields(form, ["reason", "change", "note"], 600);
         const checked = validateWith(stockAdjustSchema, values);
         if (!checked.ok) return answer({ form: "stock", values, errors: checked.errors }, 422);
