@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
+import { Kysely, SqliteDialect } from "kysely";
 import pg from "pg";
 import { createDb, type Db, type DbKind } from "../../server/db/connection.ts";
-import { migrateToLatest } from "../../server/db/migrate.ts";
-import { migrateAuth } from "../../server/auth/migrate.ts";
-import { loadConfig } from "../../server/config.ts";
+import type { Database } from "../../server/db/schema.ts";
+import { openSqlite } from "../../server/db/sqlite-adapter.ts";
+import { migrateAll } from "../support/migrate-all.ts";
 import { workerDatabaseUrl } from "./global-setup.ts";
+
+export { migrateAll };
 
 /** The test PostgreSQL: this Vitest worker's own database when global-setup.ts made one. */
 export const pgUrl =
@@ -19,41 +22,66 @@ export const dialects: DbKind[] = pgUrl ? ["sqlite", "postgres"] : ["sqlite"];
 export interface TestDb {
   db: Db;
   kind: DbKind;
+  /** PostgreSQL: the database's URL, for a second handle on it (another pool, another process). */
+  url?: string;
   drop(): Promise<void>;
 }
 
-// Better Auth's tables exist in every running store (server start migrates both), and the order
-// and pricing code reads them (a buyer's company comes from the organization plugin's member table).
-const authConfig = loadConfig({ NODE_ENV: "test", AUTH_SECRET: "databases-secret-0123456789abcdef0123456" });
-/** The store's migrations and Better Auth's tables, as server start runs them. */
-export async function migrateAll(db: Db): Promise<void> {
-  await migrateToLatest(db);
-  await migrateAuth(db, authConfig);
+/** A fresh, migrated database: in-memory SQLite, or a database of its own in the test PostgreSQL. */
+export async function freshDb(kind: DbKind): Promise<TestDb> {
+  return kind === "sqlite" ? freshSqlite() : freshPostgres();
 }
 
-/** A fresh, migrated database: in-memory SQLite, or a throwaway schema in the test PostgreSQL. */
-export async function freshDb(kind: DbKind): Promise<TestDb> {
-  if (kind === "sqlite") {
-    const db = createDb({ kind, sqlitePath: ":memory:" });
+let sqliteTemplate: Promise<Uint8Array> | undefined;
+
+/** This process migrates one in-memory database; every freshDb opens a copy of its bytes. */
+function migratedSqlite(): Promise<Uint8Array> {
+  sqliteTemplate ??= (async () => {
+    const handle = openSqlite(":memory:");
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
     await migrateAll(db);
-    return { db, kind, drop: () => db.destroy() };
+    const bytes = handle.raw.serialize();
+    await db.destroy();
+    return bytes;
+  })();
+  return sqliteTemplate;
+}
+
+async function freshSqlite(): Promise<TestDb> {
+  const template = await migratedSqlite();
+  // As createDb opens ":memory:" (same pragmas), with the migrated tables loaded into it.
+  const handle = openSqlite(":memory:");
+  handle.raw.deserialize(template);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
+  return { db, kind: "sqlite", drop: () => db.destroy() };
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
   }
-  const schema = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const db = createDb({ kind, url: pgUrl, pgSchema: schema, poolSize: 25 });
-  await migrateAll(db);
+}
+
+async function freshPostgres(): Promise<TestDb> {
+  const template = process.env.TEST_PG_TEMPLATE_DATABASE;
+  if (!pgUrl || !template)
+    throw new Error("freshDb on PostgreSQL needs the template tests/integration/global-setup.ts makes");
+  const url = new URL(pgUrl);
+  const name = `${decodeURIComponent(url.pathname.slice(1))}_${randomBytes(3).toString("hex")}`;
+  url.pathname = `/${name}`;
+  await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  const db = createDb({ kind: "postgres", url: url.toString(), poolSize: 25 });
   return {
     db,
-    kind,
+    kind: "postgres",
+    url: url.toString(),
     async drop() {
       await db.destroy();
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
+      await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
 }

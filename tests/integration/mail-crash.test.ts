@@ -8,7 +8,6 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db, type DbKind, type DbOptions } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
@@ -24,7 +23,7 @@ import {
 import { renderMail } from "../../server/mail/templates.ts";
 import { createSmtpTransport, DeliveryError } from "../../server/mail/transport.ts";
 import { startMailSink, type MailSink } from "../e2e/forms/mail-sink.ts";
-import { dialects, freshDb, pgUrl, type TestDb } from "./databases.ts";
+import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const mail = (to: string, subject = "Hello") => ({
@@ -273,8 +272,7 @@ describe.each(dialects)("mail sender processes killed mid-send on %s", (kind: Db
       cleanup = () => rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     } else {
       const t = await freshDb(kind);
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.db);
-      options = { kind, url: pgUrl, pgSchema: rows[0].schema, poolSize: 4 };
+      options = { kind, url: t.url, poolSize: 4 };
       cleanup = () => t.drop();
     }
     db = createDb(options);

@@ -45,8 +45,7 @@ describe.skipIf(!pgUrl)("search from the lists of products per word, on PostgreS
     test = await freshDb("postgres");
     shop = test.db;
     await seedCatalog(shop, { products: 120 });
-    const schema = (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(shop)).rows[0].schema;
-    office = createDb({ kind: "postgres", url: pgUrl, pgSchema: schema, poolSize: 2 });
+    office = createDb({ kind: "postgres", url: test.url, poolSize: 2 });
   }, 120_000);
   afterAll(async () => {
     await office?.destroy();
