@@ -29,7 +29,7 @@ function runDatabaseUrl(baseUrl: string, runToken: string, suffix: string): stri
 /** PostgreSQL cuts longer names short, which would give two databases the same name. */
 const MAX_NAME_BYTES = 63;
 /** `_<random>` after a worker database's name: a freshDb's copy of the template. */
-export const COPY_SUFFIX_BYTES = 7;
+const COPY_SUFFIX_BYTES = 7;
 const LEFTOVER_AGE_S = 24 * 60 * 60;
 const TIME_DIGITS = 7;
 
