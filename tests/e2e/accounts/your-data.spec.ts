@@ -31,7 +31,7 @@ async function shopperWithOrder(
   const email = uniqueEmail(tag);
   const street = `${email.split("@")[0].split(".")[1]} Erasure Lane`;
   await registerViaApi(request, baseURL, email, GOOD_PASSWORD, "Ada Private");
-  await logInThroughForm(page, email);
+  await signInViaApi(page.request, baseURL, email);
   setProduct(productId, { stock: 500, priceCents: 1_500, discountPercent: null });
   await addFromProductPage(page, productId);
   await page.goto("/checkout");

@@ -5,7 +5,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
-import { signInAsStaff } from "./support.ts";
+import { useSharedStaffSession } from "../support/staff.ts";
 
 /** Presses Tab until the focused element matches, failing after `max` presses. */
 async function tabTo(
@@ -33,7 +33,7 @@ test("staff reach Products, search by keyboard, and open a product, all with Tab
   page,
   baseURL,
 }) => {
-  await signInAsStaff(page.request, baseURL!, "keyboard-staff");
+  await useSharedStaffSession(page.context(), baseURL!);
   await page.goto("/admin");
   await waitForHydration(page);
 

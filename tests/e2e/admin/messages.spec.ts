@@ -5,7 +5,7 @@ import { expect, test } from "../support/fixtures.ts";
 import { waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
 import { auditActions, insertFailedMail, insertSubscriber, mailStatus, unansweredMessages } from "./people-fixtures.ts";
-import { signInAsStaff } from "./support.ts";
+import { useSharedStaffSession } from "../support/staff.ts";
 import { storeDb } from "../shopping/support.ts";
 
 async function dashboardUnanswered(page: import("@playwright/test").Page): Promise<string> {
@@ -53,7 +53,7 @@ test("a visitor's message reaches the inbox; staff reply by mail, mark it handle
   await expect(visitor.locator("#contact-status")).toHaveText(/Thanks for your message!/);
   await visitor.close();
 
-  await signInAsStaff(page.request, baseURL!, "inbox-staff");
+  await useSharedStaffSession(page.context(), baseURL!);
   expect(handled(subject)).toBe(false);
   await expectDashboardShowsUnhandled(page);
 
@@ -103,7 +103,7 @@ test.describe("without JavaScript", () => {
     await visitor.getByRole("button", { name: "Send" }).click();
     await visitor.close();
 
-    await signInAsStaff(page.request, baseURL!, "nojs-inbox");
+    await useSharedStaffSession(page.context(), baseURL!);
     await page.goto("/admin/messages");
     await page.getByRole("link", { name: subject }).click();
     await page.getByRole("button", { name: "Mark as handled" }).click();
@@ -121,7 +121,7 @@ test("newsletter: counts per status, filter and search, and a CSV download of th
   insertSubscriber(`${tag}.conf@example.com`, "confirmed");
   insertSubscriber(`${tag}.pend@example.com`, "pending");
   insertSubscriber(`${tag}.gone@example.com`, "unsubscribed");
-  await signInAsStaff(page.request, baseURL!, "nl-staff");
+  await useSharedStaffSession(page.context(), baseURL!);
 
   await page.goto("/admin/newsletter");
   await expect(page.getByRole("heading", { level: 1, name: "Newsletter subscribers" })).toBeVisible();
@@ -159,7 +159,7 @@ test("the mail queue lists stuck mail with masked recipients and requeues one, t
   const one = insertFailedMail(`${tag}.one@example.com`, `Stuck one ${tag}`);
   const two = insertFailedMail(`${tag}.two@example.com`, `Stuck two ${tag}`);
   const unknown = insertFailedMail(`${tag}.three@example.com`, `Unknown ${tag}`, "unknown");
-  await signInAsStaff(page.request, baseURL!, "mq-staff");
+  await useSharedStaffSession(page.context(), baseURL!);
 
   await page.goto("/admin/mail");
   await expect(page.getByRole("heading", { level: 1, name: "Mail queue" })).toBeVisible();

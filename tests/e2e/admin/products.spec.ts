@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
-import { signInAsStaff } from "./support.ts";
+import { useSharedStaffSession } from "../support/staff.ts";
 import { fillProductForm, idFromUrl, uniqueSku, uniqueWord } from "./products-support.ts";
 
 /** A visitor without cookies: the page cache may serve this one. */
@@ -24,7 +24,7 @@ test("staff create a product that is live at once on its page and in search; the
   page,
   baseURL,
 }) => {
-  await signInAsStaff(page.request, baseURL!, "products-create");
+  await useSharedStaffSession(page.context(), baseURL!);
   await page.goto("/admin/products/new");
   await expect(page.getByRole("heading", { level: 1, name: "New product" })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -50,7 +50,7 @@ test("a price edit shows on the cached product page at once; a stock adjustment 
   page,
   baseURL,
 }) => {
-  await signInAsStaff(page.request, baseURL!, "products-edit");
+  await useSharedStaffSession(page.context(), baseURL!);
   const id = await createProduct(page, `${uniqueWord("Numbat")} Grinder`, "100.00", "4");
   const anon = await visitor(baseURL!);
   // Asked twice, so the anonymous page cache holds it.
@@ -89,7 +89,7 @@ test("two staff editing one product: the second save is refused with the fresh v
   browser,
   baseURL,
 }) => {
-  await signInAsStaff(page.request, baseURL!, "products-race");
+  await useSharedStaffSession(page.context(), baseURL!);
   const id = await createProduct(page, `${uniqueWord("Quoll")} Saw`);
   const other = await browser.newPage({ storageState: await page.context().storageState() });
   await other.goto(`/admin/products/${id}`);
@@ -109,7 +109,7 @@ test("an uploaded picture is resized and shown on the product page; a non-pictur
   page,
   baseURL,
 }) => {
-  await signInAsStaff(page.request, baseURL!, "products-image");
+  await useSharedStaffSession(page.context(), baseURL!);
   const id = await createProduct(page, `${uniqueWord("Bilby")} Drill`);
   await page
     .getByLabel("Picture (JPEG, PNG or WebP, up to 10 MB)")
@@ -143,7 +143,7 @@ test("archiving takes a product out of the shop and search; the list finds it un
   page,
   baseURL,
 }) => {
-  await signInAsStaff(page.request, baseURL!, "products-archive");
+  await useSharedStaffSession(page.context(), baseURL!);
   const word = uniqueWord("Dingo");
   const id = await createProduct(page, `${word} Spanner`);
   await page.getByRole("button", { name: "Archive product" }).click();
@@ -175,7 +175,7 @@ test("CSV import: a preview lists changes and bad rows by line, and Apply writes
   page,
   baseURL,
 }) => {
-  await signInAsStaff(page.request, baseURL!, "products-import");
+  await useSharedStaffSession(page.context(), baseURL!);
   const first = await createProduct(page, `${uniqueWord("Potoroo")} Clamp`, "20.00", "3");
   const sku = (await page.getByLabel("SKU").inputValue()).trim();
   await page.goto("/admin/products/import");
@@ -204,7 +204,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the product form posts, shows errors beside the fields, and creates the product", async ({ page, baseURL }) => {
-    await signInAsStaff(page.request, baseURL!, "products-nojs");
+    await useSharedStaffSession(page.context(), baseURL!);
     await page.goto("/admin/products/new");
     const title = `${uniqueWord("Echidna")} Level`;
     await fillProductForm(page, { title, sku: uniqueSku(), price: "twelve", stock: "2" });

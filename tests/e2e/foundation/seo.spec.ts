@@ -1,11 +1,12 @@
 import { queryAll } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { CONTENT_PAGES, jsonLd } from "../support/site.ts";
+import { CONTENT_PAGES, jsonLdIn } from "../support/site.ts";
 
-test("the home page carries JSON-LD Organization", async ({ page }) => {
-  await page.goto("/");
-  const origin = new URL(page.url()).origin;
-  const org = (await jsonLd(page)).find((d) => d["@type"] === "Organization");
+test("the home page carries JSON-LD Organization", async ({ request, baseURL }) => {
+  const response = await request.get("/");
+  expect(response.status()).toBe(200);
+  const origin = new URL(baseURL!).origin;
+  const org = jsonLdIn(await response.text()).find((d) => d["@type"] === "Organization");
   expect(org).toBeTruthy();
   expect(org!["@context"]).toBe("https://schema.org");
   expect(org!.name).toBe("ToolHub Wholesale");

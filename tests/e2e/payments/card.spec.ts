@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEFAULTS_PORT } from "../../../playwright.config.ts";
-import { logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { expect, stripeOrigin, test } from "../support/fixtures.ts";
 import { waitForMail } from "../support/mail.ts";
@@ -13,6 +13,7 @@ import {
   ordersFor,
   readProduct,
   setProduct,
+  signInViaApi,
   storeDb,
   US_ADDRESS,
   usd,
@@ -60,7 +61,7 @@ async function checkoutByCard(page: Page, address: Parameters<typeof fillCheckou
 async function signedInShopper(page: Page, baseURL: string, tag: string) {
   const email = uniqueEmail(tag);
   await registerViaApi(page.request, baseURL, email);
-  await logInThroughForm(page, email);
+  await signInViaApi(page.request, baseURL, email);
   return email;
 }
 

@@ -94,8 +94,10 @@ test.describe("cart page", () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let seen = 0;
     let answered = 0;
-    page.on("requestfinished", (request) => {
-      if (request.method() === "POST" && request.url().includes("/cart.data")) answered++;
+    // An answer counts once its headers are in: the server has written the change by then (a body
+    // still streaming, or a response event missed by "requestfinished", made this count flaky).
+    page.on("response", (response) => {
+      if (response.request().method() === "POST" && response.url().includes("/cart.data")) answered++;
     });
     await page.route("**/cart.data*", async (route) => {
       if (route.request().method() !== "POST") return route.continue();
@@ -119,7 +121,7 @@ test.describe("cart page", () => {
     await expectCartCount(page, 2);
     // Both changes answered before the reload, which would otherwise cancel one still on its way
     // (a CI flake on a slow machine: the page came back with the removed line).
-    await expect.poll(() => answered).toBe(2);
+    await expect.poll(() => answered, { timeout: 30_000 }).toBe(2);
     await page.unroute("**/cart.data*");
     await page.reload();
     await expectCartTotals(page, 2, 2_000);

@@ -1,4 +1,4 @@
-import { logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
@@ -14,6 +14,7 @@ import {
   readProduct,
   setProduct,
   setStock,
+  signInViaApi,
   summary,
   UK_ADDRESS,
   US_ADDRESS,
@@ -248,7 +249,7 @@ test.describe("member discount", () => {
   ) {
     const email = uniqueEmail("member");
     await registerViaApi(request, baseURL, email);
-    await logInThroughForm(page, email);
+    await signInViaApi(page.request, baseURL, email);
     await addFromProductPage(page, productId);
     await goToCheckout(page);
     await expect(page.getByRole("main")).toContainText(`Signed in as ${email}`);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
@@ -10,6 +10,7 @@ import {
   ordersFor,
   placeOrderButton,
   setProduct,
+  signInViaApi,
   summary,
   US_ADDRESS,
 } from "./support.ts";
@@ -62,7 +63,7 @@ test.describe("order pages send only what they show", () => {
     const p = setProduct(383, { stock: 50, priceCents: 1_900, discountPercent: null });
     const email = uniqueEmail("private-order");
     await registerViaApi(request, baseURL!, email);
-    await logInThroughForm(page, email);
+    await signInViaApi(page.request, baseURL!, email);
     const number = await placeOrder(page, p.id);
     const order = storedOrder(number);
     const { id: userId } = queryOne<{ id: string }>('SELECT id FROM "user" WHERE email = ?', email);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
+import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { NOT_FOUND_TEXT, waitForHydration } from "../support/site.ts";
 import {
@@ -10,6 +10,7 @@ import {
   ordersFor,
   placeOrderButton,
   setProduct,
+  signInViaApi,
   summary,
   US_ADDRESS,
   usd,
@@ -37,7 +38,7 @@ test.describe("order history", () => {
     const q = setProduct(251, { stock: 50, priceCents: 700, discountPercent: null });
     const email = uniqueEmail("history");
     await registerViaApi(request, baseURL!, email);
-    await logInThroughForm(page, email);
+    await signInViaApi(page.request, baseURL!, email);
 
     const first = await orderOne(page, p.id, 2);
     await expect(page).toHaveURL(new RegExp(`/account/orders/${first}\\?placed=1$`));
@@ -80,7 +81,7 @@ test.describe("order history", () => {
       const otherPage = await other.newPage();
       const otherEmail = uniqueEmail("other");
       await registerViaApi(other.request, baseURL!, otherEmail);
-      await logInThroughForm(otherPage, otherEmail);
+      await signInViaApi(otherPage.request, baseURL!, otherEmail);
       const response = await otherPage.goto(`/account/orders/${first}`);
       expect(response?.status()).toBe(404);
       await expect(otherPage.getByRole("main")).toContainText(NOT_FOUND_TEXT);

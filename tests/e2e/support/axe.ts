@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 
 /** The rule sets the store promises: WCAG 2.0/2.1 A and AA, WCAG 2.2 AA, and axe's best practices. */
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
@@ -13,6 +13,10 @@ export async function expectNoAxeViolations(
   page: Page,
   options: { exclude?: string[]; disableRules?: string[] } = {},
 ): Promise<void> {
+  await test.step(`axe scan of ${new URL(page.url()).pathname}`, () => scan(page, options), { box: true });
+}
+
+async function scan(page: Page, options: { exclude?: string[]; disableRules?: string[] }): Promise<void> {
   // Only violations are reported, so axe skips collecting details of passing nodes (faster).
   let builder = new AxeBuilder({ page }).withTags(AXE_TAGS).options({ resultTypes: ["violations"] });
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);

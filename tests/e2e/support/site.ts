@@ -62,10 +62,10 @@ export async function waitForHydration(page: Page): Promise<void> {
   }
 }
 
-/** The page's JSON-LD blocks, parsed. */
-export async function jsonLd(page: Page): Promise<Record<string, any>[]> {
-  const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
-  return blocks.map((b) => JSON.parse(b));
+/** The JSON-LD blocks of server-rendered HTML, parsed. */
+export function jsonLdIn(html: string): Record<string, any>[] {
+  const blocks = html.matchAll(/<script[^>]*type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g);
+  return [...blocks].map((m) => JSON.parse(m[1]));
 }
 
 /** Asserts the SEO basics every indexable page carries. */
