@@ -3,7 +3,7 @@
  * app/lib/order-admin-schema.ts, turned into a DomainError that carries one message per field.
  */
 import type { z } from "zod";
-import { DomainError, InvalidError } from "../errors.ts";
+import { InvalidError } from "../errors.ts";
 
 export type FieldErrors = Record<string, string>;
 

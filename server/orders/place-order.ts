@@ -141,7 +141,10 @@ function shortOfStock(
   for (const l of lines) wanted.set(l.product_id, (wanted.get(l.product_id) ?? 0) + l.quantity);
   const short = lines.filter((l) => wanted.get(l.product_id)! > Number(l.stock_quantity));
   if (short.length)
-    throw new LinesOutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+    throw new LinesOutOfStockError(
+      [...new Set(short.map((l) => l.title))],
+      [...new Set(short.map((l) => l.product_id))],
+    );
 }
 
 async function placeInTransaction(
@@ -295,7 +298,10 @@ async function placeInTransaction(
       );
   const short = lines.filter((_, i) => taken[i] === null);
   if (short.length)
-    throw new LinesOutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+    throw new LinesOutOfStockError(
+      [...new Set(short.map((l) => l.title))],
+      [...new Set(short.map((l) => l.product_id))],
+    );
 
   const orderLines = lines.map((l, i) => ({
     order_id: order.id,

@@ -218,7 +218,10 @@ export async function applyTransition(
     );
     const short = lines.filter((_, i) => taken[i] === null);
     if (short.length)
-      throw new LinesOutOfStockError([...new Set(short.map((l) => l.title))], [...new Set(short.map((l) => l.product_id))]);
+      throw new LinesOutOfStockError(
+        [...new Set(short.map((l) => l.title))],
+        [...new Set(short.map((l) => l.product_id))],
+      );
   }
   return { id: order.id, status: to, version: order.version + 1 };
 }

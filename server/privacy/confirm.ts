@@ -1,7 +1,7 @@
 import { verifyPassword as betterAuthVerify } from "better-auth/crypto";
 import { FRESH_SIGN_IN_MINUTES, PRIVACY_MESSAGES, type IdentityCheck } from "../../app/lib/privacy.ts";
 import type { Db } from "../db/connection.ts";
-import { DomainError, InvalidError, NotAllowedError } from "../errors.ts";
+import { InvalidError, NotAllowedError } from "../errors.ts";
 
 export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
 

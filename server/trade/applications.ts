@@ -6,7 +6,7 @@
 import type { TradeApplicationInput } from "../../app/lib/trade-schema.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
-import { ConflictError, DomainError, InvalidError, NotFoundError } from "../errors.ts";
+import { ConflictError, InvalidError, NotFoundError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { companyOf } from "./company.ts";
 import { applicationDecidedMail, applicationReceivedMail } from "./mails.ts";

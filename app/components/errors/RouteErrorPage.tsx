@@ -29,7 +29,7 @@ const FAMILY: Record<RouteFamily, { failed: string; next: { to: string; label: s
   },
 };
 
-export function NotFoundPage() {
+function NotFoundPage() {
   return (
     <section className="mx-auto flex max-w-2xl flex-col items-center px-4 py-24 text-center">
       <p className="text-7xl font-black text-brand-600" aria-hidden="true">
