@@ -41,60 +41,33 @@ export class DomainError extends Error {
   }
 }
 
+/** A DomainError class whose errors are all of one kind: `new NotFoundError(code, message)`. */
+function errorOfKind(kind: ErrorKind) {
+  return class extends DomainError {
+    constructor(code: string, message: string) {
+      super(kind, code, message);
+    }
+  };
+}
+
 /** The input breaks a rule (a 400). */
-export class InvalidError extends DomainError {
-  constructor(code: string, message: string) {
-    super("invalid", code, message);
-  }
-}
+export const InvalidError = errorOfKind("invalid");
 /** The actor may not do this (a 403). */
-export class NotAllowedError extends DomainError {
-  constructor(code: string, message: string) {
-    super("not_allowed", code, message);
-  }
-}
+export const NotAllowedError = errorOfKind("not_allowed");
 /** The thing doesn't exist, or isn't this actor's to see (a 404). */
-export class NotFoundError extends DomainError {
-  constructor(code: string, message: string) {
-    super("not_found", code, message);
-  }
-}
+export const NotFoundError = errorOfKind("not_found");
 /** The thing's state doesn't allow this now, or someone changed it first (a 409). */
-export class ConflictError extends DomainError {
-  constructor(code: string, message: string) {
-    super("conflict", code, message);
-  }
-}
+export const ConflictError = errorOfKind("conflict");
 /** Not enough stock for what was asked (a 409). */
-export class OutOfStockError extends DomainError {
-  constructor(code: string, message: string) {
-    super("out_of_stock", code, message);
-  }
-}
+export const OutOfStockError = errorOfKind("out_of_stock");
 /** Well-formed, but can't be carried out as asked (a 422). */
-export class UnprocessableError extends DomainError {
-  constructor(code: string, message: string) {
-    super("unprocessable", code, message);
-  }
-}
+export const UnprocessableError = errorOfKind("unprocessable");
 /** The upload or file is over its size limit (a 413). */
-export class TooLargeError extends DomainError {
-  constructor(code: string, message: string) {
-    super("too_large", code, message);
-  }
-}
+export const TooLargeError = errorOfKind("too_large");
 /** Too many attempts or orders in a window (a 429). */
-export class TooManyError extends DomainError {
-  constructor(code: string, message: string) {
-    super("too_many", code, message);
-  }
-}
+export const TooManyError = errorOfKind("too_many");
 /** A service the request needs is off or down (a 503). */
-export class UnavailableError extends DomainError {
-  constructor(code: string, message: string) {
-    super("unavailable", code, message);
-  }
-}
+export const UnavailableError = errorOfKind("unavailable");
 
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
