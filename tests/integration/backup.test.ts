@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { addToCart } from "../../server/cart/cart.ts";
@@ -13,7 +12,7 @@ import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { startAuthApp } from "./auth-harness.ts";
-import { dialects, migrateAll, pgUrl } from "./databases.ts";
+import { createTestDatabase, dialects, dropTestDatabase, migrateAll, pgUrl } from "./databases.ts";
 
 const run = promisify(execFile);
 const CLI = path.resolve("server/ops/backup-cli.ts");
@@ -40,30 +39,13 @@ async function newStore(
     };
   }
   const name = `toolstore_bk_${tag}_${randomBytes(4).toString("hex")}`;
-  const admin = async (q: string, values: unknown[] = []) => {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    const result = await c.query<{ n: number }>(q, values);
-    await c.end();
-    return result.rows;
-  };
-  // Dropped only once the test's own pools have really closed: a FORCE drop that terminated a
-  // connection still closing would surface as an unhandled error in that connection.
-  const drop = async () => {
-    for (let i = 0; i < 50; i++) {
-      const [row] = await admin("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
-      if (!row?.n) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  };
-  await admin(`CREATE DATABASE ${name}`);
+  await createTestDatabase(name);
   const url = new URL(pgUrl!);
   url.pathname = `/${name}`;
   return {
     env: { DATABASE_URL: url.toString() },
     open: () => createDb({ kind, url: url.toString(), poolSize: 8 }),
-    drop,
+    drop: () => dropTestDatabase(name),
   };
 }
 

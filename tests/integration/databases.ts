@@ -56,14 +56,35 @@ async function freshSqlite(): Promise<TestDb> {
   return { db, kind: "sqlite", drop: () => db.destroy() };
 }
 
-async function adminQuery(sql: string): Promise<void> {
+async function adminQuery<Row extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<Row[]> {
   const client = new pg.Client({ connectionString: pgUrl });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query<Row>(sql, values)).rows;
   } finally {
     await client.end();
   }
+}
+
+export async function createTestDatabase(name: string, template?: string): Promise<void> {
+  await adminQuery(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
+}
+
+/**
+ * Drops a test database once its pools have really closed: pool.end() resolves before the server
+ * has seen every connection go, and a FORCE drop that terminates one still closing surfaces as an
+ * uncaught error in that connection.
+ */
+export async function dropTestDatabase(name: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const [row] = await adminQuery<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+      [name],
+    );
+    if (!row?.n) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
 async function freshPostgres(): Promise<TestDb> {
@@ -73,7 +94,7 @@ async function freshPostgres(): Promise<TestDb> {
   const url = new URL(pgUrl);
   const name = `${decodeURIComponent(url.pathname.slice(1))}_${randomBytes(3).toString("hex")}`;
   url.pathname = `/${name}`;
-  await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  await createTestDatabase(name, template);
   const db = createDb({ kind: "postgres", url: url.toString(), poolSize: 25 });
   return {
     db,
@@ -81,7 +102,7 @@ async function freshPostgres(): Promise<TestDb> {
     url: url.toString(),
     async drop() {
       await db.destroy();
-      await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropTestDatabase(name);
     },
   };
 }
