@@ -7,13 +7,21 @@ export const DEFAULTS_PORT = PORT + 50;
 /** The store on PostgreSQL (when TEST_DATABASE_URL is set): specs where the data layer differs. */
 export const POSTGRES_PORT = PORT + 70;
 
+/**
+ * Nothing is retried: a test that fails once fails the run. A test found flaky is fixed, or put here
+ * by its full title with the reason and the issue that tracks it, and skipped until it is fixed.
+ */
+const QUARANTINE: { title: string; reason: string }[] = [];
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 export default defineConfig({
   testDir: "tests/e2e",
   outputDir: `.tmp/test-results-${PORT}`,
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  grepInvert: QUARANTINE.length ? new RegExp(QUARANTINE.map((q) => escapeRegExp(q.title)).join("|")) : undefined,
+  reporter: [["list"]],
   // Two workers, three stores, mail, OIDC and Stripe stand-ins share two cores: a sign-in flow can take 20 s there.
   timeout: 60_000,
   expect: { timeout: 7_000 },
