@@ -22,7 +22,7 @@ import {
 } from "../../server/mail/sender.ts";
 import { renderMail } from "../../server/mail/templates.ts";
 import { createSmtpTransport, DeliveryError } from "../../server/mail/transport.ts";
-import { startMailSink, type MailSink } from "../e2e/forms/mail-sink.ts";
+import { startMailSink, type MailSink } from "../support/mail-sink.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
