@@ -3,12 +3,8 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  OIDC_CLIENT_ID,
-  OIDC_CLIENT_SECRET,
-  startOidcProvider,
-  startSmtpSink,
-} from "../tests/support/fake-services.mjs";
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider } from "../tests/support/fake-services.mjs";
+import { startMailSink } from "../tests/support/mail-sink.ts";
 import { createFakeStripe } from "../tests/support/fake-stripe.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -17,7 +13,7 @@ const dir = path.join(root, ".tmp", `e2e-${port}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 
-const smtp = await startSmtpSink(port + 1, path.join(dir, "mail"));
+const smtp = await startMailSink({ port: port + 1, dir: path.join(dir, "mail") });
 const oidc = await startOidcProvider(port + 2, path.join(dir, "oidc-identity.json"));
 // A local stand-in for Stripe (API, hosted payment page, signed webhooks) on port + 3.
 const E2E_STRIPE_WEBHOOK_SECRET = "whsec_e2e_0123456789abcdef";

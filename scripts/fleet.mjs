@@ -27,6 +27,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
+import { signalGroup, spawnStore, tail as tailOf, waitForExit } from "../tests/support/store-process.mjs";
 
 export const root = path.resolve(import.meta.dirname, "..");
 
@@ -56,13 +57,7 @@ const say = (quiet) => (line) => {
   if (!quiet) process.stdout.write(`${line}\n`);
 };
 
-function tail(file, lines = 25) {
-  try {
-    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-  } catch {
-    return "";
-  }
-}
+const tail = (file) => tailOf(file, 25);
 
 function findBinary(name, extra = []) {
   for (const dir of [...(process.env.PATH ?? "").split(path.delimiter), ...extra]) {
@@ -361,23 +356,6 @@ function childPids(pid) {
   return found;
 }
 
-async function waitForExit(child, ms) {
-  if (child.exitCode !== null || child.signalCode !== null) return true;
-  return Promise.race([new Promise((resolve) => child.once("exit", () => resolve(true))), sleep(ms).then(() => false)]);
-}
-
-function signalGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // already gone
-    }
-  }
-}
-
 async function waitForReady(url, child, logPath, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -403,17 +381,13 @@ export async function startInstance(fleet, index) {
   const databaseUrl = new URL(fleet.databaseUrl);
   // Names the instance's connections in pg_stat_activity (which instance holds which lock).
   databaseUrl.searchParams.set("application_name", `toolstore-fleet-${index + 1}`);
-  const out = createWriteStream(instance.logPath, { flags: "a" });
-  const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
-    cwd: root,
-    detached: true, // its own process group: cluster workers, if any, stop with it
-    stdio: ["ignore", "pipe", "pipe"],
+  const child = spawnStore({
+    appRoot: root,
+    port: instance.port,
+    logPath: instance.logPath,
+    appendLog: true,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
       BUILD_DIR: fleet.buildDir,
-      PORT: String(instance.port),
-      HOST: "127.0.0.1",
       WEB_CONCURRENCY: "1",
       SITE_URL: fleet.siteUrl,
       AUTH_TRUSTED_ORIGINS: fleet.trustedOrigins.join(","),
@@ -425,8 +399,6 @@ export async function startInstance(fleet, index) {
       ...fleet.env,
     },
   });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
   instance.child = child;
   instance.pid = child.pid;
   instance.pids.push(child.pid);

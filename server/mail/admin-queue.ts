@@ -9,7 +9,7 @@ import type { Db } from "../db/connection.ts";
 import type { MailStatus } from "../db/schema.ts";
 import { DomainError } from "../errors.ts";
 import { maskAddress, maskAddressesIn } from "../privacy/mask.ts";
-import { listMail, requeueChecked } from "./operator.ts";
+import { listMail, MAIL_ROW_COLUMNS, requeueChecked } from "./operator.ts";
 import { countMailByStatus } from "./queue.ts";
 
 export const STUCK_AFTER_MS = 15 * 60 * 1000;
@@ -76,17 +76,7 @@ export async function mailQueueView(db: Db, now = new Date()): Promise<MailQueue
     listMail(db, ["failed", "unknown"], STUCK_SHOWN),
     db
       .selectFrom("mail_queue")
-      .select([
-        "id",
-        "status",
-        "to_address",
-        "subject",
-        "attempts",
-        "message_id",
-        "last_error",
-        "updated_at",
-        "body_erased_at",
-      ])
+      .select(MAIL_ROW_COLUMNS)
       .where("status", "=", "queued")
       .where("next_attempt_at", "<", overdueSince(now))
       .orderBy("next_attempt_at")

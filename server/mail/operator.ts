@@ -11,21 +11,24 @@ export interface CliOutput {
   error(text: string): void;
 }
 
+/** The columns of a mail_queue row as the CLI and the back office list it. */
+export const MAIL_ROW_COLUMNS = [
+  "id",
+  "status",
+  "to_address",
+  "subject",
+  "attempts",
+  "message_id",
+  "last_error",
+  "updated_at",
+  "body_erased_at",
+] as const;
+
 /** The newest mails in these statuses, as the CLI's `list` and the back office's mail page show them. */
 export async function listMail(db: Db, statuses: readonly MailStatus[], limit = 50) {
   return db
     .selectFrom("mail_queue")
-    .select([
-      "id",
-      "status",
-      "to_address",
-      "subject",
-      "attempts",
-      "message_id",
-      "last_error",
-      "updated_at",
-      "body_erased_at",
-    ])
+    .select(MAIL_ROW_COLUMNS)
     .where("status", "in", [...statuses])
     .orderBy("id", "desc")
     .limit(limit)

@@ -43,23 +43,24 @@ export class StaleOrderError extends OrderConflictError {
   }
 }
 
+/** What every staff action on an order reads first: who it is for and its version. */
+export const ORDER_HEAD_COLUMNS = [
+  "id",
+  "number",
+  "status",
+  "version",
+  "email",
+  "ship_name",
+  "user_id",
+  "access_token",
+] as const;
+
 export async function loadOrder(db: Db, number: unknown) {
   const parsed = orderNumberSchema.safeParse(number);
   const order = parsed.success
     ? await db
         .selectFrom("orders")
-        .select([
-          "id",
-          "number",
-          "status",
-          "version",
-          "email",
-          "ship_name",
-          "user_id",
-          "access_token",
-          "carrier",
-          "tracking_number",
-        ])
+        .select([...ORDER_HEAD_COLUMNS, "carrier", "tracking_number"])
         .where("number", "=", parsed.data)
         .executeTakeFirst()
     : undefined;

@@ -62,6 +62,24 @@ export async function checkOrderWithStripe(
   return settleSession(db, { ...facts, orderNumber: order.number }, ctx);
 }
 
+/** Settles a checkout session that ended unpaid (its page expired, or Stripe never opened one). */
+function settleExpired(db: Db, sessionId: string, orderNumber: string, ctx: SettleContext): Promise<SettleOutcome> {
+  return settleSession(
+    db,
+    {
+      sessionId,
+      orderNumber,
+      status: "expired",
+      paymentStatus: "unpaid",
+      amountTotal: null,
+      currency: null,
+      paymentIntentId: null,
+      asyncFailed: false,
+    },
+    ctx,
+  );
+}
+
 /** One pass over the card orders past their hold. Returns what it settled. */
 export async function reconcilePayments(
   db: Db,
@@ -87,40 +105,14 @@ export async function reconcilePayments(
       outcome = order.payment_session_id
         ? await checkOrderWithStripe(db, payments, order, ctx, { expireIfOpen: true })
         : // Stripe never opened a page for it: nothing can be paid, the stock goes back.
-          await settleSession(
-            db,
-            {
-              sessionId: "",
-              orderNumber: order.number,
-              status: "expired",
-              paymentStatus: "unpaid",
-              amountTotal: null,
-              currency: null,
-              paymentIntentId: null,
-              asyncFailed: false,
-            },
-            ctx,
-          );
+          await settleExpired(db, "", order.number, ctx);
     } catch {
       totals.unreachable++;
       // Stripe accepts no payment on a session past its expiry: the stock can go back without asking.
       const closed = !order.payment_session_expires_at || order.payment_session_expires_at <= now.toISOString();
       outcome =
         closed && order.payment_session_id
-          ? await settleSession(
-              db,
-              {
-                sessionId: order.payment_session_id,
-                orderNumber: order.number,
-                status: "expired",
-                paymentStatus: "unpaid",
-                amountTotal: null,
-                currency: null,
-                paymentIntentId: null,
-                asyncFailed: false,
-              },
-              ctx,
-            )
+          ? await settleExpired(db, order.payment_session_id, order.number, ctx)
           : null;
     }
     if (outcome?.result === "expired" || outcome?.result === "failed") totals.released++;

@@ -21,6 +21,7 @@ import { orderRefundMail } from "../orders/mails.ts";
 import {
   checkVersion,
   customerOrderLink,
+  ORDER_HEAD_COLUMNS,
   StaleOrderError,
   staffActorRef,
   type StaffActor,
@@ -49,14 +50,7 @@ function readPaymentOrder(trx: Handle) {
   return trx
     .selectFrom("orders")
     .select([
-      "id",
-      "number",
-      "status",
-      "version",
-      "email",
-      "ship_name",
-      "user_id",
-      "access_token",
+      ...ORDER_HEAD_COLUMNS,
       "payment_method",
       "payment_status",
       "payment_intent_id",

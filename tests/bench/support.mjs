@@ -1,10 +1,13 @@
 // What the benchmark scripts share: logging, the build check, and starting and stopping the
 // production server in its own process group (so its cluster workers stop with it).
-import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { signalGroup, spawnStore, tail, waitForExit } from "../support/store-process.mjs";
+
+export { tail };
 
 export const root = path.resolve(import.meta.dirname, "../..");
 
@@ -47,14 +50,6 @@ export function ensureBuild(buildDir) {
     fail(`the build failed (exit ${result.status ?? result.signal})`);
 }
 
-export function tail(file, lines = 20) {
-  try {
-    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-  } catch {
-    return "";
-  }
-}
-
 /**
  * Starts `node server/http/main.ts` in production mode on 127.0.0.1:port, logs to logPath, and
  * waits for /healthz. `env` adds or overrides variables (SQLITE_PATH, WEB_CONCURRENCY …).
@@ -64,17 +59,12 @@ export function tail(file, lines = 20) {
 export async function startStoreServer({ buildDir, port, env, logPath, timeoutMs = 120_000, appRoot = root }) {
   const siteUrl = `http://127.0.0.1:${port}`;
   if (await answers(`${siteUrl}/healthz`)) fail(`${siteUrl} already answers: stop the server on port ${port} first`);
-  const out = createWriteStream(logPath);
-  const child = spawn(process.execPath, [path.join(appRoot, "server/http/main.ts")], {
-    cwd: appRoot,
-    detached: true, // own process group: stopping it stops its workers too
-    stdio: ["ignore", "pipe", "pipe"],
+  const child = spawnStore({
+    appRoot,
+    port,
+    logPath,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
       BUILD_DIR: buildDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
       SITE_URL: siteUrl,
       DATABASE_URL: "",
       SMTP_URL: "",
@@ -84,8 +74,6 @@ export async function startStoreServer({ buildDir, port, env, logPath, timeoutMs
     },
   });
   startedGroups.add(child.pid);
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
   let exited = null;
   child.on("exit", (code, signal) => (exited = { code, signal }));
   log(`» Starting the server on ${siteUrl} (pid ${child.pid}, log ${path.relative(root, logPath)})`);
@@ -141,16 +129,9 @@ export async function stopStoreServer(child) {
   if (!child) return;
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    const signalGroup = (signal) => {
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        child.kill(signal);
-      }
-    };
-    signalGroup("SIGTERM");
-    if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
-      signalGroup("SIGKILL");
+    signalGroup(child, "SIGTERM");
+    if (!(await waitForExit(child, 10_000))) {
+      signalGroup(child, "SIGKILL");
       await exited;
     }
   }

@@ -4,7 +4,7 @@ import { contactAction, type ContactDeps } from "../../server/contact/action.ts"
 import { ContactValidationError, submitContactMessage } from "../../server/contact/contact.ts";
 import { startMailSender } from "../../server/mail/sender.ts";
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
-import { startMailSink, type MailSink } from "../e2e/forms/mail-sink.ts";
+import { startMailSink, type MailSink } from "../support/mail-sink.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const INBOX = "inbox@toolhub.test";

@@ -22,7 +22,7 @@ import {
 } from "../../server/mail/sender.ts";
 import { renderMail } from "../../server/mail/templates.ts";
 import { createSmtpTransport, DeliveryError } from "../../server/mail/transport.ts";
-import { startMailSink, type MailSink } from "../e2e/forms/mail-sink.ts";
+import { startMailSink, type MailSink } from "../support/mail-sink.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -293,6 +293,21 @@ describe.each(dialects)("mail sender processes killed mid-send on %s", (kind: Db
     return s;
   }
   const status = async (id: number) => (await getMail(db, id))?.status;
+  /** A healthy sender on a new sink, drained until the mail `id` reaches `wanted`. */
+  async function recoverWithHealthySender(id: number, wanted: string, what: string) {
+    const good = await sink();
+    const s = startMailSender(db, { ...quiet, smtpUrl: good.url });
+    closers.push(() => s.stop());
+    await waitUntil(
+      async () => {
+        await s.drain();
+        return (await status(id)) === wanted;
+      },
+      15_000,
+      what,
+    );
+    return { good, s };
+  }
 
   it("killed while still in the SMTP envelope: another process delivers it, exactly once", async () => {
     const stalled = await sink({ rcptDelayMs: 30_000 });
@@ -303,17 +318,7 @@ describe.each(dialects)("mail sender processes killed mid-send on %s", (kind: Db
     expect(await status(id)).toBe("sending");
     await kill9(child);
 
-    const good = await sink();
-    const s = startMailSender(db, { ...quiet, smtpUrl: good.url });
-    closers.push(() => s.stop());
-    await waitUntil(
-      async () => {
-        await s.drain();
-        return (await status(id)) === "sent";
-      },
-      15_000,
-      "the mail to be recovered and sent",
-    );
+    const { good } = await recoverWithHealthySender(id, "sent", "the mail to be recovered and sent");
     expect(stalled.mails).toHaveLength(0);
     expect(good.mails).toHaveLength(1);
   });
@@ -327,17 +332,7 @@ describe.each(dialects)("mail sender processes killed mid-send on %s", (kind: Db
     await waitUntil(async () => (await status(id)) === "transmitting", 5000, "transmitting");
     await kill9(child);
 
-    const good = await sink();
-    const s = startMailSender(db, { ...quiet, smtpUrl: good.url });
-    closers.push(() => s.stop());
-    await waitUntil(
-      async () => {
-        await s.drain();
-        return (await status(id)) === "unknown";
-      },
-      15_000,
-      "the mail to be marked unknown",
-    );
+    const { good, s } = await recoverWithHealthySender(id, "unknown", "the mail to be marked unknown");
     await s.drain();
     expect(good.mails).toHaveLength(0);
   });

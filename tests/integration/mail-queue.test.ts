@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { enqueueMail, getMail, MailValidationError } from "../../server/mail/queue.ts";
 import { startMailSender, type MailSenderOptions } from "../../server/mail/sender.ts";
 import { renderMail } from "../../server/mail/templates.ts";
-import { startMailSink, type MailSink } from "../e2e/forms/mail-sink.ts";
+import { startMailSink, type MailSink } from "../support/mail-sink.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const mail = (to: string, subject: string) => ({

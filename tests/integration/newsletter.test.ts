@@ -13,7 +13,7 @@ import {
   unsubscribe,
 } from "../../server/newsletter/newsletter.ts";
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
-import { startMailSink, type MailSink, type ReceivedMail } from "../e2e/forms/mail-sink.ts";
+import { startMailSink, type MailSink, type ReceivedMail } from "../support/mail-sink.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const SITE = "http://shop.test";

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { addToCart } from "../../server/cart/cart.ts";
+import type { Db } from "../../server/db/connection.ts";
 import { expireOverdueHolds } from "../../server/orders/holds.ts";
 import { LinesOutOfStockError } from "../../server/orders/place-order.ts";
 import { reconcilePayments } from "../../server/payments/reconcile.ts";
@@ -19,6 +20,9 @@ import {
   type CardOrder,
   type Harness,
 } from "./payments-support.ts";
+
+const statusesOf = (db: Db, orderId: number) =>
+  db.selectFrom("orders").select(["status", "payment_status"]).where("id", "=", orderId).executeTakeFirstOrThrow();
 
 /**
  * The reliability bar for card payments (issue 13): 1,000 shoppers, each with a cart of their own
@@ -109,23 +113,11 @@ describe.each(dialects)("1,000 shoppers paying by card for 10 units on %s", (kin
       const settled = performance.now();
 
       for (const order of payers) {
-        expect(
-          await h.db
-            .selectFrom("orders")
-            .select(["status", "payment_status"])
-            .where("id", "=", order.id)
-            .executeTakeFirstOrThrow(),
-        ).toEqual({ status: "placed", payment_status: "paid" });
+        expect(await statusesOf(h.db, order.id)).toEqual({ status: "placed", payment_status: "paid" });
         expect(await ledgerOf(h.db, order.id)).toEqual([["order", -1]]);
       }
       for (const order of walkers) {
-        expect(
-          await h.db
-            .selectFrom("orders")
-            .select(["status", "payment_status"])
-            .where("id", "=", order.id)
-            .executeTakeFirstOrThrow(),
-        ).toEqual({ status: "expired", payment_status: "pending" });
+        expect(await statusesOf(h.db, order.id)).toEqual({ status: "expired", payment_status: "pending" });
         expect(await ledgerOf(h.db, order.id)).toEqual([
           ["order", -1],
           ["order_released", 1],

@@ -4,7 +4,6 @@
  * optimistic concurrency on a company's terms, and a member's cart following the list it is given,
  * on SQLite and PostgreSQL.
  */
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { centsToDecimalString } from "../../app/lib/money.ts";
 import { discountedPriceCents } from "../../app/lib/pricing.ts";
@@ -33,6 +32,7 @@ import {
   type RuleForm,
 } from "../../server/trade/price-lists.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { insertCompany, insertMember } from "./trade-support.ts";
 
 const staff = { userId: "staff-price-lists", name: "Sam Staff" };
 
@@ -180,67 +180,9 @@ describe.each(dialects)("price lists and company terms on %s", (kind) => {
   });
 
   /** An approved company with one member (a buyer) and its user; returns their ids. */
-  async function companyWithMember(): Promise<{ organizationId: string; userId: string; applicationId: number }> {
-    const id = randomBytes(6).toString("hex");
-    const now = new Date().toISOString();
-    const userId = `user-${id}`;
-    await t.db
-      .insertInto("user")
-      .values({
-        id: userId,
-        name: "Trade Buyer",
-        email: `${id}@example.com`,
-        emailVerified: false,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .execute();
-    await t.db
-      .insertInto("organization")
-      .values({ id: `org-${id}`, name: "Acme", slug: `acme-${id}`, logo: null, metadata: null, createdAt: now })
-      .execute();
-    await t.db
-      .insertInto("member")
-      .values({ id: `mem-${id}`, organizationId: `org-${id}`, userId, role: "buyer", createdAt: now })
-      .execute();
-    const billing = {
-      country: "GB" as const,
-      tax_id: "GB123456789",
-      billing_line1: "1 High St",
-      billing_line2: null,
-      billing_city: "London",
-      billing_region: null,
-      billing_postcode: "SW1A 1AA",
-      phone: "+44 20 7946 0000",
-    };
-    const application = await t.db
-      .insertInto("trade_applications")
-      .values({
-        user_id: userId,
-        company_name: "Acme",
-        ...billing,
-        status: "approved",
-        reason: null,
-        created_at: now,
-        decided_at: now,
-        decided_by: staff.userId,
-        organization_id: `org-${id}`,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await t.db
-      .insertInto("companies")
-      .values({
-        organization_id: `org-${id}`,
-        application_id: application.id,
-        name: `Acme ${id}`,
-        ...billing,
-        price_list_id: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return { organizationId: `org-${id}`, userId, applicationId: application.id };
+  async function companyWithMember(): Promise<{ organizationId: string; userId: string }> {
+    const organizationId = await insertCompany(t.db, { country: "GB" });
+    return { organizationId, userId: await insertMember(t.db, organizationId, "buyer") };
   }
 
   it("creates a list with an audit row, and refuses a name already taken (whatever its case) or a bad one", async () => {

@@ -18,6 +18,7 @@ import { saveCartAsList } from "../../server/trade/saved-list-cart.ts";
 import { savedListView } from "../../server/trade/saved-lists.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { insertCompany, insertMember } from "./trade-support.ts";
 
 const cfg = loadConfig({
   SITE_URL: "http://127.0.0.1:3997",
@@ -56,18 +57,6 @@ describe.each(dialects)("volume breaks and trade prices on %s", (kind) => {
   async function tradeBuyer(rules: { target: string; percent_off?: number; fixed_cents?: number }[]): Promise<string> {
     const id = randomBytes(6).toString("hex");
     const now = new Date().toISOString();
-    const userId = `user-${id}`;
-    await t.db
-      .insertInto("user")
-      .values({
-        id: userId,
-        name: "Trade Buyer",
-        email: `${id}@example.com`,
-        emailVerified: false,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .execute();
     const priceList = await t.db
       .insertInto("price_lists")
       .values({ name: `Trade ${id}`, created_at: now })
@@ -84,56 +73,8 @@ describe.each(dialects)("volume breaks and trade prices on %s", (kind) => {
         })),
       )
       .execute();
-    await t.db
-      .insertInto("organization")
-      .values({ id: `org-${id}`, name: "Acme", slug: `acme-${id}`, logo: null, metadata: null, createdAt: now })
-      .execute();
-    await t.db
-      .insertInto("member")
-      .values({ id: `mem-${id}`, organizationId: `org-${id}`, userId, role: "buyer", createdAt: now })
-      .execute();
-    const app = await t.db
-      .insertInto("trade_applications")
-      .values({
-        user_id: userId,
-        company_name: "Acme",
-        country: "GB",
-        tax_id: "GB123456789",
-        billing_line1: "1 High St",
-        billing_line2: null,
-        billing_city: "London",
-        billing_region: null,
-        billing_postcode: "SW1A 1AA",
-        phone: "+44 20 7946 0000",
-        status: "approved",
-        reason: null,
-        created_at: now,
-        decided_at: now,
-        decided_by: "staff",
-        organization_id: `org-${id}`,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await t.db
-      .insertInto("companies")
-      .values({
-        organization_id: `org-${id}`,
-        application_id: app.id,
-        name: "Acme",
-        country: "GB",
-        tax_id: "GB123456789",
-        billing_line1: "1 High St",
-        billing_line2: null,
-        billing_city: "London",
-        billing_region: null,
-        billing_postcode: "SW1A 1AA",
-        phone: "+44 20 7946 0000",
-        price_list_id: priceList.id,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return userId;
+    const organizationId = await insertCompany(t.db, { country: "GB", priceListId: priceList.id });
+    return insertMember(t.db, organizationId, "buyer");
   }
 
   it("seeds the breaks on one product in five", async () => {

@@ -1,37 +1,10 @@
-// Local stand-ins for what the store talks to outside: an SMTP server that keeps every message
-// as an .eml file, and an OpenID Connect provider (oauth2-mock-server) playing Google.
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
-import path from "node:path";
+// A local stand-in for what the store talks to outside: an OpenID Connect provider
+// (oauth2-mock-server) playing Google. The SMTP sink is mail-sink.ts.
+import { readFileSync, existsSync } from "node:fs";
 import { OAuth2Server } from "oauth2-mock-server";
-import { SMTPServer } from "smtp-server";
 
 export const OIDC_CLIENT_ID = "toolstore-test-client";
 export const OIDC_CLIENT_SECRET = "toolstore-test-secret";
-
-/** Starts an SMTP sink writing each message to `${dir}/<n>.eml`. */
-export async function startSmtpSink(port, dir) {
-  mkdirSync(dir, { recursive: true });
-  let count = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks = [];
-      stream.on("data", (c) => chunks.push(c));
-      stream.on("end", () => {
-        count += 1;
-        writeFileSync(path.join(dir, `${Date.now()}-${String(count).padStart(4, "0")}.eml`), Buffer.concat(chunks));
-        callback();
-      });
-    },
-  });
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
-  });
-  return { close: () => new Promise((resolve) => server.close(resolve)) };
-}
 
 /**
  * Starts the OIDC provider. The identity it vouches for is read from `${identityFile}` at each

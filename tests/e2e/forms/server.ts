@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { test as base, expect } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
-import { startMailSink, type MailSink, type ReceivedMail } from "./mail-sink.ts";
+import { startMailSink, type MailSink, type ReceivedMail } from "../../support/mail-sink.ts";
 
 export interface FormsServer {
   baseURL: string;

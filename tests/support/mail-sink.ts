@@ -1,8 +1,11 @@
 /**
  * A real local SMTP server (the `smtp-server` package) that keeps what it receives, for the
- * mail integration tests and the forms end-to-end tests. Plus a small MIME reader, enough for the
- * mails the store sends (multipart/alternative, quoted-printable or base64 parts).
+ * mail integration tests and every suite that runs the store (end-to-end, forms). Plus a small
+ * MIME reader, enough for the mails the store sends (multipart/alternative, quoted-printable or
+ * base64 parts).
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { SMTPServer, type SMTPServerSession } from "smtp-server";
 
 export interface ReceivedMail {
@@ -23,6 +26,8 @@ export interface MailSinkOptions {
   rcptDelayMs?: number;
   /** Never answer the end of DATA (the client waits for the final reply). */
   holdAfterData?: boolean;
+  /** Also write each message to `${dir}/<time>-<n>.eml` (read by another process). */
+  dir?: string;
 }
 
 export interface MailSink {
@@ -112,6 +117,7 @@ function parseMail(raw: string): Pick<ReceivedMail, "headers" | "text" | "html">
 
 export async function startMailSink(options: MailSinkOptions = {}): Promise<MailSink> {
   const mails: ReceivedMail[] = [];
+  if (options.dir) mkdirSync(options.dir, { recursive: true });
   const waiters = new Set<() => void>();
   let markBody!: () => void;
   let markRcpt!: () => void;
@@ -134,7 +140,12 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
       stream.on("end", () => {
         markBody();
         if (options.holdAfterData) return; // never answer: the client is left waiting
-        const raw = Buffer.concat(chunks).toString("utf8");
+        const bytes = Buffer.concat(chunks);
+        if (options.dir) {
+          const name = `${Date.now()}-${String(mails.length + 1).padStart(4, "0")}.eml`;
+          writeFileSync(path.join(options.dir, name), bytes);
+        }
+        const raw = bytes.toString("utf8");
         mails.push({
           envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           envelopeTo: session.envelope.rcptTo.map((r) => r.address),
