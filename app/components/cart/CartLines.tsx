@@ -3,7 +3,7 @@ import { Link, useFetcher, type FetcherWithComponents } from "react-router";
 import type { CartLine } from "../../lib/cart-types.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { LineRow, LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
-import { UnitPrice } from "../ui/line-cells.tsx";
+import { LineFormFields, UnitPrice } from "../ui/line-cells.tsx";
 
 export const cartLineKey = (l: { productId: number; color: string }) => `${l.productId}:${l.color}`;
 
@@ -16,16 +16,6 @@ function useRowFetcher(): CartFetcher {
   const fetcher = useContext(RowFetcher);
   if (!fetcher) throw new Error("A cart cell outside its row");
   return fetcher;
-}
-
-function LineFields({ line, intent }: { line: CartLine; intent: "set" | "remove" }) {
-  return (
-    <>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="productId" value={line.productId} />
-      <input type="hidden" name="color" value={line.color} />
-    </>
-  );
 }
 
 function ProductCell({ line }: { line: CartLine }) {
@@ -57,7 +47,7 @@ function QuantityStepper({ line }: { line: CartLine }) {
   const fetcher = useRowFetcher();
   const step = (quantity: number, label: string, disabled: boolean, text: string) => (
     <fetcher.Form method="post" action="/cart">
-      <LineFields line={line} intent="set" />
+      <LineFormFields line={line} intent="set" />
       <button
         type="submit"
         name="quantity"
@@ -85,7 +75,7 @@ function RemoveButton({ line }: { line: CartLine }) {
   const fetcher = useRowFetcher();
   return (
     <fetcher.Form method="post" action="/cart">
-      <LineFields line={line} intent="remove" />
+      <LineFormFields line={line} intent="remove" />
       <button
         type="submit"
         className="text-sm font-semibold text-red-700 hover:underline"

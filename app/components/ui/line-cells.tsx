@@ -30,3 +30,14 @@ export function UnitPrice({
     </>
   );
 }
+
+/** The hidden fields that name a line (product and colour) and what a form does to it. */
+export function LineFormFields({ line, intent }: { line: { productId: number; color: string }; intent: string }) {
+  return (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="productId" value={line.productId} />
+      <input type="hidden" name="color" value={line.color} />
+    </>
+  );
+}
