@@ -8,6 +8,7 @@ import { PaymentPanel, paymentStatusText } from "./PaymentPanel.tsx";
 import { OrderProgress } from "./OrderProgress.tsx";
 import { ShippingAddress } from "./ShippingAddress.tsx";
 import { orderSummary, SummaryTable } from "./SummaryTable.tsx";
+import { longDate } from "../../lib/dates.ts";
 
 /** Statuses of an order that was never placed (a guest's hold): it has no progress to show. */
 const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired", "awaiting_approval"];
@@ -62,13 +63,7 @@ export function OrderDetail({
             payment_status: paymentStatus,
           })}
         </strong>{" "}
-        · Placed{" "}
-        {new Date(order.created_at).toLocaleDateString("en-GB", {
-          day: "numeric",
-          month: "long",
-          year: "numeric",
-          timeZone: "UTC",
-        })}
+        · Placed {longDate(order.created_at)}
       </p>
       {NOT_PLACED.includes(order.status) ? null : <OrderProgress order={order} />}
       {NOT_PLACED.includes(order.status) || !invoiceHref ? null : (

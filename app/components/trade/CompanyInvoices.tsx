@@ -1,5 +1,6 @@
 import { formatMoney } from "../../lib/money.ts";
 import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
+import { longDate } from "../../lib/dates.ts";
 
 export interface CompanyInvoiceRow {
   number: string;
@@ -10,9 +11,6 @@ export interface CompanyInvoiceRow {
   /** The viewer's own order: its invoice PDF can be downloaded from here. */
   yours: boolean;
 }
-
-const day = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 function invoiceColumns(orderHref?: (orderNumber: string) => string): LineColumn<CompanyInvoiceRow>[] {
   return [
@@ -45,7 +43,7 @@ function invoiceColumns(orderHref?: (orderNumber: string) => string): LineColumn
         ),
     },
     { header: "Amount", className: "py-2 pr-4 text-right", cell: (i) => formatMoney(i.totalCents) },
-    { header: "Due", className: "py-2 pr-4", cell: (i) => day(i.dueAt) },
+    { header: "Due", className: "py-2 pr-4", cell: (i) => longDate(i.dueAt) },
     {
       header: "Status",
       headerClassName: "py-2",

@@ -5,6 +5,7 @@ import { LinesTable, type LineColumn } from "../../components/ui/LinesTable.tsx"
 import { getDb } from "../../../server/db/connection.ts";
 import { getPackingSlip } from "../../../server/orders/admin-queries.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
+import { longDate } from "../../lib/dates.ts";
 
 export function meta({ params }: Route.MetaArgs) {
   return [
@@ -24,9 +25,6 @@ export async function action({ request }: Route.ActionArgs) {
   await requireStaff(request, { order: ["view"] });
   throw data("Method not allowed", { status: 405 });
 }
-
-const longDate = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 type SlipLine = { sku: string | null; title: string; color: string; quantity: number };
 

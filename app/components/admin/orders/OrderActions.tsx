@@ -4,6 +4,7 @@ import type { StaffOrderDetail } from "../../../../server/orders/admin-queries.t
 import { CARRIERS, NOTE_MAX, RETURN_REASONS, type OrderAction } from "../../../lib/order-admin-constants.ts";
 import { formatMoney } from "../../../lib/money.ts";
 import { fieldAria, FieldMessages, Select, sameOptions, TextArea, TextInput } from "../fields.tsx";
+import { longDate } from "../../../lib/dates.ts";
 
 export interface ActionResult {
   ok: boolean;
@@ -29,9 +30,7 @@ type Order = Pick<
 
 function invoiceIntro(order: Order): string {
   const due = order.invoice_due_at ? new Date(order.invoice_due_at) : null;
-  const when = due
-    ? due.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
-    : "";
+  const when = due ? longDate(due) : "";
   const overdue = due && due.getTime() < Date.now() ? " It is overdue." : "";
   return `Invoice ${order.invoice_number} for ${formatMoney(order.total_cents)} is unpaid${when ? `, due ${when}` : ""}.${overdue} Mark it paid when the money has arrived.`;
 }
