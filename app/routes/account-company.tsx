@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/account-company";
+import { BackToAccount } from "../components/account/BackToAccount.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { CompanyMembers, InviteForm, type ActionMessage } from "../components/trade/CompanyMembers.tsx";
 import { SpendingLimits } from "../components/trade/SpendingLimits.tsx";
@@ -181,11 +182,7 @@ export default function AccountCompany({ loaderData, actionData }: Route.Compone
         {manages ? (
           <InviteForm error={actionData && !actionData.ok && actionData.intent === "invite" ? actionData : undefined} />
         ) : null}
-        <p>
-          <Link to="/account" className="font-semibold text-brand-800 hover:underline">
-            Back to your account
-          </Link>
-        </p>
+        <BackToAccount />
       </div>
     </>
   );

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/account-lists";
 import { ListMessage } from "../components/lists/ListMessage.tsx";
 import { ListNameForm } from "../components/lists/ListNameForm.tsx";
+import { BackToAccount } from "../components/account/BackToAccount.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { countText } from "../lib/numbers.ts";
 import { seo } from "../lib/seo.ts";
@@ -112,11 +113,7 @@ export default function AccountLists({ loaderData, actionData }: Route.Component
           defaultValue={failed?.intent === "save-cart" ? failed.values?.name : undefined}
           error={failed?.intent === "save-cart" ? failed.message : undefined}
         />
-        <p>
-          <Link to="/account" className="font-semibold text-brand-800 hover:underline">
-            Back to your account
-          </Link>
-        </p>
+        <BackToAccount />
       </div>
     </>
   );

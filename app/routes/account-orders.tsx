@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/account-orders";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { LinesTable, type LineColumn } from "../components/ui/LinesTable.tsx";
 import { customerStatusLabel } from "../lib/order-labels.ts";
 import { formatMoney } from "../lib/money.ts";
 import { seo } from "../lib/seo.ts";
@@ -23,6 +24,27 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { signedIn: Boolean(session), orders: session ? await listOrdersForUser(getDb(), session.userId) : [] };
 }
 
+type OrderRow = Awaited<ReturnType<typeof listOrdersForUser>>[number];
+
+const ORDER_LIST_COLUMNS: LineColumn<OrderRow>[] = [
+  {
+    header: "Order",
+    className: "py-2",
+    cell: (o) => (
+      <Link to={`/account/orders/${o.number}`} className="font-semibold text-brand-800 hover:underline">
+        {o.number}
+      </Link>
+    ),
+  },
+  {
+    header: "Date",
+    className: "py-2",
+    cell: (o) => new Date(o.created_at).toLocaleDateString("en-GB", { timeZone: "UTC" }),
+  },
+  { header: "Status", className: "py-2", cell: (o) => customerStatusLabel(o) },
+  { header: "Total", className: "py-2 text-right", cell: (o) => formatMoney(o.total_cents) },
+];
+
 export default function AccountOrders({ loaderData }: Route.ComponentProps) {
   const { signedIn, orders } = loaderData;
   return (
@@ -44,39 +66,15 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
             </Link>
           </p>
         ) : (
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Your orders</caption>
-            <thead className="border-b border-slate-300 text-ink">
-              <tr>
-                <th scope="col" className="py-2">
-                  Order
-                </th>
-                <th scope="col" className="py-2">
-                  Date
-                </th>
-                <th scope="col" className="py-2">
-                  Status
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((o) => (
-                <tr key={o.number} className="border-b border-slate-200">
-                  <td className="py-2">
-                    <Link to={`/account/orders/${o.number}`} className="font-semibold text-brand-800 hover:underline">
-                      {o.number}
-                    </Link>
-                  </td>
-                  <td className="py-2">{new Date(o.created_at).toLocaleDateString("en-GB", { timeZone: "UTC" })}</td>
-                  <td className="py-2">{customerStatusLabel(o)}</td>
-                  <td className="py-2 text-right">{formatMoney(o.total_cents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <LinesTable
+            caption="Your orders"
+            className="w-full text-left text-sm"
+            headClassName="border-b border-slate-300 text-ink"
+            rowClassName="border-b border-slate-200"
+            columns={ORDER_LIST_COLUMNS}
+            lines={orders}
+            rowKey={(o) => o.number}
+          />
         )}
       </div>
     </>

@@ -10,6 +10,7 @@ import { isDomainError } from "../../server/errors.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { declineQuote, quoteForCustomer } from "../../server/quotes/quotes.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
+import { longDate } from "../lib/dates.ts";
 
 export function meta({ matches, params }: Route.MetaArgs) {
   return seo({
@@ -42,9 +43,6 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
 }
 
-const day = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-
 export default function AccountQuote({ loaderData, actionData }: Route.ComponentProps) {
   const { quote, requested } = loaderData;
   const status =
@@ -69,13 +67,13 @@ export default function AccountQuote({ loaderData, actionData }: Route.Component
         ) : null}
         {quote.state === "quoted" ? (
           <p className="rounded-lg bg-blue-50 p-4 text-blue-950">
-            Our prices hold until the end of <strong>{day(quote.valid_until!)}</strong>. Accept the quote at the
+            Our prices hold until the end of <strong>{longDate(quote.valid_until!)}</strong>. Accept the quote at the
             checkout to order at these prices (paid on delivery or by invoice).
           </p>
         ) : null}
         {quote.state === "expired" ? (
           <p className="rounded-lg bg-amber-50 p-4 text-amber-950">
-            This quote expired on {day(quote.valid_until!)}. Ask for a new quote from your cart.
+            This quote expired on {longDate(quote.valid_until!)}. Ask for a new quote from your cart.
           </p>
         ) : null}
         {quote.state === "requested" ? (

@@ -1,6 +1,8 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/account-quotes";
+import { BackToAccount } from "../components/account/BackToAccount.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { LinesTable, type LineColumn } from "../components/ui/LinesTable.tsx";
 import { QUOTE_STATE_LABELS } from "../lib/quotes.ts";
 import { seo } from "../lib/seo.ts";
 import { config } from "../../server/config.ts";
@@ -47,6 +49,23 @@ export async function action({ request }: Route.ActionArgs) {
 const date = (iso: string) =>
   new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
+type QuoteRow = Awaited<ReturnType<typeof listQuotesForCustomer>>[number];
+
+const QUOTE_LIST_COLUMNS: LineColumn<QuoteRow>[] = [
+  {
+    header: "Quote",
+    className: "py-2 pr-4",
+    cell: (q) => (
+      <Link to={`/account/quotes/${q.number}`} className="font-semibold text-brand-800 underline">
+        {q.number}
+      </Link>
+    ),
+  },
+  { header: "Asked", className: "py-2 pr-4", cell: (q) => date(q.createdAt) },
+  { header: "Valid until", className: "py-2 pr-4", cell: (q) => (q.validUntil ? date(q.validUntil) : "—") },
+  { header: "State", className: "py-2", cell: (q) => QUOTE_STATE_LABELS[q.state] },
+];
+
 export default function AccountQuotes({ loaderData, actionData }: Route.ComponentProps) {
   const { quotes } = loaderData;
   return (
@@ -73,45 +92,17 @@ export default function AccountQuotes({ loaderData, actionData }: Route.Componen
             , then choose "Request a quote".
           </p>
         ) : (
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Your quotes, the newest first</caption>
-            <thead>
-              <tr className="border-b border-slate-300">
-                <th scope="col" className="py-2 pr-4">
-                  Quote
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Asked
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Valid until
-                </th>
-                <th scope="col" className="py-2">
-                  State
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {quotes.map((q) => (
-                <tr key={q.number} className="border-b border-slate-200">
-                  <td className="py-2 pr-4">
-                    <Link to={`/account/quotes/${q.number}`} className="font-semibold text-brand-800 underline">
-                      {q.number}
-                    </Link>
-                  </td>
-                  <td className="py-2 pr-4">{date(q.createdAt)}</td>
-                  <td className="py-2 pr-4">{q.validUntil ? date(q.validUntil) : "—"}</td>
-                  <td className="py-2">{QUOTE_STATE_LABELS[q.state]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <LinesTable
+            caption="Your quotes, the newest first"
+            className="w-full text-left text-sm"
+            headRowClassName="border-b border-slate-300"
+            rowClassName="border-b border-slate-200"
+            columns={QUOTE_LIST_COLUMNS}
+            lines={quotes}
+            rowKey={(q) => q.number}
+          />
         )}
-        <p>
-          <Link to="/account" className="font-semibold text-brand-800 hover:underline">
-            Back to your account
-          </Link>
-        </p>
+        <BackToAccount />
       </div>
     </>
   );

@@ -1,5 +1,6 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/account-trade";
+import { BackToAccount } from "../components/account/BackToAccount.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { ApplicationForm } from "../components/trade/ApplicationForm.tsx";
 import { readFields, validate } from "../lib/forms.ts";
@@ -95,11 +96,7 @@ export default function AccountTrade({ loaderData, actionData }: Route.Component
             <ApplicationForm errors={actionData?.errors} values={actionData?.values} message={actionData?.message} />
           </>
         )}
-        <p>
-          <Link to="/account" className="font-semibold text-brand-800 hover:underline">
-            Back to your account
-          </Link>
-        </p>
+        <BackToAccount />
       </div>
     </>
   );

@@ -5,6 +5,7 @@ import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { findBlogPost } from "../content/blog.ts";
 import { seo } from "../lib/seo.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
+import { longDate } from "../lib/dates.ts";
 
 export function loader({ params }: Route.LoaderArgs) {
   const post = findBlogPost(params.slug);
@@ -31,10 +32,7 @@ export default function BlogPostRoute({ loaderData }: Route.ComponentProps) {
   const { post } = loaderData;
   return (
     <article>
-      <PageHeader
-        title={post.title}
-        intro={`By ${post.author} · ${new Date(post.publishedAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}`}
-      />
+      <PageHeader title={post.title} intro={`By ${post.author} · ${longDate(post.publishedAt)}`} />
       <ContentBody sections={post.sections} />
       <p className="mx-auto max-w-3xl px-4">
         <Link to="/blogs" className="font-semibold text-brand-800 hover:underline">

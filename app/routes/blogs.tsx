@@ -4,6 +4,7 @@ import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { blogPosts } from "../content/blog.ts";
 import { seo } from "../lib/seo.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
+import { longDate } from "../lib/dates.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -25,15 +26,7 @@ export default function Blogs() {
         {blogPosts.map((post) => (
           <li key={post.slug} className="relative rounded-xl border border-slate-200 p-6 hover:shadow-md">
             <p className="text-sm text-slate-600">
-              <time dateTime={post.publishedAt}>
-                {new Date(post.publishedAt).toLocaleDateString("en-GB", {
-                  day: "numeric",
-                  month: "long",
-                  year: "numeric",
-                  timeZone: "UTC",
-                })}
-              </time>{" "}
-              · {post.author}
+              <time dateTime={post.publishedAt}>{longDate(post.publishedAt)}</time> · {post.author}
             </p>
             <h2 className="mt-2 text-xl font-bold text-ink">
               <Link to={`/blogs/${post.slug}`} className="after:absolute after:inset-0 after:content-['']">

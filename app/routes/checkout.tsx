@@ -22,6 +22,7 @@ import { resolveShopper } from "../../server/shopper/identity.ts";
 import { buyerTerms } from "../../server/trade/limits.ts";
 import { creditStanding } from "../../server/invoices/credit.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
+import { longDate } from "../lib/dates.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Checkout", description: "Place your order.", path: "/checkout", matches, noindex: true });
@@ -178,14 +179,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           {quote ? (
             <p className="rounded-md bg-blue-50 p-4 text-blue-950">
               Accepting quote <strong>{quote.number}</strong>: the order is made at the quoted prices, which hold until
-              the end of{" "}
-              {new Date(quote.validUntil).toLocaleDateString("en-GB", {
-                day: "numeric",
-                month: "long",
-                year: "numeric",
-                timeZone: "UTC",
-              })}
-              . Your cart stays as it is.
+              the end of {longDate(quote.validUntil)}. Your cart stays as it is.
             </p>
           ) : null}
           {awaitingPayment ? (

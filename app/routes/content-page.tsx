@@ -5,6 +5,7 @@ import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { findContentPage } from "../content/pages.ts";
 import { seo } from "../lib/seo.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
+import { longDate } from "../lib/dates.ts";
 
 export function loader({ url }: Route.LoaderArgs) {
   const slug = url.pathname.replace(/^\/|\/$/g, "");
@@ -26,10 +27,7 @@ export default function ContentPageRoute({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;
   return (
     <>
-      <PageHeader
-        title={page.title}
-        intro={`Last updated ${new Date(page.updated).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })}`}
-      />
+      <PageHeader title={page.title} intro={`Last updated ${longDate(page.updated)}`} />
       <ContentBody sections={page.sections} />
     </>
   );

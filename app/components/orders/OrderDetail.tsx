@@ -1,14 +1,24 @@
 import type { OrderDetail as OrderDetailData } from "../../../server/orders/queries.ts";
 import { formatMoney } from "../../lib/money.ts";
+import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
+import { TitleWithColor } from "../ui/line-cells.tsx";
 import { customerStatusLabel, paymentLabel } from "../../lib/order-labels.ts";
 import type { PaymentReturn } from "../../../server/payments/order-page.ts";
 import { PaymentPanel, paymentStatusText } from "./PaymentPanel.tsx";
 import { OrderProgress } from "./OrderProgress.tsx";
 import { ShippingAddress } from "./ShippingAddress.tsx";
 import { orderSummary, SummaryTable } from "./SummaryTable.tsx";
+import { longDate } from "../../lib/dates.ts";
 
 /** Statuses of an order that was never placed (a guest's hold): it has no progress to show. */
 const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired", "awaiting_approval"];
+
+const ORDER_COLUMNS: LineColumn<OrderDetailData["lines"][number]>[] = [
+  { header: "Product", className: "py-2", cell: (line) => <TitleWithColor title={line.title} color={line.color} /> },
+  { header: "Quantity", className: "py-2", cell: (line) => line.quantity },
+  { header: "Unit Price", className: "py-2", cell: (line) => formatMoney(line.unit_price_cents) },
+  { header: "Total", className: "py-2 text-right", cell: (line) => formatMoney(line.line_total_cents) },
+];
 
 /** An order with its lines, as server/orders/queries.ts reads it for the page (no ids or tokens). */
 export type OrderView = OrderDetailData;
@@ -53,13 +63,7 @@ export function OrderDetail({
             payment_status: paymentStatus,
           })}
         </strong>{" "}
-        · Placed{" "}
-        {new Date(order.created_at).toLocaleDateString("en-GB", {
-          day: "numeric",
-          month: "long",
-          year: "numeric",
-          timeZone: "UTC",
-        })}
+        · Placed {longDate(order.created_at)}
       </p>
       {NOT_PLACED.includes(order.status) ? null : <OrderProgress order={order} />}
       {NOT_PLACED.includes(order.status) || !invoiceHref ? null : (
@@ -69,38 +73,15 @@ export function OrderDetail({
           </a>
         </p>
       )}
-      <table className="mt-6 w-full text-left text-sm">
-        <caption className="sr-only">Items in this order</caption>
-        <thead className="border-b border-slate-300">
-          <tr>
-            <th scope="col" className="py-2">
-              Product
-            </th>
-            <th scope="col" className="py-2">
-              Quantity
-            </th>
-            <th scope="col" className="py-2">
-              Unit Price
-            </th>
-            <th scope="col" className="py-2 text-right">
-              Total
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.lines.map((line, i) => (
-            <tr key={i} className="border-b border-slate-200">
-              <td className="py-2">
-                {line.title}
-                {line.color ? <span className="block text-xs text-slate-600">Color: {line.color}</span> : null}
-              </td>
-              <td className="py-2">{line.quantity}</td>
-              <td className="py-2">{formatMoney(line.unit_price_cents)}</td>
-              <td className="py-2 text-right">{formatMoney(line.line_total_cents)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <LinesTable
+        caption="Items in this order"
+        className="mt-6 w-full text-left text-sm"
+        headClassName="border-b border-slate-300"
+        rowClassName="border-b border-slate-200"
+        columns={ORDER_COLUMNS}
+        lines={order.lines}
+        rowKey={(_, i) => i}
+      />
       <div className="mt-6 grid gap-8 md:grid-cols-2">
         <section aria-labelledby="ship-heading">
           <h2 id="ship-heading" className="font-semibold text-ink">

@@ -1,9 +1,10 @@
 import type { TimelineStep } from "../../../server/orders/history.ts";
+import { longDate } from "../../lib/dates.ts";
 
 /** "5 March 2025, 14:03 UTC": the same on the server and in the browser, so hydration agrees. */
 export function formatWhen(iso: string): string {
   const d = new Date(iso);
-  const date = d.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  const date = longDate(d);
   const time = d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
   return `${date}, ${time} UTC`;
 }

@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
 import { formatMoney } from "../../lib/money.ts";
+import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
+import { TitleWithColor } from "../ui/line-cells.tsx";
 
 export interface QuoteLineView {
   id: number;
@@ -22,50 +24,32 @@ export function QuoteLinesTable({
   caption: string;
   priceCell?: (line: QuoteLineView) => ReactNode;
 }) {
+  const columns: LineColumn<QuoteLineView>[] = [
+    { header: "Product", className: "py-2 pr-4", cell: (l) => <TitleWithColor title={l.title} color={l.color} /> },
+    { header: "Quantity", className: "py-2 pr-4 text-right", cell: (l) => l.quantity },
+    { header: "List price", className: "py-2 pr-4 text-right", cell: (l) => formatMoney(l.listPriceCents) },
+    { header: "Price when asked", className: "py-2 pr-4 text-right", cell: (l) => formatMoney(l.requestedUnitCents) },
+    {
+      header: "Quoted price",
+      className: "py-2 pr-4",
+      testId: "quoted-price",
+      cell: (l) => (priceCell ? priceCell(l) : l.quotedUnitCents != null ? formatMoney(l.quotedUnitCents) : "—"),
+    },
+    {
+      header: "Line total",
+      className: "py-2 text-right",
+      cell: (l) => (l.quotedUnitCents != null ? formatMoney(l.quotedUnitCents * l.quantity) : "—"),
+    },
+  ];
   return (
-    <table className="w-full text-left text-sm">
-      <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr className="border-b border-slate-300">
-          <th scope="col" className="py-2 pr-4">
-            Product
-          </th>
-          <th scope="col" className="py-2 pr-4 text-right">
-            Quantity
-          </th>
-          <th scope="col" className="py-2 pr-4 text-right">
-            List price
-          </th>
-          <th scope="col" className="py-2 pr-4 text-right">
-            Price when asked
-          </th>
-          <th scope="col" className="py-2 pr-4">
-            Quoted price
-          </th>
-          <th scope="col" className="py-2 text-right">
-            Line total
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {lines.map((l) => (
-          <tr key={l.id} className="border-b border-slate-200 align-top">
-            <td className="py-2 pr-4">
-              {l.title}
-              {l.color ? <span className="block text-xs text-slate-600">Color: {l.color}</span> : null}
-            </td>
-            <td className="py-2 pr-4 text-right">{l.quantity}</td>
-            <td className="py-2 pr-4 text-right">{formatMoney(l.listPriceCents)}</td>
-            <td className="py-2 pr-4 text-right">{formatMoney(l.requestedUnitCents)}</td>
-            <td className="py-2 pr-4" data-testid="quoted-price">
-              {priceCell ? priceCell(l) : l.quotedUnitCents != null ? formatMoney(l.quotedUnitCents) : "—"}
-            </td>
-            <td className="py-2 text-right">
-              {l.quotedUnitCents != null ? formatMoney(l.quotedUnitCents * l.quantity) : "—"}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <LinesTable
+      caption={caption}
+      className="w-full text-left text-sm"
+      headRowClassName="border-b border-slate-300"
+      rowClassName="border-b border-slate-200 align-top"
+      columns={columns}
+      lines={lines}
+      rowKey={(l) => l.id}
+    />
   );
 }

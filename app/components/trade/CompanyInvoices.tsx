@@ -1,4 +1,6 @@
 import { formatMoney } from "../../lib/money.ts";
+import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
+import { longDate } from "../../lib/dates.ts";
 
 export interface CompanyInvoiceRow {
   number: string;
@@ -10,8 +12,46 @@ export interface CompanyInvoiceRow {
   yours: boolean;
 }
 
-const day = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+function invoiceColumns(orderHref?: (orderNumber: string) => string): LineColumn<CompanyInvoiceRow>[] {
+  return [
+    {
+      header: "Invoice",
+      className: "py-2 pr-4",
+      cell: (i) =>
+        i.yours ? (
+          <a
+            href={`/account/orders/${i.orderNumber}/invoice.pdf`}
+            className="font-semibold text-brand-800 underline"
+            download
+          >
+            {i.number}
+          </a>
+        ) : (
+          i.number
+        ),
+    },
+    {
+      header: "Order",
+      className: "py-2 pr-4",
+      cell: (i) =>
+        orderHref ? (
+          <a href={orderHref(i.orderNumber)} className="font-semibold text-brand-800 underline">
+            {i.orderNumber}
+          </a>
+        ) : (
+          i.orderNumber
+        ),
+    },
+    { header: "Amount", className: "py-2 pr-4 text-right", cell: (i) => formatMoney(i.totalCents) },
+    { header: "Due", className: "py-2 pr-4", cell: (i) => longDate(i.dueAt) },
+    {
+      header: "Status",
+      headerClassName: "py-2",
+      cellClassName: (i) => `py-2 ${i.daysOverdue > 0 ? "font-semibold text-red-800" : ""}`,
+      cell: (i) => (i.daysOverdue > 0 ? `Overdue by ${i.daysOverdue} day${i.daysOverdue === 1 ? "" : "s"}` : "Unpaid"),
+    },
+  ];
+}
 
 /**
  * A net-30 company's credit and its unpaid invoices, overdue ones marked: on the company's own
@@ -50,61 +90,15 @@ export function CompanyInvoices({
       {invoices.length === 0 ? (
         <p className="mt-3 text-sm text-slate-700">No unpaid invoices.</p>
       ) : (
-        <table className="mt-3 w-full text-left text-sm">
-          <caption className="sr-only">Unpaid invoices, the earliest due first</caption>
-          <thead>
-            <tr className="border-b border-slate-300">
-              <th scope="col" className="py-2 pr-4">
-                Invoice
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Order
-              </th>
-              <th scope="col" className="py-2 pr-4 text-right">
-                Amount
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Due
-              </th>
-              <th scope="col" className="py-2">
-                Status
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {invoices.map((i) => (
-              <tr key={i.number} className="border-b border-slate-200">
-                <td className="py-2 pr-4">
-                  {i.yours ? (
-                    <a
-                      href={`/account/orders/${i.orderNumber}/invoice.pdf`}
-                      className="font-semibold text-brand-800 underline"
-                      download
-                    >
-                      {i.number}
-                    </a>
-                  ) : (
-                    i.number
-                  )}
-                </td>
-                <td className="py-2 pr-4">
-                  {orderHref ? (
-                    <a href={orderHref(i.orderNumber)} className="font-semibold text-brand-800 underline">
-                      {i.orderNumber}
-                    </a>
-                  ) : (
-                    i.orderNumber
-                  )}
-                </td>
-                <td className="py-2 pr-4 text-right">{formatMoney(i.totalCents)}</td>
-                <td className="py-2 pr-4">{day(i.dueAt)}</td>
-                <td className={`py-2 ${i.daysOverdue > 0 ? "font-semibold text-red-800" : ""}`}>
-                  {i.daysOverdue > 0 ? `Overdue by ${i.daysOverdue} day${i.daysOverdue === 1 ? "" : "s"}` : "Unpaid"}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LinesTable
+          caption="Unpaid invoices, the earliest due first"
+          className="mt-3 w-full text-left text-sm"
+          headRowClassName="border-b border-slate-300"
+          rowClassName="border-b border-slate-200"
+          columns={invoiceColumns(orderHref)}
+          lines={invoices}
+          rowKey={(i) => i.number}
+        />
       )}
     </section>
   );

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
 
 export interface ActionMessage {
   ok: boolean;
@@ -30,6 +31,32 @@ interface Invitation {
   expiresAt: string;
 }
 
+const MEMBER_COLUMNS: LineColumn<Member>[] = [
+  { header: "Name", className: "py-2", cell: (m) => `${m.name}${m.you ? " (you)" : ""}` },
+  { header: "Email", className: "py-2", cell: (m) => m.email },
+  { header: "Role", className: "py-2", cell: (m) => roleLabel(m.role) },
+];
+
+const REMOVE_COLUMN: LineColumn<Member> = {
+  header: <span className="sr-only">Actions</span>,
+  headerClassName: "py-2",
+  cellClassName: "py-2 text-right",
+  cell: (m) =>
+    m.you ? null : (
+      <Form method="post">
+        <input type="hidden" name="intent" value="remove-member" />
+        <input type="hidden" name="memberId" value={m.id} />
+        <button
+          type="submit"
+          className="text-sm font-semibold text-red-800 hover:underline"
+          aria-label={`Remove ${m.name} from the company`}
+        >
+          Remove
+        </button>
+      </Form>
+    ),
+};
+
 /** The company's members and open invitations; owners get Remove and Cancel buttons. */
 export function CompanyMembers({
   members,
@@ -45,56 +72,15 @@ export function CompanyMembers({
       <h2 id="members-heading" className="text-lg font-bold text-ink">
         Members
       </h2>
-      <table className="mt-2 w-full text-left text-sm">
-        <caption className="sr-only">Members of your company</caption>
-        <thead className="border-b border-slate-300 text-ink">
-          <tr>
-            <th scope="col" className="py-2">
-              Name
-            </th>
-            <th scope="col" className="py-2">
-              Email
-            </th>
-            <th scope="col" className="py-2">
-              Role
-            </th>
-            {manages ? (
-              <th scope="col" className="py-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {members.map((m) => (
-            <tr key={m.id} className="border-b border-slate-100">
-              <td className="py-2">
-                {m.name}
-                {m.you ? " (you)" : ""}
-              </td>
-              <td className="py-2">{m.email}</td>
-              <td className="py-2">{roleLabel(m.role)}</td>
-              {manages ? (
-                <td className="py-2 text-right">
-                  {m.you ? null : (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="remove-member" />
-                      <input type="hidden" name="memberId" value={m.id} />
-                      <button
-                        type="submit"
-                        className="text-sm font-semibold text-red-800 hover:underline"
-                        aria-label={`Remove ${m.name} from the company`}
-                      >
-                        Remove
-                      </button>
-                    </Form>
-                  )}
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <LinesTable
+        caption="Members of your company"
+        className="mt-2 w-full text-left text-sm"
+        headClassName="border-b border-slate-300 text-ink"
+        rowClassName="border-b border-slate-100"
+        columns={manages ? [...MEMBER_COLUMNS, REMOVE_COLUMN] : MEMBER_COLUMNS}
+        lines={members}
+        rowKey={(m) => m.id}
+      />
       {manages && invitations.length ? (
         <>
           <h3 className="mt-6 font-bold text-ink">Open invitations</h3>

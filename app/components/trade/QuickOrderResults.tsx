@@ -1,9 +1,39 @@
+import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
 import type { QuickOrderCheck, QuickOrderLine } from "../../lib/quick-order-types.ts";
 
 function resultText(line: QuickOrderLine): string {
   if (line.status === "ok") return line.reason ?? "Ready";
   return line.reason ?? "";
 }
+
+const RESULT_COLUMNS: LineColumn<QuickOrderLine>[] = [
+  {
+    header: "Line",
+    headerClassName: "py-2 pr-2",
+    cellClassName: "py-2 pr-2 font-normal",
+    rowHeader: true,
+    cell: (line) => line.label,
+  },
+  { header: "SKU", headerClassName: "py-2 pr-2", cellClassName: "py-2 pr-2 font-mono", cell: (line) => line.sku },
+  { header: "Quantity", className: "py-2 pr-2", cell: (line) => line.quantity ?? "" },
+  { header: "Product", className: "py-2 pr-2", cell: (line) => line.title ?? "" },
+  {
+    header: "Result",
+    headerClassName: "py-2",
+    cellClassName: (line) => `py-2 ${line.status === "problem" ? "font-semibold text-red-800" : "text-slate-700"}`,
+    cell: (line) => (
+      <>
+        {resultText(line)}
+        {line.status === "problem" && line.available ? (
+          <label className="ml-2 inline-flex items-center gap-1 font-normal text-ink">
+            <input type="checkbox" name="takeAvailable" value={line.label} defaultChecked />
+            {`Add the ${line.available} available instead`}
+          </label>
+        ) : null}
+      </>
+    ),
+  },
+];
 
 /**
  * Every checked line with its line number and what happens to it. A line above the stock offers
@@ -17,49 +47,16 @@ export function QuickOrderResults({ check, showReady }: { check: QuickOrderCheck
       <h2 id="qo-results-heading" className="text-lg font-bold text-ink">
         Checked lines
       </h2>
-      <table className="mt-2 w-full text-left text-sm">
-        <caption className="sr-only">Each line of the quick order and its result</caption>
-        <thead className="border-b border-slate-300 text-ink">
-          <tr>
-            <th scope="col" className="py-2 pr-2">
-              Line
-            </th>
-            <th scope="col" className="py-2 pr-2">
-              SKU
-            </th>
-            <th scope="col" className="py-2 pr-2">
-              Quantity
-            </th>
-            <th scope="col" className="py-2 pr-2">
-              Product
-            </th>
-            <th scope="col" className="py-2">
-              Result
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((line) => (
-            <tr key={line.label} className="border-b border-slate-100" data-status={line.status}>
-              <th scope="row" className="py-2 pr-2 font-normal">
-                {line.label}
-              </th>
-              <td className="py-2 pr-2 font-mono">{line.sku}</td>
-              <td className="py-2 pr-2">{line.quantity ?? ""}</td>
-              <td className="py-2 pr-2">{line.title ?? ""}</td>
-              <td className={`py-2 ${line.status === "problem" ? "font-semibold text-red-800" : "text-slate-700"}`}>
-                {resultText(line)}
-                {line.status === "problem" && line.available ? (
-                  <label className="ml-2 inline-flex items-center gap-1 font-normal text-ink">
-                    <input type="checkbox" name="takeAvailable" value={line.label} defaultChecked />
-                    {`Add the ${line.available} available instead`}
-                  </label>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <LinesTable
+        caption="Each line of the quick order and its result"
+        className="mt-2 w-full text-left text-sm"
+        headClassName="border-b border-slate-300 text-ink"
+        rowClassName="border-b border-slate-100"
+        rowAttributes={(line) => ({ "data-status": line.status })}
+        columns={RESULT_COLUMNS}
+        lines={lines}
+        rowKey={(line) => line.label}
+      />
     </section>
   );
 }

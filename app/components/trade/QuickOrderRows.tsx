@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useFetcher } from "react-router";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
 
 const INITIAL_ROWS = 10;
 
@@ -49,6 +50,53 @@ export function QuickOrderRows({ initial, onChange }: { initial: Row[]; onChange
     );
   }
 
+  const columns: LineColumn<number>[] = [
+    { header: "Row", headerClassName: "w-16 py-1", cellClassName: "py-1 text-slate-700", cell: (i) => i + 1 },
+    {
+      header: "SKU",
+      headerClassName: "py-1",
+      cellClassName: "py-1 pr-2",
+      cell: (i) => (
+        <>
+          <label htmlFor={`qo-sku-${i}`} className="sr-only">{`SKU, row ${i + 1}`}</label>
+          <input
+            id={`qo-sku-${i}`}
+            name="sku"
+            className="field"
+            list="quick-order-skus"
+            autoComplete="off"
+            maxLength={64}
+            defaultValue={initial[i]?.sku ?? ""}
+            onKeyDown={(e) => onKeyDown(e, i, "sku")}
+            onInput={(e) => suggest(e.currentTarget.value)}
+            onBlur={onChange}
+          />
+        </>
+      ),
+    },
+    {
+      header: "Quantity",
+      headerClassName: "w-32 py-1",
+      cellClassName: "py-1",
+      cell: (i) => (
+        <>
+          <label htmlFor={`qo-quantity-${i}`} className="sr-only">{`Quantity, row ${i + 1}`}</label>
+          <input
+            id={`qo-quantity-${i}`}
+            name="quantity"
+            className="field"
+            inputMode="numeric"
+            pattern="[0-9]*"
+            maxLength={6}
+            defaultValue={initial[i]?.quantity ?? ""}
+            onKeyDown={(e) => onKeyDown(e, i, "quantity")}
+            onBlur={onChange}
+          />
+        </>
+      ),
+    },
+  ];
+
   return (
     <fieldset>
       <legend className="text-lg font-bold text-ink">Type SKUs</legend>
@@ -62,58 +110,14 @@ export function QuickOrderRows({ initial, onChange }: { initial: Row[]; onChange
           </option>
         ))}
       </datalist>
-      <table className="mt-3 w-full max-w-xl text-left text-sm">
-        <caption className="sr-only">SKU and quantity rows</caption>
-        <thead>
-          <tr>
-            <th scope="col" className="w-16 py-1">
-              Row
-            </th>
-            <th scope="col" className="py-1">
-              SKU
-            </th>
-            <th scope="col" className="w-32 py-1">
-              Quantity
-            </th>
-          </tr>
-        </thead>
-        <tbody ref={table}>
-          {Array.from({ length: count }, (_, i) => (
-            <tr key={i}>
-              <td className="py-1 text-slate-700">{i + 1}</td>
-              <td className="py-1 pr-2">
-                <label htmlFor={`qo-sku-${i}`} className="sr-only">{`SKU, row ${i + 1}`}</label>
-                <input
-                  id={`qo-sku-${i}`}
-                  name="sku"
-                  className="field"
-                  list="quick-order-skus"
-                  autoComplete="off"
-                  maxLength={64}
-                  defaultValue={initial[i]?.sku ?? ""}
-                  onKeyDown={(e) => onKeyDown(e, i, "sku")}
-                  onInput={(e) => suggest(e.currentTarget.value)}
-                  onBlur={onChange}
-                />
-              </td>
-              <td className="py-1">
-                <label htmlFor={`qo-quantity-${i}`} className="sr-only">{`Quantity, row ${i + 1}`}</label>
-                <input
-                  id={`qo-quantity-${i}`}
-                  name="quantity"
-                  className="field"
-                  inputMode="numeric"
-                  pattern="[0-9]*"
-                  maxLength={6}
-                  defaultValue={initial[i]?.quantity ?? ""}
-                  onKeyDown={(e) => onKeyDown(e, i, "quantity")}
-                  onBlur={onChange}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <LinesTable
+        caption="SKU and quantity rows"
+        className="mt-3 w-full max-w-xl text-left text-sm"
+        columns={columns}
+        lines={Array.from({ length: count }, (_, i) => i)}
+        rowKey={(i) => i}
+        bodyRef={table}
+      />
       {hydrated ? (
         <button
           type="button"

@@ -1,9 +1,11 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/packing-slip";
 import { ShipTo } from "../../components/admin/orders/OrderInfo.tsx";
+import { LinesTable, type LineColumn } from "../../components/ui/LinesTable.tsx";
 import { getDb } from "../../../server/db/connection.ts";
 import { getPackingSlip } from "../../../server/orders/admin-queries.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
+import { longDate } from "../../lib/dates.ts";
 
 export function meta({ params }: Route.MetaArgs) {
   return [
@@ -24,8 +26,30 @@ export async function action({ request }: Route.ActionArgs) {
   throw data("Method not allowed", { status: 405 });
 }
 
-const longDate = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+type SlipLine = { sku: string | null; title: string; color: string; quantity: number };
+
+const SLIP_COLUMNS: LineColumn<SlipLine>[] = [
+  {
+    header: "Packed",
+    headerClassName: "w-16 py-2 pr-3",
+    cellClassName: "py-3 pr-3",
+    cell: () => (
+      <>
+        <span className="inline-block h-5 w-5 border-2 border-ink print:border-black" aria-hidden="true" />
+        <span className="sr-only">Not ticked</span>
+      </>
+    ),
+  },
+  { header: "SKU", headerClassName: "py-2 pr-3", cellClassName: "py-3 pr-3 font-mono", cell: (l) => l.sku ?? "—" },
+  { header: "Item", headerClassName: "py-2 pr-3", cellClassName: "py-3 pr-3", cell: (l) => l.title },
+  { header: "Colour", headerClassName: "py-2 pr-3", cellClassName: "py-3 pr-3", cell: (l) => l.color || "—" },
+  {
+    header: "Quantity",
+    headerClassName: "py-2 text-right",
+    cellClassName: "py-3 text-right text-base font-bold",
+    cell: (l) => l.quantity,
+  },
+];
 
 /**
  * A printable packing slip: where the parcel goes and what goes in it, with a tick column and
@@ -79,42 +103,15 @@ export default function PackingSlip({ loaderData }: Route.ComponentProps) {
           <ShipTo order={slip} />
         </div>
       </section>
-      <table className="mt-6 w-full border-collapse text-left text-sm">
-        <caption className="sr-only">Items to pack for order {slip.number}</caption>
-        <thead>
-          <tr className="border-b-2 border-ink print:border-black">
-            <th scope="col" className="w-16 py-2 pr-3">
-              Packed
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              SKU
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              Item
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              Colour
-            </th>
-            <th scope="col" className="py-2 text-right">
-              Quantity
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {slip.lines.map((l, i) => (
-            <tr key={i} className="border-b border-slate-400 break-inside-avoid print:border-black">
-              <td className="py-3 pr-3">
-                <span className="inline-block h-5 w-5 border-2 border-ink print:border-black" aria-hidden="true" />
-                <span className="sr-only">Not ticked</span>
-              </td>
-              <td className="py-3 pr-3 font-mono">{l.sku ?? "—"}</td>
-              <td className="py-3 pr-3">{l.title}</td>
-              <td className="py-3 pr-3">{l.color || "—"}</td>
-              <td className="py-3 text-right text-base font-bold">{l.quantity}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
+      <LinesTable
+        caption={`Items to pack for order ${slip.number}`}
+        className="mt-6 w-full border-collapse text-left text-sm"
+        headRowClassName="border-b-2 border-ink print:border-black"
+        rowClassName="border-b border-slate-400 break-inside-avoid print:border-black"
+        columns={SLIP_COLUMNS}
+        lines={slip.lines}
+        rowKey={(_, i) => i}
+        footer={
           <tr>
             <th scope="row" colSpan={4} className="py-2 pr-3 text-right">
               Units in all
@@ -123,8 +120,8 @@ export default function PackingSlip({ loaderData }: Route.ComponentProps) {
               {slip.units}
             </td>
           </tr>
-        </tfoot>
-      </table>
+        }
+      />
       <p className="mt-8 text-sm">Packed by: ____________________ &nbsp; Checked by: ____________________</p>
     </article>
   );

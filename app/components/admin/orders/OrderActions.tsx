@@ -4,6 +4,8 @@ import type { StaffOrderDetail } from "../../../../server/orders/admin-queries.t
 import { CARRIERS, NOTE_MAX, RETURN_REASONS, type OrderAction } from "../../../lib/order-admin-constants.ts";
 import { formatMoney } from "../../../lib/money.ts";
 import { fieldAria, FieldMessages, Select, sameOptions, TextArea, TextInput } from "../fields.tsx";
+import { longDate } from "../../../lib/dates.ts";
+import { ReturnLines } from "./ReturnLines.tsx";
 
 export interface ActionResult {
   ok: boolean;
@@ -29,9 +31,7 @@ type Order = Pick<
 
 function invoiceIntro(order: Order): string {
   const due = order.invoice_due_at ? new Date(order.invoice_due_at) : null;
-  const when = due
-    ? due.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
-    : "";
+  const when = due ? longDate(due) : "";
   const overdue = due && due.getTime() < Date.now() ? " It is overdue." : "";
   return `Invoice ${order.invoice_number} for ${formatMoney(order.total_cents)} is unpaid${when ? `, due ${when}` : ""}.${overdue} Mark it paid when the money has arrived.`;
 }
@@ -213,55 +213,7 @@ export function OrderActions({
           className="mt-6 border-t border-slate-200 pt-4"
         >
           <FieldMessages id="return-lines" error={ret.lines} />
-          <table className="mt-2 w-full text-left text-sm">
-            <caption className="sr-only">Units returned per line</caption>
-            <thead>
-              <tr>
-                <th scope="col" className="py-1 pr-3">
-                  Line
-                </th>
-                <th scope="col" className="py-1 pr-3 text-right">
-                  Can come back
-                </th>
-                <th scope="col" className="py-1">
-                  Units returned
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {order.lines.map((l) => {
-                const id = `qty-${l.id}`;
-                const left = l.quantity - l.returned;
-                return (
-                  <tr key={l.id} className="border-t border-slate-200">
-                    <td className="py-1 pr-3">
-                      <label htmlFor={id}>
-                        {l.title}
-                        {l.color ? ` (${l.color})` : ""}
-                      </label>
-                    </td>
-                    <td className="py-1 pr-3 text-right">{left}</td>
-                    <td className="py-1">
-                      <input
-                        id={id}
-                        name={id}
-                        type="number"
-                        inputMode="numeric"
-                        min={0}
-                        max={left}
-                        step={1}
-                        defaultValue={retTyped[id] ?? 0}
-                        disabled={left === 0}
-                        className="field w-24"
-                        {...fieldAria(id, ret[id])}
-                      />
-                      <FieldMessages id={id} error={ret[id]} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <ReturnLines lines={order.lines} typed={retTyped} errors={ret} />
           <div className="mt-3 grid gap-3 sm:grid-cols-2">
             <Select
               id="return-reason"

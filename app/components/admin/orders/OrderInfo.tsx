@@ -2,55 +2,34 @@ import { Link } from "react-router";
 import type { StaffOrderDetail } from "../../../../server/orders/admin-queries.ts";
 import { formatMoney } from "../../../lib/money.ts";
 import { PAYMENT_STATUS_LABELS, paymentLabel } from "../../../lib/order-labels.ts";
+import { LinesTable, type LineColumn } from "../../ui/LinesTable.tsx";
 import { ShippingAddress, type AddressFields } from "../../orders/ShippingAddress.tsx";
 import { orderSummary, SummaryTable } from "../../orders/SummaryTable.tsx";
 
 type Order = Omit<StaffOrderDetail, "id" | "events" | "user_id">;
 
+const STAFF_ORDER_COLUMNS: LineColumn<Order["lines"][number]>[] = [
+  { header: "SKU", className: "py-2 pr-3", cellClassName: "py-2 pr-3 font-mono", cell: (l) => l.sku ?? "—" },
+  { header: "Product", className: "py-2 pr-3", cell: (l) => l.title },
+  { header: "Colour", className: "py-2 pr-3", cell: (l) => l.color || "—" },
+  { header: "Quantity", className: "py-2 pr-3 text-right", cell: (l) => l.quantity },
+  { header: "Returned", className: "py-2 pr-3 text-right", cell: (l) => l.returned },
+  { header: "Unit price", className: "py-2 pr-3 text-right", cell: (l) => formatMoney(l.unit_price_cents) },
+  { header: "Total", className: "py-2 text-right", cell: (l) => formatMoney(l.line_total_cents) },
+];
+
 export function OrderLines({ order }: { order: Order }) {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Items in order {order.number}</caption>
-        <thead className="border-b border-slate-300 text-ink">
-          <tr>
-            <th scope="col" className="py-2 pr-3">
-              SKU
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              Product
-            </th>
-            <th scope="col" className="py-2 pr-3">
-              Colour
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right">
-              Quantity
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right">
-              Returned
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right">
-              Unit price
-            </th>
-            <th scope="col" className="py-2 text-right">
-              Total
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.lines.map((l) => (
-            <tr key={l.id} className="border-b border-slate-200">
-              <td className="py-2 pr-3 font-mono">{l.sku ?? "—"}</td>
-              <td className="py-2 pr-3">{l.title}</td>
-              <td className="py-2 pr-3">{l.color || "—"}</td>
-              <td className="py-2 pr-3 text-right">{l.quantity}</td>
-              <td className="py-2 pr-3 text-right">{l.returned}</td>
-              <td className="py-2 pr-3 text-right">{formatMoney(l.unit_price_cents)}</td>
-              <td className="py-2 text-right">{formatMoney(l.line_total_cents)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <LinesTable
+        caption={`Items in order ${order.number}`}
+        className="w-full text-left text-sm"
+        headClassName="border-b border-slate-300 text-ink"
+        rowClassName="border-b border-slate-200"
+        columns={STAFF_ORDER_COLUMNS}
+        lines={order.lines}
+        rowKey={(l) => l.id}
+      />
       <SummaryTable
         summary={orderSummary(order)}
         isMember={false}
