@@ -1,9 +1,8 @@
 // `npm test`: every check, in four rounds; the stages of a round run side by side and a round
 // starts when the one before it has passed.
-//   1. the linters (scripts/lint.mjs) | unit and integration tests (Vitest, SQLite and — when
-//      TEST_DATABASE_URL is set — PostgreSQL)
+//   1. unit and integration tests (Vitest, SQLite and — when TEST_DATABASE_URL is set — PostgreSQL)
 //   2. a production build
-//   3. against that build: the reliability suite | the fleet tests
+//   3. against that build the reliability suite | the fleet tests | the linters (scripts/lint.mjs)
 //   4. the end-to-end suite in Chromium (Playwright)
 // A stage that runs beside another writes to .tmp/test-logs/<stage>.log, printed when it ends.
 import { spawn } from "node:child_process";
@@ -22,11 +21,10 @@ if (!env.TEST_DATABASE_URL) {
 const bin = (p) => path.join(root, "node_modules", p);
 const vitest = bin("vitest/vitest.mjs");
 const rounds = [
-  [
-    { title: "Lint (types, ESLint, Prettier, knip, copies)", args: [path.join(root, "scripts/lint.mjs")] },
-    { title: "Unit and integration tests", args: [vitest, "run"] },
-  ],
+  [{ title: "Unit and integration tests", args: [vitest, "run"] }],
   [{ title: "Production build", args: [bin("@react-router/dev/bin.cjs"), "build"], env: { NODE_ENV: "production" } }],
+  // The reliability suite spends much of its time waiting (a killed store restarting, Stripe's
+  // retries), so the fleet tests and the linters use the cores beside it.
   [
     // Fuzzing, double submits and kill -9 during checkout, on SQLite and PostgreSQL (tests/reliability/).
     {
@@ -35,6 +33,7 @@ const rounds = [
     },
     // Three instances behind nginx on PostgreSQL and a private Redis (tests/fleet/).
     { title: "Fleet tests (3 instances behind nginx)", args: [vitest, "run", "--config", "vitest.fleet.config.ts"] },
+    { title: "Lint (types, ESLint, Prettier, knip, copies)", args: [path.join(root, "scripts/lint.mjs")] },
   ],
   [{ title: "End-to-end tests (Chromium)", args: [bin("@playwright/test/cli.js"), "test"] }],
 ];
