@@ -19,31 +19,22 @@ export interface CardProduct extends Pick<
   snippet?: readonly TextSegment[] | null;
 }
 
+const CARD_KEYS = [
+  "id",
+  "title",
+  "priceCents",
+  "discountPercent",
+  "salePriceCents",
+  "imageUrl",
+  "stockQuantity",
+  "categoryId",
+  "titleSegments",
+  "snippet",
+] as const satisfies readonly (keyof CardProduct)[];
+
 /** Only what a card shows: what a page's data needs to carry to the browser for its cards. */
-export function cardFields({
-  id,
-  title,
-  priceCents,
-  discountPercent,
-  salePriceCents,
-  imageUrl,
-  stockQuantity,
-  categoryId,
-  titleSegments,
-  snippet,
-}: CardProduct): CardProduct {
-  return {
-    id,
-    title,
-    priceCents,
-    discountPercent,
-    salePriceCents,
-    imageUrl,
-    stockQuantity,
-    categoryId,
-    titleSegments,
-    snippet,
-  };
+export function cardFields(product: CardProduct): CardProduct {
+  return Object.fromEntries(CARD_KEYS.map((key) => [key, product[key]])) as unknown as CardProduct;
 }
 
 /** A product in a grid: its link, price and stars, and forms that add it to the cart or the wishlist (with or without JavaScript). */

@@ -1,22 +1,20 @@
 import { Link } from "react-router";
 import type { FeaturedProduct } from "../../lib/catalog-types.ts";
 import { AddToCartForm, WishlistToggle } from "../cart/ShopForms.tsx";
-import { Carousel } from "../ui/Carousel.tsx";
-import { DiscountBadge, Price } from "../catalog/Price.tsx";
-import { SectionHeading } from "./Sections.tsx";
+import { PriceWithBadge } from "../catalog/Price.tsx";
+import { HeadedCarousel } from "./Sections.tsx";
 
 export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) {
   return (
     <div className="mx-auto max-w-7xl px-4 py-12">
-      <SectionHeading id="featured-heading" title="Featured Products" />
-      <Carousel
+      <HeadedCarousel
+        headingId="featured-heading"
+        title="Featured Products"
         label="Featured products"
         slideLabel="Product"
         items={products}
         itemKey={(p) => p.id}
         autoplayMs={7000}
-        transitionMs={600}
-        controlsClassName="mb-4 justify-end"
         renderItem={(product, i) => (
           <article className="grid items-center gap-8 rounded-xl border border-slate-200 p-6 md:grid-cols-2">
             <img
@@ -40,15 +38,7 @@ export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) 
                   <li key={f}>{f}</li>
                 ))}
               </ul>
-              <div className="mt-4 flex items-center gap-3">
-                <Price
-                  priceCents={product.priceCents}
-                  salePriceCents={product.salePriceCents}
-                  discountPercent={product.discountPercent}
-                  size="lg"
-                />
-                <DiscountBadge percent={product.discountPercent} />
-              </div>
+              <PriceWithBadge product={product} className="mt-4 flex items-center gap-3" />
               <p className="mt-1 text-sm text-slate-700">
                 {product.stockQuantity > 0 ? `In Stock (${product.stockQuantity})` : "Stock out"}
               </p>

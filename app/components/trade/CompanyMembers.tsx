@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { PostButton } from "../ui/PostButton.tsx";
 import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
 
 export interface ActionMessage {
@@ -43,17 +44,13 @@ const REMOVE_COLUMN: LineColumn<Member> = {
   cellClassName: "py-2 text-right",
   cell: (m) =>
     m.you ? null : (
-      <Form method="post">
-        <input type="hidden" name="intent" value="remove-member" />
-        <input type="hidden" name="memberId" value={m.id} />
-        <button
-          type="submit"
-          className="text-sm font-semibold text-red-800 hover:underline"
-          aria-label={`Remove ${m.name} from the company`}
-        >
-          Remove
-        </button>
-      </Form>
+      <PostButton
+        fields={{ intent: "remove-member", memberId: m.id }}
+        className="text-sm font-semibold text-red-800 hover:underline"
+        aria-label={`Remove ${m.name} from the company`}
+      >
+        Remove
+      </PostButton>
     ),
 };
 
@@ -96,17 +93,13 @@ export function CompanyMembers({
                     timeZone: "UTC",
                   })}
                 </span>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="cancel-invitation" />
-                  <input type="hidden" name="invitationId" value={i.id} />
-                  <button
-                    type="submit"
-                    className="text-sm font-semibold text-red-800 hover:underline"
-                    aria-label={`Cancel the invitation to ${i.email}`}
-                  >
-                    Cancel
-                  </button>
-                </Form>
+                <PostButton
+                  fields={{ intent: "cancel-invitation", invitationId: i.id }}
+                  className="text-sm font-semibold text-red-800 hover:underline"
+                  aria-label={`Cancel the invitation to ${i.email}`}
+                >
+                  Cancel
+                </PostButton>
               </li>
             ))}
           </ul>

@@ -129,3 +129,40 @@ export function LinesTable<L>({
     </table>
   );
 }
+
+/** A headed section with a table of lines each marked with its status (`data-status`): what happened to each line. */
+export function StatusLinesReport<L extends { status: string }>({
+  headingId,
+  title,
+  className,
+  caption,
+  columns,
+  lines,
+  rowKey,
+}: {
+  headingId: string;
+  title: string;
+  className?: string;
+  caption: string;
+  columns: readonly LineColumn<L>[];
+  lines: readonly L[];
+  rowKey: (line: L) => Key;
+}) {
+  return (
+    <section aria-labelledby={headingId} className={className}>
+      <h2 id={headingId} className="text-lg font-bold text-ink">
+        {title}
+      </h2>
+      <LinesTable
+        caption={caption}
+        className="mt-2 w-full text-left text-sm"
+        headClassName="border-b border-slate-300 text-ink"
+        rowClassName="border-b border-slate-100"
+        rowAttributes={(line) => ({ "data-status": line.status })}
+        columns={columns}
+        lines={lines}
+        rowKey={rowKey}
+      />
+    </section>
+  );
+}
