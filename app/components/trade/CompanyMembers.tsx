@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { PostButton } from "../ui/PostButton.tsx";
-import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
+import { LinesSection, type LineColumn } from "../ui/LinesTable.tsx";
 
 export interface ActionMessage {
   ok: boolean;
@@ -65,19 +65,14 @@ export function CompanyMembers({
   manages: boolean;
 }) {
   return (
-    <section aria-labelledby="members-heading">
-      <h2 id="members-heading" className="text-lg font-bold text-ink">
-        Members
-      </h2>
-      <LinesTable
-        caption="Members of your company"
-        className="mt-2 w-full text-left text-sm"
-        headClassName="border-b border-slate-300 text-ink"
-        rowClassName="border-b border-slate-100"
-        columns={manages ? [...MEMBER_COLUMNS, REMOVE_COLUMN] : MEMBER_COLUMNS}
-        lines={members}
-        rowKey={(m) => m.id}
-      />
+    <LinesSection
+      headingId="members-heading"
+      title="Members"
+      caption="Members of your company"
+      columns={manages ? [...MEMBER_COLUMNS, REMOVE_COLUMN] : MEMBER_COLUMNS}
+      lines={members}
+      rowKey={(m) => m.id}
+    >
       {manages && invitations.length ? (
         <>
           <h3 className="mt-6 font-bold text-ink">Open invitations</h3>
@@ -105,7 +100,7 @@ export function CompanyMembers({
           </ul>
         </>
       ) : null}
-    </section>
+    </LinesSection>
   );
 }
 

@@ -130,16 +130,7 @@ export function LinesTable<L>({
   );
 }
 
-/** A headed section with a table of lines each marked with its status (`data-status`): what happened to each line. */
-export function StatusLinesReport<L extends { status: string }>({
-  headingId,
-  title,
-  className,
-  caption,
-  columns,
-  lines,
-  rowKey,
-}: {
+interface LinesSectionProps<L> {
   headingId: string;
   title: string;
   className?: string;
@@ -147,7 +138,22 @@ export function StatusLinesReport<L extends { status: string }>({
   columns: readonly LineColumn<L>[];
   lines: readonly L[];
   rowKey: (line: L) => Key;
-}) {
+  rowAttributes?: (line: L) => RowAttributes;
+  children?: ReactNode;
+}
+
+/** A section headed by `title` over a table of lines, then anything else the section holds. */
+export function LinesSection<L>({
+  headingId,
+  title,
+  className,
+  caption,
+  columns,
+  lines,
+  rowKey,
+  rowAttributes,
+  children,
+}: LinesSectionProps<L>) {
   return (
     <section aria-labelledby={headingId} className={className}>
       <h2 id={headingId} className="text-lg font-bold text-ink">
@@ -158,11 +164,17 @@ export function StatusLinesReport<L extends { status: string }>({
         className="mt-2 w-full text-left text-sm"
         headClassName="border-b border-slate-300 text-ink"
         rowClassName="border-b border-slate-100"
-        rowAttributes={(line) => ({ "data-status": line.status })}
+        rowAttributes={rowAttributes}
         columns={columns}
         lines={lines}
         rowKey={rowKey}
       />
+      {children}
     </section>
   );
+}
+
+/** A `LinesSection` reporting what happened to each line: every row carries the line's status (`data-status`). */
+export function StatusLinesReport<L extends { status: string }>(props: Omit<LinesSectionProps<L>, "rowAttributes">) {
+  return <LinesSection {...props} rowAttributes={(line) => ({ "data-status": line.status })} />;
 }
