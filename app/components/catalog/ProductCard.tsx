@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { ProductSummary } from "../../lib/catalog-types.ts";
 import { formatMoney } from "../../lib/money.ts";
 import type { TextSegment } from "../../../server/catalog/search-types.ts";
-import { AddToCartForm, WishlistToggle } from "../cart/ShopForms.tsx";
+import { AddToCartButton, WishlistToggle } from "../cart/ShopForms.tsx";
 import { Highlight } from "../search/Highlight.tsx";
 import { CartIcon, HeartIcon } from "../ui/icons.tsx";
 import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
@@ -63,17 +63,14 @@ export function ProductCard({
           <DiscountBadge percent={product.discountPercent} />
         </div>
         <div className="absolute top-2 right-2 z-10 flex flex-col gap-2 opacity-100 transition-opacity sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100">
-          <AddToCartForm productId={product.id}>
-            <button
-              type="submit"
-              aria-label="Add to cart"
-              title="Add to cart"
-              disabled={product.stockQuantity === 0}
-              className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100 disabled:opacity-50"
-            >
-              <CartIcon width={18} height={18} />
-            </button>
-          </AddToCartForm>
+          <AddToCartButton
+            product={product}
+            aria-label="Add to cart"
+            title="Add to cart"
+            className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100 disabled:opacity-50"
+          >
+            <CartIcon width={18} height={18} />
+          </AddToCartButton>
           <WishlistToggle
             productId={product.id}
             renderButton={(pressed) => (

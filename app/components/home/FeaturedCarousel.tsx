@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { FeaturedProduct } from "../../lib/catalog-types.ts";
-import { AddToCartForm, WishlistToggle } from "../cart/ShopForms.tsx";
+import { AddToCartButton, WishlistToggle } from "../cart/ShopForms.tsx";
 import { PriceWithBadge } from "../catalog/Price.tsx";
 import { HeadedCarousel } from "./Sections.tsx";
 
@@ -43,16 +43,9 @@ export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) 
                 {product.stockQuantity > 0 ? `In Stock (${product.stockQuantity})` : "Stock out"}
               </p>
               <div className="mt-5 flex flex-wrap gap-3">
-                <AddToCartForm productId={product.id}>
-                  <button
-                    type="submit"
-                    className="btn-primary"
-                    disabled={product.stockQuantity === 0}
-                    aria-describedby={`featured-title-${i}`}
-                  >
-                    Add to cart
-                  </button>
-                </AddToCartForm>
+                <AddToCartButton product={product} className="btn-primary" aria-describedby={`featured-title-${i}`}>
+                  Add to cart
+                </AddToCartButton>
                 <WishlistToggle
                   productId={product.id}
                   renderButton={(pressed) => (
