@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { ProductImage } from "./ProductImage.tsx";
 import type { ProductSummary } from "../../lib/catalog-types.ts";
 import { formatMoney } from "../../lib/money.ts";
 import type { TextSegment } from "../../../server/catalog/search-types.ts";
@@ -50,11 +51,9 @@ export function ProductCard({
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md focus-within:shadow-md">
       <div className="relative aspect-square bg-slate-50">
-        <img
-          src={product.imageUrl}
-          alt={product.title}
-          width={600}
-          height={600}
+        <ProductImage
+          product={product}
+          size={600}
           loading={eager ? "eager" : "lazy"}
           decoding="async"
           className="h-full w-full object-contain"

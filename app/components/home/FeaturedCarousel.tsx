@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { ProductImage } from "../catalog/ProductImage.tsx";
 import type { FeaturedProduct } from "../../lib/catalog-types.ts";
 import { AddToCartButton, WishlistToggle } from "../cart/ShopForms.tsx";
 import { PriceWithBadge } from "../catalog/Price.tsx";
@@ -17,14 +18,7 @@ export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) 
         autoplayMs={7000}
         renderItem={(product, i) => (
           <article className="grid items-center gap-8 rounded-xl border border-slate-200 p-6 md:grid-cols-2">
-            <img
-              src={product.imageUrl}
-              alt={product.title}
-              width={600}
-              height={600}
-              loading="lazy"
-              className="mx-auto h-72 w-72 object-contain"
-            />
+            <ProductImage product={product} size={600} loading="lazy" className="mx-auto h-72 w-72 object-contain" />
             <div>
               <p className="text-sm font-semibold text-brand-800">{product.categoryName}</p>
               <h3 className="mt-1 text-2xl font-bold text-ink">
