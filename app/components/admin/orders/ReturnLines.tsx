@@ -46,7 +46,7 @@ function returnColumns(typed: Record<string, string>, errors: Record<string, str
 }
 
 /** The return form's lines: how many units of each can come back, and a field for how many did. */
-export function ReturnLines({
+function ReturnLines({
   lines,
   typed,
   errors,
