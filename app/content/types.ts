@@ -1,6 +1,6 @@
 /** Types for the spec's fixed copy. Components render these; they never hard-code copy. */
 
-interface ContentImage {
+export interface ContentImage {
   /** Path under /images/content/… (a static SVG in public/images/content). */
   src: string;
   alt: string;

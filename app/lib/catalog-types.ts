@@ -18,19 +18,23 @@ export interface FeaturedProduct extends ProductSummary {
   categoryName: string;
 }
 
-export interface ProductDetail extends FeaturedProduct {
-  sku: string;
-  images: string[];
-  colors: string[];
-  brandSlug: string;
-  categorySlug: string;
-  categoryId: number;
+/** A product's specifications and return policy, as the product page lists them. */
+export interface ProductSpecs {
   model: string;
   material: string;
   weightGrams: number;
   countryOfOrigin: string;
   manufacturer: string;
   returnPolicy: string;
+}
+
+export interface ProductDetail extends FeaturedProduct, ProductSpecs {
+  sku: string;
+  images: string[];
+  colors: string[];
+  brandSlug: string;
+  categorySlug: string;
+  categoryId: number;
 }
 
 export interface FacetOption {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isValidPostcode } from "./order-rules.ts";
+import { postcodeProblem } from "./order-rules.ts";
 import { CONTROL_IN_LINE } from "./control-characters.ts";
 
 /** The checkout form's server-side schema (kept out of the browser bundle). */
@@ -37,16 +37,8 @@ export const checkoutSchema = z
       .regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),
   })
   .superRefine((value, ctx) => {
-    if (!isValidPostcode(value.country, value.postcode)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["postcode"],
-        message:
-          value.country === "US"
-            ? "Enter a valid US ZIP code, like 10001 or 10001-1234"
-            : "Enter a valid UK postcode, like SW1A 1AA",
-      });
-    }
+    const postcodeError = postcodeProblem(value.country, value.postcode);
+    if (postcodeError) ctx.addIssue({ code: "custom", path: ["postcode"], message: postcodeError });
   });
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;

@@ -105,6 +105,14 @@ export function isValidPostcode(country: ShippingCountry, postcode: string): boo
   return (country === "US" ? US_ZIP : UK_POSTCODE).test(postcode.trim());
 }
 
+/** What is wrong with `postcode` for `country`, or null when it is a valid one. */
+export function postcodeProblem(country: ShippingCountry, postcode: string): string | null {
+  if (isValidPostcode(country, postcode)) return null;
+  return country === "US"
+    ? "Enter a valid US ZIP code, like 10001 or 10001-1234"
+    : "Enter a valid UK postcode, like SW1A 1AA";
+}
+
 export const PAYMENT_METHODS = [
   { id: "card", label: "Card, Apple Pay or Google Pay" },
   { id: "pay-on-delivery", label: "Pay on delivery" },

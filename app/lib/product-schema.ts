@@ -5,6 +5,7 @@
  * Values arrive as text (form posts, CSV cells) and leave as what the database stores.
  */
 import { z } from "zod";
+import type { ProductSpecs } from "./catalog-types.ts";
 import { parseDollarsToCents } from "./money.ts";
 import { formatCount } from "./numbers.ts";
 import { CONTROL_IN_TEXT, NUL } from "./control-characters.ts";
@@ -226,25 +227,21 @@ export function formFields(form: FormData, names: readonly string[], maxLength =
 }
 
 /** The form's text for a stored product (what an edit form starts with, and what the export writes). */
-export function productToFields(p: {
-  sku: string;
-  title: string;
-  brandSlug: string;
-  categorySlug: string;
-  colors: string[];
-  priceCents: number;
-  discountPercent: number | null;
-  stock: number;
-  lowStockThreshold: number;
-  description: string;
-  features: string[];
-  model: string;
-  material: string;
-  weightGrams: number;
-  countryOfOrigin: string;
-  manufacturer: string;
-  returnPolicy: string;
-}): Record<ProductField, string> {
+export function productToFields(
+  p: {
+    sku: string;
+    title: string;
+    brandSlug: string;
+    categorySlug: string;
+    colors: string[];
+    priceCents: number;
+    discountPercent: number | null;
+    stock: number;
+    lowStockThreshold: number;
+    description: string;
+    features: string[];
+  } & ProductSpecs,
+): Record<ProductField, string> {
   return {
     sku: p.sku,
     title: p.title,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isValidPostcode } from "./order-rules.ts";
+import { postcodeProblem } from "./order-rules.ts";
 import { CONTROL_IN_LINE } from "./control-characters.ts";
 
 const noControl = (s: string) => !CONTROL_IN_LINE.test(s);
@@ -54,16 +54,8 @@ export const tradeApplicationSchema = z
   .transform((value, ctx) => {
     const taxId = normalizeTaxId(value.country, value.taxId);
     if (!taxId) ctx.addIssue({ code: "custom", path: ["taxId"], message: TAX_ID_HINTS[value.country] });
-    if (!isValidPostcode(value.country, value.postcode)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["postcode"],
-        message:
-          value.country === "US"
-            ? "Enter a valid US ZIP code, like 10001 or 10001-1234"
-            : "Enter a valid UK postcode, like SW1A 1AA",
-      });
-    }
+    const postcodeError = postcodeProblem(value.country, value.postcode);
+    if (postcodeError) ctx.addIssue({ code: "custom", path: ["postcode"], message: postcodeError });
     return { ...value, taxId: taxId ?? value.taxId, postcode: value.postcode.toUpperCase() };
   });
 

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/about";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { ContentImg } from "../components/ui/ContentImg.tsx";
 import { about } from "../content/about.ts";
 import { seo } from "../lib/seo.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
@@ -58,13 +59,7 @@ export default function About() {
           <ul className="flex flex-wrap items-center justify-center gap-6">
             {about.clients.map((client) => (
               <li key={client.name}>
-                <img
-                  src={client.logo.src}
-                  alt={client.logo.alt}
-                  width={client.logo.width}
-                  height={client.logo.height}
-                  loading="lazy"
-                />
+                <ContentImg image={client.logo} />
               </li>
             ))}
           </ul>

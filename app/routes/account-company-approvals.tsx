@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link } from "react-router";
+import { PostButton } from "../components/ui/PostButton.tsx";
 import type { Route } from "./+types/account-company-approvals";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { formatMoney } from "../lib/money.ts";
@@ -9,9 +10,9 @@ import { getDb } from "../../server/db/connection.ts";
 import { isDomainError } from "../../server/errors.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { decideApproval, REJECT_REASON_MAX, waitingForApproval } from "../../server/trade/approvals.ts";
-import { companyOf } from "../../server/trade/company.ts";
-import { requireCustomer } from "../../server/trade/guard.ts";
+import { requireCompanyMember } from "../../server/trade/guard.ts";
 import { formText } from "../lib/form-text.ts";
+import { PostAnswer } from "../components/ui/PostAnswer.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -24,12 +25,10 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 async function approver(request: Request) {
-  const session = await requireCustomer(request);
-  const found = await companyOf(getDb(), session.userId);
-  if (!found) throw redirect("/account/trade");
-  if (!companyCan(found.role, { order: ["approve"] }))
+  const { session, company, role } = await requireCompanyMember(getDb(), request);
+  if (!companyCan(role, { order: ["approve"] }))
     throw data("Only your company's approvers and owners decide on orders above a limit.", { status: 403 });
-  return { session, organizationId: found.company.organization_id, role: found.role };
+  return { session, organizationId: company.organization_id, role };
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -72,14 +71,7 @@ export default function Approvals({ loaderData, actionData }: Route.ComponentPro
         intro="Orders your colleagues placed above their spending limit. Approving places the order and takes its stock; rejecting tells the buyer why."
       />
       <div className="mx-auto max-w-4xl space-y-8 px-4 py-10 text-slate-700">
-        {actionData ? (
-          <p
-            role={actionData.ok ? "status" : "alert"}
-            className={`rounded-lg p-4 ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
-          >
-            {actionData.message}
-          </p>
-        ) : null}
+        <PostAnswer answer={actionData} />
         {orders.length === 0 ? <p>No order is waiting for approval.</p> : null}
         {orders.map((order) => (
           <section
@@ -106,18 +98,15 @@ export default function Approvals({ loaderData, actionData }: Route.ComponentPro
               <p className="mt-4 text-sm">This is your own order: another approver decides.</p>
             ) : (
               <div className="mt-4 flex flex-wrap items-end gap-6">
-                <Form method="post">
-                  <input type="hidden" name="number" value={order.number} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="approve"
-                    className="btn-primary"
-                    aria-label={`Approve order ${order.number}`}
-                  >
-                    Approve
-                  </button>
-                </Form>
+                <PostButton
+                  fields={{ number: order.number }}
+                  name="intent"
+                  value="approve"
+                  className="btn-primary"
+                  aria-label={`Approve order ${order.number}`}
+                >
+                  Approve
+                </PostButton>
                 <Form method="post" className="flex flex-wrap items-end gap-2">
                   <input type="hidden" name="number" value={order.number} />
                   <div>

@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
+import { PostButton } from "../components/ui/PostButton.tsx";
 import type { Route } from "./+types/account-company-join";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { seo } from "../lib/seo.ts";
@@ -97,23 +98,15 @@ export default function JoinCompany({ loaderData, actionData }: Route.ComponentP
               company's prices and its orders will carry its details.
             </p>
             <div className="flex flex-wrap gap-3">
-              <Form method="post">
-                <input type="hidden" name="invitationId" value={l.invitationId} />
-                <input type="hidden" name="intent" value="accept" />
-                <button type="submit" className="btn-primary">
-                  Accept invitation
-                </button>
-              </Form>
-              <Form method="post">
-                <input type="hidden" name="invitationId" value={l.invitationId} />
-                <input type="hidden" name="intent" value="decline" />
-                <button
-                  type="submit"
-                  className="rounded-md border border-slate-300 px-4 py-2 font-semibold text-ink hover:bg-slate-100"
-                >
-                  Decline
-                </button>
-              </Form>
+              <PostButton fields={{ invitationId: l.invitationId, intent: "accept" }} className="btn-primary">
+                Accept invitation
+              </PostButton>
+              <PostButton
+                fields={{ invitationId: l.invitationId, intent: "decline" }}
+                className="rounded-md border border-slate-300 px-4 py-2 font-semibold text-ink hover:bg-slate-100"
+              >
+                Decline
+              </PostButton>
             </div>
           </>
         )}

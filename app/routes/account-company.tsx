@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/account-company";
 import { BackToAccount } from "../components/account/BackToAccount.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
@@ -9,8 +9,8 @@ import { COMPANY_ROLE_LABELS, companyCan, isCompanyRole } from "../../server/aut
 import { getDb } from "../../server/db/connection.ts";
 import { readSmallForm } from "../../server/http/form-action.ts";
 import { cancelInvitation, inviteColleague, removeMember } from "../../server/trade/company-actions.ts";
-import { companyMembers, companyOf, pendingInvitations } from "../../server/trade/company.ts";
-import { requireCustomer } from "../../server/trade/guard.ts";
+import { companyMembers, pendingInvitations } from "../../server/trade/company.ts";
+import { requireCompanyMember } from "../../server/trade/guard.ts";
 import { parseLimit, setSpendingLimit, spendingLimits } from "../../server/trade/limits.ts";
 import { waitingForApproval } from "../../server/trade/approvals.ts";
 import { isDomainError } from "../../server/errors.ts";
@@ -18,6 +18,7 @@ import { CompanyInvoices } from "../components/trade/CompanyInvoices.tsx";
 import { creditStanding } from "../../server/invoices/credit.ts";
 import { companyOpenInvoices } from "../../server/invoices/open-invoices.ts";
 import { formText } from "../lib/form-text.ts";
+import { PostAnswer } from "../components/ui/PostAnswer.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -29,15 +30,8 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
-async function membership(request: Request) {
-  const session = await requireCustomer(request);
-  const found = await companyOf(getDb(), session.userId);
-  if (!found) throw redirect("/account/trade");
-  return { session, ...found };
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
-  const { session, company, role } = await membership(request);
+  const { session, company, role } = await requireCompanyMember(getDb(), request);
   const db = getDb();
   const manages = companyCan(role, { member: ["create"] });
   const approves = companyCan(role, { order: ["approve"] });
@@ -93,7 +87,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const { company, role, session } = await membership(request);
+  const { company, role, session } = await requireCompanyMember(getDb(), request);
   const form = await readSmallForm(request);
   const intent = formText(form, "intent");
   if (intent === "set-limit")
@@ -148,14 +142,7 @@ export default function AccountCompany({ loaderData, actionData }: Route.Compone
     <>
       <PageHeader title="Your company" intro={`${company.name} · your role: ${roleLabel}`} />
       <div className="mx-auto max-w-4xl space-y-8 px-4 py-10 text-slate-700">
-        {actionData ? (
-          <p
-            role={actionData.ok ? "status" : "alert"}
-            className={`rounded-lg p-4 ${actionData.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
-          >
-            {actionData.message}
-          </p>
-        ) : null}
+        <PostAnswer answer={actionData} />
         <section aria-labelledby="company-details-heading">
           <h2 id="company-details-heading" className="text-lg font-bold text-ink">
             Trade account

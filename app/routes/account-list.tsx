@@ -4,7 +4,7 @@ import { ViewCartLink } from "../components/cart/ViewCartLink.tsx";
 import { ListCartReport } from "../components/lists/ListCartReport.tsx";
 import { ListMessage } from "../components/lists/ListMessage.tsx";
 import { ListNameForm } from "../components/lists/ListNameForm.tsx";
-import { SavedListLines } from "../components/lists/SavedListLines.tsx";
+import { ListQuantityInput, SavedListLines } from "../components/lists/SavedListLines.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { parseRowId } from "../lib/order-rules.ts";
 import { seo } from "../lib/seo.ts";
@@ -107,14 +107,8 @@ export default function AccountList({ loaderData, actionData }: Route.ComponentP
                   <label htmlFor="list-quantity" className="block text-sm font-semibold text-ink">
                     Quantity
                   </label>
-                  <input
+                  <ListQuantityInput
                     id="list-quantity"
-                    name="quantity"
-                    type="number"
-                    inputMode="numeric"
-                    min={1}
-                    max={9999}
-                    required
                     defaultValue={failed?.intent === "add-line" ? failed.values?.quantity : "1"}
                     className="field mt-1 w-24"
                   />

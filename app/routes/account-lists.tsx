@@ -66,6 +66,9 @@ export default function AccountLists({ loaderData, actionData }: Route.Component
   const { company, lists, done, nameMax, perUser } = loaderData;
   const answer = actionData ?? done;
   const failed = actionData && !actionData.ok ? actionData : undefined;
+  /** What was typed into the form of `intent` and why it was refused, after a refusal of that form. */
+  const typedBack = (intent: string) =>
+    failed?.intent === intent ? { defaultValue: failed.values?.name, error: failed.message } : {};
   const own = lists.filter((l) => l.owned);
   const shared = lists.filter((l) => !l.owned);
   return (
@@ -100,8 +103,7 @@ export default function AccountLists({ loaderData, actionData }: Route.Component
           intent="create"
           button="Create list"
           maxLength={nameMax}
-          defaultValue={failed?.intent === "create" ? failed.values?.name : undefined}
-          error={failed?.intent === "create" ? failed.message : undefined}
+          {...typedBack("create")}
         />
         <ListNameForm
           id="cart-list-name"
@@ -110,8 +112,7 @@ export default function AccountLists({ loaderData, actionData }: Route.Component
           intent="save-cart"
           button="Save my cart as a list"
           maxLength={nameMax}
-          defaultValue={failed?.intent === "save-cart" ? failed.values?.name : undefined}
-          error={failed?.intent === "save-cart" ? failed.message : undefined}
+          {...typedBack("save-cart")}
         />
         <BackToAccount />
       </div>

@@ -11,6 +11,7 @@ import { readSmallForm } from "../../server/http/form-action.ts";
 import { declineQuote, quoteForCustomer } from "../../server/quotes/quotes.ts";
 import { requireCustomer } from "../../server/trade/guard.ts";
 import { longDate } from "../lib/dates.ts";
+import { PostAnswer } from "../components/ui/PostAnswer.tsx";
 
 export function meta({ matches, params }: Route.MetaArgs) {
   return seo({
@@ -57,14 +58,7 @@ export default function AccountQuote({ loaderData, actionData }: Route.Component
     <>
       <PageHeader title={`Quote ${quote.number}`} intro={QUOTE_STATE_LABELS[quote.state]} />
       <div className="mx-auto max-w-5xl space-y-6 px-4 py-10 text-slate-700">
-        {status ? (
-          <p
-            role={status.ok ? "status" : "alert"}
-            className={`rounded-lg p-4 ${status.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
-          >
-            {status.message}
-          </p>
-        ) : null}
+        <PostAnswer answer={status} />
         {quote.state === "quoted" ? (
           <p className="rounded-lg bg-blue-50 p-4 text-blue-950">
             Our prices hold until the end of <strong>{longDate(quote.valid_until!)}</strong>. Accept the quote at the

@@ -1,4 +1,6 @@
+import { Fragment } from "react";
 import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { AccountPanel } from "../components/account/AccountPanel.tsx";
 import type { Route } from "./+types/account";
 import { PasswordField } from "../components/account/PasswordField.tsx";
 import { ActiveSessions } from "../components/account/ActiveSessions.tsx";
@@ -92,16 +94,20 @@ function Result({ show, ok, message }: { show: boolean; ok?: boolean; message?: 
   );
 }
 
+const ACCOUNT_LINKS = [
+  ["/account/orders", "Your orders"],
+  ["/quick-order", "Quick order"],
+  ["/account/lists", "Saved lists"],
+  ["/account/quotes", "Your quotes"],
+] as const;
+
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { user, company } = loaderData;
   return (
     <>
       <PageHeader title="Your account" />
       <div className="mx-auto grid max-w-5xl gap-8 px-4 py-10 md:grid-cols-2">
-        <section aria-labelledby="profile-heading" className="rounded-xl border border-slate-200 p-6">
-          <h2 id="profile-heading" className="text-lg font-bold text-ink">
-            Profile
-          </h2>
+        <AccountPanel headingId="profile-heading" title="Profile">
           <div className="mt-4 flex items-center gap-4">
             <UserAvatar {...user} />
             <dl>
@@ -112,21 +118,14 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </dl>
           </div>
           <p className="mt-6">
-            <Link to="/account/orders" className="font-semibold text-brand-800 hover:underline">
-              Your orders
-            </Link>
-            {" · "}
-            <Link to="/quick-order" className="font-semibold text-brand-800 hover:underline">
-              Quick order
-            </Link>
-            {" · "}
-            <Link to="/account/lists" className="font-semibold text-brand-800 hover:underline">
-              Saved lists
-            </Link>
-            {" · "}
-            <Link to="/account/quotes" className="font-semibold text-brand-800 hover:underline">
-              Your quotes
-            </Link>
+            {ACCOUNT_LINKS.map(([to, label], i) => (
+              <Fragment key={to}>
+                {i > 0 ? " · " : null}
+                <Link to={to} className="font-semibold text-brand-800 hover:underline">
+                  {label}
+                </Link>
+              </Fragment>
+            ))}
           </p>
           <p className="mt-2">
             {company ? (
@@ -139,11 +138,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               </Link>
             )}
           </p>
-        </section>
-        <section aria-labelledby="password-heading" className="rounded-xl border border-slate-200 p-6">
-          <h2 id="password-heading" className="text-lg font-bold text-ink">
-            Change password
-          </h2>
+        </AccountPanel>
+        <AccountPanel headingId="password-heading" title="Change password">
           <form method="post" className="mt-4 space-y-4" noValidate>
             <input type="hidden" name="intent" value="change-password" />
             <PasswordField
@@ -159,7 +155,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               Change password
             </button>
           </form>
-        </section>
+        </AccountPanel>
         <ActiveSessions
           sessions={loaderData.sessions}
           result={actionData && isSessionIntent(actionData.intent) ? actionData : undefined}

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Options } from "../components/ui/Options.tsx";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/checkout";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
@@ -156,6 +157,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   );
   const values = actionData?.values ?? {};
   const errors = actionData?.errors ?? {};
+  const typed = { errors, values };
   // The refilled form echoes what was posted: only a country the summaries know may pick one.
   const [country, setCountry] = useState<ShippingCountry>(
     values.country && Object.hasOwn(summaries, values.country) ? (values.country as ShippingCountry) : "US",
@@ -199,7 +201,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </p>
             ) : (
               <>
-                <Field name="email" label="Email" type="email" autoComplete="email" errors={errors} values={values} />
+                <Field name="email" label="Email" type="email" autoComplete="email" {...typed} />
                 <p className="text-sm text-slate-700">
                   Checking out as a guest.{" "}
                   <Link to="/login" className="font-semibold text-brand-800 hover:underline">
@@ -228,64 +230,37 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 onChange={(e) => setCountry(e.currentTarget.value as ShippingCountry)}
                 className="field mt-1"
               >
-                {COUNTRIES.map((c) => (
-                  <option key={c.code} value={c.code}>
-                    {c.name}
-                  </option>
-                ))}
+                <Options options={COUNTRIES.map((c) => ({ value: c.code, label: c.name }))} />
               </select>
             </div>
             <div className="sm:col-span-2">
-              <Field
-                name="name"
-                label="Full name"
-                autoComplete="name"
-                errors={errors}
-                values={values}
-                defaultValue={member?.name}
-              />
+              <Field name="name" label="Full name" autoComplete="name" {...typed} defaultValue={member?.name} />
             </div>
             <div className="sm:col-span-2">
-              <Field name="line1" label="Address line 1" autoComplete="address-line1" errors={errors} values={values} />
+              <Field name="line1" label="Address line 1" autoComplete="address-line1" {...typed} />
             </div>
             <div className="sm:col-span-2">
-              <Field
-                name="line2"
-                label="Address line 2"
-                autoComplete="address-line2"
-                required={false}
-                errors={errors}
-                values={values}
-              />
+              <Field name="line2" label="Address line 2" autoComplete="address-line2" required={false} {...typed} />
             </div>
-            <Field name="city" label="Town or city" autoComplete="address-level2" errors={errors} values={values} />
+            <Field name="city" label="Town or city" autoComplete="address-level2" {...typed} />
             <Field
               name="region"
               label={country === "US" ? "State" : "County"}
               autoComplete="address-level1"
               required={false}
-              errors={errors}
-              values={values}
+              {...typed}
             />
             <Field
               name="postcode"
               label={country === "US" ? "ZIP code" : "Postcode"}
               autoComplete="postal-code"
-              errors={errors}
-              values={values}
+              {...typed}
             />
           </fieldset>
           {trade ? (
             <fieldset className="space-y-3">
               <legend className="mb-2 text-lg font-bold text-ink">Trade account: {trade.companyName}</legend>
-              <Field
-                name="poNumber"
-                label="PO number"
-                autoComplete="off"
-                errors={errors}
-                values={values}
-                required={trade.poRequired}
-              />
+              <Field name="poNumber" label="PO number" autoComplete="off" {...typed} required={trade.poRequired} />
               {trade.limitCents != null ? (
                 <p className="text-sm text-slate-700">
                   Your spending limit is {formatMoney(trade.limitCents)} per order. Above it, your order goes to your

@@ -6,7 +6,9 @@ import { data, redirect } from "react-router";
 import { isTrustedOrigin, originPolicy } from "../auth/origins.ts";
 import { getSessionInfo, type SessionInfo } from "../auth/session.ts";
 import { config } from "../config.ts";
+import type { Db } from "../db/connection.ts";
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
+import { companyOf } from "./company.ts";
 
 /** State-changing trade requests one account may make per minute. */
 const TRADE_ACTION_LIMIT = { windowSeconds: 60, max: 60 } as const;
@@ -26,4 +28,12 @@ export async function requireCustomer(request: Request): Promise<SessionInfo> {
       throw data(`Too many changes in a short time. Try again in ${hit.retryAfterSeconds} seconds.`, { status: 429 });
   }
   return session;
+}
+
+/** The signed-in customer with their company and role there; one without a company is sent to apply. */
+export async function requireCompanyMember(db: Db, request: Request) {
+  const session = await requireCustomer(request);
+  const found = await companyOf(db, session.userId);
+  if (!found) throw redirect("/account/trade");
+  return { session, ...found };
 }

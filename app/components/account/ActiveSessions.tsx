@@ -1,4 +1,6 @@
 import { useEffect, useRef } from "react";
+import { AccountPanel } from "./AccountPanel.tsx";
+import { PostAnswer } from "../ui/PostAnswer.tsx";
 import { Form, useNavigation } from "react-router";
 import {
   type ActiveSession,
@@ -39,28 +41,12 @@ export function ActiveSessions({
   }, [result, sessions]);
 
   return (
-    <section
-      id="active-sessions"
-      aria-labelledby="active-sessions-heading"
-      className="rounded-xl border border-slate-200 p-6 md:col-span-2"
-    >
-      <h2 id="active-sessions-heading" className="text-lg font-bold text-ink">
-        Active sessions
-      </h2>
+    <AccountPanel id="active-sessions" headingId="active-sessions-heading" title="Active sessions" wide>
       <p className="mt-2 text-sm text-slate-700">
         These are the browsers and devices signed in to your account. If you don't recognise one, end it and change your
         password.
       </p>
-      {result ? (
-        <p
-          ref={message}
-          tabIndex={-1}
-          role={result.ok ? "status" : "alert"}
-          className={`mt-4 rounded-md p-3 text-sm ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
-        >
-          {result.message}
-        </p>
-      ) : null}
+      <PostAnswer answer={result} className="mt-4 rounded-md p-3 text-sm" ref={message} tabIndex={-1} />
       <ul className="mt-4 divide-y divide-slate-200 border-y border-slate-200">
         {sessions.map((s) => (
           <li key={s.id} className="flex flex-wrap items-start justify-between gap-4 py-4">
@@ -108,6 +94,6 @@ export function ActiveSessions({
       ) : (
         <p className="mt-4 text-sm text-slate-700">No other device is signed in to your account.</p>
       )}
-    </section>
+    </AccountPanel>
   );
 }

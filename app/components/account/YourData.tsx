@@ -1,4 +1,5 @@
 import { Link, useSearchParams } from "react-router";
+import { AccountPanel } from "./AccountPanel.tsx";
 import { DATA_DOWNLOAD_ERRORS, type IdentityCheck, PRIVACY_MESSAGES } from "../../lib/privacy.ts";
 import { PasswordField } from "./PasswordField.tsx";
 
@@ -27,14 +28,7 @@ export function YourData({ check }: { check: IdentityCheck }) {
   const [params] = useSearchParams();
   const error = DATA_DOWNLOAD_ERRORS[params.get("data-error") ?? ""];
   return (
-    <section
-      id="your-data"
-      aria-labelledby="your-data-heading"
-      className="rounded-xl border border-slate-200 p-6 md:col-span-2"
-    >
-      <h2 id="your-data-heading" className="text-lg font-bold text-ink">
-        Your data
-      </h2>
+    <AccountPanel id="your-data" headingId="your-data-heading" title="Your data" wide>
       <p className="mt-2 text-sm text-slate-700">
         Download a copy of what we hold about you as a JSON file: your account, the addresses and details of your
         orders, your quotes and trade account applications, your wishlist, cart and newsletter status.
@@ -59,6 +53,6 @@ export function YourData({ check }: { check: IdentityCheck }) {
       <Link to="/account/delete" className="btn-outline mt-3">
         Delete your account
       </Link>
-    </section>
+    </AccountPanel>
   );
 }

@@ -1,5 +1,6 @@
 /** The answer to a back-office form post, and the notice a no-JavaScript post carries through its redirect. */
 import { useEffect, useRef } from "react";
+import { PostAnswer } from "../ui/PostAnswer.tsx";
 
 /** The answer to a form post: a status for success, an alert for a refusal; it takes focus when the button that was pressed went away. */
 export function ResultMessage({ result }: { result?: { ok: boolean; message: string } | null }) {
@@ -7,17 +8,7 @@ export function ResultMessage({ result }: { result?: { ok: boolean; message: str
   useEffect(() => {
     if (result && (document.activeElement === document.body || document.activeElement === null)) ref.current?.focus();
   }, [result]);
-  if (!result) return null;
-  return (
-    <p
-      ref={ref}
-      tabIndex={-1}
-      role={result.ok ? "status" : "alert"}
-      className={`mt-4 rounded-md p-3 text-sm ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
-    >
-      {result.message}
-    </p>
-  );
+  return <PostAnswer answer={result} className="mt-4 rounded-md p-3 text-sm" ref={ref} tabIndex={-1} />;
 }
 
 /** The one field's error a refused post carries (`{ fieldError }`), if any. */

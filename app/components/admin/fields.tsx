@@ -1,5 +1,6 @@
 /** Labelled back-office form controls whose error sits under them, tied with aria-describedby and aria-invalid. */
 import type { ReactNode } from "react";
+import { Options } from "../ui/Options.tsx";
 
 interface Common {
   id: string;
@@ -151,11 +152,7 @@ export function Select({
             {placeholder}
           </option>
         ) : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
+        <Options options={options} />
       </select>
     </Shell>
   );

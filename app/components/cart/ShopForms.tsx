@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ButtonHTMLAttributes } from "react";
 import { useFetcher, useRevalidator } from "react-router";
 import { urlEncoded } from "../../lib/url-encoded.ts";
 import { useVisitor } from "../../lib/visitor.ts";
@@ -36,6 +36,24 @@ export function AddToCartForm({
       <input type="hidden" name="productId" value={productId} />
       {children}
     </fetcher.Form>
+  );
+}
+
+/** An add-to-cart form holding only its button, which is off while the product is out of stock. */
+export function AddToCartButton({
+  product,
+  children,
+  ...button
+}: { product: { id: number; stockQuantity: number } } & Omit<
+  ButtonHTMLAttributes<HTMLButtonElement>,
+  "type" | "disabled"
+>) {
+  return (
+    <AddToCartForm productId={product.id}>
+      <button type="submit" disabled={product.stockQuantity === 0} {...button}>
+        {children}
+      </button>
+    </AddToCartForm>
   );
 }
 

@@ -1,4 +1,5 @@
 import { createContext, useContext } from "react";
+import { ProductImage } from "../catalog/ProductImage.tsx";
 import { Link, useFetcher, type FetcherWithComponents } from "react-router";
 import type { WishlistLine } from "../../lib/cart-types.ts";
 import { formatMoney } from "../../lib/money.ts";
@@ -77,15 +78,7 @@ const WISHLIST_COLUMNS: LineColumn<WishlistLine>[] = [
     header: "Product Image",
     headerClassName: HEADER,
     cellClassName: CELL,
-    cell: (line) => (
-      <img
-        src={line.imageUrl}
-        alt={line.title}
-        width={56}
-        height={56}
-        className="h-14 w-14 rounded bg-slate-50 object-contain"
-      />
-    ),
+    cell: (line) => <ProductImage product={line} size={56} className="h-14 w-14 rounded bg-slate-50 object-contain" />,
   },
   { header: "Color", headerClassName: HEADER, cellClassName: CELL, cell: (line) => line.color || "—" },
   {

@@ -27,6 +27,21 @@ export function Price({ priceCents, salePriceCents, discountPercent, size = "md"
 
 const DISCOUNT_BADGE_CLASS = "rounded bg-red-700 px-2 py-0.5 text-xs font-bold text-white";
 
+/** The large price with its discount badge beside it (`className` lays the row out). */
+export function PriceWithBadge({ product, className }: { product: Omit<PriceProps, "size">; className: string }) {
+  return (
+    <div className={className}>
+      <Price
+        priceCents={product.priceCents}
+        salePriceCents={product.salePriceCents}
+        discountPercent={product.discountPercent}
+        size="lg"
+      />
+      <DiscountBadge percent={product.discountPercent} />
+    </div>
+  );
+}
+
 export function DiscountBadge({ percent }: { percent: number | null }) {
   if (!isDiscounted(percent)) return null;
   return <span className={DISCOUNT_BADGE_CLASS}>{`-${percent}%`}</span>;

@@ -1,8 +1,9 @@
 import { Link } from "react-router";
+import { ProductImage } from "./ProductImage.tsx";
 import type { ProductSummary } from "../../lib/catalog-types.ts";
 import { formatMoney } from "../../lib/money.ts";
 import type { TextSegment } from "../../../server/catalog/search-types.ts";
-import { AddToCartForm, WishlistToggle } from "../cart/ShopForms.tsx";
+import { AddToCartButton, WishlistToggle } from "../cart/ShopForms.tsx";
 import { Highlight } from "../search/Highlight.tsx";
 import { CartIcon, HeartIcon } from "../ui/icons.tsx";
 import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
@@ -19,31 +20,22 @@ export interface CardProduct extends Pick<
   snippet?: readonly TextSegment[] | null;
 }
 
+const CARD_KEYS = [
+  "id",
+  "title",
+  "priceCents",
+  "discountPercent",
+  "salePriceCents",
+  "imageUrl",
+  "stockQuantity",
+  "categoryId",
+  "titleSegments",
+  "snippet",
+] as const satisfies readonly (keyof CardProduct)[];
+
 /** Only what a card shows: what a page's data needs to carry to the browser for its cards. */
-export function cardFields({
-  id,
-  title,
-  priceCents,
-  discountPercent,
-  salePriceCents,
-  imageUrl,
-  stockQuantity,
-  categoryId,
-  titleSegments,
-  snippet,
-}: CardProduct): CardProduct {
-  return {
-    id,
-    title,
-    priceCents,
-    discountPercent,
-    salePriceCents,
-    imageUrl,
-    stockQuantity,
-    categoryId,
-    titleSegments,
-    snippet,
-  };
+export function cardFields(product: CardProduct): CardProduct {
+  return Object.fromEntries(CARD_KEYS.map((key) => [key, product[key]])) as unknown as CardProduct;
 }
 
 /** A product in a grid: its link, price and stars, and forms that add it to the cart or the wishlist (with or without JavaScript). */
@@ -59,11 +51,9 @@ export function ProductCard({
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md focus-within:shadow-md">
       <div className="relative aspect-square bg-slate-50">
-        <img
-          src={product.imageUrl}
-          alt={product.title}
-          width={600}
-          height={600}
+        <ProductImage
+          product={product}
+          size={600}
           loading={eager ? "eager" : "lazy"}
           decoding="async"
           className="h-full w-full object-contain"
@@ -72,17 +62,14 @@ export function ProductCard({
           <DiscountBadge percent={product.discountPercent} />
         </div>
         <div className="absolute top-2 right-2 z-10 flex flex-col gap-2 opacity-100 transition-opacity sm:opacity-0 sm:group-hover:opacity-100 sm:group-focus-within:opacity-100">
-          <AddToCartForm productId={product.id}>
-            <button
-              type="submit"
-              aria-label="Add to cart"
-              title="Add to cart"
-              disabled={product.stockQuantity === 0}
-              className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100 disabled:opacity-50"
-            >
-              <CartIcon width={18} height={18} />
-            </button>
-          </AddToCartForm>
+          <AddToCartButton
+            product={product}
+            aria-label="Add to cart"
+            title="Add to cart"
+            className="rounded-full bg-white p-2 text-ink shadow hover:bg-brand-100 disabled:opacity-50"
+          >
+            <CartIcon width={18} height={18} />
+          </AddToCartButton>
           <WishlistToggle
             productId={product.id}
             renderButton={(pressed) => (

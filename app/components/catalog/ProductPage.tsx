@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { DiscountBadge, FiveStars, Price } from "./Price.tsx";
+import { FiveStars, PriceWithBadge } from "./Price.tsx";
 import { QuantityPrice } from "./QuantityPrice.tsx";
 import { AddToCartForm, WishlistButton } from "../cart/ShopForms.tsx";
 import { Carousel } from "../ui/Carousel.tsx";
@@ -95,15 +95,7 @@ function ProductSummary({ product }: { product: ProductDetail }) {
       <div className="mt-2">
         <FiveStars />
       </div>
-      <div className="mt-4 flex flex-wrap items-center gap-3">
-        <Price
-          priceCents={product.priceCents}
-          salePriceCents={product.salePriceCents}
-          discountPercent={product.discountPercent}
-          size="lg"
-        />
-        <DiscountBadge percent={product.discountPercent} />
-      </div>
+      <PriceWithBadge product={product} className="mt-4 flex flex-wrap items-center gap-3" />
       <p className="text-sm text-slate-700">Tax included</p>
       <p className={`mt-3 font-semibold ${inStock ? "text-green-800" : "text-red-700"}`} data-testid="stock">
         {inStock ? `In Stock (${product.stockQuantity})` : "Stock out"}

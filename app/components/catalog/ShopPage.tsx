@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { Options } from "../ui/Options.tsx";
 import { Form, Link, useLocation, useNavigate, useNavigation } from "react-router";
 import { FilterGroup, FilterGroupNoScript } from "./FilterGroup.tsx";
 import type { CardProduct } from "./ProductCard.tsx";
@@ -182,11 +183,7 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
                 className="field w-auto"
                 onChange={(e) => apply(e.currentTarget.form)}
               >
-                {SORT_OPTIONS.filter((o) => o.value !== "relevance" || query.q).map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
+                <Options options={SORT_OPTIONS.filter((o) => o.value !== "relevance" || query.q)} />
               </select>
             </label>
           </div>

@@ -78,6 +78,14 @@ export function ContactForm({ result }: { result?: ContactFormResult }) {
   }, [fetcher.state, fetcher.data]);
 
   const values = server && !server.ok ? server.values : undefined;
+  const field = (f: ContactField) => ({
+    id: `contact-${f}`,
+    name: f,
+    label: LABELS[f],
+    maxLength: FORM_LIMITS[f],
+    error: errors[f],
+    defaultValue: values?.[f],
+  });
   return (
     <fetcher.Form
       ref={formRef}
@@ -102,43 +110,10 @@ export function ContactForm({ result }: { result?: ContactFormResult }) {
       >
         {formMessage}
       </div>
-      <Field
-        id="contact-name"
-        name="name"
-        label={LABELS.name}
-        autoComplete="name"
-        maxLength={FORM_LIMITS.name}
-        error={errors.name}
-        defaultValue={values?.name}
-      />
-      <Field
-        id="contact-email"
-        name="email"
-        label={LABELS.email}
-        type="email"
-        autoComplete="email"
-        maxLength={FORM_LIMITS.email}
-        error={errors.email}
-        defaultValue={values?.email}
-      />
-      <Field
-        id="contact-subject"
-        name="subject"
-        label={LABELS.subject}
-        autoComplete="off"
-        maxLength={FORM_LIMITS.subject}
-        error={errors.subject}
-        defaultValue={values?.subject}
-      />
-      <Field
-        id="contact-message"
-        name="message"
-        label={LABELS.message}
-        multiline
-        maxLength={FORM_LIMITS.message}
-        error={errors.message}
-        defaultValue={values?.message}
-      />
+      <Field {...field("name")} autoComplete="name" />
+      <Field {...field("email")} type="email" autoComplete="email" />
+      <Field {...field("subject")} autoComplete="off" />
+      <Field {...field("message")} multiline />
       {/* Honeypot: off-screen, out of the tab order and hidden from assistive tech; people never fill it. */}
       <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
         <label htmlFor="contact-website">Leave this field empty</label>

@@ -1,32 +1,24 @@
 import { Link } from "react-router";
+import { ProductImage } from "../catalog/ProductImage.tsx";
 import type { FeaturedProduct } from "../../lib/catalog-types.ts";
-import { AddToCartForm, WishlistToggle } from "../cart/ShopForms.tsx";
-import { Carousel } from "../ui/Carousel.tsx";
-import { DiscountBadge, Price } from "../catalog/Price.tsx";
-import { SectionHeading } from "./Sections.tsx";
+import { AddToCartButton, WishlistToggle } from "../cart/ShopForms.tsx";
+import { PriceWithBadge } from "../catalog/Price.tsx";
+import { HeadedCarousel } from "./Sections.tsx";
 
 export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) {
   return (
     <div className="mx-auto max-w-7xl px-4 py-12">
-      <SectionHeading id="featured-heading" title="Featured Products" />
-      <Carousel
+      <HeadedCarousel
+        headingId="featured-heading"
+        title="Featured Products"
         label="Featured products"
         slideLabel="Product"
         items={products}
         itemKey={(p) => p.id}
         autoplayMs={7000}
-        transitionMs={600}
-        controlsClassName="mb-4 justify-end"
         renderItem={(product, i) => (
           <article className="grid items-center gap-8 rounded-xl border border-slate-200 p-6 md:grid-cols-2">
-            <img
-              src={product.imageUrl}
-              alt={product.title}
-              width={600}
-              height={600}
-              loading="lazy"
-              className="mx-auto h-72 w-72 object-contain"
-            />
+            <ProductImage product={product} size={600} loading="lazy" className="mx-auto h-72 w-72 object-contain" />
             <div>
               <p className="text-sm font-semibold text-brand-800">{product.categoryName}</p>
               <h3 className="mt-1 text-2xl font-bold text-ink">
@@ -40,29 +32,14 @@ export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) 
                   <li key={f}>{f}</li>
                 ))}
               </ul>
-              <div className="mt-4 flex items-center gap-3">
-                <Price
-                  priceCents={product.priceCents}
-                  salePriceCents={product.salePriceCents}
-                  discountPercent={product.discountPercent}
-                  size="lg"
-                />
-                <DiscountBadge percent={product.discountPercent} />
-              </div>
+              <PriceWithBadge product={product} className="mt-4 flex items-center gap-3" />
               <p className="mt-1 text-sm text-slate-700">
                 {product.stockQuantity > 0 ? `In Stock (${product.stockQuantity})` : "Stock out"}
               </p>
               <div className="mt-5 flex flex-wrap gap-3">
-                <AddToCartForm productId={product.id}>
-                  <button
-                    type="submit"
-                    className="btn-primary"
-                    disabled={product.stockQuantity === 0}
-                    aria-describedby={`featured-title-${i}`}
-                  >
-                    Add to cart
-                  </button>
-                </AddToCartForm>
+                <AddToCartButton product={product} className="btn-primary" aria-describedby={`featured-title-${i}`}>
+                  Add to cart
+                </AddToCartButton>
                 <WishlistToggle
                   productId={product.id}
                   renderButton={(pressed) => (

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { HeroSlide } from "../../content/types.ts";
 import { HERO_AUTOPLAY_MS, HERO_TRANSITION_MS } from "../../lib/site.ts";
 import { Carousel } from "../ui/Carousel.tsx";
+import { ContentImg } from "../ui/ContentImg.tsx";
 
 export function HeroCarousel({ heroSlides }: { heroSlides: HeroSlide[] }) {
   return (
@@ -23,11 +24,8 @@ export function HeroCarousel({ heroSlides }: { heroSlides: HeroSlide[] }) {
               {slide.ctaLabel}
             </Link>
           </div>
-          <img
-            src={slide.image.src}
-            alt={slide.image.alt}
-            width={slide.image.width}
-            height={slide.image.height}
+          <ContentImg
+            image={slide.image}
             fetchPriority={i === 0 ? "high" : "low"}
             loading={i === 0 ? "eager" : "lazy"}
             className="mx-auto h-auto max-h-80 w-full object-contain"

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import type { Benefit, CategoryTile, OfferCard, PromoBanner, Testimonial } from "../../content/types.ts";
 import type { FacetOption } from "../../lib/catalog-types.ts";
-import { Carousel } from "../ui/Carousel.tsx";
+import { Carousel, type CarouselProps } from "../ui/Carousel.tsx";
+import { ContentImg } from "../ui/ContentImg.tsx";
 import { HeadsetIcon, ShieldIcon, TagIcon, TruckIcon } from "../ui/icons.tsx";
 import { FiveStars } from "../catalog/Price.tsx";
 
@@ -20,6 +21,20 @@ export function SectionHeading({ id, title, action }: { id: string; title: strin
       </h2>
       {action}
     </div>
+  );
+}
+
+/** A section's heading over a carousel whose controls sit above the slides, on the right. */
+export function HeadedCarousel<T>({
+  headingId,
+  title,
+  ...carousel
+}: { headingId: string; title: string } & CarouselProps<T>) {
+  return (
+    <>
+      <SectionHeading id={headingId} title={title} />
+      <Carousel transitionMs={600} controlsClassName="mb-4 justify-end" {...carousel} />
+    </>
   );
 }
 
@@ -53,14 +68,7 @@ export function CategoryTiles({ categoryTiles }: { categoryTiles: CategoryTile[]
       <ul className="grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-6">
         {categoryTiles.map((tile) => (
           <li key={tile.name} className="flex flex-col items-center rounded-lg border border-slate-200 p-4 text-center">
-            <img
-              src={tile.image.src}
-              alt={tile.image.alt}
-              width={tile.image.width}
-              height={tile.image.height}
-              loading="lazy"
-              className="h-24 w-auto"
-            />
+            <ContentImg image={tile.image} className="h-24 w-auto" />
             <h3 className="mt-3 font-semibold text-ink">{tile.name}</h3>
             <p className="mt-1 text-xs text-slate-700">{tile.text}</p>
             <Link
@@ -98,14 +106,7 @@ export function PromotionsSection({
                 {banner.ctaLabel}
               </Link>
             </div>
-            <img
-              src={banner.image.src}
-              alt={banner.image.alt}
-              width={banner.image.width}
-              height={banner.image.height}
-              loading="lazy"
-              className="h-32 w-auto"
-            />
+            <ContentImg image={banner.image} className="h-32 w-auto" />
           </article>
         ))}
       </div>
@@ -119,14 +120,7 @@ export function PromotionsSection({
               </Link>
             </h3>
             <p className="mt-1 text-sm text-slate-700">{offer.text}</p>
-            <img
-              src={offer.image.src}
-              alt={offer.image.alt}
-              width={offer.image.width}
-              height={offer.image.height}
-              loading="lazy"
-              className="mt-3 h-24 w-auto"
-            />
+            <ContentImg image={offer.image} className="mt-3 h-24 w-auto" />
           </li>
         ))}
       </ul>
@@ -138,15 +132,14 @@ export function TestimonialsCarousel({ testimonials }: { testimonials: Testimoni
   return (
     <section aria-labelledby="testimonials-heading" className="bg-slate-50 py-12">
       <div className="mx-auto max-w-3xl px-4">
-        <SectionHeading id="testimonials-heading" title="What Our Customers Say" />
-        <Carousel
+        <HeadedCarousel
+          headingId="testimonials-heading"
+          title="What Our Customers Say"
           label="Customer testimonials"
           slideLabel="Testimonial"
           items={testimonials}
           itemKey={(t) => t.userName}
           autoplayMs={6000}
-          transitionMs={600}
-          controlsClassName="mb-4 justify-end"
           renderItem={(t) => (
             <figure className="rounded-xl bg-white p-6 shadow-sm">
               <FiveStars />

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
+import { StatusLinesReport, type LineColumn } from "../ui/LinesTable.tsx";
 import { LineFormFields } from "../ui/line-cells.tsx";
 import type { ListCartLine } from "../../../server/trade/saved-list-cart.ts";
 
@@ -48,20 +48,13 @@ export function ListCartReport({ lines }: { lines: ListCartLine[] }) {
   const shown = lines.filter((l) => l.status !== "added" || l.reason !== "Added.");
   if (!shown.length) return null;
   return (
-    <section aria-labelledby="list-cart-report-heading">
-      <h2 id="list-cart-report-heading" className="text-lg font-bold text-ink">
-        Lines not added in full
-      </h2>
-      <LinesTable
-        caption="Each line that did not go to your cart in full, and why"
-        className="mt-2 w-full text-left text-sm"
-        headClassName="border-b border-slate-300 text-ink"
-        rowClassName="border-b border-slate-100"
-        rowAttributes={(line) => ({ "data-status": line.status })}
-        columns={REPORT_COLUMNS}
-        lines={shown}
-        rowKey={(line) => `${line.productId}-${line.color}`}
-      />
-    </section>
+    <StatusLinesReport
+      headingId="list-cart-report-heading"
+      title="Lines not added in full"
+      caption="Each line that did not go to your cart in full, and why"
+      columns={REPORT_COLUMNS}
+      lines={shown}
+      rowKey={(line) => `${line.productId}-${line.color}`}
+    />
   );
 }

@@ -4,6 +4,16 @@ import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
 import { LineFormFields, UnitPrice } from "../ui/line-cells.tsx";
 import type { SavedListLineView } from "../../../server/trade/saved-lists.ts";
 
+/** A saved list's quantity box: a whole number from 1 to 9999. */
+export function ListQuantityInput(props: {
+  id: string;
+  defaultValue: string | number | undefined;
+  className: string;
+  "data-testid"?: string;
+}) {
+  return <input {...props} name="quantity" type="number" inputMode="numeric" min={1} max={9999} required />;
+}
+
 function QuantityForm({ line }: { line: SavedListLineView }) {
   const fieldId = `qty-${`${line.productId}-${line.color}`.replace(/[^A-Za-z0-9-]/g, "_")}`;
   return (
@@ -13,14 +23,8 @@ function QuantityForm({ line }: { line: SavedListLineView }) {
         <label htmlFor={fieldId} className="block text-xs font-semibold text-ink">
           Quantity<span className="sr-only"> of {line.title}</span>
         </label>
-        <input
+        <ListQuantityInput
           id={fieldId}
-          name="quantity"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={9999}
-          required
           defaultValue={line.quantity}
           className="field w-24"
           data-testid="list-quantity"

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
-import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
+import { PostButton } from "../ui/PostButton.tsx";
+import { LinesSection, type LineColumn } from "../ui/LinesTable.tsx";
 
 export interface ActionMessage {
   ok: boolean;
@@ -43,17 +44,13 @@ const REMOVE_COLUMN: LineColumn<Member> = {
   cellClassName: "py-2 text-right",
   cell: (m) =>
     m.you ? null : (
-      <Form method="post">
-        <input type="hidden" name="intent" value="remove-member" />
-        <input type="hidden" name="memberId" value={m.id} />
-        <button
-          type="submit"
-          className="text-sm font-semibold text-red-800 hover:underline"
-          aria-label={`Remove ${m.name} from the company`}
-        >
-          Remove
-        </button>
-      </Form>
+      <PostButton
+        fields={{ intent: "remove-member", memberId: m.id }}
+        className="text-sm font-semibold text-red-800 hover:underline"
+        aria-label={`Remove ${m.name} from the company`}
+      >
+        Remove
+      </PostButton>
     ),
 };
 
@@ -68,19 +65,14 @@ export function CompanyMembers({
   manages: boolean;
 }) {
   return (
-    <section aria-labelledby="members-heading">
-      <h2 id="members-heading" className="text-lg font-bold text-ink">
-        Members
-      </h2>
-      <LinesTable
-        caption="Members of your company"
-        className="mt-2 w-full text-left text-sm"
-        headClassName="border-b border-slate-300 text-ink"
-        rowClassName="border-b border-slate-100"
-        columns={manages ? [...MEMBER_COLUMNS, REMOVE_COLUMN] : MEMBER_COLUMNS}
-        lines={members}
-        rowKey={(m) => m.id}
-      />
+    <LinesSection
+      headingId="members-heading"
+      title="Members"
+      caption="Members of your company"
+      columns={manages ? [...MEMBER_COLUMNS, REMOVE_COLUMN] : MEMBER_COLUMNS}
+      lines={members}
+      rowKey={(m) => m.id}
+    >
       {manages && invitations.length ? (
         <>
           <h3 className="mt-6 font-bold text-ink">Open invitations</h3>
@@ -96,23 +88,19 @@ export function CompanyMembers({
                     timeZone: "UTC",
                   })}
                 </span>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="cancel-invitation" />
-                  <input type="hidden" name="invitationId" value={i.id} />
-                  <button
-                    type="submit"
-                    className="text-sm font-semibold text-red-800 hover:underline"
-                    aria-label={`Cancel the invitation to ${i.email}`}
-                  >
-                    Cancel
-                  </button>
-                </Form>
+                <PostButton
+                  fields={{ intent: "cancel-invitation", invitationId: i.id }}
+                  className="text-sm font-semibold text-red-800 hover:underline"
+                  aria-label={`Cancel the invitation to ${i.email}`}
+                >
+                  Cancel
+                </PostButton>
               </li>
             ))}
           </ul>
         </>
       ) : null}
-    </section>
+    </LinesSection>
   );
 }
 

@@ -1,4 +1,4 @@
-import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
+import { StatusLinesReport, type LineColumn } from "../ui/LinesTable.tsx";
 import type { QuickOrderCheck, QuickOrderLine } from "../../lib/quick-order-types.ts";
 
 function resultText(line: QuickOrderLine): string {
@@ -43,20 +43,14 @@ export function QuickOrderResults({ check, showReady }: { check: QuickOrderCheck
   const lines = showReady ? check.lines : check.lines.filter((l) => l.status !== "ok" || l.reason);
   if (!lines.length) return null;
   return (
-    <section aria-labelledby="qo-results-heading" className="mt-6">
-      <h2 id="qo-results-heading" className="text-lg font-bold text-ink">
-        Checked lines
-      </h2>
-      <LinesTable
-        caption="Each line of the quick order and its result"
-        className="mt-2 w-full text-left text-sm"
-        headClassName="border-b border-slate-300 text-ink"
-        rowClassName="border-b border-slate-100"
-        rowAttributes={(line) => ({ "data-status": line.status })}
-        columns={RESULT_COLUMNS}
-        lines={lines}
-        rowKey={(line) => line.label}
-      />
-    </section>
+    <StatusLinesReport
+      headingId="qo-results-heading"
+      title="Checked lines"
+      className="mt-6"
+      caption="Each line of the quick order and its result"
+      columns={RESULT_COLUMNS}
+      lines={lines}
+      rowKey={(line) => line.label}
+    />
   );
 }

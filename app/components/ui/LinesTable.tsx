@@ -129,3 +129,52 @@ export function LinesTable<L>({
     </table>
   );
 }
+
+interface LinesSectionProps<L> {
+  headingId: string;
+  title: string;
+  className?: string;
+  caption: string;
+  columns: readonly LineColumn<L>[];
+  lines: readonly L[];
+  rowKey: (line: L) => Key;
+  rowAttributes?: (line: L) => RowAttributes;
+  children?: ReactNode;
+}
+
+/** A section headed by `title` over a table of lines, then anything else the section holds. */
+export function LinesSection<L>({
+  headingId,
+  title,
+  className,
+  caption,
+  columns,
+  lines,
+  rowKey,
+  rowAttributes,
+  children,
+}: LinesSectionProps<L>) {
+  return (
+    <section aria-labelledby={headingId} className={className}>
+      <h2 id={headingId} className="text-lg font-bold text-ink">
+        {title}
+      </h2>
+      <LinesTable
+        caption={caption}
+        className="mt-2 w-full text-left text-sm"
+        headClassName="border-b border-slate-300 text-ink"
+        rowClassName="border-b border-slate-100"
+        rowAttributes={rowAttributes}
+        columns={columns}
+        lines={lines}
+        rowKey={rowKey}
+      />
+      {children}
+    </section>
+  );
+}
+
+/** A `LinesSection` reporting what happened to each line: every row carries the line's status (`data-status`). */
+export function StatusLinesReport<L extends { status: string }>(props: Omit<LinesSectionProps<L>, "rowAttributes">) {
+  return <LinesSection {...props} rowAttributes={(line) => ({ "data-status": line.status })} />;
+}

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { Options } from "../../components/ui/Options.tsx";
 import type { Route } from "./+types/audit";
 import { AdminList } from "../../components/admin/list/AdminList.tsx";
 import { FilterField, FilterForm } from "../../components/admin/list/FilterForm.tsx";
@@ -65,21 +66,13 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
         <FilterField id="audit-actor" label="Person">
           <select id="audit-actor" name="actor" defaultValue={filter.actorId ?? ""} className="field mt-1 w-auto">
             <option value="">Everyone</option>
-            {actors.map((a) => (
-              <option key={a.actor_id} value={a.actor_id}>
-                {a.actor_name}
-              </option>
-            ))}
+            <Options options={actors.map((a) => ({ value: a.actor_id, label: a.actor_name }))} />
           </select>
         </FilterField>
         <FilterField id="audit-type" label="Object type">
           <select id="audit-type" name="type" defaultValue={filter.objectType ?? ""} className="field mt-1 w-auto">
             <option value="">All</option>
-            {types.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
+            <Options options={types.map((t) => ({ value: t, label: t }))} />
           </select>
         </FilterField>
         <FilterField id="audit-object" label="Object id">

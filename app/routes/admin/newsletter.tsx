@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import { Options } from "../../components/ui/Options.tsx";
 import type { Route } from "./+types/newsletter";
 import { AdminList } from "../../components/admin/list/AdminList.tsx";
 import { FilterField, FilterForm } from "../../components/admin/list/FilterForm.tsx";
@@ -72,11 +73,7 @@ export default function Newsletter({ loaderData }: Route.ComponentProps) {
         <FilterField id="subscriber-status" label="Status">
           <select id="subscriber-status" name="status" defaultValue={status ?? ""} className="field mt-1">
             <option value="">Any status</option>
-            {NEWSLETTER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
+            <Options options={NEWSLETTER_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))} />
           </select>
         </FilterField>
       </FilterForm>

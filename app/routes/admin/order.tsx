@@ -1,6 +1,7 @@
 import { data, Link, redirect, useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/order";
-import { OrderActions, type ActionResult } from "../../components/admin/orders/OrderActions.tsx";
+import { OrderActions } from "../../components/admin/orders/OrderActions.tsx";
+import type { ActionResult } from "../../components/admin/orders/MoveForms.tsx";
 import { OrderHistory, OrderReturns } from "../../components/admin/orders/OrderHistory.tsx";
 import { OrderFacts, OrderLines } from "../../components/admin/orders/OrderInfo.tsx";
 import { STATUS_BADGE, statusName } from "../../components/admin/orders/labels.ts";
@@ -20,6 +21,7 @@ import { paymentsFromConfig } from "../../../server/payments/stripe.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { markInvoicePaid } from "../../../server/invoices/mark-paid.ts";
 import { formText } from "../../lib/form-text.ts";
+import { PostAnswer } from "../../components/ui/PostAnswer.tsx";
 
 export function meta({ params }: Route.MetaArgs) {
   return [
@@ -145,14 +147,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         )}
       </p>
       <div aria-live="polite">
-        {result ? (
-          <p
-            role={result.ok ? "status" : "alert"}
-            className={`mt-4 rounded-lg p-4 ${result.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
-          >
-            {result.message}
-          </p>
-        ) : null}
+        <PostAnswer answer={result} className="mt-4 rounded-lg p-4" />
       </div>
       <div className="mt-6">
         <OrderFacts order={order} customerId={customerId} />

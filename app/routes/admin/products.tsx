@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Options } from "../../components/ui/Options.tsx";
 import type { Route } from "./+types/products";
 import { FormMessage } from "../../components/admin/fields.tsx";
 import { AdminList, type Column } from "../../components/admin/list/AdminList.tsx";
@@ -211,11 +212,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
           <FilterField key={f.id} id={`products-${f.id}`} label={f.label}>
             <select id={`products-${f.id}`} name={f.id} defaultValue={f.value ?? ""} className="field mt-1">
               <option value="">Any</option>
-              {f.options.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
+              <Options options={f.options.map(([value, label]) => ({ value, label }))} />
             </select>
           </FilterField>
         ))}
@@ -252,11 +249,7 @@ export default function ProductsPage({ loaderData, actionData }: Route.Component
         <FilterField id="bulk-category" label="Category (for moving)">
           <select id="bulk-category" name="category" className="field mt-1" defaultValue="">
             <option value="">—</option>
-            {categories.map((c) => (
-              <option key={c.slug} value={c.slug}>
-                {c.name}
-              </option>
-            ))}
+            <Options options={categories.map((c) => ({ value: c.slug, label: c.name }))} />
           </select>
         </FilterField>
         <button type="submit" className="btn-outline" disabled={navigation.state === "submitting"}>

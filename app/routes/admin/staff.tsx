@@ -1,4 +1,5 @@
 import { AdminList } from "../../components/admin/list/AdminList.tsx";
+import { PostButton } from "../../components/ui/PostButton.tsx";
 import { ResetTwoFactorConfirm, ResetTwoFactorRefusal } from "../../components/admin/staff/ResetTwoFactor.tsx";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/staff";
@@ -150,45 +151,35 @@ function MemberActions({ member, me, busy }: { member: Member; me: string; busy:
   return (
     <div className="flex flex-wrap gap-2">
       {member.pending ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="resend" />
-          <input type="hidden" name="userId" value={member.id} />
-          <button
-            type="submit"
-            className="btn-outline py-1"
-            disabled={busy}
-            aria-label={`Resend invitation to ${member.name}`}
-          >
-            Resend invitation
-          </button>
-        </Form>
+        <PostButton
+          fields={{ intent: "resend", userId: member.id }}
+          className="btn-outline py-1"
+          disabled={busy}
+          aria-label={`Resend invitation to ${member.name}`}
+        >
+          Resend invitation
+        </PostButton>
       ) : null}
       {member.id !== me && member.twoFactorEnabled ? (
-        <Form method="get">
-          <input type="hidden" name="reset" value={member.id} />
-          <button
-            type="submit"
-            className="btn-outline py-1"
-            disabled={busy}
-            aria-label={`Reset two-factor of ${member.name}`}
-          >
-            Reset two-factor
-          </button>
-        </Form>
+        <PostButton
+          method="get"
+          fields={{ reset: member.id }}
+          className="btn-outline py-1"
+          disabled={busy}
+          aria-label={`Reset two-factor of ${member.name}`}
+        >
+          Reset two-factor
+        </PostButton>
       ) : null}
       {member.id !== me ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="remove" />
-          <input type="hidden" name="userId" value={member.id} />
-          <button
-            type="submit"
-            className="btn-outline py-1 text-red-800"
-            disabled={busy}
-            aria-label={`Remove ${member.name}`}
-          >
-            Remove
-          </button>
-        </Form>
+        <PostButton
+          fields={{ intent: "remove", userId: member.id }}
+          className="btn-outline py-1 text-red-800"
+          disabled={busy}
+          aria-label={`Remove ${member.name}`}
+        >
+          Remove
+        </PostButton>
       ) : null}
     </div>
   );
@@ -198,6 +189,14 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const errors: FieldErrors = actionData?.errors ?? {};
+  const inviteField = (name: "name" | "email") => ({
+    id: `invite-${name}`,
+    name,
+    autoComplete: "off",
+    maxLength: 254,
+    error: errors[name],
+    defaultValue: actionData?.values?.[name],
+  });
   const message = actionData?.message ?? loaderData.notice;
   return (
     <section aria-labelledby="staff-heading">
@@ -259,25 +258,8 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
       <h2 className="mt-10 text-xl font-semibold text-ink">Invite staff</h2>
       <Form method="post" className="mt-4 grid max-w-xl gap-4" noValidate>
         <input type="hidden" name="intent" value="invite" />
-        <TextInput
-          id="invite-name"
-          name="name"
-          label="Name"
-          autoComplete="off"
-          maxLength={254}
-          error={errors.name}
-          defaultValue={actionData?.values?.name}
-        />
-        <TextInput
-          id="invite-email"
-          name="email"
-          label="Email"
-          type="email"
-          autoComplete="off"
-          maxLength={254}
-          error={errors.email}
-          defaultValue={actionData?.values?.email}
-        />
+        <TextInput {...inviteField("name")} label="Name" />
+        <TextInput {...inviteField("email")} label="Email" type="email" />
         <Select
           id="invite-role"
           name="role"

@@ -1,3 +1,5 @@
+import type { InputHTMLAttributes } from "react";
+import { Options } from "../../ui/Options.tsx";
 import { Link } from "react-router";
 import { FILTER_STATUSES } from "../../../lib/order-admin-constants.ts";
 import { ADMIN_STATUS_LABELS } from "../../../lib/order-labels.ts";
@@ -8,6 +10,48 @@ import { FilterForm } from "../list/FilterForm.tsx";
 export type FilterValues = Partial<
   Record<"status" | "from" | "to" | "payment" | "country" | "email" | "number" | "attention", string>
 >;
+
+interface FilterControl {
+  name: string;
+  label: string;
+  defaultValue: string;
+  error?: string;
+}
+
+/** A labelled filter box (id `f-<name>`) with its error under it. */
+function FilterInput({
+  name,
+  label,
+  error,
+  ...input
+}: FilterControl & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "defaultValue">) {
+  const id = `f-${name}`;
+  return (
+    <FieldShell id={id} label={label} error={error}>
+      <input id={id} name={name} {...input} className="field mt-1" {...fieldAria(id, error)} />
+    </FieldShell>
+  );
+}
+
+/** A labelled filter list whose first, empty choice is `anyLabel`. */
+function FilterSelect({
+  name,
+  label,
+  error,
+  defaultValue,
+  anyLabel,
+  options,
+}: FilterControl & { anyLabel: string; options: { value: string; label: string }[] }) {
+  const id = `f-${name}`;
+  return (
+    <FieldShell id={id} label={label} error={error}>
+      <select id={id} name={name} defaultValue={defaultValue} className="field mt-1" {...fieldAria(id, error)}>
+        <option value="">{anyLabel}</option>
+        <Options options={options} />
+      </select>
+    </FieldShell>
+  );
+}
 
 /** The order list's filters, each with its error beside it. */
 export function OrderFilters({
@@ -20,6 +64,7 @@ export function OrderFilters({
   sort: { sort?: string; dir?: string };
 }) {
   const v = (k: keyof FilterValues) => values[k] ?? "";
+  const props = (k: keyof FilterValues) => ({ defaultValue: v(k), error: errors[k] });
   return (
     <FilterForm
       label="Filter orders"
@@ -33,96 +78,31 @@ export function OrderFilters({
         </Link>
       }
     >
-      <FieldShell id="f-number" label="Order number" error={errors.number}>
-        <input
-          id="f-number"
-          name="number"
-          defaultValue={v("number")}
-          maxLength={20}
-          placeholder="TH-1A2B3C4D5E"
-          className="field mt-1"
-          {...fieldAria("f-number", errors.number)}
-        />
-      </FieldShell>
-      <FieldShell id="f-email" label="Customer email" error={errors.email}>
-        <input
-          id="f-email"
-          name="email"
-          type="email"
-          defaultValue={v("email")}
-          maxLength={254}
-          className="field mt-1"
-          {...fieldAria("f-email", errors.email)}
-        />
-      </FieldShell>
-      <FieldShell id="f-status" label="Status" error={errors.status}>
-        <select
-          id="f-status"
-          name="status"
-          defaultValue={v("status")}
-          className="field mt-1"
-          {...fieldAria("f-status", errors.status)}
-        >
-          <option value="">Any placed order</option>
-          {FILTER_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {ADMIN_STATUS_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </FieldShell>
-      <FieldShell id="f-payment" label="Payment method" error={errors.payment}>
-        <select
-          id="f-payment"
-          name="payment"
-          defaultValue={v("payment")}
-          className="field mt-1"
-          {...fieldAria("f-payment", errors.payment)}
-        >
-          <option value="">Any</option>
-          {PAYMENT_METHODS.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.label}
-            </option>
-          ))}
-        </select>
-      </FieldShell>
-      <FieldShell id="f-country" label="Country" error={errors.country}>
-        <select
-          id="f-country"
-          name="country"
-          defaultValue={v("country")}
-          className="field mt-1"
-          {...fieldAria("f-country", errors.country)}
-        >
-          <option value="">Any</option>
-          {COUNTRIES.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </FieldShell>
-      <FieldShell id="f-from" label="Placed from" error={errors.from}>
-        <input
-          id="f-from"
-          name="from"
-          type="date"
-          defaultValue={v("from")}
-          className="field mt-1"
-          {...fieldAria("f-from", errors.from)}
-        />
-      </FieldShell>
-      <FieldShell id="f-to" label="Placed until" error={errors.to}>
-        <input
-          id="f-to"
-          name="to"
-          type="date"
-          defaultValue={v("to")}
-          className="field mt-1"
-          {...fieldAria("f-to", errors.to)}
-        />
-      </FieldShell>
+      <FilterInput name="number" label="Order number" maxLength={20} placeholder="TH-1A2B3C4D5E" {...props("number")} />
+      <FilterInput name="email" label="Customer email" type="email" maxLength={254} {...props("email")} />
+      <FilterSelect
+        name="status"
+        label="Status"
+        anyLabel="Any placed order"
+        options={FILTER_STATUSES.map((s) => ({ value: s, label: ADMIN_STATUS_LABELS[s] }))}
+        {...props("status")}
+      />
+      <FilterSelect
+        name="payment"
+        label="Payment method"
+        anyLabel="Any"
+        options={PAYMENT_METHODS.map((m) => ({ value: m.id, label: m.label }))}
+        {...props("payment")}
+      />
+      <FilterSelect
+        name="country"
+        label="Country"
+        anyLabel="Any"
+        options={COUNTRIES.map((c) => ({ value: c.code, label: c.name }))}
+        {...props("country")}
+      />
+      <FilterInput name="from" label="Placed from" type="date" {...props("from")} />
+      <FilterInput name="to" label="Placed until" type="date" {...props("to")} />
       <div className="flex items-end">
         <label htmlFor="f-attention" className="inline-flex items-center gap-2 text-sm font-semibold text-ink">
           <input

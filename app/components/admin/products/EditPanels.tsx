@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "react-router";
+import { PostButton } from "../../ui/PostButton.tsx";
 import type { LedgerEntry } from "../../../../server/inventory/adjust.ts";
 import { ADJUST_REASONS, type FieldErrors } from "../../../lib/product-schema.ts";
 import { fieldAria, FieldShell, FormMessage, Select, TextInput } from "../fields.tsx";
@@ -138,17 +139,13 @@ export function ImagesPanel({
             />
             <div className="mt-1 flex flex-wrap gap-2">
               {i > 0 ? (
-                <Form method="post">
-                  <input type="hidden" name="intent" value="cover-image" />
-                  <input type="hidden" name="imageId" value={img.id} />
-                  <button
-                    type="submit"
-                    className="text-sm text-brand-800 underline"
-                    aria-label={`Show picture ${i + 1} first`}
-                  >
-                    Show first
-                  </button>
-                </Form>
+                <PostButton
+                  fields={{ intent: "cover-image", imageId: img.id }}
+                  className="text-sm text-brand-800 underline"
+                  aria-label={`Show picture ${i + 1} first`}
+                >
+                  Show first
+                </PostButton>
               ) : (
                 <span className="text-sm text-slate-700">Shown first</span>
               )}

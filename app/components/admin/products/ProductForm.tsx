@@ -10,6 +10,8 @@ import {
 } from "../../../lib/product-schema.ts";
 import { FormMessage, Select, TextArea, TextInput } from "../fields.tsx";
 
+const fieldId = (f: string) => `product-${f.replaceAll("_", "-")}`;
+
 interface Option {
   name: string;
   slug: string;
@@ -51,11 +53,16 @@ export function ProductForm({
       event.preventDefault();
       setClientErrors(result.errors);
       const first = Object.keys(result.errors)[0];
-      if (first) document.getElementById(`product-${first.replaceAll("_", "-")}`)?.focus();
+      if (first) document.getElementById(fieldId(first))?.focus();
     } else setClientErrors(null);
   }
 
-  const id = (f: string) => `product-${f.replaceAll("_", "-")}`;
+  const field = (f: ProductField, fallback = "") => ({
+    id: fieldId(f),
+    name: f,
+    defaultValue: v(f) || fallback,
+    error: errors[f],
+  });
   const count = Object.keys(errors).length;
   return (
     <Form
@@ -75,155 +82,79 @@ export function ProductForm({
       ) : null}
       <fieldset className="grid gap-4 sm:grid-cols-2">
         <legend className="mb-2 text-lg font-semibold text-ink">Basics</legend>
+        <TextInput {...field("title")} label="Title" maxLength={PRODUCT_LIMITS.title} className="sm:col-span-2" />
         <TextInput
-          id={id("title")}
-          name="title"
-          label="Title"
-          defaultValue={v("title")}
-          error={errors.title}
-          maxLength={PRODUCT_LIMITS.title}
-          className="sm:col-span-2"
-        />
-        <TextInput
-          id={id("sku")}
-          name="sku"
+          {...field("sku")}
           label="SKU"
-          defaultValue={v("sku")}
-          error={errors.sku}
           hint="Unique. Letters, digits, dots and dashes."
           maxLength={PRODUCT_LIMITS.sku}
         />
-        <TextInput id={id("model")} name="model" label="Model" defaultValue={v("model")} error={errors.model} />
+        <TextInput {...field("model")} label="Model" />
         <Select
-          id={id("brand")}
-          name="brand"
+          {...field("brand")}
           label="Brand"
-          defaultValue={v("brand")}
-          error={errors.brand}
           placeholder="Choose a brand"
           options={brands.map((b) => ({ value: b.slug, label: b.name }))}
         />
         <Select
-          id={id("category")}
-          name="category"
+          {...field("category")}
           label="Category"
-          defaultValue={v("category")}
-          error={errors.category}
           placeholder="Choose a category"
           options={categories.map((c) => ({ value: c.slug, label: c.name }))}
         />
         <TextInput
-          id={id("colors")}
-          name="colors"
+          {...field("colors")}
           label="Colours"
-          defaultValue={v("colors")}
-          error={errors.colors}
           hint="Separate with commas, e.g. Yellow, Black."
           className="sm:col-span-2"
         />
       </fieldset>
       <fieldset className="grid gap-4 sm:grid-cols-3">
         <legend className="mb-2 text-lg font-semibold text-ink">Price and stock</legend>
+        <TextInput {...field("price")} label="Price (USD)" inputMode="decimal" hint="Before discount, e.g. 129.99." />
         <TextInput
-          id={id("price")}
-          name="price"
-          label="Price (USD)"
-          inputMode="decimal"
-          defaultValue={v("price")}
-          error={errors.price}
-          hint="Before discount, e.g. 129.99."
-        />
-        <TextInput
-          id={id("discount_percent")}
-          name="discount_percent"
+          {...field("discount_percent")}
           label="Discount (%)"
           inputMode="numeric"
           required={false}
-          defaultValue={v("discount_percent")}
-          error={errors.discount_percent}
           hint="1–90, or empty for none."
         />
         {mode === "new" ? (
           <TextInput
-            id={id("stock")}
-            name="stock"
+            {...field("stock", "0")}
             label="Stock"
             inputMode="numeric"
-            defaultValue={v("stock") || "0"}
-            error={errors.stock}
             hint="Recorded in the stock ledger as received."
           />
         ) : null}
         <TextInput
-          id={id("low_stock_threshold")}
-          name="low_stock_threshold"
+          {...field("low_stock_threshold", "5")}
           label="Low-stock threshold"
           inputMode="numeric"
-          defaultValue={v("low_stock_threshold") || "5"}
-          error={errors.low_stock_threshold}
           hint="Listed as low at or below this."
         />
       </fieldset>
       <fieldset className="grid gap-4">
         <legend className="mb-2 text-lg font-semibold text-ink">Description</legend>
+        <TextArea {...field("description")} label="Description" rows={6} maxLength={PRODUCT_LIMITS.description} />
         <TextArea
-          id={id("description")}
-          name="description"
-          label="Description"
-          rows={6}
-          defaultValue={v("description")}
-          error={errors.description}
-          maxLength={PRODUCT_LIMITS.description}
-        />
-        <TextArea
-          id={id("features")}
-          name="features"
+          {...field("features")}
           label="Features"
           required={false}
           rows={4}
-          defaultValue={v("features")}
-          error={errors.features}
           hint="One per line; shown as a list on the product page."
         />
       </fieldset>
       <fieldset className="grid gap-4 sm:grid-cols-2">
         <legend className="mb-2 text-lg font-semibold text-ink">Specifications</legend>
-        <TextInput
-          id={id("material")}
-          name="material"
-          label="Material"
-          defaultValue={v("material")}
-          error={errors.material}
-        />
-        <TextInput
-          id={id("weight_grams")}
-          name="weight_grams"
-          label="Weight (grams)"
-          inputMode="numeric"
-          defaultValue={v("weight_grams")}
-          error={errors.weight_grams}
-        />
-        <TextInput
-          id={id("country_of_origin")}
-          name="country_of_origin"
-          label="Country of origin"
-          defaultValue={v("country_of_origin")}
-          error={errors.country_of_origin}
-        />
-        <TextInput
-          id={id("manufacturer")}
-          name="manufacturer"
-          label="Manufacturer"
-          defaultValue={v("manufacturer")}
-          error={errors.manufacturer}
-        />
+        <TextInput {...field("material")} label="Material" />
+        <TextInput {...field("weight_grams")} label="Weight (grams)" inputMode="numeric" />
+        <TextInput {...field("country_of_origin")} label="Country of origin" />
+        <TextInput {...field("manufacturer")} label="Manufacturer" />
         <TextArea
-          id={id("return_policy")}
-          name="return_policy"
+          {...field("return_policy")}
           label="Return policy"
           rows={2}
-          defaultValue={v("return_policy")}
-          error={errors.return_policy}
           maxLength={PRODUCT_LIMITS.returnPolicy}
           className="sm:col-span-2"
         />

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Options } from "../../ui/Options.tsx";
 import { Form } from "react-router";
 import { fieldAria, fieldClass, FieldShell } from "../fields.tsx";
 import { PERCENT_OFF_MAX, PERCENT_OFF_MIN, SKU_MAX } from "../../../lib/admin/trade-limits.ts";
@@ -92,11 +93,7 @@ export function AddRuleForm({
           className={fieldClass(errors.appliesTo)}
           {...fieldAria("rule-applies-to", errors.appliesTo)}
         >
-          {KINDS.map((k) => (
-            <option key={k.value} value={k.value}>
-              {k.label}
-            </option>
-          ))}
+          <Options options={KINDS} />
         </select>
       </FieldShell>
       <div hidden={off("category")}>
@@ -110,11 +107,7 @@ export function AddRuleForm({
             {...fieldAria("rule-category", errors.categoryId, categoryHint)}
           >
             <option value="">Choose a category</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <Options options={categories.map((c) => ({ value: c.id, label: c.name }))} />
           </select>
         </FieldShell>
       </div>

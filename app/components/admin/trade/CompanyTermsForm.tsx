@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { Options } from "../../ui/Options.tsx";
 import { centsToDecimalString, formatMoney } from "../../../lib/money.ts";
 import { fieldAria, fieldClass, FieldShell, TextInput } from "../fields.tsx";
 import { MAX_CREDIT_LIMIT_CENTS } from "../../../lib/admin/trade-limits.ts";
@@ -81,11 +82,7 @@ export function CompanyTermsForm({
           {...fieldAria("terms-price-list", errors.priceListId)}
         >
           <option value="">None (list prices)</option>
-          {priceLists.map((list) => (
-            <option key={list.id} value={list.id}>
-              {list.name}
-            </option>
-          ))}
+          <Options options={priceLists.map((list) => ({ value: list.id, label: list.name }))} />
         </select>
       </FieldShell>
       <Checkbox

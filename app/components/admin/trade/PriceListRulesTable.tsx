@@ -1,20 +1,16 @@
-import { Form } from "react-router";
+import { PostButton } from "../../ui/PostButton.tsx";
 import type { RuleView } from "../../../../server/trade/price-lists.ts";
 import { AdminList, type Column } from "../list/AdminList.tsx";
 import { ruleAmountText } from "./rule-text.ts";
 
 function RemoveRule({ rule }: { rule: RuleView }) {
   return (
-    <Form method="post">
-      <input type="hidden" name="intent" value="remove-rule" />
-      <input type="hidden" name="target" value={rule.target} />
-      <button
-        type="submit"
-        className="rounded-md border border-red-300 px-3 py-1 text-sm font-semibold text-red-800 hover:bg-red-50"
-      >
-        Remove<span className="sr-only"> the rule for {rule.label}</span>
-      </button>
-    </Form>
+    <PostButton
+      fields={{ intent: "remove-rule", target: rule.target }}
+      className="rounded-md border border-red-300 px-3 py-1 text-sm font-semibold text-red-800 hover:bg-red-50"
+    >
+      Remove<span className="sr-only"> the rule for {rule.label}</span>
+    </PostButton>
   );
 }
 
