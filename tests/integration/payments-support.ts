@@ -21,6 +21,8 @@ import { createFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { freshDb, type TestDb } from "./databases.ts";
 
+export { countRows, mailsTo } from "./databases.ts";
+
 export const SITE = "https://shop.example";
 const WEBHOOK_SECRET = "whsec_payments_integration";
 export const HOLD_MINUTES = 30;
@@ -141,28 +143,6 @@ export async function ledgerOf(db: Db, orderId: number): Promise<[string, number
   return rows.map((r) => [r.reason, Number(r.delta)]);
 }
 
-export const mailsTo = (db: Db, address: string) =>
-  db
-    .selectFrom("mail_queue")
-    .select(["subject", "text_body"])
-    .where("to_address", "=", address)
-    .orderBy("id")
-    .execute();
-
-export async function countRows(
-  db: Db,
-  table:
-    "orders" | "payment_events" | "payment_refunds" | "mail_queue" | "order_events" | "audit_log" | "stock_movements",
-): Promise<number> {
-  return Number(
-    (
-      await db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
-}
 
 export const newOwner = () => `g:${randomBytes(18).toString("base64url")}`;
 const newEmail = () => `card.${randomBytes(5).toString("hex")}@example.com`;
