@@ -3,13 +3,10 @@ import type { Page } from "@playwright/test";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { GOOD_PASSWORD, logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { waitForHydration } from "../support/site.ts";
 import {
   addFromProductPage,
-  confirmedOrderNumber,
-  fillCheckout,
+  checkOut,
   ordersFor,
-  placeOrderButton,
   setProduct,
   signInViaApi,
   storeDb,
@@ -34,11 +31,7 @@ async function shopperWithOrder(
   await signInViaApi(page.request, baseURL, email);
   setProduct(productId, { stock: 500, priceCents: 1_500, discountPercent: null });
   await addFromProductPage(page, productId);
-  await page.goto("/checkout");
-  await waitForHydration(page);
-  await fillCheckout(page, { ...UK_ADDRESS, name: "Ada Private", line1: street });
-  await placeOrderButton(page).click();
-  const number = await confirmedOrderNumber(page);
+  const number = await checkOut(page, { ...UK_ADDRESS, name: "Ada Private", line1: street });
   const user = storeDb().prepare(`SELECT id FROM "user" WHERE email = ?`).get(email) as { id: string };
   storeDb()
     .prepare("INSERT INTO wishlist_items (owner, product_id, color, created_at) VALUES (?, ?, '', ?)")
