@@ -3,12 +3,7 @@
  * per line (never above list), the last valid day, an optional note; the buyer is mailed. A quote
  * not yet accepted may be priced again (a form made from an older version is refused).
  */
-import {
-  parseQuotedPrice,
-  parseValidUntil,
-  QUOTE_MESSAGE_MAX,
-  type StaffQuoteFilter,
-} from "../../app/lib/quotes.ts";
+import { parseQuotedPrice, parseValidUntil, QUOTE_MESSAGE_MAX, type StaffQuoteFilter } from "../../app/lib/quotes.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";

@@ -24,8 +24,7 @@ import { migrateAuth } from "../../server/auth/migrate.ts";
 
 const options = { storeInbox: "support@toolhub.example", siteUrl: "http://127.0.0.1:3999" };
 
-const mailCount = (db: Db) =>
-  countRows(db, "mail_queue");
+const mailCount = (db: Db) => countRows(db, "mail_queue");
 
 describe("replySubject", () => {
   it("adds one Re:", () => {

@@ -125,8 +125,7 @@ describe.each(dialects)("back-office products on %s", (kind) => {
   });
 
   it("refuses a used SKU, an unknown brand and bad values, writing nothing", async () => {
-    const count = () =>
-      countRows(db, "products");
+    const count = () => countRows(db, "products");
     const n = await count();
     await expect(createProduct(db, staff, input({ sku: "zx-1000" }))).rejects.toMatchObject({
       fields: { sku: expect.stringContaining("already used") },

@@ -137,7 +137,8 @@ describe.each(dialects)("order holds on %s", (kind) => {
         .where("subject", "=", `Your ToolHub Wholesale order ${number}`)
         .execute()
     ).length;
-  const count = (table: "orders" | "order_lines" | "stock_movements" | "mail_queue" | "cart_items") => countRows(t.db, table);
+  const count = (table: "orders" | "order_lines" | "stock_movements" | "mail_queue" | "cart_items") =>
+    countRows(t.db, table);
   /** The stock implied by the ledger: what the product started with plus every movement. */
   const ledgerSum = async (productId: number) =>
     Number(

@@ -55,7 +55,14 @@ describe.each(dialects)("card refunds on %s", (kind) => {
   const version = async (order: CardOrder) => Number((await orderRow(h.db, order.number)).version);
   /** STAFF refunds what is left of the order's payment. */
   const refundInFull = async (order: CardOrder) =>
-    refundOrder(h.db, h.payments, STAFF, order.number, { version: await version(order), amount: null }, { siteUrl: SITE });
+    refundOrder(
+      h.db,
+      h.payments,
+      STAFF,
+      order.number,
+      { version: await version(order), amount: null },
+      { siteUrl: SITE },
+    );
   const refundRows = (order: CardOrder) =>
     h.db
       .selectFrom("payment_refunds")

@@ -143,7 +143,6 @@ export async function ledgerOf(db: Db, orderId: number): Promise<[string, number
   return rows.map((r) => [r.reason, Number(r.delta)]);
 }
 
-
 export const newOwner = () => `g:${randomBytes(18).toString("base64url")}`;
 const newEmail = () => `card.${randomBytes(5).toString("hex")}@example.com`;
 

@@ -70,8 +70,7 @@ describe.each(dialects)("Stripe webhook bodies that are no event on %s", (kind) 
       body: (await response.json()) as { received: boolean; error?: string; outcome?: string },
     };
   };
-  const storedEvents = () =>
-    countRows(t.db, "payment_events");
+  const storedEvents = () => countRows(t.db, "payment_events");
 
   it.each([
     ["null", "null"],

@@ -85,16 +85,10 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
       company_name: "Acme Builders Ltd",
     });
     expect((await mails(c.email)).map((m) => m.subject)).toEqual(["Your ToolHub Wholesale trade account application"]);
-    await expect(
-      apply(c),
-    ).rejects.toMatchObject({ code: "APPLICATION_PENDING", status: 409 });
+    await expect(apply(c)).rejects.toMatchObject({ code: "APPLICATION_PENDING", status: 409 });
     // Two tabs at once: the unique index lets one through.
     const other = await customer();
-    const both = await Promise.allSettled(
-      [0, 1].map(() =>
-        apply(other),
-      ),
-    );
+    const both = await Promise.allSettled([0, 1].map(() => apply(other)));
     expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(
       await t.db.selectFrom("trade_applications").select("id").where("user_id", "=", other.id).execute(),
@@ -142,9 +136,7 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
     expect(decided.subject).toBe("Your ToolHub Wholesale trade account is approved");
     expect(decided.text_body).toContain(`${SITE}/account/company`);
     await expect(decide(id, false, "late")).rejects.toMatchObject({ code: "ALREADY_DECIDED", status: 409 });
-    await expect(
-      apply(c),
-    ).rejects.toMatchObject({ code: "ALREADY_TRADE" });
+    await expect(apply(c)).rejects.toMatchObject({ code: "ALREADY_TRADE" });
   });
 
   it("rejection needs a reason, mails it, and lets the customer apply again", async () => {

@@ -62,8 +62,7 @@ describe.each(dialects)("net 30 and credit limits on %s", (kind) => {
       .selectAll()
       .where("order_id", "=", (await orderRow(number)).id)
       .executeTakeFirst();
-  const countOrders = () =>
-    countRows(t.db, "orders");
+  const countOrders = () => countRows(t.db, "orders");
   async function buyerWithCredit(creditLimitCents: number, net30 = true) {
     const organizationId = await insertCompany(t.db, { net30, creditLimitCents });
     return { organizationId, userId: await insertMember(t.db, organizationId, "owner") };

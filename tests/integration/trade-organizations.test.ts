@@ -87,9 +87,7 @@ describe.each(dialects)("trade organizations on %s", (kind) => {
       organization_id: null,
       decided_at: null,
     });
-    expect(
-      await companiesOf(a.applicationId),
-    ).toEqual([]);
+    expect(await companiesOf(a.applicationId)).toEqual([]);
     expect(await organizationsOf(a.userId)).toEqual([]);
     expect(await organizationCount()).toBe(organizationsBefore);
     expect(
@@ -281,9 +279,7 @@ describe.each(dialects)("trade organizations on %s", (kind) => {
       .value.organizationId;
     expect(await organizationsOf(a.userId)).toEqual([winner]);
     expect(await organizationCount()).toBe(before + 1);
-    expect(
-      await companiesOf(a.applicationId),
-    ).toEqual([{ organization_id: winner }]);
+    expect(await companiesOf(a.applicationId)).toEqual([{ organization_id: winner }]);
   });
 
   it("an invitation names the company as staff approved it, not the organization's current name", async () => {

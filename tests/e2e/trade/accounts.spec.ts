@@ -85,7 +85,12 @@ test("a customer applies for a trade account, staff approve it, the owner invite
 
   // The colleague registers, follows the mail's link and accepts.
   const invitation = await waitForMail(colleagueEmail, new RegExp(`^Invitation to join ${company}`));
-  const { colleagueContext, colleague } = await openInvitationAsColleague(browser, baseURL!, colleagueEmail, invitation);
+  const { colleagueContext, colleague } = await openInvitationAsColleague(
+    browser,
+    baseURL!,
+    colleagueEmail,
+    invitation,
+  );
   await expect(colleague.getByText(`${company} invites you to order on its trade account as Buyer.`)).toBeVisible();
   await expectNoAxeViolations(colleague);
   await colleague.getByRole("button", { name: "Accept invitation" }).click();

@@ -41,7 +41,12 @@ test("an invitation names the company as staff approved it, even after its organ
   expect(invitation.body).not.toContain("0800 000 000");
 
   // The colleague's join page names it the same way.
-  const { colleagueContext, colleague } = await openInvitationAsColleague(browser, baseURL!, colleagueEmail, invitation);
+  const { colleagueContext, colleague } = await openInvitationAsColleague(
+    browser,
+    baseURL!,
+    colleagueEmail,
+    invitation,
+  );
   await expect(
     colleague.getByText(`${company.name} invites you to order on its trade account as Buyer.`),
   ).toBeVisible();

@@ -94,7 +94,12 @@ export async function inviteBuyer(page: Page, colleagueEmail: string) {
 }
 
 /** The invited colleague (Bea Buyer) registers and signs in in a browser of their own, then opens the invitation's join link. */
-export async function openInvitationAsColleague(browser: Browser, baseURL: string, colleagueEmail: string, invitation: ReceivedMail) {
+export async function openInvitationAsColleague(
+  browser: Browser,
+  baseURL: string,
+  colleagueEmail: string,
+  invitation: ReceivedMail,
+) {
   const colleagueContext = await browser.newContext({ baseURL });
   const colleague = await colleagueContext.newPage();
   await registerViaApi(colleague.request, baseURL, colleagueEmail, GOOD_PASSWORD, "Bea Buyer");
