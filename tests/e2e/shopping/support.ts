@@ -202,6 +202,7 @@ export async function checkOut(page: Page, address: Address): Promise<string> {
   await placeOrderButton(page).click();
   return confirmedOrderNumber(page);
 }
+
 export const summary = (page: Page, part: "subtotal" | "discount" | "shipping" | "tax" | "total"): Locator =>
   page.getByTestId(`summary-${part}`);
 
