@@ -19,7 +19,7 @@ import { createStripe, type Payments } from "../../server/payments/stripe.ts";
 import { handleStripeWebhook, type WebhookReply } from "../../server/payments/webhook.ts";
 import { createFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { freshDb, type TestDb } from "./databases.ts";
+import { freshDb, mailsTo, type TestDb } from "./databases.ts";
 
 export { countRows, mailsTo } from "./databases.ts";
 

@@ -105,6 +105,7 @@ export async function openInvitationAsColleague(
   await registerViaApi(colleague.request, baseURL, colleagueEmail, GOOD_PASSWORD, "Bea Buyer");
   await signInViaApi(colleague.request, baseURL, colleagueEmail);
   const joinUrl = new URL(linkIn(invitation, "/account/company/join"));
-  await colleague.goto(joinUrl.pathname + joinUrl.search);
-  return { colleagueContext, colleague };
+  const joinPath = joinUrl.pathname + joinUrl.search;
+  await colleague.goto(joinPath);
+  return { colleagueContext, colleague, joinPath };
 }
