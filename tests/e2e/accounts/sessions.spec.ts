@@ -41,28 +41,6 @@ async function expectSignedIn(context: BrowserContext) {
   await page.close();
 }
 
-/**
- * The iPhone's session ends meanwhile (elsewhere, or by expiry), then the page asks to end it: a
- * 404 (from the POST whose path `isAccountPost` accepts), the page says so, two sessions left.
- */
-async function endSessionThatEndedMeanwhile(page: Page, email: string, isAccountPost: (path: string) => boolean) {
-  const gone = storeDb()
-    .prepare(`SELECT s.id FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ? AND s."userAgent" = ?`)
-    .get(email, SAFARI_IPHONE) as { id: string };
-  storeDb().prepare("DELETE FROM session WHERE id = ?").run(gone.id);
-  const [answer] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === "POST" && isAccountPost(new URL(r.url()).pathname)),
-    activeSessions(page)
-      .getByRole("button", { name: /^End session: Safari on iPhone/ })
-      .click(),
-  ]);
-  expect(answer.status()).toBe(404);
-  await expect(activeSessions(page).getByRole("alert")).toHaveText(
-    "That session wasn't found. It may have ended already.",
-  );
-  await expect(sessionItems(page)).toHaveCount(2);
-}
-
 test("lists the signed-in devices and ends another one without reloading the page", async ({
   page,
   request,
@@ -147,7 +125,21 @@ test("End all other sessions signs out every other device and keeps this one", a
   await expect(activeSessions(page).getByRole("button", { name: /^End session: / })).toHaveCount(2);
 
   // A session that ended meanwhile (elsewhere, or by expiry): the page says so, with a 404.
-  await endSessionThatEndedMeanwhile(page, email, (path) => path.startsWith("/account"));
+  const gone = storeDb()
+    .prepare(`SELECT s.id FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ? AND s."userAgent" = ?`)
+    .get(email, SAFARI_IPHONE) as { id: string };
+  storeDb().prepare("DELETE FROM session WHERE id = ?").run(gone.id);
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/account")),
+    activeSessions(page)
+      .getByRole("button", { name: /^End session: Safari on iPhone/ })
+      .click(),
+  ]);
+  expect(answer.status()).toBe(404);
+  await expect(activeSessions(page).getByRole("alert")).toHaveText(
+    "That session wasn't found. It may have ended already.",
+  );
+  await expect(sessionItems(page)).toHaveCount(2);
   await expectNoAxeViolations(page);
 
   await activeSessions(page).getByRole("button", { name: "End all other sessions" }).click();
@@ -232,7 +224,21 @@ test.describe("without JavaScript", () => {
     const iphone = await elsewhere(browser, baseURL!, email, SAFARI_IPHONE, { javaScriptEnabled: false });
     await page.goto("/account");
     await expect(sessionItems(page)).toHaveCount(3);
-    await endSessionThatEndedMeanwhile(page, email, (path) => path === "/account");
+    const gone = storeDb()
+      .prepare(`SELECT s.id FROM session s JOIN "user" u ON u.id = s."userId" WHERE u.email = ? AND s."userAgent" = ?`)
+      .get(email, SAFARI_IPHONE) as { id: string };
+    storeDb().prepare("DELETE FROM session WHERE id = ?").run(gone.id);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/account"),
+      activeSessions(page)
+        .getByRole("button", { name: /^End session: Safari on iPhone/ })
+        .click(),
+    ]);
+    expect(answer.status()).toBe(404);
+    await expect(activeSessions(page).getByRole("alert")).toHaveText(
+      "That session wasn't found. It may have ended already.",
+    );
+    await expect(sessionItems(page)).toHaveCount(2);
     await iphone.close();
 
     await activeSessions(page).getByRole("button", { name: "End all other sessions" }).click();

@@ -3,10 +3,13 @@ import type { Page } from "@playwright/test";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { GOOD_PASSWORD, logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
+import { waitForHydration } from "../support/site.ts";
 import {
   addFromProductPage,
-  checkOut,
+  confirmedOrderNumber,
+  fillCheckout,
   ordersFor,
+  placeOrderButton,
   setProduct,
   signInViaApi,
   storeDb,
@@ -31,7 +34,11 @@ async function shopperWithOrder(
   await signInViaApi(page.request, baseURL, email);
   setProduct(productId, { stock: 500, priceCents: 1_500, discountPercent: null });
   await addFromProductPage(page, productId);
-  const number = await checkOut(page, { ...UK_ADDRESS, name: "Ada Private", line1: street });
+  await page.goto("/checkout");
+  await waitForHydration(page);
+  await fillCheckout(page, { ...UK_ADDRESS, name: "Ada Private", line1: street });
+  await placeOrderButton(page).click();
+  const number = await confirmedOrderNumber(page);
   const user = storeDb().prepare(`SELECT id FROM "user" WHERE email = ?`).get(email) as { id: string };
   storeDb()
     .prepare("INSERT INTO wishlist_items (owner, product_id, color, created_at) VALUES (?, ?, '', ?)")

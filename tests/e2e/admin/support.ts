@@ -1,5 +1,5 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import appRoutes from "../../../app/routes.ts";
 import { GOOD_PASSWORD, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { freshTotpCode, keyFromUri } from "../../support/totp.ts";
@@ -125,15 +125,4 @@ export async function submitLogin(page: Page, email: string, password = GOOD_PAS
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Login", exact: true }).click();
-}
-
-/** A staff account kept out of a passwordless sign-in: no session was made, and /admin sends the page to /login. */
-export async function expectNoStaffSession(page: Page, email: string) {
-  expect(
-    storeDb()
-      .prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`)
-      .get(email),
-  ).toEqual({ n: 0 });
-  await page.goto("/admin");
-  await expect(page).toHaveURL(/\/login$/);
 }

@@ -185,24 +185,6 @@ export async function fillCheckout(page: Page, address: Address) {
 }
 
 export const placeOrderButton = (page: Page) => page.getByRole("button", { name: "Place order" });
-
-/** The order page lists one line: the product in its first color, the quantity, unit price and line total. */
-export async function expectOneOrderLine(page: Page, product: { title: string; colors: string[] }, cells: string[]) {
-  await expect(page.getByRole("main").getByRole("table").locator("tbody tr").getByRole("cell")).toHaveText([
-    product.title + `Color: ${product.colors[0]}`,
-    ...cells,
-  ]);
-}
-
-/** Checks the cart out with this address and returns the confirmed order's number. */
-export async function checkOut(page: Page, address: Address): Promise<string> {
-  await page.goto("/checkout");
-  await waitForHydration(page);
-  await fillCheckout(page, address);
-  await placeOrderButton(page).click();
-  return confirmedOrderNumber(page);
-}
-
 export const summary = (page: Page, part: "subtotal" | "discount" | "shipping" | "tax" | "total"): Locator =>
   page.getByTestId(`summary-${part}`);
 

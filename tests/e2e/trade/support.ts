@@ -1,10 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { expect, type Browser, type Page } from "@playwright/test";
-import { GOOD_PASSWORD, registerViaApi } from "../support/accounts.ts";
 import { queryOne } from "../support/db.ts";
-import { linkIn, type ReceivedMail } from "../support/mail.ts";
-import { waitForHydration } from "../support/site.ts";
-import { setProduct, signInViaApi, storeDb } from "../shopping/support.ts";
+import { setProduct, storeDb } from "../shopping/support.ts";
 
 /**
  * Helpers for the trade suite: approved companies and their members written straight to the e2e
@@ -82,30 +78,4 @@ export function ownedProduct(id: number, stock: number): { sku: string; title: s
   setProduct(id, { stock });
   storeDb().prepare("UPDATE products SET archived_at = NULL WHERE id = ?").run(id);
   return queryOne<{ sku: string; title: string }>("SELECT sku, title FROM products WHERE id = ?", id);
-}
-
-/** On /account/company, the owner invites a colleague as a buyer; the page confirms it. */
-export async function inviteBuyer(page: Page, colleagueEmail: string) {
-  await waitForHydration(page);
-  await page.getByLabel("Colleague's email").fill(colleagueEmail);
-  await page.getByLabel("Role").selectOption("buyer");
-  await page.getByRole("button", { name: "Send invitation" }).click();
-  await expect(page.getByRole("main").getByRole("status")).toHaveText(`Invitation sent to ${colleagueEmail}.`);
-}
-
-/** The invited colleague (Bea Buyer) registers and signs in in a browser of their own, then opens the invitation's join link. */
-export async function openInvitationAsColleague(
-  browser: Browser,
-  baseURL: string,
-  colleagueEmail: string,
-  invitation: ReceivedMail,
-) {
-  const colleagueContext = await browser.newContext({ baseURL });
-  const colleague = await colleagueContext.newPage();
-  await registerViaApi(colleague.request, baseURL, colleagueEmail, GOOD_PASSWORD, "Bea Buyer");
-  await signInViaApi(colleague.request, baseURL, colleagueEmail);
-  const joinUrl = new URL(linkIn(invitation, "/account/company/join"));
-  const joinPath = joinUrl.pathname + joinUrl.search;
-  await colleague.goto(joinPath);
-  return { colleagueContext, colleague, joinPath };
 }
