@@ -8,7 +8,7 @@ import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { ConflictError } from "../errors.ts";
-import { ownOrderId } from "../orders/queries.ts";
+import { ownOrderId } from "../orders/own-order.ts";
 
 /** Net-30: days from the invoice's date to its due date. */
 export const NET_TERMS_DAYS = 30;

@@ -80,16 +80,6 @@ export async function getOrderForUser(db: Db, number: string, userId: string) {
   );
 }
 
-/** The id of the user's own order with this number; undefined for anyone else's. */
-export function ownOrderId(db: Db, userId: string, number: string) {
-  return db
-    .selectFrom("orders")
-    .select("id")
-    .where("number", "=", number)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-}
-
 /** The guest's order behind the unguessable link in the confirmation mail. */
 export async function getOrderByAccessToken(db: Db, token: string) {
   if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return null;

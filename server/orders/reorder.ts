@@ -10,7 +10,7 @@ import { addLinesToCart, type AddedLine } from "../cart/add-lines.ts";
 import { getCart } from "../cart/cart.ts";
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
-import { ownOrderId } from "./queries.ts";
+import { ownOrderId } from "./own-order.ts";
 import { ownerForUser } from "../shopper/guest.ts";
 
 type ReorderStatus = "added" | "price-changed" | "partly-added" | "out-of-stock" | "no-longer-sold";
