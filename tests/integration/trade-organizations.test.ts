@@ -6,8 +6,12 @@
  * it, whatever its owner did to the library's organization row, and quote the inviter's name only
  * when it reads like a person's. On SQLite and PostgreSQL.
  */
+import { betterAuth } from "better-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Auth } from "../../server/auth/auth.ts";
+import { buildAuthOptions, type Auth } from "../../server/auth/auth.ts";
+import { migrateAuth } from "../../server/auth/migrate.ts";
+import { UNGUARDED } from "../../server/auth/sign-in-guard.ts";
+import { loadConfig } from "../../server/config.ts";
 import {
   applyForTrade,
   COMPANY_NOT_CREATED_MESSAGE,
@@ -18,16 +22,25 @@ import {
 import { companyOf } from "../../server/trade/company.ts";
 import { companyInvitationMail, quotableInviterName } from "../../server/trade/mails.ts";
 import { createOrganizationThroughAuth, newOrganizationSlug } from "../../server/trade/organizations.ts";
-import { freshAuthDb, testAuthConfig } from "./auth-db.ts";
-import { countRows, dialects, type TestDb } from "./databases.ts";
-import { insertCompany, insertMember, tradeApplicationForm } from "./trade-support.ts";
+import { tradeApplicationSchema } from "../../app/lib/trade-schema.ts";
+import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { insertCompany, insertMember } from "./trade-support.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
 const SITE = "http://127.0.0.1:3997";
-const cfg = testAuthConfig(SITE);
+const cfg = loadConfig({ SITE_URL: SITE, NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
 const STAFF = { userId: "staff-1", name: "Sam Staff" };
 const PHISHING = "URGENT: your account is locked, call 0800 000 000 or visit evil.example";
-const form = (companyName: string) => tradeApplicationForm({ companyName });
+const form = (companyName: string) =>
+  tradeApplicationSchema.parse({
+    companyName,
+    country: "GB",
+    taxId: "GB 123 4567 89",
+    line1: "1 High Street",
+    city: "London",
+    postcode: "SW1A 1AA",
+    phone: "+44 20 7946 0000",
+  });
 
 describe.each(dialects)("trade organizations on %s", (kind) => {
   let t: TestDb;
@@ -35,7 +48,9 @@ describe.each(dialects)("trade organizations on %s", (kind) => {
   let n = 0;
 
   beforeAll(async () => {
-    ({ t, auth } = await freshAuthDb(kind, cfg));
+    t = await freshDb(kind);
+    await migrateAuth(t.db, cfg);
+    auth = betterAuth(buildAuthOptions(t.db, cfg, UNGUARDED));
   });
   afterAll(async () => {
     await t?.drop();
@@ -73,9 +88,15 @@ describe.each(dialects)("trade organizations on %s", (kind) => {
     (await t.db.selectFrom("member").select("organizationId").where("userId", "=", userId).execute()).map(
       (m) => m.organizationId,
     );
-  const organizationCount = () => countRows(t.db, "organization");
-  const companiesOf = (applicationId: number) =>
-    t.db.selectFrom("companies").select("organization_id").where("application_id", "=", applicationId).execute();
+  const organizationCount = async () =>
+    Number(
+      (
+        await t.db
+          .selectFrom("organization")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   // Nothing of the approval was written: the application still waits, with no company, organization, audit row or mail.
   async function expectNothingWritten(
     a: { userId: string; email: string; applicationId: number },
@@ -87,7 +108,13 @@ describe.each(dialects)("trade organizations on %s", (kind) => {
       organization_id: null,
       decided_at: null,
     });
-    expect(await companiesOf(a.applicationId)).toEqual([]);
+    expect(
+      await t.db
+        .selectFrom("companies")
+        .select("organization_id")
+        .where("application_id", "=", a.applicationId)
+        .execute(),
+    ).toEqual([]);
     expect(await organizationsOf(a.userId)).toEqual([]);
     expect(await organizationCount()).toBe(organizationsBefore);
     expect(
@@ -279,7 +306,13 @@ describe.each(dialects)("trade organizations on %s", (kind) => {
       .value.organizationId;
     expect(await organizationsOf(a.userId)).toEqual([winner]);
     expect(await organizationCount()).toBe(before + 1);
-    expect(await companiesOf(a.applicationId)).toEqual([{ organization_id: winner }]);
+    expect(
+      await t.db
+        .selectFrom("companies")
+        .select("organization_id")
+        .where("application_id", "=", a.applicationId)
+        .execute(),
+    ).toEqual([{ organization_id: winner }]);
   });
 
   it("an invitation names the company as staff approved it, not the organization's current name", async () => {
