@@ -12,7 +12,7 @@ import type { ProductQuery } from "./search-types.ts";
 import { searchProducts } from "./search.ts";
 import { references, type RefOption } from "./search-references.ts";
 import { coverImageUrls, listProductImages } from "./product-images.ts";
-import { isProductId, parseJsonList, productsWithSlugs } from "./product-rows.ts";
+import { isProductId, parseJsonList, productSpecs, productsWithSlugs } from "./product-rows.ts";
 import { toSummary } from "./summary.ts";
 
 /** Categories and brands in display order (cached with the search's references, search-references.ts). */
@@ -63,12 +63,7 @@ export async function getProductDetail(db: Db, id: number): Promise<ProductDetai
     categorySlug: row.category_slug,
     categoryId: row.category_id,
     brandSlug: row.brand_slug,
-    model: row.model,
-    material: row.material,
-    weightGrams: row.weight_grams,
-    countryOfOrigin: row.country_of_origin,
-    manufacturer: row.manufacturer,
-    returnPolicy: row.return_policy,
+    ...productSpecs(row),
   };
 }
 
@@ -84,6 +79,8 @@ export async function getProductImageInfo(db: Db, id: number) {
     .then((row) => row && { ...row, colors: parseJsonList(row.colors) });
 }
 
+const idsOf = (rows: { id: number }[]) => rows.map((r) => r.id);
+
 export async function listFeaturedProducts(db: Db, limit = 4): Promise<FeaturedProduct[]> {
   const rows = await summaryQuery(db)
     .innerJoin("categories as c", "c.id", "p.category_id")
@@ -93,10 +90,7 @@ export async function listFeaturedProducts(db: Db, limit = 4): Promise<FeaturedP
     .orderBy("p.id")
     .limit(limit)
     .execute();
-  const covers = await coverImageUrls(
-    db,
-    rows.map((r) => r.id),
-  );
+  const covers = await coverImageUrls(db, idsOf(rows));
   return rows.map((row) => ({
     ...toSummary(row, covers.get(row.id)),
     description: row.description,
@@ -116,10 +110,7 @@ export async function listBestProducts(db: Db, limit = 8): Promise<ProductSummar
     .orderBy("p.id")
     .limit(limit)
     .execute();
-  const covers = await coverImageUrls(
-    db,
-    rows.map((r) => r.id),
-  );
+  const covers = await coverImageUrls(db, idsOf(rows));
   return rows.map((row) => toSummary(row, covers.get(row.id)));
 }
 

@@ -27,6 +27,20 @@ export function productsWithSlugs(db: Db) {
 
 export type ProductRowWithSlugs = Awaited<ReturnType<ReturnType<typeof productsWithSlugs>["executeTakeFirstOrThrow"]>>;
 
+type SpecColumns = "model" | "material" | "weight_grams" | "country_of_origin" | "manufacturer" | "return_policy";
+
+/** A product row's specification fields, as the product form and the product page name them. */
+export function productSpecs(row: Pick<ProductRowWithSlugs, SpecColumns>) {
+  return {
+    model: row.model,
+    material: row.material,
+    weightGrams: row.weight_grams,
+    countryOfOrigin: row.country_of_origin,
+    manufacturer: row.manufacturer,
+    returnPolicy: row.return_policy,
+  };
+}
+
 /** A product row as the product form's text fields (the import's and export's columns). */
 export function productRowToFields(row: ProductRowWithSlugs) {
   return productToFields({
@@ -41,11 +55,6 @@ export function productRowToFields(row: ProductRowWithSlugs) {
     lowStockThreshold: Number(row.low_stock_threshold),
     description: row.description,
     features: parseJsonList(row.features),
-    model: row.model,
-    material: row.material,
-    weightGrams: row.weight_grams,
-    countryOfOrigin: row.country_of_origin,
-    manufacturer: row.manufacturer,
-    returnPolicy: row.return_policy,
+    ...productSpecs(row),
   });
 }

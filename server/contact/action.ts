@@ -6,16 +6,15 @@ import {
   CONTACT_FIELDS,
   CONTACT_MESSAGES,
   contactSchema,
-  FormTooLargeError,
   HONEYPOT_FIELD,
   readFields,
-  readFormData,
   validate,
   type ContactField,
   type FieldErrors,
 } from "../../app/lib/forms.ts";
 import type { Db } from "../db/connection.ts";
 import { config } from "../config.ts";
+import { readFormOrTooLarge } from "../http/form-action.ts";
 import { clientIp, createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { submitContactMessage } from "./contact.ts";
 
@@ -43,17 +42,12 @@ export async function contactAction(
   request: Request,
   deps: ContactDeps,
 ): Promise<{ status: number; data: ContactActionData }> {
-  let form: FormData;
-  try {
-    form = await readFormData(request);
-  } catch (error) {
-    if (error instanceof FormTooLargeError) {
-      return {
-        status: 413,
-        data: { ok: false, outcome: "too-large", message: error.message, errors: {}, values: EMPTY },
-      };
-    }
-    throw error;
+  const form = await readFormOrTooLarge(request);
+  if ("tooLarge" in form) {
+    return {
+      status: 413,
+      data: { ok: false, outcome: "too-large", message: form.tooLarge, errors: {}, values: EMPTY },
+    };
   }
   // Values are echoed back into the form, cut well below the request limit.
   const values = readFields(form, CONTACT_FIELDS, 10_000);
@@ -100,13 +94,11 @@ let defaults: ContactDeps | undefined;
 
 /** The dependencies the /contact route uses, built once from the configuration. */
 export function defaultContactDeps(): ContactDeps {
-  if (!defaults) {
-    const cfg = config();
-    defaults = {
-      storeInbox: cfg.STORE_INBOX,
-      siteUrl: cfg.siteUrl,
-      limiter: createRateLimiter({ name: "contact", ...CONTACT_RATE_LIMIT, redisUrl: cfg.REDIS_URL }),
-    };
-  }
+  const { STORE_INBOX, siteUrl, REDIS_URL } = config();
+  defaults ??= {
+    storeInbox: STORE_INBOX,
+    siteUrl,
+    limiter: createRateLimiter({ name: "contact", ...CONTACT_RATE_LIMIT, redisUrl: REDIS_URL }),
+  };
   return defaults;
 }

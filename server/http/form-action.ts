@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { FormTooLargeError, readFormData } from "../../app/lib/forms.ts";
 import { isDomainError } from "../errors.ts";
 import { resolveShopper } from "../shopper/identity.ts";
 import { MAX_FORM_BYTES } from "./body-limit.ts";
@@ -30,6 +31,16 @@ export async function readSmallForm(request: Request, maxBytes = MAX_FORM_BYTES)
     }).formData();
   } catch {
     throw seen > maxBytes ? tooLarge() : data("The form could not be read.", { status: 400 });
+  }
+}
+
+/** The posted form as readFormData reads it, or, over its limit, the message a 413 answer shows. */
+export async function readFormOrTooLarge(request: Request): Promise<FormData | { tooLarge: string }> {
+  try {
+    return await readFormData(request);
+  } catch (error) {
+    if (error instanceof FormTooLargeError) return { tooLarge: error.message };
+    throw error;
   }
 }
 

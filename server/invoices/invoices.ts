@@ -8,6 +8,7 @@ import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { ConflictError } from "../errors.ts";
+import { ownOrderId } from "../orders/own-order.ts";
 
 /** Net-30: days from the invoice's date to its due date. */
 export const NET_TERMS_DAYS = 30;
@@ -186,12 +187,7 @@ export type InvoiceData = Awaited<ReturnType<typeof invoiceData>>;
 /** The signed-in customer's own order's invoice; null for anyone else's (a 404). */
 export async function invoiceForCustomer(db: Db, userId: string, number: string): Promise<InvoiceData | null> {
   if (!/^TH-[0-9A-F]{10}$/.test(number)) return null;
-  const order = await db
-    .selectFrom("orders")
-    .select("id")
-    .where("number", "=", number)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const order = await ownOrderId(db, userId, number);
   return order ? invoiceData(db, order) : null;
 }
 

@@ -3,16 +3,15 @@
  * and tests can drive it on SQLite and PostgreSQL.
  */
 import {
-  FormTooLargeError,
   NEWSLETTER_EMAIL_FIELD,
   NEWSLETTER_MESSAGES,
   newsletterSchema,
   readFields,
-  readFormData,
   validate,
 } from "../../app/lib/forms.ts";
 import type { Db } from "../db/connection.ts";
 import { config } from "../config.ts";
+import { readFormOrTooLarge } from "../http/form-action.ts";
 import { clientIp, createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { subscribe } from "./newsletter.ts";
 
@@ -37,14 +36,9 @@ export async function newsletterAction(
   request: Request,
   deps: NewsletterDeps,
 ): Promise<{ status: number; data: NewsletterActionData }> {
-  let form: FormData;
-  try {
-    form = await readFormData(request);
-  } catch (error) {
-    if (error instanceof FormTooLargeError)
-      return { status: 413, data: { ok: false, outcome: "too-large", message: error.message, email: "" } };
-    throw error;
-  }
+  const form = await readFormOrTooLarge(request);
+  if ("tooLarge" in form)
+    return { status: 413, data: { ok: false, outcome: "too-large", message: form.tooLarge, email: "" } };
   const values = readFields(form, [NEWSLETTER_EMAIL_FIELD], 1000);
   const email = values[NEWSLETTER_EMAIL_FIELD];
   const result = validate(newsletterSchema, values);
@@ -87,12 +81,10 @@ let defaults: NewsletterDeps | undefined;
 
 /** The dependencies the /newsletter route uses, built once from the configuration. */
 export function defaultNewsletterDeps(): NewsletterDeps {
-  if (!defaults) {
-    const cfg = config();
-    defaults = {
-      siteUrl: cfg.siteUrl,
-      limiter: createRateLimiter({ name: "newsletter", ...NEWSLETTER_RATE_LIMIT, redisUrl: cfg.REDIS_URL }),
-    };
-  }
+  const cfg = config();
+  defaults ??= {
+    siteUrl: cfg.siteUrl,
+    limiter: createRateLimiter({ name: "newsletter", ...NEWSLETTER_RATE_LIMIT, redisUrl: cfg.REDIS_URL }),
+  };
   return defaults;
 }

@@ -8,6 +8,7 @@ import type { Db } from "../db/connection.ts";
 import { needsPaymentAttention } from "../payments/attention.ts";
 import { HOLD_STATUSES } from "./states.ts";
 import { listOrderEvents } from "./history.ts";
+import { SHIP_ADDRESS_COLUMNS } from "./queries.ts";
 import { RETURNABLE_STATUSES, returnableLines } from "./returns.ts";
 import { canTransition } from "./states.ts";
 
@@ -276,12 +277,7 @@ export async function getPackingSlip(db: Db, number: string) {
       "created_at",
       "ship_name",
       "business_name",
-      "ship_line1",
-      "ship_line2",
-      "ship_city",
-      "ship_region",
-      "ship_postcode",
-      "ship_country",
+      ...SHIP_ADDRESS_COLUMNS,
       "carrier",
       "tracking_number",
     ])

@@ -12,8 +12,15 @@ import { ConflictError, NotAllowedError, NotFoundError } from "../errors.ts";
 import type { PeriodicJob } from "../jobs/runner.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { countPlacedOrder } from "../ops/metrics.ts";
-import { orderPlacedMail } from "./mails.ts";
-import { HOLD_STATUSES, isHoldStatus, OrderConflictError, transitionOrder, type OrderStatus } from "./states.ts";
+import { mailLinesOf, orderPlacedMail } from "./mails.ts";
+import {
+  HOLD_STATUSES,
+  isHoldStatus,
+  OrderConflictError,
+  transitionOrder,
+  type OrderStatus,
+  type TransitionRequest,
+} from "./states.ts";
 
 const SYSTEM_ACTOR = "system:hold-expiry";
 
@@ -85,22 +92,31 @@ export async function expireOverdueHolds(
     );
   }
   let expired = 0;
-  for (const order of await query.execute()) {
-    try {
-      await transitionOrder(db, {
-        orderId: order.id,
-        to: "expired",
-        expectedStatus: order.status,
-        expectedVersion: order.version,
-        actor: SYSTEM_ACTOR,
-        now,
-      });
-      expired++;
-    } catch (error) {
-      if (!(error instanceof OrderConflictError)) throw error;
-    }
-  }
+  for (const order of await query.execute()) if (await expireHold(db, order, now)) expired++;
   return expired;
+}
+
+type HeldOrder = { id: number; status: OrderStatus; version: number };
+
+/** The transition that expires a held order, if it is still as it was read. */
+const expiryOf = (order: HeldOrder, now: Date): TransitionRequest => ({
+  orderId: order.id,
+  to: "expired",
+  expectedStatus: order.status,
+  expectedVersion: order.version,
+  actor: SYSTEM_ACTOR,
+  now,
+});
+
+/** Expires one held order; false when somebody else moved it on first. */
+async function expireHold(db: Db, order: HeldOrder, now: Date): Promise<boolean> {
+  try {
+    await transitionOrder(db, expiryOf(order, now));
+    return true;
+  } catch (error) {
+    if (!(error instanceof OrderConflictError)) throw error;
+    return false;
+  }
 }
 
 /** The periodic job that releases run-out holds (registered in server/jobs/registry.ts). */
@@ -125,17 +141,7 @@ export async function expireGuestOrderIfOverdue(db: Db, accessToken: string, now
     .where("status", "in", HOLD_STATUSES)
     .where((eb) => overdueHolds(eb, now))
     .executeTakeFirst();
-  if (!order) return;
-  await transitionOrder(db, {
-    orderId: order.id,
-    to: "expired",
-    expectedStatus: order.status,
-    expectedVersion: order.version,
-    actor: SYSTEM_ACTOR,
-    now,
-  }).catch((error: unknown) => {
-    if (!(error instanceof OrderConflictError)) throw error;
-  });
+  if (order) await expireHold(db, order, now);
 }
 
 export type ConfirmOutcome = "confirmed" | "already_placed" | "expired";
@@ -210,14 +216,7 @@ export async function confirmGuestOrder(
   const overdue = !order.hold_expires_at || order.hold_expires_at <= now.toISOString();
   try {
     if (overdue) {
-      await transitionOrder(db, {
-        orderId: order.id,
-        to: "expired",
-        expectedStatus: order.status,
-        expectedVersion: order.version,
-        actor: SYSTEM_ACTOR,
-        now,
-      });
+      await transitionOrder(db, expiryOf(order, now));
       return { outcome: "expired", number: order.number };
     }
     await transitionOrder(db, {
@@ -228,12 +227,7 @@ export async function confirmGuestOrder(
       actor: "guest",
       now,
       then: async (trx) => {
-        const lines = await trx
-          .selectFrom("order_lines")
-          .select(["title", "color", "quantity", "line_total_cents"])
-          .where("order_id", "=", order.id)
-          .orderBy("id")
-          .execute();
+        const lines = await mailLinesOf(trx, order.id);
         const paymentLabel = PAYMENT_METHODS.find((m) => m.id === order.payment_method)?.label ?? order.payment_method;
         await enqueueMail(
           trx,

@@ -4,6 +4,8 @@
  * item names, the amounts and the store's own link.
  */
 import { formatMoney } from "../../app/lib/money.ts";
+import type { Transaction } from "kysely";
+import type { Database } from "../db/schema.ts";
 import type { OutgoingMail } from "../mail/queue.ts";
 import { renderMail } from "../mail/templates.ts";
 
@@ -12,6 +14,16 @@ export interface MailLine {
   color: string;
   quantity: number;
   line_total_cents: number;
+}
+
+/** The order's lines as its mails list them, in order. */
+export function mailLinesOf(trx: Transaction<Database>, orderId: number): Promise<MailLine[]> {
+  return trx
+    .selectFrom("order_lines")
+    .select(["title", "color", "quantity", "line_total_cents"])
+    .where("order_id", "=", orderId)
+    .orderBy("id")
+    .execute();
 }
 
 export interface MailOrder {

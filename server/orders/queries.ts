@@ -6,6 +6,16 @@ import { customerTimeline } from "./history.ts";
  * What an order page shows, and nothing else: no row ids, no access or checkout token, no account
  * id, no payment bookkeeping. Loaders return these views, so they are all that reaches the browser.
  */
+/** The delivery address's lines (the name apart). */
+export const SHIP_ADDRESS_COLUMNS = [
+  "ship_line1",
+  "ship_line2",
+  "ship_city",
+  "ship_region",
+  "ship_postcode",
+  "ship_country",
+] as const;
+
 export const ORDER_VIEW_COLUMNS = [
   "number",
   "email",
@@ -13,12 +23,7 @@ export const ORDER_VIEW_COLUMNS = [
   "payment_method",
   "created_at",
   "ship_name",
-  "ship_line1",
-  "ship_line2",
-  "ship_city",
-  "ship_region",
-  "ship_postcode",
-  "ship_country",
+  ...SHIP_ADDRESS_COLUMNS,
   "subtotal_cents",
   "member_discount_cents",
   "shipping_cents",

@@ -10,6 +10,7 @@ import { addLinesToCart, type AddedLine } from "../cart/add-lines.ts";
 import { getCart } from "../cart/cart.ts";
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
+import { ownOrderId } from "./own-order.ts";
 import { ownerForUser } from "../shopper/guest.ts";
 
 type ReorderStatus = "added" | "price-changed" | "partly-added" | "out-of-stock" | "no-longer-sold";
@@ -59,12 +60,7 @@ const CAP_REASONS = {
 const keyOf = (productId: number, color: string) => `${productId}:${color}`;
 
 async function linesOfOwnOrder(db: Db, userId: string, number: string): Promise<OrderedLine[]> {
-  const order = await db
-    .selectFrom("orders")
-    .select("id")
-    .where("number", "=", number)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const order = await ownOrderId(db, userId, number);
   if (!order) throw new NotFoundError("ORDER_NOT_FOUND", "That order doesn't exist.");
   const rows = await db
     .selectFrom("order_lines")

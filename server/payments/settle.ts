@@ -13,7 +13,7 @@ import type { Database } from "../db/schema.ts";
 import { LinesOutOfStockError } from "../inventory/stock.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { recordOrderEvent } from "../orders/history.ts";
-import { orderPlacedMail } from "../orders/mails.ts";
+import { mailLinesOf, orderPlacedMail } from "../orders/mails.ts";
 import { applyTransition, changePaymentStatus, OrderConflictError } from "../orders/states.ts";
 
 /** A settlement by a method like a bank debit can take days: the stock stays held that long. */
@@ -184,12 +184,7 @@ async function placePaidOrder(
     from: "awaiting_payment",
     to: "placed",
   });
-  const lines = await trx
-    .selectFrom("order_lines")
-    .select(["title", "color", "quantity", "line_total_cents"])
-    .where("order_id", "=", order.id)
-    .orderBy("id")
-    .execute();
+  const lines = await mailLinesOf(trx, order.id);
   const link = order.user_id
     ? `${ctx.siteUrl}/account/orders/${order.number}`
     : `${ctx.siteUrl}/orders/${order.access_token}`;

@@ -79,27 +79,19 @@ async function anonymiseOrders(trx: Trx, userId: string): Promise<number> {
     .where("user_id", "=", userId)
     .execute();
   if (orders.length) {
-    // The stock ledger names who moved stock; "user:<id>" would still tie the orders together.
-    await trx
-      .updateTable("stock_movements")
-      .set({ actor: ERASED_ACTOR })
-      .where(
-        "order_id",
-        "in",
-        orders.map((o) => o.id),
-      )
-      .where("actor", "=", `user:${userId}`)
-      .execute();
-    await trx
-      .updateTable("order_events")
-      .set({ actor: ERASED_ACTOR })
-      .where(
-        "order_id",
-        "in",
-        orders.map((o) => o.id),
-      )
-      .where("actor", "=", `user:${userId}`)
-      .execute();
+    // The stock ledger and order history name who acted; "user:<id>" would still tie the orders together.
+    for (const table of ["stock_movements", "order_events"] as const) {
+      await trx
+        .updateTable(table)
+        .set({ actor: ERASED_ACTOR })
+        .where(
+          "order_id",
+          "in",
+          orders.map((o) => o.id),
+        )
+        .where("actor", "=", `user:${userId}`)
+        .execute();
+    }
   }
   for (const order of orders) {
     await trx

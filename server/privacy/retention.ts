@@ -100,38 +100,26 @@ async function eraseOldMails(
   });
 }
 
-/** Deletes Better Auth sessions that have expired. */
-async function deleteExpiredSessions(
+/**
+ * Deletes expired Better Auth rows: sessions, or verification rows (email links, reset tokens,
+ * OAuth state).
+ */
+async function deleteExpiredAuthRows(
   db: Db,
+  table: "session" | "verification",
   now: Date,
   policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {},
 ): Promise<number> {
   return inBatches(limits(policy), async (limit) => {
     const ids = (
-      await db.selectFrom("session").select("id").where("expiresAt", "<", authDate(db, now)).limit(limit).execute()
+      await db.selectFrom(table).select("id").where("expiresAt", "<", authDate(db, now)).limit(limit).execute()
     ).map((r) => r.id);
     if (!ids.length) return { seen: 0, done: 0 };
     const result = await db
-      .deleteFrom("session")
+      .deleteFrom(table)
       .where("id", "in", ids)
       .where("expiresAt", "<", authDate(db, now))
       .executeTakeFirst();
-    return { seen: ids.length, done: Number(result.numDeletedRows) };
-  });
-}
-
-/** Deletes Better Auth verification rows (email links, reset tokens, OAuth state) that have expired. */
-async function deleteExpiredVerifications(
-  db: Db,
-  now: Date,
-  policy: Pick<RetentionPolicy, "batchSize" | "maxBatches"> = {},
-): Promise<number> {
-  return inBatches(limits(policy), async (limit) => {
-    const ids = (
-      await db.selectFrom("verification").select("id").where("expiresAt", "<", authDate(db, now)).limit(limit).execute()
-    ).map((r) => r.id);
-    if (!ids.length) return { seen: 0, done: 0 };
-    const result = await db.deleteFrom("verification").where("id", "in", ids).executeTakeFirst();
     return { seen: ids.length, done: Number(result.numDeletedRows) };
   });
 }
@@ -160,8 +148,8 @@ export async function runRetention(db: Db, now: Date, policy: RetentionPolicy): 
   return {
     sentMailsErased: await eraseOldMails(db, now, ["sent"], policy.sentMailDays, policy),
     failedMailsErased: await eraseOldMails(db, now, ["failed", "unknown"], policy.failedMailDays, policy),
-    sessionsDeleted: await deleteExpiredSessions(db, now, policy),
-    verificationsDeleted: await deleteExpiredVerifications(db, now, policy),
+    sessionsDeleted: await deleteExpiredAuthRows(db, "session", now, policy),
+    verificationsDeleted: await deleteExpiredAuthRows(db, "verification", now, policy),
     rateLimitRowsDeleted: await deleteStaleRateLimitRows(db, now, policy),
   };
 }

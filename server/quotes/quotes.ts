@@ -174,12 +174,15 @@ export async function listQuotesForCustomer(db: Db, userId: string, now = new Da
     .orderBy("id", "desc")
     .limit(100)
     .execute();
-  return rows.map((r) => ({
-    number: r.number,
-    state: quoteState(r, now),
-    validUntil: r.valid_until,
-    createdAt: r.created_at,
-  }));
+  return rows.map((r) => quoteListItem(r, now));
+}
+
+/** A quote as the customer's and the back office's lists show it. */
+export function quoteListItem(
+  r: { number: string; status: string; valid_until: string | null; created_at: string },
+  now: Date,
+) {
+  return { number: r.number, state: quoteState(r, now), validUntil: r.valid_until, createdAt: r.created_at };
 }
 
 /** The buyer turns a quote down (or withdraws a request): it can't be accepted any more. */

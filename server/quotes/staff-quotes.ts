@@ -3,20 +3,14 @@
  * per line (never above list), the last valid day, an optional note; the buyer is mailed. A quote
  * not yet accepted may be priced again (a form made from an older version is refused).
  */
-import {
-  parseQuotedPrice,
-  parseValidUntil,
-  QUOTE_MESSAGE_MAX,
-  quoteState,
-  type StaffQuoteFilter,
-} from "../../app/lib/quotes.ts";
+import { parseQuotedPrice, parseValidUntil, QUOTE_MESSAGE_MAX, type StaffQuoteFilter } from "../../app/lib/quotes.ts";
 import { writeAudit, type AuditActor } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import { ConflictError, InvalidError, NotFoundError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
 import { quoteReadyMail } from "./mails.ts";
-import { loadQuote } from "./quotes.ts";
+import { loadQuote, quoteListItem } from "./quotes.ts";
 import { CONTROL_IN_TEXT } from "../../app/lib/control-characters.ts";
 
 export async function listQuotesForStaff(db: Db, filter: StaffQuoteFilter, now = new Date()) {
@@ -46,10 +40,7 @@ export async function listQuotesForStaff(db: Db, filter: StaffQuoteFilter, now =
     .limit(200)
     .execute();
   return rows.map((r) => ({
-    number: r.number,
-    state: quoteState(r, now),
-    validUntil: r.valid_until,
-    createdAt: r.created_at,
+    ...quoteListItem(r, now),
     email: r.email,
     companyName: r.company_name,
     lineCount: Number(r.line_count ?? 0),

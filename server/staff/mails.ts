@@ -11,21 +11,30 @@ export const INVITE_DAYS = 7;
 
 const SIGNED_OUT = "Every session of yours has been signed out.";
 
-/** A new account: choose a password from the link, then enrol at /admin. */
-export function inviteMail(to: string, name: string, link: string, invitedBy: string): OutgoingMail {
+const CHOOSE_PASSWORD = `Choose a password with the link below (it works once, for ${INVITE_DAYS} days), then sign in and open the back office at /admin, where you will set up two-factor authentication.`;
+
+/** An invitation to the back office: the paragraphs end with how to choose a password from the link. */
+function joinMail(to: string, paragraphs: string[], link: string, footer: string): OutgoingMail {
   return {
     to,
     subject: "You're invited to the ToolHub Wholesale back office",
     ...renderMail({
       heading: "Join the back office",
-      paragraphs: [
-        `Hello ${name},`,
-        `${invitedBy} has invited you to run the ToolHub Wholesale store. Choose a password with the link below (it works once, for ${INVITE_DAYS} days), then sign in and open the back office at /admin, where you will set up two-factor authentication.`,
-      ],
+      paragraphs,
       action: { label: "Choose my password", url: link },
-      footer: "If you weren't expecting this, ignore this email.",
+      footer,
     }),
   };
+}
+
+/** A new account: choose a password from the link, then enrol at /admin. */
+export function inviteMail(to: string, name: string, link: string, invitedBy: string): OutgoingMail {
+  return joinMail(
+    to,
+    [`Hello ${name},`, `${invitedBy} has invited you to run the ToolHub Wholesale store. ${CHOOSE_PASSWORD}`],
+    link,
+    "If you weren't expecting this, ignore this email.",
+  );
 }
 
 /**
@@ -40,22 +49,17 @@ export function reclaimedAccountMail(
   role: StaffRole,
   invitedBy: string,
 ): OutgoingMail {
-  return {
+  return joinMail(
     to,
-    subject: "You're invited to the ToolHub Wholesale back office",
-    ...renderMail({
-      heading: "Join the back office",
-      paragraphs: [
-        `Hello ${name},`,
-        `${invitedBy} has given your ToolHub Wholesale account the ${role} role, to run the store.`,
-        `This email address had an account whose address was never confirmed, so we can't be sure who chose its password. To keep the back office safe we removed that password and any two-factor set-up, and signed the account out everywhere.`,
-        `Choose a password with the link below (it works once, for ${INVITE_DAYS} days), then sign in and open the back office at /admin, where you will set up two-factor authentication.`,
-      ],
-      action: { label: "Choose my password", url: link },
-      footer:
-        "If you weren't expecting this, ignore this email: nobody can sign in to the account without this mailbox.",
-    }),
-  };
+    [
+      `Hello ${name},`,
+      `${invitedBy} has given your ToolHub Wholesale account the ${role} role, to run the store.`,
+      `This email address had an account whose address was never confirmed, so we can't be sure who chose its password. To keep the back office safe we removed that password and any two-factor set-up, and signed the account out everywhere.`,
+      CHOOSE_PASSWORD,
+    ],
+    link,
+    "If you weren't expecting this, ignore this email: nobody can sign in to the account without this mailbox.",
+  );
 }
 
 /** A confirmed account was given a role; its sessions ended so the next one follows staff rules. */

@@ -22,7 +22,7 @@ import {
 import { enqueueMail } from "../mail/queue.ts";
 import { countPlacedOrder } from "../ops/metrics.ts";
 import { recordOrderEvent } from "../orders/history.ts";
-import { orderPlacedMail } from "../orders/mails.ts";
+import { mailLinesOf, orderPlacedMail } from "../orders/mails.ts";
 import { OrderConflictError, transitionOrder } from "../orders/states.ts";
 import { approvalRequestMail, orderAwaitingApprovalMail, orderRejectedMail } from "./mails.ts";
 
@@ -241,12 +241,7 @@ export async function decideApproval(
           await issueInvoiceInTransaction(trx, order.id, now);
         }
         if (decision.approve) {
-          const lines = await trx
-            .selectFrom("order_lines")
-            .select(["title", "color", "quantity", "line_total_cents"])
-            .where("order_id", "=", order.id)
-            .orderBy("id")
-            .execute();
+          const lines = await mailLinesOf(trx, order.id);
           await enqueueMail(
             trx,
             orderPlacedMail(order, lines, { link, paymentLabel: paymentLabel(order.payment_method) }),

@@ -10,7 +10,7 @@ import type { Db } from "../db/connection.ts";
 import { InvalidError, NotFoundError } from "../errors.ts";
 import { ownerForUser } from "../shopper/guest.ts";
 import { SAVED_LIST_MAX_LINES } from "./saved-list-rules.ts";
-import { createListWithLines, visibleList } from "./saved-lists.ts";
+import { createListWithLines, listLineRows, visibleList } from "./saved-lists.ts";
 
 export interface ListCartLine {
   productId: number;
@@ -54,24 +54,7 @@ const CAP_REASONS = {
 } as const;
 
 async function linesOf(db: Db, listId: number): Promise<ListLine[]> {
-  const rows = await db
-    .selectFrom("saved_list_lines as sl")
-    .innerJoin("products as p", "p.id", "sl.product_id")
-    .select([
-      "sl.product_id",
-      "sl.color",
-      "sl.quantity",
-      "p.title",
-      "p.sku",
-      "p.stock_quantity",
-      "p.archived_at",
-      "p.colors",
-    ])
-    .where("sl.list_id", "=", listId)
-    .orderBy("sl.created_at")
-    .orderBy("sl.product_id")
-    .orderBy("sl.color")
-    .execute();
+  const rows = await listLineRows(db, listId).select("p.colors").execute();
   return rows.map((r) => ({
     productId: r.product_id,
     color: r.color,

@@ -419,6 +419,18 @@ export interface SavedListView {
   totalCents: number;
 }
 
+/** A list's lines with their products, in the order they were added; callers select more product columns. */
+export function listLineRows(db: Db, listId: number) {
+  return db
+    .selectFrom("saved_list_lines as sl")
+    .innerJoin("products as p", "p.id", "sl.product_id")
+    .select(["sl.product_id", "sl.color", "sl.quantity", "p.title", "p.sku", "p.stock_quantity", "p.archived_at"])
+    .where("sl.list_id", "=", listId)
+    .orderBy("sl.created_at")
+    .orderBy("sl.product_id")
+    .orderBy("sl.color");
+}
+
 function noticeFor(row: { quantity: number; stock_quantity: number; archived_at: string | null }): string | null {
   if (row.archived_at) return "No longer sold";
   if (row.stock_quantity < 1) return "Out of stock";
@@ -429,25 +441,7 @@ function noticeFor(row: { quantity: number; stock_quantity: number; archived_at:
 /** The list with today's prices for this buyer (volume breaks and their company's price list). */
 export async function savedListView(db: Db, userId: string, listId: number): Promise<SavedListView> {
   const { list, owned, membership } = await visibleList(db, userId, listId);
-  const rows = await db
-    .selectFrom("saved_list_lines as sl")
-    .innerJoin("products as p", "p.id", "sl.product_id")
-    .select([
-      "sl.product_id",
-      "sl.color",
-      "sl.quantity",
-      "p.title",
-      "p.sku",
-      "p.sale_price_cents",
-      "p.stock_quantity",
-      "p.archived_at",
-      "p.category_id",
-    ])
-    .where("sl.list_id", "=", listId)
-    .orderBy("sl.created_at")
-    .orderBy("sl.product_id")
-    .orderBy("sl.color")
-    .execute();
+  const rows = await listLineRows(db, listId).select(["p.sale_price_cents", "p.category_id"]).execute();
   const priced = await priceLinesForBuyer(db, userId, rows);
   const lines = priced.map(({ row, unit }) => ({
     productId: row.product_id,

@@ -22,9 +22,14 @@ import path from "node:path";
 import pg from "pg";
 import { keyFromUri, totpCode } from "../support/totp.ts";
 import {
+  BENCH_AUTH_SECRET as AUTH_SECRET,
+  BENCH_BUILD_DIR as BUILD_DIR,
+  BENCH_PG_BASE as PG_BASE,
+  benchDir,
   ensureBuild,
   fail,
   log,
+  numberFlag,
   printTable,
   root,
   runBenchScript,
@@ -33,19 +38,11 @@ import {
 } from "./support.mjs";
 
 const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const SAMPLES = flag("--samples", 40);
-const ROUNDS = flag("--rounds", 3);
-const BUILD_DIR = process.env.BUILD_DIR || "build";
+const SAMPLES = numberFlag("--samples", 40);
+const ROUNDS = numberFlag("--rounds", 3);
 const PORT = Number(process.env.ADMIN_BENCH_PORT || 3404);
-const PG_BASE = (process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
-const AUTH_SECRET = "bench-only-secret-0123456789abcdef0123456789";
 const PRODUCTS = 100_000;
 const ORDERS = 1_000_000;
-const benchDir = path.join(root, ".tmp/bench");
 const ADMIN = { email: "bench-admin@example.com", password: "Bench-Sturdy-Pass-42" };
 
 const PAGES = [

@@ -51,6 +51,8 @@ import lighthouse from "lighthouse";
 import * as constants from "lighthouse/core/config/constants.js";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import {
+  BENCH_BUILD_DIR as BUILD_DIR,
+  benchDir,
   ensureBuild,
   fail,
   killNow,
@@ -65,7 +67,6 @@ import {
 
 const APP_ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : root;
 const OTHER_ROOT = APP_ROOT !== root;
-const BUILD_DIR = process.env.BUILD_DIR || "build";
 const buildAbs = path.resolve(APP_ROOT, BUILD_DIR);
 const clientDir = path.join(buildAbs, "client");
 const PORT = Number(process.env.LIGHTHOUSE_PORT || 3901);
@@ -90,7 +91,6 @@ const CHROME_FLAGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-const benchDir = path.join(root, ".tmp/bench");
 const reportDir = path.join(root, ".tmp/lighthouse");
 const profileDir = path.join(reportDir, "chrome-profile");
 const dbPath = path.join(benchDir, "lighthouse.db");

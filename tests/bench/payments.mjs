@@ -30,22 +30,23 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { createDb } from "../../server/db/connection.ts";
+import { validCheckoutForm } from "../support/checkout-form.ts";
 import { CookieJar } from "../support/cookie-jar.ts";
 import { createFakeStripe } from "../support/fake-stripe.mjs";
 import {
+  BENCH_BUILD_DIR as BUILD_DIR,
+  benchDir,
   ensureBuild,
   fail,
   killNow,
   log,
   printTable,
-  root,
   runBenchScript,
   startStoreServer,
   stopStoreServer,
 } from "./support.mjs";
 
 const args = process.argv.slice(2);
-const BUILD_DIR = process.env.BUILD_DIR || "build";
 const PORT = Number(process.env.BENCH_PAYMENTS_PORT || 3870);
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS || 1000);
 const STOCK = Number(process.env.BENCH_STOCK || 10);
@@ -57,7 +58,6 @@ const PG_URL =
   "postgres://postgres@127.0.0.1:5432/postgres";
 const WEBHOOK_SECRET = "whsec_bench_0123456789abcdef";
 const WEBHOOK_PATH = "/api/payments/stripe/webhook";
-const benchDir = path.join(root, ".tmp/bench");
 const SITE_URL = `http://127.0.0.1:${PORT}`;
 
 // Every shopper has its own connection: 1,000 requests really are in flight at once.
@@ -257,14 +257,9 @@ async function run(kind) {
   await Promise.all(
     shoppers.map(async (s) => {
       const fields = {
+        ...validCheckoutForm,
         email: s.email,
         name: "Bench Buyer",
-        line1: "1 Main Street",
-        line2: "",
-        city: "New York",
-        region: "NY",
-        postcode: "10001",
-        country: "US",
         paymentMethod: "card",
         businessName: "",
         taxNumber: "",

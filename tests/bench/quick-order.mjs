@@ -22,29 +22,24 @@
 // an answer was not 200 or the cart did not get the 500 lines. Flags: --skip-sqlite, --skip-pg,
 // --samples N (10), --rounds N (3). Environment: BUILD_DIR (build; built when missing),
 // QUICK_ORDER_BENCH_PORT (3410), BENCH_PG_URL.
-import { mkdirSync } from "node:fs";
-import { cpus } from "node:os";
-import path from "node:path";
 import { sql } from "kysely";
 import { createDb } from "../../server/db/connection.ts";
 import {
-  ensureBuild,
-  ensurePgDatabase,
+  countProducts,
   fail,
   killNow,
   loadAverage,
   log,
   numberFlag,
+  onTradeDatabases,
+  openSeeded,
   percentile,
   printTable,
-  root,
   runBenchScript,
-  seedProducts,
-  startStoreServer,
+  startBenchRun,
+  startBenchServer,
   stopStoreServer,
 } from "./support.mjs";
-
-const args = process.argv.slice(2);
 
 const SAMPLES = numberFlag("--samples", 10);
 const ROUNDS = numberFlag("--rounds", 3);
@@ -52,12 +47,8 @@ const WARM_UP = 3;
 const LINES = 500;
 const PRODUCTS = 100_000;
 const TARGET_MS = 1000;
-const BUILD_DIR = process.env.BUILD_DIR || "build";
 const PORT = Number(process.env.QUICK_ORDER_BENCH_PORT || 3410);
 const SITE_URL = `http://127.0.0.1:${PORT}`;
-const PG_BASE = (process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
-const AUTH_SECRET = "bench-only-secret-0123456789abcdef0123456789";
-const benchDir = path.join(root, ".tmp/bench");
 
 /** 500 distinct SKUs drawn from the pool, with a header line, as pasted into the form. */
 function csvFrom(pool) {
@@ -143,9 +134,7 @@ async function teardown() {
 }
 
 async function benchDatabase(kind, env, open) {
-  log(`\n» ${kind}: load average ${loadAverage()} at the start`);
-  seedProducts(kind, env, { products: PRODUCTS, authSecret: AUTH_SECRET });
-  db = open();
+  db = openSeeded(kind, env, open, PRODUCTS);
   await db.deleteFrom("cart_items").execute();
   const pool = (
     await db
@@ -155,25 +144,13 @@ async function benchDatabase(kind, env, open) {
       .where("stock_quantity", ">=", 100)
       .execute()
   ).map((r) => r.sku);
-  const products = Number(
-    (
-      await db
-        .selectFrom("products")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  const products = await countProducts(db);
   if (products < PRODUCTS || pool.length < LINES)
     fail(`${kind}: ${products} products, ${pool.length} with 100 or more in stock`);
   log(
     `  ${products.toLocaleString("en-US")} products, ${pool.length.toLocaleString("en-US")} live with ≥ 100 in stock to draw SKUs from`,
   );
-  server = await startStoreServer({
-    buildDir: BUILD_DIR,
-    port: PORT,
-    logPath: path.join(benchDir, `quick-order-${kind}.log`),
-    env: { WEB_CONCURRENCY: "1", REDIS_URL: "", AUTH_SECRET, ...env },
-  });
+  server = await startBenchServer("quick-order", kind, PORT, env);
   const results = {};
   for (const intent of ["check", "add"]) results[intent] = await measure(intent, db, pool);
   const cart = await cartTotals(db);
@@ -206,24 +183,8 @@ async function benchDatabase(kind, env, open) {
 
 await runBenchScript("quick-order", {
   async main() {
-    mkdirSync(benchDir, { recursive: true });
-    log(
-      `Quick order benchmark — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`,
-    );
-    ensureBuild(BUILD_DIR);
-    const summary = [];
-    if (!args.includes("--skip-sqlite")) {
-      const file = path.join(benchDir, "trade-100k.db");
-      summary.push(
-        await benchDatabase("sqlite", { SQLITE_PATH: file }, () => createDb({ kind: "sqlite", sqlitePath: file })),
-      );
-    }
-    if (!args.includes("--skip-pg")) {
-      const url = await ensurePgDatabase(PG_BASE, "toolstore_bench_trade");
-      summary.push(
-        await benchDatabase("postgres", { DATABASE_URL: url }, () => createDb({ kind: "postgres", url, poolSize: 2 })),
-      );
-    }
+    startBenchRun("Quick order benchmark");
+    const summary = await onTradeDatabases(benchDatabase, createDb);
     log("\nSummary (median round), ms");
     printTable(
       ["database", "check p50", "check p95", "add p50", "add p95", `add p95 ≤ ${TARGET_MS}`],

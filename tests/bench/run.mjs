@@ -27,6 +27,8 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import autocannon from "autocannon";
 import {
+  BENCH_BUILD_DIR as BUILD_DIR,
+  benchDir,
   ensureBuild as ensureBuildIn,
   fail,
   killNow,
@@ -42,7 +44,6 @@ import {
 
 const ensureBuild = () => ensureBuildIn(BUILD_DIR);
 
-const BUILD_DIR = process.env.BUILD_DIR || "build";
 const buildAbs = path.resolve(root, BUILD_DIR);
 const PORT = Number(process.env.BENCH_PORT || 3900);
 const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY || "2";
@@ -51,7 +52,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const WARMUP = Number(process.env.BENCH_WARMUP || 2);
 const PRODUCTS = 100_000;
 const SITE_URL = `http://127.0.0.1:${PORT}`;
-const benchDir = path.join(root, ".tmp/bench");
 const dbPath = path.join(benchDir, "store-100k.db");
 const logPath = path.join(benchDir, "server.log");
 const staticName = "bench-static.html";

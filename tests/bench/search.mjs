@@ -39,22 +39,26 @@ import { createDb } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { clearSearchCaches, searchProducts } from "../../server/catalog/search.ts";
 import { forgetVocabulary } from "../../server/catalog/search-vocabulary.ts";
-import { startStoreServer, stopStoreServer, writeStaticCopy } from "./support.mjs";
+import {
+  BENCH_BUILD_DIR as BUILD_DIR,
+  BENCH_PG_BASE as PG_BASE,
+  benchDir,
+  root,
+  startStoreServer,
+  stopStoreServer,
+  writeStaticCopy,
+} from "./support.mjs";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const args = process.argv.slice(2);
 const MILLION = args.includes("--million");
 const SKIP_PG = args.includes("--skip-pg");
 const SKIP_SSR = args.includes("--skip-ssr");
 const iterArg = args.indexOf("--iterations");
 const ITERATIONS = iterArg >= 0 ? Number(args[iterArg + 1]) : 120;
-const BUILD_DIR = process.env.BUILD_DIR || "build";
 const PORT = Number(process.env.SEARCH_BENCH_PORT || 3402);
-const PG_BASE = (process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
 const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY || "2";
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
-const benchDir = path.join(root, ".tmp/bench");
 
 const QUERIES = {
   "one word": [

@@ -1,8 +1,8 @@
 // What the benchmark scripts share: logging, the build check, and starting and stopping the
 // production server in its own process group (so its cluster workers stop with it).
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { signalGroup, spawnStore, tail, waitForExit } from "../support/store-process.mjs";
@@ -10,6 +10,12 @@ import { signalGroup, spawnStore, tail, waitForExit } from "../support/store-pro
 export { tail };
 
 export const root = path.resolve(import.meta.dirname, "../..");
+
+/** Where the scripts keep their databases, logs and reports. */
+export const benchDir = path.join(root, ".tmp/bench");
+export const BENCH_BUILD_DIR = process.env.BUILD_DIR || "build";
+export const BENCH_PG_BASE = (process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
+export const BENCH_AUTH_SECRET = "bench-only-secret-0123456789abcdef0123456789";
 
 export function log(line = "") {
   process.stdout.write(`${line}\n`);
@@ -216,6 +222,63 @@ export const loadAverage = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(" ");
+
+/** Makes benchDir, logs the script's title with the machine it runs on, and checks the build. */
+export function startBenchRun(title) {
+  mkdirSync(benchDir, { recursive: true });
+  log(
+    `${title} — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`,
+  );
+  ensureBuild(BENCH_BUILD_DIR);
+}
+
+/**
+ * Runs benchDatabase(kind, serverEnv, openDb) on the trade catalog's databases the flags leave in
+ * (.tmp/bench/trade-100k.db, toolstore_bench_trade: --skip-sqlite, --skip-pg); returns the results.
+ */
+export async function onTradeDatabases(benchDatabase, createDb) {
+  const args = process.argv.slice(2);
+  const summary = [];
+  if (!args.includes("--skip-sqlite")) {
+    const file = path.join(benchDir, "trade-100k.db");
+    summary.push(
+      await benchDatabase("sqlite", { SQLITE_PATH: file }, () => createDb({ kind: "sqlite", sqlitePath: file })),
+    );
+  }
+  if (!args.includes("--skip-pg")) {
+    const url = await ensurePgDatabase(BENCH_PG_BASE, "toolstore_bench_trade");
+    summary.push(
+      await benchDatabase("postgres", { DATABASE_URL: url }, () => createDb({ kind: "postgres", url, poolSize: 2 })),
+    );
+  }
+  return summary;
+}
+
+/** Seeds `products` products on kind's database (reused when there), then opens it with `open`. */
+export function openSeeded(kind, env, open, products) {
+  log(`\n» ${kind}: load average ${loadAverage()} at the start`);
+  seedProducts(kind, env, { products, authSecret: BENCH_AUTH_SECRET });
+  return open();
+}
+
+/** How many products the database holds. */
+export async function countProducts(db) {
+  const row = await db
+    .selectFrom("products")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The production server of one script on one database: one worker, rate limits in memory, log in benchDir. */
+export function startBenchServer(script, kind, port, env) {
+  return startStoreServer({
+    buildDir: BENCH_BUILD_DIR,
+    port,
+    logPath: path.join(benchDir, `${script}-${kind}.log`),
+    env: { WEB_CONCURRENCY: "1", REDIS_URL: "", AUTH_SECRET: BENCH_AUTH_SECRET, ...env },
+  });
+}
 
 /** `npm run seed -- --products N` on the database `env` names (reused when already seeded). */
 export function seedProducts(kind, env, { products, authSecret }) {

@@ -36,40 +36,31 @@
 // characters of its body are printed) or the trade path did not show. Flags: --skip-sqlite,
 // --skip-pg, --samples N (30), --rounds N (3). Environment: BUILD_DIR (build; built when
 // missing), TRADE_PAGES_BENCH_PORT (3412), BENCH_PG_URL.
-import { mkdirSync } from "node:fs";
-import { cpus } from "node:os";
-import path from "node:path";
 import { createDb } from "../../server/db/connection.ts";
 import {
-  ensureBuild,
-  ensurePgDatabase,
+  countProducts,
   fail,
   killNow,
   loadAverage,
   log,
   numberFlag,
+  onTradeDatabases,
+  openSeeded,
   percentile,
   printTable,
-  root,
   runBenchScript,
-  seedProducts,
-  startStoreServer,
+  startBenchRun,
+  startBenchServer,
   stopStoreServer,
 } from "./support.mjs";
-
-const args = process.argv.slice(2);
 
 const SAMPLES = numberFlag("--samples", 30);
 const ROUNDS = numberFlag("--rounds", 3);
 const WARM_UP = 3;
 const PRODUCTS = 100_000;
 const TARGET_RATIO = 1.2;
-const BUILD_DIR = process.env.BUILD_DIR || "build";
 const PORT = Number(process.env.TRADE_PAGES_BENCH_PORT || 3412);
 const SITE_URL = `http://127.0.0.1:${PORT}`;
-const PG_BASE = (process.env.BENCH_PG_URL || "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
-const AUTH_SECRET = "bench-only-secret-0123456789abcdef0123456789";
-const benchDir = path.join(root, ".tmp/bench");
 
 const BUYER = { email: "bench-trade-buyer@example.com", password: "Bench-Sturdy-Pass-42", name: "Bench Trade Buyer" };
 const PRICE_LIST = "Bench trade buyers";
@@ -319,18 +310,28 @@ async function teardown() {
 
 const met = (ratio) => (ratio <= TARGET_RATIO ? "yes" : "NO");
 
+/** A round's (or the median round's) figures, in the order of FIGURE_HEADERS. */
+const figures = (x) => [
+  x.trade.p50.toFixed(1),
+  x.trade.p95.toFixed(1),
+  x.anon.p50.toFixed(1),
+  x.anon.p95.toFixed(1),
+  x.ratioP50.toFixed(2),
+  x.ratioP95.toFixed(2),
+];
+const FIGURE_HEADERS = [
+  "trade p50",
+  "trade p95",
+  "anon p50",
+  "anon p95",
+  "ratio p50",
+  "ratio p95",
+  `≤ ${TARGET_RATIO.toFixed(2)} (p50 / p95)`,
+];
+
 async function benchDatabase(kind, env, open) {
-  log(`\n» ${kind}: load average ${loadAverage()} at the start`);
-  seedProducts(kind, env, { products: PRODUCTS, authSecret: AUTH_SECRET });
-  db = open();
-  const products = Number(
-    (
-      await db
-        .selectFrom("products")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+  db = openSeeded(kind, env, open, PRODUCTS);
+  const products = await countProducts(db);
   if (products < PRODUCTS) fail(`${kind}: ${products} products, not ${PRODUCTS}`);
   // Three live products spread over the catalog: at a sixth, a half and five sixths of it by id.
   const live = Number(
@@ -354,12 +355,7 @@ async function benchDatabase(kind, env, open) {
       .executeTakeFirstOrThrow();
     productIds.push(row.id);
   }
-  server = await startStoreServer({
-    buildDir: BUILD_DIR,
-    port: PORT,
-    logPath: path.join(benchDir, `trade-pages-${kind}.log`),
-    env: { WEB_CONCURRENCY: "1", REDIS_URL: "", AUTH_SECRET, ...env },
-  });
+  server = await startBenchServer("trade-pages", kind, PORT, env);
   const userId = await ensureBuyer(db);
   const { priceListId, categoryId } = await ensureTradeBuyer(db, userId);
   const cookie = await signIn();
@@ -383,93 +379,25 @@ async function benchDatabase(kind, env, open) {
   log(`\n${kind}: ${ROUNDS} rounds × ${SAMPLES} pairs (trade buyer, anonymous uncached) per page, ms`);
   const rows = [];
   for (const r of results) {
-    r.rounds.forEach((x, i) =>
-      rows.push([
-        `${r.name} round ${i + 1}`,
-        x.trade.p50.toFixed(1),
-        x.trade.p95.toFixed(1),
-        x.anon.p50.toFixed(1),
-        x.anon.p95.toFixed(1),
-        x.ratioP50.toFixed(2),
-        x.ratioP95.toFixed(2),
-        "",
-      ]),
-    );
+    r.rounds.forEach((x, i) => rows.push([`${r.name} round ${i + 1}`, ...figures(x), ""]));
     const m = r.median;
-    rows.push([
-      `${r.name} median round`,
-      m.trade.p50.toFixed(1),
-      m.trade.p95.toFixed(1),
-      m.anon.p50.toFixed(1),
-      m.anon.p95.toFixed(1),
-      m.ratioP50.toFixed(2),
-      m.ratioP95.toFixed(2),
-      `${met(m.ratioP50)} / ${met(m.ratioP95)}`,
-    ]);
+    rows.push([`${r.name} median round`, ...figures(m), `${met(m.ratioP50)} / ${met(m.ratioP95)}`]);
   }
-  printTable(
-    [
-      "page",
-      "trade p50",
-      "trade p95",
-      "anon p50",
-      "anon p95",
-      "ratio p50",
-      "ratio p95",
-      `≤ ${TARGET_RATIO.toFixed(2)} (p50 / p95)`,
-    ],
-    rows,
-  );
+  printTable(["page", ...FIGURE_HEADERS], rows);
   return { kind, results };
 }
 
 await runBenchScript("trade-pages", {
   async main() {
-    mkdirSync(benchDir, { recursive: true });
-    log(
-      `Trade buyers' pages benchmark — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`,
-    );
-    ensureBuild(BUILD_DIR);
-    const summary = [];
-    if (!args.includes("--skip-sqlite")) {
-      const file = path.join(benchDir, "trade-100k.db");
-      summary.push(
-        await benchDatabase("sqlite", { SQLITE_PATH: file }, () => createDb({ kind: "sqlite", sqlitePath: file })),
-      );
-    }
-    if (!args.includes("--skip-pg")) {
-      const url = await ensurePgDatabase(PG_BASE, "toolstore_bench_trade");
-      summary.push(
-        await benchDatabase("postgres", { DATABASE_URL: url }, () => createDb({ kind: "postgres", url, poolSize: 2 })),
-      );
-    }
+    startBenchRun("Trade buyers' pages benchmark");
+    const summary = await onTradeDatabases(benchDatabase, createDb);
     log("\nSummary (median round per page), ms; ratio = trade buyer / anonymous uncached");
     printTable(
-      [
-        "database",
-        "page",
-        "trade p50",
-        "trade p95",
-        "anon p50",
-        "anon p95",
-        "ratio p50",
-        "ratio p95",
-        `≤ ${TARGET_RATIO.toFixed(2)} (p50 / p95)`,
-      ],
+      ["database", "page", ...FIGURE_HEADERS],
       summary.flatMap((s) =>
         s.results.map((r) => {
           const m = r.median;
-          return [
-            s.kind,
-            r.name,
-            m.trade.p50.toFixed(1),
-            m.trade.p95.toFixed(1),
-            m.anon.p50.toFixed(1),
-            m.anon.p95.toFixed(1),
-            m.ratioP50.toFixed(2),
-            m.ratioP95.toFixed(2),
-            `${met(m.ratioP50)} / ${met(m.ratioP95)}`,
-          ];
+          return [s.kind, r.name, ...figures(m), `${met(m.ratioP50)} / ${met(m.ratioP95)}`];
         }),
       ),
     );

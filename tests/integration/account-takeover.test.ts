@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeOverUnverifiedAccount } from "../../server/auth/google-takeover.ts";
-import { dialects, freshDb, pgUrl, type TestDb } from "./databases.ts";
+import { dialects, freshDb, mailsTo, pgUrl, type TestDb } from "./databases.ts";
 import { startAuthApp, type AuthApp } from "./auth-harness.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
@@ -23,18 +23,12 @@ describe.each(dialects)("sign-up verification and the pre-account takeover (%s)"
 
   const userByEmail = (who: string) =>
     t.db.selectFrom("user").selectAll().where("email", "=", who).executeTakeFirstOrThrow();
-  const mailsTo = (who: string) =>
-    t.db
-      .selectFrom("mail_queue")
-      .select(["subject", "text_body"])
-      .where("to_address", "=", who)
-      .orderBy("id")
-      .execute();
+  const mailsOf = (who: string) => mailsTo(t.db, who);
 
   it("sends a verification mail at sign-up; the account stays unverified until its link is used, and can sign in meanwhile", async () => {
     const who = email("verify");
     expect((await app.post("/sign-up/email", { email: who, password: PASSWORD, name: "Vera" })).status).toBe(200);
-    const mails = await mailsTo(who);
+    const mails = await mailsOf(who);
     expect(mails.map((m) => m.subject)).toEqual(["Confirm your ToolHub Wholesale email address"]);
     expect(Boolean((await userByEmail(who)).emailVerified)).toBe(false);
     expect((await app.post("/sign-in/email", { email: who, password: PASSWORD })).status).toBe(200);
@@ -60,7 +54,7 @@ describe.each(dialects)("sign-up verification and the pre-account takeover (%s)"
     expect(await t.db.selectFrom("account").select("providerId").where("userId", "=", user.id).execute()).toEqual([]);
     expect(await t.db.selectFrom("session").select("id").where("userId", "=", user.id).execute()).toEqual([]);
     expect((await app.post("/sign-in/email", { email: victim, password: PASSWORD })).status).toBe(401);
-    const mail = (await mailsTo(victim)).at(-1)!;
+    const mail = (await mailsOf(victim)).at(-1)!;
     expect(mail.subject).toBe("Password removed from your ToolHub Wholesale account");
     expect(mail.text_body).toContain("removed that password and signed out every other device");
   });

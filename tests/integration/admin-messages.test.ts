@@ -18,21 +18,13 @@ import {
 } from "../../server/newsletter/admin.ts";
 import type { Db } from "../../server/db/connection.ts";
 import type { MailStatus, NewsletterStatus } from "../../server/db/schema.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { countRows, dialects, freshDb, type TestDb } from "./databases.ts";
 import { auditRows, cfg, insertMessage, refusal, staffActor } from "./admin-people-fixtures.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 
 const options = { storeInbox: "support@toolhub.example", siteUrl: "http://127.0.0.1:3999" };
 
-const mailCount = async (db: Db) =>
-  Number(
-    (
-      await db
-        .selectFrom("mail_queue")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const mailCount = (db: Db) => countRows(db, "mail_queue");
 
 describe("replySubject", () => {
   it("adds one Re:", () => {

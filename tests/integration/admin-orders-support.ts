@@ -122,12 +122,3 @@ export async function stockOf(db: Db, productId: number): Promise<number> {
 export async function setStock(db: Db, productId: number, stock: number) {
   await db.updateTable("products").set({ stock_quantity: stock }).where("id", "=", productId).execute();
 }
-
-export async function mailsTo(db: Db, email: string) {
-  return db
-    .selectFrom("mail_queue")
-    .select(["subject", "text_body"])
-    .where("to_address", "=", email)
-    .orderBy("id")
-    .execute();
-}

@@ -5,11 +5,10 @@ import { OrderInputError } from "../../server/orders/input.ts";
 import { recordReturn } from "../../server/orders/returns.ts";
 import { StaleOrderError } from "../../server/orders/staff-order.ts";
 import { OrderConflictError } from "../../server/orders/states.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshDb, mailsTo, type TestDb } from "./databases.ts";
 import {
   domainError,
   footprint,
-  mailsTo,
   OTHER_STAFF,
   placeTestOrder,
   setStock,

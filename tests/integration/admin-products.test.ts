@@ -33,7 +33,7 @@ import { DomainError } from "../../server/errors.ts";
 import { adjustStock, recentLedger } from "../../server/inventory/adjust.ts";
 import { migrateAuth } from "../../server/auth/migrate.ts";
 import { loadConfig } from "../../server/config.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { countRows, dialects, freshDb, type TestDb } from "./databases.ts";
 
 const cfg = loadConfig({
   SITE_URL: "http://127.0.0.1:3999",
@@ -125,15 +125,7 @@ describe.each(dialects)("back-office products on %s", (kind) => {
   });
 
   it("refuses a used SKU, an unknown brand and bad values, writing nothing", async () => {
-    const count = async () =>
-      Number(
-        (
-          await db
-            .selectFrom("products")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const count = () => countRows(db, "products");
     const n = await count();
     await expect(createProduct(db, staff, input({ sku: "zx-1000" }))).rejects.toMatchObject({
       fields: { sku: expect.stringContaining("already used") },

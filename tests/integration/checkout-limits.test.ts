@@ -11,7 +11,7 @@ import {
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { countRows, dialects, freshDb, type TestDb } from "./databases.ts";
 
 /**
  * Issue 17, item 2: anonymous checkouts used to have no rate limit, so a script could drain the
@@ -80,15 +80,7 @@ describe.each(dialects)("checkout rate limits on %s", (kind) => {
   const stock = async () =>
     (await t.db.selectFrom("products").select("stock_quantity").where("id", "=", PRODUCT).executeTakeFirstOrThrow())
       .stock_quantity;
-  const count = async (table: "orders" | "stock_movements" | "mail_queue") =>
-    Number(
-      (
-        await t.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: "orders" | "stock_movements" | "mail_queue") => countRows(t.db, table);
   const mailsTo = async (address: string) =>
     (await t.db.selectFrom("mail_queue").select("id").where("to_address", "=", address).execute()).length;
   const ordersWithToken = async (token: string) =>

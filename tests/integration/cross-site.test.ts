@@ -7,12 +7,12 @@
  */
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../../server/config.ts";
 import { STRIPE_WEBHOOK_PATH } from "../../server/http/payment-routes.ts";
 import { CROSS_SITE_REFUSED, isCrossSiteRequest } from "../../server/security/cross-site.ts";
 import { stubBuild } from "../support/stub-build.ts";
 import { freshDb, type TestDb } from "./databases.ts";
-import { serveStoreApp, type StoreApp } from "./store-app.ts";
+import { testAuthConfig } from "./auth-db.ts";
+import { restoreEnv, serveStoreApp, type StoreApp } from "./store-app.ts";
 
 const SITE = "https://shop.example";
 // config() is read once per process, some of it while modules load: the store as deployed at SITE.
@@ -54,19 +54,13 @@ describe("the storefront refuses state-changing requests from another site", () 
 
   beforeAll(async () => {
     t = await freshDb("sqlite");
-    const cfg = loadConfig({
-      NODE_ENV: "test",
-      SITE_URL: SITE,
-      AUTH_SECRET: "integration-secret-0123456789abcdef0123",
-    });
+    const cfg = testAuthConfig(SITE);
     app = await serveStoreApp(t.db, cfg, build());
     base = app.base;
   });
   afterAll(async () => {
     await app?.close();
-    for (const [k, v] of Object.entries(savedEnv))
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+    restoreEnv(savedEnv);
     await t?.drop();
   });
 

@@ -32,6 +32,24 @@ export async function freshDb(kind: DbKind): Promise<TestDb> {
   return kind === "sqlite" ? freshSqlite() : freshPostgres();
 }
 
+/** The mails queued to this address, oldest first. */
+export const mailsTo = (db: Db, address: string) =>
+  db
+    .selectFrom("mail_queue")
+    .select(["subject", "text_body"])
+    .where("to_address", "=", address)
+    .orderBy("id")
+    .execute();
+
+/** How many rows the table holds. */
+export async function countRows(db: Db, table: keyof Database): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 let sqliteTemplate: Promise<Uint8Array> | undefined;
 
 /** This process migrates one in-memory database; every freshDb opens a copy of its bytes. */

@@ -17,7 +17,7 @@ import {
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { countRows, dialects, freshDb, type TestDb } from "./databases.ts";
 
 /**
  * Issue 17, item 2: a guest's pay-on-delivery order no longer takes the stock for good. It holds
@@ -137,15 +137,8 @@ describe.each(dialects)("order holds on %s", (kind) => {
         .where("subject", "=", `Your ToolHub Wholesale order ${number}`)
         .execute()
     ).length;
-  const count = async (table: "orders" | "order_lines" | "stock_movements" | "mail_queue" | "cart_items") =>
-    Number(
-      (
-        await t.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const count = (table: "orders" | "order_lines" | "stock_movements" | "mail_queue" | "cart_items") =>
+    countRows(t.db, table);
   /** The stock implied by the ledger: what the product started with plus every movement. */
   const ledgerSum = async (productId: number) =>
     Number(

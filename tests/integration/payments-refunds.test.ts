@@ -53,6 +53,16 @@ describe.each(dialects)("card refunds on %s", (kind) => {
     return { ...order, paid: row.paid_cents!, intent: row.payment_intent_id! };
   }
   const version = async (order: CardOrder) => Number((await orderRow(h.db, order.number)).version);
+  /** STAFF refunds what is left of the order's payment. */
+  const refundInFull = async (order: CardOrder) =>
+    refundOrder(
+      h.db,
+      h.payments,
+      STAFF,
+      order.number,
+      { version: await version(order), amount: null },
+      { siteUrl: SITE },
+    );
   const refundRows = (order: CardOrder) =>
     h.db
       .selectFrom("payment_refunds")
@@ -299,14 +309,7 @@ describe.each(dialects)("card refunds on %s", (kind) => {
     expect(await refundRows(order)).toHaveLength(1);
     expect(await refundMails(order)).toHaveLength(1);
 
-    await refundOrder(
-      h.db,
-      h.payments,
-      STAFF,
-      order.number,
-      { version: await version(order), amount: null },
-      { siteUrl: SITE },
-    );
+    await refundInFull(order);
     await h.fake.idle();
     expect(stripeRefunds().map((r) => r.amount)).toEqual([500, order.paid - 500]);
     expect(await orderRow(h.db, order.number)).toMatchObject({
@@ -385,14 +388,7 @@ describe.each(dialects)("card refunds on %s", (kind) => {
     await h.fake.idle();
     expect((await orderRow(h.db, order.number)).payment_flag).toBeTruthy();
 
-    await refundOrder(
-      h.db,
-      h.payments,
-      STAFF,
-      order.number,
-      { version: await version(order), amount: null },
-      { siteUrl: SITE },
-    );
+    await refundInFull(order);
     expect(stripeRefunds().map((r) => r.amount)).toEqual([1_234]);
     expect(await orderRow(h.db, order.number)).toMatchObject({
       refunded_cents: 1_234,

@@ -19,7 +19,9 @@ import { createStripe, type Payments } from "../../server/payments/stripe.ts";
 import { handleStripeWebhook, type WebhookReply } from "../../server/payments/webhook.ts";
 import { createFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { freshDb, type TestDb } from "./databases.ts";
+import { freshDb, mailsTo, type TestDb } from "./databases.ts";
+
+export { countRows, mailsTo } from "./databases.ts";
 
 export const SITE = "https://shop.example";
 const WEBHOOK_SECRET = "whsec_payments_integration";
@@ -139,29 +141,6 @@ export async function ledgerOf(db: Db, orderId: number): Promise<[string, number
     .orderBy("id")
     .execute();
   return rows.map((r) => [r.reason, Number(r.delta)]);
-}
-
-export const mailsTo = (db: Db, address: string) =>
-  db
-    .selectFrom("mail_queue")
-    .select(["subject", "text_body"])
-    .where("to_address", "=", address)
-    .orderBy("id")
-    .execute();
-
-export async function countRows(
-  db: Db,
-  table:
-    "orders" | "payment_events" | "payment_refunds" | "mail_queue" | "order_events" | "audit_log" | "stock_movements",
-): Promise<number> {
-  return Number(
-    (
-      await db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
 }
 
 export const newOwner = () => `g:${randomBytes(18).toString("base64url")}`;

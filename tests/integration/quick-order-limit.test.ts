@@ -7,13 +7,13 @@
  */
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../../server/config.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { QUICK_ORDER_CLIENT_LIMIT, QUICK_ORDER_LIMIT } from "../../server/trade/quick-order-action.ts";
 import * as quickOrderRoute from "../../app/routes/quick-order.tsx";
 import { stubBuild } from "../support/stub-build.ts";
 import { freshDb, type TestDb } from "./databases.ts";
-import { serveStoreApp, type StoreApp } from "./store-app.ts";
+import { testAuthConfig } from "./auth-db.ts";
+import { restoreEnv, serveStoreApp, type StoreApp } from "./store-app.ts";
 
 const SITE = "https://shop.example";
 // config() is read once per process, some of it while modules load.
@@ -77,19 +77,13 @@ describe("quick order is limited per client, not only per cart", () => {
   beforeAll(async () => {
     t = await freshDb("sqlite");
     await seedCatalog(t.db, { products: 5 });
-    const cfg = loadConfig({
-      NODE_ENV: "test",
-      SITE_URL: SITE,
-      AUTH_SECRET: "integration-secret-0123456789abcdef0123",
-    });
+    const cfg = testAuthConfig(SITE);
     app = await serveStoreApp(t.db, cfg, build(), { shareDb: true });
     base = app.base;
   });
   afterAll(async () => {
     await app?.close();
-    for (const [k, v] of Object.entries(savedEnv))
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+    restoreEnv(savedEnv);
     await t?.drop();
   });
 

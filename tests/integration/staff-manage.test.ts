@@ -3,12 +3,8 @@
  * link, promotion of an existing customer, role changes, removal (sessions end), the last admin
  * kept, and an audit row with each change, on SQLite and PostgreSQL.
  */
-import { betterAuth } from "better-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAuthOptions } from "../../server/auth/auth.ts";
-import { migrateAuth } from "../../server/auth/migrate.ts";
-import { UNGUARDED } from "../../server/auth/sign-in-guard.ts";
-import { loadConfig } from "../../server/config.ts";
+import type { Auth } from "../../server/auth/auth.ts";
 import {
   changeStaffRole,
   inviteSchema,
@@ -19,11 +15,12 @@ import {
 } from "../../server/staff/manage.ts";
 import { addStaff } from "../../server/staff/staff.ts";
 import { OPERATOR } from "../../server/staff/cli.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { freshStaffDb, testAuthConfig } from "./auth-db.ts";
+import { dialects, mailsTo, type TestDb } from "./databases.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
 const SITE = "http://127.0.0.1:3999";
-const cfg = loadConfig({ SITE_URL: SITE, NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+const cfg = testAuthConfig(SITE);
 
 describe("the invitation form's schema", () => {
   it("normalises the email and refuses bad fields with a message each", () => {
@@ -40,27 +37,17 @@ describe("the invitation form's schema", () => {
 
 describe.each(dialects)("managing staff on %s", (kind) => {
   let t: TestDb;
-  let auth: ReturnType<typeof betterAuth>;
+  let auth: Auth;
   let admin: { userId: string; name: string };
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await migrateAuth(t.db, cfg);
-    auth = betterAuth(buildAuthOptions(t.db, cfg, UNGUARDED)) as never;
-    const created = await addStaff(
-      t.db,
-      auth as never,
-      { email: "boss@example.com", password: PASSWORD, role: "admin" },
-      { actor: OPERATOR, siteUrl: SITE },
-    );
-    admin = { userId: created.userId, name: "Boss" };
+    ({ t, auth, admin } = await freshStaffDb(kind, cfg, PASSWORD));
   });
   afterAll(async () => {
     await t?.drop();
   });
 
-  const mails = (to: string) =>
-    t.db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", to).orderBy("id").execute();
+  const mails = (to: string) => mailsTo(t.db, to);
   const audit = (objectId: string) =>
     t.db
       .selectFrom("audit_log")

@@ -9,12 +9,8 @@
  * - an admin resets a colleague's second factor (rows gone, sessions ended, audit row, mail), never
  *   their own, never as staff, and two admins resetting at once both get an answer.
  */
-import { betterAuth } from "better-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAuthOptions } from "../../server/auth/auth.ts";
-import { migrateAuth } from "../../server/auth/migrate.ts";
-import { UNGUARDED } from "../../server/auth/sign-in-guard.ts";
-import { loadConfig } from "../../server/config.ts";
+import type { Auth } from "../../server/auth/auth.ts";
 import { OPERATOR, parseStaffArgs, runStaffCommand } from "../../server/staff/cli.ts";
 import {
   inviteStaff,
@@ -24,38 +20,29 @@ import {
   resetStaffTwoFactor,
 } from "../../server/staff/manage.ts";
 import { addStaff } from "../../server/staff/staff.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { freshStaffDb, testAuthConfig } from "./auth-db.ts";
+import { dialects, mailsTo, type TestDb } from "./databases.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
 const ATTACKER_PASSWORD = "Attackers-Own-Pass-31";
 const SITE = "http://127.0.0.1:3999";
-const cfg = loadConfig({ SITE_URL: SITE, NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+const cfg = testAuthConfig(SITE);
 
 describe.each(dialects)("the staff list's rules on %s", (kind) => {
   let t: TestDb;
-  let auth: ReturnType<typeof betterAuth>;
+  let auth: Auth;
   let admin: { userId: string; name: string };
   const change = { actor: OPERATOR, siteUrl: SITE };
   const flag = (value: boolean) => (kind === "postgres" ? value : value ? 1 : 0);
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await migrateAuth(t.db, cfg);
-    auth = betterAuth(buildAuthOptions(t.db, cfg, UNGUARDED)) as never;
-    const created = await addStaff(
-      t.db,
-      auth as never,
-      { email: "boss@example.com", password: PASSWORD, role: "admin", name: "Boss" },
-      change,
-    );
-    admin = { userId: created.userId, name: "Boss" };
+    ({ t, auth, admin } = await freshStaffDb(kind, cfg, PASSWORD, "Boss"));
   });
   afterAll(async () => {
     await t?.drop();
   });
 
-  const mails = (to: string) =>
-    t.db.selectFrom("mail_queue").select(["subject", "text_body"]).where("to_address", "=", to).orderBy("id").execute();
+  const mails = (to: string) => mailsTo(t.db, to);
   const audit = (objectId: string) =>
     t.db
       .selectFrom("audit_log")

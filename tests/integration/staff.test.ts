@@ -52,6 +52,13 @@ describe.each(dialects)("staff accounts on %s", (kind) => {
 
   const roleOf = async (email: string) =>
     (await t.db.selectFrom("user").select("role").where("email", "=", email).executeTakeFirst())?.role;
+  const passwordOf = (email: string) =>
+    t.db
+      .selectFrom("account")
+      .innerJoin("user", "user.id", "account.userId")
+      .select("password")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
 
   it("gives existing databases the admin plugin's columns at start-up", async () => {
     // A database migrated before the plugin: drop its columns, then migrate as start-up does.
@@ -95,12 +102,7 @@ describe.each(dialects)("staff accounts on %s", (kind) => {
       .set({ emailVerified: kind === "postgres" ? true : 1 })
       .where("email", "=", "shopper@example.com")
       .execute();
-    const before = await t.db
-      .selectFrom("account")
-      .innerJoin("user", "user.id", "account.userId")
-      .select("password")
-      .where("email", "=", "shopper@example.com")
-      .executeTakeFirstOrThrow();
+    const before = await passwordOf("shopper@example.com");
     const outcome = await addStaff(
       t.db,
       auth(),
@@ -109,12 +111,7 @@ describe.each(dialects)("staff accounts on %s", (kind) => {
     );
     expect(outcome).toMatchObject({ kind: "promoted", previousRole: "customer" });
     expect(await roleOf("shopper@example.com")).toBe("staff");
-    const after = await t.db
-      .selectFrom("account")
-      .innerJoin("user", "user.id", "account.userId")
-      .select("password")
-      .where("email", "=", "shopper@example.com")
-      .executeTakeFirstOrThrow();
+    const after = await passwordOf("shopper@example.com");
     expect(after.password).toBe(before.password);
     expect((await addStaff(t.db, auth(), { email: "shopper@example.com", role: "staff" }, change)).kind).toBe(
       "unchanged",

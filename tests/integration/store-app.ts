@@ -37,3 +37,10 @@ export async function serveStoreApp(
     },
   };
 }
+
+/** Puts back the environment variables a test set, as they were saved (undefined: it was unset). */
+export function restoreEnv(saved: Record<string, string | undefined>): void {
+  for (const [k, v] of Object.entries(saved))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+}

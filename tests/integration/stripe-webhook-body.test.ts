@@ -11,7 +11,7 @@ import { loadConfig } from "../../server/config.ts";
 import { paymentRouter, STRIPE_WEBHOOK_PATH } from "../../server/http/payment-routes.ts";
 import { eventShapeProblem } from "../../server/payments/webhook.ts";
 import { signPayload } from "../support/fake-stripe.mjs";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { countRows, dialects, freshDb, type TestDb } from "./databases.ts";
 
 const SECRET = "whsec_shape_test_0123456789";
 const session = (overrides: Record<string, unknown> = {}) => ({
@@ -70,15 +70,7 @@ describe.each(dialects)("Stripe webhook bodies that are no event on %s", (kind) 
       body: (await response.json()) as { received: boolean; error?: string; outcome?: string },
     };
   };
-  const storedEvents = async () =>
-    Number(
-      (
-        await t.db
-          .selectFrom("payment_events")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const storedEvents = () => countRows(t.db, "payment_events");
 
   it.each([
     ["null", "null"],

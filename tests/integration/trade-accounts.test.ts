@@ -3,35 +3,21 @@
  * decide at once), the company Better Auth's organization plugin creates with the applicant as
  * owner, and invitations (owner only; one company per person), on SQLite and PostgreSQL.
  */
-import { betterAuth } from "better-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAuthOptions, type Auth } from "../../server/auth/auth.ts";
-import { migrateAuth } from "../../server/auth/migrate.ts";
-import { UNGUARDED } from "../../server/auth/sign-in-guard.ts";
-import { loadConfig } from "../../server/config.ts";
+import type { Auth } from "../../server/auth/auth.ts";
 import { applyForTrade, decideApplication, latestApplication } from "../../server/trade/applications.ts";
 import { companyMembers, companyOf } from "../../server/trade/company.ts";
 import { createOrganizationThroughAuth } from "../../server/trade/organizations.ts";
-import { tradeApplicationSchema, type TradeApplicationInput } from "../../app/lib/trade-schema.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { freshAuthDb, testAuthConfig } from "./auth-db.ts";
+import { dialects, type TestDb } from "./databases.ts";
+import { tradeApplicationForm } from "./trade-support.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
 const SITE = "http://127.0.0.1:3998";
-const cfg = loadConfig({ SITE_URL: SITE, NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
+const cfg = testAuthConfig(SITE);
 const STAFF = { userId: "staff-1", name: "Sam Staff" };
 
-function form(overrides: Partial<Record<string, string>> = {}): TradeApplicationInput {
-  return tradeApplicationSchema.parse({
-    companyName: "Acme Builders Ltd",
-    country: "GB",
-    taxId: "GB 123 4567 89",
-    line1: "1 High Street",
-    city: "London",
-    postcode: "sw1a 1aa",
-    phone: "+44 20 7946 0000",
-    ...overrides,
-  });
-}
+const form = tradeApplicationForm;
 
 describe.each(dialects)("trade accounts on %s", (kind) => {
   let t: TestDb;
@@ -39,9 +25,7 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
   let n = 0;
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await migrateAuth(t.db, cfg);
-    auth = betterAuth(buildAuthOptions(t.db, cfg, UNGUARDED));
+    ({ t, auth } = await freshAuthDb(kind, cfg));
   });
   afterAll(async () => {
     await t?.drop();
@@ -86,15 +70,12 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
       createOrganization: createOrganizationThroughAuth(t.db, auth),
     });
 
+  const apply = (c: { id: string; email: string; name: string }, overrides: Partial<Record<string, string>> = {}) =>
+    applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(overrides), siteUrl: SITE });
+
   it("takes an application once, mails the applicant, and refuses a second while the first is reviewed", async () => {
     const c = await customer();
-    const { id } = await applyForTrade(t.db, {
-      userId: c.id,
-      email: c.email,
-      name: c.name,
-      form: form(),
-      siteUrl: SITE,
-    });
+    const { id } = await apply(c);
     const row = await latestApplication(t.db, c.id);
     expect(row).toMatchObject({
       id,
@@ -104,16 +85,10 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
       company_name: "Acme Builders Ltd",
     });
     expect((await mails(c.email)).map((m) => m.subject)).toEqual(["Your ToolHub Wholesale trade account application"]);
-    await expect(
-      applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE }),
-    ).rejects.toMatchObject({ code: "APPLICATION_PENDING", status: 409 });
+    await expect(apply(c)).rejects.toMatchObject({ code: "APPLICATION_PENDING", status: 409 });
     // Two tabs at once: the unique index lets one through.
     const other = await customer();
-    const both = await Promise.allSettled(
-      [0, 1].map(() =>
-        applyForTrade(t.db, { userId: other.id, email: other.email, name: other.name, form: form(), siteUrl: SITE }),
-      ),
-    );
+    const both = await Promise.allSettled([0, 1].map(() => apply(other)));
     expect(both.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(
       await t.db.selectFrom("trade_applications").select("id").where("user_id", "=", other.id).execute(),
@@ -122,13 +97,7 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
 
   it("approval creates the company with the applicant as owner, an audit row and the mail; a second decision is refused", async () => {
     const c = await customer("Olive Owner");
-    const { id } = await applyForTrade(t.db, {
-      userId: c.id,
-      email: c.email,
-      name: c.name,
-      form: form({ companyName: "Olive Electrical" }),
-      siteUrl: SITE,
-    });
+    const { id } = await apply(c, { companyName: "Olive Electrical" });
     const { organizationId } = await decide(id, true);
     const membership = await companyOf(t.db, c.id);
     expect(membership).toMatchObject({
@@ -167,20 +136,12 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
     expect(decided.subject).toBe("Your ToolHub Wholesale trade account is approved");
     expect(decided.text_body).toContain(`${SITE}/account/company`);
     await expect(decide(id, false, "late")).rejects.toMatchObject({ code: "ALREADY_DECIDED", status: 409 });
-    await expect(
-      applyForTrade(t.db, { userId: c.id, email: c.email, name: c.name, form: form(), siteUrl: SITE }),
-    ).rejects.toMatchObject({ code: "ALREADY_TRADE" });
+    await expect(apply(c)).rejects.toMatchObject({ code: "ALREADY_TRADE" });
   });
 
   it("rejection needs a reason, mails it, and lets the customer apply again", async () => {
     const c = await customer();
-    const { id } = await applyForTrade(t.db, {
-      userId: c.id,
-      email: c.email,
-      name: c.name,
-      form: form(),
-      siteUrl: SITE,
-    });
+    const { id } = await apply(c);
     await expect(decide(id, false, null)).rejects.toMatchObject({ code: "REASON_REQUIRED", status: 400 });
     await decide(id, false, "The VAT number is not registered to this company.");
     expect((await mails(c.email)).at(-1)!.text_body).toContain(
@@ -188,25 +149,13 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
     );
     expect(await companyOf(t.db, c.id)).toBeNull();
     expect(await t.db.selectFrom("member").select("id").where("userId", "=", c.id).execute()).toEqual([]);
-    const again = await applyForTrade(t.db, {
-      userId: c.id,
-      email: c.email,
-      name: c.name,
-      form: form(),
-      siteUrl: SITE,
-    });
+    const again = await apply(c);
     expect(again.id).toBeGreaterThan(id);
   });
 
   it("two staff approving at once make one company, one audit row and one mail", async () => {
     const c = await customer();
-    const { id } = await applyForTrade(t.db, {
-      userId: c.id,
-      email: c.email,
-      name: c.name,
-      form: form(),
-      siteUrl: SITE,
-    });
+    const { id } = await apply(c);
     const results = await Promise.allSettled([
       decide(id, true),
       decide(id, true, null, { userId: "staff-2", name: "Sue" }),
@@ -233,13 +182,7 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
 
   it("an approval racing a rejection leaves one outcome, and no company behind a rejection", async () => {
     const c = await customer();
-    const { id } = await applyForTrade(t.db, {
-      userId: c.id,
-      email: c.email,
-      name: c.name,
-      form: form(),
-      siteUrl: SITE,
-    });
+    const { id } = await apply(c);
     await Promise.allSettled([decide(id, true), decide(id, false, "Duplicate application")]);
     const row = await latestApplication(t.db, c.id);
     const orgs = await organizationsOf(c.id);
@@ -250,13 +193,7 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
 
   it("the owner invites a buyer who accepts; a buyer can't invite; nobody joins a second company", async () => {
     const owner = await customer("Owen Owner");
-    const { id } = await applyForTrade(t.db, {
-      userId: owner.id,
-      email: owner.email,
-      name: owner.name,
-      form: form({ companyName: "Owen Plumbing" }),
-      siteUrl: SITE,
-    });
+    const { id } = await apply(owner, { companyName: "Owen Plumbing" });
     const { organizationId } = await decide(id, true);
     const buyer = await customer("Bea Buyer");
     const invitation = await auth.api.createInvitation({
@@ -283,13 +220,7 @@ describe.each(dialects)("trade accounts on %s", (kind) => {
 
     // The owner of another company is invited here: refused at acceptance.
     const other = await customer("Oscar Other");
-    const second = await applyForTrade(t.db, {
-      userId: other.id,
-      email: other.email,
-      name: other.name,
-      form: form({ companyName: "Oscar Roofing" }),
-      siteUrl: SITE,
-    });
+    const second = await apply(other, { companyName: "Oscar Roofing" });
     await decide(second.id, true);
     const cross = await auth.api.createInvitation({
       headers: owner.headers,

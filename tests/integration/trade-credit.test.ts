@@ -18,7 +18,7 @@ import { placeOrder } from "../../server/orders/place-order.ts";
 import { decideApproval } from "../../server/trade/approvals.ts";
 import { setSpendingLimit } from "../../server/trade/limits.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { countRows, dialects, freshDb, type TestDb } from "./databases.ts";
 import { insertCompany, insertMember } from "./trade-support.ts";
 
 const SITE = "http://store.test";
@@ -62,15 +62,7 @@ describe.each(dialects)("net 30 and credit limits on %s", (kind) => {
       .selectAll()
       .where("order_id", "=", (await orderRow(number)).id)
       .executeTakeFirst();
-  const countOrders = async () =>
-    Number(
-      (
-        await t.db
-          .selectFrom("orders")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const countOrders = () => countRows(t.db, "orders");
   async function buyerWithCredit(creditLimitCents: number, net30 = true) {
     const organizationId = await insertCompany(t.db, { net30, creditLimitCents });
     return { organizationId, userId: await insertMember(t.db, organizationId, "owner") };

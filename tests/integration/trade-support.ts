@@ -1,5 +1,6 @@
 /** Approved trade companies and their people, written straight to the tables the store reads. */
 import { randomBytes } from "node:crypto";
+import { tradeApplicationSchema, type TradeApplicationInput } from "../../app/lib/trade-schema.ts";
 import type { Db } from "../../server/db/connection.ts";
 
 export interface CompanyOptions {
@@ -108,4 +109,18 @@ export async function net30Buyer(
 ): Promise<{ userId: string; organizationId: string }> {
   const organizationId = await insertCompany(db, { creditLimitCents: 100_000_000, ...options, net30: true });
   return { organizationId, userId: await insertMember(db, organizationId, "owner", options.userId) };
+}
+
+/** A valid trade application form (Acme Builders Ltd, London), with these fields changed. */
+export function tradeApplicationForm(overrides: Partial<Record<string, string>> = {}): TradeApplicationInput {
+  return tradeApplicationSchema.parse({
+    companyName: "Acme Builders Ltd",
+    country: "GB",
+    taxId: "GB 123 4567 89",
+    line1: "1 High Street",
+    city: "London",
+    postcode: "sw1a 1aa",
+    phone: "+44 20 7946 0000",
+    ...overrides,
+  });
 }
