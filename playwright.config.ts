@@ -6,6 +6,13 @@ export const baseURL = `http://127.0.0.1:${PORT}`;
 export const DEFAULTS_PORT = PORT + 50;
 /** The store on PostgreSQL (when TEST_DATABASE_URL is set): specs where the data layer differs. */
 export const POSTGRES_PORT = PORT + 70;
+/**
+ * Debian's headless shell (package chromium-headless-shell): the same Chromium build without the
+ * desktop browser around it, what Playwright itself runs headless. It takes about half the CPU of
+ * `/usr/bin/chromium --headless` (docs/decisions/0043-e2e-in-the-headless-shell.md);
+ * E2E_CHROMIUM=/usr/bin/chromium runs the suite in the full browser.
+ */
+const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium-headless-shell";
 
 /**
  * Nothing is retried: a test that fails once fails the run. A test found flaky is fixed, or put here
@@ -27,10 +34,11 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   use: {
     baseURL,
-    // DOM snapshots explain a failure; a screencast of every test costs more CPU than two cores can spare.
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
+    // Recording a trace costs about a tenth of the suite's time on two cores; to debug a failure, re-run
+    // it with `--trace retain-on-failure` (or E2E_TRACE=retain-on-failure).
+    trace: (process.env.E2E_TRACE as "off" | "retain-on-failure" | undefined) ?? "off",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: CHROMIUM,
       args: [
         "--headless",
         "--no-sandbox",
