@@ -4,6 +4,7 @@ import { ContentImg } from "../components/ui/ContentImg.tsx";
 import { about } from "../content/about.ts";
 import { seo } from "../lib/seo.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
+import { HeadedSection } from "../components/ui/HeadedSection.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -39,10 +40,7 @@ export default function About() {
         <Paragraphs id="about-us" title="About Us" paragraphs={about.aboutUs} />
         <Paragraphs id="our-story" title="Our Story" paragraphs={about.ourStory} />
         <Paragraphs id="our-mission" title="Our Mission" paragraphs={about.ourMission} />
-        <section aria-labelledby="impact-heading">
-          <h2 id="impact-heading" className="mb-4 text-2xl font-bold text-ink">
-            Our Impact
-          </h2>
+        <HeadedSection id="impact-heading" title="Our Impact" headingClassName="mb-4 text-2xl font-bold text-ink">
           <dl className="grid grid-cols-2 gap-4 md:grid-cols-4">
             {about.stats.map((stat) => (
               <div key={stat.label} className="flex flex-col-reverse rounded-xl bg-slate-50 p-5 text-center">
@@ -51,11 +49,8 @@ export default function About() {
               </div>
             ))}
           </dl>
-        </section>
-        <section aria-labelledby="clients-heading">
-          <h2 id="clients-heading" className="mb-4 text-2xl font-bold text-ink">
-            Trusted by
-          </h2>
+        </HeadedSection>
+        <HeadedSection id="clients-heading" title="Trusted by" headingClassName="mb-4 text-2xl font-bold text-ink">
           <ul className="flex flex-wrap items-center justify-center gap-6">
             {about.clients.map((client) => (
               <li key={client.name}>
@@ -63,7 +58,7 @@ export default function About() {
               </li>
             ))}
           </ul>
-        </section>
+        </HeadedSection>
       </div>
     </>
   );

@@ -8,6 +8,7 @@ import { STORE_HOURS } from "../lib/site.ts";
 import { contactAction, defaultContactDeps } from "../../server/contact/action.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
+import { HeadedSection } from "../components/ui/HeadedSection.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -45,16 +46,10 @@ export default function Contact({ actionData }: Route.ComponentProps) {
             className="h-80 w-full rounded-xl border border-slate-200"
           />
           <div className="grid gap-6 sm:grid-cols-2">
-            <section aria-labelledby="address-heading">
-              <h2 id="address-heading" className="text-lg font-semibold text-ink">
-                Address
-              </h2>
+            <HeadedSection id="address-heading" title="Address" headingClassName="text-lg font-semibold text-ink">
               <StoreAddress className="mt-2 text-slate-700" />
-            </section>
-            <section aria-labelledby="hours-heading">
-              <h2 id="hours-heading" className="text-lg font-semibold text-ink">
-                Opening hours
-              </h2>
+            </HeadedSection>
+            <HeadedSection id="hours-heading" title="Opening hours" headingClassName="text-lg font-semibold text-ink">
               <dl className="mt-2 text-slate-700">
                 {STORE_HOURS.map((h) => (
                   <div key={h.days} className="flex gap-2">
@@ -63,15 +58,17 @@ export default function Contact({ actionData }: Route.ComponentProps) {
                   </div>
                 ))}
               </dl>
-            </section>
+            </HeadedSection>
           </div>
         </div>
-        <section aria-labelledby="message-heading" className="rounded-xl border border-slate-200 p-6">
-          <h2 id="message-heading" className="text-2xl font-bold text-ink">
-            Leave a message
-          </h2>
+        <HeadedSection
+          id="message-heading"
+          title="Leave a message"
+          headingClassName="text-2xl font-bold text-ink"
+          className="rounded-xl border border-slate-200 p-6"
+        >
           <ContactForm result={actionData} />
-        </section>
+        </HeadedSection>
       </div>
     </>
   );

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { DELETE_CONFIRMATION_WORD, type IdentityCheck } from "../../lib/privacy.ts";
 import { IdentityConfirmation } from "./YourData.tsx";
+import { HeadedSection } from "../ui/HeadedSection.tsx";
 
 export interface DeleteAccountError {
   field: "confirm" | "password" | null;
@@ -11,10 +12,7 @@ export interface DeleteAccountError {
 export function DeleteAccountForm({ check, error }: { check: IdentityCheck; error?: DeleteAccountError }) {
   return (
     <div className="mx-auto max-w-2xl space-y-6 px-4 py-10 text-slate-700">
-      <section aria-labelledby="erased-heading">
-        <h2 id="erased-heading" className="text-lg font-bold text-ink">
-          What is erased
-        </h2>
+      <HeadedSection id="erased-heading" title="What is erased" headingClassName="text-lg font-bold text-ink">
         <ul className="mt-2 list-disc space-y-1 pl-5">
           <li>Your account: name, email, password and Google sign-in. You're signed out on every device.</li>
           <li>Your cart, your wishlist, your newsletter subscription and the messages you sent us from this email.</li>
@@ -24,11 +22,8 @@ export function DeleteAccountForm({ check, error }: { check: IdentityCheck; erro
             only the company's name, country and tax number).
           </li>
         </ul>
-      </section>
-      <section aria-labelledby="kept-heading">
-        <h2 id="kept-heading" className="text-lg font-bold text-ink">
-          What we keep
-        </h2>
+      </HeadedSection>
+      <HeadedSection id="kept-heading" title="What we keep" headingClassName="text-lg font-bold text-ink">
         <p className="mt-2">
           Your orders, because we must keep them for our accounts: order number, items, totals, dates, status, payment
           method, and the country, region and postcode district they were shipped to. Your name, email, street address,
@@ -36,7 +31,7 @@ export function DeleteAccountForm({ check, error }: { check: IdentityCheck; erro
         </p>
         <p className="mt-2">Accepted quotes, with their items and prices, without your email or message.</p>
         <p className="mt-2">You can register again later with the same email: it will be a new, empty account.</p>
-      </section>
+      </HeadedSection>
       <Form method="post" reloadDocument noValidate className="space-y-4 rounded-xl border border-red-200 p-6">
         {error && !error.field ? (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">

@@ -5,6 +5,7 @@ import { PAYMENT_STATUS_LABELS, paymentLabel } from "../../../lib/order-labels.t
 import { LinesTable, type LineColumn } from "../../ui/LinesTable.tsx";
 import { ShippingAddress, type AddressFields } from "../../orders/ShippingAddress.tsx";
 import { orderSummary, SummaryTable } from "../../orders/SummaryTable.tsx";
+import { HeadedSection } from "../../ui/HeadedSection.tsx";
 
 type Order = Omit<StaffOrderDetail, "id" | "events" | "user_id">;
 
@@ -48,10 +49,7 @@ export function ShipTo({ order }: { order: AddressFields & { business_name: stri
 export function OrderFacts({ order, customerId }: { order: Order; customerId: string | null }) {
   return (
     <div className="grid gap-6 text-sm sm:grid-cols-3">
-      <section aria-labelledby="customer-heading">
-        <h2 id="customer-heading" className="font-semibold text-ink">
-          Customer
-        </h2>
+      <HeadedSection id="customer-heading" title="Customer" headingClassName="font-semibold text-ink">
         <p className="mt-2">{order.ship_name || "—"}</p>
         <p className="break-all text-slate-700">{order.email || "(account deleted)"}</p>
         {customerId ? (
@@ -67,19 +65,13 @@ export function OrderFacts({ order, customerId }: { order: Order; customerId: st
           <p className="mt-1 text-slate-700">Guest checkout (no account)</p>
         )}
         {order.tax_number ? <p className="mt-1 text-slate-700">Tax number: {order.tax_number}</p> : null}
-      </section>
-      <section aria-labelledby="address-heading">
-        <h2 id="address-heading" className="font-semibold text-ink">
-          Ship to
-        </h2>
+      </HeadedSection>
+      <HeadedSection id="address-heading" title="Ship to" headingClassName="font-semibold text-ink">
         <div className="mt-2">
           <ShipTo order={order} />
         </div>
-      </section>
-      <section aria-labelledby="payment-heading">
-        <h2 id="payment-heading" className="font-semibold text-ink">
-          Payment and shipment
-        </h2>
+      </HeadedSection>
+      <HeadedSection id="payment-heading" title="Payment and shipment" headingClassName="font-semibold text-ink">
         <p className="mt-2">{paymentLabel(order.payment_method)}</p>
         <p className="text-slate-700" data-testid="payment-status">
           {PAYMENT_STATUS_LABELS[order.payment_status] ?? order.payment_status}
@@ -99,7 +91,7 @@ export function OrderFacts({ order, customerId }: { order: Order; customerId: st
         ) : (
           <p className="mt-2 text-slate-700">Not shipped yet</p>
         )}
-      </section>
+      </HeadedSection>
     </div>
   );
 }
