@@ -68,7 +68,6 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
         ) : (
           <LinesTable
             caption="Your orders"
-            className="w-full text-left text-sm"
             headClassName="border-b border-slate-300 text-ink"
             rowClassName="border-b border-slate-200"
             columns={ORDER_LIST_COLUMNS}

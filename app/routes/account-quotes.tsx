@@ -94,7 +94,6 @@ export default function AccountQuotes({ loaderData, actionData }: Route.Componen
         ) : (
           <LinesTable
             caption="Your quotes, the newest first"
-            className="w-full text-left text-sm"
             headRowClassName="border-b border-slate-300"
             rowClassName="border-b border-slate-200"
             columns={QUOTE_LIST_COLUMNS}

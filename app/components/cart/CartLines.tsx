@@ -141,7 +141,7 @@ export function CartLinesTable({ lines }: { lines: CartLine[] }) {
   return (
     <LinesTable
       caption="Items in your cart"
-      className="w-full min-w-[40rem] text-left text-sm"
+      className="min-w-[40rem]"
       headClassName="border-b border-slate-300 text-ink"
       columns={CART_COLUMNS}
       lines={lines}

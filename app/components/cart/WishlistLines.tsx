@@ -118,7 +118,7 @@ export function WishlistTable({ lines }: { lines: WishlistLine[] }) {
   return (
     <LinesTable
       caption="Your wishlist"
-      className="w-full min-w-[48rem] text-left text-sm"
+      className="min-w-[48rem]"
       headClassName="border-b border-slate-300 text-ink"
       columns={WISHLIST_COLUMNS}
       lines={lines}

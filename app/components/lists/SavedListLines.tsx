@@ -105,7 +105,7 @@ export function SavedListLines({
   return (
     <LinesTable
       caption="The products on this list, with your price"
-      className="mt-2 w-full text-left text-sm"
+      className="mt-2"
       headClassName="border-b border-slate-300 text-ink"
       rowClassName="border-b border-slate-100 align-top"
       columns={listColumns(editable)}

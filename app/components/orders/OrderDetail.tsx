@@ -75,7 +75,7 @@ export function OrderDetail({
       )}
       <LinesTable
         caption="Items in this order"
-        className="mt-6 w-full text-left text-sm"
+        className="mt-6"
         headClassName="border-b border-slate-300"
         rowClassName="border-b border-slate-200"
         columns={ORDER_COLUMNS}

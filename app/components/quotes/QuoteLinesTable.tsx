@@ -44,7 +44,6 @@ export function QuoteLinesTable({
   return (
     <LinesTable
       caption={caption}
-      className="w-full text-left text-sm"
       headRowClassName="border-b border-slate-300"
       rowClassName="border-b border-slate-200 align-top"
       columns={columns}

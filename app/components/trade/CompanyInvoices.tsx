@@ -92,7 +92,7 @@ export function CompanyInvoices({
       ) : (
         <LinesTable
           caption="Unpaid invoices, the earliest due first"
-          className="mt-3 w-full text-left text-sm"
+          className="mt-3"
           headRowClassName="border-b border-slate-300"
           rowClassName="border-b border-slate-200"
           columns={invoiceColumns(orderHref)}

@@ -112,7 +112,7 @@ export function QuickOrderRows({ initial, onChange }: { initial: Row[]; onChange
       </datalist>
       <LinesTable
         caption="SKU and quantity rows"
-        className="mt-3 w-full max-w-xl text-left text-sm"
+        className="mt-3 max-w-xl"
         columns={columns}
         lines={Array.from({ length: count }, (_, i) => i)}
         rowKey={(i) => i}

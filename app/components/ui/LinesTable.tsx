@@ -75,7 +75,8 @@ export function LinesTable<L>({
   columns: readonly LineColumn<L>[];
   lines: readonly L[];
   rowKey: (line: L, index: number) => Key;
-  className: string;
+  /** Classes added to the table's own (full width, left-aligned small text), e.g. a margin. */
+  className?: string;
   headClassName?: string;
   headRowClassName?: string;
   rowClassName?: string;
@@ -90,7 +91,7 @@ export function LinesTable<L>({
   bodyRef?: Ref<HTMLTableSectionElement>;
 }) {
   return (
-    <table className={className}>
+    <table className={className ? `w-full text-left text-sm ${className}` : "w-full text-left text-sm"}>
       <caption className="sr-only">{caption}</caption>
       <thead className={headClassName}>
         <tr className={headRowClassName}>
@@ -161,7 +162,7 @@ export function LinesSection<L>({
       </h2>
       <LinesTable
         caption={caption}
-        className="mt-2 w-full text-left text-sm"
+        className="mt-2"
         headClassName="border-b border-slate-300 text-ink"
         rowClassName="border-b border-slate-100"
         rowAttributes={rowAttributes}

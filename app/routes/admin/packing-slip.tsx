@@ -105,7 +105,7 @@ export default function PackingSlip({ loaderData }: Route.ComponentProps) {
       </section>
       <LinesTable
         caption={`Items to pack for order ${slip.number}`}
-        className="mt-6 w-full border-collapse text-left text-sm"
+        className="mt-6 border-collapse"
         headRowClassName="border-b-2 border-ink print:border-black"
         rowClassName="border-b border-slate-400 break-inside-avoid print:border-black"
         columns={SLIP_COLUMNS}

@@ -24,7 +24,6 @@ export function OrderLines({ order }: { order: Order }) {
     <div className="overflow-x-auto">
       <LinesTable
         caption={`Items in order ${order.number}`}
-        className="w-full text-left text-sm"
         headClassName="border-b border-slate-300 text-ink"
         rowClassName="border-b border-slate-200"
         columns={STAFF_ORDER_COLUMNS}

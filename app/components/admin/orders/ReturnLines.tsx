@@ -58,7 +58,7 @@ function ReturnLines({
   return (
     <LinesTable
       caption="Units returned per line"
-      className="mt-2 w-full text-left text-sm"
+      className="mt-2"
       rowClassName="border-t border-slate-200"
       columns={returnColumns(typed, errors)}
       lines={lines}
