@@ -19,6 +19,7 @@ import { creditStanding } from "../../server/invoices/credit.ts";
 import { companyOpenInvoices } from "../../server/invoices/open-invoices.ts";
 import { formText } from "../lib/form-text.ts";
 import { PostAnswer } from "../components/ui/PostAnswer.tsx";
+import { HeadedSection } from "../components/ui/HeadedSection.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -143,10 +144,7 @@ export default function AccountCompany({ loaderData, actionData }: Route.Compone
       <PageHeader title="Your company" intro={`${company.name} · your role: ${roleLabel}`} />
       <div className="mx-auto max-w-4xl space-y-8 px-4 py-10 text-slate-700">
         <PostAnswer answer={actionData} />
-        <section aria-labelledby="company-details-heading">
-          <h2 id="company-details-heading" className="text-lg font-bold text-ink">
-            Trade account
-          </h2>
+        <HeadedSection id="company-details-heading" title="Trade account" headingClassName="text-lg font-bold text-ink">
           <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1">
             <dt className="font-semibold">Company</dt>
             <dd>{company.name}</dd>
@@ -155,7 +153,7 @@ export default function AccountCompany({ loaderData, actionData }: Route.Compone
             <dt className="font-semibold">Payment terms</dt>
             <dd>{company.net30 ? "Invoice, net 30" : "Card or pay on delivery (ask us about net-30 terms)"}</dd>
           </dl>
-        </section>
+        </HeadedSection>
         {loaderData.credit ? <CompanyInvoices credit={loaderData.credit} invoices={loaderData.invoices} /> : null}
         {approves ? (
           <p>

@@ -14,6 +14,7 @@ import { requireCustomer } from "../../server/trade/guard.ts";
 import { listPageAction } from "../../server/trade/saved-list-actions.ts";
 import { SAVED_LIST_NAME_MAX } from "../../server/trade/saved-list-rules.ts";
 import { savedListView } from "../../server/trade/saved-lists.ts";
+import { HeadedSection } from "../components/ui/HeadedSection.tsx";
 
 export function meta({ matches, loaderData, params }: Route.MetaArgs) {
   return seo({
@@ -63,10 +64,7 @@ export default function AccountList({ loaderData, actionData }: Route.ComponentP
       <PageHeader title={list.name} intro={intro} />
       <div className="mx-auto max-w-5xl space-y-8 px-4 py-10 text-slate-700">
         <ListMessage answer={answer}>{addedToCart ? <ViewCartLink /> : null}</ListMessage>
-        <section aria-labelledby="list-lines-heading">
-          <h2 id="list-lines-heading" className="text-lg font-bold text-ink">
-            Products
-          </h2>
+        <HeadedSection id="list-lines-heading" title="Products" headingClassName="text-lg font-bold text-ink">
           <SavedListLines lines={list.lines} editable={list.owned} totalCents={list.totalCents} />
           {list.lines.length ? (
             <Form method="post" className="mt-4">
@@ -76,14 +74,11 @@ export default function AccountList({ loaderData, actionData }: Route.ComponentP
               </button>
             </Form>
           ) : null}
-        </section>
+        </HeadedSection>
         {actionData?.report ? <ListCartReport lines={actionData.report} /> : null}
         {list.owned ? (
           <>
-            <section aria-labelledby="add-product-heading">
-              <h2 id="add-product-heading" className="text-lg font-bold text-ink">
-                Add a product
-              </h2>
+            <HeadedSection id="add-product-heading" title="Add a product" headingClassName="text-lg font-bold text-ink">
               <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
                 <input type="hidden" name="intent" value="add-line" />
                 <div>
@@ -117,7 +112,7 @@ export default function AccountList({ loaderData, actionData }: Route.ComponentP
                   Add to list
                 </button>
               </Form>
-            </section>
+            </HeadedSection>
             <ListNameForm
               id="rename-list"
               heading="Rename"
@@ -128,10 +123,7 @@ export default function AccountList({ loaderData, actionData }: Route.ComponentP
               defaultValue={list.name}
             />
             {list.companyName ? (
-              <section aria-labelledby="share-heading">
-                <h2 id="share-heading" className="text-lg font-bold text-ink">
-                  Sharing
-                </h2>
+              <HeadedSection id="share-heading" title="Sharing" headingClassName="text-lg font-bold text-ink">
                 <p className="mt-1">
                   {list.shared
                     ? `Your colleagues at ${list.companyName} can see this list and add it to their carts.`
@@ -143,12 +135,9 @@ export default function AccountList({ loaderData, actionData }: Route.ComponentP
                     {list.shared ? "Stop sharing" : `Share with ${list.companyName}`}
                   </button>
                 </Form>
-              </section>
+              </HeadedSection>
             ) : null}
-            <section aria-labelledby="delete-heading">
-              <h2 id="delete-heading" className="text-lg font-bold text-ink">
-                Delete list
-              </h2>
+            <HeadedSection id="delete-heading" title="Delete list" headingClassName="text-lg font-bold text-ink">
               <details className="mt-2">
                 <summary className="cursor-pointer font-semibold text-red-800">Delete this list…</summary>
                 <Form method="post" className="mt-2">
@@ -163,7 +152,7 @@ export default function AccountList({ loaderData, actionData }: Route.ComponentP
                   </button>
                 </Form>
               </details>
-            </section>
+            </HeadedSection>
           </>
         ) : null}
         <p>

@@ -11,6 +11,7 @@ import { requireCustomer } from "../../server/trade/guard.ts";
 import { listsPageAction } from "../../server/trade/saved-list-actions.ts";
 import { SAVED_LIST_NAME_MAX, SAVED_LISTS_PER_USER } from "../../server/trade/saved-list-rules.ts";
 import { listsFor } from "../../server/trade/saved-lists.ts";
+import { HeadedSection } from "../components/ui/HeadedSection.tsx";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({
@@ -79,23 +80,21 @@ export default function AccountLists({ loaderData, actionData }: Route.Component
       />
       <div className="mx-auto max-w-4xl space-y-8 px-4 py-10 text-slate-700">
         <ListMessage answer={answer} />
-        <section aria-labelledby="your-lists-heading">
-          <h2 id="your-lists-heading" className="text-lg font-bold text-ink">
-            Your lists
-          </h2>
+        <HeadedSection id="your-lists-heading" title="Your lists" headingClassName="text-lg font-bold text-ink">
           {own.length ? (
             <ListLinks lists={own} detail={(list) => (list.sharedWith ? ` · Shared with ${list.sharedWith}` : "")} />
           ) : (
             <p className="mt-2">You have no saved lists yet. Start one below, or save your cart as a list.</p>
           )}
-        </section>
+        </HeadedSection>
         {shared.length ? (
-          <section aria-labelledby="shared-lists-heading">
-            <h2 id="shared-lists-heading" className="text-lg font-bold text-ink">
-              Shared by your colleagues
-            </h2>
+          <HeadedSection
+            id="shared-lists-heading"
+            title="Shared by your colleagues"
+            headingClassName="text-lg font-bold text-ink"
+          >
             <ListLinks lists={shared} detail={(list) => ` · by ${list.ownerName} · Shared with ${list.sharedWith}`} />
-          </section>
+          </HeadedSection>
         ) : null}
         <ListNameForm
           id="new-list-name"

@@ -1,6 +1,7 @@
 import { useFetcher } from "react-router";
 import { ViewCartLink } from "../cart/ViewCartLink.tsx";
 import type { ReorderedLine, ReorderResult } from "../../../server/orders/reorder.ts";
+import { HeadedSection } from "../ui/HeadedSection.tsx";
 
 export interface OrderAgainData {
   reorder: ReorderResult;
@@ -47,10 +48,12 @@ export function OrderAgain({ number, posted }: { number: string; posted: Reorder
   const fetcher = useFetcher<OrderAgainData>();
   const result = fetcher.data?.reorder ?? posted;
   return (
-    <section aria-labelledby="order-again-heading" className="mx-auto max-w-4xl px-4 pb-10">
-      <h2 id="order-again-heading" className="font-semibold text-ink">
-        Order again
-      </h2>
+    <HeadedSection
+      id="order-again-heading"
+      title="Order again"
+      headingClassName="font-semibold text-ink"
+      className="mx-auto max-w-4xl px-4 pb-10"
+    >
       <p className="mt-2 text-sm text-slate-700">
         Puts this order's items in your cart at today's prices and tells you what changed.
       </p>
@@ -63,6 +66,6 @@ export function OrderAgain({ number, posted }: { number: string; posted: Reorder
       <div role="status" className="mt-4">
         {result ? <Outcome result={result} /> : null}
       </div>
-    </section>
+    </HeadedSection>
   );
 }

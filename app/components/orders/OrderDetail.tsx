@@ -9,6 +9,7 @@ import { OrderProgress } from "./OrderProgress.tsx";
 import { ShippingAddress } from "./ShippingAddress.tsx";
 import { orderSummary, SummaryTable } from "./SummaryTable.tsx";
 import { longDate } from "../../lib/dates.ts";
+import { HeadedSection } from "../ui/HeadedSection.tsx";
 
 /** Statuses of an order that was never placed (a guest's hold): it has no progress to show. */
 const NOT_PLACED = ["awaiting_confirmation", "awaiting_payment", "expired", "awaiting_approval"];
@@ -83,25 +84,19 @@ export function OrderDetail({
         rowKey={(_, i) => i}
       />
       <div className="mt-6 grid gap-8 md:grid-cols-2">
-        <section aria-labelledby="ship-heading">
-          <h2 id="ship-heading" className="font-semibold text-ink">
-            Shipping to
-          </h2>
+        <HeadedSection id="ship-heading" title="Shipping to" headingClassName="font-semibold text-ink">
           <ShippingAddress order={order} className="mt-2 text-sm text-slate-700 not-italic" />
           {order.po_number ? <p className="mt-3 text-sm text-slate-700">PO number: {order.po_number}</p> : null}
           <p className="mt-3 text-sm text-slate-700">
             Payment: {paymentLabel(order.payment_method)}
             {payment ? ` — ${paymentStatusText(payment)}` : null}
           </p>
-        </section>
-        <section aria-labelledby="summary-heading">
-          <h2 id="summary-heading" className="font-semibold text-ink">
-            Summary
-          </h2>
+        </HeadedSection>
+        <HeadedSection id="summary-heading" title="Summary" headingClassName="font-semibold text-ink">
           <div className="mt-2">
             <SummaryTable isMember={order.member_discount_cents > 0} summary={orderSummary(order)} />
           </div>
-        </section>
+        </HeadedSection>
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import type { TimelineStep } from "../../../server/orders/history.ts";
 import { longDate } from "../../lib/dates.ts";
+import { HeadedSection } from "../ui/HeadedSection.tsx";
 
 /** "5 March 2025, 14:03 UTC": the same on the server and in the browser, so hydration agrees. */
 export function formatWhen(iso: string): string {
@@ -49,10 +50,12 @@ export function OrderProgress({ order }: { order: ProgressOrder }) {
   const returns = order.timeline.filter((s) => s.kind === "return");
   const shipped = order.carrier && order.tracking_number && ["shipped", "delivered", "returned"].includes(order.status);
   return (
-    <section aria-labelledby="progress-heading" className="mt-6 rounded-lg border border-slate-200 p-4">
-      <h2 id="progress-heading" className="font-semibold text-ink">
-        Order progress
-      </h2>
+    <HeadedSection
+      id="progress-heading"
+      title="Order progress"
+      headingClassName="font-semibold text-ink"
+      className="mt-6 rounded-lg border border-slate-200 p-4"
+    >
       {shipped ? (
         <p className="mt-2 text-sm text-slate-800" data-testid="shipment">
           Shipped with <strong>{order.carrier}</strong>. Tracking number:{" "}
@@ -90,6 +93,6 @@ export function OrderProgress({ order }: { order: ProgressOrder }) {
           </li>
         ))}
       </ol>
-    </section>
+    </HeadedSection>
   );
 }

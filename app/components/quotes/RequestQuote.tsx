@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { QUOTE_MESSAGE_MAX } from "../../lib/quotes.ts";
+import { HeadedSection } from "../ui/HeadedSection.tsx";
 
 /** Under the cart: "Request a quote" when the cart may ask for one (see app/lib/quotes.ts). */
 export function RequestQuote({ offer }: { offer: { allowed: boolean; signedIn: boolean; minUnits: number } }) {
@@ -15,10 +16,12 @@ export function RequestQuote({ offer }: { offer: { allowed: boolean; signedIn: b
     );
   }
   return (
-    <section aria-labelledby="quote-heading" className="mt-10 max-w-xl rounded-xl border border-slate-200 p-6">
-      <h2 id="quote-heading" className="text-lg font-bold text-ink">
-        Need a better price?
-      </h2>
+    <HeadedSection
+      id="quote-heading"
+      title="Need a better price?"
+      headingClassName="text-lg font-bold text-ink"
+      className="mt-10 max-w-xl rounded-xl border border-slate-200 p-6"
+    >
       <p className="mt-1 text-sm text-slate-700">
         Send this cart to our team for a quote. We price each line and email you; you accept the quote at the checkout
         before it expires. Your cart stays as it is.
@@ -34,6 +37,6 @@ export function RequestQuote({ offer }: { offer: { allowed: boolean; signedIn: b
           Request a quote
         </button>
       </Form>
-    </section>
+    </HeadedSection>
   );
 }

@@ -1,6 +1,7 @@
 import { formatMoney } from "../../lib/money.ts";
 import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
 import { longDate } from "../../lib/dates.ts";
+import { HeadedSection } from "../ui/HeadedSection.tsx";
 
 export interface CompanyInvoiceRow {
   number: string;
@@ -68,10 +69,7 @@ export function CompanyInvoices({
 }) {
   const overdue = invoices.filter((i) => i.daysOverdue > 0);
   return (
-    <section aria-labelledby="invoices-heading">
-      <h2 id="invoices-heading" className="text-lg font-bold text-ink">
-        Invoices and credit
-      </h2>
+    <HeadedSection id="invoices-heading" title="Invoices and credit" headingClassName="text-lg font-bold text-ink">
       <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1">
         <dt className="font-semibold">Credit limit</dt>
         <dd>{formatMoney(credit.limitCents)}</dd>
@@ -100,6 +98,6 @@ export function CompanyInvoices({
           rowKey={(i) => i.number}
         />
       )}
-    </section>
+    </HeadedSection>
   );
 }

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { PostButton } from "../ui/PostButton.tsx";
 import { LinesSection, type LineColumn } from "../ui/LinesTable.tsx";
+import { HeadedSection } from "../ui/HeadedSection.tsx";
 
 export interface ActionMessage {
   ok: boolean;
@@ -107,10 +108,7 @@ export function CompanyMembers({
 /** The owner's form to invite a colleague by email, as a buyer, an approver or an owner. */
 export function InviteForm({ error }: { error?: ActionMessage }) {
   return (
-    <section aria-labelledby="invite-heading">
-      <h2 id="invite-heading" className="text-lg font-bold text-ink">
-        Invite a colleague
-      </h2>
+    <HeadedSection id="invite-heading" title="Invite a colleague" headingClassName="text-lg font-bold text-ink">
       <Form method="post" noValidate className="mt-2 flex flex-wrap items-end gap-4">
         <input type="hidden" name="intent" value="invite" />
         <div>
@@ -149,6 +147,6 @@ export function InviteForm({ error }: { error?: ActionMessage }) {
           Send invitation
         </button>
       </Form>
-    </section>
+    </HeadedSection>
   );
 }

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { formatMoney } from "../../lib/money.ts";
+import { HeadedSection } from "../ui/HeadedSection.tsx";
 
 interface MemberLimit {
   userId: string;
@@ -13,10 +14,7 @@ interface MemberLimit {
  */
 export function SpendingLimits({ members, manages }: { members: MemberLimit[]; manages: boolean }) {
   return (
-    <section aria-labelledby="limits-heading">
-      <h2 id="limits-heading" className="text-lg font-bold text-ink">
-        Spending limits
-      </h2>
+    <HeadedSection id="limits-heading" title="Spending limits" headingClassName="text-lg font-bold text-ink">
       <p className="mt-1 text-sm">
         An order above its buyer's limit goes to the company's approvers, and is placed when one of them approves it.
       </p>
@@ -51,6 +49,6 @@ export function SpendingLimits({ members, manages }: { members: MemberLimit[]; m
           </li>
         ))}
       </ul>
-    </section>
+    </HeadedSection>
   );
 }

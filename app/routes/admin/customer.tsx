@@ -19,6 +19,7 @@ import { getDb } from "../../../server/db/connection.ts";
 import { answerFormAction, readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { STAFF_ROLES } from "../../../server/auth/permissions.ts";
+import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   const name = loaderData?.customer.name || loaderData?.customer.email || "Customer";
@@ -112,10 +113,12 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
         <dd>{formatMoney(c.lifetimeValueCents)}</dd>
       </dl>
 
-      <section aria-labelledby="orders-heading" className="mt-8">
-        <h2 id="orders-heading" className="text-xl font-semibold text-ink">
-          Orders
-        </h2>
+      <HeadedSection
+        id="orders-heading"
+        title="Orders"
+        headingClassName="text-xl font-semibold text-ink"
+        className="mt-8"
+      >
         <AdminList
           caption={`Orders of ${c.name || c.email}, newest first`}
           rows={c.orders}
@@ -140,12 +143,14 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
             Showing the newest {c.orders.length} of {c.allOrders} orders.
           </p>
         ) : null}
-      </section>
+      </HeadedSection>
 
-      <section aria-labelledby="access-heading" className="mt-8">
-        <h2 id="access-heading" className="text-xl font-semibold text-ink">
-          Access
-        </h2>
+      <HeadedSection
+        id="access-heading"
+        title="Access"
+        headingClassName="text-xl font-semibold text-ink"
+        className="mt-8"
+      >
         {isStaff ? (
           <p className="mt-2 text-slate-700">{BAN_MESSAGES.staff}</p>
         ) : c.banned ? (
@@ -158,7 +163,7 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
         ) : (
           <BanForm fieldError={fieldError} busy={busyIntent === CUSTOMER_INTENTS.ban} />
         )}
-      </section>
+      </HeadedSection>
     </section>
   );
 }

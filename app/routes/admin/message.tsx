@@ -19,6 +19,7 @@ import { answerFormAction, readSmallForm } from "../../../server/http/form-actio
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { can } from "../../../server/auth/permissions.ts";
 import { formText } from "../../lib/form-text.ts";
+import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [
@@ -121,10 +122,12 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
       </Form>
 
       {detail.replies.length > 0 ? (
-        <section aria-labelledby="replies-heading" className="mt-8 max-w-3xl">
-          <h2 id="replies-heading" className="text-xl font-semibold text-ink">
-            Replies sent
-          </h2>
+        <HeadedSection
+          id="replies-heading"
+          title="Replies sent"
+          headingClassName="text-xl font-semibold text-ink"
+          className="mt-8 max-w-3xl"
+        >
           <ol className="mt-2 space-y-3">
             {detail.replies.map((r, i) => (
               <li key={i} className="rounded border border-slate-200 bg-slate-50 p-3">
@@ -135,13 +138,15 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
               </li>
             ))}
           </ol>
-        </section>
+        </HeadedSection>
       ) : null}
 
-      <section aria-labelledby="reply-heading" className="mt-8 max-w-3xl">
-        <h2 id="reply-heading" className="text-xl font-semibold text-ink">
-          Reply
-        </h2>
+      <HeadedSection
+        id="reply-heading"
+        title="Reply"
+        headingClassName="text-xl font-semibold text-ink"
+        className="mt-8 max-w-3xl"
+      >
         <p className="mt-1 text-sm text-slate-700">
           Sent to {m.email} with the subject “{replySubject(m.subject)}”; the message is then marked as handled.
         </p>
@@ -153,7 +158,7 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
             {busy === MESSAGE_INTENTS.reply ? "Sending…" : "Send reply"}
           </button>
         </Form>
-      </section>
+      </HeadedSection>
     </article>
   );
 }

@@ -22,6 +22,7 @@ import { requireStaff } from "../../../server/staff/guard.ts";
 import { markInvoicePaid } from "../../../server/invoices/mark-paid.ts";
 import { formText } from "../../lib/form-text.ts";
 import { PostAnswer } from "../../components/ui/PostAnswer.tsx";
+import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
 
 export function meta({ params }: Route.MetaArgs) {
   return [
@@ -152,14 +153,16 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       <div className="mt-6">
         <OrderFacts order={order} customerId={customerId} />
       </div>
-      <section aria-labelledby="lines-heading" className="mt-8">
-        <h2 id="lines-heading" className="text-xl font-semibold text-ink">
-          Items
-        </h2>
+      <HeadedSection
+        id="lines-heading"
+        title="Items"
+        headingClassName="text-xl font-semibold text-ink"
+        className="mt-8"
+      >
         <div className="mt-2">
           <OrderLines order={order} />
         </div>
-      </section>
+      </HeadedSection>
       <OrderActions order={order} fetcher={fetcher} result={result} />
       <OrderReturns returns={order.returns} />
       <OrderHistory createdAt={order.created_at} events={order.events} />

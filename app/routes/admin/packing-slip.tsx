@@ -6,6 +6,7 @@ import { getDb } from "../../../server/db/connection.ts";
 import { getPackingSlip } from "../../../server/orders/admin-queries.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { longDate } from "../../lib/dates.ts";
+import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
 
 export function meta({ params }: Route.MetaArgs) {
   return [
@@ -95,14 +96,16 @@ export default function PackingSlip({ loaderData }: Route.ComponentProps) {
           ) : null}
         </dl>
       </header>
-      <section aria-labelledby="shipto-heading" className="mt-4">
-        <h2 id="shipto-heading" className="text-sm font-semibold uppercase tracking-wide">
-          Ship to
-        </h2>
+      <HeadedSection
+        id="shipto-heading"
+        title="Ship to"
+        headingClassName="text-sm font-semibold uppercase tracking-wide"
+        className="mt-4"
+      >
         <div className="mt-1 text-lg leading-snug">
           <ShipTo order={slip} />
         </div>
-      </section>
+      </HeadedSection>
       <LinesTable
         caption={`Items to pack for order ${slip.number}`}
         className="mt-6 border-collapse"

@@ -23,6 +23,7 @@ import {
 } from "../../../server/trade/price-lists.ts";
 
 import { typedBack } from "../../lib/form-text.ts";
+import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [
@@ -130,18 +131,22 @@ export default function PriceListPage({ loaderData, actionData }: Route.Componen
           </span>
         ))}
       </p>
-      <section aria-labelledby="rules-heading" className="mt-6">
-        <h2 id="rules-heading" className="text-xl font-semibold text-ink">
-          Rules
-        </h2>
+      <HeadedSection
+        id="rules-heading"
+        title="Rules"
+        headingClassName="text-xl font-semibold text-ink"
+        className="mt-6"
+      >
         <PriceListRulesTable listName={list.name} rules={list.rules} canChange={canChange} />
-      </section>
+      </HeadedSection>
       {canChange ? (
         <>
-          <section aria-labelledby="add-rule-heading" className="mt-8 border-t border-slate-200 pt-6">
-            <h2 id="add-rule-heading" className="text-xl font-semibold text-ink">
-              Add a rule
-            </h2>
+          <HeadedSection
+            id="add-rule-heading"
+            title="Add a rule"
+            headingClassName="text-xl font-semibold text-ink"
+            className="mt-8 border-t border-slate-200 pt-6"
+          >
             <p className="mt-1 text-sm text-slate-700">
               One rule per product, per category and for everything. To change a rule, remove it and add the new one.
             </p>
@@ -151,11 +156,13 @@ export default function PriceListPage({ loaderData, actionData }: Route.Componen
               values={rule?.values}
               errors={ruleErrors}
             />
-          </section>
-          <section aria-labelledby="rename-heading" className="mt-8 border-t border-slate-200 pt-6">
-            <h2 id="rename-heading" className="text-xl font-semibold text-ink">
-              Rename
-            </h2>
+          </HeadedSection>
+          <HeadedSection
+            id="rename-heading"
+            title="Rename"
+            headingClassName="text-xl font-semibold text-ink"
+            className="mt-8 border-t border-slate-200 pt-6"
+          >
             <div className="mt-3">
               <PriceListNameForm
                 key={list.name}
@@ -167,7 +174,7 @@ export default function PriceListPage({ loaderData, actionData }: Route.Componen
                 error={rename?.field ? rename.message : undefined}
               />
             </div>
-          </section>
+          </HeadedSection>
         </>
       ) : null}
     </article>

@@ -14,6 +14,7 @@ import { requireStaff } from "../../../server/staff/guard.ts";
 import { createPriceList, listPriceLists, PriceListFieldError } from "../../../server/trade/price-lists.ts";
 import { formText } from "../../lib/form-text.ts";
 import { withoutControl } from "../../lib/control-characters.ts";
+import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
 
 export function meta() {
   return [{ title: "Price lists | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -85,10 +86,12 @@ export default function PriceLists({ loaderData, actionData }: Route.ComponentPr
         empty="No price lists yet."
       />
       {canChange ? (
-        <section aria-labelledby="new-price-list-heading" className="mt-8 max-w-3xl border-t border-slate-200 pt-6">
-          <h2 id="new-price-list-heading" className="text-xl font-semibold text-ink">
-            New price list
-          </h2>
+        <HeadedSection
+          id="new-price-list-heading"
+          title="New price list"
+          headingClassName="text-xl font-semibold text-ink"
+          className="mt-8 max-w-3xl border-t border-slate-200 pt-6"
+        >
           <div className="mt-3">
             <PriceListNameForm
               intent="create"
@@ -99,7 +102,7 @@ export default function PriceLists({ loaderData, actionData }: Route.ComponentPr
               error={actionData?.field ? actionData.message : undefined}
             />
           </div>
-        </section>
+        </HeadedSection>
       ) : null}
     </section>
   );

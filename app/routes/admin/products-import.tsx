@@ -14,6 +14,7 @@ import { ADMIN_UPLOAD_LIMIT_BYTES } from "../../../server/http/body-limit.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { formText } from "../../lib/form-text.ts";
+import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
 
 export function meta() {
   return [{ title: "Import products | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -116,10 +117,12 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
       </Form>
 
       {plan ? (
-        <section aria-labelledby="preview-heading" className="space-y-4">
-          <h2 id="preview-heading" className="text-xl font-semibold text-ink">
-            Preview
-          </h2>
+        <HeadedSection
+          id="preview-heading"
+          title="Preview"
+          headingClassName="text-xl font-semibold text-ink"
+          className="space-y-4"
+        >
           <p role="status" className="text-sm">
             {plan.mode === "stock" ? "Stock counts" : plan.mode === "full" ? "Full product rows" : "Unreadable file"}:{" "}
             {plan.rows.filter((r) => r.action === "create").length} to create,{" "}
@@ -182,7 +185,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
           ) : plan.errors.length === 0 ? (
             <p className="text-sm">Nothing to change.</p>
           ) : null}
-        </section>
+        </HeadedSection>
       ) : null}
     </div>
   );

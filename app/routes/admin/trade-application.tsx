@@ -30,6 +30,7 @@ import { companyOpenInvoices } from "../../../server/invoices/open-invoices.ts";
 import { CompanyInvoices } from "../../components/trade/CompanyInvoices.tsx";
 import { formText } from "../../lib/form-text.ts";
 import { withoutControl } from "../../lib/control-characters.ts";
+import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [
@@ -234,10 +235,12 @@ export default function TradeApplication({ loaderData, actionData }: Route.Compo
         </div>
       ) : null}
       {terms ? (
-        <section aria-labelledby="terms-heading" className="mt-8 max-w-3xl border-t border-slate-200 pt-6">
-          <h2 id="terms-heading" className="text-xl font-semibold text-ink">
-            Company terms
-          </h2>
+        <HeadedSection
+          id="terms-heading"
+          title="Company terms"
+          headingClassName="text-xl font-semibold text-ink"
+          className="mt-8 max-w-3xl border-t border-slate-200 pt-6"
+        >
           {canChangeTerms ? (
             <CompanyTermsForm
               key={terms.updatedAt}
@@ -249,7 +252,7 @@ export default function TradeApplication({ loaderData, actionData }: Route.Compo
           ) : (
             <CompanyTermsSummary terms={terms} priceLists={priceLists} />
           )}
-        </section>
+        </HeadedSection>
       ) : null}
       {loaderData.credit ? (
         <div className="mt-8 max-w-3xl border-t border-slate-200 pt-6">

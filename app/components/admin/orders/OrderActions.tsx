@@ -5,6 +5,7 @@ import { Select, sameOptions, TextArea, TextInput } from "../fields.tsx";
 import { longDate } from "../../../lib/dates.ts";
 import { MoveForm, StepForm, type ActionResult, type Fetcher } from "./MoveForms.tsx";
 import { ReturnMove } from "./ReturnLines.tsx";
+import { HeadedSection } from "../../ui/HeadedSection.tsx";
 
 type Order = Pick<
   StaffOrderDetail,
@@ -61,10 +62,12 @@ export function OrderActions({
     actions["mark-paid"];
   const optionalNote = { required: false, rows: 2, maxLength: NOTE_MAX } as const;
   return (
-    <section aria-labelledby="actions-heading" className="mt-8 rounded-lg border border-slate-300 p-4">
-      <h2 id="actions-heading" className="text-xl font-semibold text-ink">
-        Actions
-      </h2>
+    <HeadedSection
+      id="actions-heading"
+      title="Actions"
+      headingClassName="text-xl font-semibold text-ink"
+      className="mt-8 rounded-lg border border-slate-300 p-4"
+    >
       {!any ? <p className="mt-2 text-sm text-slate-700">Nothing more can be done with this order.</p> : null}
       {actions.pack || actions.deliver ? (
         <div className="mt-3 flex flex-wrap items-start gap-6">
@@ -180,6 +183,6 @@ export function OrderActions({
           </button>
         </MoveForm>
       ) : null}
-    </section>
+    </HeadedSection>
   );
 }

@@ -1,6 +1,7 @@
 import type { StaffOrderDetail } from "../../../../server/orders/admin-queries.ts";
 import { formatWhen } from "../../orders/OrderProgress.tsx";
 import { statusName } from "./labels.ts";
+import { HeadedSection } from "../../ui/HeadedSection.tsx";
 
 type Events = StaffOrderDetail["events"];
 type Returns = StaffOrderDetail["returns"];
@@ -20,10 +21,12 @@ function who(actor: string | null, by: string | undefined): string {
 /** Every change to the order, oldest first (newest last), with who made it. */
 export function OrderHistory({ createdAt, events }: { createdAt: string; events: Events }) {
   return (
-    <section aria-labelledby="history-heading" className="mt-8">
-      <h2 id="history-heading" className="text-xl font-semibold text-ink">
-        History
-      </h2>
+    <HeadedSection
+      id="history-heading"
+      title="History"
+      headingClassName="text-xl font-semibold text-ink"
+      className="mt-8"
+    >
       <ol className="mt-3 space-y-3 border-l-2 border-slate-300 pl-4 text-sm" aria-label="Order history, oldest first">
         <li>
           <span className="font-semibold text-ink">Order placed</span>{" "}
@@ -57,17 +60,19 @@ export function OrderHistory({ createdAt, events }: { createdAt: string; events:
           </li>
         ))}
       </ol>
-    </section>
+    </HeadedSection>
   );
 }
 
 export function OrderReturns({ returns }: { returns: Returns }) {
   if (!returns.length) return null;
   return (
-    <section aria-labelledby="returns-heading" className="mt-8">
-      <h2 id="returns-heading" className="text-xl font-semibold text-ink">
-        Returns
-      </h2>
+    <HeadedSection
+      id="returns-heading"
+      title="Returns"
+      headingClassName="text-xl font-semibold text-ink"
+      className="mt-8"
+    >
       <ul className="mt-3 space-y-2 text-sm">
         {returns.map((r, i) => (
           <li key={i} className="rounded border border-slate-200 p-3">
@@ -77,6 +82,6 @@ export function OrderReturns({ returns }: { returns: Returns }) {
           </li>
         ))}
       </ul>
-    </section>
+    </HeadedSection>
   );
 }

@@ -3,6 +3,7 @@ import { PostButton } from "../../ui/PostButton.tsx";
 import type { LedgerEntry } from "../../../../server/inventory/adjust.ts";
 import { ADJUST_REASONS, type FieldErrors } from "../../../lib/product-schema.ts";
 import { fieldAria, FieldShell, FormMessage, Select, TextInput } from "../fields.tsx";
+import { HeadedSection } from "../../ui/HeadedSection.tsx";
 
 function useBusy(intent: string) {
   const navigation = useNavigation();
@@ -119,10 +120,12 @@ export function ImagesPanel({
 }) {
   const busy = useBusy("upload-image");
   return (
-    <section aria-labelledby="images-heading" className="rounded-lg border border-slate-200 p-4">
-      <h2 id="images-heading" className="text-lg font-semibold text-ink">
-        Pictures
-      </h2>
+    <HeadedSection
+      id="images-heading"
+      title="Pictures"
+      headingClassName="text-lg font-semibold text-ink"
+      className="rounded-lg border border-slate-200 p-4"
+    >
       {images.length === 0 ? (
         <p className="mt-2 text-sm text-slate-700">No uploaded pictures: the shop shows the generated drawing.</p>
       ) : null}
@@ -182,7 +185,7 @@ export function ImagesPanel({
           {busy ? "Uploading…" : "Upload picture"}
         </button>
       </Form>
-    </section>
+    </HeadedSection>
   );
 }
 
