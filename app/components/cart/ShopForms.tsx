@@ -113,15 +113,18 @@ function useWishlistToggle(productId: number) {
   return { pressed, send };
 }
 
-/** A wishlist toggle in its own form (cards, carousel); its button reports the state with aria-pressed. */
+/**
+ * A wishlist toggle in its own form (cards, carousel): one submit button that reports the state with
+ * aria-pressed; `button` gives its other attributes and content for the current state.
+ */
 export function WishlistToggle({
   productId,
   className,
-  renderButton,
+  button,
 }: {
   productId: number;
   className?: string;
-  renderButton: (pressed: boolean) => React.ReactNode;
+  button: (pressed: boolean) => Omit<React.ButtonHTMLAttributes<HTMLButtonElement>, "type" | "aria-pressed">;
 }) {
   const { pressed, send } = useWishlistToggle(productId);
   return (
@@ -136,7 +139,7 @@ export function WishlistToggle({
     >
       <input type="hidden" name="intent" value="toggle" />
       <input type="hidden" name="productId" value={productId} />
-      {renderButton(pressed)}
+      <button type="submit" aria-pressed={pressed} {...button(pressed)} />
     </form>
   );
 }

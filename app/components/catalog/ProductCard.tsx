@@ -72,17 +72,12 @@ export function ProductCard({
           </AddToCartButton>
           <WishlistToggle
             productId={product.id}
-            renderButton={(pressed) => (
-              <button
-                type="submit"
-                aria-label="Add to wishlist"
-                aria-pressed={pressed}
-                title={pressed ? "In your wishlist" : "Add to wishlist"}
-                className={`rounded-full p-2 shadow hover:bg-brand-100 ${pressed ? "bg-brand-500 text-ink" : "bg-white text-ink"}`}
-              >
-                <HeartIcon width={18} height={18} fill={pressed ? "currentColor" : "none"} />
-              </button>
-            )}
+            button={(pressed) => ({
+              "aria-label": "Add to wishlist",
+              title: pressed ? "In your wishlist" : "Add to wishlist",
+              className: `rounded-full p-2 shadow hover:bg-brand-100 ${pressed ? "bg-brand-500 text-ink" : "bg-white text-ink"}`,
+              children: <HeartIcon width={18} height={18} fill={pressed ? "currentColor" : "none"} />,
+            })}
           />
         </div>
       </div>

@@ -42,16 +42,11 @@ export function FeaturedCarousel({ products }: { products: FeaturedProduct[] }) 
                 </AddToCartButton>
                 <WishlistToggle
                   productId={product.id}
-                  renderButton={(pressed) => (
-                    <button
-                      type="submit"
-                      className="btn-outline"
-                      aria-pressed={pressed}
-                      aria-describedby={`featured-title-${i}`}
-                    >
-                      Add to Wishlist
-                    </button>
-                  )}
+                  button={() => ({
+                    className: "btn-outline",
+                    "aria-describedby": `featured-title-${i}`,
+                    children: "Add to Wishlist",
+                  })}
                 />
               </div>
               <span id={`featured-title-${i}`} hidden>
