@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/products-import";
 import { FormMessage } from "../../components/admin/fields.tsx";
 import { ProductsHeading } from "../../components/admin/BackHeading.tsx";
@@ -15,6 +15,7 @@ import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { formText } from "../../lib/form-text.ts";
 import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
+import { UploadForm } from "../../components/admin/UploadForm.tsx";
 
 export function meta() {
   return [{ title: "Import products | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -86,13 +87,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
       ) : null}
       {actionData?.message ? <FormMessage tone="error">{actionData.message}</FormMessage> : null}
 
-      <Form
-        method="post"
-        encType="multipart/form-data"
-        className="space-y-4 rounded-lg border border-slate-200 p-4"
-        aria-label="CSV to preview"
-      >
-        <input type="hidden" name="intent" value="preview" />
+      <UploadForm intent="preview" label="CSV to preview" className="space-y-4 rounded-lg border border-slate-200 p-4">
         <div>
           <label htmlFor="import-file" className="block text-sm font-semibold text-ink">
             CSV file (up to 10 MB)
@@ -114,7 +109,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
         <button type="submit" className="btn-primary" disabled={busy}>
           {busy && navigation.formData?.get("intent") === "preview" ? "Reading…" : "Preview"}
         </button>
-      </Form>
+      </UploadForm>
 
       {plan ? (
         <HeadedSection
@@ -172,8 +167,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
             <p className="text-sm">…and {changing.length - SHOWN_ROWS} more rows.</p>
           ) : null}
           {canApply ? (
-            <Form method="post" encType="multipart/form-data" aria-label="Apply the import">
-              <input type="hidden" name="intent" value="apply" />
+            <UploadForm intent="apply" label="Apply the import">
               <input type="hidden" name="hash" value={plan.hash} />
               <textarea name="csv" hidden readOnly value={actionData!.csv} aria-hidden="true" tabIndex={-1} />
               <button type="submit" className="btn-primary" disabled={busy}>
@@ -181,7 +175,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
                   ? "Applying…"
                   : `Apply ${changing.length} change${changing.length === 1 ? "" : "s"}`}
               </button>
-            </Form>
+            </UploadForm>
           ) : plan.errors.length === 0 ? (
             <p className="text-sm">Nothing to change.</p>
           ) : null}

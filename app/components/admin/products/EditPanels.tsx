@@ -4,6 +4,7 @@ import type { LedgerEntry } from "../../../../server/inventory/adjust.ts";
 import { ADJUST_REASONS, type FieldErrors } from "../../../lib/product-schema.ts";
 import { fieldAria, FieldShell, FormMessage, Select, TextInput } from "../fields.tsx";
 import { HeadedSection } from "../../ui/HeadedSection.tsx";
+import { UploadForm } from "../UploadForm.tsx";
 
 function useBusy(intent: string) {
   const navigation = useNavigation();
@@ -163,13 +164,7 @@ export function ImagesPanel({
           </li>
         ))}
       </ul>
-      <Form
-        method="post"
-        encType="multipart/form-data"
-        className="mt-4 flex flex-wrap items-end gap-3"
-        aria-label="Upload a picture"
-      >
-        <input type="hidden" name="intent" value="upload-image" />
+      <UploadForm intent="upload-image" label="Upload a picture" className="mt-4 flex flex-wrap items-end gap-3">
         <FieldShell id="image-file" label="Picture (JPEG, PNG or WebP, up to 10 MB)" error={error}>
           <input
             id="image-file"
@@ -184,7 +179,7 @@ export function ImagesPanel({
         <button type="submit" className="btn-outline" disabled={busy}>
           {busy ? "Uploading…" : "Upload picture"}
         </button>
-      </Form>
+      </UploadForm>
     </HeadedSection>
   );
 }
