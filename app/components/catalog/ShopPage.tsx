@@ -107,37 +107,25 @@ export function ShopPage({ loaderData }: { loaderData: ShopData }) {
           className="space-y-4"
         >
           {query.q ? <input type="hidden" name="q" value={query.q} /> : null}
-          <FilterGroup
-            legend="Categories"
-            name="category"
-            options={results.facets.categories}
-            selected={view.categories}
-            onToggle={(input) => apply(input.form)}
-          />
-          <FilterGroup
-            legend="Brands"
-            name="brand"
-            options={results.facets.brands}
-            selected={view.brands}
-            onToggle={(input) => apply(input.form)}
-          />
+          {[
+            { legend: "Categories", name: "category", options: results.facets.categories, selected: view.categories },
+            { legend: "Brands", name: "brand", options: results.facets.brands, selected: view.brands },
+          ].map((group) => (
+            <FilterGroup key={group.name} {...group} onToggle={(input) => apply(input.form)} />
+          ))}
           <fieldset className="border-b border-slate-200 pb-4">
             <legend className="mb-2 text-base font-semibold text-ink">Price</legend>
             <div className="flex gap-2">
-              <PriceInput
-                name="min"
-                label="Min"
-                value={query.min}
-                invalid={Boolean(priceErrors.min || priceErrors.range)}
-                describedBy={errors.length ? "price-errors" : undefined}
-              />
-              <PriceInput
-                name="max"
-                label="Max"
-                value={query.max}
-                invalid={Boolean(priceErrors.max || priceErrors.range)}
-                describedBy={errors.length ? "price-errors" : undefined}
-              />
+              {(["min", "max"] as const).map((bound) => (
+                <PriceInput
+                  key={bound}
+                  name={bound}
+                  label={bound === "min" ? "Min" : "Max"}
+                  value={query[bound]}
+                  invalid={Boolean(priceErrors[bound] || priceErrors.range)}
+                  describedBy={errors.length ? "price-errors" : undefined}
+                />
+              ))}
             </div>
             {errors.length ? (
               <ul id="price-errors" role="alert" className="mt-2 text-sm text-red-700">
