@@ -6,6 +6,8 @@ import type { RootData } from "../../root.tsx";
 /** Where a failed page belongs: each family says what failed and where to go next in its own words. */
 export type RouteFamily = "storefront" | "account" | "trade" | "backOffice";
 
+const TO_ACCOUNT = { to: "/account", label: "Your account" };
+
 const FAMILY: Record<RouteFamily, { failed: string; next: { to: string; label: string } }> = {
   storefront: {
     failed:
@@ -15,12 +17,12 @@ const FAMILY: Record<RouteFamily, { failed: string; next: { to: string; label: s
   account: {
     failed:
       "We couldn't load this part of your account. Nothing you saved was lost: try again in a moment, or go back to your account.",
-    next: { to: "/account", label: "Your account" },
+    next: TO_ACCOUNT,
   },
   trade: {
     failed:
       "We couldn't load this trade page. Your cart and lists are as you left them: try again in a moment, or go back to your account.",
-    next: { to: "/account", label: "Your account" },
+    next: TO_ACCOUNT,
   },
   backOffice: {
     failed:
