@@ -3,7 +3,7 @@ import { Link, useFetcher, type FetcherWithComponents } from "react-router";
 import type { CartLine } from "../../lib/cart-types.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { LineRow, LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
-import { LineFormFields, UnitPrice } from "../ui/line-cells.tsx";
+import { LineFormFields, RemoveLineFields, UnitPrice } from "../ui/line-cells.tsx";
 
 export const cartLineKey = (l: { productId: number; color: string }) => `${l.productId}:${l.color}`;
 
@@ -75,14 +75,7 @@ function RemoveButton({ line }: { line: CartLine }) {
   const fetcher = useRowFetcher();
   return (
     <fetcher.Form method="post" action="/cart">
-      <LineFormFields line={line} intent="remove" />
-      <button
-        type="submit"
-        className="text-sm font-semibold text-red-700 hover:underline"
-        aria-label={`Remove ${line.title}`}
-      >
-        Remove
-      </button>
+      <RemoveLineFields line={line} intent="remove" className="text-sm font-semibold text-red-700 hover:underline" />
     </fetcher.Form>
   );
 }

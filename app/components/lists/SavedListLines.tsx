@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { formatMoney } from "../../lib/money.ts";
 import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
-import { LineFormFields, UnitPrice } from "../ui/line-cells.tsx";
+import { LineFormFields, RemoveLineFields, UnitPrice } from "../ui/line-cells.tsx";
 import type { SavedListLineView } from "../../../server/trade/saved-lists.ts";
 
 /** A saved list's quantity box: a whole number from 1 to 9999. */
@@ -77,14 +77,7 @@ function listColumns(editable: boolean): LineColumn<SavedListLineView>[] {
       className: "py-2",
       cell: (line) => (
         <Form method="post">
-          <LineFormFields line={line} intent="remove-line" />
-          <button
-            type="submit"
-            className="text-sm font-semibold text-red-800 underline"
-            aria-label={`Remove ${line.title}`}
-          >
-            Remove
-          </button>
+          <RemoveLineFields line={line} intent="remove-line" className="text-sm font-semibold text-red-800 underline" />
         </Form>
       ),
     },

@@ -41,3 +41,23 @@ export function LineFormFields({ line, intent }: { line: { productId: number; co
     </>
   );
 }
+
+/** The fields and the "Remove" button of a form that takes a line away, named after its product. */
+export function RemoveLineFields({
+  line,
+  intent,
+  className,
+}: {
+  line: { productId: number; color: string; title: string };
+  intent: string;
+  className: string;
+}) {
+  return (
+    <>
+      <LineFormFields line={line} intent={intent} />
+      <button type="submit" className={className} aria-label={`Remove ${line.title}`}>
+        Remove
+      </button>
+    </>
+  );
+}
