@@ -163,38 +163,33 @@ async function lowStockProducts(db: Db, shown = LOW_STOCK_SHOWN): Promise<{ coun
   };
 }
 
+/** Awaits every promise of the object at once: the same keys, with their values. */
+async function allOf<T extends Record<string, Promise<unknown>>>(
+  promises: T,
+): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const values = await Promise.all(Object.values(promises));
+  return Object.fromEntries(Object.keys(promises).map((key, i) => [key, values[i]])) as {
+    [K in keyof T]: Awaited<T[K]>;
+  };
+}
+
 export async function loadDashboard(db: Db, now = new Date()): Promise<Dashboard> {
-  const [
-    daily,
-    waitingToShip,
-    lowStock,
-    unansweredMessages,
-    stuckMails,
-    paymentsNeedingAttention,
-    overdue,
-    quoteRequests,
-  ] = await Promise.all([
-    dailySales(db, now),
-    countWaitingToShip(db),
-    lowStockProducts(db),
-    countUnhandledMessages(db),
-    countStuckMail(db, now),
-    countPaymentsNeedingAttention(db),
-    overdueInvoices(db, now),
-    countQuoteRequests(db),
-  ]);
+  const { daily, ...queues } = await allOf({
+    daily: dailySales(db, now),
+    waitingToShip: countWaitingToShip(db),
+    lowStock: lowStockProducts(db),
+    unansweredMessages: countUnhandledMessages(db),
+    stuckMails: countStuckMail(db, now),
+    paymentsNeedingAttention: countPaymentsNeedingAttention(db),
+    overdueInvoices: overdueInvoices(db, now),
+    quoteRequests: countQuoteRequests(db),
+  });
   return {
     today: total(daily.slice(-1)),
     last7Days: total(daily.slice(-7)),
     last30Days: total(daily),
     daily,
-    waitingToShip,
-    lowStock,
-    unansweredMessages,
-    stuckMails,
-    paymentsNeedingAttention,
-    overdueInvoices: overdue,
-    quoteRequests,
+    ...queues,
   };
 }
 

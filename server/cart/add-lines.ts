@@ -21,6 +21,19 @@ export interface AddedLine extends LineToAdd {
   cappedBy: "stock" | "line" | "order" | "gone" | null;
 }
 
+/** Why the cart took fewer units of a line than asked, as the bulk adds (quick order, saved lists) say it. */
+export const CAP_REASONS: Record<NonNullable<AddedLine["cappedBy"]>, string> = {
+  stock: "your cart already holds all we have in stock",
+  line: `your cart already holds the most of one item (${MAX_LINE_QUANTITY}) a single order can take`,
+  order: "your cart is at the most units a single order can take",
+  gone: "it sold out or stopped being sold a moment ago",
+};
+
+/** A capped line's outcome: "3 added: <why>." or "Not added: <why>." */
+export function cappedAddText(added: number, why: string): string {
+  return added > 0 ? `${added} added: ${why}.` : `Not added: ${why}.`;
+}
+
 const CHUNK = 200;
 
 export async function addLinesToCart(db: Db, owner: string, lines: LineToAdd[]): Promise<AddedLine[]> {

@@ -7,7 +7,7 @@ import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, QUANTITY_LIMIT_MESSAGES } from "
 import type { Db } from "../db/connection.ts";
 import { ConflictError, InvalidError, NotFoundError, OutOfStockError } from "../errors.ts";
 import { userOfOwner } from "../trade/prices.ts";
-import { priceLinesForBuyer } from "./priced-lines.ts";
+import { LINE_PRODUCT_COLUMNS, priceLinesForBuyer } from "./priced-lines.ts";
 
 const now = () => new Date().toISOString();
 
@@ -157,17 +157,7 @@ export async function getCart(db: Db, owner: string): Promise<CartView> {
   const rows = await db
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select([
-      "ci.product_id",
-      "ci.color",
-      "ci.quantity",
-      "ci.seen_price_cents",
-      "p.title",
-      "p.stock_quantity",
-      "p.sale_price_cents",
-      "p.archived_at",
-      "p.category_id",
-    ])
+    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", ...LINE_PRODUCT_COLUMNS])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")

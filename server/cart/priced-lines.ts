@@ -15,6 +15,18 @@ export interface BuyerLineRow {
   sale_price_cents: number;
 }
 
+/**
+ * What a cart, quote or order line reads of its product (as `p`): to price it (a price list rule
+ * may go by category) and to check it is still sold and in stock.
+ */
+export const LINE_PRODUCT_COLUMNS = [
+  "p.title",
+  "p.sale_price_cents",
+  "p.archived_at",
+  "p.category_id",
+  "p.stock_quantity",
+] as const;
+
 export interface PricedLine<T extends BuyerLineRow> {
   row: T;
   unit: UnitPrice;

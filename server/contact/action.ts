@@ -7,15 +7,12 @@ import {
   CONTACT_MESSAGES,
   contactSchema,
   HONEYPOT_FIELD,
-  readFields,
-  validate,
   type ContactField,
   type FieldErrors,
 } from "../../app/lib/forms.ts";
-import type { Db } from "../db/connection.ts";
 import { config } from "../config.ts";
-import { readFormOrTooLarge } from "../http/form-action.ts";
-import { clientIp, createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
+import { checkPublicForm, type PublicFormAction } from "../http/public-form.ts";
+import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { submitContactMessage } from "./contact.ts";
 
 export interface ContactActionData {
@@ -37,42 +34,20 @@ export interface ContactDeps {
 
 const EMPTY: Record<ContactField, string> = { name: "", email: "", subject: "", message: "" };
 
-export async function contactAction(
-  db: Db,
-  request: Request,
-  deps: ContactDeps,
-): Promise<{ status: number; data: ContactActionData }> {
-  const form = await readFormOrTooLarge(request);
-  if ("tooLarge" in form) {
-    return {
-      status: 413,
-      data: { ok: false, outcome: "too-large", message: form.tooLarge, errors: {}, values: EMPTY },
-    };
+export const contactAction: PublicFormAction<ContactDeps, ContactActionData> = async (db, request, deps) => {
+  const checked = await checkPublicForm(request, {
+    fields: CONTACT_FIELDS,
+    // Values are echoed back into the form, cut well below the request limit.
+    maxLength: 10_000,
+    schema: contactSchema,
+    limiter: deps.limiter,
+    messages: { invalid: () => CONTACT_MESSAGES.invalid, rateLimited: CONTACT_MESSAGES.rateLimited },
+  });
+  if (checked.refusal) {
+    const { status, outcome, message } = checked.refusal;
+    return { status, data: { ok: false, outcome, message, errors: checked.errors, values: checked.values } };
   }
-  // Values are echoed back into the form, cut well below the request limit.
-  const values = readFields(form, CONTACT_FIELDS, 10_000);
-  const result = validate(contactSchema, values);
-  if (!result.ok) {
-    return {
-      status: 400,
-      data: { ok: false, outcome: "invalid", message: CONTACT_MESSAGES.invalid, errors: result.errors, values },
-    };
-  }
-  const ip = clientIp(request);
-  const limit = await deps.limiter.hit(ip);
-  if (!limit.allowed) {
-    return {
-      status: 429,
-      data: {
-        ok: false,
-        outcome: "rate-limited",
-        message: CONTACT_MESSAGES.rateLimited(limit.retryAfterSeconds),
-        errors: {},
-        values,
-      },
-    };
-  }
-  const honeypot = form.get(HONEYPOT_FIELD);
+  const honeypot = checked.form.get(HONEYPOT_FIELD);
   if (typeof honeypot === "string" && honeypot.trim() !== "") {
     // A bot filled the field people never see: answer like a success, store and send nothing.
     return {
@@ -80,12 +55,12 @@ export async function contactAction(
       data: { ok: true, outcome: "sent", message: CONTACT_MESSAGES.sent, errors: {}, values: EMPTY },
     };
   }
-  await submitContactMessage(db, result.data, { storeInbox: deps.storeInbox, siteUrl: deps.siteUrl, ip });
+  await submitContactMessage(db, checked.data, { storeInbox: deps.storeInbox, siteUrl: deps.siteUrl, ip: checked.ip });
   return {
     status: 200,
     data: { ok: true, outcome: "sent", message: CONTACT_MESSAGES.sent, errors: {}, values: EMPTY },
   };
-}
+};
 
 /** Contact submissions allowed per client IP per window. */
 const CONTACT_RATE_LIMIT = { windowSeconds: 15 * 60, max: 5 } as const;

@@ -8,6 +8,7 @@ import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { ConflictError } from "../errors.ts";
+import { orderLinesWithSku } from "../orders/line-skus.ts";
 import { ownOrderId } from "../orders/own-order.ts";
 
 /** Net-30: days from the invoice's date to its due date. */
@@ -100,19 +101,8 @@ async function invoiceData(db: Db, order: { id: number }) {
   const invoice = await issueInvoice(db, order.id);
   const o = await db.selectFrom("orders").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow();
   const [lines, company] = await Promise.all([
-    db
-      .selectFrom("order_lines as l")
-      .leftJoin("products as p", "p.id", "l.product_id")
-      .select([
-        "p.sku",
-        "l.title",
-        "l.color",
-        "l.quantity",
-        "l.unit_price_cents",
-        "l.line_total_cents",
-        "l.list_price_cents",
-      ])
-      .where("l.order_id", "=", o.id)
+    orderLinesWithSku(db, o.id)
+      .select(["l.title", "l.color", "l.quantity", "l.unit_price_cents", "l.line_total_cents", "l.list_price_cents"])
       .orderBy("l.id")
       .execute(),
     o.organization_id

@@ -2,17 +2,10 @@
  * The Subscribe form's server side, as a plain function of (db, request) so the route stays thin
  * and tests can drive it on SQLite and PostgreSQL.
  */
-import {
-  NEWSLETTER_EMAIL_FIELD,
-  NEWSLETTER_MESSAGES,
-  newsletterSchema,
-  readFields,
-  validate,
-} from "../../app/lib/forms.ts";
-import type { Db } from "../db/connection.ts";
+import { NEWSLETTER_EMAIL_FIELD, NEWSLETTER_MESSAGES, newsletterSchema } from "../../app/lib/forms.ts";
 import { config } from "../config.ts";
-import { readFormOrTooLarge } from "../http/form-action.ts";
-import { clientIp, createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
+import { checkPublicForm, type PublicFormAction } from "../http/public-form.ts";
+import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
 import { subscribe } from "./newsletter.ts";
 
 export interface NewsletterActionData {
@@ -31,48 +24,29 @@ export interface NewsletterDeps {
   limiter: RateLimiter;
 }
 
-export async function newsletterAction(
-  db: Db,
-  request: Request,
-  deps: NewsletterDeps,
-): Promise<{ status: number; data: NewsletterActionData }> {
-  const form = await readFormOrTooLarge(request);
-  if ("tooLarge" in form)
-    return { status: 413, data: { ok: false, outcome: "too-large", message: form.tooLarge, email: "" } };
-  const values = readFields(form, [NEWSLETTER_EMAIL_FIELD], 1000);
-  const email = values[NEWSLETTER_EMAIL_FIELD];
-  const result = validate(newsletterSchema, values);
-  if (!result.ok) {
-    return {
-      status: 400,
-      data: {
-        ok: false,
-        outcome: "invalid",
-        message: result.errors[NEWSLETTER_EMAIL_FIELD] ?? "Enter a valid email address.",
-        email,
-      },
-    };
+export const newsletterAction: PublicFormAction<NewsletterDeps, NewsletterActionData> = async (db, request, deps) => {
+  const checked = await checkPublicForm(request, {
+    fields: [NEWSLETTER_EMAIL_FIELD],
+    maxLength: 1000,
+    schema: newsletterSchema,
+    limiter: deps.limiter,
+    messages: {
+      invalid: (errors) => errors[NEWSLETTER_EMAIL_FIELD] ?? "Enter a valid email address.",
+      rateLimited: NEWSLETTER_MESSAGES.rateLimited,
+    },
+  });
+  if (checked.refusal) {
+    const { status, outcome, message } = checked.refusal;
+    return { status, data: { ok: false, outcome, message, email: checked.values[NEWSLETTER_EMAIL_FIELD] } };
   }
-  const limit = await deps.limiter.hit(clientIp(request));
-  if (!limit.allowed) {
-    return {
-      status: 429,
-      data: {
-        ok: false,
-        outcome: "rate-limited",
-        message: NEWSLETTER_MESSAGES.rateLimited(limit.retryAfterSeconds),
-        email,
-      },
-    };
-  }
-  const clean = result.data[NEWSLETTER_EMAIL_FIELD];
+  const clean = checked.data[NEWSLETTER_EMAIL_FIELD];
   const outcome = await subscribe(db, clean, { siteUrl: deps.siteUrl });
   const message =
     outcome === "already-subscribed"
       ? NEWSLETTER_MESSAGES.alreadySubscribed(clean)
       : NEWSLETTER_MESSAGES.confirmationSent(clean);
   return { status: 200, data: { ok: true, outcome, message, email: outcome === "already-subscribed" ? clean : "" } };
-}
+};
 
 /** Subscribe requests allowed per client IP per window. */
 const NEWSLETTER_RATE_LIMIT = { windowSeconds: 15 * 60, max: 10 } as const;

@@ -8,6 +8,7 @@ import type { Db } from "../db/connection.ts";
 import { needsPaymentAttention } from "../payments/attention.ts";
 import { HOLD_STATUSES } from "./states.ts";
 import { listOrderEvents } from "./history.ts";
+import { orderLinesWithSku } from "./line-skus.ts";
 import { SHIP_ADDRESS_COLUMNS } from "./queries.ts";
 import { RETURNABLE_STATUSES, returnableLines } from "./returns.ts";
 import { canTransition } from "./states.ts";
@@ -171,20 +172,8 @@ export async function getOrderForStaff(db: Db, number: string) {
     .executeTakeFirst();
   if (!order) return null;
   const [lineRows, returned, events, returns, pendingRefunds] = await Promise.all([
-    db
-      .selectFrom("order_lines as l")
-      .leftJoin("products as p", "p.id", "l.product_id")
-      .select([
-        "l.id",
-        "l.product_id",
-        "p.sku",
-        "l.title",
-        "l.color",
-        "l.quantity",
-        "l.unit_price_cents",
-        "l.line_total_cents",
-      ])
-      .where("l.order_id", "=", order.id)
+    orderLinesWithSku(db, order.id)
+      .select(["l.id", "l.product_id", "l.title", "l.color", "l.quantity", "l.unit_price_cents", "l.line_total_cents"])
       .orderBy("l.id")
       .execute(),
     returnableLines(db, order.id),
@@ -284,11 +273,8 @@ export async function getPackingSlip(db: Db, number: string) {
     .where("number", "=", number)
     .executeTakeFirst();
   if (!order) return null;
-  const lines = await db
-    .selectFrom("order_lines as l")
-    .leftJoin("products as p", "p.id", "l.product_id")
-    .select(["p.sku", "l.title", "l.color", "l.quantity"])
-    .where("l.order_id", "=", order.id)
+  const lines = await orderLinesWithSku(db, order.id)
+    .select(["l.title", "l.color", "l.quantity"])
     .orderBy("p.sku")
     .orderBy("l.id")
     .execute();

@@ -27,6 +27,7 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { checkCredit, NET30_METHOD, NET30_NOT_OFFERED_MESSAGE } from "../invoices/credit.ts";
 import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
 import { markQuoteAccepted, quoteOrderLines } from "../quotes/accept.ts";
+import { LINE_PRODUCT_COLUMNS } from "../cart/priced-lines.ts";
 
 export interface PlaceOrderInput {
   owner: string;
@@ -94,18 +95,7 @@ const cartLinesWithBreaks = compiledOnce((db: Db, owner: string) =>
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
     .leftJoin("volume_breaks as vb", "vb.product_id", "ci.product_id")
-    .select([
-      "ci.product_id",
-      "ci.color",
-      "ci.quantity",
-      "p.title",
-      "p.sale_price_cents",
-      "p.archived_at",
-      "p.category_id",
-      "p.stock_quantity",
-      "vb.min_quantity",
-      "vb.percent_off",
-    ])
+    .select(["ci.product_id", "ci.color", "ci.quantity", ...LINE_PRODUCT_COLUMNS, "vb.min_quantity", "vb.percent_off"])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")

@@ -153,19 +153,11 @@ export async function grantStaffRole(
       (await trx.deleteFrom("session").where("userId", "=", user.id).executeTakeFirst()).numDeletedRows,
     );
 
+    const auditPromotion = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+      writeAudit(trx, actor, { action: "staff.promote", objectType: "user", objectId: user.id, before, after }, now);
+
     if (verified) {
-      await writeAudit(
-        trx,
-        actor,
-        {
-          action: "staff.promote",
-          objectType: "user",
-          objectId: user.id,
-          before: { role: previousRole, sessions: sessionsEnded },
-          after: { role, sessions: 0 },
-        },
-        now,
-      );
+      await auditPromotion({ role: previousRole, sessions: sessionsEnded }, { role, sessions: 0 });
       await enqueueMail(trx, accessMail(user.email, user.name || name, `${siteUrl}/admin`, role));
       return { kind: "promoted", userId: user.id, previousRole, sessionsEnded };
     }
@@ -182,32 +174,24 @@ export async function grantStaffRole(
     );
     // Trusted devices and links issued before: keyed by the user id whether or not the identifier is hashed.
     await trx.deleteFrom("verification").where("value", "=", user.id).where("id", "!=", invite!.id).execute();
-    await writeAudit(
-      trx,
-      actor,
+    await auditPromotion(
       {
-        action: "staff.promote",
-        objectType: "user",
-        objectId: user.id,
-        before: {
-          role: previousRole,
-          emailVerified: false,
-          signInMethods: methods.map((m) => m.providerId),
-          twoFactor: factors > 0 || isTrue(user.twoFactorEnabled),
-          sessions: sessionsEnded,
-          ...(name !== user.name ? { name: user.name } : {}),
-        },
-        after: {
-          role,
-          emailVerified: true,
-          signInMethods: [],
-          twoFactor: false,
-          sessions: 0,
-          ...(name !== user.name ? { name } : {}),
-          setPasswordLinkMailed: true,
-        },
+        role: previousRole,
+        emailVerified: false,
+        signInMethods: methods.map((m) => m.providerId),
+        twoFactor: factors > 0 || isTrue(user.twoFactorEnabled),
+        sessions: sessionsEnded,
+        ...(name !== user.name ? { name: user.name } : {}),
       },
-      now,
+      {
+        role,
+        emailVerified: true,
+        signInMethods: [],
+        twoFactor: false,
+        sessions: 0,
+        ...(name !== user.name ? { name } : {}),
+        setPasswordLinkMailed: true,
+      },
     );
     await enqueueMail(
       trx,

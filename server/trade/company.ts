@@ -1,5 +1,7 @@
 /** A customer's trade company: who belongs to it, in which role, and what the store knows of it. */
+import type { Kysely, Transaction } from "kysely";
 import type { Db } from "../db/connection.ts";
+import type { Database } from "../db/schema.ts";
 
 export const ALREADY_IN_COMPANY_MESSAGE =
   "You already order for a company on ToolHub Wholesale. Leave it before joining another.";
@@ -18,6 +20,21 @@ export async function companyOf(db: Db, userId: string) {
   if (!row) return null;
   const { member_role, member_id, ...company } = row;
   return { company, role: member_role, memberId: member_id };
+}
+
+/** The company's member with this user id, with their name; undefined when they don't belong to it. */
+export async function companyMember(
+  db: Kysely<Database> | Transaction<Database>,
+  organizationId: string,
+  userId: string,
+) {
+  return db
+    .selectFrom("member as m")
+    .innerJoin("user as u", "u.id", "m.userId")
+    .select(["m.userId", "u.name"])
+    .where("m.organizationId", "=", organizationId)
+    .where("m.userId", "=", userId)
+    .executeTakeFirst();
 }
 
 export type CompanyMembership = NonNullable<Awaited<ReturnType<typeof companyOf>>>;

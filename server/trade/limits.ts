@@ -5,6 +5,7 @@
 import type { Kysely, Transaction } from "kysely";
 import { formatMoney } from "../../app/lib/money.ts";
 import { companyCan } from "../auth/company-roles.ts";
+import { companyMember } from "./company.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { InvalidError, NotAllowedError, NotFoundError } from "../errors.ts";
@@ -99,13 +100,7 @@ export async function setSpendingLimit(
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(memberUserId))
     throw new NotFoundError("NOT_A_MEMBER", "That person isn't a member of your company.");
   return db.transaction().execute(async (trx) => {
-    const member = await trx
-      .selectFrom("member as m")
-      .innerJoin("user as u", "u.id", "m.userId")
-      .select(["m.userId", "u.name"])
-      .where("m.organizationId", "=", owner.organizationId)
-      .where("m.userId", "=", memberUserId)
-      .executeTakeFirst();
+    const member = await companyMember(trx, owner.organizationId, memberUserId);
     if (!member) throw new NotFoundError("NOT_A_MEMBER", "That person isn't a member of your company.");
     const before = await trx
       .selectFrom("spending_limits")

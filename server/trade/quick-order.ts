@@ -7,7 +7,7 @@ import { parse } from "csv-parse/sync";
 import { MAX_LINE_QUANTITY, parseWholeQuantity } from "../../app/lib/order-rules.ts";
 import { formatCount } from "../../app/lib/numbers.ts";
 import { QUICK_ORDER_MAX_LINES, type QuickOrderCheck, type QuickOrderLine } from "../../app/lib/quick-order-types.ts";
-import { addLinesToCart } from "../cart/add-lines.ts";
+import { addLinesToCart, CAP_REASONS, cappedAddText } from "../cart/add-lines.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError, InvalidError } from "../errors.ts";
 
@@ -181,13 +181,6 @@ export interface QuickOrderAdded {
   leftOver: RawQuickOrderLine[];
 }
 
-const CAP_REASONS = {
-  stock: "your cart already holds all we have in stock",
-  line: `your cart already holds the most of one item (${MAX_LINE_QUANTITY}) a single order can take`,
-  order: "your cart is at the most units a single order can take",
-  gone: "it sold out or stopped being sold a moment ago",
-} as const;
-
 /**
  * Checks the lines again (never trusting an earlier check) and puts the good ones in the cart in
  * one transaction; a line over the stock goes in with the available amount when the buyer took
@@ -216,10 +209,7 @@ export async function addQuickOrderToCart(
     const line = chosen[i];
     if (result.cappedBy && result.added < result.quantity) {
       line.status = result.added > 0 ? "ok" : "problem";
-      line.reason =
-        result.added > 0
-          ? `${result.added} added: ${CAP_REASONS[result.cappedBy]}.`
-          : `Not added: ${CAP_REASONS[result.cappedBy]}.`;
+      line.reason = cappedAddText(result.added, CAP_REASONS[result.cappedBy]);
     } else {
       line.status = "ok";
       line.reason = line.reason ? `${result.added} added.` : null;

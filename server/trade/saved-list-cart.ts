@@ -5,7 +5,7 @@
  */
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules.ts";
 import { countText, formatCount } from "../../app/lib/numbers.ts";
-import { addLinesToCart, type AddedLine, type LineToAdd } from "../cart/add-lines.ts";
+import { addLinesToCart, CAP_REASONS, cappedAddText, type AddedLine, type LineToAdd } from "../cart/add-lines.ts";
 import type { Db } from "../db/connection.ts";
 import { InvalidError, NotFoundError } from "../errors.ts";
 import { ownerForUser } from "../shopper/guest.ts";
@@ -46,12 +46,8 @@ interface ListLine {
   colors: string[];
 }
 
-const CAP_REASONS = {
-  stock: "your cart already holds all we have in stock",
-  line: `your cart already holds the most of one item (${MAX_LINE_QUANTITY}) a single order can take`,
-  order: `your cart is at the most units a single order can take (${formatCount(MAX_ORDER_QUANTITY)})`,
-  gone: "it sold out or stopped being sold a moment ago",
-} as const;
+/** A saved list's lines say the order's cap in units too. */
+const LIST_CAP_REASONS = { ...CAP_REASONS, order: `${CAP_REASONS.order} (${formatCount(MAX_ORDER_QUANTITY)})` };
 
 async function linesOf(db: Db, listId: number): Promise<ListLine[]> {
   const rows = await listLineRows(db, listId).select("p.colors").execute();
@@ -97,9 +93,11 @@ function outcome(line: ListLine, result: AddedLine): ListCartLine {
       status: "added",
       reason: result.quantity < line.quantity ? `${result.added} added instead of ${line.quantity}.` : "Added.",
     };
-  if (result.added > 0)
-    return { ...base, status: "partly-added", reason: `${result.added} added: ${CAP_REASONS[result.cappedBy]}.` };
-  return { ...base, status: "not-added", reason: `Not added: ${CAP_REASONS[result.cappedBy]}.` };
+  return {
+    ...base,
+    status: result.added > 0 ? "partly-added" : "not-added",
+    reason: cappedAddText(result.added, LIST_CAP_REASONS[result.cappedBy]),
+  };
 }
 
 function summary(lines: ListCartLine[]): string {

@@ -11,7 +11,7 @@ import { isUniqueViolation } from "../catalog/product-form.ts";
 import { dbKind, type Db } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { ConflictError, InvalidError, NotAllowedError, NotFoundError } from "../errors.ts";
-import { companyOf, type CompanyMembership } from "./company.ts";
+import { companyMember, companyOf, type CompanyMembership } from "./company.ts";
 import { priceLinesForBuyer } from "../cart/priced-lines.ts";
 import { checkQuickOrder } from "./quick-order.ts";
 import {
@@ -118,13 +118,7 @@ export async function visibleList(db: Db, userId: string, listId: number): Promi
   if (visible.owned) return visible;
   const org = membership?.company.organization_id;
   if (!org || list.organization_id !== org) throw notFound();
-  const ownerStillThere = await db
-    .selectFrom("member")
-    .select("id")
-    .where("userId", "=", list.user_id)
-    .where("organizationId", "=", org)
-    .executeTakeFirst();
-  if (!ownerStillThere) throw notFound();
+  if (!(await companyMember(db, org, list.user_id))) throw notFound();
   return visible;
 }
 

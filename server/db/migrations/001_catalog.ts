@@ -3,20 +3,16 @@ import type { DbKind } from "../connection.ts";
 
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   const id = kind === "postgres" ? "serial" : "integer";
-  await db.schema
-    .createTable("categories")
-    .addColumn("id", id, (c) => (kind === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement()))
-    .addColumn("name", "text", (c) => c.notNull().unique())
-    .addColumn("slug", "text", (c) => c.notNull().unique())
-    .addColumn("position", "integer", (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createTable("brands")
-    .addColumn("id", id, (c) => (kind === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement()))
-    .addColumn("name", "text", (c) => c.notNull().unique())
-    .addColumn("slug", "text", (c) => c.notNull().unique())
-    .addColumn("position", "integer", (c) => c.notNull())
-    .execute();
+  // Categories and brands are alike: a name, its slug, and its place in the lists.
+  for (const table of ["categories", "brands"]) {
+    await db.schema
+      .createTable(table)
+      .addColumn("id", id, (c) => (kind === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement()))
+      .addColumn("name", "text", (c) => c.notNull().unique())
+      .addColumn("slug", "text", (c) => c.notNull().unique())
+      .addColumn("position", "integer", (c) => c.notNull())
+      .execute();
+  }
   await db.schema
     .createTable("products")
     .addColumn("id", id, (c) => (kind === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement()))

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type CreateTableBuilder, type Kysely } from "kysely";
 import type { DbKind } from "../connection.ts";
 
 /**
@@ -10,6 +10,17 @@ import type { DbKind } from "../connection.ts";
 export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
   const serial = kind === "postgres" ? "serial" : "integer";
   const id = (c: any) => (kind === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement());
+  // What an application gives of the company, and the company keeps once approved.
+  const companyDetails = (table: CreateTableBuilder<any, any>) =>
+    table
+      .addColumn("country", "text", (c) => c.notNull())
+      .addColumn("tax_id", "text", (c) => c.notNull())
+      .addColumn("billing_line1", "text", (c) => c.notNull())
+      .addColumn("billing_line2", "text")
+      .addColumn("billing_city", "text", (c) => c.notNull())
+      .addColumn("billing_region", "text")
+      .addColumn("billing_postcode", "text", (c) => c.notNull())
+      .addColumn("phone", "text", (c) => c.notNull());
 
   await db.schema
     .createTable("volume_breaks")
@@ -40,14 +51,7 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     .addColumn("id", serial, id)
     .addColumn("user_id", "text", (c) => c.notNull())
     .addColumn("company_name", "text", (c) => c.notNull())
-    .addColumn("country", "text", (c) => c.notNull())
-    .addColumn("tax_id", "text", (c) => c.notNull())
-    .addColumn("billing_line1", "text", (c) => c.notNull())
-    .addColumn("billing_line2", "text")
-    .addColumn("billing_city", "text", (c) => c.notNull())
-    .addColumn("billing_region", "text")
-    .addColumn("billing_postcode", "text", (c) => c.notNull())
-    .addColumn("phone", "text", (c) => c.notNull())
+    .$call(companyDetails)
     .addColumn("status", "text", (c) => c.notNull())
     .addColumn("reason", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
@@ -75,14 +79,7 @@ export async function up(db: Kysely<any>, kind: DbKind): Promise<void> {
     .addColumn("organization_id", "text", (c) => c.primaryKey())
     .addColumn("application_id", "integer", (c) => c.notNull().unique().references("trade_applications.id"))
     .addColumn("name", "text", (c) => c.notNull())
-    .addColumn("country", "text", (c) => c.notNull())
-    .addColumn("tax_id", "text", (c) => c.notNull())
-    .addColumn("billing_line1", "text", (c) => c.notNull())
-    .addColumn("billing_line2", "text")
-    .addColumn("billing_city", "text", (c) => c.notNull())
-    .addColumn("billing_region", "text")
-    .addColumn("billing_postcode", "text", (c) => c.notNull())
-    .addColumn("phone", "text", (c) => c.notNull())
+    .$call(companyDetails)
     .addColumn("price_list_id", "integer", (c) => c.references("price_lists.id").onDelete("set null"))
     .addColumn("po_required", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("net30", "integer", (c) => c.notNull().defaultTo(0))
