@@ -24,6 +24,7 @@ import {
   stopFleet,
   type Fleet,
 } from "../../scripts/fleet.mjs";
+import { validCheckoutForm } from "../support/checkout-form.ts";
 import { Browser, mapLimit, send } from "./support/http.ts";
 import {
   addToCart,
@@ -648,15 +649,9 @@ describe.skipIf(skipReason !== null)("the store as a fleet: 3 instances behind n
     const token = await checkoutToken(guest);
     const guestEmail = `fleet.guest.${randomBytes(4).toString("hex")}@example.com`;
     const placed = await guest.postForm("/checkout", {
+      ...validCheckoutForm,
       email: guestEmail,
       name: "Guest Buyer",
-      line1: "1 Main Street",
-      line2: "",
-      city: "New York",
-      region: "NY",
-      postcode: "10001",
-      country: "US",
-      paymentMethod: "pay-on-delivery",
       businessName: "",
       taxNumber: "",
       checkoutToken: token,
