@@ -254,6 +254,33 @@ export async function onTradeDatabases(benchDatabase, createDb) {
   return summary;
 }
 
+/**
+ * A script measured on the trade catalog's databases (see onTradeDatabases), run by runBenchScript:
+ * benchDatabase(kind, env, open, session) keeps the server and database it opens in `session`,
+ * which is closed when the script ends or fails; report(results) prints the summary.
+ */
+export async function runTradeBench(name, title, { benchDatabase, report }) {
+  const { createDb } = await import("../../server/db/connection.ts");
+  const session = { server: null, db: null };
+  const close = async () => {
+    await stopStoreServer(session.server).catch(() => undefined);
+    session.server = null;
+    await session.db?.destroy().catch(() => undefined);
+    session.db = null;
+  };
+  await runBenchScript(name, {
+    async main() {
+      startBenchRun(title);
+      report(await onTradeDatabases((kind, env, open) => benchDatabase(kind, env, open, { session, close }), createDb));
+      log(`\nLoad average after: ${loadAverage()}`);
+    },
+    cleanup: close,
+    lastResort() {
+      killNow(session.server?.pid);
+    },
+  });
+}
+
 /** Seeds `products` products on kind's database (reused when there), then opens it with `open`. */
 export function openSeeded(kind, env, open, products) {
   log(`\n» ${kind}: load average ${loadAverage()} at the start`);
