@@ -224,7 +224,7 @@ export const loadAverage = () =>
     .join(" ");
 
 /** Makes benchDir, logs the script's title with the machine it runs on, and checks the build. */
-export function startBenchRun(title) {
+function startBenchRun(title) {
   mkdirSync(benchDir, { recursive: true });
   log(
     `${title} — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`,
@@ -236,7 +236,7 @@ export function startBenchRun(title) {
  * Runs benchDatabase(kind, serverEnv, openDb) on the trade catalog's databases the flags leave in
  * (.tmp/bench/trade-100k.db, toolstore_bench_trade: --skip-sqlite, --skip-pg); returns the results.
  */
-export async function onTradeDatabases(benchDatabase, createDb) {
+async function onTradeDatabases(benchDatabase, createDb) {
   const args = process.argv.slice(2);
   const summary = [];
   if (!args.includes("--skip-sqlite")) {
