@@ -12,7 +12,6 @@ import {
   removeFromCart,
   setCartQuantity,
 } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { DomainError } from "../../server/errors.ts";
 import { checkoutPreview } from "../../server/orders/checkout.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
@@ -26,7 +25,7 @@ import {
   wishlistProductIds,
 } from "../../server/wishlist/wishlist.ts";
 import { domainError } from "./admin-orders-support.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { net30Buyer } from "./trade-support.ts";
 
@@ -101,8 +100,7 @@ describe.each(dialects)("shopping on %s", (kind) => {
   }
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 50 });
+    t = await freshSeededDb(kind, 50);
   });
   afterAll(async () => {
     await t?.drop();
