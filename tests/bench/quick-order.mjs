@@ -23,22 +23,16 @@
 // --samples N (10), --rounds N (3). Environment: BUILD_DIR (build; built when missing),
 // QUICK_ORDER_BENCH_PORT (3410), BENCH_PG_URL.
 import { sql } from "kysely";
-import { createDb } from "../../server/db/connection.ts";
 import {
   countProducts,
   fail,
-  killNow,
-  loadAverage,
   log,
   numberFlag,
-  onTradeDatabases,
   openSeeded,
   percentile,
   printTable,
-  runBenchScript,
-  startBenchRun,
+  runTradeBench,
   startBenchServer,
-  stopStoreServer,
 } from "./support.mjs";
 
 const SAMPLES = numberFlag("--samples", 10);
@@ -123,18 +117,8 @@ async function measure(intent, db, pool) {
   return { rounds, median, bytes };
 }
 
-let server = null;
-let db = null;
-
-async function teardown() {
-  await stopStoreServer(server).catch(() => undefined);
-  server = null;
-  await db?.destroy().catch(() => undefined);
-  db = null;
-}
-
-async function benchDatabase(kind, env, open) {
-  db = openSeeded(kind, env, open, PRODUCTS);
+async function benchDatabase(kind, env, open, { session, close }) {
+  const db = (session.db = openSeeded(kind, env, open, PRODUCTS));
   await db.deleteFrom("cart_items").execute();
   const pool = (
     await db
@@ -150,11 +134,11 @@ async function benchDatabase(kind, env, open) {
   log(
     `  ${products.toLocaleString("en-US")} products, ${pool.length.toLocaleString("en-US")} live with ≥ 100 in stock to draw SKUs from`,
   );
-  server = await startBenchServer("quick-order", kind, PORT, env);
+  session.server = await startBenchServer("quick-order", kind, PORT, env);
   const results = {};
   for (const intent of ["check", "add"]) results[intent] = await measure(intent, db, pool);
   const cart = await cartTotals(db);
-  await teardown();
+  await close();
   const adds = WARM_UP + ROUNDS * SAMPLES;
   log(
     `  carts afterwards: ${cart.lines.toLocaleString("en-US")} lines, ${cart.units.toLocaleString("en-US")} units (${adds} adds of ${LINES} lines: ${(adds * LINES).toLocaleString("en-US")} expected)`,
@@ -181,10 +165,9 @@ async function benchDatabase(kind, env, open) {
   return { kind, ...results };
 }
 
-await runBenchScript("quick-order", {
-  async main() {
-    startBenchRun("Quick order benchmark");
-    const summary = await onTradeDatabases(benchDatabase, createDb);
+await runTradeBench("quick-order", "Quick order benchmark", {
+  benchDatabase,
+  report(summary) {
     log("\nSummary (median round), ms");
     printTable(
       ["database", "check p50", "check p95", "add p50", "add p95", `add p95 ≤ ${TARGET_MS}`],
@@ -197,12 +180,5 @@ await runBenchScript("quick-order", {
         s.add.median.p95 <= TARGET_MS ? "yes" : "NO",
       ]),
     );
-    log(`\nLoad average after: ${loadAverage()}`);
-  },
-  async cleanup() {
-    await teardown();
-  },
-  lastResort() {
-    killNow(server?.pid);
   },
 });

@@ -224,7 +224,7 @@ export const loadAverage = () =>
     .join(" ");
 
 /** Makes benchDir, logs the script's title with the machine it runs on, and checks the build. */
-export function startBenchRun(title) {
+function startBenchRun(title) {
   mkdirSync(benchDir, { recursive: true });
   log(
     `${title} — ${new Date().toISOString()} — ${cpus().length} cores, Node ${process.versions.node}, load average ${loadAverage()}`,
@@ -236,7 +236,7 @@ export function startBenchRun(title) {
  * Runs benchDatabase(kind, serverEnv, openDb) on the trade catalog's databases the flags leave in
  * (.tmp/bench/trade-100k.db, toolstore_bench_trade: --skip-sqlite, --skip-pg); returns the results.
  */
-export async function onTradeDatabases(benchDatabase, createDb) {
+async function onTradeDatabases(benchDatabase, createDb) {
   const args = process.argv.slice(2);
   const summary = [];
   if (!args.includes("--skip-sqlite")) {
@@ -252,6 +252,33 @@ export async function onTradeDatabases(benchDatabase, createDb) {
     );
   }
   return summary;
+}
+
+/**
+ * A script measured on the trade catalog's databases (see onTradeDatabases), run by runBenchScript:
+ * benchDatabase(kind, env, open, session) keeps the server and database it opens in `session`,
+ * which is closed when the script ends or fails; report(results) prints the summary.
+ */
+export async function runTradeBench(name, title, { benchDatabase, report }) {
+  const { createDb } = await import("../../server/db/connection.ts");
+  const session = { server: null, db: null };
+  const close = async () => {
+    await stopStoreServer(session.server).catch(() => undefined);
+    session.server = null;
+    await session.db?.destroy().catch(() => undefined);
+    session.db = null;
+  };
+  await runBenchScript(name, {
+    async main() {
+      startBenchRun(title);
+      report(await onTradeDatabases((kind, env, open) => benchDatabase(kind, env, open, { session, close }), createDb));
+      log(`\nLoad average after: ${loadAverage()}`);
+    },
+    cleanup: close,
+    lastResort() {
+      killNow(session.server?.pid);
+    },
+  });
 }
 
 /** Seeds `products` products on kind's database (reused when there), then opens it with `open`. */

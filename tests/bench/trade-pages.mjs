@@ -36,22 +36,16 @@
 // characters of its body are printed) or the trade path did not show. Flags: --skip-sqlite,
 // --skip-pg, --samples N (30), --rounds N (3). Environment: BUILD_DIR (build; built when
 // missing), TRADE_PAGES_BENCH_PORT (3412), BENCH_PG_URL.
-import { createDb } from "../../server/db/connection.ts";
 import {
   countProducts,
   fail,
-  killNow,
-  loadAverage,
   log,
   numberFlag,
-  onTradeDatabases,
   openSeeded,
   percentile,
   printTable,
-  runBenchScript,
-  startBenchRun,
+  runTradeBench,
   startBenchServer,
-  stopStoreServer,
 } from "./support.mjs";
 
 const SAMPLES = numberFlag("--samples", 30);
@@ -298,16 +292,6 @@ async function measurePage(url, cookie) {
   return { rounds, median };
 }
 
-let server = null;
-let db = null;
-
-async function teardown() {
-  await stopStoreServer(server).catch(() => undefined);
-  server = null;
-  await db?.destroy().catch(() => undefined);
-  db = null;
-}
-
 const met = (ratio) => (ratio <= TARGET_RATIO ? "yes" : "NO");
 
 /** A round's (or the median round's) figures, in the order of FIGURE_HEADERS. */
@@ -329,8 +313,8 @@ const FIGURE_HEADERS = [
   `≤ ${TARGET_RATIO.toFixed(2)} (p50 / p95)`,
 ];
 
-async function benchDatabase(kind, env, open) {
-  db = openSeeded(kind, env, open, PRODUCTS);
+async function benchDatabase(kind, env, open, { session, close }) {
+  const db = (session.db = openSeeded(kind, env, open, PRODUCTS));
   const products = await countProducts(db);
   if (products < PRODUCTS) fail(`${kind}: ${products} products, not ${PRODUCTS}`);
   // Three live products spread over the catalog: at a sixth, a half and five sixths of it by id.
@@ -355,7 +339,7 @@ async function benchDatabase(kind, env, open) {
       .executeTakeFirstOrThrow();
     productIds.push(row.id);
   }
-  server = await startBenchServer("trade-pages", kind, PORT, env);
+  session.server = await startBenchServer("trade-pages", kind, PORT, env);
   const userId = await ensureBuyer(db);
   const { priceListId, categoryId } = await ensureTradeBuyer(db, userId);
   const cookie = await signIn();
@@ -374,7 +358,7 @@ async function benchDatabase(kind, env, open) {
   );
   const results = [];
   for (const page of pages) results.push({ ...page, ...(await measurePage(page.url, cookie)) });
-  await teardown();
+  await close();
 
   log(`\n${kind}: ${ROUNDS} rounds × ${SAMPLES} pairs (trade buyer, anonymous uncached) per page, ms`);
   const rows = [];
@@ -387,10 +371,9 @@ async function benchDatabase(kind, env, open) {
   return { kind, results };
 }
 
-await runBenchScript("trade-pages", {
-  async main() {
-    startBenchRun("Trade buyers' pages benchmark");
-    const summary = await onTradeDatabases(benchDatabase, createDb);
+await runTradeBench("trade-pages", "Trade buyers' pages benchmark", {
+  benchDatabase,
+  report(summary) {
     log("\nSummary (median round per page), ms; ratio = trade buyer / anonymous uncached");
     printTable(
       ["database", "page", ...FIGURE_HEADERS],
@@ -401,12 +384,5 @@ await runBenchScript("trade-pages", {
         }),
       ),
     );
-    log(`\nLoad average after: ${loadAverage()}`);
-  },
-  async cleanup() {
-    await teardown();
-  },
-  lastResort() {
-    killNow(server?.pid);
   },
 });

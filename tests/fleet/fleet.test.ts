@@ -16,14 +16,13 @@ import {
   killFleetNow,
   killInstance,
   nginxBinary,
-  redisServerBinary,
   restartInstance,
   root,
-  startFleet,
   startInstance,
   stopFleet,
   type Fleet,
 } from "../../scripts/fleet.mjs";
+import { validCheckoutForm } from "../support/checkout-form.ts";
 import { Browser, mapLimit, send } from "./support/http.ts";
 import {
   addToCart,
@@ -31,6 +30,7 @@ import {
   checkout,
   checkoutToken,
   createFleetDatabase,
+  startTestFleet,
   createMembers,
   instanceLogs,
   logMark,
@@ -116,31 +116,18 @@ describe.skipIf(skipReason !== null)("the store as a fleet: 3 instances behind n
     rmSync(dir, { recursive: true, force: true });
     database = await createFleetDatabase(pgUrl);
     const started = Date.now();
-    f = await startFleet({
-      size: 3,
+    f = await startTestFleet({
       port,
       basePort,
       dir,
       buildDir,
       databaseUrl: database.url,
-      // A Redis of the fleet's own, so the tests' counters never mix with another suite's (without
-      // redis-server: REDIS_URL, or the one on 127.0.0.1:6379).
-      ...(redisServerBinary() ? { redis: "private" as const } : { redisUrl: process.env.REDIS_URL || undefined }),
-      redisPort: basePort + 8,
-      build: false,
-      quiet: true,
       onCreated: (created) => (fleet = created),
       env: {
-        SEED_PRODUCTS: "60",
-        AUTH_IP_LIMIT: "100000",
         AUTH_ACCOUNT_LIMIT: String(ACCOUNT_LIMIT),
         CHECKOUT_IP_LIMIT: "100000",
         CHECKOUT_EMAIL_LIMIT: "100000",
         SHUTDOWN_TIMEOUT_S: "10",
-        SMTP_URL: "",
-        GOOGLE_CLIENT_ID: "",
-        GOOGLE_CLIENT_SECRET: "",
-        E2E: "",
         LOG_LEVEL: "info",
       },
     });
@@ -648,15 +635,9 @@ describe.skipIf(skipReason !== null)("the store as a fleet: 3 instances behind n
     const token = await checkoutToken(guest);
     const guestEmail = `fleet.guest.${randomBytes(4).toString("hex")}@example.com`;
     const placed = await guest.postForm("/checkout", {
+      ...validCheckoutForm,
       email: guestEmail,
       name: "Guest Buyer",
-      line1: "1 Main Street",
-      line2: "",
-      city: "New York",
-      region: "NY",
-      postcode: "10001",
-      country: "US",
-      paymentMethod: "pay-on-delivery",
       businessName: "",
       taxNumber: "",
       checkoutToken: token,

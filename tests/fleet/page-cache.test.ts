@@ -12,21 +12,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../server/db/connection.ts";
 import { addPriceListRule, createPriceList } from "../../server/trade/price-lists.ts";
-import {
-  killFleetNow,
-  nginxBinary,
-  redisServerBinary,
-  root,
-  startFleet,
-  stopFleet,
-  type Fleet,
-} from "../../scripts/fleet.mjs";
+import { killFleetNow, nginxBinary, root, stopFleet, type Fleet } from "../../scripts/fleet.mjs";
 import { insertCompany, insertMember } from "../integration/trade-support.ts";
 import type { Browser, Reply } from "./support/http.ts";
 import {
   addToCart,
   browserFor,
   createFleetDatabase,
+  startTestFleet,
   PASSWORD,
   setStock,
   sleep,
@@ -94,27 +87,14 @@ describe.skipIf(skipReason !== null)(
         throw new Error(`No production build in ${buildDir}/: build first, or set BUILD_DIR.`);
       rmSync(dir, { recursive: true, force: true });
       database = await createFleetDatabase(pgUrl);
-      f = await startFleet({
-        size: 3,
+      f = await startTestFleet({
         port,
         basePort,
         dir,
         buildDir,
         databaseUrl: database.url,
-        ...(redisServerBinary() ? { redis: "private" as const } : { redisUrl: process.env.REDIS_URL || undefined }),
-        redisPort: basePort + 8,
-        build: false,
-        quiet: true,
         onCreated: (created) => (fleet = created),
-        env: {
-          SEED_PRODUCTS: "60",
-          AUTH_IP_LIMIT: "100000",
-          SMTP_URL: "",
-          GOOGLE_CLIENT_ID: "",
-          GOOGLE_CLIENT_SECRET: "",
-          E2E: "",
-          LOG_LEVEL: "warn",
-        },
+        env: { LOG_LEVEL: "warn" },
       });
       db = database.open();
       const ids = (

@@ -49,26 +49,15 @@ describe.each(dialects)("customers on %s", (kind) => {
       })
       .execute();
     // Ada's orders: three sales, one cancelled, one unpaid hold; a guest order with her email is not hers.
-    await insertOrder(t.db, { status: "placed", total: 1000, createdAt: "2025-01-01T10:00:00.000Z", userId: ids.ada });
-    await insertOrder(t.db, {
-      status: "delivered",
-      total: 2500,
-      createdAt: "2025-01-02T10:00:00.000Z",
-      userId: ids.ada,
-    });
-    await insertOrder(t.db, { status: "returned", total: 400, createdAt: "2025-01-03T10:00:00.000Z", userId: ids.ada });
-    await insertOrder(t.db, {
-      status: "cancelled",
-      total: 9000,
-      createdAt: "2025-01-04T10:00:00.000Z",
-      userId: ids.ada,
-    });
-    await insertOrder(t.db, {
-      status: "awaiting_payment",
-      total: 7000,
-      createdAt: "2025-01-05T10:00:00.000Z",
-      userId: ids.ada,
-    });
+    const adasOrders = [
+      ["placed", 1000, "2025-01-01"],
+      ["delivered", 2500, "2025-01-02"],
+      ["returned", 400, "2025-01-03"],
+      ["cancelled", 9000, "2025-01-04"],
+      ["awaiting_payment", 7000, "2025-01-05"],
+    ] as const;
+    for (const [status, total, day] of adasOrders)
+      await insertOrder(t.db, { status, total, createdAt: `${day}T10:00:00.000Z`, userId: ids.ada });
     await insertOrder(t.db, {
       status: "placed",
       total: 123,

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderFilterSchema } from "../../app/lib/order-admin-schema.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { getOrderForStaff, getPackingSlip, listOrdersForStaff } from "../../server/orders/admin-queries.ts";
 import { cancelOrder, deliverOrder, packOrder, shipOrder } from "../../server/orders/fulfilment.ts";
 import { getOrderByAccessToken, getOrderForUser } from "../../server/orders/queries.ts";
 import { recordReturn } from "../../server/orders/returns.ts";
 import { OrderConflictError } from "../../server/orders/states.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { footprint, placeTestOrder, setStock, SITE, STAFF, OTHER_STAFF } from "./admin-orders-support.ts";
 
 const opts = { siteUrl: SITE };
@@ -23,8 +22,7 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
   const numbers = async (filter: Record<string, string>) => (await list(filter)).rows.map((r) => r.number);
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 30 });
+    t = await freshSeededDb(kind, 30);
     for (let id = 1; id <= 30; id++) await setStock(t.db, id, 500);
     // Every order of this fixture is placed in 2001, so the date filters see only them.
     o.usPod = await placeTestOrder(t.db, {

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { cancelOrder, deliverOrder, packOrder, shipOrder } from "../../server/orders/fulfilment.ts";
 import { OrderInputError } from "../../server/orders/input.ts";
 import { recordReturn } from "../../server/orders/returns.ts";
 import { StaleOrderError } from "../../server/orders/staff-order.ts";
 import { OrderConflictError } from "../../server/orders/states.ts";
-import { dialects, freshDb, mailsTo, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, mailsTo, type TestDb } from "./databases.ts";
 import {
   domainError,
   footprint,
@@ -29,8 +28,7 @@ describe.each(dialects)("back-office order moves on %s", (kind) => {
   const opts = { siteUrl: SITE };
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 50 });
+    t = await freshSeededDb(kind, 50);
   });
   afterAll(async () => {
     await t?.drop();

@@ -10,14 +10,12 @@ import {
 } from "../../server/catalog/version.ts";
 import { createDb, type Db } from "../../server/db/connection.ts";
 import { moveStocks } from "../../server/inventory/stock.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
-import { dialects, freshDb, migrateAll, type TestDb } from "./databases.ts";
+import { dialects, freshDb, freshSeededDb, migrateAll, type TestDb } from "./databases.ts";
 
 describe.each(dialects)("the catalog version (%s)", (kind) => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 40 });
+    t = await freshSeededDb(kind, 40);
   }, 60_000);
   afterAll(() => t?.drop());
 

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../server/config.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import {
   CHECKOUT_LIMIT_MESSAGES,
   submitCheckout,
@@ -11,7 +10,7 @@ import {
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { countRows, dialects, freshDb, type TestDb } from "./databases.ts";
+import { countRows, dialects, freshSeededDb, type TestDb } from "./databases.ts";
 
 /**
  * Issue 17, item 2: anonymous checkouts used to have no rate limit, so a script could drain the
@@ -68,8 +67,7 @@ describe.each(dialects)("checkout rate limits on %s", (kind) => {
   const UNITS = 2;
 
   beforeEach(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 3 });
+    t = await freshSeededDb(kind, 3);
     await t.db.updateTable("products").set({ stock_quantity: STOCK }).where("id", "=", PRODUCT).execute();
   });
   afterEach(async () => {

@@ -4,6 +4,7 @@ import { Kysely, SqliteDialect } from "kysely";
 import pg from "pg";
 import { createDb, type Db, type DbKind } from "../../server/db/connection.ts";
 import type { Database } from "../../server/db/schema.ts";
+import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { openSqlite } from "../../server/db/sqlite-adapter.ts";
 import { migrateAll } from "../support/migrate-all.ts";
 import { workerDatabaseUrl } from "./global-setup.ts";
@@ -30,6 +31,18 @@ export interface TestDb {
 /** A fresh, migrated database: in-memory SQLite, or a database of its own in the test PostgreSQL. */
 export async function freshDb(kind: DbKind): Promise<TestDb> {
   return kind === "sqlite" ? freshSqlite() : freshPostgres();
+}
+
+/** A fresh database (see freshDb) with `products` seeded products; dropped again if seeding fails. */
+export async function freshSeededDb(kind: DbKind, products: number): Promise<TestDb> {
+  const t = await freshDb(kind);
+  try {
+    await seedCatalog(t.db, { products });
+  } catch (error) {
+    await t.drop();
+    throw error;
+  }
+  return t;
 }
 
 /** The mails queued to this address, oldest first. */

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { addToCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { invoicePdf, SELLER_VAT_NUMBER } from "../../server/invoices/InvoiceDocument.tsx";
 import {
   includedVatCents,
@@ -20,7 +19,7 @@ import {
 } from "../../server/invoices/invoices.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { net30Buyer } from "./trade-support.ts";
 
 const token = () => randomBytes(18).toString("base64url");
@@ -33,8 +32,7 @@ async function pdfText(buffer: Buffer): Promise<string> {
 describe.each(dialects)("invoices on %s", (kind) => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 10 });
+    t = await freshSeededDb(kind, 10);
     await t.db.updateTable("products").set({ stock_quantity: 1000 }).execute();
   });
   afterAll(async () => {

@@ -2,11 +2,10 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutSchema, type CheckoutInput } from "../../app/lib/checkout-schema.ts";
 import { addToCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { DomainError } from "../../server/errors.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 
 const SITE = "https://shop.example";
 const member = () => `user-${randomBytes(6).toString("hex")}`;
@@ -27,8 +26,7 @@ function checkout(): CheckoutInput {
 describe.each(dialects)("concurrent checkouts of the same products in opposite orders on %s", (kind) => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 12 });
+    t = await freshSeededDb(kind, 12);
   });
   afterAll(async () => {
     await t?.drop();

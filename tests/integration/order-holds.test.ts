@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkoutSchema, type CheckoutInput } from "../../app/lib/checkout-schema.ts";
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, QUANTITY_LIMIT_MESSAGES } from "../../app/lib/order-rules.ts";
 import { addToCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { DomainError } from "../../server/errors.ts";
 import { submitCheckout, type CheckoutDeps } from "../../server/orders/checkout.ts";
 import {
@@ -17,7 +16,7 @@ import {
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { countRows, dialects, freshDb, type TestDb } from "./databases.ts";
+import { countRows, dialects, freshSeededDb, type TestDb } from "./databases.ts";
 
 /**
  * Issue 17, item 2: a guest's pay-on-delivery order no longer takes the stock for good. It holds
@@ -92,8 +91,7 @@ describe.each(dialects)("order holds on %s", (kind) => {
   // A fresh database for each test: the expiry job sweeps every overdue hold, so the counts it
   // returns are exact only when no other test's orders are around.
   beforeEach(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 15 });
+    t = await freshSeededDb(kind, 15);
     nextProduct = 1;
   });
   afterEach(async () => {

@@ -12,14 +12,13 @@ import Stripe from "stripe";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import type { Db, DbKind } from "../../server/db/connection.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { openPaymentPage, orderPagePath } from "../../server/payments/attempts.ts";
 import { createStripe, type Payments } from "../../server/payments/stripe.ts";
 import { handleStripeWebhook, type WebhookReply } from "../../server/payments/webhook.ts";
 import { createFakeStripe, type FakeStripe } from "../support/fake-stripe.mjs";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { freshDb, mailsTo, type TestDb } from "./databases.ts";
+import { freshSeededDb, mailsTo, type TestDb } from "./databases.ts";
 
 export { countRows, mailsTo } from "./databases.ts";
 
@@ -48,8 +47,7 @@ export async function startHarness(
   kind: DbKind,
   options: { webhooks?: boolean; products?: number } = {},
 ): Promise<Harness> {
-  const t = await freshDb(kind);
-  await seedCatalog(t.db, { products: options.products ?? 12 });
+  const t = await freshSeededDb(kind, options.products ?? 12);
   const replies: Harness["replies"] = [];
   // Assigned once the receiver is listening; the handler above reads it later.
   // eslint-disable-next-line prefer-const

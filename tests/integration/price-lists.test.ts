@@ -9,7 +9,6 @@ import { centsToDecimalString } from "../../app/lib/money.ts";
 import { discountedPriceCents } from "../../app/lib/pricing.ts";
 import { can } from "../../server/auth/permissions.ts";
 import { addToCart, getCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { DomainError } from "../../server/errors.ts";
 import {
   companyTermsOf,
@@ -31,7 +30,7 @@ import {
   renamePriceList,
   type RuleForm,
 } from "../../server/trade/price-lists.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { insertCompany, insertMember } from "./trade-support.ts";
 
 const staff = { userId: "staff-price-lists", name: "Sam Staff" };
@@ -166,8 +165,7 @@ describe.each(dialects)("price lists and company terms on %s", (kind) => {
       .execute();
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 12 });
+    t = await freshSeededDb(kind, 12);
     await t.db.updateTable("products").set({ stock_quantity: 500 }).execute();
     products = await t.db
       .selectFrom("products")

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import { submitContactMessage } from "../../server/contact/contact.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { subscribe } from "../../server/newsletter/newsletter.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { getOrderByAccessToken } from "../../server/orders/queries.ts";
@@ -18,7 +17,7 @@ import { addToWishlist } from "../../server/wishlist/wishlist.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { startAuthApp, type AuthApp } from "./auth-harness.ts";
 import { net30Buyer } from "./trade-support.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 
 const PASSWORD = "Sturdy-Hammer-42";
 const SITE = "https://shop.example";
@@ -52,8 +51,7 @@ describe.each(dialects)("download and delete an account on %s", (kind) => {
   });
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 12 });
+    t = await freshSeededDb(kind, 12);
     app = await startAuthApp(t.db, { AUTH_IP_LIMIT: "1000", AUTH_ACCOUNT_LIMIT: "1000" });
   });
   afterAll(async () => {

@@ -7,13 +7,12 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tradeApplicationSchema } from "../../app/lib/trade-schema.ts";
 import { addToCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { eraseAccount, ERASED_USER_ID } from "../../server/privacy/erase.ts";
 import { exportAccountData } from "../../server/privacy/export.ts";
 import { requestQuote } from "../../server/quotes/quotes.ts";
 import { applyForTrade, decideApplication, listApplications } from "../../server/trade/applications.ts";
 import { ownerForUser } from "../../server/shopper/guest.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 
 const SITE = "https://shop.example";
 const INBOX = "support@toolhub.example";
@@ -23,8 +22,7 @@ describe.each(dialects)("quotes and trade applications in the data export and ac
   let t: TestDb;
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 12 });
+    t = await freshSeededDb(kind, 12);
   });
   afterAll(async () => {
     await t?.drop();

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules.ts";
 import { addLinesToCart } from "../../server/cart/add-lines.ts";
 import { getCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import {
   addQuickOrderToCart,
   checkQuickOrder,
@@ -16,7 +15,7 @@ import {
   quickOrderRows,
   suggestSkus,
 } from "../../server/trade/quick-order.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 
 const owner = () => `guest:${randomBytes(8).toString("hex")}`;
 const sku = (id: number) => `TH-${String(id).padStart(7, "0")}`;
@@ -25,8 +24,7 @@ describe.each(dialects)("quick order on %s", (kind) => {
   let t: TestDb;
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 40 });
+    t = await freshSeededDb(kind, 40);
     await t.db.updateTable("products").set({ stock_quantity: 500 }).execute();
     await t.db.updateTable("products").set({ stock_quantity: 4 }).where("id", "=", 5).execute();
     await t.db.updateTable("products").set({ stock_quantity: 0 }).where("id", "=", 6).execute();

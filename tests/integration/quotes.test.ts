@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { QUOTE_MAX_OPEN_REQUESTS, QUOTE_MIN_UNITS } from "../../app/lib/quotes.ts";
 import { addToCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import {
   declineQuote,
@@ -20,7 +19,7 @@ import {
 } from "../../server/quotes/quotes.ts";
 import { listQuotesForStaff, sendQuote } from "../../server/quotes/staff-quotes.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { insertCompany, insertMember } from "./trade-support.ts";
 
 const SITE = "http://store.test";
@@ -32,8 +31,7 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 describe.each(dialects)("quotes on %s", (kind) => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 6 });
+    t = await freshSeededDb(kind, 6);
     await t.db.updateTable("products").set({ stock_quantity: 1_000 }).execute();
   });
   afterAll(async () => {

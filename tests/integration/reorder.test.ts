@@ -9,12 +9,11 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { MAX_LINE_QUANTITY } from "../../app/lib/order-rules.ts";
 import { discountedPriceCents } from "../../app/lib/pricing.ts";
 import { addToCart, getCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { DomainError } from "../../server/errors.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { orderAgain } from "../../server/orders/reorder.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 
 const newUser = () => `user-${randomBytes(6).toString("hex")}`;
 const token = () => randomBytes(18).toString("base64url");
@@ -25,8 +24,7 @@ describe.each(dialects)("order again on %s", (kind) => {
   const BROKEN = 3;
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 20 });
+    t = await freshSeededDb(kind, 20);
     await t.db.updateTable("products").set({ stock_quantity: 500, archived_at: null }).execute();
   });
   afterAll(async () => {

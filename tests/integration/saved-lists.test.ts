@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRowId } from "../../app/lib/order-rules.ts";
 import { addToCart, getCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { DomainError } from "../../server/errors.ts";
 import { eraseAccount } from "../../server/privacy/erase.ts";
 import { exportAccountData } from "../../server/privacy/export.ts";
@@ -25,7 +24,7 @@ import {
   setLineQuantity,
   shareList,
 } from "../../server/trade/saved-lists.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { insertCompany, insertMember } from "./trade-support.ts";
 
 const sku = (id: number) => `TH-${String(id).padStart(7, "0")}`;
@@ -74,8 +73,7 @@ describe.each(dialects)("saved lists on %s", (kind) => {
     Object.fromEntries((await getCart(t.db, `u:${userId}`)).lines.map((l) => [l.productId, l.quantity]));
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 20 });
+    t = await freshSeededDb(kind, 20);
     await t.db.updateTable("products").set({ stock_quantity: 500, archived_at: null }).execute();
     await t.db.updateTable("products").set({ stock_quantity: 4 }).where("id", "=", 5).execute();
     await t.db.updateTable("products").set({ stock_quantity: 0 }).where("id", "=", 6).execute();

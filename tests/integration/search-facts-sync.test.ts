@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchProducts } from "../../server/catalog/search.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { moveStocks } from "../../server/inventory/stock.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 
 /** search_products follows each product's facts: the stock on its own (every order) and the rest. */
 describe.each(dialects)("search facts follow the product on %s", (kind) => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 5 });
+    t = await freshSeededDb(kind, 5);
   }, 60_000);
   afterAll(() => t?.drop());
 

@@ -12,7 +12,6 @@ import {
   removeFromCart,
   setCartQuantity,
 } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { DomainError } from "../../server/errors.ts";
 import { checkoutPreview } from "../../server/orders/checkout.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
@@ -25,7 +24,8 @@ import {
   toggleWishlist,
   wishlistProductIds,
 } from "../../server/wishlist/wishlist.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { domainError } from "./admin-orders-support.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { net30Buyer } from "./trade-support.ts";
 
@@ -47,24 +47,6 @@ function form(fields: Record<string, string | undefined>): FormData {
   const f = new FormData();
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) f.set(k, v);
   return f;
-}
-
-/** The rejection of `promise`, asserted to be a DomainError with this code and a 4xx status. */
-async function domainError(promise: Promise<unknown>, code: string, status?: number): Promise<DomainError> {
-  const error = await promise.then(
-    (value) => {
-      throw new Error(`expected DomainError ${code}, got ${JSON.stringify(value)}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  const d = error as DomainError;
-  expect(d.code).toBe(code);
-  expect(d.status).toBeGreaterThanOrEqual(400);
-  expect(d.status).toBeLessThan(500);
-  if (status) expect(d.status).toBe(status);
-  expect(d.message.length).toBeGreaterThan(5);
-  return d;
 }
 
 describe.each(dialects)("shopping on %s", (kind) => {
@@ -118,8 +100,7 @@ describe.each(dialects)("shopping on %s", (kind) => {
   }
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 50 });
+    t = await freshSeededDb(kind, 50);
   });
   afterAll(async () => {
     await t?.drop();

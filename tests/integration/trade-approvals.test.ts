@@ -10,12 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { decideApproval, waitingForApproval } from "../../server/trade/approvals.ts";
 import { buyerTerms, parseLimit, setSpendingLimit } from "../../server/trade/limits.ts";
 import { invitationForRecipient } from "../../server/trade/company.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 
 const token = () => randomBytes(18).toString("base64url");
 const SITE = "http://store.test";
@@ -67,8 +66,7 @@ describe.each(dialects)("spending limits and approvals on %s", (kind) => {
   });
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 5 });
+    t = await freshSeededDb(kind, 5);
     await t.db.updateTable("products").set({ stock_quantity: 50 }).execute();
     unitCents = (
       await t.db.selectFrom("products").select("sale_price_cents").where("id", "=", PRODUCT).executeTakeFirstOrThrow()

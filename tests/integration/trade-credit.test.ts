@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { loadDashboard } from "../../server/admin/dashboard.ts";
 import { addToCart } from "../../server/cart/cart.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { creditStanding } from "../../server/invoices/credit.ts";
 import { markInvoicePaid } from "../../server/invoices/mark-paid.ts";
 import { companyOpenInvoices, overdueInvoices } from "../../server/invoices/open-invoices.ts";
@@ -18,7 +17,7 @@ import { placeOrder } from "../../server/orders/place-order.ts";
 import { decideApproval } from "../../server/trade/approvals.ts";
 import { setSpendingLimit } from "../../server/trade/limits.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
-import { countRows, dialects, freshDb, type TestDb } from "./databases.ts";
+import { countRows, dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { insertCompany, insertMember } from "./trade-support.ts";
 
 const SITE = "http://store.test";
@@ -31,8 +30,7 @@ describe.each(dialects)("net 30 and credit limits on %s", (kind) => {
   let unitCents = 0;
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 5 });
+    t = await freshSeededDb(kind, 5);
     await t.db.updateTable("products").set({ stock_quantity: 500 }).execute();
     // The list price: what a unit costs at most (a member's discount only lowers it; US shipping is free).
     unitCents = (

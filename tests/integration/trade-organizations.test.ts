@@ -88,6 +88,9 @@ describe.each(dialects)("trade organizations on %s", (kind) => {
     (await t.db.selectFrom("member").select("organizationId").where("userId", "=", userId).execute()).map(
       (m) => m.organizationId,
     );
+  /** The organization of each company made from the application (none while it is undecided). */
+  const companiesOfApplication = (applicationId: number) =>
+    t.db.selectFrom("companies").select("organization_id").where("application_id", "=", applicationId).execute();
   const organizationCount = async () =>
     Number(
       (
@@ -108,13 +111,7 @@ describe.each(dialects)("trade organizations on %s", (kind) => {
       organization_id: null,
       decided_at: null,
     });
-    expect(
-      await t.db
-        .selectFrom("companies")
-        .select("organization_id")
-        .where("application_id", "=", a.applicationId)
-        .execute(),
-    ).toEqual([]);
+    expect(await companiesOfApplication(a.applicationId)).toEqual([]);
     expect(await organizationsOf(a.userId)).toEqual([]);
     expect(await organizationCount()).toBe(organizationsBefore);
     expect(
@@ -306,13 +303,7 @@ describe.each(dialects)("trade organizations on %s", (kind) => {
       .value.organizationId;
     expect(await organizationsOf(a.userId)).toEqual([winner]);
     expect(await organizationCount()).toBe(before + 1);
-    expect(
-      await t.db
-        .selectFrom("companies")
-        .select("organization_id")
-        .where("application_id", "=", a.applicationId)
-        .execute(),
-    ).toEqual([{ organization_id: winner }]);
+    expect(await companiesOfApplication(a.applicationId)).toEqual([{ organization_id: winner }]);
   });
 
   it("an invitation names the company as staff approved it, not the organization's current name", async () => {

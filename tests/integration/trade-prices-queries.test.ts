@@ -9,9 +9,8 @@ import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchProducts } from "../../server/catalog/search.ts";
 import type { Db } from "../../server/db/connection.ts";
-import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { buyerPriceRules, priceListRules, tradeGridPrices } from "../../server/trade/prices.ts";
-import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { insertCompany, insertMember } from "./trade-support.ts";
 
 /** The db handle, counting the statements it sends. */
@@ -60,8 +59,7 @@ describe.each(dialects)("trade price lookups on %s", (kind) => {
   }
 
   beforeAll(async () => {
-    t = await freshDb(kind);
-    await seedCatalog(t.db, { products: 30 });
+    t = await freshSeededDb(kind, 30);
     c = counting(t.db);
     const rows = await t.db
       .selectFrom("products")

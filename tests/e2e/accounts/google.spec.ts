@@ -4,6 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
+import { sessionsOf } from "../admin/support.ts";
 import { storeDb } from "../shopping/support.ts";
 
 const identityFile = () => path.resolve(".tmp", `e2e-${process.env.E2E_PORT ?? 3100}`, "oidc-identity.json");
@@ -156,11 +157,7 @@ test("a staff account can't sign in with Google: the popup closes with the reaso
   await expect(page.getByRole("alert")).toContainText(
     "Staff accounts sign in with their password and a code from their authenticator app.",
   );
-  expect(
-    storeDb()
-      .prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`)
-      .get(email),
-  ).toEqual({ n: 0 });
+  expect(sessionsOf(email)).toEqual({ n: 0 });
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -3,18 +3,7 @@ import type { Page } from "@playwright/test";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { GOOD_PASSWORD, logInThroughForm, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { waitForHydration } from "../support/site.ts";
-import {
-  addFromProductPage,
-  confirmedOrderNumber,
-  fillCheckout,
-  ordersFor,
-  placeOrderButton,
-  setProduct,
-  signInViaApi,
-  storeDb,
-  UK_ADDRESS,
-} from "../shopping/support.ts";
+import { orderThroughCheckout, ordersFor, setProduct, signInViaApi, storeDb, UK_ADDRESS } from "../shopping/support.ts";
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -33,12 +22,7 @@ async function shopperWithOrder(
   await registerViaApi(request, baseURL, email, GOOD_PASSWORD, "Ada Private");
   await signInViaApi(page.request, baseURL, email);
   setProduct(productId, { stock: 500, priceCents: 1_500, discountPercent: null });
-  await addFromProductPage(page, productId);
-  await page.goto("/checkout");
-  await waitForHydration(page);
-  await fillCheckout(page, { ...UK_ADDRESS, name: "Ada Private", line1: street });
-  await placeOrderButton(page).click();
-  const number = await confirmedOrderNumber(page);
+  const number = await orderThroughCheckout(page, productId, { ...UK_ADDRESS, name: "Ada Private", line1: street });
   const user = storeDb().prepare(`SELECT id FROM "user" WHERE email = ?`).get(email) as { id: string };
   storeDb()
     .prepare("INSERT INTO wishlist_items (owner, product_id, color, created_at) VALUES (?, ?, '', ?)")

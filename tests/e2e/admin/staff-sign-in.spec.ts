@@ -10,7 +10,7 @@ import { expectNoAxeViolations } from "../support/axe.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
 import { storeDb } from "../shopping/support.ts";
-import { accountWithRole, enrolmentCodes, signInAsStaff, staffKeys, submitLogin } from "./support.ts";
+import { accountWithRole, enrolmentCodes, sessionsOf, signInAsStaff, staffKeys, submitLogin } from "./support.ts";
 
 test("a staff member who hasn't set up a code goes from the password straight to enrolment; the shop treats the session as signed out", async ({
   page,
@@ -72,11 +72,7 @@ test("a sign-in link mailed before the account became staff opens no session: th
     page.getByText("Staff accounts sign in with their password and a code from their authenticator app.").first(),
   ).toBeVisible();
   await expectNoAxeViolations(page);
-  expect(
-    storeDb()
-      .prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`)
-      .get(email),
-  ).toEqual({ n: 0 });
+  expect(sessionsOf(email)).toEqual({ n: 0 });
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login$/);
 });

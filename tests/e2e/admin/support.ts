@@ -42,6 +42,13 @@ export async function accountWithRole(
   return email;
 }
 
+/** The count of the store's sessions of the user with this email, as `{ n }`. */
+export function sessionsOf(email: string) {
+  return storeDb()
+    .prepare(`SELECT count(*) AS n FROM session WHERE userId = (SELECT id FROM "user" WHERE email = ?)`)
+    .get(email);
+}
+
 export function userRow(email: string) {
   return storeDb().prepare(`SELECT role, banned, updatedAt FROM "user" WHERE email = ?`).get(email);
 }

@@ -2,18 +2,7 @@ import type { Page } from "@playwright/test";
 import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { waitForHydration } from "../support/site.ts";
-import {
-  addFromProductPage,
-  confirmedOrderNumber,
-  fillCheckout,
-  ordersFor,
-  placeOrderButton,
-  setProduct,
-  signInViaApi,
-  summary,
-  US_ADDRESS,
-} from "./support.ts";
+import { orderThroughCheckout, ordersFor, setProduct, signInViaApi, summary, US_ADDRESS } from "./support.ts";
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -31,13 +20,8 @@ function storedOrder(number: string): StoredOrder {
   );
 }
 
-async function placeOrder(page: Page, productId: number, email?: string): Promise<string> {
-  await addFromProductPage(page, productId, { quantity: 2 });
-  await page.goto("/checkout");
-  await waitForHydration(page);
-  await fillCheckout(page, email ? { ...US_ADDRESS, email } : US_ADDRESS);
-  await placeOrderButton(page).click();
-  return confirmedOrderNumber(page);
+function placeOrder(page: Page, productId: number, email?: string): Promise<string> {
+  return orderThroughCheckout(page, productId, email ? { ...US_ADDRESS, email } : US_ADDRESS, 2);
 }
 
 /** The page's HTML and its single-fetch loader data (what the browser gets on a client navigation). */

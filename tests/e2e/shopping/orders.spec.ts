@@ -2,29 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { NOT_FOUND_TEXT, waitForHydration } from "../support/site.ts";
-import {
-  addFromProductPage,
-  confirmedOrderNumber,
-  fillCheckout,
-  ordersFor,
-  placeOrderButton,
-  setProduct,
-  signInViaApi,
-  summary,
-  US_ADDRESS,
-  usd,
-} from "./support.ts";
+import { NOT_FOUND_TEXT } from "../support/site.ts";
+import { orderThroughCheckout, ordersFor, setProduct, signInViaApi, summary, US_ADDRESS, usd } from "./support.ts";
 
 test.describe.configure({ timeout: 90_000 });
 
-async function orderOne(page: Page, productId: number, quantity = 1): Promise<string> {
-  await addFromProductPage(page, productId, { quantity });
-  await page.goto("/checkout");
-  await waitForHydration(page);
-  await fillCheckout(page, US_ADDRESS);
-  await placeOrderButton(page).click();
-  return confirmedOrderNumber(page);
+function orderOne(page: Page, productId: number, quantity = 1): Promise<string> {
+  return orderThroughCheckout(page, productId, US_ADDRESS, quantity);
 }
 
 test.describe("order history", () => {
@@ -112,12 +96,7 @@ test.describe("order history", () => {
   test("a guest order is reached only through its unguessable link", async ({ page }) => {
     const p = setProduct(252, { stock: 50, priceCents: 1_300, discountPercent: null });
     const email = uniqueEmail("guest-link");
-    await addFromProductPage(page, p.id);
-    await page.goto("/checkout");
-    await waitForHydration(page);
-    await fillCheckout(page, { ...US_ADDRESS, email });
-    await placeOrderButton(page).click();
-    const number = await confirmedOrderNumber(page);
+    const number = await orderThroughCheckout(page, p.id, { ...US_ADDRESS, email });
     const [order] = ordersFor(email);
     expect(order.number).toBe(number);
     expect(order.access_token).toMatch(/^[A-Za-z0-9_-]{32}$/);

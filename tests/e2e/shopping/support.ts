@@ -202,6 +202,19 @@ export async function signInViaApi(
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/**
+ * Adds a product from its page (`quantity` when given), then orders the cart through /checkout with `address`;
+ * returns the number on the confirmation page.
+ */
+export async function orderThroughCheckout(page: Page, productId: number, address: Address, quantity?: number) {
+  await addFromProductPage(page, productId, { quantity });
+  await page.goto("/checkout");
+  await waitForHydration(page);
+  await fillCheckout(page, address);
+  await placeOrderButton(page).click();
+  return confirmedOrderNumber(page);
+}
+
 /** Reads the order number from the confirmation page. */
 export async function confirmedOrderNumber(page: Page): Promise<string> {
   const status = page.getByRole("main").getByRole("status").filter({ hasText: "Thank you! Your order" });

@@ -8,6 +8,7 @@ import { linkIn, waitForMail } from "../support/mail.ts";
 import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
 import { fillCheckout, signInViaApi } from "../shopping/support.ts";
+import { inviteBuyer } from "./support.ts";
 
 test("a customer applies for a trade account, staff approve it, the owner invites a colleague who joins as a buyer", async ({
   page,
@@ -78,12 +79,7 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   await expect(applicant.getByRole("heading", { level: 1, name: "Your company" })).toBeVisible();
   await expect(applicant.getByText(`${company} · your role: Owner`)).toBeVisible();
   await expectNoAxeViolations(applicant);
-  const colleagueEmail = uniqueEmail("trade-buyer");
-  await waitForHydration(applicant);
-  await applicant.getByLabel("Colleague's email").fill(colleagueEmail);
-  await applicant.getByLabel("Role").selectOption("buyer");
-  await applicant.getByRole("button", { name: "Send invitation" }).click();
-  await expect(applicant.getByRole("main").getByRole("status")).toHaveText(`Invitation sent to ${colleagueEmail}.`);
+  const colleagueEmail = await inviteBuyer(applicant, "trade-buyer");
   await expect(applicant.getByText(`${colleagueEmail} · Buyer`)).toBeVisible();
 
   // The colleague registers, follows the mail's link and accepts.

@@ -4,10 +4,9 @@ import { expectNoAxeViolations } from "../support/axe.ts";
 import { queryAll, queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { linkIn, waitForMail } from "../support/mail.ts";
-import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
 import { signInViaApi, storeDb } from "../shopping/support.ts";
-import { tradeCompany } from "./support.ts";
+import { inviteBuyer, tradeCompany } from "./support.ts";
 
 /**
  * Issue 48, item 6: a company is named as staff approved it, whatever its owner did to the auth
@@ -30,12 +29,7 @@ test("an invitation names the company as staff approved it, even after its organ
   await page.goto("/account/company");
   await expect(page.getByText(`${company.name} · your role: Owner`)).toBeVisible();
   await expect(page.getByText(PHISHING)).toHaveCount(0);
-  const colleagueEmail = uniqueEmail("name-buyer");
-  await waitForHydration(page);
-  await page.getByLabel("Colleague's email").fill(colleagueEmail);
-  await page.getByLabel("Role").selectOption("buyer");
-  await page.getByRole("button", { name: "Send invitation" }).click();
-  await expect(page.getByRole("main").getByRole("status")).toHaveText(`Invitation sent to ${colleagueEmail}.`);
+  const colleagueEmail = await inviteBuyer(page, "name-buyer");
 
   const invitation = await waitForMail(colleagueEmail, /^Invitation to join /);
   expect(invitation.subject).toBe(`Invitation to join ${company.name} on ToolHub Wholesale`);

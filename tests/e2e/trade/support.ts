@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { expect, type Page } from "@playwright/test";
+import { uniqueEmail } from "../support/accounts.ts";
 import { queryOne } from "../support/db.ts";
 import { setProduct, storeDb } from "../shopping/support.ts";
+import { waitForHydration } from "../support/site.ts";
 
 /**
  * Helpers for the trade suite: approved companies and their members written straight to the e2e
@@ -78,4 +81,15 @@ export function ownedProduct(id: number, stock: number): { sku: string; title: s
   setProduct(id, { stock });
   storeDb().prepare("UPDATE products SET archived_at = NULL WHERE id = ?").run(id);
   return queryOne<{ sku: string; title: string }>("SELECT sku, title FROM products WHERE id = ?", id);
+}
+
+/** On /account/company: invites a new colleague (`tag` in the address) as a buyer; returns the address. */
+export async function inviteBuyer(page: Page, tag: string): Promise<string> {
+  const colleagueEmail = uniqueEmail(tag);
+  await waitForHydration(page);
+  await page.getByLabel("Colleague's email").fill(colleagueEmail);
+  await page.getByLabel("Role").selectOption("buyer");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(`Invitation sent to ${colleagueEmail}.`);
+  return colleagueEmail;
 }

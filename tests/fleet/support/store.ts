@@ -9,7 +9,7 @@ import pg from "pg";
 import { createDb, type Db } from "../../../server/db/connection.ts";
 import { moveStocks } from "../../../server/inventory/stock.ts";
 import { validCheckoutForm } from "../../support/checkout-form.ts";
-import type { Fleet } from "../../../scripts/fleet.mjs";
+import { redisServerBinary, startFleet, type Fleet } from "../../../scripts/fleet.mjs";
 import { Browser, mapLimit, type Reply } from "./http.ts";
 
 export const PASSWORD = "Sturdy-Hammer-42";
@@ -57,6 +57,44 @@ export async function createFleetDatabase(baseUrl: string): Promise<FleetDatabas
 }
 
 /** Sets a product's stock through the ledger (a staff adjustment would do the same), bumping the catalog version. */
+/**
+ * Three instances behind nginx on `databaseUrl`, as the fleet tests run them: a Redis of their own
+ * when redis-server is there (else REDIS_URL or the one on 127.0.0.1:6379), 60 seeded products,
+ * no mail server, Google sign-in or e2e mode. `env` adds to or overrides that environment.
+ */
+export function startTestFleet(options: {
+  port: number;
+  basePort: number;
+  dir: string;
+  buildDir: string;
+  databaseUrl: string;
+  onCreated: (fleet: Fleet) => void;
+  env: Record<string, string>;
+}): Promise<Fleet> {
+  return startFleet({
+    size: 3,
+    port: options.port,
+    basePort: options.basePort,
+    dir: options.dir,
+    buildDir: options.buildDir,
+    databaseUrl: options.databaseUrl,
+    ...(redisServerBinary() ? { redis: "private" as const } : { redisUrl: process.env.REDIS_URL || undefined }),
+    redisPort: options.basePort + 8,
+    build: false,
+    quiet: true,
+    onCreated: options.onCreated,
+    env: {
+      SEED_PRODUCTS: "60",
+      AUTH_IP_LIMIT: "100000",
+      SMTP_URL: "",
+      GOOGLE_CLIENT_ID: "",
+      GOOGLE_CLIENT_SECRET: "",
+      E2E: "",
+      ...options.env,
+    },
+  });
+}
+
 export async function setStock(db: Db, productId: number, quantity: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const { stock_quantity } = await trx
