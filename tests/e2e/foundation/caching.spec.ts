@@ -133,3 +133,14 @@ test("the header shows a signed-in shopper's name and cart count", async ({ page
   await expect(banner.getByRole("link", { name: "Your account (Robin Header)" })).toBeVisible();
   await expect(banner.getByRole("link", { name: "Login", exact: true })).toHaveCount(0);
 });
+
+test("a page's scripts are fetched at low priority, after the stylesheet and images its first paint needs, and it still hydrates", async ({
+  page,
+}) => {
+  const html = await (await page.request.get("/shop/3")).text();
+  const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+  expect(preloads.length).toBeGreaterThan(0);
+  for (const link of preloads) expect(link).toContain('fetchpriority="low"');
+  await page.goto("/shop/3");
+  await waitForHydration(page);
+});
