@@ -15,14 +15,17 @@ export function parseJsonList(text: string): string[] {
   }
 }
 
-/** Every product column with its brand's and category's slug; add .where/.select as needed. */
-export function productsWithSlugs(db: Db) {
+/** Products (`p`) joined to their brand (`b`) and category (`c`); add .select/.where as needed. */
+export function productsWithBrandAndCategory(db: Db) {
   return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
-    .innerJoin("categories as c", "c.id", "p.category_id")
-    .selectAll("p")
-    .select(["b.slug as brand_slug", "c.slug as category_slug"]);
+    .innerJoin("categories as c", "c.id", "p.category_id");
+}
+
+/** Every product column with its brand's and category's slug; add .where/.select as needed. */
+export function productsWithSlugs(db: Db) {
+  return productsWithBrandAndCategory(db).selectAll("p").select(["b.slug as brand_slug", "c.slug as category_slug"]);
 }
 
 export type ProductRowWithSlugs = Awaited<ReturnType<ReturnType<typeof productsWithSlugs>["executeTakeFirstOrThrow"]>>;

@@ -13,6 +13,7 @@ import { sql } from "kysely";
 import { dbKind, type Db } from "../db/connection.ts";
 import { porterStem, trigrams, words } from "./search-text.ts";
 import { forgetVocabulary, indexable } from "./search-vocabulary.ts";
+import { productsWithBrandAndCategory } from "./product-rows.ts";
 
 /** The text of a product that the search indexes. */
 export interface SearchText {
@@ -24,10 +25,7 @@ export interface SearchText {
 
 /** The search text of products as they are now (null for ids that don't exist). */
 export async function searchTextOf(db: Db, id: number): Promise<SearchText | null> {
-  const row = await db
-    .selectFrom("products as p")
-    .innerJoin("brands as b", "b.id", "p.brand_id")
-    .innerJoin("categories as c", "c.id", "p.category_id")
+  const row = await productsWithBrandAndCategory(db)
     .select(["p.title", "p.description", "b.name as brand", "c.name as category"])
     .where("p.id", "=", id)
     .executeTakeFirst();

@@ -14,6 +14,7 @@ import { ftsQuery, matchSource, selectList, titleMatchSource } from "./search-ma
 import { readCatalogVersion } from "./version.ts";
 import { countCells, currentCellMap, forgetCellMap, type Cell } from "./search-cells.ts";
 import { forgetKeptLists, postingsPage } from "./search-postings.ts";
+import { productsWithBrandAndCategory } from "./product-rows.ts";
 
 export type { SearchQuery, SearchResult } from "./search-types.ts";
 
@@ -335,10 +336,7 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
 
 async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set<string>): Promise<SearchHit[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom("products as p")
-    .innerJoin("brands as b", "b.id", "p.brand_id")
-    .innerJoin("categories as c", "c.id", "p.category_id")
+  const rows = await productsWithBrandAndCategory(db)
     .select([
       "p.id",
       "p.slug",

@@ -13,6 +13,7 @@ import { forgetReferences, references } from "../../server/catalog/search-refere
 import type { ProductQuery } from "../../server/catalog/catalog.ts";
 import type { ProductSummary } from "../../app/lib/catalog-types.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { productsWithBrandAndCategory } from "../../server/catalog/product-rows.ts";
 
 const PRODUCTS = 600;
 const PER_PAGE = 15;
@@ -72,10 +73,7 @@ for (const kind of dialects) {
       t = await freshDb(kind);
       db = t.db;
       await seedCatalog(db, { products: PRODUCTS });
-      raw = await db
-        .selectFrom("products as p")
-        .innerJoin("categories as c", "c.id", "p.category_id")
-        .innerJoin("brands as b", "b.id", "p.brand_id")
+      raw = await productsWithBrandAndCategory(db)
         .select([
           "p.id",
           "p.title",

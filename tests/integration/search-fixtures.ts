@@ -4,6 +4,7 @@ import { rebuildSearchVocabulary } from "../../server/catalog/search-vocabulary.
 import { clearSearchCaches, searchProducts } from "../../server/catalog/search.ts";
 import type { SearchQuery, SearchResult } from "../../server/catalog/search-types.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
+import { productsWithBrandAndCategory } from "../../server/catalog/product-rows.ts";
 
 /** Products the catalog seed is built from, plus a few written for exact ranking checks. */
 const SEED_PRODUCTS = 600;
@@ -138,10 +139,7 @@ export interface ProductFacts {
 
 /** The catalog as plain rows, for checking results by brute force. */
 export async function productFacts(db: Db): Promise<ProductFacts[]> {
-  const rows = await db
-    .selectFrom("products as p")
-    .innerJoin("brands as b", "b.id", "p.brand_id")
-    .innerJoin("categories as c", "c.id", "p.category_id")
+  const rows = await productsWithBrandAndCategory(db)
     .select([
       "p.id",
       "p.title",
