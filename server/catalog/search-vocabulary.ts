@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { dbKind, type Db } from "../db/connection.ts";
 import { readCatalogVersion } from "./version.ts";
+import { productsWithBrandAndCategory } from "./product-rows.ts";
 import {
   editDistance,
   oneEditVariants,
@@ -49,11 +50,8 @@ export async function rebuildSearchVocabulary(db: Db): Promise<{ terms: number }
 
   let lastId = 0;
   for (;;) {
-    const rows = await db
-      .selectFrom("products as p")
+    const rows = await productsWithBrandAndCategory(db)
       .innerJoin("search_products as s", "s.product_id", "p.id")
-      .innerJoin("brands as b", "b.id", "p.brand_id")
-      .innerJoin("categories as c", "c.id", "p.category_id")
       .select(["p.id", "p.title", "p.description", "b.name as brand", "c.name as category"])
       .where("p.id", ">", lastId)
       .orderBy("p.id")
