@@ -54,9 +54,13 @@ test("staff reach Products, search by keyboard, and open a product, all with Tab
   await expect(page.getByRole("heading", { level: 1, name: "Products" })).toBeVisible();
 
   await tabTo(page, (el) => el.tag === "INPUT" && el.name === "q");
+  const count = page.getByRole("main").getByRole("status").filter({ hasText: /^\d+ products?\b/ });
+  const everyProduct = await count.innerText();
   await page.keyboard.type("drill");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/admin\/products\?.*q=drill/);
+  // The address changes before the new rows are drawn: wait for the search's own count.
+  await expect(count).not.toHaveText(everyProduct);
   const firstRow = page.getByRole("main").getByRole("table").locator("tbody tr").first();
   await expect(firstRow).toBeVisible();
   const title = (await firstRow.getByRole("link").first().innerText()).trim();
