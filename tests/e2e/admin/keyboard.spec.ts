@@ -54,7 +54,10 @@ test("staff reach Products, search by keyboard, and open a product, all with Tab
   await expect(page.getByRole("heading", { level: 1, name: "Products" })).toBeVisible();
 
   await tabTo(page, (el) => el.tag === "INPUT" && el.name === "q");
-  const count = page.getByRole("main").getByRole("status").filter({ hasText: /^\d+ products?\b/ });
+  const count = page
+    .getByRole("main")
+    .getByRole("status")
+    .filter({ hasText: /^\d+ products?\b/ });
   const everyProduct = await count.innerText();
   await page.keyboard.type("drill");
   await page.keyboard.press("Enter");
