@@ -1,6 +1,7 @@
 import type { SortKey } from "./catalog-types.ts";
 import { parseDollarsToCents } from "./money.ts";
 import { CONTROL_OR_INVISIBLE_ALL } from "./control-characters.ts";
+import { MAX_QUERY_LENGTH } from "./search-limits.ts";
 
 export const SORT_OPTIONS: { value: SortKey; label: string }[] = [
   { value: "relevance", label: "Relevance" },
@@ -10,9 +11,6 @@ export const SORT_OPTIONS: { value: SortKey; label: string }[] = [
   { value: "discount", label: "Biggest discount" },
   { value: "name", label: "Name" },
 ];
-
-/** Longest search text the shop and the search look at; the search box's own limit too. */
-export const MAX_QUERY_LENGTH = 200;
 
 export interface ShopQuery {
   q: string;

@@ -3,7 +3,7 @@
  * for highlighting, trigram similarity (the same formula as pg_trgm) and edit distance.
  * Pure functions, no database.
  */
-import { MAX_QUERY_LENGTH } from "../../app/lib/shop-query.ts";
+import { MAX_QUERY_LENGTH } from "../../app/lib/search-limits.ts";
 
 /** Words of a query that take part in the search; the rest are ignored. */
 export const MAX_SEARCH_TERMS = 8;

@@ -3,12 +3,12 @@ import fc from "fast-check";
 import {
   cleanQueryText,
   hasFilters,
-  MAX_QUERY_LENGTH,
   parseShopQuery,
   priceRangeErrors,
   shopHref,
   withoutFilters,
 } from "../../app/lib/shop-query.ts";
+import { MAX_QUERY_LENGTH } from "../../app/lib/search-limits.ts";
 import { queryTerms } from "../../server/catalog/search-text.ts";
 
 const parse = (qs: string) => parseShopQuery(new URLSearchParams(qs));

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Form, useNavigate } from "react-router";
 import type { SuggestionOption, Suggestions, SuggestionType } from "../../../server/catalog/search-types.ts";
-import { MAX_QUERY_LENGTH } from "../../lib/shop-query.ts";
+import { MAX_QUERY_LENGTH } from "../../lib/search-limits.ts";
 import { SearchIcon } from "../ui/icons.tsx";
 import { Highlight } from "./Highlight.tsx";
 
