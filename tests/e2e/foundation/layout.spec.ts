@@ -56,9 +56,7 @@ test.describe("header", () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   });
 
-  test("from the home page (an island without a client router) a nav link loads the page and moves aria-current", async ({
-    page,
-  }) => {
+  test("from the home page a nav link opens the page and moves aria-current to it", async ({ page }) => {
     await page.goto("/");
     await waitForHydration(page);
     const nav = page.getByRole("banner").getByRole("navigation", { name: "Main" });
@@ -117,7 +115,7 @@ test.describe("header on a 390×844 phone", () => {
     await mobileNav.getByRole("link", { name: "Shop" }).click();
     await expect(page).toHaveURL(/\/shop$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shop");
-    // From the home page (an island) that was a document load: the new page hydrates first.
+    // The shop is interactive before the menu is used again.
     await waitForHydration(page);
     // The menu closes after navigating, and toggles open and closed.
     await expect(menu).toHaveAttribute("aria-expanded", "false");
@@ -126,7 +124,7 @@ test.describe("header on a 390×844 phone", () => {
     await expect(mobileNav.getByRole("link", { name: "Shop" })).toHaveAttribute("aria-current", "page");
     await menu.click();
     await expect(mobileNav).toBeHidden();
-    // On the shop (an island), its own Shop link from a search loads the results in place and closes the menu.
+    // From a search, the shop's own Shop link loads the results in place and closes the menu.
     await page.goto("/shop?q=drill");
     await waitForHydration(page);
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
@@ -275,8 +273,7 @@ test.describe("footer", () => {
 });
 
 test.describe("scroll to top on navigation", () => {
-  // A long page React Router hydrates, so the footer link is a client navigation (the home page is
-  // an island: its links load documents, which start at the top anyway).
+  // A long page, so that a footer link's client navigation has somewhere to scroll back from.
   async function scrollDownAndRecord(page: import("@playwright/test").Page) {
     await page.goto("/faq");
     await waitForHydration(page);

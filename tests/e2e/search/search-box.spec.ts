@@ -137,7 +137,7 @@ test.describe("header search box", () => {
     await expect(
       page.getByRole("form", { name: "Filters" }).getByRole("checkbox", { name: "Gardening" }),
     ).toBeChecked();
-    // The home page is an island: the suggestion loaded /shop as a new document.
+    // The shop is interactive before the next search is typed.
     await waitForHydration(page);
 
     await box.pressSequentially("tidwell", { delay: 20 });
