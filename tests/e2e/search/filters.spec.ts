@@ -239,8 +239,11 @@ test.describe("sort and pages", () => {
     await expect(countText(page)).toHaveText(`Showing 16–30 of ${total} products`);
     await nav.getByRole("link", { name: "Next" }).click();
     await expect(page).toHaveURL(/page=3$/);
+    // The address changes before React draws page 3, whose Previous link is the one to follow.
+    await expect(countText(page)).toHaveText(`Showing 31–${Math.min(45, total)} of ${total} products`);
     await nav.getByRole("link", { name: "Previous" }).click();
     await expect(page).toHaveURL(/page=2$/);
+    await expect(countText(page)).toHaveText(`Showing 16–30 of ${total} products`);
     expect(await hrefOf(nav.getByRole("link", { name: `Page ${pages}` }))).toBe(`/shop?q=blade&page=${pages}`);
 
     await page.goto("/shop?q=blade&page=999");
