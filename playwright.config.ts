@@ -48,6 +48,8 @@ export default defineConfig({
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
+        // Hermetic: only the machine's own stores, mail, OIDC and Stripe stand-ins answer.
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
       ],
     },
   },
