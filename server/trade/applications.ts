@@ -147,6 +147,9 @@ export async function removeOrphanOrganization(db: Db, organizationId: string): 
   });
 }
 
+const decidedMeanwhile = () =>
+  new ConflictError("ALREADY_DECIDED", "Another staff member decided this application a moment ago.");
+
 /**
  * Approves or rejects a pending application, once: of two staff deciding at the same moment,
  * one wins and the other is told it was already decided. Writes the audit row and the mail in
@@ -170,8 +173,11 @@ export async function decideApplication(
     throw new ConflictError("ALREADY_DECIDED", `This application was already ${application.status}.`);
   if (!input.approve && !input.reason)
     throw new InvalidError("REASON_REQUIRED", "Give the applicant a reason for the rejection.");
-  if (input.approve && (await companyOf(db, application.user_id)))
+  if (input.approve && (await companyOf(db, application.user_id))) {
+    // A colleague's approval of this same application may have made that company since it was read.
+    if ((await getApplication(db, input.id))?.status !== "pending") throw decidedMeanwhile();
     throw new ConflictError("ALREADY_TRADE", "The applicant already belongs to a company with a trade account.");
+  }
 
   // A new organization every time, made for this application only: never one found by name or slug.
   const organizationId = input.approve
@@ -193,8 +199,7 @@ export async function decideApplication(
         .where("id", "=", application.id)
         .where("status", "=", "pending")
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1)
-        throw new ConflictError("ALREADY_DECIDED", "Another staff member decided this application a moment ago.");
+      if (Number(claimed.numUpdatedRows) !== 1) throw decidedMeanwhile();
       if (organizationId) {
         await trx
           .insertInto("companies")
