@@ -5,12 +5,13 @@ const TEST_FILES = ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.tes
 
 /**
  * What makes a test file change the process it runs in: module mocks, environment variables, or
- * the process-wide HTTP app (its config, auth and in-memory rate limits are read once per process).
+ * the process-wide HTTP app (its config, auth and in-memory rate limits are read once per process),
+ * imported from server/http/ or started through the store-app and auth harnesses.
  * Such a file gets modules of its own; every other file shares its worker's modules with the files
  * before it, which saves loading the server for each file again (docs/decisions/0046-shared-test-modules-and-no-request-routing.md).
  */
 const CHANGES_THE_PROCESS =
-  /vi\.(mock|doMock|stubEnv|stubGlobal)\(|process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|serveStoreApp|createHttpApp|startAuthApp|paymentRouter|server\/http\//;
+  /vi\.(mock|doMock|stubEnv|stubGlobal)\(|process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|server\/http\/|serveStoreApp|startAuthApp/;
 
 const ownModules = TEST_FILES.flatMap((pattern) => globSync(pattern)).filter((file) =>
   CHANGES_THE_PROCESS.test(readFileSync(file, "utf8")),
