@@ -21,6 +21,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -245,10 +246,12 @@ ${cache ? pageCacheHttp(fleet) : ""}
         # Passive health checks: ${MAX_FAILS} failed attempts (refused, reset, timeout, 502/503
         # below) within ${FAIL_TIMEOUT_S} s take an instance out for ${FAIL_TIMEOUT_S} s; then nginx tries it again.
 ${servers}
-        # Idle keep-alive connections to the instances, per nginx worker. The app's own idle
-        # timeout (65 s) is longer than nginx's (60 s), so nginx closes them, not the app.
+        # Idle keep-alive connections to the instances, per nginx worker. nginx closes one left
+        # idle for 2 s; the app never closes an idle one while it runs (its idle timeout is 65 s),
+        # and a stopping instance waits 3 s for nginx to close them (server/http/shutdown.ts):
+        # closing one itself could cross a request nginx is sending on it, a lost POST.
         keepalive 32;
-        keepalive_timeout 60s;
+        keepalive_timeout 2s;
     }
 
     server {
@@ -356,6 +359,22 @@ function childPids(pid) {
   return found;
 }
 
+/**
+ * GET /readyz on a connection of its own, closed after the answer: a pooled one (fetch keeps it
+ * for the minute the app allows) would stay open into the instance's graceful stop, which waits
+ * for its clients to close their connections.
+ */
+function readyzStatus(url) {
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${url}/readyz`, { agent: false, timeout: 2000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    request.on("timeout", () => request.destroy(new Error("timed out")));
+    request.on("error", reject);
+  });
+}
+
 async function waitForReady(url, child, logPath, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -363,8 +382,7 @@ async function waitForReady(url, child, logPath, timeoutMs) {
       throw new Error(`exited during start-up (${child.exitCode ?? child.signalCode}):\n${tail(logPath)}`);
     }
     try {
-      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
+      if ((await readyzStatus(url)) === 200) return;
     } catch {
       // not listening yet
     }

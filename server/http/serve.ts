@@ -42,7 +42,7 @@ export function serveStore({ cfg, build, clientFiles, pageCacheMb, workers = 1, 
     }
   });
   onListening?.(server);
-  // Longer than a proxy's idle keep-alive (nginx: 60 s), so the proxy, not the app, closes idle connections.
+  // Longer than a proxy's idle keep-alive (the fleet's nginx: 2 s), so the proxy, not the app, closes idle connections.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   // Every HTTP process runs a mail sender; the queue's claim/lease scheme makes that safe.

@@ -170,6 +170,63 @@ describe("graceful shutdown", () => {
     expect(events[1]).toMatch(/^Stopped cleanly in \d+ ms$/);
   });
 
+  it("leaves an idle keep-alive connection for its client to close: a request sent on it meanwhile is answered, with Connection: close", async () => {
+    const app = express();
+    app.use(requestLog({ trustRequestId: () => false }));
+    app.post("/cart", (_req, res) => void res.send("added"));
+    const { base, server } = await listen(app);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = () =>
+      new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+        const request = http.request(`${base}/cart`, { method: "POST", agent }, (response) => {
+          let body = "";
+          response.on("data", (chunk) => (body += chunk));
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body }),
+          );
+        });
+        request.on("error", reject);
+        request.end();
+      });
+    expect((await post()).connection).toBe("keep-alive");
+    const started = Date.now();
+    const stopped = shutDownGracefully(server, {
+      timeoutMs: 5000,
+      graceMs: 2000,
+      stopWork: async () => undefined,
+      log: () => undefined,
+    });
+    // Well after the stop began, the pooled connection is still open and serves a POST.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await post()).toEqual({ status: 200, connection: "close", body: "added" });
+    // The client closed its connection (Connection: close): the stop ends then, not at the end of the grace period.
+    await stopped;
+    expect(Date.now() - started).toBeLessThan(1500);
+    agent.destroy();
+  });
+
+  it("closes a connection its client keeps idle once the grace period ends", async () => {
+    const app = express();
+    app.use(requestLog({ trustRequestId: () => false }));
+    app.get("/", (_req, res) => void res.send("ok"));
+    const { base, server } = await listen(app);
+    const agent = new http.Agent({ keepAlive: true });
+    await new Promise((resolve) => http.get(`${base}/`, { agent }, (r) => r.resume().on("end", resolve)));
+    const started = Date.now();
+    const lines: string[] = [];
+    await shutDownGracefully(server, {
+      timeoutMs: 5000,
+      graceMs: 300,
+      stopWork: async () => undefined,
+      log: (line) => lines.push(line),
+    });
+    expect(lines[0]).toBe("Closing 1 idle connection(s) left open by their clients");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await new Promise((resolve) => server.getConnections((_e, n) => resolve(n)))).toBe(0);
+    agent.destroy();
+  });
+
   it("cuts off what is still running at SHUTDOWN_TIMEOUT_S and says so", async () => {
     const events: string[] = [];
     const app = express();
