@@ -9,7 +9,7 @@ import { dialects, freshDb, redisUp, redisUrl, type TestDb } from "./databases.t
 
 const PASSWORD = "Sturdy-Hammer-42";
 const WRONG = "Wrong-Password-1";
-const LIMIT = 4;
+const LIMIT = 2;
 const email = (tag: string) => `${tag}.${randomBytes(4).toString("hex")}@example.com`;
 const ip = () => `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
 
