@@ -8,7 +8,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Longer than the fleet's nginx keeps an idle connection to an instance (keepalive_timeout 2s in
  * scripts/fleet.mjs): by then the proxy has closed every connection it was not using.
  */
-export const IDLE_GRACE_MS = 3000;
+const IDLE_GRACE_MS = 3000;
 
 const openConnections = (server: Server) =>
   new Promise<number>((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
