@@ -25,6 +25,8 @@ export default defineConfig({
     // computing. Each worker has its own PostgreSQL database (tests/integration/global-setup.ts).
     maxWorkers: 2,
     globalSetup: ["tests/integration/global-setup.ts"],
+    // Fast password hashing for the Better Auth instances tests build (scrypt stays in auth.test.ts).
+    setupFiles: ["tests/integration/fast-password-hashing.ts"],
     testTimeout: 30_000,
     // Nothing is retried, in CI or here: a test that fails once fails the run.
     retry: 0,

@@ -22,6 +22,7 @@ import { checkNewPassword } from "./password-policy.ts";
 import { ac, DEFAULT_ROLE, roles } from "./permissions.ts";
 import { createSignInGuard, type SignInGuard } from "./sign-in-guard.ts";
 import { resolveAuthSecret } from "./secret.ts";
+import { passwordHashing } from "./password-hashing.ts";
 import { redisRateLimitStorage } from "./rate-limit-storage.ts";
 import { mergeCarts } from "../cart/cart.ts";
 import { ownerForGuest, ownerForUser, readGuestId } from "../shopper/guest.ts";
@@ -85,6 +86,7 @@ export function buildAuthOptions(
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
+      password: passwordHashing(),
       async sendResetPassword({ user, url }) {
         const mail = mailLink(
           "Reset your password",

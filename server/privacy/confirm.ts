@@ -1,12 +1,9 @@
-import { verifyPassword as betterAuthVerify } from "better-auth/crypto";
 import { FRESH_SIGN_IN_MINUTES, PRIVACY_MESSAGES, type IdentityCheck } from "../../app/lib/privacy.ts";
+import { verifyStoredPassword } from "../auth/password-hashing.ts";
 import type { Db } from "../db/connection.ts";
 import { InvalidError, NotAllowedError } from "../errors.ts";
 
 export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
-
-/** Better Auth's own hash check (the store keeps its default scrypt hashing). */
-const verifyStoredPassword: PasswordVerifier = (hash, password) => betterAuthVerify({ hash, password });
 
 export interface SignedInSession {
   userId: string;
