@@ -9,3 +9,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     headers: { "Cache-Control": "public, max-age=60", "X-Robots-Tag": "noindex" },
   });
 }
+
+/**
+ * Suggestions depend only on what was typed: a check or an add on the quick-order page does not
+ * load them again (a reload redraws the datalist under the shopper's cursor, where Chromium's
+ * popup takes the next Enter).
+ */
+export function shouldRevalidate() {
+  return false;
+}
