@@ -11,7 +11,7 @@ import type { Db } from "../db/connection.ts";
 import { TooManyError, isDomainError } from "../errors.ts";
 import { readSmallForm } from "../http/form-action.ts";
 import { createRateLimiter, type RateLimiter } from "../security/rate-limit.ts";
-import { confirmIdentity, type PasswordVerifier, type SignedInSession } from "./confirm.ts";
+import { confirmIdentity, type SignedInSession } from "./confirm.ts";
 import { eraseAccount, NOTHING_ERASED, type ErasureSummary } from "./erase.ts";
 import { exportAccountData, exportFileName } from "./export.ts";
 import { formText } from "../../app/lib/form-text.ts";
@@ -21,7 +21,6 @@ export interface PrivacyDeps {
   limiter: RateLimiter;
   /** The authorized origins for these state-changing posts. */
   origins: OriginPolicy | string[];
-  verify?: PasswordVerifier;
   log?: (line: string) => void;
   now?: () => Date;
 }
@@ -55,7 +54,7 @@ async function confirm(
   const limit = await deps.limiter.hit(session.userId);
   if (!limit.allowed)
     throw new TooManyError("TOO_MANY_ATTEMPTS", PRIVACY_MESSAGES.tooManyAttempts(limit.retryAfterSeconds));
-  await confirmIdentity(db, session, password, { now, verify: deps.verify });
+  await confirmIdentity(db, session, password, { now });
 }
 
 /**

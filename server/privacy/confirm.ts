@@ -3,8 +3,6 @@ import { verifyStoredPassword } from "../auth/password-hashing.ts";
 import type { Db } from "../db/connection.ts";
 import { InvalidError, NotAllowedError } from "../errors.ts";
 
-export type PasswordVerifier = (hash: string, password: string) => Promise<boolean>;
-
 export interface SignedInSession {
   userId: string;
   sessionId: string;
@@ -45,12 +43,12 @@ export async function confirmIdentity(
   db: Db,
   session: SignedInSession,
   password: string,
-  options: { now?: Date; verify?: PasswordVerifier } = {},
+  options: { now?: Date } = {},
 ): Promise<void> {
   const hash = await passwordHash(db, session.userId);
   if (hash !== null) {
     if (!password) throw new InvalidError("PASSWORD_REQUIRED", PRIVACY_MESSAGES.passwordRequired);
-    if (!(await (options.verify ?? verifyStoredPassword)(hash, password)))
+    if (!(await verifyStoredPassword(hash, password)))
       throw new NotAllowedError("WRONG_PASSWORD", PRIVACY_MESSAGES.wrongPassword);
     return;
   }
