@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -8,9 +8,7 @@ import { openSqlite } from "../../server/db/sqlite-adapter.ts";
 /** WAL checkpoints run in a worker thread (server/db/sqlite-checkpointer.ts), not inside the commits. */
 describe("SQLite checkpoints", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "checkpoint-"));
-  // The worker closes its own connection just after the store's (its last checkpoint), and SQLite
-  // then removes the -wal and -shm files: retry while they come and go.
-  afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("the connection never checkpoints in a commit; the worker does, and the data is all there", async () => {
     const file = path.join(dir, `store-${Date.now()}-${Math.random().toString(36).slice(2)}.db`);
@@ -39,6 +37,22 @@ describe("SQLite checkpoints", () => {
       expect(again.raw.prepare("SELECT count(*) AS n FROM t").get()).toEqual({ n: 3000 });
     } finally {
       again.close();
+    }
+  });
+
+  it("close returns once the worker has let go of the files, so the folder can be removed at once", async () => {
+    // Closed at once (the worker may not have started) and after the worker has checkpointed.
+    for (const openMs of [0, 0, 0, 300, 300]) {
+      const own = mkdtempSync(path.join(tmpdir(), "checkpoint-close-"));
+      const file = path.join(own, "store.db");
+      const db = openSqlite(file);
+      db.raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+      await sleep(openMs);
+      db.close();
+      expect(readdirSync(own)).toEqual(["store.db"]); // SQLite removed -wal and -shm at the last close
+      rmSync(own, { recursive: true });
+      await sleep(50);
+      expect(existsSync(own)).toBe(false); // nothing came back to write into it
     }
   });
 
