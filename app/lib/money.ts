@@ -1,14 +1,20 @@
 import { formatCount } from "./numbers.ts";
 
+/** The currencies the store sells in (ISO 4217, lower case as Stripe writes them; app/lib/markets.ts). */
+export type Currency = "gbp" | "usd";
+
+const CURRENCY_SYMBOL: Readonly<Record<Currency, string>> = { gbp: "£", usd: "$" };
+
 /**
- * Formats integer cents as US dollars with two decimals, e.g. 123456 → "$1,234.56" and -5 →
- * "-$0.05", as Intl's "en-US" currency format does (app/lib/numbers.ts says why not Intl itself).
+ * Formats integer minor units (cents, pence) with two decimals, e.g. 123456 → "$1,234.56" or
+ * "£1,234.56", and -5 → "-$0.05", as Intl's "en-US" and "en-GB" currency formats do
+ * (app/lib/numbers.ts says why not Intl itself).
  */
-export function formatMoney(cents: number): string {
+export function formatMoney(cents: number, currency: Currency = "usd"): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`Money must be integer cents, got ${cents}`);
   const abs = Math.abs(cents);
-  const dollars = `$${formatCount(Math.floor(abs / 100))}.${String(abs % 100).padStart(2, "0")}`;
-  return cents < 0 ? `-${dollars}` : dollars;
+  const amount = `${CURRENCY_SYMBOL[currency]}${formatCount(Math.floor(abs / 100))}.${String(abs % 100).padStart(2, "0")}`;
+  return cents < 0 ? `-${amount}` : amount;
 }
 
 /** Cents as a plain decimal string for machine-readable output (JSON-LD, feeds): 12000 → "120.00". */

@@ -1,0 +1,50 @@
+/**
+ * A market's price derived from another market's (issue 51): the source price times a rate that
+ * staff set, then brought to the price ending staff chose. The result is stored with the product
+ * when staff save the rule or the source price, never computed while a page is served.
+ */
+export interface DerivationRule {
+  /** Target minor units per source minor unit, in millionths: 790,000 turns $10.00 into £7.90. */
+  rateMicros: number;
+  /**
+   * The minor units every derived price ends in (99 → £x.99, 95 → £x.95, 0 → whole pounds);
+   * null keeps the converted amount, rounded half-up to the minor unit.
+   */
+  ending: number | null;
+}
+
+const MAX_RATE_MICROS = 100_000_000;
+
+/** What is wrong with a rule, or null when it can be used. */
+export function derivationRuleProblem(rule: DerivationRule): string | null {
+  if (!Number.isInteger(rule.rateMicros) || rule.rateMicros <= 0 || rule.rateMicros > MAX_RATE_MICROS)
+    return "Enter a rate above 0 and at most 100, like 0.79";
+  if (rule.ending !== null && (!Number.isInteger(rule.ending) || rule.ending < 0 || rule.ending > 99))
+    return "Enter a price ending from .00 to .99, like .99";
+  return null;
+}
+
+/**
+ * The derived price: the converted amount rounded half-up to the minor unit, then, with an ending,
+ * raised to the nearest amount at or above it that has that ending. A free product stays free.
+ * Never lower for a higher source price.
+ */
+export function derivedPriceMinor(sourceMinor: number, rule: DerivationRule): number {
+  if (!Number.isSafeInteger(sourceMinor) || sourceMinor < 0) throw new RangeError(`Invalid price: ${sourceMinor}`);
+  const problem = derivationRuleProblem(rule);
+  if (problem) throw new RangeError(problem);
+  if (sourceMinor === 0) return 0;
+  const converted = Number((2n * BigInt(sourceMinor) * BigInt(rule.rateMicros) + 1_000_000n) / 2_000_000n);
+  if (rule.ending === null) return converted;
+  const base = Math.floor(converted / 100) * 100 + rule.ending;
+  return base >= converted ? base : base + 100;
+}
+
+/** A rate as staff type it ("0.79", "1.2665") in millionths; null when it is not a number above 0 and at most 100. */
+export function parseRate(input: string): number | null {
+  const text = input.trim();
+  if (!/^\d{1,3}(\.\d{1,6})?$/.test(text)) return null;
+  const [whole, fraction = ""] = text.split(".");
+  const micros = Number(whole) * 1_000_000 + Number(fraction.padEnd(6, "0"));
+  return micros > 0 && micros <= MAX_RATE_MICROS ? micros : null;
+}

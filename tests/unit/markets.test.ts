@@ -1,0 +1,79 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isMarketId, MARKETS, marketForCountry } from "../../app/lib/markets.ts";
+import { formatMoney } from "../../app/lib/money.ts";
+import { derivationRuleProblem, derivedPriceMinor, parseRate } from "../../app/lib/price-derivation.ts";
+
+describe("markets", () => {
+  it("sells to the UK in pounds with VAT in the price, and to the US in dollars before tax", () => {
+    expect(MARKETS.uk).toMatchObject({
+      currency: "gbp",
+      priceMode: "inclusive",
+      locale: "en-GB",
+      memberDiscountThresholdMinor: 10_000,
+    });
+    expect(MARKETS.us).toMatchObject({
+      currency: "usd",
+      priceMode: "exclusive",
+      locale: "en-US",
+      memberDiscountThresholdMinor: 12_000,
+    });
+    expect(marketForCountry("gb")?.id).toBe("uk");
+    expect(marketForCountry(" US ")?.id).toBe("us");
+    expect(marketForCountry("FR")).toBeNull();
+    expect(isMarketId("uk")).toBe(true);
+    expect(isMarketId("toString")).toBe(false);
+    expect(isMarketId(null)).toBe(false);
+  });
+
+  it("writes money in the market's currency", () => {
+    expect(formatMoney(123_456, "gbp")).toBe("£1,234.56");
+    expect(formatMoney(-5, "gbp")).toBe("-£0.05");
+    expect(formatMoney(123_456, "usd")).toBe("$1,234.56");
+    expect(formatMoney(123_456)).toBe("$1,234.56");
+  });
+});
+
+describe("derived prices", () => {
+  const rule = { rateMicros: 790_000, ending: 99 };
+  it("converts, then raises to the ending staff chose", () => {
+    expect(derivedPriceMinor(10_000, { rateMicros: 790_000, ending: null })).toBe(7_900);
+    expect(derivedPriceMinor(10_000, rule)).toBe(7_999);
+    expect(derivedPriceMinor(12_700, rule)).toBe(10_099); // 100.33 → 100.99
+    expect(derivedPriceMinor(12_652, rule)).toBe(9_999); // 99.9508 → 99.95 → 99.99
+    expect(derivedPriceMinor(12_658, { rateMicros: 790_000, ending: 95 })).toBe(10_095); // 100.00 → 100.95
+    expect(derivedPriceMinor(12_600, { rateMicros: 790_000, ending: 0 })).toBe(10_000); // 99.54 → 100.00
+    expect(derivedPriceMinor(0, rule)).toBe(0);
+    expect(derivedPriceMinor(1, { rateMicros: 500_000, ending: null })).toBe(1); // 0.5 → 1, half-up
+  });
+
+  it("never below the converted amount, less than one unit above it, never lower for a higher source", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 5_000_000 }),
+        fc.option(fc.integer({ min: 0, max: 99 })),
+        (source, more, rateMicros, ending) => {
+          const r = { rateMicros, ending };
+          const price = derivedPriceMinor(source, r);
+          const converted = derivedPriceMinor(source, { rateMicros, ending: null });
+          expect(price).toBeGreaterThanOrEqual(converted);
+          expect(price - converted).toBeLessThan(100);
+          if (ending !== null) expect(price % 100).toBe(ending);
+          expect(derivedPriceMinor(source + more, r)).toBeGreaterThanOrEqual(price);
+        },
+      ),
+    );
+  });
+
+  it("checks the rule and parses rates as staff type them", () => {
+    expect(derivationRuleProblem({ rateMicros: 0, ending: 99 })).toMatch(/rate/);
+    expect(derivationRuleProblem({ rateMicros: 790_000, ending: 100 })).toMatch(/ending/);
+    expect(derivationRuleProblem(rule)).toBeNull();
+    expect(() => derivedPriceMinor(-1, rule)).toThrow(RangeError);
+    expect(parseRate("0.79")).toBe(790_000);
+    expect(parseRate(" 1.2665 ")).toBe(1_266_500);
+    for (const bad of ["", "0", "-1", "abc", "0.1234567", "101", "1e3"]) expect(parseRate(bad)).toBeNull();
+  });
+});
