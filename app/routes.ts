@@ -82,6 +82,7 @@ export default [
     route("quotes/:number", "routes/admin/quote.tsx"),
     route("price-lists", "routes/admin/price-lists.tsx"),
     route("price-lists/:id", "routes/admin/price-list.tsx"),
+    route("tax", "routes/admin/tax.tsx"),
     route("__test/error", "routes/admin/test-error.tsx"),
   ]),
   route("two-factor", "routes/two-factor.tsx"),

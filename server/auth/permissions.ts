@@ -2,7 +2,7 @@
  * Who may do what in the back office: Better Auth's access-control statements (the `admin`
  * plugin's `ac` and `roles`), in one place. Three roles: `customer` (everyone who registers),
  * `staff` (runs the store: everything in the back office except managing staff) and `admin`
- * (staff who also add, remove and change staff).
+ * (staff who also add, remove and change staff, and change the tax rates).
  *
  * `user` and `session` are Better Auth's own statements, for its /api/auth/admin/* endpoints
  * (set-role, set-user-password, list-users ...). No role holds any of them: those endpoints are
@@ -26,11 +26,14 @@ const backOffice = {
   invoice: ["mark-paid"],
   quote: ["view", "update"],
   audit: ["view"],
+  tax: ["view"],
 } as const;
 
 const statements = {
   ...defaultStatements,
   ...backOffice,
+  // Tax rates and where the store collects change what every buyer pays: admins only.
+  tax: ["view", "update"],
   staff: ["view", "invite", "set-role", "remove"],
 } as const;
 
@@ -41,6 +44,7 @@ export const roles = {
   staff: ac.newRole({ ...backOffice, user: [], session: [] }),
   admin: ac.newRole({
     ...backOffice,
+    tax: ["view", "update"],
     staff: ["view", "invite", "set-role", "remove"],
     user: [],
     session: [],

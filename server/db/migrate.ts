@@ -29,6 +29,7 @@ import * as searchWordsVersion from "./migrations/025_search_words_version.ts";
 import * as secondFactorCodes from "./migrations/026_second_factor_codes.ts";
 import * as guestHoldClients from "./migrations/027_guest_hold_clients.ts";
 import * as searchSchemaRepair from "./migrations/028_search_schema_repair.ts";
+import * as usSalesTax from "./migrations/029_us_sales_tax.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -62,6 +63,7 @@ const migrations: Record<string, DialectMigration> = {
   "026_second_factor_codes": secondFactorCodes,
   "027_guest_hold_clients": guestHoldClients,
   "028_search_schema_repair": searchSchemaRepair,
+  "029_us_sales_tax": usSalesTax,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

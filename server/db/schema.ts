@@ -485,6 +485,7 @@ export interface Database {
 }
 export type * from "./schema-trade.ts";
 export type * from "./schema-quotes.ts";
+export type * from "./schema-tax.ts";
 
 // ---- Second-factor codes accepted, each once (migration 026; server/auth/code-guard.ts) ----
 interface SecondFactorCodeTable {

@@ -1,0 +1,176 @@
+/**
+ * The back office's US sales-tax table (issue 51): an admin changes a state's rate and where the
+ * store collects, imports local rates by ZIP code and checks what an address pays; bad rates, a
+ * bad file and a stale form are refused with nothing written; staff who aren't admins read the
+ * table but can't change it; and the forms work as plain posts without JavaScript. Each test uses
+ * states no other test touches.
+ */
+import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "../support/axe.ts";
+import { queryAll, queryOne } from "../support/db.ts";
+import { expect, test } from "../support/fixtures.ts";
+import { waitForHydration } from "../support/site.ts";
+import { useSharedStaffSession } from "../support/staff.ts";
+
+const status = (page: Page) => page.getByRole("main").getByRole("status");
+const alert = (page: Page) => page.getByRole("main").getByRole("alert");
+const rate = (page: Page, state: string) => page.getByRole("textbox", { name: `Rate (%) ${state}` });
+const stateRow = (code: string) =>
+  queryOne<{ rate_ppm: number; shipping_taxable: number; collect: number; version: number }>(
+    "SELECT rate_ppm, shipping_taxable, collect, version FROM tax_us_states WHERE code = ?",
+    code,
+  );
+const audits = (code: string) =>
+  queryAll<{ action: string; after: string }>(
+    "SELECT action, after FROM audit_log WHERE object_type = 'tax_us_state' AND object_id = ? ORDER BY id",
+    code,
+  );
+
+test("an admin sets California's rate and collects there, imports a local rate, and checks an address", async ({
+  page,
+  baseURL,
+}) => {
+  await useSharedStaffSession(page.context(), baseURL!, "admin");
+  await page.goto("/admin/tax");
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { level: 1, name: "Tax" })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await rate(page, "California (CA)").fill("7.5");
+  await page.getByRole("checkbox", { name: "Collect sales tax California (CA)" }).check();
+  await page.getByRole("button", { name: "Save US sales tax" }).click();
+  await expect(status(page)).toHaveText("US sales tax saved.");
+  await expect(page.getByText(/^Collecting in .*California/)).toBeVisible();
+  await expect(rate(page, "California (CA)")).toHaveValue("7.5");
+  expect(stateRow("CA")).toMatchObject({ rate_ppm: 75_000, collect: 1 });
+  expect(audits("CA").map((a) => [a.action, JSON.parse(a.after)])).toEqual([
+    ["tax.state.update", { ratePpm: 75_000, collect: true }],
+  ]);
+
+  await page.getByLabel("Or paste the CSV").fill("zip,state,region,rate\n90001,CA,Los Angeles,2.5\n");
+  await page.getByRole("button", { name: "Import local rates" }).click();
+  await expect(status(page)).toHaveText("Local rates imported.");
+  expect(queryOne("SELECT region, rate_ppm FROM tax_us_local_rates WHERE zip = '90001'")).toEqual({
+    region: "Los Angeles",
+    rate_ppm: 25_000,
+  });
+
+  await page.getByLabel("State", { exact: true }).selectOption({ label: "California" });
+  await page.getByRole("textbox", { name: "ZIP code", exact: true }).fill("90001");
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  const outcome = page.getByRole("region", { name: "Check an address" }).getByRole("status");
+  await expect(outcome).toContainText(
+    "CA 90001, a $100.00 order with $10.00 delivery: sales tax $10.00, total $120.00.",
+  );
+  await expect(outcome).toContainText("California sales tax 7.5%: $7.50 on $100.00");
+  await expect(outcome).toContainText("Local sales tax 2.5% (Los Angeles): $2.50 on $100.00");
+  await expect(outcome).toContainText("Delivery is not taxed there.");
+
+  await page.getByLabel("State", { exact: true }).selectOption({ label: "Oregon" });
+  await page.getByRole("textbox", { name: "ZIP code", exact: true }).fill("97201");
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(outcome).toHaveText(
+    "OR 97201: no sales tax collected. The store is not registered to collect it in Oregon.",
+  );
+  await expectNoAxeViolations(page);
+});
+
+test("bad rates, a bad file and a stale form are refused with nothing written", async ({ page, browser, baseURL }) => {
+  await useSharedStaffSession(page.context(), baseURL!, "admin");
+  await page.goto("/admin/tax");
+  await waitForHydration(page);
+  const texas = stateRow("TX");
+
+  await rate(page, "Texas (TX)").fill("abc");
+  await rate(page, "Florida (FL)").fill("16");
+  await page.getByRole("checkbox", { name: "Collect sales tax Texas (TX)" }).check();
+  await page.getByRole("button", { name: "Save US sales tax" }).click();
+  await expect(alert(page)).toHaveText("Check the rates marked below; nothing was saved.");
+  await expect(rate(page, "Texas (TX)")).toHaveAttribute("aria-invalid", "true");
+  await expect(rate(page, "Texas (TX)")).toHaveValue("abc");
+  await expect(rate(page, "Florida (FL)")).toHaveAccessibleDescription("Enter a rate from 0 to 15%, like 7.25");
+  expect(stateRow("TX")).toEqual(texas);
+  await expectNoAxeViolations(page);
+
+  await page.getByLabel("Or paste the CSV").fill("zip,state,region,rate\n9001,AZ,Short,2\n85001,ZZ,Phoenix,1\n");
+  await page.getByRole("button", { name: "Import local rates" }).click();
+  await expect(alert(page)).toHaveText("The file has 2 problems; nothing was imported.");
+  const problems = page.getByRole("list", { name: "Problems in the file" });
+  await expect(problems).toContainText("Line 2: The ZIP code must be 5 digits.");
+  await expect(problems).toContainText("Line 3: The state must be a two-letter US state code, like CA.");
+  expect(queryAll("SELECT zip FROM tax_us_local_rates WHERE zip IN ('9001', '85001')")).toEqual([]);
+
+  // Two admins open the page; the first saves Arizona, the second's older form is refused whole.
+  await page.goto("/admin/tax");
+  await waitForHydration(page);
+  const other = await browser.newPage();
+  await useSharedStaffSession(other.context(), baseURL!, "admin");
+  await other.goto("/admin/tax");
+  await waitForHydration(other);
+  await rate(other, "Arizona (AZ)").fill("5.7");
+  await other.getByRole("button", { name: "Save US sales tax" }).click();
+  await expect(status(other)).toHaveText("US sales tax saved.");
+  await other.close();
+  await rate(page, "Arizona (AZ)").fill("5.8");
+  await rate(page, "Idaho (ID)").fill("6.1");
+  await page.getByRole("button", { name: "Save US sales tax" }).click();
+  await expect(alert(page)).toHaveText(
+    "Someone else changed Arizona since you opened this page. Nothing was saved; the table below is as it is now.",
+  );
+  await expect(rate(page, "Arizona (AZ)")).toHaveValue("5.7");
+  expect(stateRow("AZ").rate_ppm).toBe(57_000);
+  expect(stateRow("ID").rate_ppm).toBe(60_000);
+});
+
+test("staff who aren't admins read the table but can't change it", async ({ page, baseURL }) => {
+  await useSharedStaffSession(page.context(), baseURL!, "staff");
+  await page.goto("/admin/tax");
+  await expect(page.getByText("Only admins can change these.", { exact: false })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save US sales tax" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Import local rates" })).toHaveCount(0);
+  await expect(page.getByRole("row", { name: /Georgia \(GA\)/ })).toContainText("4");
+  await expectNoAxeViolations(page);
+  const before = stateRow("GA");
+  const post = await page.request.post("/admin/tax", {
+    form: { intent: "save-states", version_GA: String(before.version), rate_GA: "9", collect_GA: "1" },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  });
+  // The back office's rule: what a role may not do answers as if it weren't there.
+  expect(post.status()).toBe(404);
+  const upload = await page.request.post("/admin/tax", {
+    form: { intent: "import-local", csv: "zip,state,region,rate\n30301,GA,Atlanta,4" },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  });
+  expect(upload.status()).toBe(404);
+  expect(stateRow("GA")).toEqual(before);
+  expect(queryAll("SELECT zip FROM tax_us_local_rates WHERE zip = '30301'")).toEqual([]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("an admin saves Nevada's delivery rule and checks an address through plain form posts", async ({
+    page,
+    baseURL,
+  }) => {
+    await useSharedStaffSession(page.context(), baseURL!, "admin");
+    await page.goto("/admin/tax");
+    const delivery = page.getByRole("checkbox", { name: "Taxes delivery Nevada (NV)" });
+    await expect(delivery).not.toBeChecked();
+    await delivery.check();
+    await page.getByRole("button", { name: "Save US sales tax" }).click();
+    await expect(status(page)).toHaveText("US sales tax saved.");
+    await expect(delivery).toBeChecked();
+    expect(stateRow("NV").shipping_taxable).toBe(1);
+
+    await page.getByLabel("State", { exact: true }).selectOption({ label: "Nevada" });
+    await page.getByRole("textbox", { name: "ZIP code", exact: true }).fill("89501");
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/tax\?state=NV&zip=89501$/);
+    await expect(page.getByRole("region", { name: "Check an address" }).getByRole("status")).toHaveText(
+      "NV 89501: no sales tax collected. The store is not registered to collect it in Nevada.",
+    );
+  });
+});
