@@ -155,6 +155,13 @@ export default function AccountCompany({ loaderData, actionData }: Route.Compone
           </dl>
         </HeadedSection>
         {loaderData.credit ? <CompanyInvoices credit={loaderData.credit} invoices={loaderData.invoices} /> : null}
+        {company.country === "US" ? (
+          <p>
+            <Link to="/account/company/tax-exemptions" className="font-semibold text-brand-800 hover:underline">
+              Tax exemption certificates
+            </Link>
+          </p>
+        ) : null}
         {approves ? (
           <p>
             <Link to="/account/company/approvals" className="font-semibold text-brand-800 hover:underline">

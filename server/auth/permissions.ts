@@ -26,14 +26,14 @@ const backOffice = {
   invoice: ["mark-paid"],
   quote: ["view", "update"],
   audit: ["view"],
-  tax: ["view"],
+  tax: ["view", "verify"],
 } as const;
 
 const statements = {
   ...defaultStatements,
   ...backOffice,
   // Tax rates and where the store collects change what every buyer pays: admins only.
-  tax: ["view", "update"],
+  tax: ["view", "verify", "update"],
   staff: ["view", "invite", "set-role", "remove"],
 } as const;
 
@@ -44,7 +44,7 @@ export const roles = {
   staff: ac.newRole({ ...backOffice, user: [], session: [] }),
   admin: ac.newRole({
     ...backOffice,
-    tax: ["view", "update"],
+    tax: ["view", "verify", "update"],
     staff: ["view", "invite", "set-role", "remove"],
     user: [],
     session: [],

@@ -30,6 +30,7 @@ import * as secondFactorCodes from "./migrations/026_second_factor_codes.ts";
 import * as guestHoldClients from "./migrations/027_guest_hold_clients.ts";
 import * as searchSchemaRepair from "./migrations/028_search_schema_repair.ts";
 import * as usSalesTax from "./migrations/029_us_sales_tax.ts";
+import * as taxExemptions from "./migrations/030_tax_exemptions.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -64,6 +65,7 @@ const migrations: Record<string, DialectMigration> = {
   "027_guest_hold_clients": guestHoldClients,
   "028_search_schema_repair": searchSchemaRepair,
   "029_us_sales_tax": usSalesTax,
+  "030_tax_exemptions": taxExemptions,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -24,9 +24,37 @@ export interface TaxUsLocalRateTable {
   imported_at: string;
 }
 
+export type CertificateStatus = "pending" | "verified" | "rejected";
+
+/** A trade company's exemption certificate for one US state (migration 030_tax_exemptions). */
+export interface TaxExemptionCertificateTable {
+  id: Generated<number>;
+  organization_id: string;
+  state: string;
+  /** The certificate's number as the company gave it. */
+  number: string;
+  /** The last day it applies, YYYY-MM-DD. */
+  expires_on: string;
+  /** The stored file's name under UPLOAD_DIR/certificates (random; nothing the uploader chose). */
+  file_key: string;
+  /** Its media type, from its first bytes: application/pdf, image/jpeg, image/png or image/webp. */
+  file_type: string;
+  status: Generated<CertificateStatus>;
+  /** Why staff rejected it (the company is told). */
+  reason: string | null;
+  uploaded_by: string;
+  uploaded_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  /** When the company was mailed that it expires within 30 days. */
+  reminded_at: string | null;
+  version: Generated<number>;
+}
+
 declare module "./schema.ts" {
   interface Database {
     tax_us_states: TaxUsStateTable;
     tax_us_local_rates: TaxUsLocalRateTable;
+    tax_exemption_certificates: TaxExemptionCertificateTable;
   }
 }

@@ -12,6 +12,7 @@ import { ADMIN_UPLOAD_LIMIT_BYTES } from "../../../server/http/body-limit.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { checkUsAddress } from "../../../server/tax/address-check.ts";
+import { staffCertificates } from "../../../server/tax/certificates.ts";
 import {
   importLocalRates,
   listUsStates,
@@ -41,7 +42,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const staff = await requireStaff(request, { tax: ["view"] });
   const url = new URL(request.url);
   const db = getDb();
-  const [states, local] = await Promise.all([listUsStates(db), localRatesSummary(db)]);
+  const [states, local, waiting] = await Promise.all([
+    listUsStates(db),
+    localRatesSummary(db),
+    staffCertificates(db, "pending"),
+  ]);
   const checkState = url.searchParams.get("state") ?? "";
   const checkZip = url.searchParams.get("zip") ?? "";
   const asked = url.searchParams.has("zip");
@@ -50,6 +55,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     states,
     local,
     canChange: can(staff.role, { tax: ["update"] }),
+    waitingCertificates: waiting.length,
     done: doneMessage(url, DONE),
     check: asked
       ? { state: checkState, zip: checkZip, result: await checkUsAddress(db, checkState, checkZip, today) }
@@ -132,8 +138,13 @@ export default function TaxPage({ loaderData, actionData }: Route.ComponentProps
           {loaderData.canChange ? null : " Only admins can change these."}
         </p>
         <p className="mt-2 max-w-3xl text-sm text-slate-700">
-          The checkout doesn&apos;t add sales tax yet (US prices still include any due): this table is what it will
-          use once US prices are shown before tax.
+          The checkout doesn&apos;t add sales tax yet (US prices still include any due): this table is what it will use
+          once US prices are shown before tax.
+        </p>
+        <p className="mt-2 text-sm">
+          <a href="/admin/tax/certificates" className="font-semibold text-brand-800 underline">
+            Exemption certificates ({loaderData.waitingCertificates} waiting)
+          </a>
         </p>
         <ResultMessage result={answer ? null : loaderData.done} />
       </div>

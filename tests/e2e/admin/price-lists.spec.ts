@@ -4,9 +4,8 @@
  * company's buyer sees the trade price; a customer is refused everything; and the forms work as
  * plain posts without JavaScript.
  */
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { queryAll, queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
@@ -14,43 +13,7 @@ import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
 import { signInViaApi, storeDb, usd } from "../shopping/support.ts";
 import { accountWithRole } from "./support.ts";
-
-/**
- * An approved trade application with its company, written straight into the store's database
- * (tests/e2e/trade/accounts.spec.ts walks the real application and approval). The applicant is
- * the company's owner.
- */
-async function approvedCompany(request: APIRequestContext, baseURL: string) {
-  const email = uniqueEmail("price-list-owner");
-  await registerViaApi(request, baseURL, email, undefined, "Olive Owner");
-  const userId = queryOne<{ id: string }>(`SELECT id FROM "user" WHERE email = ?`, email).id;
-  const tag = randomBytes(4).toString("hex");
-  const organizationId = `org-e2e-${tag}`;
-  const name = `Priced Tools ${tag}`;
-  const now = new Date().toISOString();
-  const db = storeDb();
-  db.prepare(
-    `INSERT INTO organization (id, name, slug, logo, metadata, createdAt) VALUES (?, ?, ?, NULL, NULL, ?)`,
-  ).run(organizationId, name, `e2e-${tag}`, now);
-  db.prepare(`INSERT INTO member (id, organizationId, userId, role, createdAt) VALUES (?, ?, ?, 'owner', ?)`).run(
-    `mem-e2e-${tag}`,
-    organizationId,
-    userId,
-    now,
-  );
-  const billing = ["GB", "GB123456789", "1 High Street", "London", "SW1A 1AA", "+44 20 7946 0000"];
-  const application = db
-    .prepare(
-      `INSERT INTO trade_applications (user_id, company_name, country, tax_id, billing_line1, billing_city, billing_postcode, phone, status, created_at, decided_at, decided_by, organization_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'approved', ?, ?, 'e2e', ?) RETURNING id`,
-    )
-    .get(userId, name, ...billing, now, now, organizationId) as { id: number };
-  db.prepare(
-    `INSERT INTO companies (organization_id, application_id, name, country, tax_id, billing_line1, billing_city, billing_postcode, phone, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(organizationId, application.id, name, ...billing, now, now);
-  return { email, name, organizationId, applicationId: application.id };
-}
+import { approvedCompany } from "../trade/company-fixtures.ts";
 
 /** A product on sale without volume breaks, from a range no other spec changes. */
 function plainProduct(offset: number) {
