@@ -1,7 +1,8 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { PostButton } from "../components/ui/PostButton.tsx";
 import type { Route } from "./+types/account-company-approvals";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { BackToCompany } from "../components/trade/BackToCompany.tsx";
 import { formatMoney } from "../lib/money.ts";
 import { seo } from "../lib/seo.ts";
 import { companyCan } from "../../server/auth/company-roles.ts";
@@ -135,11 +136,7 @@ export default function Approvals({ loaderData, actionData }: Route.ComponentPro
             )}
           </section>
         ))}
-        <p>
-          <Link to="/account/company" className="font-semibold text-brand-800 hover:underline">
-            Back to your company
-          </Link>
-        </p>
+        <BackToCompany />
       </div>
     </>
   );

@@ -1,6 +1,7 @@
-import { data, Link, redirect, useNavigation } from "react-router";
+import { data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account-tax-exemptions";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
+import { BackToCompany } from "../components/trade/BackToCompany.tsx";
 import { UploadForm } from "../components/admin/UploadForm.tsx";
 import { fieldAria, FieldMessages } from "../components/admin/fields.tsx";
 import { CertificatesTable } from "../components/trade/CertificatesTable.tsx";
@@ -193,11 +194,7 @@ export default function TaxExemptions({ loaderData, actionData }: Route.Componen
               : "Exemption certificates are for US sales tax: your company buys in the UK, where VAT applies."}
           </p>
         )}
-        <p>
-          <Link to="/account/company" className="font-semibold text-brand-800 hover:underline">
-            Back to your company
-          </Link>
-        </p>
+        <BackToCompany />
       </div>
     </>
   );

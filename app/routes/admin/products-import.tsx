@@ -16,6 +16,7 @@ import { requireStaff } from "../../../server/staff/guard.ts";
 import { formText } from "../../lib/form-text.ts";
 import { HeadedSection } from "../../components/ui/HeadedSection.tsx";
 import { UploadForm } from "../../components/admin/UploadForm.tsx";
+import { CsvSourceFields } from "../../components/admin/CsvSourceFields.tsx";
 
 export function meta() {
   return [{ title: "Import products | Back office | ToolHub Wholesale" }, { name: "robots", content: "noindex" }];
@@ -88,24 +89,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
       {actionData?.message ? <FormMessage tone="error">{actionData.message}</FormMessage> : null}
 
       <UploadForm intent="preview" label="CSV to preview" className="space-y-4 rounded-lg border border-slate-200 p-4">
-        <div>
-          <label htmlFor="import-file" className="block text-sm font-semibold text-ink">
-            CSV file (up to 10 MB)
-          </label>
-          <input id="import-file" name="file" type="file" accept=".csv,text/csv" className="mt-1 block text-sm" />
-        </div>
-        <div>
-          <label htmlFor="import-csv" className="block text-sm font-semibold text-ink">
-            Or paste the CSV
-          </label>
-          <textarea
-            id="import-csv"
-            name="csv"
-            rows={8}
-            defaultValue={plan ? "" : (actionData?.csv ?? "")}
-            className="field mt-1 font-mono text-sm"
-          />
-        </div>
+        <CsvSourceFields id="import" rows={8} pasted={plan ? "" : (actionData?.csv ?? "")} />
         <button type="submit" className="btn-primary" disabled={busy}>
           {busy && navigation.formData?.get("intent") === "preview" ? "Reading…" : "Preview"}
         </button>

@@ -16,6 +16,7 @@ import { signInViaApi, storeDb } from "../shopping/support.ts";
 import { approvedCompany } from "./company-fixtures.ts";
 
 const PDF = Buffer.from("%PDF-1.4\n% an exemption certificate\n");
+const PDF_FILE = { name: "cert.pdf", mimeType: "application/pdf", buffer: PDF };
 const status = (page: Page) => page.getByRole("main").getByRole("status");
 const nextYear = `${new Date().getUTCFullYear() + 1}-06-30`;
 
@@ -64,7 +65,7 @@ test("an owner uploads a certificate, staff verify it, and the owner is mailed a
     state: "Texas",
     number: "TX 12-345",
     expiresOn: "2020-01-01",
-    file: { name: "cert.pdf", mimeType: "application/pdf", buffer: PDF },
+    file: PDF_FILE,
   });
   await expect(page.getByLabel("Valid until (last day)")).toHaveAccessibleDescription(
     "This certificate has already expired.",
@@ -78,7 +79,7 @@ test("an owner uploads a certificate, staff verify it, and the owner is mailed a
     state: "Texas",
     number: "TX 12-345",
     expiresOn: nextYear,
-    file: { name: "cert.pdf", mimeType: "application/pdf", buffer: PDF },
+    file: PDF_FILE,
   });
   await expect(status(page)).toHaveText("Certificate uploaded. We'll check it and mail you when it's verified.");
   const row = page.getByRole("row", { name: /Texas/ });
@@ -151,7 +152,7 @@ test("staff reject a certificate with a reason the owner reads; a customer can't
     state: "Florida",
     number: "FL-999",
     expiresOn: nextYear,
-    file: { name: "cert.pdf", mimeType: "application/pdf", buffer: PDF },
+    file: PDF_FILE,
   });
   await expect(status(page)).toBeVisible();
   const { id } = queryOne<{ id: number }>(
@@ -192,7 +193,7 @@ test.describe("without JavaScript", () => {
       state: "Ohio",
       number: "OH-1",
       expiresOn: nextYear,
-      file: { name: "cert.pdf", mimeType: "application/pdf", buffer: PDF },
+      file: PDF_FILE,
     });
     await expect(status(page)).toHaveText("Certificate uploaded. We'll check it and mail you when it's verified.");
     await expect(page.getByRole("row", { name: /Ohio/ })).toContainText("Waiting for us to check it");

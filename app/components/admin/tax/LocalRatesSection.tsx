@@ -3,6 +3,7 @@ import { formatCount } from "../../../lib/numbers.ts";
 import { HeadedSection } from "../../ui/HeadedSection.tsx";
 import { ResultMessage } from "../ResultMessage.tsx";
 import { UploadForm } from "../UploadForm.tsx";
+import { CsvSourceFields } from "../CsvSourceFields.tsx";
 import type { TaxAnswer } from "../../../routes/admin/tax.tsx";
 
 /** How many ZIP codes have local rates, and (for admins) the CSV import. */
@@ -51,18 +52,7 @@ export function LocalRatesSection({
             <code>90001,CA,Los Angeles,2.5</code>. ZIP codes in the file get the new rate; the others keep theirs. One
             bad line imports nothing.
           </p>
-          <div>
-            <label htmlFor="local-file" className="block text-sm font-semibold text-ink">
-              CSV file (up to 10 MB)
-            </label>
-            <input id="local-file" name="file" type="file" accept=".csv,text/csv" className="mt-1 block text-sm" />
-          </div>
-          <div>
-            <label htmlFor="local-csv" className="block text-sm font-semibold text-ink">
-              Or paste the CSV
-            </label>
-            <textarea id="local-csv" name="csv" rows={5} className="field mt-1 font-mono text-sm" />
-          </div>
+          <CsvSourceFields id="local" rows={5} />
           <button type="submit" className="btn-primary" disabled={importing}>
             {importing ? "Importing…" : "Import local rates"}
           </button>

@@ -3,14 +3,34 @@ import { formatRate } from "../../../lib/tax.ts";
 import { HeadedSection } from "../../ui/HeadedSection.tsx";
 import { ResultMessage } from "../ResultMessage.tsx";
 import type { TaxAnswer } from "../../../routes/admin/tax.tsx";
+import type { UsStateSetting } from "../../../../server/tax/us-tax-settings.ts";
 
-interface StateRow {
-  code: string;
+type StateRow = UsStateSetting;
+
+/** One of a state's yes/no settings, named by its column's header and its state's row header. */
+function StateCheckbox({
+  name,
+  code,
+  column,
+  checked,
+}: {
   name: string;
-  ratePpm: number;
-  shippingTaxable: boolean;
-  collect: boolean;
-  version: number;
+  code: string;
+  column: string;
+  checked: boolean;
+}) {
+  return (
+    <td className="px-3 py-1.5">
+      <input
+        type="checkbox"
+        name={`${name}_${code}`}
+        value="1"
+        defaultChecked={checked}
+        aria-labelledby={`${column} state-${code}`}
+        className="size-5"
+      />
+    </td>
+  );
 }
 
 /** Rate as the form shows it: 72500 → "7.25". */
@@ -82,26 +102,18 @@ export function StatesSection({
                         </p>
                       ) : null}
                     </td>
-                    <td className="px-3 py-1.5">
-                      <input
-                        type="checkbox"
-                        name={`shipping_${s.code}`}
-                        value="1"
-                        defaultChecked={typed?.shippingTaxable ?? s.shippingTaxable}
-                        aria-labelledby={`col-shipping state-${s.code}`}
-                        className="size-5"
-                      />
-                    </td>
-                    <td className="px-3 py-1.5">
-                      <input
-                        type="checkbox"
-                        name={`collect_${s.code}`}
-                        value="1"
-                        defaultChecked={typed?.collect ?? s.collect}
-                        aria-labelledby={`col-collect state-${s.code}`}
-                        className="size-5"
-                      />
-                    </td>
+                    <StateCheckbox
+                      name="shipping"
+                      code={s.code}
+                      column="col-shipping"
+                      checked={typed?.shippingTaxable ?? s.shippingTaxable}
+                    />
+                    <StateCheckbox
+                      name="collect"
+                      code={s.code}
+                      column="col-collect"
+                      checked={typed?.collect ?? s.collect}
+                    />
                   </>
                 ) : (
                   <>
