@@ -4,6 +4,7 @@ import { assertCan, type StaffActor } from "../catalog/staff-actor.ts";
 import type { Db } from "../db/connection.ts";
 import { ConflictError, InvalidError } from "../errors.ts";
 import { formatRate, parseRatePercent } from "../../app/lib/tax.ts";
+import { shownState } from "../../app/lib/tax-table-form.ts";
 import { CONTROL_IN_LINE } from "../../app/lib/control-characters.ts";
 import type { UsTaxTables } from "./order-tax.ts";
 
@@ -57,6 +58,11 @@ export interface UsStateInput {
   collect: boolean;
   /** The row's version when the form was shown. */
   version: number;
+  /**
+   * The row as the form showed it (`shownState`), or null: a row sent back as shown was not
+   * touched, and is left alone even when someone else has changed it since.
+   */
+  shown: string | null;
 }
 
 /** The highest state rate accepted: no state's own rate is near it. */
@@ -81,8 +87,9 @@ export class UsStatesInvalidError extends InvalidError {
 }
 
 /**
- * Saves the states whose rate, delivery rule or collection changed: all of them or none. A row
- * someone else saved since the form was shown is refused, with nothing saved.
+ * Saves the states whose rate, delivery rule or collection the form changed: all of them or none.
+ * A row the form changed that someone else saved since the form was shown is refused, with
+ * nothing saved; rows the form left as shown are not written, whatever happened to them since.
  */
 export async function saveUsStates(
   db: Db,
@@ -110,6 +117,7 @@ export async function saveUsStates(
     for (const row of parsed) {
       const before = current.get(row.code)!;
       const next = { ratePpm: row.ratePpm, shippingTaxable: row.shippingTaxable, collect: row.collect };
+      if (row.shown !== null && row.shown === shownState(next)) continue;
       const diff = diffFields(
         { ratePpm: before.ratePpm, shippingTaxable: before.shippingTaxable, collect: before.collect },
         next,

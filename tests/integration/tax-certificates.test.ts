@@ -149,7 +149,9 @@ describe.each(dialects)("exemption certificates (%s)", (kind) => {
       decideCertificate(t.db, staff, 999_999, { decision: "verify", reason: "", version: 0 }, { siteUrl, now }),
     ).rejects.toMatchObject({ status: 404 });
 
-    await saveUsStates(t.db, admin, [{ code: "TX", rate: "6.25", shippingTaxable: true, collect: true, version: 0 }]);
+    await saveUsStates(t.db, admin, [
+      { code: "TX", rate: "6.25", shippingTaxable: true, collect: true, version: 0, shown: null },
+    ]);
     const certs = await verifiedCertificates(t.db, orgId, "2026-12-07");
     expect(certs).toEqual([{ id, state: "TX", expiresOn: "2027-06-30" }]);
     const tables = await readUsTaxTables(t.db, "73301");

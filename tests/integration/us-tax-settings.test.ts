@@ -11,6 +11,7 @@ import {
   UsStatesInvalidError,
   type UsStateInput,
 } from "../../server/tax/us-tax-settings.ts";
+import { shownState } from "../../app/lib/tax-table-form.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
 
 const admin: StaffActor = { userId: "admin-1", name: "Ada Admin", role: "admin" };
@@ -25,6 +26,7 @@ describe.each(dialects)("the US sales-tax table (%s)", (kind) => {
   afterAll(async () => t?.drop());
 
   const state = async (code: string) => (await listUsStates(t.db)).find((s) => s.code === code)!;
+  /** A row as the form sends it back: shown as it is now, then changed by `change`. */
   const input = async (code: string, change: Partial<UsStateInput>): Promise<UsStateInput> => {
     const s = await state(code);
     return {
@@ -33,6 +35,7 @@ describe.each(dialects)("the US sales-tax table (%s)", (kind) => {
       shippingTaxable: s.shippingTaxable,
       collect: s.collect,
       version: s.version,
+      shown: shownState(s),
       ...change,
     };
   };
@@ -112,6 +115,19 @@ describe.each(dialects)("the US sales-tax table (%s)", (kind) => {
     });
     expect(await state("TX")).toMatchObject({ ratePpm: 62_500, collect: true });
     expect((await state("NV")).ratePpm).toBe(68_500);
+  });
+
+  it("a form's untouched rows are left alone: another admin's change to them since is neither refused nor undone", async () => {
+    const form = [await input("MI", {}), await input("MN", {})];
+    await saveUsStates(t.db, admin, [await input("MI", { rate: "6.1" })]);
+    const mine = form.map((row) => (row.code === "MN" ? { ...row, collect: true } : row));
+    expect((await saveUsStates(t.db, admin, mine)).changed).toEqual(["Minnesota"]);
+    expect(await state("MI")).toMatchObject({ ratePpm: 61_000, version: 1 });
+    expect(await state("MN")).toMatchObject({ collect: true, version: 1 });
+    // Without what the form showed, a stale row counts as changed and is refused.
+    await expect(saveUsStates(t.db, admin, [{ ...form[0], shown: null }])).rejects.toMatchObject({
+      code: "TAX_STATES_STALE",
+    });
   });
 
   it("two admins saving the same state at once: one wins, the other is told", async () => {

@@ -84,6 +84,7 @@ function readStates(form: FormData): UsStateInput[] | null {
     shippingTaxable: form.get(`shipping_${code}`) === "1",
     collect: form.get(`collect_${code}`) === "1",
     version: Number(formText(form, `version_${code}`)) || 0,
+    shown: form.has(`shown_${code}`) ? formText(form, `shown_${code}`) : null,
   }));
 }
 

@@ -4,6 +4,7 @@ import { HeadedSection } from "../../ui/HeadedSection.tsx";
 import { ResultMessage } from "../ResultMessage.tsx";
 import type { TaxAnswer } from "../../../routes/admin/tax.tsx";
 import type { UsStateSetting } from "../../../../server/tax/us-tax-settings.ts";
+import { shownState } from "../../../lib/tax-table-form.ts";
 
 type StateRow = UsStateSetting;
 
@@ -87,6 +88,7 @@ export function StatesSection({
                   <>
                     <td className="px-3 py-1.5">
                       <input type="hidden" name={`version_${s.code}`} value={s.version} />
+                      <input type="hidden" name={`shown_${s.code}`} value={shownState(s)} />
                       <input
                         name={`rate_${s.code}`}
                         inputMode="decimal"
