@@ -47,6 +47,8 @@ const focusStops = (page: Page) => page.evaluate(() => (window as unknown as { f
 test("tabbing from the top of / reaches the header, the hero pause button and a product card", async ({ page }) => {
   await page.goto("/");
   await waitForHydration(page);
+  // The Login link takes its place once the page has read the visitor (/visitor): tab after that.
+  await expect(page.getByRole("banner").getByRole("link", { name: "Login", exact: true }).first()).toBeVisible();
   await recordFocus(page);
   const isProductCard = (s: Stop) => s.region === "Best Products" && /^\/shop\/\d+$/.test(s.href ?? "");
   let stops: Stop[] = [];
