@@ -18,7 +18,10 @@ export const AUTH_BODY_LIMIT_BYTES = 64 * 1024;
  */
 const CONTACT_BODY_LIMIT_BYTES = 128 * 1024;
 
-/** Back office: a product photo (10 MB) or a CSV import (10 MB) as multipart, with room for the form's other fields. */
+/**
+ * A file of up to 10 MB as multipart, with room for the form's other fields: back-office product
+ * photos and CSV imports, and a trade company's exemption certificate.
+ */
 export const ADMIN_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 /** Back office: the product form (a 5,000-character description, features …), URL-encoded. */
 export const ADMIN_PRODUCT_FORM_LIMIT_BYTES = 128 * 1024;
@@ -37,6 +40,8 @@ export const PAGE_BODY_LIMITS: Readonly<Record<string, number>> = {
   "/admin/products/new": ADMIN_PRODUCT_FORM_LIMIT_BYTES,
   "/admin/products/import": ADMIN_UPLOAD_LIMIT_BYTES,
   "/admin/products/:id": ADMIN_UPLOAD_LIMIT_BYTES,
+  "/admin/tax": ADMIN_UPLOAD_LIMIT_BYTES,
+  "/account/company/tax-exemptions": ADMIN_UPLOAD_LIMIT_BYTES,
 };
 
 /** The limit for a request path (React Router's `.data` requests count as their page). */

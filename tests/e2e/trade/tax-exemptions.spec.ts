@@ -15,7 +15,8 @@ import { useSharedStaffSession } from "../support/staff.ts";
 import { signInViaApi, storeDb } from "../shopping/support.ts";
 import { approvedCompany } from "./company-fixtures.ts";
 
-const PDF = Buffer.from("%PDF-1.4\n% an exemption certificate\n");
+// A scanned certificate's size (2 MB), far past the 16 KB every plain form may post.
+const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n% an exemption certificate\n"), Buffer.alloc(2 * 1024 * 1024, 0x20)]);
 const PDF_FILE = { name: "cert.pdf", mimeType: "application/pdf", buffer: PDF };
 const status = (page: Page) => page.getByRole("main").getByRole("status");
 const nextYear = `${new Date().getUTCFullYear() + 1}-06-30`;
