@@ -3,11 +3,10 @@ import type { Route } from "./+types/account-tax-exemptions";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { BackToCompany } from "../components/trade/BackToCompany.tsx";
 import { UploadForm } from "../components/admin/UploadForm.tsx";
-import { fieldAria, FieldMessages } from "../components/admin/fields.tsx";
+import { fieldAria, FieldShell, Select, TextInput } from "../components/admin/fields.tsx";
 import { CertificatesTable } from "../components/trade/CertificatesTable.tsx";
 import { PostAnswer } from "../components/ui/PostAnswer.tsx";
 import { HeadedSection } from "../components/ui/HeadedSection.tsx";
-import { Options } from "../components/ui/Options.tsx";
 import { formText } from "../lib/form-text.ts";
 import { seo } from "../lib/seo.ts";
 import { companyCan } from "../../server/auth/company-roles.ts";
@@ -120,57 +119,36 @@ export default function TaxExemptions({ loaderData, actionData }: Route.Componen
         {company.us && manages ? (
           <HeadedSection id="upload-heading" title="Upload a certificate" headingClassName="text-lg font-bold text-ink">
             <UploadForm intent="upload" label="Upload a certificate" className="mt-3 max-w-md space-y-4">
-              <div>
-                <label htmlFor="cert-state" className="block text-sm font-semibold text-ink">
-                  State
-                </label>
-                <select
-                  id="cert-state"
-                  name="state"
-                  required
-                  defaultValue={actionData?.typed.state ?? ""}
-                  className="field mt-1"
-                  {...fieldAria("cert-state", error("state"))}
-                >
-                  <option value="">Choose a state</option>
-                  <Options options={loaderData.states.map((s) => ({ value: s.code, label: s.name }))} />
-                </select>
-                <FieldMessages id="cert-state" error={error("state")} />
-              </div>
-              <div>
-                <label htmlFor="cert-number" className="block text-sm font-semibold text-ink">
-                  Certificate number
-                </label>
-                <input
-                  id="cert-number"
-                  name="number"
-                  required
-                  maxLength={40}
-                  defaultValue={actionData?.typed.number ?? ""}
-                  className="field mt-1"
-                  {...fieldAria("cert-number", error("number"))}
-                />
-                <FieldMessages id="cert-number" error={error("number")} />
-              </div>
-              <div>
-                <label htmlFor="cert-expires" className="block text-sm font-semibold text-ink">
-                  Valid until (last day)
-                </label>
-                <input
-                  id="cert-expires"
-                  name="expiresOn"
-                  type="date"
-                  required
-                  defaultValue={actionData?.typed.expiresOn ?? ""}
-                  className="field mt-1"
-                  {...fieldAria("cert-expires", error("expiresOn"))}
-                />
-                <FieldMessages id="cert-expires" error={error("expiresOn")} />
-              </div>
-              <div>
-                <label htmlFor="cert-file" className="block text-sm font-semibold text-ink">
-                  Certificate file (PDF, JPEG, PNG or WebP, up to 10 MB)
-                </label>
+              <Select
+                id="cert-state"
+                name="state"
+                label="State"
+                placeholder="Choose a state"
+                options={loaderData.states.map((s) => ({ value: s.code, label: s.name }))}
+                defaultValue={actionData?.typed.state ?? ""}
+                error={error("state")}
+              />
+              <TextInput
+                id="cert-number"
+                name="number"
+                label="Certificate number"
+                maxLength={40}
+                defaultValue={actionData?.typed.number ?? ""}
+                error={error("number")}
+              />
+              <TextInput
+                id="cert-expires"
+                name="expiresOn"
+                type="date"
+                label="Valid until (last day)"
+                defaultValue={actionData?.typed.expiresOn ?? ""}
+                error={error("expiresOn")}
+              />
+              <FieldShell
+                id="cert-file"
+                label="Certificate file (PDF, JPEG, PNG or WebP, up to 10 MB)"
+                error={error("file")}
+              >
                 <input
                   id="cert-file"
                   name="file"
@@ -180,8 +158,7 @@ export default function TaxExemptions({ loaderData, actionData }: Route.Componen
                   className="mt-1 block text-sm"
                   {...fieldAria("cert-file", error("file"))}
                 />
-                <FieldMessages id="cert-file" error={error("file")} />
-              </div>
+              </FieldShell>
               <button type="submit" className="btn-primary" disabled={busy}>
                 {busy ? "Uploading…" : "Upload certificate"}
               </button>

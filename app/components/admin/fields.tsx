@@ -108,7 +108,7 @@ export function TextInput({
   ...common
 }: Common & {
   inputMode?: "decimal" | "numeric" | "text";
-  type?: "text" | "number" | "email";
+  type?: "text" | "number" | "email" | "date";
   maxLength?: number;
   autoComplete?: string;
 }) {
