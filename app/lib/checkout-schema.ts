@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { postcodeProblem } from "./order-rules.ts";
 import { CONTROL_IN_LINE } from "./control-characters.ts";
+import { stateOfRegion, stateOfZip, US_STATE_NAMES } from "./us-states.ts";
 
 /** The checkout form's server-side schema (kept out of the browser bundle). */
 const text = (label: string, max: number) =>
@@ -32,6 +33,13 @@ export const checkoutSchema = z
     paymentMethod: z.enum(["card", "pay-on-delivery", "invoice-net30"], { message: "Choose a payment method" }),
     /** A trade account's purchase-order number (ignored for other shoppers). */
     poNumber: optionalText(40).refine((v) => v == null || noControl(v), "PO number contains invalid characters"),
+    /** The sales tax the page showed before this post, in cents; absent until the checkout has shown one. */
+    shownTaxCents: z
+      .string()
+      .trim()
+      .regex(/^\d{1,9}$/, "Your checkout session expired. Reload the page and try again.")
+      .transform(Number)
+      .optional(),
     checkoutToken: z
       .string()
       .regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),
@@ -39,6 +47,22 @@ export const checkoutSchema = z
   .superRefine((value, ctx) => {
     const postcodeError = postcodeProblem(value.country, value.postcode);
     if (postcodeError) ctx.addIssue({ code: "custom", path: ["postcode"], message: postcodeError });
+    else if (value.country === "US") {
+      const zipState = stateOfZip(value.postcode);
+      if (!zipState)
+        ctx.addIssue({
+          code: "custom",
+          path: ["postcode"],
+          message: "We deliver in the 50 states and Washington, DC: enter a ZIP code of one of them",
+        });
+      const typedState = value.region ? stateOfRegion(value.region) : null;
+      if (zipState && typedState && typedState !== zipState)
+        ctx.addIssue({
+          code: "custom",
+          path: ["region"],
+          message: `ZIP code ${value.postcode.trim()} is in ${US_STATE_NAMES[zipState]}: check the state or the ZIP code`,
+        });
+    }
   });
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;

@@ -44,6 +44,13 @@ export interface OrderSummary {
   totalCents: number;
 }
 
+/** An order's tax lines as stored (or as the checkout will charge them), and why there are none. */
+export interface SummaryTax {
+  lines: readonly { label: string; taxCents: number; included: boolean }[];
+  /** Why a US order carries no sales tax, or how it will be worked out; null when there's nothing to say. */
+  note: string | null;
+}
+
 export function shippingCents(country: ShippingCountry | null): number {
   return country === "GB" ? UK_FLAT_SHIPPING_CENTS : 0;
 }

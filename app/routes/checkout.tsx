@@ -57,6 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       })),
     },
     summaries: found.summaries,
+    taxes: found.taxes,
     checkoutToken: found.checkoutToken,
   };
   const quote = "quote" in found ? found.quote : null;
@@ -148,7 +149,7 @@ function Field({
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, summaries, checkoutToken, quote, member, trade, holdMinutes, cardHoldMinutes, awaitingPayment } =
+  const { cart, summaries, taxes, checkoutToken, quote, member, trade, holdMinutes, cardHoldMinutes, awaitingPayment } =
     loaderData;
   // Net 30 is offered only to a company with net-30 terms (its credit is checked again on placing);
   // a quote is paid on delivery or by invoice.
@@ -163,6 +164,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
     values.country && Object.hasOwn(summaries, values.country) ? (values.country as ShippingCountry) : "US",
   );
   const [payment, setPayment] = useState(values.paymentMethod || "pay-on-delivery");
+  // The sales tax the server will charge at the address last posted (shown before the order is placed).
+  const salesTax = country === "US" && values.country === "US" ? (actionData?.tax ?? null) : null;
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const submitting = navigation.state !== "idle" && (navigation.formAction ?? "").startsWith("/checkout");
@@ -171,6 +174,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <PageHeader title="Checkout" />
       <Form method="post" className="mx-auto grid max-w-6xl gap-10 px-4 py-10 lg:grid-cols-[1fr_22rem]" noValidate>
         <input type="hidden" name="checkoutToken" value={values.checkoutToken || checkoutToken} />
+        {values.shownTaxCents ? <input type="hidden" name="shownTaxCents" value={values.shownTaxCents} /> : null}
         {quote ? <input type="hidden" name="quote" value={quote.number} /> : null}
         <div className="space-y-8">
           {actionData?.message ? (
@@ -317,7 +321,17 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </li>
             ))}
           </ul>
-          <SummaryTable summary={summaries[country]} isMember={Boolean(member) && !quote} />
+          <SummaryTable
+            summary={
+              salesTax
+                ? { ...summaries.US, taxCents: salesTax.taxCents, totalCents: salesTax.totalCents }
+                : summaries[country]
+            }
+            tax={
+              salesTax ? { lines: salesTax.lines.map((l) => ({ ...l, included: false })), note: null } : taxes[country]
+            }
+            isMember={Boolean(member) && !quote}
+          />
           <p className="mt-2 text-xs text-slate-600">
             Free shipping on every US order; UK orders ship at a flat {formatMoney(summaries.GB.shippingCents)}.
           </p>

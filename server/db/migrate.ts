@@ -31,6 +31,7 @@ import * as guestHoldClients from "./migrations/027_guest_hold_clients.ts";
 import * as searchSchemaRepair from "./migrations/028_search_schema_repair.ts";
 import * as usSalesTax from "./migrations/029_us_sales_tax.ts";
 import * as taxExemptions from "./migrations/030_tax_exemptions.ts";
+import * as orderTaxLines from "./migrations/031_order_tax_lines.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -66,6 +67,7 @@ const migrations: Record<string, DialectMigration> = {
   "028_search_schema_repair": searchSchemaRepair,
   "029_us_sales_tax": usSalesTax,
   "030_tax_exemptions": taxExemptions,
+  "031_order_tax_lines": orderTaxLines,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

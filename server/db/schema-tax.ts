@@ -51,8 +51,31 @@ export interface TaxExemptionCertificateTable {
   version: Generated<number>;
 }
 
+/**
+ * Why an order holds the tax it does (migration 031): US sales tax collected, UK VAT included in
+ * its prices, not registered in the delivery state, or exempt by a verified certificate. Null on
+ * orders placed before tax lines were kept.
+ */
+export type OrderTaxBasis = "collected" | "included" | "not-registered" | "exempt";
+
+/** One tax line of a placed order: one rate of one jurisdiction, as charged. */
+export interface OrderTaxLineTable {
+  id: Generated<number>;
+  order_id: number;
+  /** "GB", "US-CA", or "US-CA-90001" for a ZIP code's local rates. */
+  jurisdiction: string;
+  /** As shown to the buyer: "VAT 20%", "California sales tax 7.25%". */
+  label: string;
+  rate_ppm: number;
+  taxable_cents: number;
+  tax_cents: number;
+  /** 1 when the tax is inside the prices (UK VAT); 0 when it was added to the total. */
+  included: Generated<number>;
+}
+
 declare module "./schema.ts" {
   interface Database {
+    order_tax_lines: OrderTaxLineTable;
     tax_us_states: TaxUsStateTable;
     tax_us_local_rates: TaxUsLocalRateTable;
     tax_exemption_certificates: TaxExemptionCertificateTable;

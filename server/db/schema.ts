@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from "kysely";
+import type { OrderTaxBasis } from "./schema-tax.ts";
 
 interface CategoryTable {
   id: Generated<number>;
@@ -218,9 +219,16 @@ export interface OrderTable {
   subtotal_cents: number;
   member_discount_cents: number;
   shipping_cents: number;
+  /** Sales tax added to the total (US); 0 where tax is inside the prices. Its lines: order_tax_lines. */
   tax_cents: number;
   total_cents: number;
   created_at: string;
+  /** Why the order holds the tax it does (migration 031; schema-tax.ts), null before tax lines were kept. */
+  tax_basis: OrderTaxBasis | null;
+  /** The US state whose tax rules applied, by the delivery ZIP code. */
+  tax_state: string | null;
+  /** The verified exemption certificate that removed the sales tax. */
+  tax_certificate_id: number | null;
   /** Bumped by every status change (server/orders/states.ts). */
   version: Generated<number>;
   /** ISO-8601 UTC; while the order holds stock awaiting confirmation or payment. */

@@ -54,12 +54,20 @@ function dueText(invoice: InvoiceData): string {
   return "Due on receipt";
 }
 
+/** The invoice's one sentence on tax: VAT inside the prices, sales tax added, or why there is none. */
+function taxSentence(tax: InvoiceData["tax"]): string {
+  if (tax.lines.some((l) => l.included)) return "Prices include UK VAT.";
+  if (tax.lines.length) return "Sales tax is added to the total as shown.";
+  return tax.note ?? "Prices include any sales tax due; no sales tax is added to this invoice.";
+}
+
 function Totals({ invoice }: { invoice: InvoiceData }) {
   const rows: [string, string][] = [["Subtotal", money(invoice.subtotalCents)]];
   if (invoice.memberDiscountCents) rows.push(["Member discount", `-${money(invoice.memberDiscountCents)}`]);
   rows.push(["Shipping", invoice.shippingCents ? money(invoice.shippingCents) : "Free"]);
+  for (const line of invoice.tax.lines) if (!line.included) rows.push([line.label, money(line.taxCents)]);
   rows.push(["Total", money(invoice.totalCents)]);
-  if (invoice.tax.kind === "uk-vat") rows.push([`Includes VAT at ${invoice.tax.percent}%`, money(invoice.tax.cents)]);
+  for (const line of invoice.tax.lines) if (line.included) rows.push([`Includes ${line.label}`, money(line.taxCents)]);
   return (
     <View style={styles.totals}>
       {rows.map(([label, value]) => (
@@ -134,9 +142,7 @@ function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
         </View>
         <Totals invoice={invoice} />
         <Text style={styles.note}>
-          {invoice.tax.kind === "uk-vat"
-            ? `Prices include UK VAT at ${invoice.tax.percent}%. Payment: ${paymentLabel(invoice.paymentMethod)}.`
-            : `Prices include any sales tax due; no sales tax is added to this invoice. Payment: ${paymentLabel(invoice.paymentMethod)}.`}
+          {`${taxSentence(invoice.tax)} Payment: ${paymentLabel(invoice.paymentMethod)}.`}
         </Text>
       </Page>
     </Document>

@@ -2,14 +2,15 @@
  * Invoices: one per placed order, issued the first time anyone asks for it (the customer's or
  * staff's download), numbered INV-000001… from a gap-free sequence, with everything the PDF shows.
  */
-import type { Transaction } from "kysely";
-import { COUNTRIES } from "../../app/lib/order-rules.ts";
+import type { Selectable, Transaction } from "kysely";
+import { COUNTRIES, type SummaryTax } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
-import type { Database } from "../db/schema.ts";
+import type { Database, OrderTable } from "../db/schema.ts";
 import { ConflictError } from "../errors.ts";
 import { orderLinesWithSku } from "../orders/line-skus.ts";
 import { ownOrderId } from "../orders/own-order.ts";
+import { orderTaxView } from "../tax/order-tax-view.ts";
 
 /** Net-30: days from the invoice's date to its due date. */
 export const NET_TERMS_DAYS = 30;
@@ -94,6 +95,17 @@ export function includedVatCents(totalCents: number, percent = UK_VAT_PERCENT): 
   return Math.round((totalCents * percent) / (100 + percent));
 }
 
+/**
+ * The invoice's tax: the lines stored with the order when it was placed. An order placed before
+ * tax lines were kept shows the VAT inside a UK total, and no tax for the US (prices included any).
+ */
+async function invoiceTax(db: Db, o: Selectable<OrderTable>): Promise<SummaryTax> {
+  if (o.tax_basis) return orderTaxView(db, o);
+  if (o.ship_country !== "GB") return { lines: [], note: null };
+  const vat = { label: `VAT ${UK_VAT_PERCENT}%`, taxCents: includedVatCents(o.total_cents), included: true };
+  return { lines: [vat], note: null };
+}
+
 const countryName = (code: string) => COUNTRIES.find((c) => c.code === code)?.name ?? code;
 
 /** Everything the invoice PDF shows, issuing the invoice if needed. */
@@ -133,7 +145,6 @@ async function invoiceData(db: Db, order: { id: number }) {
         taxLabel: o.ship_country === "GB" ? "VAT number" : "EIN",
         taxId: o.tax_number,
       };
-  const uk = o.ship_country === "GB";
   return {
     number: invoice.number,
     issuedAt: invoice.issued_at,
@@ -166,9 +177,7 @@ async function invoiceData(db: Db, order: { id: number }) {
     memberDiscountCents: o.member_discount_cents,
     shippingCents: o.shipping_cents,
     totalCents: o.total_cents,
-    tax: uk
-      ? { kind: "uk-vat" as const, percent: UK_VAT_PERCENT, cents: includedVatCents(o.total_cents) }
-      : { kind: "us-sales-tax" as const },
+    tax: await invoiceTax(db, o),
   };
 }
 

@@ -11,6 +11,7 @@ import { listOrderEvents } from "./history.ts";
 import { orderLinesWithSku } from "./line-skus.ts";
 import { SHIP_ADDRESS_COLUMNS } from "./queries.ts";
 import { RETURNABLE_STATUSES, returnableLines } from "./returns.ts";
+import { orderTaxView } from "../tax/order-tax-view.ts";
 import { canTransition } from "./states.ts";
 
 const ORDER_PAGE_SIZE = 50;
@@ -161,6 +162,8 @@ export async function getOrderForStaff(db: Db, number: string) {
       "o.member_discount_cents",
       "o.shipping_cents",
       "o.tax_cents",
+      "o.tax_basis",
+      "o.tax_state",
       "o.total_cents",
       "o.carrier",
       "o.tracking_number",
@@ -171,7 +174,7 @@ export async function getOrderForStaff(db: Db, number: string) {
     .where("o.number", "=", number)
     .executeTakeFirst();
   if (!order) return null;
-  const [lineRows, returned, events, returns, pendingRefunds] = await Promise.all([
+  const [lineRows, returned, events, returns, pendingRefunds, tax] = await Promise.all([
     orderLinesWithSku(db, order.id)
       .select(["l.id", "l.product_id", "l.title", "l.color", "l.quantity", "l.unit_price_cents", "l.line_total_cents"])
       .orderBy("l.id")
@@ -185,6 +188,7 @@ export async function getOrderForStaff(db: Db, number: string) {
       .where("order_id", "=", order.id)
       .where("status", "=", "pending")
       .executeTakeFirstOrThrow(),
+    orderTaxView(db, order),
   ]);
   const returnedBy = new Map(returned.map((r) => [r.id, r.returned]));
   const lines = lineRows.map((l) => ({ ...l, returned: returnedBy.get(l.id) ?? 0 }));
@@ -203,6 +207,7 @@ export async function getOrderForStaff(db: Db, number: string) {
     lines,
     events,
     returns,
+    tax,
     partlyReturned: status !== "returned" && lines.some((l) => l.returned > 0),
     actions: {
       pack: canTransition(status, "packed"),

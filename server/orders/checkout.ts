@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
-import { summarizeOrder } from "../../app/lib/order-rules.ts";
+import { summarizeOrder, type PricedLine, type ShippingCountry, type SummaryTax } from "../../app/lib/order-rules.ts";
 import { getCart } from "../cart/cart.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
@@ -14,6 +14,7 @@ import { paymentsFromConfig, type Payments } from "../payments/stripe.ts";
 import { logLine } from "../ops/log.ts";
 import { acceptRefusal } from "../quotes/accept.ts";
 import { quoteForCustomer } from "../quotes/quotes.ts";
+import { checkoutTax, TaxToConfirmError, type TaxToConfirm } from "../tax/checkout-tax.ts";
 
 /** What the checkout page shows: the cart at today's prices and the summary for each country. */
 export async function checkoutPreview(db: Db, owner: string, isMember: boolean) {
@@ -21,13 +22,41 @@ export async function checkoutPreview(db: Db, owner: string, isMember: boolean) 
   const priced = cart.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, quantity: l.quantity }));
   return {
     cart,
-    summaries: {
-      US: summarizeOrder(priced, { isMember, country: "US" }),
-      GB: summarizeOrder(priced, { isMember, country: "GB" }),
-    },
+    ...(await previewSummaries(db, priced, isMember)),
     checkoutToken: randomBytes(18).toString("base64url"),
   };
 }
+
+/**
+ * Each country's summary before the address is known, and its tax: the VAT inside UK prices, and
+ * whether US sales tax may be added (the store collects in some state; the ZIP code decides).
+ */
+async function previewSummaries(db: Db, priced: PricedLine[], isMember: boolean) {
+  const summaries = {
+    US: summarizeOrder(priced, { isMember, country: "US" }),
+    GB: summarizeOrder(priced, { isMember, country: "GB" }),
+  };
+  const [vat, collecting] = await Promise.all([
+    checkoutTax(db, {
+      country: "GB",
+      postcode: "",
+      organizationId: null,
+      lineCents: priced.map((l) => l.unitPriceCents * l.quantity),
+      discountCents: summaries.GB.memberDiscountCents,
+      shippingCents: summaries.GB.shippingCents,
+      today: new Date().toISOString().slice(0, 10),
+    }),
+    db.selectFrom("tax_us_states").select("code").where("collect", "=", 1).limit(1).executeTakeFirst(),
+  ]);
+  const taxes: Record<ShippingCountry, SummaryTax> = {
+    GB: { lines: vat.lines.map((l) => ({ label: l.label, taxCents: l.taxCents, included: true })), note: null },
+    US: { lines: [], note: collecting ? US_TAX_AT_CHECKOUT : null },
+  };
+  return { summaries, taxes };
+}
+
+/** What the checkout's summary says of US sales tax before the ZIP code is known, where the store collects some. */
+export const US_TAX_AT_CHECKOUT = "Sales tax by ZIP code, shown before you place the order";
 
 /**
  * What the checkout page shows when a quote is being accepted: its lines at the quoted prices
@@ -51,10 +80,7 @@ export async function quoteCheckoutPreview(db: Db, userId: string, number: strin
     number: quote.number,
     validUntil: quote.valid_until!,
     cart: { lines },
-    summaries: {
-      US: summarizeOrder(priced, { isMember: false, country: "US" }),
-      GB: summarizeOrder(priced, { isMember: false, country: "GB" }),
-    },
+    ...(await previewSummaries(db, priced, false)),
     checkoutToken: randomBytes(18).toString("base64url"),
   };
 }
@@ -89,6 +115,8 @@ interface CheckoutFailure {
   message: string;
   /** Put back into the form, so nothing typed is lost. */
   values: Record<string, string>;
+  /** Sales tax the order would be charged, shown before the buyer places it again. */
+  tax?: TaxToConfirm;
 }
 
 export type CheckoutResult =
@@ -194,6 +222,14 @@ export async function submitCheckout(
     }
     return { ok: true, order, location: `${orderPath}?placed=1` };
   } catch (error) {
+    if (error instanceof TaxToConfirmError) {
+      const shown = { ...values, shownTaxCents: String(error.tax.taxCents) };
+      return {
+        ok: false,
+        status: error.status,
+        data: { errors: {}, message: error.message, values: shown, tax: error.tax },
+      };
+    }
     if (isDomainError(error)) {
       const field =
         error.code === "PO_REQUIRED" ? "poNumber" : error.code === "APPROVAL_NOT_BY_CARD" ? "paymentMethod" : null;

@@ -33,10 +33,15 @@ export interface MailOrder {
   subtotal_cents: number;
   member_discount_cents: number;
   shipping_cents: number;
+  /** Sales tax added to the total (US); 0 where tax is inside the prices. */
+  tax_cents: number;
   total_cents: number;
   /** A trade order's purchase-order number. */
   po_number?: string | null;
 }
+
+const taxWords = (order: MailOrder) =>
+  order.tax_cents ? `sales tax ${formatMoney(order.tax_cents)}` : "taxes included";
 
 const itemLine = (l: MailLine) =>
   `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""} — ${formatMoney(l.line_total_cents)}`;
@@ -53,7 +58,7 @@ export function orderPlacedMail(
       `Hello ${order.ship_name},`,
       `We've received your order ${order.number}. Here is what you ordered:`,
       ...lines.map(itemLine),
-      `Subtotal ${formatMoney(order.subtotal_cents)}; member discount −${formatMoney(order.member_discount_cents)}; shipping ${order.shipping_cents ? formatMoney(order.shipping_cents) : "free"}; taxes included. Total ${formatMoney(order.total_cents)}.`,
+      `Subtotal ${formatMoney(order.subtotal_cents)}; member discount −${formatMoney(order.member_discount_cents)}; shipping ${order.shipping_cents ? formatMoney(order.shipping_cents) : "free"}; ${taxWords(order)}. Total ${formatMoney(order.total_cents)}.`,
       `Payment: ${options.paymentLabel}.`,
       ...(order.po_number ? [`Your PO number: ${order.po_number}.`] : []),
     ],
@@ -74,7 +79,7 @@ export function confirmOrderMail(
     paragraphs: [
       `An order was placed at ToolHub Wholesale with this email address. We are holding it for ${options.holdMinutes} minutes: open the link below and choose "Confirm order" to have it shipped.`,
       ...lines.map(itemLine),
-      `Total ${formatMoney(order.total_cents)}, taxes included.`,
+      `Total ${formatMoney(order.total_cents)}, ${taxWords(order)}.`,
       `If you did not place this order, ignore this email: nothing is shipped or charged, and the order is cancelled automatically.`,
     ],
     action: { label: "Review and confirm your order", url: options.link },

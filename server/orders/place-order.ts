@@ -28,6 +28,7 @@ import { checkCredit, NET30_METHOD, NET30_NOT_OFFERED_MESSAGE } from "../invoice
 import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
 import { markQuoteAccepted, quoteOrderLines } from "../quotes/accept.ts";
 import { LINE_PRODUCT_COLUMNS } from "../cart/priced-lines.ts";
+import { checkoutTax, insertOrderTaxLines, TaxToConfirmError } from "../tax/checkout-tax.ts";
 
 export interface PlaceOrderInput {
   owner: string;
@@ -174,10 +175,29 @@ async function placeInTransaction(
         trade: tradeRuleFor(rules, l.product_id, l.category_id),
       })),
     ).map((l) => l.unit.unitCents);
-  const summary = summarizeOrder(
+  const beforeTax = summarizeOrder(
     lines.map((l, i) => ({ unitPriceCents: unitCents[i], quantity: l.quantity })),
     { isMember: input.userId != null && quoteId == null, country: checkout.country },
   );
+  const tax = await checkoutTax(trx, {
+    country: checkout.country,
+    postcode: checkout.postcode,
+    organizationId: trade?.organizationId ?? null,
+    lineCents: lines.map((l, i) => unitCents[i] * l.quantity),
+    discountCents: beforeTax.memberDiscountCents,
+    shippingCents: beforeTax.shippingCents,
+    today: keys.now.toISOString().slice(0, 10),
+  });
+  const summary = { ...beforeTax, taxCents: tax.addedCents, totalCents: beforeTax.totalCents + tax.addedCents };
+  // Sales tax is shown before an order is placed: a figure the page didn't show sends it back.
+  if (tax.addedCents > 0 && tax.addedCents !== checkout.shownTaxCents)
+    throw new TaxToConfirmError({
+      postcode: checkout.postcode.toUpperCase(),
+      state: tax.state!,
+      lines: tax.lines.map((l) => ({ label: l.label, taxCents: l.taxCents })),
+      taxCents: tax.addedCents,
+      totalCents: summary.totalCents,
+    });
   const method = paymentMethod(checkout.paymentMethod);
   if (quoteId != null && method.collectsOnline)
     throw new ConflictError("QUOTE_NOT_BY_CARD", "A quote is paid on delivery or by invoice: choose one of those.");
@@ -265,6 +285,9 @@ async function placeInTransaction(
       shipping_cents: summary.shippingCents,
       tax_cents: summary.taxCents,
       total_cents: summary.totalCents,
+      tax_basis: tax.basis,
+      tax_state: tax.state,
+      tax_certificate_id: tax.certificateId,
       created_at: keys.now.toISOString(),
     })
     .returning("id")
@@ -304,6 +327,7 @@ async function placeInTransaction(
     list_price_cents: l.sale_price_cents,
   }));
   await trx.insertInto("order_lines").values(orderLines).execute();
+  await insertOrderTaxLines(trx, order.id, tax);
   if (quoteId != null) await markQuoteAccepted(trx, quoteId, order.id, keys.now);
   // A card order's confirmation mail goes out when the payment arrives (server/payments/settle.ts).
   if (online) return { number: keys.number, accessToken: keys.accessToken, created: true };
@@ -338,6 +362,7 @@ async function placeInTransaction(
     subtotal_cents: summary.subtotalCents,
     member_discount_cents: summary.memberDiscountCents,
     shipping_cents: summary.shippingCents,
+    tax_cents: summary.taxCents,
     total_cents: summary.totalCents,
     po_number: trade ? checkout.poNumber : null,
   };

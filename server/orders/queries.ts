@@ -1,6 +1,7 @@
 import type { Db } from "../db/connection.ts";
 import { paymentView } from "../payments/order-page.ts";
 import { customerTimeline } from "./history.ts";
+import { orderTaxView } from "../tax/order-tax-view.ts";
 
 /**
  * What an order page shows, and nothing else: no row ids, no access or checkout token, no account
@@ -57,18 +58,31 @@ function findOrder(db: Db) {
       "hold_expires_at",
       "paid_cents",
       "refunded_cents",
+      "tax_basis",
+      "tax_state",
     ]);
 }
 
 async function withLines(db: Db, order: Awaited<ReturnType<ReturnType<typeof findOrder>["executeTakeFirst"]>>) {
   if (!order) return null;
-  const { id, payment_status, payment_flag, hold_expires_at, paid_cents, refunded_cents, ...view } = order;
+  const {
+    id,
+    payment_status,
+    payment_flag,
+    hold_expires_at,
+    paid_cents,
+    refunded_cents,
+    tax_basis,
+    tax_state,
+    ...view
+  } = order;
   const payment = paymentView({ ...view, payment_status, payment_flag, hold_expires_at, paid_cents, refunded_cents });
-  const [lines, timeline] = await Promise.all([
+  const [lines, timeline, tax] = await Promise.all([
     db.selectFrom("order_lines").select(LINE_VIEW_COLUMNS).where("order_id", "=", id).orderBy("id").execute(),
     customerTimeline(db, { id, created_at: view.created_at }),
+    orderTaxView(db, { id, tax_basis, tax_state }),
   ]);
-  return { ...view, lines, timeline, payment };
+  return { ...view, lines, timeline, payment, tax };
 }
 
 /** The order, only when it belongs to this user; otherwise null (the route answers 404). */

@@ -176,6 +176,7 @@ export async function decideApproval(
       "o.subtotal_cents",
       "o.member_discount_cents",
       "o.shipping_cents",
+      "o.tax_cents",
       "o.total_cents",
       "o.po_number",
       "o.payment_method",

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isMarketId, MARKETS, marketForCountry } from "../../app/lib/markets.ts";
 import { formatMoney } from "../../app/lib/money.ts";
+import { stateOfRegion, stateOfZip, US_STATE_NAMES } from "../../app/lib/us-states.ts";
 import { derivationRuleProblem, derivedPriceMinor, parseRate } from "../../app/lib/price-derivation.ts";
 
 describe("markets", () => {
@@ -75,5 +76,42 @@ describe("derived prices", () => {
     expect(parseRate("0.79")).toBe(790_000);
     expect(parseRate(" 1.2665 ")).toBe(1_266_500);
     for (const bad of ["", "0", "-1", "abc", "0.1234567", "101", "1e3"]) expect(parseRate(bad)).toBeNull();
+  });
+});
+
+describe("US states by ZIP code", () => {
+  it("places a ZIP code in its state by its first three digits, and nothing else", () => {
+    const cases: [string, string | null][] = [
+      ["10001", "NY"],
+      ["00501", "NY"],
+      ["02134", "MA"],
+      ["05501", "MA"],
+      ["20500", "DC"],
+      ["20149", "VA"],
+      ["73301", "TX"],
+      ["73102", "OK"],
+      ["88510", "TX"],
+      ["90001-1234", "CA"],
+      ["96813", "HI"],
+      ["99501", "AK"],
+      ["97403", "OR"],
+      ["00901", null],
+      ["09001", null],
+      ["34001", null],
+      ["96201", null],
+      ["1000", null],
+      ["ABCDE", null],
+    ];
+    for (const [zip, state] of cases) expect(stateOfZip(zip), zip).toBe(state);
+    expect(new Set(Object.keys(US_STATE_NAMES)).size).toBe(51);
+  });
+
+  it("reads a typed state by its code or name, in any case, and nothing else", () => {
+    expect([stateOfRegion("ca"), stateOfRegion(" California "), stateOfRegion("DISTRICT OF COLUMBIA")]).toEqual([
+      "CA",
+      "CA",
+      "DC",
+    ]);
+    expect([stateOfRegion("Los Angeles"), stateOfRegion(""), stateOfRegion("C")]).toEqual([null, null, null]);
   });
 });

@@ -94,7 +94,7 @@ export function OrderDetail({
         </HeadedSection>
         <HeadedSection id="summary-heading" title="Summary" headingClassName="font-semibold text-ink">
           <div className="mt-2">
-            <SummaryTable isMember={order.member_discount_cents > 0} summary={orderSummary(order)} />
+            <SummaryTable isMember={order.member_discount_cents > 0} summary={orderSummary(order)} tax={order.tax} />
           </div>
         </HeadedSection>
       </div>

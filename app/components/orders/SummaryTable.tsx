@@ -1,5 +1,5 @@
 import { formatMoney } from "../../lib/money.ts";
-import type { OrderSummary } from "../../lib/order-rules.ts";
+import type { OrderSummary, SummaryTax } from "../../lib/order-rules.ts";
 
 /** The summary of a stored order (its columns). */
 export function orderSummary(order: {
@@ -25,10 +25,14 @@ export function SummaryTable({
   taxLabel = "Included in prices",
   totalTestId = "summary-total",
   className = "space-y-2 text-sm",
+  tax,
 }: {
   summary: OrderSummary;
   isMember: boolean;
+  /** What the Taxes row says when there are no tax lines to show. */
   taxLabel?: string;
+  /** Tax lines, shown one row each in place of the Taxes row (VAT marked as included). */
+  tax?: SummaryTax;
   totalTestId?: string;
   className?: string;
 }) {
@@ -48,10 +52,19 @@ export function SummaryTable({
         <dt>Shipping</dt>
         <dd data-testid="summary-shipping">{summary.shippingCents ? formatMoney(summary.shippingCents) : "Free"}</dd>
       </div>
-      <div className="flex justify-between">
-        <dt>Taxes</dt>
-        <dd data-testid="summary-tax">{taxLabel}</dd>
-      </div>
+      {tax?.lines.length ? (
+        tax.lines.map((line) => (
+          <div key={line.label} className="flex justify-between gap-3" data-testid="summary-tax-line">
+            <dt>{line.included ? `${line.label} (included)` : line.label}</dt>
+            <dd>{formatMoney(line.taxCents)}</dd>
+          </div>
+        ))
+      ) : (
+        <div className="flex justify-between gap-3">
+          <dt>Taxes</dt>
+          <dd data-testid="summary-tax">{tax?.note ?? taxLabel}</dd>
+        </div>
+      )}
       <div className="flex justify-between border-t border-slate-300 pt-2 text-base font-bold text-ink">
         <dt>Total</dt>
         <dd data-testid={totalTestId}>{formatMoney(summary.totalCents)}</dd>

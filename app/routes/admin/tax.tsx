@@ -139,8 +139,9 @@ export default function TaxPage({ loaderData, actionData }: Route.ComponentProps
           {loaderData.canChange ? null : " Only admins can change these."}
         </p>
         <p className="mt-2 max-w-3xl text-sm text-slate-700">
-          The checkout doesn&apos;t add sales tax yet (US prices still include any due): this table is what it will use
-          once US prices are shown before tax.
+          The checkout adds sales tax from this table to an order delivered where the store collects (the state is the
+          delivery ZIP code&apos;s), shows it to the shopper before the order is placed, and keeps it with the order: a
+          change here never alters a placed order.
         </p>
         <p className="mt-2 text-sm">
           <a href="/admin/tax/certificates" className="font-semibold text-brand-800 underline">

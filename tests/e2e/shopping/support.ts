@@ -84,6 +84,7 @@ export interface OrderRow {
   subtotal_cents: number;
   member_discount_cents: number;
   shipping_cents: number;
+  tax_cents: number;
   total_cents: number;
 }
 

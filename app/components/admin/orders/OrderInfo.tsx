@@ -34,6 +34,7 @@ export function OrderLines({ order }: { order: Order }) {
         summary={orderSummary(order)}
         isMember={false}
         taxLabel="Included"
+        tax={order.tax}
         totalTestId="order-total"
         className="mt-3 ml-auto max-w-xs space-y-1 text-sm"
       />

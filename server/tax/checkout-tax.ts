@@ -1,0 +1,151 @@
+import { MARKETS } from "../../app/lib/markets.ts";
+import type { ShippingCountry } from "../../app/lib/order-rules.ts";
+import { formatMoney } from "../../app/lib/money.ts";
+import { stateOfZip, US_STATE_NAMES } from "../../app/lib/us-states.ts";
+import type { Transaction } from "kysely";
+import type { Db } from "../db/connection.ts";
+import type { Database, OrderTaxBasis } from "../db/schema.ts";
+import { ConflictError, InvalidError } from "../errors.ts";
+import { verifiedCertificates } from "./certificates.ts";
+import { orderTax, usTaxBasis } from "./order-tax.ts";
+import { readUsTaxTables } from "./us-tax-settings.ts";
+
+/** An order's tax as the checkout places it: added to the total (US) or inside the prices (UK). */
+export interface CheckoutTax {
+  basis: OrderTaxBasis;
+  /** The state whose rules applied (US only). */
+  state: string | null;
+  certificateId: number | null;
+  /** What is added to the total: US sales tax; 0 where tax is inside the prices. */
+  addedCents: number;
+  lines: { jurisdiction: string; label: string; ratePpm: number; taxableCents: number; taxCents: number }[];
+  /** One sentence for the order's summary when no sales tax is charged, else null. */
+  note: string | null;
+}
+
+export interface CheckoutTaxInput {
+  country: ShippingCountry;
+  postcode: string;
+  /** The buyer's trade company, whose verified certificates may exempt the order. */
+  organizationId: string | null;
+  /** Each line's price for all its units, after volume and trade prices. */
+  lineCents: readonly number[];
+  discountCents: number;
+  shippingCents: number;
+  /** The store's date, YYYY-MM-DD: a certificate applies through its last day. */
+  today: string;
+}
+
+/** Why a US order carries no sales tax, in the words its summary and invoice use. */
+export function taxNote(basis: OrderTaxBasis, state: string | null): string | null {
+  const name =
+    state && Object.hasOwn(US_STATE_NAMES, state) ? US_STATE_NAMES[state as keyof typeof US_STATE_NAMES] : state;
+  if (basis === "not-registered") return `No sales tax: we don't collect it for deliveries to ${name}.`;
+  if (basis === "exempt") return `No sales tax: exempt by your company's verified certificate for ${name}.`;
+  return null;
+}
+
+/**
+ * The tax of an order at its delivery address, by the same rules as everything else (orderTax,
+ * usTaxBasis): UK VAT inside the prices at the standard rate; US sales tax by the ZIP code's
+ * state (where the store collects, unless a verified certificate of the buyer's company for that
+ * state is valid today), its local rates, and delivery where the state taxes it.
+ */
+export async function checkoutTax(db: Db, input: CheckoutTaxInput): Promise<CheckoutTax> {
+  const lines = input.lineCents.map((amountMinor, i) => ({
+    key: `line:${i}`,
+    amountMinor,
+    vatClass: "standard" as const,
+  }));
+  if (input.country === "GB") {
+    const tax = orderTax(MARKETS.uk, { lines, discountMinor: input.discountCents, shippingMinor: input.shippingCents });
+    return {
+      basis: "included",
+      state: null,
+      certificateId: null,
+      addedCents: 0,
+      lines: linesOf(tax.lines),
+      note: null,
+    };
+  }
+  const state = stateOfZip(input.postcode);
+  if (!state)
+    throw new InvalidError("ZIP_NOT_IN_A_STATE", "Enter a ZIP code of one of the 50 states or Washington, DC.");
+  const [tables, certificates] = await Promise.all([
+    readUsTaxTables(db, input.postcode),
+    input.organizationId ? verifiedCertificates(db, input.organizationId, input.today) : [],
+  ]);
+  const basis = usTaxBasis({ state, zip: input.postcode }, tables, certificates, input.today);
+  const tax = orderTax(MARKETS.us, {
+    lines,
+    discountMinor: input.discountCents,
+    shippingMinor: input.shippingCents,
+    us: basis,
+  });
+  const certificateId = basis.kind === "exempt" ? basis.certificateId : null;
+  return {
+    basis: basis.kind,
+    state,
+    certificateId,
+    addedCents: tax.taxMinor,
+    lines: linesOf(tax.lines),
+    note: taxNote(basis.kind, state),
+  };
+}
+
+function linesOf(lines: ReturnType<typeof orderTax>["lines"]): CheckoutTax["lines"] {
+  return lines.map((l) => ({
+    jurisdiction: l.jurisdiction,
+    label: l.label,
+    ratePpm: l.ratePpm,
+    taxableCents: l.taxableMinor,
+    taxCents: l.taxMinor,
+  }));
+}
+
+/** The sales tax a checkout must show before the order is placed: what the buyer will be charged. */
+export interface TaxToConfirm {
+  postcode: string;
+  state: string;
+  lines: { label: string; taxCents: number }[];
+  taxCents: number;
+  totalCents: number;
+}
+
+/**
+ * Sales tax the page had not shown (or showed at another figure): the order is not placed, and
+ * the checkout shows the tax and total so the buyer can place it knowing them.
+ */
+export class TaxToConfirmError extends ConflictError {
+  readonly tax: TaxToConfirm;
+  constructor(tax: TaxToConfirm) {
+    super(
+      "TAX_TO_CONFIRM",
+      `Sales tax of ${formatMoney(tax.taxCents)} applies to delivery to ZIP code ${tax.postcode} (${US_STATE_NAMES[tax.state as keyof typeof US_STATE_NAMES]}), so your total is ${formatMoney(tax.totalCents)}. Check the order summary, then place your order again.`,
+    );
+    this.tax = tax;
+  }
+}
+
+/** Stores a placed order's tax lines with it (in the order's transaction). */
+export async function insertOrderTaxLines(
+  trx: Transaction<Database>,
+  orderId: number,
+  tax: CheckoutTax,
+): Promise<void> {
+  if (!tax.lines.length) return;
+  await trx
+    .insertInto("order_tax_lines")
+    .values(
+      tax.lines.map((l) => ({
+        order_id: orderId,
+        jurisdiction: l.jurisdiction,
+        label: l.label,
+        rate_ppm: l.ratePpm,
+        taxable_cents: l.taxableCents,
+        tax_cents: l.taxCents,
+        included: tax.basis === "included" ? 1 : 0,
+      })),
+    )
+    .execute();
+}
