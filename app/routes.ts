@@ -85,6 +85,7 @@ export default [
     route("price-lists", "routes/admin/price-lists.tsx"),
     route("price-lists/:id", "routes/admin/price-list.tsx"),
     route("tax", "routes/admin/tax.tsx"),
+    route("tax/reports/:report", "routes/admin/tax-report.ts"),
     route("tax/certificates", "routes/admin/tax-certificates.tsx"),
     route("tax/certificates/:id", "routes/admin/tax-certificate.tsx"),
     route("tax/certificates/:id/file", "routes/admin/tax-certificate-file.ts"),

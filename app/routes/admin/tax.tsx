@@ -3,6 +3,7 @@ import type { Route } from "./+types/tax";
 import { doneMessage, ResultMessage } from "../../components/admin/ResultMessage.tsx";
 import { AddressCheckSection } from "../../components/admin/tax/AddressCheckSection.tsx";
 import { LocalRatesSection } from "../../components/admin/tax/LocalRatesSection.tsx";
+import { ReportsSection } from "../../components/admin/tax/ReportsSection.tsx";
 import { StatesSection } from "../../components/admin/tax/StatesSection.tsx";
 import { formText } from "../../lib/form-text.ts";
 import { can } from "../../../server/auth/permissions.ts";
@@ -13,6 +14,7 @@ import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { checkUsAddress } from "../../../server/tax/address-check.ts";
 import { staffCertificates } from "../../../server/tax/certificates.ts";
+import { recentPeriods } from "../../../server/tax/reports.ts";
 import {
   importLocalRates,
   listUsStates,
@@ -56,6 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     local,
     canChange: can(staff.role, { tax: ["update"] }),
     waitingCertificates: waiting.length,
+    periods: recentPeriods(new Date(), 8),
     done: doneMessage(url, DONE),
     check: asked
       ? { state: checkState, zip: checkZip, result: await checkUsAddress(db, checkState, checkZip, today) }
@@ -161,6 +164,7 @@ export default function TaxPage({ loaderData, actionData }: Route.ComponentProps
         answer={answer?.form === "local" ? answer : null}
       />
       <AddressCheckSection states={loaderData.states} check={loaderData.check} />
+      <ReportsSection quarters={loaderData.periods.quarters} months={loaderData.periods.months} />
     </div>
   );
 }

@@ -5,6 +5,7 @@
  * table but can't change it; and the forms work as plain posts without JavaScript. Each test uses
  * states no other test touches.
  */
+import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { queryAll, queryOne } from "../support/db.ts";
@@ -198,5 +199,47 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("region", { name: "Check an address" }).getByRole("status")).toHaveText(
       "NV 89501: no sales tax collected. The store is not registered to collect it in Nevada.",
     );
+  });
+});
+
+test.describe("reports, without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("staff download the UK VAT summary and the US sales tax report as CSV; a bad period or report is refused", async ({
+    page,
+    baseURL,
+  }) => {
+    await useSharedStaffSession(page.context(), baseURL!, "staff");
+    await page.goto("/admin/tax");
+    const reports = page.getByRole("region", { name: "Reports" });
+    const now = new Date();
+    const quarter = `${now.getUTCFullYear()}-Q${Math.floor(now.getUTCMonth() / 3) + 1}`;
+    const month = now.toISOString().slice(0, 7);
+    await expect(reports.getByLabel("Quarter")).toHaveValue(quarter);
+    await expect(reports.getByLabel("Month")).toHaveValue(month);
+
+    const download = async (button: string) => {
+      const [file] = await Promise.all([
+        page.waitForEvent("download"),
+        reports.getByRole("button", { name: button }).click(),
+      ]);
+      return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, "utf8") };
+    };
+    const vat = await download("Download UK VAT summary");
+    expect(vat.name).toBe(`uk-vat-${quarter}.csv`);
+    const vatRows = vat.text.trim().split("\n");
+    expect(vatRows[0]).toBe("order,date,status,currency,sales_incl_vat,net,output_vat,refunded,vat_refunded");
+    expect(vatRows.at(-1)).toMatch(new RegExp(`^Total,,${vatRows.length - 2} orders,USD,`));
+    const us = await download("Download US sales tax report");
+    expect(us.name).toBe(`us-sales-tax-${month}.csv`);
+    expect(us.text.split("\n")[0]).toBe(
+      "state,state_name,currency,orders,sales_before_tax,taxable,state_tax,local_tax,exempt_sales,uncollected_sales",
+    );
+
+    const bad = await page.request.get("/admin/tax/reports/uk-vat?quarter=2026-Q9");
+    expect(bad.status()).toBe(400);
+    expect(await bad.text()).toContain("Choose a quarter, like 2026-Q4.");
+    const none = await page.request.get("/admin/tax/reports/eu-vat?quarter=2026-Q4");
+    expect(none.status()).toBe(404);
   });
 });
