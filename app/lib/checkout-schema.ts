@@ -40,6 +40,11 @@ export const checkoutSchema = z
       .regex(/^\d{1,9}$/, "Your checkout session expired. Reload the page and try again.")
       .transform(Number)
       .optional(),
+    /** "1" once the page has shown California's Proposition 65 warning for this order. */
+    prop65Shown: z
+      .enum(["1"], { error: "Your checkout session expired. Reload the page and try again." })
+      .optional()
+      .transform((v) => v === "1"),
     checkoutToken: z
       .string()
       .regex(/^[A-Za-z0-9_-]{16,64}$/, "Your checkout session expired. Reload the page and try again."),

@@ -165,7 +165,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   );
   const [payment, setPayment] = useState(values.paymentMethod || "pay-on-delivery");
   // The sales tax the server will charge at the address last posted (shown before the order is placed).
-  const salesTax = country === "US" && values.country === "US" ? (actionData?.tax ?? null) : null;
+  const review = country === "US" && values.country === "US" ? (actionData?.review ?? null) : null;
+  const salesTax = review?.tax ?? null;
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const submitting = navigation.state !== "idle" && (navigation.formAction ?? "").startsWith("/checkout");
@@ -175,6 +176,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <Form method="post" className="mx-auto grid max-w-6xl gap-10 px-4 py-10 lg:grid-cols-[1fr_22rem]" noValidate>
         <input type="hidden" name="checkoutToken" value={values.checkoutToken || checkoutToken} />
         {values.shownTaxCents ? <input type="hidden" name="shownTaxCents" value={values.shownTaxCents} /> : null}
+        {values.prop65Shown ? <input type="hidden" name="prop65Shown" value="1" /> : null}
         {quote ? <input type="hidden" name="quote" value={quote.number} /> : null}
         <div className="space-y-8">
           {actionData?.message ? (
@@ -332,6 +334,19 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             }
             isMember={Boolean(member) && !quote}
           />
+          {review?.prop65 ? (
+            <div
+              role="note"
+              aria-labelledby="prop65-heading"
+              className="mt-4 rounded-md border-2 border-ink p-3 text-sm"
+            >
+              <h3 id="prop65-heading" className="font-bold text-ink">
+                California Proposition 65
+              </h3>
+              <p className="mt-1 font-semibold">{review.prop65.warning}</p>
+              <p className="mt-1">For: {review.prop65.products.join(", ")}.</p>
+            </div>
+          ) : null}
           <p className="mt-2 text-xs text-slate-600">
             Free shipping on every US order; UK orders ship at a flat {formatMoney(summaries.GB.shippingCents)}.
           </p>

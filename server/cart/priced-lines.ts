@@ -17,7 +17,7 @@ export interface BuyerLineRow {
 
 /**
  * What a cart, quote or order line reads of its product (as `p`): to price it (a price list rule
- * may go by category) and to check it is still sold and in stock.
+ * may go by category), to check it is still sold and in stock, and its tax rules.
  */
 export const LINE_PRODUCT_COLUMNS = [
   "p.title",
@@ -25,6 +25,8 @@ export const LINE_PRODUCT_COLUMNS = [
   "p.archived_at",
   "p.category_id",
   "p.stock_quantity",
+  "p.vat_class",
+  "p.prop65",
 ] as const;
 
 export interface PricedLine<T extends BuyerLineRow> {

@@ -18,6 +18,7 @@ import { matchingProductIds } from "./search.ts";
 import { restoreToSearch, searchTextOf, updateVocabulary, withdrawFromSearch } from "./search-sync.ts";
 import { assertCan, type StaffActor } from "./staff-actor.ts";
 import { nextStamp, versionOf } from "./product-form.ts";
+import type { VatClass } from "../../app/lib/product-tax.ts";
 import { bumpCatalogVersion } from "./version.ts";
 
 const ADMIN_SORTS = ["title", "sku", "price", "stock", "updated"] as const;
@@ -261,6 +262,7 @@ export interface ProductForEdit {
   createdAt: string;
   orderCount: number;
   images: ProductImage[];
+  taxRules: { vatClass: VatClass; prop65: boolean };
 }
 
 export async function loadProductForEdit(db: Db, actor: StaffActor, id: number): Promise<ProductForEdit | null> {
@@ -285,6 +287,7 @@ export async function loadProductForEdit(db: Db, actor: StaffActor, id: number):
     createdAt: row.created_at,
     orderCount: Number(orders.n),
     images,
+    taxRules: { vatClass: row.vat_class, prop65: Number(row.prop65) === 1 },
   };
 }
 

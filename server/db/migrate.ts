@@ -32,6 +32,7 @@ import * as searchSchemaRepair from "./migrations/028_search_schema_repair.ts";
 import * as usSalesTax from "./migrations/029_us_sales_tax.ts";
 import * as taxExemptions from "./migrations/030_tax_exemptions.ts";
 import * as orderTaxLines from "./migrations/031_order_tax_lines.ts";
+import * as productTaxRules from "./migrations/032_product_tax_rules.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -68,6 +69,7 @@ const migrations: Record<string, DialectMigration> = {
   "029_us_sales_tax": usSalesTax,
   "030_tax_exemptions": taxExemptions,
   "031_order_tax_lines": orderTaxLines,
+  "032_product_tax_rules": productTaxRules,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

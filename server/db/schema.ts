@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable } from "kysely";
 import type { OrderTaxBasis } from "./schema-tax.ts";
+import type { VatClass } from "../../app/lib/product-tax.ts";
 
 interface CategoryTable {
   id: Generated<number>;
@@ -50,6 +51,10 @@ interface ProductTable {
   /** The back office lists the product as low on stock at or below this. */
   low_stock_threshold: Generated<number>;
   updated_at: string | null;
+  /** Its UK VAT rate class (migration 032): standard, reduced or zero. */
+  vat_class: Generated<VatClass>;
+  /** 1 when a Californian is shown a Proposition 65 warning before paying for it. */
+  prop65: Generated<number>;
 }
 
 export interface Database {
@@ -229,6 +234,8 @@ export interface OrderTable {
   tax_state: string | null;
   /** The verified exemption certificate that removed the sales tax. */
   tax_certificate_id: number | null;
+  /** 1 when the checkout showed California's Proposition 65 warning before the order was placed (migration 032). */
+  prop65_warned: Generated<number>;
   /** Bumped by every status change (server/orders/states.ts). */
   version: Generated<number>;
   /** ISO-8601 UTC; while the order holds stock awaiting confirmation or payment. */

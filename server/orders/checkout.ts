@@ -14,12 +14,17 @@ import { paymentsFromConfig, type Payments } from "../payments/stripe.ts";
 import { logLine } from "../ops/log.ts";
 import { acceptRefusal } from "../quotes/accept.ts";
 import { quoteForCustomer } from "../quotes/quotes.ts";
-import { checkoutTax, TaxToConfirmError, type TaxToConfirm } from "../tax/checkout-tax.ts";
+import { checkoutTax } from "../tax/checkout-tax.ts";
+import { CheckoutReviewError, type CheckoutReview } from "./checkout-review.ts";
 
 /** What the checkout page shows: the cart at today's prices and the summary for each country. */
 export async function checkoutPreview(db: Db, owner: string, isMember: boolean) {
   const cart = await getCart(db, owner);
-  const priced = cart.lines.map((l) => ({ unitPriceCents: l.unitPriceCents, quantity: l.quantity }));
+  const priced = cart.lines.map((l) => ({
+    productId: l.productId,
+    unitPriceCents: l.unitPriceCents,
+    quantity: l.quantity,
+  }));
   return {
     cart,
     ...(await previewSummaries(db, priced, isMember)),
@@ -31,17 +36,25 @@ export async function checkoutPreview(db: Db, owner: string, isMember: boolean) 
  * Each country's summary before the address is known, and its tax: the VAT inside UK prices, and
  * whether US sales tax may be added (the store collects in some state; the ZIP code decides).
  */
-async function previewSummaries(db: Db, priced: PricedLine[], isMember: boolean) {
+async function previewSummaries(db: Db, priced: (PricedLine & { productId: number })[], isMember: boolean) {
   const summaries = {
     US: summarizeOrder(priced, { isMember, country: "US" }),
     GB: summarizeOrder(priced, { isMember, country: "GB" }),
   };
+  const ids = [...new Set(priced.map((l) => l.productId))];
+  const rules = ids.length
+    ? await db.selectFrom("products").select(["id", "vat_class", "prop65"]).where("id", "in", ids).execute()
+    : [];
+  const vatClassOf = new Map(rules.map((r) => [Number(r.id), r.vat_class]));
   const [vat, collecting] = await Promise.all([
     checkoutTax(db, {
       country: "GB",
       postcode: "",
       organizationId: null,
-      lineCents: priced.map((l) => l.unitPriceCents * l.quantity),
+      lines: priced.map((l) => ({
+        amountCents: l.unitPriceCents * l.quantity,
+        vatClass: vatClassOf.get(l.productId) ?? "standard",
+      })),
       discountCents: summaries.GB.memberDiscountCents,
       shippingCents: summaries.GB.shippingCents,
       today: new Date().toISOString().slice(0, 10),
@@ -67,7 +80,11 @@ export async function quoteCheckoutPreview(db: Db, userId: string, number: strin
   if (!quote) return null;
   const refusal = acceptRefusal(quote, now);
   if (refusal) return { refusal: refusal.message, number: quote.number };
-  const priced = quote.lines.map((l) => ({ unitPriceCents: l.quotedUnitCents!, quantity: l.quantity }));
+  const priced = quote.lines.map((l) => ({
+    productId: l.productId,
+    unitPriceCents: l.quotedUnitCents!,
+    quantity: l.quantity,
+  }));
   const lines = quote.lines.map((l) => ({
     productId: l.productId,
     color: l.color,
@@ -115,8 +132,8 @@ interface CheckoutFailure {
   message: string;
   /** Put back into the form, so nothing typed is lost. */
   values: Record<string, string>;
-  /** Sales tax the order would be charged, shown before the buyer places it again. */
-  tax?: TaxToConfirm;
+  /** The sales tax and California's warning, shown before the buyer places the order again. */
+  review?: CheckoutReview;
 }
 
 export type CheckoutResult =
@@ -222,12 +239,15 @@ export async function submitCheckout(
     }
     return { ok: true, order, location: `${orderPath}?placed=1` };
   } catch (error) {
-    if (error instanceof TaxToConfirmError) {
-      const shown = { ...values, shownTaxCents: String(error.tax.taxCents) };
+    if (error instanceof CheckoutReviewError) {
+      const { tax, prop65 } = error.review;
+      const shown = { ...values };
+      if (tax) shown.shownTaxCents = String(tax.taxCents);
+      if (prop65) shown.prop65Shown = "1";
       return {
         ok: false,
         status: error.status,
-        data: { errors: {}, message: error.message, values: shown, tax: error.tax },
+        data: { errors: {}, message: error.message, values: shown, review: error.review },
       };
     }
     if (isDomainError(error)) {

@@ -28,7 +28,8 @@ import { checkCredit, NET30_METHOD, NET30_NOT_OFFERED_MESSAGE } from "../invoice
 import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
 import { markQuoteAccepted, quoteOrderLines } from "../quotes/accept.ts";
 import { LINE_PRODUCT_COLUMNS } from "../cart/priced-lines.ts";
-import { checkoutTax, insertOrderTaxLines, TaxToConfirmError } from "../tax/checkout-tax.ts";
+import { checkoutTax, insertOrderTaxLines } from "../tax/checkout-tax.ts";
+import { CheckoutReviewError, unseenReview } from "./checkout-review.ts";
 
 export interface PlaceOrderInput {
   owner: string;
@@ -183,21 +184,23 @@ async function placeInTransaction(
     country: checkout.country,
     postcode: checkout.postcode,
     organizationId: trade?.organizationId ?? null,
-    lineCents: lines.map((l, i) => unitCents[i] * l.quantity),
+    lines: lines.map((l, i) => ({ amountCents: unitCents[i] * l.quantity, vatClass: l.vat_class })),
     discountCents: beforeTax.memberDiscountCents,
     shippingCents: beforeTax.shippingCents,
     today: keys.now.toISOString().slice(0, 10),
   });
   const summary = { ...beforeTax, taxCents: tax.addedCents, totalCents: beforeTax.totalCents + tax.addedCents };
-  // Sales tax is shown before an order is placed: a figure the page didn't show sends it back.
-  if (tax.addedCents > 0 && tax.addedCents !== checkout.shownTaxCents)
-    throw new TaxToConfirmError({
-      postcode: checkout.postcode.toUpperCase(),
-      state: tax.state!,
-      lines: tax.lines.map((l) => ({ label: l.label, taxCents: l.taxCents })),
-      taxCents: tax.addedCents,
-      totalCents: summary.totalCents,
-    });
+  // Sales tax and California's warning are shown before an order is placed: what the page didn't show sends it back.
+  const prop65Products = lines.filter((l) => Number(l.prop65) === 1).map((l) => l.title);
+  const review = unseenReview(checkout, {
+    postcode: checkout.postcode.toUpperCase(),
+    state: tax.state,
+    taxCents: tax.addedCents,
+    taxLines: tax.lines.map((l) => ({ label: l.label, taxCents: l.taxCents })),
+    totalCents: summary.totalCents,
+    prop65Products,
+  });
+  if (review) throw new CheckoutReviewError(review);
   const method = paymentMethod(checkout.paymentMethod);
   if (quoteId != null && method.collectsOnline)
     throw new ConflictError("QUOTE_NOT_BY_CARD", "A quote is paid on delivery or by invoice: choose one of those.");
@@ -288,6 +291,7 @@ async function placeInTransaction(
       tax_basis: tax.basis,
       tax_state: tax.state,
       tax_certificate_id: tax.certificateId,
+      prop65_warned: tax.state === "CA" && prop65Products.length > 0 ? 1 : 0,
       created_at: keys.now.toISOString(),
     })
     .returning("id")

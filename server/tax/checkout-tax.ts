@@ -1,11 +1,11 @@
 import { MARKETS } from "../../app/lib/markets.ts";
 import type { ShippingCountry } from "../../app/lib/order-rules.ts";
-import { formatMoney } from "../../app/lib/money.ts";
+import type { VatClass } from "../../app/lib/product-tax.ts";
 import { stateOfZip, US_STATE_NAMES } from "../../app/lib/us-states.ts";
 import type { Transaction } from "kysely";
 import type { Db } from "../db/connection.ts";
 import type { Database, OrderTaxBasis } from "../db/schema.ts";
-import { ConflictError, InvalidError } from "../errors.ts";
+import { InvalidError } from "../errors.ts";
 import { verifiedCertificates } from "./certificates.ts";
 import { orderTax, usTaxBasis } from "./order-tax.ts";
 import { readUsTaxTables } from "./us-tax-settings.ts";
@@ -28,8 +28,8 @@ export interface CheckoutTaxInput {
   postcode: string;
   /** The buyer's trade company, whose verified certificates may exempt the order. */
   organizationId: string | null;
-  /** Each line's price for all its units, after volume and trade prices. */
-  lineCents: readonly number[];
+  /** Each line's price for all its units (after volume and trade prices) and its product's VAT rate class. */
+  lines: readonly { amountCents: number; vatClass: VatClass }[];
   discountCents: number;
   shippingCents: number;
   /** The store's date, YYYY-MM-DD: a certificate applies through its last day. */
@@ -47,16 +47,12 @@ export function taxNote(basis: OrderTaxBasis, state: string | null): string | nu
 
 /**
  * The tax of an order at its delivery address, by the same rules as everything else (orderTax,
- * usTaxBasis): UK VAT inside the prices at the standard rate; US sales tax by the ZIP code's
+ * usTaxBasis): UK VAT inside the prices at each product's rate; US sales tax by the ZIP code's
  * state (where the store collects, unless a verified certificate of the buyer's company for that
  * state is valid today), its local rates, and delivery where the state taxes it.
  */
 export async function checkoutTax(db: Db, input: CheckoutTaxInput): Promise<CheckoutTax> {
-  const lines = input.lineCents.map((amountMinor, i) => ({
-    key: `line:${i}`,
-    amountMinor,
-    vatClass: "standard" as const,
-  }));
+  const lines = input.lines.map((l, i) => ({ key: `line:${i}`, amountMinor: l.amountCents, vatClass: l.vatClass }));
   if (input.country === "GB") {
     const tax = orderTax(MARKETS.uk, { lines, discountMinor: input.discountCents, shippingMinor: input.shippingCents });
     return {
@@ -101,30 +97,6 @@ function linesOf(lines: ReturnType<typeof orderTax>["lines"]): CheckoutTax["line
     taxableCents: l.taxableMinor,
     taxCents: l.taxMinor,
   }));
-}
-
-/** The sales tax a checkout must show before the order is placed: what the buyer will be charged. */
-export interface TaxToConfirm {
-  postcode: string;
-  state: string;
-  lines: { label: string; taxCents: number }[];
-  taxCents: number;
-  totalCents: number;
-}
-
-/**
- * Sales tax the page had not shown (or showed at another figure): the order is not placed, and
- * the checkout shows the tax and total so the buyer can place it knowing them.
- */
-export class TaxToConfirmError extends ConflictError {
-  readonly tax: TaxToConfirm;
-  constructor(tax: TaxToConfirm) {
-    super(
-      "TAX_TO_CONFIRM",
-      `Sales tax of ${formatMoney(tax.taxCents)} applies to delivery to ZIP code ${tax.postcode} (${US_STATE_NAMES[tax.state as keyof typeof US_STATE_NAMES]}), so your total is ${formatMoney(tax.totalCents)}. Check the order summary, then place your order again.`,
-    );
-    this.tax = tax;
-  }
 }
 
 /** Stores a placed order's tax lines with it (in the order's transaction). */

@@ -1,13 +1,11 @@
 import type { Market } from "../../app/lib/markets.ts";
+import type { VatClass } from "../../app/lib/product-tax.ts";
 import { allocate, computeTax, formatRate, type TaxItem, type TaxRate, type TaxResult } from "../../app/lib/tax.ts";
 
 /**
  * Which rates apply to an order, by market and delivery address, and the order's tax (issue 51,
  * decision 0049). Plain functions of the tables they are given: the database reads live beside.
  */
-
-/** A product's UK VAT rate class, chosen by staff (standard unless they say otherwise). */
-export type VatClass = "standard" | "reduced" | "zero";
 const UK_VAT_PPM: Readonly<Record<VatClass, number>> = { standard: 200_000, reduced: 50_000, zero: 0 };
 
 export function ukVatRate(vatClass: VatClass): TaxRate {

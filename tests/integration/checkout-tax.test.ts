@@ -7,13 +7,17 @@ import { submitCheckout, type CheckoutDeps } from "../../server/orders/checkout.
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { getOrderByAccessToken } from "../../server/orders/queries.ts";
 import { createRateLimiter } from "../../server/security/rate-limit.ts";
-import { TaxToConfirmError } from "../../server/tax/checkout-tax.ts";
+import { CheckoutReviewError } from "../../server/orders/checkout-review.ts";
 import { importLocalRates, saveUsStates } from "../../server/tax/us-tax-settings.ts";
+import { setProductTaxRules } from "../../server/tax/product-tax.ts";
+import { productTaxSchema } from "../../app/lib/product-tax.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { insertCompany, insertMember } from "./trade-support.ts";
 
 const admin: StaffActor = { userId: "admin-1", name: "Ada Admin", role: "admin" };
+const staff: StaffActor = { userId: "staff-1", name: "Sam Staff", role: "staff" };
+const customer: StaffActor = { userId: "cust-1", name: "Cy Customer", role: "customer" };
 const LA = { region: "CA", postcode: "90001", city: "Los Angeles" };
 const token = () => randomBytes(18).toString("base64url");
 const guest = () => `g:${randomBytes(18).toString("base64url")}`;
@@ -85,8 +89,8 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     const refusal = await placeOrder(t.db, { owner, userId: null, checkout: first, siteUrl: "http://x" }).catch(
       (e: unknown) => e,
     );
-    expect(refusal).toBeInstanceOf(TaxToConfirmError);
-    expect((refusal as TaxToConfirmError).tax).toEqual({
+    expect(refusal).toBeInstanceOf(CheckoutReviewError);
+    expect((refusal as CheckoutReviewError).review.tax).toEqual({
       postcode: "90001",
       state: "CA",
       lines: [
@@ -105,7 +109,7 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     // A figure the page showed that isn't the one charged is refused too.
     await expect(
       placeOrder(t.db, { owner, userId: null, checkout: { ...first, shownTaxCents: 974 }, siteUrl: "http://x" }),
-    ).rejects.toBeInstanceOf(TaxToConfirmError);
+    ).rejects.toBeInstanceOf(CheckoutReviewError);
 
     const placed = await placeOrder(t.db, {
       owner,
@@ -183,7 +187,7 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
       checkout: checkout(LA),
       siteUrl: "http://x",
     }).catch((e: unknown) => e);
-    expect(taxed).toBeInstanceOf(TaxToConfirmError);
+    expect(taxed).toBeInstanceOf(CheckoutReviewError);
     const valid = await certificate(today);
     const placed = await placeOrder(t.db, {
       owner: `u:${userId}`,
@@ -235,13 +239,128 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     expect(first).toMatchObject({
       ok: false,
       status: 409,
-      data: { values: { shownTaxCents: "975" }, tax: { taxCents: 975 } },
+      data: { values: { shownTaxCents: "975" }, review: { tax: { taxCents: 975 }, prop65: null } },
     });
     form.set("shownTaxCents", "975");
     expect(await submitCheckout(t.db, form, { ip: "203.0.113.9" }, shopper, deps)).toMatchObject({ ok: true });
     form.set("shownTaxCents", "9e3");
     const bad = await submitCheckout(t.db, form, { ip: "203.0.113.9" }, shopper, deps);
     expect(bad).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it("each product's VAT rate: a UK order of standard, reduced and zero-rated goods has a line per rate, delivery shared by value", async () => {
+    const rate = (id: number, vat_class: "standard" | "reduced" | "zero") =>
+      t.db
+        .updateTable("products")
+        .set({ price_cents: 6_000, sale_price_cents: 6_000, discount_percent: null, stock_quantity: 50, vat_class })
+        .where("id", "=", id)
+        .execute();
+    await Promise.all([rate(10, "reduced"), rate(11, "zero")]);
+    const owner = guest();
+    await addToCart(t.db, owner, { productId: PRODUCT, quantity: 1 });
+    await addToCart(t.db, owner, { productId: 10, quantity: 1 });
+    await addToCart(t.db, owner, { productId: 11, quantity: 1 });
+    const placed = await placeOrder(t.db, {
+      owner,
+      userId: null,
+      checkout: checkout({ country: "GB", postcode: "SW1A 1AA", region: "" }),
+      siteUrl: "http://x",
+    });
+    const order = await orderRow(placed.number);
+    expect(order.total_cents).toBe(22_999);
+    // £9.99 delivery shared by value over £100 / £60 / £60 of goods: 454 / 273 / 272 (largest remainder).
+    expect(
+      (await taxLines(order.id)).map((l) => [
+        l.label,
+        Number(l.taxable_cents) + Number(l.tax_cents),
+        Number(l.tax_cents),
+      ]),
+    ).toEqual([
+      ["VAT 20%", 10_000 + 454, 1_742],
+      ["VAT 5%", 6_000 + 273, 299],
+      ["VAT 0%", 6_000 + 272, 0],
+    ]);
+  });
+
+  it("California's Proposition 65: a flagged product delivered there needs the warning shown first; the order records it", async () => {
+    await t.db.updateTable("products").set({ prop65: 1 }).where("id", "=", PRODUCT).execute();
+    try {
+      const owner = await cartOf();
+      const first = checkout(LA);
+      const refusal = (await placeOrder(t.db, { owner, userId: null, checkout: first, siteUrl: "http://x" }).catch(
+        (e: unknown) => e,
+      )) as CheckoutReviewError;
+      expect(refusal).toBeInstanceOf(CheckoutReviewError);
+      const title = (
+        await t.db.selectFrom("products").select("title").where("id", "=", PRODUCT).executeTakeFirstOrThrow()
+      ).title;
+      expect(refusal.review.prop65).toEqual({
+        warning: "WARNING: Cancer and Reproductive Harm - www.P65Warnings.ca.gov.",
+        products: [title],
+      });
+      expect(refusal.message).toContain(
+        "A product in your order needs a California Proposition 65 warning: read it below.",
+      );
+      // The tax alone, seen, is not enough: the warning must have been shown too.
+      await expect(
+        placeOrder(t.db, { owner, userId: null, checkout: { ...first, shownTaxCents: 975 }, siteUrl: "http://x" }),
+      ).rejects.toBeInstanceOf(CheckoutReviewError);
+      const placed = await placeOrder(t.db, {
+        owner,
+        userId: null,
+        checkout: { ...first, shownTaxCents: 975, prop65Shown: true },
+        siteUrl: "http://x",
+      });
+      expect(await orderRow(placed.number)).toMatchObject({ prop65_warned: 1, tax_cents: 975 });
+      // Elsewhere no warning is needed.
+      const ny = await placeOrder(t.db, {
+        owner: await cartOf(),
+        userId: null,
+        checkout: checkout(),
+        siteUrl: "http://x",
+      });
+      expect(await orderRow(ny.number)).toMatchObject({ prop65_warned: 0 });
+    } finally {
+      await t.db.updateTable("products").set({ prop65: 0 }).where("id", "=", PRODUCT).execute();
+    }
+  });
+
+  it("staff set a product's tax rules: an audit row, a stale form refused, a customer refused", async () => {
+    const row = () =>
+      t.db
+        .selectFrom("products")
+        .select(["vat_class", "prop65", "updated_at"])
+        .where("id", "=", 12)
+        .executeTakeFirstOrThrow();
+    const version = (await row()).updated_at ?? "";
+    await expect(
+      setProductTaxRules(t.db, customer, 12, { vat_class: "zero", prop65: true }, version),
+    ).rejects.toMatchObject({ status: 403 });
+    expect(await setProductTaxRules(t.db, staff, 12, { vat_class: "reduced", prop65: true }, version)).toEqual({
+      changed: true,
+    });
+    expect(await row()).toMatchObject({ vat_class: "reduced", prop65: 1 });
+    await expect(
+      setProductTaxRules(t.db, staff, 12, { vat_class: "zero", prop65: false }, version),
+    ).rejects.toMatchObject({
+      status: 409,
+    });
+    expect(await row()).toMatchObject({ vat_class: "reduced", prop65: 1 });
+    const audit = await t.db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "product.tax")
+      .where("object_id", "=", "12")
+      .execute();
+    expect(audit.map((a) => [JSON.parse(a.before!), JSON.parse(a.after!)])).toEqual([
+      [
+        { vat_class: "standard", prop65: false },
+        { vat_class: "reduced", prop65: true },
+      ],
+    ]);
+    expect(productTaxSchema.safeParse({ vat_class: "luxury" }).success).toBe(false);
+    expect(productTaxSchema.safeParse({ vat_class: "zero", prop65: "yes" }).success).toBe(false);
+    expect(productTaxSchema.parse({ vat_class: "zero" })).toEqual({ vat_class: "zero", prop65: false });
   });
 });
 

@@ -5,7 +5,7 @@ import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import type { StaffActor } from "../../server/catalog/staff-actor.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
-import { TaxToConfirmError } from "../../server/tax/checkout-tax.ts";
+import { CheckoutReviewError } from "../../server/orders/checkout-review.ts";
 import {
   parseMonth,
   parseQuarter,
@@ -73,8 +73,8 @@ describe.each(dialects)("tax reports (%s)", (kind) => {
       try {
         return await placeOrder(t.db, { ...input, checkout });
       } catch (error) {
-        if (!(error instanceof TaxToConfirmError)) throw error;
-        return placeOrder(t.db, { ...input, checkout: { ...checkout, shownTaxCents: error.tax.taxCents } });
+        if (!(error instanceof CheckoutReviewError)) throw error;
+        return placeOrder(t.db, { ...input, checkout: { ...checkout, shownTaxCents: error.review.tax!.taxCents } });
       }
     };
     const uk = { country: "GB", postcode: "SW1A 1AA", region: "" };

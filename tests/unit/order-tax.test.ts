@@ -8,8 +8,8 @@ import {
   type ExemptionCertificate,
   type OrderTaxLine,
   type UsTaxTables,
-  type VatClass,
 } from "../../server/tax/order-tax.ts";
+import type { VatClass } from "../../app/lib/product-tax.ts";
 import { US_STATES } from "../../server/tax/us-states.ts";
 
 const tables: UsTaxTables = {

@@ -8,6 +8,9 @@ import {
   StockPanel,
 } from "../../components/admin/products/EditPanels.tsx";
 import { ProductForm } from "../../components/admin/products/ProductForm.tsx";
+import { TaxRulesPanel } from "../../components/admin/products/TaxRulesPanel.tsx";
+import { productTaxSchema } from "../../lib/product-tax.ts";
+import { setProductTaxRules } from "../../../server/tax/product-tax.ts";
 import { ProductsHeading } from "../../components/admin/BackHeading.tsx";
 import {
   formFields,
@@ -62,7 +65,7 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 }
 
 type Answer = {
-  form: "product" | "stock" | "image" | "other";
+  form: "product" | "stock" | "image" | "tax" | "other";
   values?: Record<string, string>;
   errors?: FieldErrors;
   message?: string;
@@ -96,6 +99,15 @@ export async function action({ request, params }: Route.ActionArgs) {
         await adjustStock(db, staff, id, checked.data);
         return done("stock");
       }
+      case "tax": {
+        const checked = validateWith(productTaxSchema, {
+          vat_class: formText(form, "vat_class"),
+          prop65: form.get("prop65") ?? undefined,
+        });
+        if (!checked.ok) return answer({ form: "tax", message: Object.values(checked.errors)[0] }, 422);
+        await setProductTaxRules(db, staff, id, checked.data, formText(form, "version"));
+        return done("tax");
+      }
       case "archive":
       case "unarchive":
         await setArchived(db, staff, [id], intent === "archive");
@@ -122,7 +134,8 @@ export async function action({ request, params }: Route.ActionArgs) {
         return answer({ form: "other", message: "Unknown action." }, 400);
     }
   } catch (error) {
-    if (error instanceof ProductConflictError) return answer({ form: "product", message: error.message }, 409);
+    if (error instanceof ProductConflictError)
+      return answer({ form: intent === "tax" ? "tax" : "product", message: error.message }, 409);
     if (error instanceof ProductFieldError)
       return answer({ form: "product", values: formFields(form, PRODUCT_FIELDS), errors: error.fields }, error.status);
     if (isDomainError(error)) {
@@ -149,6 +162,7 @@ const DONE_TEXT: Record<string, string> = {
   "image-added": "Picture uploaded. The shop shows it now.",
   "image-removed": "Picture removed.",
   "image-cover": "That picture is now shown first.",
+  tax: "Tax rules saved. Orders placed from now on use them.",
 };
 
 export default function EditProductPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -195,6 +209,12 @@ export default function EditProductPage({ loaderData, actionData }: Route.Compon
       />
       <LedgerTable rows={ledger} />
       <ImagesPanel title={product.fields.title} images={product.images} error={imageAnswer?.message} />
+      <TaxRulesPanel
+        vatClass={product.taxRules.vatClass}
+        prop65={product.taxRules.prop65}
+        version={product.version}
+        error={answerFor("tax")?.message}
+      />
       <ArchivePanel archivedAt={product.archivedAt} orderCount={product.orderCount} />
     </div>
   );

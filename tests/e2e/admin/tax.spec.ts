@@ -2,8 +2,9 @@
  * The back office's US sales-tax table (issue 51): an admin changes a state's rate and where the
  * store collects, imports local rates by ZIP code and checks what an address pays; bad rates, a
  * bad file and a stale form are refused with nothing written; staff who aren't admins read the
- * table but can't change it; and the forms work as plain posts without JavaScript. Each test uses
- * states no other test touches.
+ * table but can't change it; and the forms work as plain posts without JavaScript. Staff set a
+ * product's VAT rate and Proposition 65 flag, and a Californian sees the warning and the tax before
+ * the order is placed. The tests run in order in one worker, as two of them use California.
  */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
@@ -12,8 +13,19 @@ import { queryAll, queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
-import { storeDb } from "../shopping/support.ts";
+import {
+  addFromProductPage,
+  confirmedOrderNumber,
+  fillCheckout,
+  ordersFor,
+  placeOrderButton,
+  setProduct,
+  storeDb,
+} from "../shopping/support.ts";
+import { uniqueEmail } from "../support/accounts.ts";
 import { US_STATES } from "../../../server/tax/us-states.ts";
+
+test.describe.configure({ mode: "default" });
 
 const status = (page: Page) => page.getByRole("main").getByRole("status");
 const alert = (page: Page) => page.getByRole("main").getByRole("alert");
@@ -242,4 +254,57 @@ test.describe("reports, without JavaScript", () => {
     const none = await page.request.get("/admin/tax/reports/eu-vat?quarter=2026-Q4");
     expect(none.status()).toBe(404);
   });
+});
+
+test("staff set a product's VAT rate and Proposition 65 flag; a Californian sees the warning and the tax before placing the order", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  resetStates("CA");
+  storeDb().prepare("UPDATE tax_us_states SET collect = 1, version = version + 1 WHERE code = 'CA'").run();
+  storeDb().prepare("DELETE FROM tax_us_local_rates WHERE zip = '94105'").run();
+  const p = setProduct(482, { stock: 20, priceCents: 2_000, discountPercent: null });
+  storeDb().prepare("UPDATE products SET prop65 = 0, vat_class = 'standard' WHERE id = ?").run(p.id);
+  await useSharedStaffSession(page.context(), baseURL!, "staff");
+  await page.goto(`/admin/products/${p.id}`);
+  await waitForHydration(page);
+  const panel = page.getByRole("region", { name: "Tax rules" });
+  await panel.getByLabel("UK VAT rate").selectOption({ label: "Reduced rate (5%)" });
+  await panel.getByLabel("California Proposition 65 warning").check();
+  await panel.getByRole("button", { name: "Save tax rules" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Tax rules saved." })).toBeVisible();
+  expect(queryOne("SELECT vat_class, prop65 FROM products WHERE id = ?", p.id)).toEqual({
+    vat_class: "reduced",
+    prop65: 1,
+  });
+  expect(
+    queryAll("SELECT after FROM audit_log WHERE action = 'product.tax' AND object_id = ? ORDER BY id", String(p.id)).at(
+      -1,
+    ),
+  ).toEqual({ after: JSON.stringify({ vat_class: "reduced", prop65: true }) });
+  await expect(panel.getByLabel("UK VAT rate")).toHaveValue("reduced");
+
+  const shopper = await browser.newContext({ baseURL });
+  const buyer = await shopper.newPage();
+  const email = uniqueEmail("prop65");
+  await addFromProductPage(buyer, p.id, { quantity: 1 });
+  await buyer.goto("/checkout");
+  await waitForHydration(buyer);
+  const address = { country: "United States", name: "Cal Buyer", line1: "1 Market St", city: "San Francisco" } as const;
+  await fillCheckout(buyer, { ...address, region: "CA", postcode: "94105", email });
+  await placeOrderButton(buyer).click();
+  await expect(buyer.getByRole("main").getByRole("alert")).toHaveText(
+    "Sales tax of $1.45 applies to delivery to ZIP code 94105 (California), so your total is $21.45. A product in your order needs a California Proposition 65 warning: read it below. Check the order summary, then place your order again.",
+  );
+  const warning = buyer.getByRole("note", { name: "California Proposition 65" });
+  await expect(warning).toContainText("WARNING: Cancer and Reproductive Harm - www.P65Warnings.ca.gov.");
+  await expect(warning).toContainText(`For: ${p.title}.`);
+  expect(ordersFor(email)).toHaveLength(0);
+  await expectNoAxeViolations(buyer);
+  await placeOrderButton(buyer).click();
+  await confirmedOrderNumber(buyer);
+  expect(ordersFor(email)).toMatchObject([{ tax_cents: 145, total_cents: 2_145 }]);
+  expect(queryOne("SELECT prop65_warned FROM orders WHERE email = ?", email)).toEqual({ prop65_warned: 1 });
+  await shopper.close();
 });
