@@ -4,7 +4,7 @@ import { z } from "zod";
  * A product's tax rules as staff set them (issue 51): its UK VAT rate class and whether it needs a
  * California Proposition 65 warning. Shared by the back office's form and the server's check.
  */
-export const VAT_CLASSES = ["standard", "reduced", "zero"] as const;
+const VAT_CLASSES = ["standard", "reduced", "zero"] as const;
 export type VatClass = (typeof VAT_CLASSES)[number];
 
 export const VAT_CLASS_OPTIONS: readonly { value: VatClass; label: string }[] = [

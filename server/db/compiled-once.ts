@@ -30,3 +30,26 @@ export function compiledOnce<Value, Row>(
     return result.rows;
   };
 }
+
+/**
+ * A statement of several values, compiled once per database from a build with placeholder values;
+ * every later call binds `values`, in the order the compiled SQL lists its parameters (the order of
+ * the placeholders' columns). For inserts on the order path; its SQL must not depend on the values.
+ */
+export function compiledStatement(
+  build: (db: Db) => Compilable<unknown>,
+): (db: Db, values: unknown[]) => Promise<void> {
+  const texts = new WeakMap<object, { sql: string; count: number }>();
+  return async (db, values) => {
+    const key = db.getExecutor().adapter;
+    let text = texts.get(key);
+    if (text === undefined) {
+      const compiled = build(db).compile();
+      text = { sql: compiled.sql, count: compiled.parameters.length };
+      texts.set(key, text);
+    }
+    if (values.length !== text.count)
+      throw new Error(`compiledStatement: ${text.count} values expected, got ${values.length}: ${text.sql}`);
+    await db.executeQuery(CompiledQuery.raw(text.sql, values));
+  };
+}

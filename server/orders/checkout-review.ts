@@ -4,7 +4,7 @@ import { US_STATE_NAMES, type UsStateCode } from "../../app/lib/us-states.ts";
 import { ConflictError } from "../errors.ts";
 
 /** The sales tax the order would be charged at the address posted. */
-export interface TaxToConfirm {
+interface TaxToConfirm {
   postcode: string;
   state: string;
   lines: { label: string; taxCents: number }[];

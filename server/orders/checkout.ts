@@ -32,6 +32,9 @@ export async function checkoutPreview(db: Db, owner: string, isMember: boolean) 
   };
 }
 
+/** What the checkout's summary says of US sales tax before the ZIP code is known, where the store collects some. */
+const US_TAX_AT_CHECKOUT = "Sales tax by ZIP code, shown before you place the order";
+
 /**
  * Each country's summary before the address is known, and its tax: the VAT inside UK prices, and
  * whether US sales tax may be added (the store collects in some state; the ZIP code decides).
@@ -67,9 +70,6 @@ async function previewSummaries(db: Db, priced: (PricedLine & { productId: numbe
   };
   return { summaries, taxes };
 }
-
-/** What the checkout's summary says of US sales tax before the ZIP code is known, where the store collects some. */
-export const US_TAX_AT_CHECKOUT = "Sales tax by ZIP code, shown before you place the order";
 
 /**
  * What the checkout page shows when a quote is being accepted: its lines at the quoted prices

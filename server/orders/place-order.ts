@@ -28,7 +28,8 @@ import { checkCredit, NET30_METHOD, NET30_NOT_OFFERED_MESSAGE } from "../invoice
 import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
 import { markQuoteAccepted, quoteOrderLines } from "../quotes/accept.ts";
 import { LINE_PRODUCT_COLUMNS } from "../cart/priced-lines.ts";
-import { checkoutTax, insertOrderTaxLines } from "../tax/checkout-tax.ts";
+import { checkoutTax, insertOrderTaxLines, usTablesFor } from "../tax/checkout-tax.ts";
+import type { UsTaxTables } from "../tax/order-tax.ts";
 import { CheckoutReviewError, unseenReview } from "./checkout-review.ts";
 
 export interface PlaceOrderInput {
@@ -143,6 +144,7 @@ async function placeInTransaction(
   trx: Transaction<Database>,
   input: PlaceOrderInput,
   keys: OrderKeys,
+  usTables: UsTaxTables | undefined,
 ): Promise<PlacedOrder> {
   const { checkout, owner } = input;
   const { quoteId, lines, quotedCents, breaks } = await orderSource(trx, input, keys.now);
@@ -188,6 +190,7 @@ async function placeInTransaction(
     discountCents: beforeTax.memberDiscountCents,
     shippingCents: beforeTax.shippingCents,
     today: keys.now.toISOString().slice(0, 10),
+    usTables,
   });
   const summary = { ...beforeTax, taxCents: tax.addedCents, totalCents: beforeTax.totalCents + tax.addedCents };
   // Sales tax and California's warning are shown before an order is placed: what the page didn't show sends it back.
@@ -401,9 +404,11 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<Placed
     confirmToken: input.userId == null ? randomBytes(24).toString("base64url") : null,
     now: input.now ?? new Date(),
   };
+  // The address's US tax rates, read before the transaction: they don't need the order's locks.
+  const usTables = await usTablesFor(db, checkout.country, checkout.postcode);
   const attempt = async () => {
     const placed = await releasingOverdueGuestHolds(db, keys.now, () =>
-      withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys))),
+      withTransactionRetry(() => db.transaction().execute((trx) => placeInTransaction(trx, input, keys, usTables))),
     );
     if (
       placed.created &&

@@ -3,11 +3,12 @@ import type { ShippingCountry } from "../../app/lib/order-rules.ts";
 import type { VatClass } from "../../app/lib/product-tax.ts";
 import { stateOfZip, US_STATE_NAMES } from "../../app/lib/us-states.ts";
 import type { Transaction } from "kysely";
+import { compiledStatement } from "../db/compiled-once.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database, OrderTaxBasis } from "../db/schema.ts";
 import { InvalidError } from "../errors.ts";
 import { verifiedCertificates } from "./certificates.ts";
-import { orderTax, usTaxBasis } from "./order-tax.ts";
+import { orderTax, usTaxBasis, type UsTaxTables } from "./order-tax.ts";
 import { readUsTaxTables } from "./us-tax-settings.ts";
 
 /** An order's tax as the checkout places it: added to the total (US) or inside the prices (UK). */
@@ -34,6 +35,11 @@ export interface CheckoutTaxInput {
   shippingCents: number;
   /** The store's date, YYYY-MM-DD: a certificate applies through its last day. */
   today: string;
+  /**
+   * The US tables for this address, when the caller read them already (the checkout reads them
+   * before its transaction, so the order's locks are held no longer for them).
+   */
+  usTables?: UsTaxTables;
 }
 
 /** Why a US order carries no sales tax, in the words its summary and invoice use. */
@@ -43,6 +49,16 @@ export function taxNote(basis: OrderTaxBasis, state: string | null): string | nu
   if (basis === "not-registered") return `No sales tax: we don't collect it for deliveries to ${name}.`;
   if (basis === "exempt") return `No sales tax: exempt by your company's verified certificate for ${name}.`;
   return null;
+}
+
+/** The US tables for a checkout's address (null outside the US, or for a ZIP code in no state). */
+export async function usTablesFor(
+  db: Db,
+  country: ShippingCountry,
+  postcode: string,
+): Promise<UsTaxTables | undefined> {
+  const state = country === "US" ? stateOfZip(postcode) : null;
+  return state ? readUsTaxTables(db, postcode, state) : undefined;
 }
 
 /**
@@ -68,7 +84,7 @@ export async function checkoutTax(db: Db, input: CheckoutTaxInput): Promise<Chec
   if (!state)
     throw new InvalidError("ZIP_NOT_IN_A_STATE", "Enter a ZIP code of one of the 50 states or Washington, DC.");
   const [tables, certificates] = await Promise.all([
-    readUsTaxTables(db, input.postcode),
+    input.usTables ?? readUsTaxTables(db, input.postcode, state),
     input.organizationId ? verifiedCertificates(db, input.organizationId, input.today) : [],
   ]);
   const basis = usTaxBasis({ state, zip: input.postcode }, tables, certificates, input.today);
@@ -99,25 +115,26 @@ function linesOf(lines: ReturnType<typeof orderTax>["lines"]): CheckoutTax["line
   }));
 }
 
+/** One tax line's insert, compiled once per database (most orders have one line: a single rate). */
+const insertTaxLine = compiledStatement((db: Db) =>
+  db.insertInto("order_tax_lines").values({
+    order_id: 0,
+    jurisdiction: "",
+    label: "",
+    rate_ppm: 0,
+    taxable_cents: 0,
+    tax_cents: 0,
+    included: 0,
+  }),
+);
+
 /** Stores a placed order's tax lines with it (in the order's transaction). */
 export async function insertOrderTaxLines(
   trx: Transaction<Database>,
   orderId: number,
   tax: CheckoutTax,
 ): Promise<void> {
-  if (!tax.lines.length) return;
-  await trx
-    .insertInto("order_tax_lines")
-    .values(
-      tax.lines.map((l) => ({
-        order_id: orderId,
-        jurisdiction: l.jurisdiction,
-        label: l.label,
-        rate_ppm: l.ratePpm,
-        taxable_cents: l.taxableCents,
-        tax_cents: l.taxCents,
-        included: tax.basis === "included" ? 1 : 0,
-      })),
-    )
-    .execute();
+  const included = tax.basis === "included" ? 1 : 0;
+  for (const l of tax.lines)
+    await insertTaxLine(trx, [orderId, l.jurisdiction, l.label, l.ratePpm, l.taxableCents, l.taxCents, included]);
 }

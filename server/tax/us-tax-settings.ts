@@ -1,7 +1,13 @@
 import { parse } from "csv-parse/sync";
 import { diffFields, writeAudit } from "../audit/audit.ts";
 import { assertCan, type StaffActor } from "../catalog/staff-actor.ts";
+import { sql, type Selectable } from "kysely";
+import { US_STATE_NAMES, type UsStateCode } from "../../app/lib/us-states.ts";
+import { committedReaderOf } from "../db/committed-read.ts";
+import { sharedFreshRead } from "../db/shared-read.ts";
+import { compiledOnce } from "../db/compiled-once.ts";
 import type { Db } from "../db/connection.ts";
+import type { TaxUsStateTable } from "../db/schema.ts";
 import { ConflictError, InvalidError } from "../errors.ts";
 import { formatRate, parseRatePercent } from "../../app/lib/tax.ts";
 import { shownState } from "../../app/lib/tax-table-form.ts";
@@ -24,28 +30,72 @@ export interface UsStateSetting {
   version: number;
 }
 
-export async function listUsStates(db: Db): Promise<UsStateSetting[]> {
-  const rows = await db.selectFrom("tax_us_states").selectAll().orderBy("name").execute();
-  return rows.map((r) => ({
+function settingOf(r: Selectable<TaxUsStateTable>): UsStateSetting {
+  return {
     code: r.code,
     name: r.name,
     ratePpm: Number(r.rate_ppm),
     shippingTaxable: Number(r.shipping_taxable) === 1,
     collect: Number(r.collect) === 1,
     version: Number(r.version),
-  }));
+  };
 }
 
-/** The tables `usTaxBasis` needs for one delivery ZIP code (only that code's local rates are read). */
-export async function readUsTaxTables(db: Db, zip: string): Promise<UsTaxTables> {
+export async function listUsStates(db: Db): Promise<UsStateSetting[]> {
+  const rows = await db.selectFrom("tax_us_states").selectAll().orderBy("name").execute();
+  return rows.map(settingOf);
+}
+
+/** One ZIP code's local rates. */
+const localRow = compiledOnce((db: Db, zip: string) =>
+  db.selectFrom("tax_us_local_rates").select(["zip", "region", "rate_ppm"]).where("zip", "=", zip),
+);
+
+const COLLECTING_SQL =
+  'select "code", "name", "rate_ppm", "shipping_taxable", "collect", "version" from "tax_us_states" where "collect" = 1';
+/** Through the handle (PostgreSQL, a transaction): checkouts that ask at once share a round trip. */
+const sharedCollectingRead = sharedFreshRead(
+  async (db: Db) => (await sql<Selectable<TaxUsStateTable>>`${sql.raw(COLLECTING_SQL)}`.execute(db)).rows,
+);
+
+/**
+ * The states where the store collects, as committed now: read on every US checkout, so on a
+ * SQLite file without Kysely's queue (the committed read the catalog version uses), elsewhere
+ * shared by the checkouts that ask at the same time.
+ */
+async function collectingStates(db: Db): Promise<UsStateSetting[]> {
+  const read = committedReaderOf(db);
+  const rows = read ? (read(COLLECTING_SQL) as Selectable<TaxUsStateTable>[]) : await sharedCollectingRead(db);
+  return rows.map(settingOf);
+}
+
+/**
+ * The tables `usTaxBasis` needs for one delivery ZIP code. With `state` (the checkout's case) only
+ * what decides that order is read: the states where the store collects (the delivery state, when
+ * it isn't one, stands in by its name, which is all `usTaxBasis` reads of it) and the ZIP code's
+ * local rates only where the store collects. Without it, every state's row and the local rates.
+ */
+export async function readUsTaxTables(db: Db, zip: string, state?: UsStateCode): Promise<UsTaxTables> {
   const zip5 = zip.trim().slice(0, 5);
-  const [states, local] = await Promise.all([
-    listUsStates(db),
-    db.selectFrom("tax_us_local_rates").selectAll().where("zip", "=", zip5).execute(),
-  ]);
+  let states: UsStateSetting[];
+  if (state) {
+    const own = (await collectingStates(db)).find((s) => s.code === state);
+    states = [
+      own ?? {
+        code: state,
+        name: US_STATE_NAMES[state],
+        ratePpm: 0,
+        shippingTaxable: false,
+        collect: false,
+        version: 0,
+      },
+    ];
+  } else states = await listUsStates(db);
+  const nexus = new Set(states.filter((s) => s.collect).map((s) => s.code));
+  const local = !state || nexus.size ? await localRow(db, zip5) : [];
   return {
     states: new Map(states.map((s) => [s.code, s])),
-    nexus: new Set(states.filter((s) => s.collect).map((s) => s.code)),
+    nexus,
     local: new Map(local.map((l) => [l.zip, { zip: l.zip, region: l.region, ratePpm: Number(l.rate_ppm) }])),
   };
 }
