@@ -54,6 +54,8 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     await addToCart(t.db, owner, { productId: PRODUCT, quantity });
     return owner;
   }
+  const guestOrder = (owner: string, input: ReturnType<typeof checkout>) =>
+    placeOrder(t.db, { owner, userId: null, checkout: input, siteUrl: "http://x" });
   const orderRow = (number: string) =>
     t.db.selectFrom("orders").selectAll().where("number", "=", number).executeTakeFirstOrThrow();
   const taxLines = (orderId: number) =>
@@ -71,7 +73,7 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
 
   it("a state the store doesn't collect in: no tax, and the order says why", async () => {
     const owner = await cartOf();
-    const placed = await placeOrder(t.db, { owner, userId: null, checkout: checkout(), siteUrl: "http://x" });
+    const placed = await guestOrder(owner, checkout());
     const order = await orderRow(placed.number);
     expect(order).toMatchObject({ tax_cents: 0, total_cents: 10_000, tax_basis: "not-registered", tax_state: "NY" });
     expect(await taxLines(order.id)).toEqual([]);
@@ -86,9 +88,7 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     const before = await stock();
     const orders = await t.db.selectFrom("orders").select("id").execute();
     const first = checkout(LA);
-    const refusal = await placeOrder(t.db, { owner, userId: null, checkout: first, siteUrl: "http://x" }).catch(
-      (e: unknown) => e,
-    );
+    const refusal = await guestOrder(owner, first).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(CheckoutReviewError);
     expect((refusal as CheckoutReviewError).review.tax).toEqual({
       postcode: "90001",
@@ -107,16 +107,9 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     expect(await stock()).toBe(before);
 
     // A figure the page showed that isn't the one charged is refused too.
-    await expect(
-      placeOrder(t.db, { owner, userId: null, checkout: { ...first, shownTaxCents: 974 }, siteUrl: "http://x" }),
-    ).rejects.toBeInstanceOf(CheckoutReviewError);
+    await expect(guestOrder(owner, { ...first, shownTaxCents: 974 })).rejects.toBeInstanceOf(CheckoutReviewError);
 
-    const placed = await placeOrder(t.db, {
-      owner,
-      userId: null,
-      checkout: { ...first, shownTaxCents: 975 },
-      siteUrl: "http://x",
-    });
+    const placed = await guestOrder(owner, { ...first, shownTaxCents: 975 });
     const order = await orderRow(placed.number);
     expect(order).toMatchObject({
       subtotal_cents: 10_000,
@@ -204,12 +197,7 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
 
   it("a UK order keeps its VAT inside the price as a stored line, delivery included", async () => {
     const owner = await cartOf(2);
-    const placed = await placeOrder(t.db, {
-      owner,
-      userId: null,
-      checkout: checkout({ country: "GB", postcode: "SW1A 1AA", region: "" }),
-      siteUrl: "http://x",
-    });
+    const placed = await guestOrder(owner, checkout({ country: "GB", postcode: "SW1A 1AA", region: "" }));
     const order = await orderRow(placed.number);
     // £200.00 of goods and £9.99 delivery: VAT 20% inside £209.99 is £35.00 (34.998 rounded once).
     expect(order).toMatchObject({ total_cents: 20_999, tax_cents: 0, tax_basis: "included", tax_state: null });
@@ -260,12 +248,7 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     await addToCart(t.db, owner, { productId: PRODUCT, quantity: 1 });
     await addToCart(t.db, owner, { productId: 10, quantity: 1 });
     await addToCart(t.db, owner, { productId: 11, quantity: 1 });
-    const placed = await placeOrder(t.db, {
-      owner,
-      userId: null,
-      checkout: checkout({ country: "GB", postcode: "SW1A 1AA", region: "" }),
-      siteUrl: "http://x",
-    });
+    const placed = await guestOrder(owner, checkout({ country: "GB", postcode: "SW1A 1AA", region: "" }));
     const order = await orderRow(placed.number);
     expect(order.total_cents).toBe(22_999);
     // £9.99 delivery shared by value over £100 / £60 / £60 of goods: 454 / 273 / 272 (largest remainder).
@@ -287,9 +270,7 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     try {
       const owner = await cartOf();
       const first = checkout(LA);
-      const refusal = (await placeOrder(t.db, { owner, userId: null, checkout: first, siteUrl: "http://x" }).catch(
-        (e: unknown) => e,
-      )) as CheckoutReviewError;
+      const refusal = (await guestOrder(owner, first).catch((e: unknown) => e)) as CheckoutReviewError;
       expect(refusal).toBeInstanceOf(CheckoutReviewError);
       const title = (
         await t.db.selectFrom("products").select("title").where("id", "=", PRODUCT).executeTakeFirstOrThrow()
@@ -302,23 +283,11 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
         "A product in your order needs a California Proposition 65 warning: read it below.",
       );
       // The tax alone, seen, is not enough: the warning must have been shown too.
-      await expect(
-        placeOrder(t.db, { owner, userId: null, checkout: { ...first, shownTaxCents: 975 }, siteUrl: "http://x" }),
-      ).rejects.toBeInstanceOf(CheckoutReviewError);
-      const placed = await placeOrder(t.db, {
-        owner,
-        userId: null,
-        checkout: { ...first, shownTaxCents: 975, prop65Shown: true },
-        siteUrl: "http://x",
-      });
+      await expect(guestOrder(owner, { ...first, shownTaxCents: 975 })).rejects.toBeInstanceOf(CheckoutReviewError);
+      const placed = await guestOrder(owner, { ...first, shownTaxCents: 975, prop65Shown: true });
       expect(await orderRow(placed.number)).toMatchObject({ prop65_warned: 1, tax_cents: 975 });
       // Elsewhere no warning is needed.
-      const ny = await placeOrder(t.db, {
-        owner: await cartOf(),
-        userId: null,
-        checkout: checkout(),
-        siteUrl: "http://x",
-      });
+      const ny = await guestOrder(await cartOf(), checkout());
       expect(await orderRow(ny.number)).toMatchObject({ prop65_warned: 0 });
     } finally {
       await t.db.updateTable("products").set({ prop65: 0 }).where("id", "=", PRODUCT).execute();

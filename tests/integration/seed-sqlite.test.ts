@@ -48,10 +48,12 @@ describe("seedCatalog on in-memory SQLite", () => {
     for (const i of [0, 1, 299, 599]) {
       const { id, ...stored } = rows[i];
       expect(id).toBeGreaterThan(0);
-      // The back office's columns (migration 010) start at their defaults.
+      // The back office's columns (migrations 010 and 032) start at their defaults.
       expect(stored).toEqual({
         archived_at: null,
         low_stock_threshold: 5,
+        vat_class: "standard",
+        prop65: 0,
         ...generateProduct(i, { categoryIds, brandIds }),
       });
     }

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/newsletter-export";
 import { getDb } from "../../../server/db/connection.ts";
 import { parseNewsletterStatus, subscribersCsv } from "../../../server/newsletter/admin.ts";
+import { csvDownload } from "../../../server/http/csv-download.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 /** The subscribers as CSV (email, status, dates), streamed in batches; ?status= narrows it. */
@@ -24,14 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
   });
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="newsletter-${status ?? "all"}-${day}.csv"`,
-      "Cache-Control": "private, no-store",
-      "X-Robots-Tag": "noindex",
-    },
-  });
+  return csvDownload(body, `newsletter-${status ?? "all"}-${day}.csv`);
 }
 
 export async function action({ request }: Route.ActionArgs) {

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/products-export";
 import { exportProductsCsv } from "../../../server/catalog/product-export.ts";
 import { getDb } from "../../../server/db/connection.ts";
+import { csvDownload } from "../../../server/http/csv-download.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 
 /** Every product with its stock, as CSV, streamed page by page. */
@@ -23,13 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
   });
   const stamp = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="products-${stamp}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvDownload(body, `products-${stamp}.csv`);
 }
 
 /** Nothing to post; the guard answers first, so guests and customers learn nothing. */

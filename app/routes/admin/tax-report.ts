@@ -3,6 +3,7 @@ import type { Route } from "./+types/tax-report";
 import { getDb } from "../../../server/db/connection.ts";
 import { isDomainError } from "../../../server/errors.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
+import { csvDownload } from "../../../server/http/csv-download.ts";
 import { reportPeriod, ukVatCsv, ukVatRows, usSalesTaxCsv, usSalesTaxRows } from "../../../server/tax/reports.ts";
 
 /** A tax report as CSV: `uk-vat?quarter=2026-Q4` or `us-sales-tax?month=2026-12`; anything else is a 404 or a 400 that says why. */
@@ -26,13 +27,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     if (isDomainError(error)) throw data(error.message, { status: error.status });
     throw error;
   }
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${name}"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvDownload(csv, name);
 }
 
 /** Nothing to post; the guard answers first, so guests and customers learn nothing. */
