@@ -3,7 +3,12 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider } from "../tests/support/fake-services.mjs";
+import {
+  OIDC_CLIENT_ID,
+  OIDC_CLIENT_SECRET,
+  startOidcProvider,
+  startVatCheckStandIn,
+} from "../tests/support/fake-services.mjs";
 import { startMailSink } from "../tests/support/mail-sink.ts";
 import { createFakeStripe } from "../tests/support/fake-stripe.mjs";
 
@@ -23,6 +28,8 @@ const stripe = createFakeStripe({
   retryDelaysMs: [500, 1000, 2000, 4000],
 });
 await stripe.listen(port + 3);
+// A local stand-in for HMRC's VAT number check on port + 4.
+const vatCheck = await startVatCheckStandIn(port + 4);
 
 // `--defaults`: the store as `npm start` runs it for a newcomer — no SITE_URL, AUTH_SECRET or
 // trusted origins — on SQLite, with only the mail sink and a generous IP limit added.
@@ -70,6 +77,7 @@ const configured = {
   STRIPE_WEBHOOK_SECRET: E2E_STRIPE_WEBHOOK_SECRET,
   STRIPE_API_URL: `http://127.0.0.1:${port + 3}`,
   PAYMENT_RECONCILE_SECONDS: "2",
+  VAT_CHECK_URL: vatCheck.url,
 };
 const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], {
   cwd: root,
@@ -90,10 +98,10 @@ const child = spawn(process.execPath, [path.join(root, "server/http/main.ts")], 
 });
 async function stop(signal) {
   child.kill(signal);
-  await Promise.allSettled([smtp.close(), oidc.close(), stripe.close()]);
+  await Promise.allSettled([smtp.close(), oidc.close(), stripe.close(), vatCheck.close()]);
 }
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void stop(signal));
 child.on("exit", async (code) => {
-  await Promise.allSettled([smtp.close(), oidc.close(), stripe.close(), dropDatabase()]);
+  await Promise.allSettled([smtp.close(), oidc.close(), stripe.close(), vatCheck.close(), dropDatabase()]);
   process.exit(code ?? 0);
 });

@@ -95,6 +95,12 @@ const envSchema = z.object({
     .min(0.05)
     .max(24 * 60)
     .default(30),
+  /**
+   * HMRC's "Check a UK VAT number" API (https://api.service.hmrc.gov.uk, or a stand-in in tests):
+   * the back office shows whether a UK trade applicant's VAT number is registered, and to whom.
+   * Unset, VAT numbers are only checked for their format.
+   */
+  VAT_CHECK_URL: z.string().url().optional(),
   /** How often the payment reconciliation job re-checks orders past their hold against Stripe (seconds). */
   PAYMENT_RECONCILE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
 });

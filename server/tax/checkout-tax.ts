@@ -1,13 +1,14 @@
 import { MARKETS } from "../../app/lib/markets.ts";
 import type { ShippingCountry } from "../../app/lib/order-rules.ts";
 import type { VatClass } from "../../app/lib/product-tax.ts";
-import { stateOfZip, US_STATE_NAMES } from "../../app/lib/us-states.ts";
+import { stateOfZip } from "../../app/lib/us-states.ts";
 import type { Transaction } from "kysely";
 import { compiledStatement } from "../db/compiled-once.ts";
 import type { Db } from "../db/connection.ts";
 import type { Database, OrderTaxBasis } from "../db/schema.ts";
 import { InvalidError } from "../errors.ts";
 import { verifiedCertificates } from "./certificates.ts";
+import { taxNote } from "./order-tax-view.ts";
 import { orderTax, usTaxBasis, type UsTaxTables } from "./order-tax.ts";
 import { readUsTaxTables } from "./us-tax-settings.ts";
 
@@ -40,15 +41,6 @@ export interface CheckoutTaxInput {
    * before its transaction, so the order's locks are held no longer for them).
    */
   usTables?: UsTaxTables;
-}
-
-/** Why a US order carries no sales tax, in the words its summary and invoice use. */
-export function taxNote(basis: OrderTaxBasis, state: string | null): string | null {
-  const name =
-    state && Object.hasOwn(US_STATE_NAMES, state) ? US_STATE_NAMES[state as keyof typeof US_STATE_NAMES] : state;
-  if (basis === "not-registered") return `No sales tax: we don't collect it for deliveries to ${name}.`;
-  if (basis === "exempt") return `No sales tax: exempt by your company's verified certificate for ${name}.`;
-  return null;
 }
 
 /** The US tables for a checkout's address (null outside the US, or for a ZIP code in no state). */
@@ -116,7 +108,7 @@ function linesOf(lines: ReturnType<typeof orderTax>["lines"]): CheckoutTax["line
 }
 
 /** One tax line's insert, compiled once per database (most orders have one line: a single rate). */
-const insertTaxLine = compiledStatement((db: Db) =>
+const insertTaxLine = /* @__PURE__ */ compiledStatement((db: Db) =>
   db.insertInto("order_tax_lines").values({
     order_id: 0,
     jurisdiction: "",

@@ -47,14 +47,14 @@ export async function listUsStates(db: Db): Promise<UsStateSetting[]> {
 }
 
 /** One ZIP code's local rates. */
-const localRow = compiledOnce((db: Db, zip: string) =>
+const localRow = /* @__PURE__ */ compiledOnce((db: Db, zip: string) =>
   db.selectFrom("tax_us_local_rates").select(["zip", "region", "rate_ppm"]).where("zip", "=", zip),
 );
 
 const COLLECTING_SQL =
   'select "code", "name", "rate_ppm", "shipping_taxable", "collect", "version" from "tax_us_states" where "collect" = 1';
 /** Through the handle (PostgreSQL, a transaction): checkouts that ask at once share a round trip. */
-const sharedCollectingRead = sharedFreshRead(
+const sharedCollectingRead = /* @__PURE__ */ sharedFreshRead(
   async (db: Db) => (await sql<Selectable<TaxUsStateTable>>`${sql.raw(COLLECTING_SQL)}`.execute(db)).rows,
 );
 

@@ -17,6 +17,7 @@ import { isDomainError } from "../../../server/errors.ts";
 import { readSmallForm } from "../../../server/http/form-action.ts";
 import { requireStaff, type StaffSession } from "../../../server/staff/guard.ts";
 import { decideApplication, getApplication } from "../../../server/trade/applications.ts";
+import { checkUkVatNumber, vatCheckText } from "../../../server/tax/vat-check.ts";
 import {
   companyTermsOf,
   CompanyTermsFieldError,
@@ -71,8 +72,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     daysOverdue: i.daysOverdue,
     yours: false,
   }));
+  const vatCheck =
+    application.country === "GB"
+      ? vatCheckText(await checkUkVatNumber(application.tax_id, config().VAT_CHECK_URL))
+      : null;
   return {
     application,
+    vatCheck,
     terms,
     priceLists,
     credit: credit && (credit.net30 || invoiceRows.length) ? credit : null,
@@ -191,7 +197,10 @@ export default function TradeApplication({ loaderData, actionData }: Route.Compo
         <dt className="font-semibold text-ink">Country</dt>
         <dd>{a.country === "GB" ? "United Kingdom" : "United States"}</dd>
         <dt className="font-semibold text-ink">{a.country === "GB" ? "VAT number" : "EIN"}</dt>
-        <dd>{a.tax_id}</dd>
+        <dd>
+          {a.tax_id}
+          {loaderData.vatCheck ? <span data-testid="vat-check"> — {loaderData.vatCheck}</span> : null}
+        </dd>
         <dt className="font-semibold text-ink">Billing address</dt>
         <dd>{address}</dd>
         <dt className="font-semibold text-ink">Phone</dt>

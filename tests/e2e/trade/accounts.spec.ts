@@ -62,6 +62,8 @@ test("a customer applies for a trade account, staff approve it, the owner invite
   await row.getByRole("link", { name: company }).click();
   await expect(page.getByRole("heading", { level: 1, name: company })).toBeVisible();
   await expect(page.getByText("1 High Street, London, SW1A 1AA")).toBeVisible();
+  // HMRC's check (its stand-in, tests/support/fake-services.mjs) says whose the number is.
+  await expect(page.getByTestId("vat-check")).toHaveText("— HMRC: registered to Acme Builders Ltd");
   await expectNoAxeViolations(page);
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("main").getByRole("status")).toHaveText(
