@@ -32,12 +32,15 @@ export async function checkoutPreview(db: Db, owner: string, isMember: boolean) 
   };
 }
 
-/** What the checkout's summary says of US sales tax before the ZIP code is known, where the store collects some. */
-const US_TAX_AT_CHECKOUT = "Sales tax by ZIP code, shown before you place the order";
+/**
+ * What the checkout's summary says of US sales tax before the ZIP code is known: the same whether
+ * or not the store collects anywhere yet, so the page never depends on the tax table's state.
+ */
+const US_TAX_AT_CHECKOUT = "By ZIP code, shown before you place the order";
 
 /**
  * Each country's summary before the address is known, and its tax: the VAT inside UK prices, and
- * whether US sales tax may be added (the store collects in some state; the ZIP code decides).
+ * for the US that the ZIP code decides the sales tax.
  */
 async function previewSummaries(db: Db, priced: (PricedLine & { productId: number })[], isMember: boolean) {
   const summaries = {
@@ -46,27 +49,24 @@ async function previewSummaries(db: Db, priced: (PricedLine & { productId: numbe
   };
   const ids = [...new Set(priced.map((l) => l.productId))];
   const rules = ids.length
-    ? await db.selectFrom("products").select(["id", "vat_class", "prop65"]).where("id", "in", ids).execute()
+    ? await db.selectFrom("products").select(["id", "vat_class"]).where("id", "in", ids).execute()
     : [];
   const vatClassOf = new Map(rules.map((r) => [Number(r.id), r.vat_class]));
-  const [vat, collecting] = await Promise.all([
-    checkoutTax(db, {
-      country: "GB",
-      postcode: "",
-      organizationId: null,
-      lines: priced.map((l) => ({
-        amountCents: l.unitPriceCents * l.quantity,
-        vatClass: vatClassOf.get(l.productId) ?? "standard",
-      })),
-      discountCents: summaries.GB.memberDiscountCents,
-      shippingCents: summaries.GB.shippingCents,
-      today: new Date().toISOString().slice(0, 10),
-    }),
-    db.selectFrom("tax_us_states").select("code").where("collect", "=", 1).limit(1).executeTakeFirst(),
-  ]);
+  const vat = await checkoutTax(db, {
+    country: "GB",
+    postcode: "",
+    organizationId: null,
+    lines: priced.map((l) => ({
+      amountCents: l.unitPriceCents * l.quantity,
+      vatClass: vatClassOf.get(l.productId) ?? "standard",
+    })),
+    discountCents: summaries.GB.memberDiscountCents,
+    shippingCents: summaries.GB.shippingCents,
+    today: new Date().toISOString().slice(0, 10),
+  });
   const taxes: Record<ShippingCountry, SummaryTax> = {
     GB: { lines: vat.lines.map((l) => ({ label: l.label, taxCents: l.taxCents, included: true })), note: null },
-    US: { lines: [], note: collecting ? US_TAX_AT_CHECKOUT : null },
+    US: { lines: [], note: US_TAX_AT_CHECKOUT },
   };
   return { summaries, taxes };
 }

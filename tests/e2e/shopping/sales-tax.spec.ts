@@ -56,7 +56,7 @@ test("a US shopper sees Washington's sales tax and the new total before placing 
   const email = uniqueEmail("tax-us");
   await checkoutWith(page, p.id, 2);
   await waitForHydration(page);
-  await expect(summary(page, "tax")).toHaveText("Sales tax by ZIP code, shown before you place the order");
+  await expect(summary(page, "tax")).toHaveText("By ZIP code, shown before you place the order");
   await fillCheckout(page, { ...SEATTLE, email });
   await placeOrderButton(page).click();
 
