@@ -140,3 +140,8 @@ export function stateOfRegion(region: string): UsStateCode | null {
   const byName = Object.entries(US_STATE_NAMES).find(([, name]) => name.toUpperCase() === text);
   return byName ? (byName[0] as UsStateCode) : null;
 }
+
+/** A state's name by its code ("CA" → "California"); any other text is returned as it is. */
+export function usStateName(code: string): string {
+  return Object.hasOwn(US_STATE_NAMES, code) ? US_STATE_NAMES[code as UsStateCode] : code;
+}

@@ -1,6 +1,6 @@
 import { formatMoney } from "../../app/lib/money.ts";
 import { PROP65_WARNING } from "../../app/lib/product-tax.ts";
-import { US_STATE_NAMES, type UsStateCode } from "../../app/lib/us-states.ts";
+import { usStateName } from "../../app/lib/us-states.ts";
 import { ConflictError } from "../errors.ts";
 
 /** The sales tax the order would be charged at the address posted. */
@@ -25,7 +25,7 @@ function reviewMessage(review: CheckoutReview): string {
   const { tax, prop65 } = review;
   if (tax)
     parts.push(
-      `Sales tax of ${formatMoney(tax.taxCents)} applies to delivery to ZIP code ${tax.postcode} (${US_STATE_NAMES[tax.state as UsStateCode]}), so your total is ${formatMoney(tax.totalCents)}.`,
+      `Sales tax of ${formatMoney(tax.taxCents)} applies to delivery to ZIP code ${tax.postcode} (${usStateName(tax.state)}), so your total is ${formatMoney(tax.totalCents)}.`,
     );
   if (prop65)
     parts.push(

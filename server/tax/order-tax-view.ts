@@ -1,7 +1,7 @@
 import type { SummaryTax } from "../../app/lib/order-rules.ts";
 import type { Db } from "../db/connection.ts";
 import type { OrderTaxBasis } from "../db/schema.ts";
-import { US_STATE_NAMES } from "../../app/lib/us-states.ts";
+import { usStateName } from "../../app/lib/us-states.ts";
 
 /** An order's tax as its pages and invoice show it: the tax lines stored with it when it was placed (none before tax lines were kept). */
 export async function orderTaxView(
@@ -22,8 +22,7 @@ export async function orderTaxView(
 
 /** Why a US order carries no sales tax, in the words its summary and invoice use. */
 export function taxNote(basis: OrderTaxBasis, state: string | null): string | null {
-  const name =
-    state && Object.hasOwn(US_STATE_NAMES, state) ? US_STATE_NAMES[state as keyof typeof US_STATE_NAMES] : state;
+  const name = usStateName(state ?? "");
   if (basis === "not-registered") return `No sales tax: we don't collect it for deliveries to ${name}.`;
   if (basis === "exempt") return `No sales tax: exempt by your company's verified certificate for ${name}.`;
   return null;

@@ -5,7 +5,7 @@
  * (its tax point is its date) and became a sale: not a hold, an approval waiting, expired or cancelled.
  */
 import { stringify } from "csv-stringify/sync";
-import { US_STATE_NAMES } from "../../app/lib/us-states.ts";
+import { usStateName } from "../../app/lib/us-states.ts";
 import { assertCan, type StaffActor } from "../catalog/staff-actor.ts";
 import type { Db } from "../db/connection.ts";
 import { InvalidError } from "../errors.ts";
@@ -238,7 +238,7 @@ export function usSalesTaxCsv(rows: readonly UsStateRow[]): string {
     ],
     ...rows.map((r) => [
       r.state,
-      US_STATE_NAMES[r.state as keyof typeof US_STATE_NAMES] ?? r.state,
+      usStateName(r.state),
       "USD",
       String(r.orders),
       amount(r.salesCents),

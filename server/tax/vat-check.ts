@@ -4,6 +4,8 @@
  * (tests/support/fake-services.mjs). The format is checked elsewhere (app/lib/trade-schema.ts);
  * this says whether HMRC knows the number and whose it is.
  */
+import { normalizeTaxId } from "../../app/lib/trade-schema.ts";
+
 export type VatNumberCheck =
   | { status: "registered"; name: string }
   | { status: "not-registered" }
@@ -14,9 +16,13 @@ export type VatNumberCheck =
 
 const TIMEOUT_MS = 3_000;
 
-/** The 9 or 12 digits HMRC looks up, from a stored number like GB123456789; null for GD/HA numbers. */
+/**
+ * The 9 or 12 digits HMRC looks up, from a number like GB123456789 (a bare number is read as one
+ * with GB before it), by the trade form's own rule; null for GD/HA numbers and anything else.
+ */
 export function vatRegistrationNumber(vatNumber: string): string | null {
-  return /^(?:GB)?(\d{9}|\d{12})$/.exec(vatNumber.replace(/\s/g, "").toUpperCase())?.[1] ?? null;
+  const trimmed = vatNumber.trim();
+  return normalizeTaxId("GB", /^gb/i.test(trimmed) ? trimmed : `GB${trimmed}`)?.slice(2) ?? null;
 }
 
 export async function checkUkVatNumber(
