@@ -84,6 +84,7 @@ export default [
     route("quotes/:number", "routes/admin/quote.tsx"),
     route("price-lists", "routes/admin/price-lists.tsx"),
     route("price-lists/:id", "routes/admin/price-list.tsx"),
+    route("markets", "routes/admin/markets.tsx"),
     route("tax", "routes/admin/tax.tsx"),
     route("tax/reports/:report", "routes/admin/tax-report.ts"),
     route("tax/certificates", "routes/admin/tax-certificates.tsx"),

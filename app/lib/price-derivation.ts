@@ -48,3 +48,42 @@ export function parseRate(input: string): number | null {
   const micros = Number(whole) * 1_000_000 + Number(fraction.padEnd(6, "0"));
   return micros > 0 && micros <= MAX_RATE_MICROS ? micros : null;
 }
+
+/** The UK price rule a new store starts with: $1.00 → £0.79, every price ending in .99. */
+export const DEFAULT_UK_PRICE_RULE: DerivationRule = { rateMicros: 790_000, ending: 99 };
+
+/** A rate in millionths as staff read and type it: 790,000 → "0.79". */
+export function formatRate(micros: number): string {
+  const whole = Math.floor(micros / 1_000_000);
+  const fraction = String(micros % 1_000_000)
+    .padStart(6, "0")
+    .replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}
+
+/** The price endings staff choose from, as the form sends them ("none" keeps the converted amount). */
+export const PRICE_ENDING_OPTIONS = [
+  { value: "99", label: ".99" },
+  { value: "95", label: ".95" },
+  { value: "0", label: ".00 (whole amounts)" },
+  { value: "none", label: "None (the converted amount, to the penny)" },
+] as const;
+
+/** The form's value for an ending. */
+export function endingValue(ending: number | null): string {
+  return ending === null ? "none" : String(ending);
+}
+
+/** A rule from the form's text, or what is wrong with it. */
+export function parseDerivationRule(input: {
+  rate: string;
+  ending: string;
+}): { rule: DerivationRule } | { problem: string } {
+  const rateMicros = parseRate(input.rate);
+  if (rateMicros === null) return { problem: "Enter a rate above 0 and at most 100, like 0.79" };
+  const option = PRICE_ENDING_OPTIONS.find((o) => o.value === input.ending.trim());
+  if (!option) return { problem: "Choose a price ending." };
+  const rule = { rateMicros, ending: option.value === "none" ? null : Number(option.value) };
+  const problem = derivationRuleProblem(rule);
+  return problem ? { problem } : { rule };
+}

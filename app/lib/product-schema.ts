@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { ProductSpecs } from "./catalog-types.ts";
-import { parseDollarsToCents } from "./money.ts";
+import { centsToDecimalString, parseDollarsToCents } from "./money.ts";
 import { formatCount } from "./numbers.ts";
 import { CONTROL_IN_TEXT, NUL } from "./control-characters.ts";
 
@@ -17,6 +17,7 @@ export const PRODUCT_FIELDS = [
   "category",
   "colors",
   "price",
+  "uk_price",
   "discount_percent",
   "stock",
   "low_stock_threshold",
@@ -127,6 +128,15 @@ export const productSchema = z.object({
       error: "Price must be more than 0 and at most 1,000,000.00.",
     })
     .transform((c) => c),
+  /** The UK price in pounds; empty = derived from the US price by the UK price rule (/admin/markets). */
+  uk_price: z
+    .string()
+    .trim()
+    .default("")
+    .transform((v) => (v === "" ? null : (parseDollarsToCents(v.replace(/^£/, "").replaceAll(",", "")) ?? Number.NaN)))
+    .refine((p) => p === null || (p > 0 && p <= PRODUCT_LIMITS.maxPriceCents), {
+      error: "UK price must be an amount like 99.99 (more than 0, at most 1,000,000.00), or empty to derive it.",
+    }),
   /** Empty = no discount. */
   discount_percent: z
     .string()
@@ -235,6 +245,8 @@ export function productToFields(
     categorySlug: string;
     colors: string[];
     priceCents: number;
+    /** The UK price staff set, null when the UK price rule derives it. */
+    ukPricePence: number | null;
     discountPercent: number | null;
     stock: number;
     lowStockThreshold: number;
@@ -248,7 +260,8 @@ export function productToFields(
     brand: p.brandSlug,
     category: p.categorySlug,
     colors: p.colors.join(", "),
-    price: `${Math.floor(p.priceCents / 100)}.${String(p.priceCents % 100).padStart(2, "0")}`,
+    price: centsToDecimalString(p.priceCents),
+    uk_price: p.ukPricePence === null ? "" : centsToDecimalString(p.ukPricePence),
     discount_percent: p.discountPercent == null ? "" : String(p.discountPercent),
     stock: String(p.stock),
     low_stock_threshold: String(p.lowStockThreshold),

@@ -2,7 +2,7 @@
  * Who may do what in the back office: Better Auth's access-control statements (the `admin`
  * plugin's `ac` and `roles`), in one place. Three roles: `customer` (everyone who registers),
  * `staff` (runs the store: everything in the back office except managing staff) and `admin`
- * (staff who also add, remove and change staff, and change the tax rates).
+ * (staff who also add, remove and change staff, and change the tax rates and the UK price rule).
  *
  * `user` and `session` are Better Auth's own statements, for its /api/auth/admin/* endpoints
  * (set-role, set-user-password, list-users ...). No role holds any of them: those endpoints are
@@ -27,6 +27,7 @@ const backOffice = {
   quote: ["view", "update"],
   audit: ["view"],
   tax: ["view", "verify"],
+  market: ["view"],
 } as const;
 
 const statements = {
@@ -34,6 +35,8 @@ const statements = {
   ...backOffice,
   // Tax rates and where the store collects change what every buyer pays: admins only.
   tax: ["view", "verify", "update"],
+  // The UK price rule reprices every product it derives: admins only, like the tax rates.
+  market: ["view", "update"],
   staff: ["view", "invite", "set-role", "remove"],
 } as const;
 
@@ -45,6 +48,7 @@ export const roles = {
   admin: ac.newRole({
     ...backOffice,
     tax: ["view", "verify", "update"],
+    market: ["view", "update"],
     staff: ["view", "invite", "set-role", "remove"],
     user: [],
     session: [],

@@ -263,6 +263,8 @@ export interface ProductForEdit {
   orderCount: number;
   images: ProductImage[];
   taxRules: { vatClass: VatClass; prop65: boolean };
+  /** Its UK price in use (set by staff or derived), in pence. */
+  ukPricePence: number;
 }
 
 export async function loadProductForEdit(db: Db, actor: StaffActor, id: number): Promise<ProductForEdit | null> {
@@ -288,6 +290,7 @@ export async function loadProductForEdit(db: Db, actor: StaffActor, id: number):
     orderCount: Number(orders.n),
     images,
     taxRules: { vatClass: row.vat_class, prop65: Number(row.prop65) === 1 },
+    ukPricePence: Number(row.uk_price_pence),
   };
 }
 

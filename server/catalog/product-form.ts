@@ -7,6 +7,7 @@
  */
 import type { Transaction } from "kysely";
 import type { ProductEditInput, ProductInput } from "../../app/lib/product-schema.ts";
+import type { DerivationRule } from "../../app/lib/price-derivation.ts";
 import { discountedPriceCents } from "../../app/lib/pricing.ts";
 import { diffFields, writeAudit } from "../audit/audit.ts";
 import type { Db } from "../db/connection.ts";
@@ -14,6 +15,7 @@ import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { ConflictError, NotFoundError, UnprocessableError } from "../errors.ts";
 import { moveStock } from "../inventory/stock.ts";
+import { readUkPriceRule, ukPriceColumns } from "./market-prices.ts";
 import { searchTextOf, updateVocabulary } from "./search-sync.ts";
 import { assertCan, ledgerActor, type StaffActor } from "./staff-actor.ts";
 import { bumpCatalogVersion } from "./version.ts";
@@ -101,7 +103,11 @@ function slugify(text: string): string {
 }
 
 /** The stored columns for the fields the form edits. */
-export function productColumns(input: ProductEditInput, refs: { brandId: number; categoryId: number }) {
+export function productColumns(
+  input: ProductEditInput,
+  refs: { brandId: number; categoryId: number },
+  ukRule: DerivationRule,
+) {
   return {
     sku: input.sku,
     title: input.title,
@@ -111,6 +117,10 @@ export function productColumns(input: ProductEditInput, refs: { brandId: number;
     price_cents: input.price,
     discount_percent: input.discount_percent,
     sale_price_cents: discountedPriceCents(input.price, input.discount_percent),
+    ...ukPriceColumns(
+      { priceCents: input.price, discountPercent: input.discount_percent, ukPricePence: input.uk_price },
+      ukRule,
+    ),
     low_stock_threshold: input.low_stock_threshold,
     description: input.description,
     features: JSON.stringify(input.features),
@@ -132,11 +142,12 @@ export async function insertProduct(
 ): Promise<number> {
   const refs = await resolveBrandAndCategory(trx, input.brand, input.category);
   await assertSkuFree(trx, input.sku);
+  const columns = productColumns(input, refs, await readUkPriceRule(trx));
   const now = new Date().toISOString();
   const row = await trx
     .insertInto("products")
     .values({
-      ...productColumns(input, refs),
+      ...columns,
       slug: `${slugify(input.title)}-${slugify(input.sku)}`,
       stock_quantity: 0,
       image_count: 1,
@@ -163,7 +174,7 @@ export async function insertProduct(
     action: "product.create",
     objectType: "product",
     objectId: id,
-    after: { ...productColumns(input, refs), stock_quantity: input.stock },
+    after: { ...columns, stock_quantity: input.stock },
   });
   await bumpCatalogVersion(trx);
   return id;
@@ -196,7 +207,7 @@ export async function applyProductEdit(
   if (expectedVersion !== null && versionOf(current) !== expectedVersion) throw new ProductConflictError();
   const refs = await resolveBrandAndCategory(trx, input.brand, input.category);
   await assertSkuFree(trx, input.sku, id);
-  const columns = productColumns(input, refs);
+  const columns = productColumns(input, refs, await readUkPriceRule(trx));
   const diff = diffFields(current as unknown as Record<string, unknown>, columns);
   if (Object.keys(diff.after).length === 0) return diff;
   const textBefore = current.archived_at ? null : await searchTextOf(trx, id);

@@ -7,6 +7,7 @@
  * state: the plan's hash), then writes it all: products, stock through the ledger (reason
  * "import"), audit rows, one catalog version bump.
  */
+import { centsToDecimalString } from "../../app/lib/money.ts";
 import { formatCount } from "../../app/lib/numbers.ts";
 import { createHash } from "node:crypto";
 import { parse } from "csv-parse/sync";
@@ -25,13 +26,16 @@ import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { ConflictError, TooLargeError, UnprocessableError } from "../errors.ts";
 import { moveStock } from "../inventory/stock.ts";
+import { readUkPriceRule } from "./market-prices.ts";
 import { applyProductEdit, insertProduct, productColumns } from "./product-form.ts";
 import { assertCan, ledgerActor, type StaffActor } from "./staff-actor.ts";
 import { bumpCatalogVersion } from "./version.ts";
 
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 const MAX_IMPORT_ROWS = 20_000;
-const IGNORED_COLUMNS = new Set(["id", "archived", "updated_at"]);
+const IGNORED_COLUMNS = new Set(["id", "uk_price_in_use", "archived", "updated_at"]);
+/** A full import may leave these out: each product keeps what it has (a new one: the UK price rule's price). */
+const OPTIONAL_COLUMNS = new Set<string>(["uk_price"]);
 const LOOKUP_BATCH = 500;
 
 type ImportMode = "stock" | "full";
@@ -68,6 +72,8 @@ function parseRows(text: string): {
   mode: ImportMode | null;
   rows: ParsedRow[];
   errors: { line: number; message: string }[];
+  /** The header has a uk_price column. */
+  ukPrices?: boolean;
 } {
   const errors: { line: number; message: string }[] = [];
   let records: { record: string[]; info: { lines: number } }[];
@@ -105,9 +111,9 @@ function parseRows(text: string): {
   const used = header.filter((h) => !IGNORED_COLUMNS.has(h));
   let mode: ImportMode;
   if (used.length === 2 && used.includes("sku") && used.includes("stock")) mode = "stock";
-  else if (PRODUCT_FIELDS.every((f) => used.includes(f))) mode = "full";
+  else if (PRODUCT_FIELDS.every((f) => used.includes(f) || OPTIONAL_COLUMNS.has(f))) mode = "full";
   else {
-    const missing = PRODUCT_FIELDS.filter((f) => !used.includes(f));
+    const missing = PRODUCT_FIELDS.filter((f) => !used.includes(f) && !OPTIONAL_COLUMNS.has(f));
     return {
       mode: null,
       rows: [],
@@ -160,7 +166,7 @@ function parseRows(text: string): {
       product: mode === "full" ? (checked.data as ProductInput) : undefined,
     });
   }
-  return { mode, rows, errors };
+  return { mode, rows, errors, ukPrices: header.includes("uk_price") };
 }
 
 type Handle = Db | Transaction<Database>;
@@ -173,7 +179,7 @@ async function plan(
 ): Promise<ImportPlan & { parsed: ParsedRow[]; ids: Map<string, number> }> {
   // Line ends as a browser posts them (a textarea sends CRLF) must not change the plan's hash.
   const text = raw.replace(/\r\n?/g, "\n");
-  const { mode, rows, errors } = parseRows(text);
+  const { mode, rows, errors, ukPrices } = parseRows(text);
   const existing = new Map<string, Awaited<ReturnType<typeof loadBySku>>[number]>();
   for (let i = 0; i < rows.length; i += LOOKUP_BATCH) {
     for (const p of await loadBySku(
@@ -187,12 +193,15 @@ async function plan(
     db.selectFrom("brands").select(["id", "name", "slug"]).execute(),
     db.selectFrom("categories").select(["id", "name", "slug"]).execute(),
   ]);
+  const ukRule = await readUkPriceRule(db);
   const find = (list: { id: number; name: string; slug: string }[], v: string) =>
     list.find((o) => o.slug === v.toLowerCase() || o.name.toLowerCase() === v.toLowerCase());
   const planned: PlannedRow[] = [];
   const valid: ParsedRow[] = [];
   for (const row of rows) {
     const current = existing.get(row.sku);
+    if (row.product && current && !ukPrices)
+      row.product.uk_price = Number(current.uk_price_set) === 1 ? Number(current.uk_price_pence) : null;
     const stockChange =
       current && current.stock_quantity !== row.stock ? [`stock ${current.stock_quantity} → ${row.stock}`] : [];
     if (mode === "stock") {
@@ -228,19 +237,17 @@ async function plan(
       valid.push(row);
       continue;
     }
-    const columns = productColumns(productEditSchema.parse(editFields(p)), {
-      brandId: Number(brand.id),
-      categoryId: Number(category.id),
-    });
+    const columns = productColumns(
+      productEditSchema.parse(editFields(p)),
+      { brandId: Number(brand.id), categoryId: Number(category.id) },
+      ukRule,
+    );
     const changed = Object.keys(columns).filter(
       (k) =>
         String((current as Record<string, string | number | null>)[k] ?? "") !==
         String((columns as Record<string, string | number | null>)[k] ?? ""),
     );
-    const changes = [
-      ...changed.filter((k) => k !== "sale_price_cents").map((k) => k.replace(/_cents$|_id$/, "").replaceAll("_", " ")),
-      ...stockChange,
-    ];
+    const changes = [...changed.filter((k) => !DERIVED_COLUMNS.has(k)).map(changeName), ...stockChange];
     planned.push({ line: row.line, sku: row.sku, action: changes.length ? "update" : "unchanged", changes });
     valid.push(row);
   }
@@ -260,6 +267,14 @@ async function plan(
   };
 }
 
+/** Columns that follow from others, so a preview doesn't list them as changes of their own. */
+const DERIVED_COLUMNS = new Set(["sale_price_cents", "uk_sale_price_pence", "uk_price_set"]);
+
+/** A changed column as the preview names it: "price", "UK price", "low stock threshold"… */
+function changeName(column: string): string {
+  return column === "uk_price_pence" ? "UK price" : column.replace(/_cents$|_id$/, "").replaceAll("_", " ");
+}
+
 /** The form-shaped text of a parsed product (the edit schema re-reads it, without the stock). */
 function editFields(p: ProductInput): Record<string, string> {
   return {
@@ -268,6 +283,7 @@ function editFields(p: ProductInput): Record<string, string> {
     colors: p.colors.join(", "),
     features: p.features.join("\n"),
     discount_percent: p.discount_percent == null ? "" : String(p.discount_percent),
+    uk_price: p.uk_price === null ? "" : centsToDecimalString(p.uk_price),
   };
 }
 

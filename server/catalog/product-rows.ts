@@ -53,6 +53,7 @@ export function productRowToFields(row: ProductRowWithSlugs) {
     categorySlug: row.category_slug,
     colors: parseJsonList(row.colors),
     priceCents: row.price_cents,
+    ukPricePence: Number(row.uk_price_set) === 1 ? Number(row.uk_price_pence) : null,
     discountPercent: row.discount_percent,
     stock: row.stock_quantity,
     lowStockThreshold: Number(row.low_stock_threshold),

@@ -33,6 +33,7 @@ import * as usSalesTax from "./migrations/029_us_sales_tax.ts";
 import * as taxExemptions from "./migrations/030_tax_exemptions.ts";
 import * as orderTaxLines from "./migrations/031_order_tax_lines.ts";
 import * as productTaxRules from "./migrations/032_product_tax_rules.ts";
+import * as marketPrices from "./migrations/033_market_prices.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -70,6 +71,7 @@ const migrations: Record<string, DialectMigration> = {
   "030_tax_exemptions": taxExemptions,
   "031_order_tax_lines": orderTaxLines,
   "032_product_tax_rules": productTaxRules,
+  "033_market_prices": marketPrices,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

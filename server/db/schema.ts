@@ -55,6 +55,12 @@ interface ProductTable {
   vat_class: Generated<VatClass>;
   /** 1 when a Californian is shown a Proposition 65 warning before paying for it. */
   prop65: Generated<number>;
+  /** Its UK price in pence (migration 033): set by staff, or derived from price_cents by market_price_rules. */
+  uk_price_pence: Generated<number>;
+  /** The UK price after discount_percent (app/lib/pricing). */
+  uk_sale_price_pence: Generated<number>;
+  /** 1 when staff set the UK price; 0 when the market's rule derives it from the US price. */
+  uk_price_set: Generated<number>;
 }
 
 export interface Database {
@@ -501,6 +507,7 @@ export interface Database {
 export type * from "./schema-trade.ts";
 export type * from "./schema-quotes.ts";
 export type * from "./schema-tax.ts";
+export type * from "./schema-markets.ts";
 
 // ---- Second-factor codes accepted, each once (migration 026; server/auth/code-guard.ts) ----
 interface SecondFactorCodeTable {

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { isMarketId, MARKETS, marketForCountry } from "../../app/lib/markets.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { stateOfRegion, stateOfZip, US_STATE_NAMES } from "../../app/lib/us-states.ts";
-import { derivationRuleProblem, derivedPriceMinor, parseRate } from "../../app/lib/price-derivation.ts";
+import {
+  derivationRuleProblem,
+  derivedPriceMinor,
+  endingValue,
+  formatRate,
+  parseDerivationRule,
+  parseRate,
+} from "../../app/lib/price-derivation.ts";
 
 describe("markets", () => {
   it("sells to the UK in pounds with VAT in the price, and to the US in dollars before tax", () => {
@@ -76,6 +83,22 @@ describe("derived prices", () => {
     expect(parseRate("0.79")).toBe(790_000);
     expect(parseRate(" 1.2665 ")).toBe(1_266_500);
     for (const bad of ["", "0", "-1", "abc", "0.1234567", "101", "1e3"]) expect(parseRate(bad)).toBeNull();
+  });
+
+  it("reads the rule's form and writes a rate back as staff typed it", () => {
+    expect(parseDerivationRule({ rate: "0.8", ending: "95" })).toEqual({ rule: { rateMicros: 800_000, ending: 95 } });
+    expect(parseDerivationRule({ rate: "1.2665", ending: "none" })).toEqual({
+      rule: { rateMicros: 1_266_500, ending: null },
+    });
+    expect(parseDerivationRule({ rate: "0.79", ending: "0" })).toEqual({ rule: { rateMicros: 790_000, ending: 0 } });
+    expect(parseDerivationRule({ rate: "zero", ending: "99" })).toEqual({
+      problem: "Enter a rate above 0 and at most 100, like 0.79",
+    });
+    for (const ending of ["", "98", "1.5", "abc"])
+      expect(parseDerivationRule({ rate: "0.79", ending })).toEqual({ problem: "Choose a price ending." });
+    for (const rate of ["0.79", "1.2665", "1", "100", "0.000001"]) expect(formatRate(parseRate(rate)!)).toBe(rate);
+    expect(endingValue(null)).toBe("none");
+    expect(endingValue(99)).toBe("99");
   });
 });
 

@@ -27,6 +27,21 @@ const valid = {
   return_policy: "14 days.",
 };
 
+/** A parsed product as the form's text again. */
+const fieldsOf = (p: ReturnType<typeof productSchema.parse>) =>
+  productToFields({
+    ...p,
+    brandSlug: p.brand,
+    categorySlug: p.category,
+    priceCents: p.price,
+    ukPricePence: p.uk_price,
+    discountPercent: p.discount_percent,
+    lowStockThreshold: p.low_stock_threshold,
+    weightGrams: p.weight_grams,
+    countryOfOrigin: p.country_of_origin,
+    returnPolicy: p.return_policy,
+  });
+
 describe("product schema", () => {
   it("turns form text into stored values", () => {
     const p = productSchema.parse(valid);
@@ -80,18 +95,22 @@ describe("product schema", () => {
 
   it("round-trips stored values through the form's text", () => {
     const p = productSchema.parse(valid);
-    const text = productToFields({
-      ...p,
-      brandSlug: p.brand,
-      categorySlug: p.category,
-      priceCents: p.price,
-      discountPercent: p.discount_percent,
-      lowStockThreshold: p.low_stock_threshold,
-      weightGrams: p.weight_grams,
-      countryOfOrigin: p.country_of_origin,
-      returnPolicy: p.return_policy,
-    });
+    const text = fieldsOf(p);
     expect(productSchema.parse(text)).toEqual(p);
+  });
+
+  it("takes a UK price in pounds, or none (derived by the UK price rule)", () => {
+    expect(productSchema.parse(valid).uk_price).toBeNull();
+    expect(productSchema.parse({ ...valid, uk_price: "" }).uk_price).toBeNull();
+    expect(productSchema.parse({ ...valid, uk_price: "£1,099.5" }).uk_price).toBe(109_950);
+    for (const bad of ["0", "-3", "12.345", "£", "ten", "10000000.01"]) {
+      const r = validateWith(productSchema, { ...valid, uk_price: bad });
+      expect(r.ok, bad).toBe(false);
+      if (!r.ok) expect(r.errors.uk_price).toContain("UK price must be an amount like 99.99");
+    }
+    const p = productSchema.parse({ ...valid, uk_price: "79.99" });
+    const text = fieldsOf(p);
+    expect(text.uk_price).toBe("79.99");
   });
 
   it("checks a stock adjustment's sign against its reason", () => {

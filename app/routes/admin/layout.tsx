@@ -29,6 +29,7 @@ const NAV: { to: string; label: string; end?: boolean; adminOnly?: boolean }[] =
   { to: "/admin/trade", label: "Trade accounts" },
   { to: "/admin/price-lists", label: "Price lists" },
   { to: "/admin/quotes", label: "Quotes" },
+  { to: "/admin/markets", label: "Markets" },
   { to: "/admin/tax", label: "Tax" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/newsletter", label: "Newsletter" },

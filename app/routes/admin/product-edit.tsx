@@ -37,6 +37,7 @@ import { readSmallForm } from "../../../server/http/form-action.ts";
 import { adjustStock, recentLedger } from "../../../server/inventory/adjust.ts";
 import { requireStaff } from "../../../server/staff/guard.ts";
 import { formText } from "../../lib/form-text.ts";
+import { formatMoney } from "../../lib/money.ts";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   const title = loaderData ? `${loaderData.product.fields.title} | Products` : "Edit product";
@@ -200,6 +201,7 @@ export default function EditProductPage({ loaderData, actionData }: Route.Compon
         message={conflict ? { tone: "error", text: conflict } : null}
         brands={brands}
         categories={categories}
+        ukPriceInUse={formatMoney(product.ukPricePence, "gbp")}
       />
       <StockPanel
         key={`stock-${product.stock}`}

@@ -1,4 +1,6 @@
 import { discountedPriceCents } from "../../../app/lib/pricing.ts";
+import { DEFAULT_UK_PRICE_RULE } from "../../../app/lib/price-derivation.ts";
+import { ukPriceColumns } from "../../catalog/market-prices.ts";
 import type { NewProduct } from "../schema.ts";
 import {
   BRAND_PROFILES,
@@ -150,6 +152,7 @@ export function generateProduct(index: number, refs: { categoryIds: number[]; br
     price_cents: price,
     discount_percent: discount,
     sale_price_cents: discountedPriceCents(price, discount),
+    ...ukPriceColumns({ priceCents: price, discountPercent: discount, ukPricePence: null }, DEFAULT_UK_PRICE_RULE),
     colors: JSON.stringify(colors),
     stock_quantity: stock,
     brand_id: brandId,

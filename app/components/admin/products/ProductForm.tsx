@@ -30,6 +30,7 @@ export function ProductForm({
   brands,
   categories,
   version,
+  ukPriceInUse,
 }: {
   mode: "new" | "edit";
   values: Partial<Record<ProductField, string>>;
@@ -38,6 +39,8 @@ export function ProductForm({
   brands: Option[];
   categories: Option[];
   version?: string;
+  /** The product's UK price now, formatted (edit only), for the hint of an empty UK price. */
+  ukPriceInUse?: string;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
@@ -112,6 +115,13 @@ export function ProductForm({
       <fieldset className="grid gap-4 sm:grid-cols-3">
         <legend className="mb-2 text-lg font-semibold text-ink">Price and stock</legend>
         <TextInput {...field("price")} label="Price (USD)" inputMode="decimal" hint="Before discount, e.g. 129.99." />
+        <TextInput
+          {...field("uk_price")}
+          label="UK price (GBP)"
+          inputMode="decimal"
+          required={false}
+          hint={`Including VAT, before discount. Empty: derived from the US price by the UK price rule${ukPriceInUse ? ` (now ${ukPriceInUse})` : ""}.`}
+        />
         <TextInput
           {...field("discount_percent")}
           label="Discount (%)"
