@@ -2,6 +2,8 @@ import { formatCount } from "./numbers.ts";
 
 /** The currencies the store sells in (ISO 4217, lower case as Stripe writes them; app/lib/markets.ts). */
 export type Currency = "gbp" | "usd";
+/** In the order the back office lists them: the US market's first, as most orders are. */
+export const CURRENCIES: readonly Currency[] = ["usd", "gbp"];
 
 const CURRENCY_SYMBOL: Readonly<Record<Currency, string>> = { gbp: "£", usd: "$" };
 

@@ -1,8 +1,9 @@
 /**
  * The back-office dashboard's figures. Each is one aggregate query on an indexed range, so the page
  * stays fast with a million orders:
- * - sales: orders.created_at over the last 30 UTC days, grouped by day (wants an index on
- *   orders (created_at, status, total_cents) so the scan is index-only);
+ * - sales: orders.created_at over the last 30 UTC days, grouped by day and currency (the index
+ *   orders_created_idx holds created_at, status, currency and total_cents, so the scan is
+ *   index-only); pounds and dollars are summed apart, never added together;
  * - waiting to ship: orders.status (orders_hold_idx starts with status);
  * - low stock: a partial index on products (stock_quantity, id) where archived_at is null and
  *   stock_quantity <= low_stock_threshold;
@@ -11,6 +12,7 @@
 import { overdueInvoices } from "../invoices/open-invoices.ts";
 import { countQuoteRequests } from "../quotes/staff-quotes.ts";
 import { sql } from "kysely";
+import { CURRENCIES, type Currency } from "../../app/lib/money.ts";
 import type { Db } from "../db/connection.ts";
 import type { OrderStatus } from "../orders/states.ts";
 import { countUnhandledMessages } from "../contact/inbox.ts";
@@ -42,14 +44,21 @@ export interface DashboardCounts {
   unansweredMessages: number;
 }
 
+/** An amount in each currency (revenue in its minor units, or a count). */
+type Revenue = Record<Currency, number>;
+
 interface SalesFigure {
   orders: number;
-  revenueCents: number;
+  revenue: Revenue;
 }
+
+const noRevenue = (): Revenue => ({ usd: 0, gbp: 0 });
 
 interface DailySales extends SalesFigure {
   /** YYYY-MM-DD (UTC). */
   day: string;
+  /** The day's orders in each currency (`orders` is all of them). */
+  ordersIn: Revenue;
 }
 
 interface LowStockProduct {
@@ -96,25 +105,34 @@ async function dailySales(db: Db, now = new Date(), days = CHART_DAYS): Promise<
     .selectFrom("orders")
     .select((eb) => [
       DAY.as("day"),
+      "currency",
       eb.fn.countAll<number>().as("orders"),
       eb.fn.sum<number>("total_cents").as("revenue"),
     ])
     .where("created_at", ">=", `${range[0]}T00:00:00.000Z`)
     .where("status", "in", [...SALE_STATUSES])
-    .groupBy(DAY)
+    .groupBy([DAY, "currency"])
     .execute();
-  const byDay = new Map(rows.map((r) => [r.day, r]));
-  return range.map((day) => {
-    const row = byDay.get(day);
-    return { day, orders: Number(row?.orders ?? 0), revenueCents: Number(row?.revenue ?? 0) };
-  });
+  const byDay = new Map<string, DailySales>(
+    range.map((day) => [day, { day, orders: 0, ordersIn: noRevenue(), revenue: noRevenue() }]),
+  );
+  for (const row of rows) {
+    const day = byDay.get(row.day);
+    if (!day) continue;
+    day.orders += Number(row.orders);
+    day.ordersIn[row.currency] += Number(row.orders);
+    day.revenue[row.currency] += Number(row.revenue);
+  }
+  return [...byDay.values()];
 }
 
 function total(days: DailySales[]): SalesFigure {
-  return days.reduce((sum, d) => ({ orders: sum.orders + d.orders, revenueCents: sum.revenueCents + d.revenueCents }), {
-    orders: 0,
-    revenueCents: 0,
-  });
+  const sum: SalesFigure = { orders: 0, revenue: noRevenue() };
+  for (const d of days) {
+    sum.orders += d.orders;
+    for (const currency of CURRENCIES) sum.revenue[currency] += d.revenue[currency];
+  }
+  return sum;
 }
 
 /** Counts stop here: a figure above it shows as "10,000+", and the count stays cheap whatever the backlog. */

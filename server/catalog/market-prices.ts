@@ -3,7 +3,7 @@
  * its US price by the rule staff keep (a rate and a price ending). A derived price is stored when
  * the rule or the US price is saved, never computed while a page is served.
  */
-import type { Transaction } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import { type DerivationRule, derivedPriceMinor, parseDerivationRule } from "../../app/lib/price-derivation.ts";
 import { discountedPriceCents } from "../../app/lib/pricing.ts";
 import { writeAudit } from "../audit/audit.ts";
@@ -118,23 +118,53 @@ export async function setUkPriceRule(
 }
 
 /** Derives again the UK price of every product whose UK price staff didn't set; returns how many changed. */
-async function rederiveUkPrices(trx: Transaction<Database>, rule: DerivationRule): Promise<number> {
-  const products = await trx
+export async function rederiveUkPrices(db: Kysely<Database>, rule: DerivationRule): Promise<number> {
+  const products = await db
     .selectFrom("products")
-    .select(["id", "price_cents", "discount_percent", "uk_price_pence"])
+    .select(["id", "price_cents", "discount_percent", "uk_price_pence", "uk_sale_price_pence"])
     .where("uk_price_set", "=", 0)
     .execute();
-  let changed = 0;
+  const changes: UkPriceChange[] = [];
   for (const p of products) {
     const columns = ukPriceColumns(
       { priceCents: Number(p.price_cents), discountPercent: p.discount_percent, ukPricePence: null },
       rule,
     );
-    if (columns.uk_price_pence === Number(p.uk_price_pence)) continue;
-    await trx.updateTable("products").set(columns).where("id", "=", p.id).execute();
-    changed++;
+    if (
+      columns.uk_price_pence === Number(p.uk_price_pence) &&
+      columns.uk_sale_price_pence === Number(p.uk_sale_price_pence)
+    )
+      continue;
+    changes.push({ id: Number(p.id), price: columns.uk_price_pence, sale: columns.uk_sale_price_pence });
   }
-  return changed;
+  await writeUkPrices(db, changes);
+  return changes.length;
+}
+
+interface UkPriceChange {
+  id: number;
+  price: number;
+  sale: number;
+}
+
+/** Rows per UPDATE: three parameters each, well inside both databases' limits. */
+const UPDATE_BATCH = 1000;
+
+/**
+ * Writes derived UK prices, a thousand products per statement (UPDATE … FROM a VALUES list, which
+ * SQLite and PostgreSQL both read), so a catalog of 100,000 products takes a hundred statements.
+ */
+async function writeUkPrices(db: Kysely<Database>, changes: readonly UkPriceChange[]): Promise<void> {
+  for (let i = 0; i < changes.length; i += UPDATE_BATCH) {
+    const rows = sql.join(changes.slice(i, i + UPDATE_BATCH).map((c) => sql`(${c.id}, ${c.price}, ${c.sale})`));
+    await sql`
+      update products set uk_price_pence = v.price, uk_sale_price_pence = v.sale
+      from (
+        select cast(column1 as integer) as id, cast(column2 as integer) as price, cast(column3 as integer) as sale
+        from (values ${rows}) as typed_in
+      ) as v
+      where products.id = v.id`.execute(db);
+  }
 }
 
 /** How many products (archived ones too) have a UK price staff set, and how many the rule derives. */

@@ -5,6 +5,7 @@
  * (its tax point is its date) and became a sale: not a hold, an approval waiting, expired or cancelled.
  */
 import { stringify } from "csv-stringify/sync";
+import { CURRENCIES, type Currency } from "../../app/lib/money.ts";
 import { usStateName } from "../../app/lib/us-states.ts";
 import { assertCan, type StaffActor } from "../catalog/staff-actor.ts";
 import type { Db } from "../db/connection.ts";
@@ -66,6 +67,7 @@ export interface UkVatRow {
   number: string;
   date: string;
   status: string;
+  currency: Currency;
   salesCents: number;
   vatCents: number;
   refundedCents: number;
@@ -82,6 +84,7 @@ export async function ukVatRows(db: Db, actor: StaffActor, period: ReportPeriod)
       "o.number",
       "o.created_at",
       "o.status",
+      "o.currency",
       "o.total_cents",
       "o.refunded_cents",
       "o.tax_basis",
@@ -91,7 +94,16 @@ export async function ukVatRows(db: Db, actor: StaffActor, period: ReportPeriod)
     .where("o.status", "in", SOLD)
     .where("o.created_at", ">=", period.from)
     .where("o.created_at", "<", period.to)
-    .groupBy(["o.id", "o.number", "o.created_at", "o.status", "o.total_cents", "o.refunded_cents", "o.tax_basis"])
+    .groupBy([
+      "o.id",
+      "o.number",
+      "o.created_at",
+      "o.status",
+      "o.currency",
+      "o.total_cents",
+      "o.refunded_cents",
+      "o.tax_basis",
+    ])
     .orderBy("o.created_at")
     .orderBy("o.id")
     .execute();
@@ -103,6 +115,7 @@ export async function ukVatRows(db: Db, actor: StaffActor, period: ReportPeriod)
       number: r.number,
       date: r.created_at.slice(0, 10),
       status: r.status,
+      currency: r.currency,
       salesCents: sales,
       vatCents: vat,
       refundedCents: refunded,
@@ -191,33 +204,41 @@ export async function usSalesTaxRows(db: Db, actor: StaffActor, period: ReportPe
   return [...byState.values()].sort((a, b) => a.state.localeCompare(b.state));
 }
 
-/** The UK VAT summary as CSV: one row per order, then the quarter's totals. */
+/**
+ * The UK VAT summary as CSV: one row per order, then the quarter's totals, one row per currency
+ * the orders were in (amounts in different currencies are never added together).
+ */
 export function ukVatCsv(rows: readonly UkVatRow[]): string {
-  const sum = (pick: (r: UkVatRow) => number) => rows.reduce((s, r) => s + pick(r), 0);
+  const currencies = CURRENCIES.filter((c) => rows.some((r) => r.currency === c));
+  const totals = (currencies.length ? currencies : (["gbp"] as const)).map((currency) => {
+    const inCurrency = rows.filter((r) => r.currency === currency);
+    const sum = (pick: (r: UkVatRow) => number) => inCurrency.reduce((s, r) => s + pick(r), 0);
+    return [
+      "Total",
+      "",
+      `${inCurrency.length} orders`,
+      currency.toUpperCase(),
+      amount(sum((r) => r.salesCents)),
+      amount(sum((r) => r.salesCents - r.vatCents)),
+      amount(sum((r) => r.vatCents)),
+      amount(sum((r) => r.refundedCents)),
+      amount(sum((r) => r.vatRefundedCents)),
+    ];
+  });
   return stringify([
     ["order", "date", "status", "currency", "sales_incl_vat", "net", "output_vat", "refunded", "vat_refunded"],
     ...rows.map((r) => [
       r.number,
       r.date,
       r.status,
-      "USD",
+      r.currency.toUpperCase(),
       amount(r.salesCents),
       amount(r.salesCents - r.vatCents),
       amount(r.vatCents),
       amount(r.refundedCents),
       amount(r.vatRefundedCents),
     ]),
-    [
-      "Total",
-      "",
-      `${rows.length} orders`,
-      "USD",
-      amount(sum((r) => r.salesCents)),
-      amount(sum((r) => r.salesCents - r.vatCents)),
-      amount(sum((r) => r.vatCents)),
-      amount(sum((r) => r.refundedCents)),
-      amount(sum((r) => r.vatRefundedCents)),
-    ],
+    ...totals,
   ]);
 }
 

@@ -30,6 +30,8 @@ describe.each(dialects)("dashboard on %s", (kind) => {
     await insertOrder(db, { status: "processing", total: 400, createdAt: "2025-03-08T23:59:59.999Z" }); // 8 days ago
     await insertOrder(db, { status: "returned", total: 900, createdAt: "2025-02-14T00:00:00.000Z" }); // first of the 30 days
     await insertOrder(db, { status: "placed", total: 5000, createdAt: "2025-02-13T23:59:59.999Z" }); // before the 30 days
+    // A UK order in pounds: summed apart from the dollars.
+    await insertOrder(db, { status: "delivered", total: 1999, createdAt: "2025-03-15T07:00:00.000Z", currency: "gbp" });
     // Not sales: cancelled, unconfirmed, unpaid, expired.
     for (const status of ["cancelled", "awaiting_confirmation", "awaiting_payment", "expired"] as const) {
       await insertOrder(db, { status, total: 99_999, createdAt: "2025-03-15T08:00:00.000Z" });
@@ -71,20 +73,31 @@ describe.each(dialects)("dashboard on %s", (kind) => {
 
   it("counts placed orders and revenue for today, 7 and 30 UTC days", async () => {
     const d = await loadDashboard(t.db, NOW);
-    expect(d.today).toEqual({ orders: 2, revenueCents: 3500 });
-    expect(d.last7Days).toEqual({ orders: 4, revenueCents: 4500 });
-    expect(d.last30Days).toEqual({ orders: 6, revenueCents: 5800 });
+    expect(d.today).toEqual({ orders: 3, revenue: { usd: 3500, gbp: 1999 } });
+    expect(d.last7Days).toEqual({ orders: 5, revenue: { usd: 4500, gbp: 1999 } });
+    expect(d.last30Days).toEqual({ orders: 7, revenue: { usd: 5800, gbp: 1999 } });
   });
 
   it("gives 30 daily figures for the chart, zero on days without sales", async () => {
     const { daily } = await loadDashboard(t.db, NOW);
     expect(daily).toHaveLength(30);
-    expect(daily[0]).toEqual({ day: "2025-02-14", orders: 1, revenueCents: 900 });
-    expect(daily.at(-1)).toEqual({ day: "2025-03-15", orders: 2, revenueCents: 3500 });
-    expect(daily.find((x) => x.day === "2025-03-14")).toEqual({ day: "2025-03-14", orders: 1, revenueCents: 700 });
-    expect(daily.find((x) => x.day === "2025-03-08")).toEqual({ day: "2025-03-08", orders: 1, revenueCents: 400 });
-    expect(daily.find((x) => x.day === "2025-03-01")).toEqual({ day: "2025-03-01", orders: 0, revenueCents: 0 });
-    expect(daily.reduce((s, x) => s + x.revenueCents, 0)).toBe(5800);
+    const inDollars = (day: string, orders: number, usd: number) => ({
+      day,
+      orders,
+      ordersIn: { usd: orders, gbp: 0 },
+      revenue: { usd, gbp: 0 },
+    });
+    expect(daily[0]).toEqual(inDollars("2025-02-14", 1, 900));
+    expect(daily.at(-1)).toEqual({
+      day: "2025-03-15",
+      orders: 3,
+      ordersIn: { usd: 2, gbp: 1 },
+      revenue: { usd: 3500, gbp: 1999 },
+    });
+    expect(daily.find((x) => x.day === "2025-03-14")).toEqual(inDollars("2025-03-14", 1, 700));
+    expect(daily.find((x) => x.day === "2025-03-08")).toEqual(inDollars("2025-03-08", 1, 400));
+    expect(daily.find((x) => x.day === "2025-03-01")).toEqual(inDollars("2025-03-01", 0, 0));
+    expect(daily.reduce((s, x) => s + x.revenue.usd, 0)).toBe(5800);
   });
 
   it("counts orders waiting to ship, low stock, unanswered messages and stuck mail", async () => {
@@ -99,6 +112,6 @@ describe.each(dialects)("dashboard on %s", (kind) => {
   });
 
   it("keeps the first three figures for older callers", async () => {
-    expect(await dashboardCounts(t.db, NOW)).toEqual({ ordersToday: 2, waitingToShip: 4, unansweredMessages: 2 });
+    expect(await dashboardCounts(t.db, NOW)).toEqual({ ordersToday: 3, waitingToShip: 4, unansweredMessages: 2 });
   });
 });

@@ -1,3 +1,4 @@
+import type { Currency } from "../../app/lib/money.ts";
 /** Hand-made rows for the dashboard, customers and messages tests (issue 12, "people" slice). */
 import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
@@ -33,7 +34,14 @@ export async function refusal(promise: Promise<unknown>): Promise<{ status: numb
 let n = 0;
 export async function insertOrder(
   db: Db,
-  o: { status: OrderStatus; total: number; createdAt: string; userId?: string | null; email?: string },
+  o: {
+    status: OrderStatus;
+    total: number;
+    createdAt: string;
+    userId?: string | null;
+    email?: string;
+    currency?: Currency;
+  },
 ): Promise<{ id: number; number: string }> {
   n++;
   const token = randomBytes(8).toString("hex");
@@ -62,6 +70,7 @@ export async function insertOrder(
       member_discount_cents: 0,
       shipping_cents: 0,
       tax_cents: 0,
+      currency: o.currency ?? "usd",
       total_cents: o.total,
       created_at: o.createdAt,
     })

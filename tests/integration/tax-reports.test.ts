@@ -148,6 +148,31 @@ describe.each(dialects)("tax reports (%s)", (kind) => {
     expect(body.reduce((s, r) => s + Math.round(Number(r[6]) * 100), 0)).toBe(vat);
   });
 
+  it("totals the UK VAT summary per currency: pounds and dollars are never added together", () => {
+    const row = (number: string, currency: "usd" | "gbp", salesCents: number, vatCents: number) => ({
+      number,
+      date: "2026-12-01",
+      status: "placed",
+      currency,
+      salesCents,
+      vatCents,
+      refundedCents: 0,
+      vatRefundedCents: 0,
+    });
+    const csv = parse(
+      ukVatCsv([row("TH-1", "usd", 12_000, 2_000), row("TH-2", "gbp", 6_000, 1_000), row("TH-3", "gbp", 1_200, 200)]),
+    ) as string[][];
+    expect(csv.slice(1, 4).map((r) => r[3])).toEqual(["USD", "GBP", "GBP"]);
+    expect(csv.slice(4)).toEqual([
+      ["Total", "", "1 orders", "USD", "120.00", "100.00", "20.00", "0.00", "0.00"],
+      ["Total", "", "2 orders", "GBP", "72.00", "60.00", "12.00", "0.00", "0.00"],
+    ]);
+    expect(parse(ukVatCsv([])) as string[][]).toEqual([
+      ["order", "date", "status", "currency", "sales_incl_vat", "net", "output_vat", "refunded", "vat_refunded"],
+      ["Total", "", "0 orders", "GBP", "0.00", "0.00", "0.00", "0.00", "0.00"],
+    ]);
+  });
+
   it("the US report sums each state's month to the cent: California collected, New York not registered", async () => {
     const period = parseMonth("2026-11")!;
     const rows = await usSalesTaxRows(t.db, staff, period);

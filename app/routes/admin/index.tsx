@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/index";
 import { RevenueChart } from "../../components/admin/dashboard/RevenueChart.tsx";
-import { formatMoney } from "../../lib/money.ts";
+import { CURRENCIES, formatMoney } from "../../lib/money.ts";
 import { formatCount } from "../../lib/numbers.ts";
 import { COUNT_CAP, loadDashboard } from "../../../server/admin/dashboard.ts";
 import { getDb } from "../../../server/db/connection.ts";
@@ -59,17 +59,17 @@ function Figure({
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const d = loaderData.dashboard;
   const sales = [
-    { label: "Orders today", value: d.today.orders, revenue: d.today.revenueCents, revenueLabel: "Revenue today" },
+    { label: "Orders today", value: d.today.orders, revenue: d.today.revenue, revenueLabel: "Revenue today" },
     {
       label: "Orders, last 7 days",
       value: d.last7Days.orders,
-      revenue: d.last7Days.revenueCents,
+      revenue: d.last7Days.revenue,
       revenueLabel: "Revenue, last 7 days",
     },
     {
       label: "Orders, last 30 days",
       value: d.last30Days.orders,
-      revenue: d.last30Days.revenueCents,
+      revenue: d.last30Days.revenue,
       revenueLabel: "Revenue, last 30 days",
     },
   ];
@@ -79,7 +79,8 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         Dashboard
       </h1>
       <p className="mt-2 text-sm text-slate-700">
-        Placed orders only (not unconfirmed, unpaid, expired or cancelled), by UTC day.
+        Placed orders only (not unconfirmed, unpaid, expired or cancelled), by UTC day. Revenue is summed per currency:
+        pounds and dollars are never added together.
       </p>
 
       <h2 className="mt-6 text-xl font-semibold text-ink">Sales</h2>
@@ -89,12 +90,14 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             key={s.label}
             label={s.label}
             value={formatCount(s.value)}
-            detail={`${s.revenueLabel}: ${formatMoney(s.revenue)}`}
+            detail={`${s.revenueLabel}: ${CURRENCIES.map((c) => formatMoney(s.revenue[c], c)).join(" and ")}`}
           />
         ))}
       </dl>
 
-      <RevenueChart days={d.daily} />
+      {CURRENCIES.map((currency) => (
+        <RevenueChart key={currency} days={d.daily} currency={currency} />
+      ))}
 
       <h2 className="mt-8 text-xl font-semibold text-ink">Needs attention</h2>
       <dl className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">

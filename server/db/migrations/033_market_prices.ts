@@ -1,14 +1,15 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { DbKind } from "../connection.ts";
-import { DEFAULT_UK_PRICE_RULE, derivedPriceMinor } from "../../../app/lib/price-derivation.ts";
-import { discountedPriceCents } from "../../../app/lib/pricing.ts";
+import { DEFAULT_UK_PRICE_RULE } from "../../../app/lib/price-derivation.ts";
+import { rederiveUkPrices } from "../../catalog/market-prices.ts";
 
 /**
  * Prices per market (issue 51): each product's UK price in pence beside its US price in cents,
  * either set by staff (`uk_price_set` = 1) or derived from the US price by the rule staff keep in
  * `market_price_rules` (a rate and a price ending). The derived price is stored, never computed
  * while a page is served. Existing products get the default rule's prices. Each order records the
- * currency of its amounts (every order so far was in US dollars).
+ * currency of its amounts (every order so far was in US dollars), and the dashboard's sales, now
+ * summed per currency, keep reading only the orders_created_idx index.
  */
 export async function up(db: Kysely<any>, _kind: DbKind): Promise<void> {
   await db.schema
@@ -39,13 +40,7 @@ export async function up(db: Kysely<any>, _kind: DbKind): Promise<void> {
     .alterTable("orders")
     .addColumn("currency", "text", (c) => c.notNull().defaultTo("usd"))
     .execute();
-  const products = await db.selectFrom("products").select(["id", "price_cents", "discount_percent"]).execute();
-  for (const p of products) {
-    const uk = derivedPriceMinor(Number(p.price_cents), DEFAULT_UK_PRICE_RULE);
-    await db
-      .updateTable("products")
-      .set({ uk_price_pence: uk, uk_sale_price_pence: discountedPriceCents(uk, p.discount_percent) })
-      .where("id", "=", p.id)
-      .execute();
-  }
+  await sql`drop index orders_created_idx`.execute(db);
+  await sql`create index orders_created_idx on orders (created_at, id, status, currency, total_cents)`.execute(db);
+  await rederiveUkPrices(db, DEFAULT_UK_PRICE_RULE);
 }

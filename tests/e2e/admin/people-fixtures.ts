@@ -11,14 +11,15 @@ export function insertOrder(o: {
   createdAt?: string;
   userId?: string | null;
   email?: string;
+  currency?: "usd" | "gbp";
 }): string {
   const token = randomBytes(8).toString("hex");
   const number = `TH-${token.slice(0, 10).toUpperCase()}`;
   storeDb()
     .prepare(
       `INSERT INTO orders (number, access_token, checkout_token, user_id, email, status, payment_method, payment_status, ship_name, ship_line1, ship_city, ship_postcode, ship_country,
-        subtotal_cents, member_discount_cents, shipping_cents, tax_cents, total_cents, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'cod', 'due_on_delivery', 'Ada Buyer', '1 Road', 'London', 'SW1A 1AA', 'GB', ?, 0, 0, 0, ?, ?)`,
+        subtotal_cents, member_discount_cents, shipping_cents, tax_cents, total_cents, created_at, currency)
+       VALUES (?, ?, ?, ?, ?, ?, 'cod', 'due_on_delivery', 'Ada Buyer', '1 Road', 'London', 'SW1A 1AA', 'GB', ?, 0, 0, 0, ?, ?, ?)`,
     )
     .run(
       number,
@@ -30,19 +31,24 @@ export function insertOrder(o: {
       o.totalCents,
       o.totalCents,
       o.createdAt ?? new Date().toISOString(),
+      o.currency ?? "usd",
     );
   return number;
 }
 
-/** Today's (UTC) sales as the dashboard should count them. */
-export function salesToday(): { orders: number; revenue: number } {
+/** Today's (UTC) sales as the dashboard should count them: all orders, and orders and revenue per currency. */
+export function salesToday(): Record<"usd" | "gbp", { orders: number; revenue: number }> & { orders: number } {
   const today = new Date().toISOString().slice(0, 10);
   const marks = SALE_STATUSES.map(() => "?").join(",");
-  return storeDb()
-    .prepare(
-      `SELECT count(*) AS orders, coalesce(sum(total_cents), 0) AS revenue FROM orders WHERE created_at >= ? AND status IN (${marks})`,
-    )
-    .get(`${today}T00:00:00.000Z`, ...SALE_STATUSES) as { orders: number; revenue: number };
+  const inCurrency = (currency: string) =>
+    storeDb()
+      .prepare(
+        `SELECT count(*) AS orders, coalesce(sum(total_cents), 0) AS revenue FROM orders WHERE created_at >= ? AND status IN (${marks}) AND currency = ?`,
+      )
+      .get(`${today}T00:00:00.000Z`, ...SALE_STATUSES, currency) as { orders: number; revenue: number };
+  const usd = inCurrency("usd");
+  const gbp = inCurrency("gbp");
+  return { usd, gbp, orders: usd.orders + gbp.orders };
 }
 
 export function userIdOf(email: string): string {

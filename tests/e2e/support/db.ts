@@ -70,3 +70,8 @@ export function firstProductWhere(where: string): ProductRow {
 export function usd(cents: number): string {
   return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
 }
+
+/** Pence as a UK page writes them, by Intl (not the store's own formatMoney), e.g. "£1,234.56". */
+export function gbp(pence: number): string {
+  return new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" }).format(pence / 100);
+}

@@ -1,10 +1,14 @@
-import { formatMoney } from "../../../lib/money.ts";
+import { formatMoney, type Currency } from "../../../lib/money.ts";
 
 export interface ChartDay {
   day: string;
-  orders: number;
-  revenueCents: number;
+  /** Orders in each currency that day. */
+  ordersIn: Record<Currency, number>;
+  revenue: Record<Currency, number>;
 }
+
+/** How the dashboard names a currency. */
+export const CURRENCY_WORDS: Readonly<Record<Currency, string>> = { usd: "US dollars", gbp: "pounds sterling" };
 
 const WIDTH = 720;
 const HEIGHT = 220;
@@ -16,11 +20,14 @@ function formatDay(day: string): string {
 }
 
 /**
- * Daily revenue as server-rendered SVG bars. The drawing is hidden from assistive technology; the
- * same numbers are in a visually hidden table right after it.
+ * Daily revenue in one currency as server-rendered SVG bars. The drawing is hidden from assistive
+ * technology; the same numbers (orders in that currency's revenue) are in a visually hidden table
+ * right after it.
  */
-export function RevenueChart({ days }: { days: ChartDay[] }) {
-  const highest = Math.max(0, ...days.map((d) => d.revenueCents));
+export function RevenueChart({ days, currency }: { days: ChartDay[]; currency: Currency }) {
+  const amounts = days.map((d) => d.revenue[currency]);
+  const highest = Math.max(0, ...amounts);
+  const caption = `Daily revenue in ${CURRENCY_WORDS[currency]}, last 30 days`;
   const max = Math.max(1, highest);
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
@@ -28,16 +35,16 @@ export function RevenueChart({ days }: { days: ChartDay[] }) {
   const barW = Math.max(2, slot * 0.7);
   return (
     <figure className="mt-8 rounded border border-slate-200 bg-white p-4">
-      <figcaption className="text-lg font-semibold text-ink" id="revenue-chart-caption">
-        Daily revenue, last 30 days{" "}
-        <span className="text-sm font-normal text-slate-700">(UTC days; highest {formatMoney(highest)})</span>
+      <figcaption className="text-lg font-semibold text-ink" id={`revenue-chart-caption-${currency}`}>
+        {caption}{" "}
+        <span className="text-sm font-normal text-slate-700">(UTC days; highest {formatMoney(highest, currency)})</span>
       </figcaption>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         className="mt-3 h-auto w-full"
         aria-hidden="true"
         focusable="false"
-        data-testid="revenue-chart"
+        data-testid={`revenue-chart-${currency}`}
       >
         <line
           x1={PAD.left}
@@ -48,7 +55,8 @@ export function RevenueChart({ days }: { days: ChartDay[] }) {
           strokeWidth="1"
         />
         {days.map((d, i) => {
-          const h = d.revenueCents === 0 ? 0 : Math.max(2, (d.revenueCents / max) * plotH);
+          const amount = amounts[i];
+          const h = amount === 0 ? 0 : Math.max(2, (amount / max) * plotH);
           const x = PAD.left + i * slot + (slot - barW) / 2;
           return (
             <g key={d.day}>
@@ -60,7 +68,7 @@ export function RevenueChart({ days }: { days: ChartDay[] }) {
                 fill={i === days.length - 1 ? "#b45309" : "#0f172a"}
                 rx="1"
               >
-                <title>{`${formatDay(d.day)}: ${formatMoney(d.revenueCents)}`}</title>
+                <title>{`${formatDay(d.day)}: ${formatMoney(amount, currency)}`}</title>
               </rect>
               {i % 5 === 0 || i === days.length - 1 ? (
                 <text x={x + barW / 2} y={HEIGHT - 8} textAnchor="middle" fontSize="11" fill="#334155">
@@ -71,9 +79,9 @@ export function RevenueChart({ days }: { days: ChartDay[] }) {
           );
         })}
       </svg>
-      <div className="sr-only" data-testid="revenue-table">
+      <div className="sr-only" data-testid={`revenue-table-${currency}`}>
         <table>
-          <caption>Daily revenue, last 30 days</caption>
+          <caption>{caption}</caption>
           <thead>
             <tr>
               <th scope="col">Day</th>
@@ -82,13 +90,13 @@ export function RevenueChart({ days }: { days: ChartDay[] }) {
             </tr>
           </thead>
           <tbody>
-            {days.map((d) => (
+            {days.map((d, i) => (
               <tr key={d.day}>
                 <th scope="row">
                   <time dateTime={d.day}>{formatDay(d.day)}</time>
                 </th>
-                <td>{d.orders}</td>
-                <td>{formatMoney(d.revenueCents)}</td>
+                <td>{d.ordersIn[currency]}</td>
+                <td>{formatMoney(amounts[i], currency)}</td>
               </tr>
             ))}
           </tbody>
