@@ -51,3 +51,8 @@ export function marketForCountry(country: string): Market | null {
   const code = country.trim().toUpperCase();
   return Object.values(MARKETS).find((m) => m.countries.includes(code)) ?? null;
 }
+
+/** The market whose prices are in this currency (each currency is one market's). */
+export function marketOfCurrency(currency: Currency): Market {
+  return Object.values(MARKETS).find((m) => m.currency === currency)!;
+}

@@ -4,6 +4,11 @@ import { formatCount } from "./numbers.ts";
 export type Currency = "gbp" | "usd";
 /** In the order the back office lists them: the US market's first, as most orders are. */
 export const CURRENCIES: readonly Currency[] = ["usd", "gbp"];
+/** A currency's name as a sentence, a list or an invoice writes it. */
+export const CURRENCY_NAMES: Readonly<Record<Currency, string>> = {
+  usd: "US dollars (USD)",
+  gbp: "pounds sterling (GBP)",
+};
 
 const CURRENCY_SYMBOL: Readonly<Record<Currency, string>> = { gbp: "£", usd: "$" };
 
@@ -17,6 +22,15 @@ export function formatMoney(cents: number, currency: Currency = "usd"): string {
   const abs = Math.abs(cents);
   const amount = `${CURRENCY_SYMBOL[currency]}${formatCount(Math.floor(abs / 100))}.${String(abs % 100).padStart(2, "0")}`;
   return cents < 0 ? `-${amount}` : amount;
+}
+
+/**
+ * Amounts in several currencies, never added together: each non-zero one in CURRENCIES' order,
+ * joined by "and" ("$35.00 and £19.99"); "$0.00" when all are zero.
+ */
+export function formatPerCurrency(amounts: Readonly<Record<Currency, number>>): string {
+  const shown = CURRENCIES.filter((c) => amounts[c] !== 0);
+  return shown.length ? shown.map((c) => formatMoney(amounts[c], c)).join(" and ") : formatMoney(0);
 }
 
 /** Cents as a plain decimal string for machine-readable output (JSON-LD, feeds): 12000 → "120.00". */
@@ -34,5 +48,9 @@ export function parseDollarsToCents(input: string): number | null {
   return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }
 
-/** The currency every price is in and every card payment is taken in (ISO 4217, lower case as Stripe writes it). */
-export const STORE_CURRENCY = "usd";
+/**
+ * The currency new orders are placed in until the UK market's checkout takes pounds. Everything
+ * after placing (order pages, mails, invoices, the card payment, refunds) follows the order's own
+ * `currency`.
+ */
+export const STORE_CURRENCY: Currency = "usd";

@@ -164,6 +164,7 @@ export const orderFilterSchema = z
     country: opt(
       z.enum(["US", "GB"] as [ShippingCountry, ...ShippingCountry[]], { error: "Choose a country from the list." }),
     ),
+    currency: opt(z.enum(["usd", "gbp"], { error: "Choose a currency from the list." })),
     attention: opt(z.enum(["payment"], { error: "Unknown filter." })),
     email: opt(z.string().max(254, { error: "An email address is at most 254 characters." }).toLowerCase()),
     number: opt(orderNumberSchema),
@@ -175,4 +176,14 @@ export const orderFilterSchema = z
   .refine((f) => !f.from || !f.to || f.from <= f.to, { error: "The end date is before the start date.", path: ["to"] });
 export type OrderFilter = z.infer<typeof orderFilterSchema>;
 
-export const FILTER_FIELDS = ["status", "from", "to", "payment", "country", "email", "number", "attention"] as const;
+export const FILTER_FIELDS = [
+  "status",
+  "from",
+  "to",
+  "payment",
+  "country",
+  "currency",
+  "email",
+  "number",
+  "attention",
+] as const;

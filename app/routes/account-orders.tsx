@@ -42,7 +42,7 @@ const ORDER_LIST_COLUMNS: LineColumn<OrderRow>[] = [
     cell: (o) => new Date(o.created_at).toLocaleDateString("en-GB", { timeZone: "UTC" }),
   },
   { header: "Status", className: "py-2", cell: (o) => customerStatusLabel(o) },
-  { header: "Total", className: "py-2 text-right", cell: (o) => formatMoney(o.total_cents) },
+  { header: "Total", className: "py-2 text-right", cell: (o) => formatMoney(o.total_cents, o.currency) },
 ];
 
 export default function AccountOrders({ loaderData }: Route.ComponentProps) {

@@ -1,3 +1,4 @@
+import type { Currency } from "../../app/lib/money.ts";
 /** One account as the back office sees it: profile, sign-in methods, orders and lifetime value. */
 import type { Db } from "../db/connection.ts";
 import { roleOf, type Role } from "../auth/permissions.ts";
@@ -14,6 +15,7 @@ interface CustomerOrder {
   number: string;
   status: OrderStatus;
   totalCents: number;
+  currency: Currency;
   createdAt: string;
 }
 
@@ -29,7 +31,8 @@ export interface CustomerDetail {
   methods: SignInMethod[];
   activeSessions: number;
   orderCount: number;
-  lifetimeValueCents: number;
+  /** What the account's placed orders came to, in each currency. */
+  lifetimeValue: Record<Currency, number>;
   /** Every order linked to the account, placed or not. */
   allOrders: number;
   orders: CustomerOrder[];
@@ -63,7 +66,7 @@ export async function getCustomer(db: Db, id: string, now = new Date()): Promise
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("orders")
-      .select(["number", "status", "total_cents", "created_at"])
+      .select(["number", "status", "total_cents", "currency", "created_at"])
       .where("user_id", "=", id)
       .orderBy("id", "desc")
       .limit(CUSTOMER_ORDERS_SHOWN)
@@ -81,12 +84,13 @@ export async function getCustomer(db: Db, id: string, now = new Date()): Promise
     methods: methods.get(id) ?? [],
     activeSessions: Number(sessions.n),
     orderCount: figures.get(id)!.orders,
-    lifetimeValueCents: figures.get(id)!.lifetimeValueCents,
+    lifetimeValue: figures.get(id)!.lifetimeValue,
     allOrders: Number(allOrders.n),
     orders: orders.map((o) => ({
       number: o.number,
       status: o.status,
       totalCents: Number(o.total_cents),
+      currency: o.currency,
       createdAt: o.created_at,
     })),
   };

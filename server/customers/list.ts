@@ -1,3 +1,4 @@
+import type { Currency } from "../../app/lib/money.ts";
 /**
  * The back office's customer directory: Better Auth's `user` table with the store's figures
  * (placed orders and lifetime value) and how each account can sign in.
@@ -38,7 +39,8 @@ export interface CustomerSummary {
   banned: boolean;
   createdAt: string;
   orders: number;
-  lifetimeValueCents: number;
+  /** What the account's placed orders came to, in each currency. */
+  lifetimeValue: Record<Currency, number>;
   /** From Better Auth's `account` rows. An emailed sign-in link works for every account and leaves no row. */
   methods: SignInMethod[];
 }
@@ -61,22 +63,31 @@ export function normalizeSearch(q: string | null | undefined): string {
   return (q ?? "").trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
 }
 
-/** Placed orders and their total per account, for a page of accounts (orders wants an index on (user_id, status, total_cents)). */
+/** Placed orders and their totals per currency per account, for a page of accounts (read through orders_user_idx). */
 export async function orderFigures(
   db: Db,
   userIds: string[],
-): Promise<Map<string, { orders: number; lifetimeValueCents: number }>> {
-  const out = new Map(userIds.map((id) => [id, { orders: 0, lifetimeValueCents: 0 }]));
+): Promise<Map<string, { orders: number; lifetimeValue: Record<Currency, number> }>> {
+  const out = new Map(userIds.map((id) => [id, { orders: 0, lifetimeValue: { usd: 0, gbp: 0 } }]));
   if (userIds.length === 0) return out;
   const rows = await db
     .selectFrom("orders")
-    .select(["user_id", (eb) => eb.fn.countAll<number>().as("n"), (eb) => eb.fn.sum<number>("total_cents").as("total")])
+    .select([
+      "user_id",
+      "currency",
+      (eb) => eb.fn.countAll<number>().as("n"),
+      (eb) => eb.fn.sum<number>("total_cents").as("total"),
+    ])
     .where("user_id", "in", userIds)
     .where("status", "in", [...SALE_STATUSES])
-    .groupBy("user_id")
+    .groupBy(["user_id", "currency"])
     .execute();
-  for (const r of rows)
-    if (r.user_id) out.set(r.user_id, { orders: Number(r.n), lifetimeValueCents: Number(r.total ?? 0) });
+  for (const r of rows) {
+    const figures = r.user_id ? out.get(r.user_id) : undefined;
+    if (!figures) continue;
+    figures.orders += Number(r.n);
+    figures.lifetimeValue[r.currency] += Number(r.total ?? 0);
+  }
   return out;
 }
 

@@ -6,7 +6,7 @@
 import { Document, Page, renderToBuffer, StyleSheet, Text, View } from "@react-pdf/renderer";
 import { data } from "react-router";
 import { isDomainError } from "../errors.ts";
-import { formatMoney } from "../../app/lib/money.ts";
+import { CURRENCY_NAMES, formatMoney, type Currency } from "../../app/lib/money.ts";
 import { paymentLabel } from "../../app/lib/order-labels.ts";
 import { STORE_ADDRESS, STORE_NAME, STORE_PHONE } from "../../app/lib/site.ts";
 import { NET_TERMS_DAYS, type InvoiceData } from "./invoices.ts";
@@ -38,7 +38,8 @@ const COLUMNS = [
 
 const day = (iso: string) =>
   new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-const money = (cents: number) => formatMoney(cents).replace("\u2212", "-");
+/** Amounts in the invoice's currency (the order's), with a plain hyphen for minus, as the PDF font has it. */
+const moneyIn = (currency: Currency) => (cents: number) => formatMoney(cents, currency).replace("\u2212", "-");
 
 function discountText(line: InvoiceData["lines"][number]): string {
   if (line.listCents == null || line.listCents <= line.unitCents) return "";
@@ -62,6 +63,7 @@ function taxSentence(tax: InvoiceData["tax"]): string {
 }
 
 function Totals({ invoice }: { invoice: InvoiceData }) {
+  const money = moneyIn(invoice.currency);
   const rows: [string, string][] = [["Subtotal", money(invoice.subtotalCents)]];
   if (invoice.memberDiscountCents) rows.push(["Member discount", `-${money(invoice.memberDiscountCents)}`]);
   rows.push(["Shipping", invoice.shippingCents ? money(invoice.shippingCents) : "Free"]);
@@ -81,6 +83,7 @@ function Totals({ invoice }: { invoice: InvoiceData }) {
 }
 
 function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
+  const money = moneyIn(invoice.currency);
   return (
     <Document title={`Invoice ${invoice.number}`} author={STORE_NAME}>
       <Page size="A4" style={styles.page}>
@@ -142,7 +145,7 @@ function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
         </View>
         <Totals invoice={invoice} />
         <Text style={styles.note}>
-          {`${taxSentence(invoice.tax)} Payment: ${paymentLabel(invoice.paymentMethod)}.`}
+          {`${taxSentence(invoice.tax)} All amounts are in ${CURRENCY_NAMES[invoice.currency]}. Payment: ${paymentLabel(invoice.paymentMethod)}.`}
         </Text>
       </Page>
     </Document>

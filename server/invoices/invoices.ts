@@ -177,6 +177,7 @@ async function invoiceData(db: Db, order: { id: number }) {
     memberDiscountCents: o.member_discount_cents,
     shippingCents: o.shipping_cents,
     totalCents: o.total_cents,
+    currency: o.currency,
     tax: await invoiceTax(db, o),
   };
 }

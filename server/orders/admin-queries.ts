@@ -1,3 +1,4 @@
+import type { Currency } from "../../app/lib/money.ts";
 /**
  * What the back office reads of orders: the list (filters on indexed columns, keyset pages so a
  * page costs the same at one million orders as at ten), one order in full, and its packing slip.
@@ -29,6 +30,7 @@ export interface OrderListRow {
   payment_method: string;
   payment_status: string;
   total_cents: number;
+  currency: Currency;
   items: number;
 }
 
@@ -82,6 +84,7 @@ export async function listOrdersForStaff(
     "o.payment_method",
     "o.payment_status",
     "o.total_cents",
+    "o.currency",
     (eb) =>
       eb
         .selectFrom("order_lines as l")
@@ -97,6 +100,7 @@ export async function listOrdersForStaff(
   if (filter.email) query = query.where(sql<string>`lower(o.email)`, "=", filter.email.trim().toLowerCase());
   if (filter.payment) query = query.where("o.payment_method", "=", filter.payment);
   if (filter.country) query = query.where("o.ship_country", "=", filter.country);
+  if (filter.currency) query = query.where("o.currency", "=", filter.currency);
   if (filter.from) query = query.where("o.created_at", ">=", dayStart(filter.from));
   if (filter.to) query = query.where("o.created_at", "<", nextDayStart(filter.to));
   if (parsedCursor) {
@@ -165,6 +169,7 @@ export async function getOrderForStaff(db: Db, number: string) {
       "o.tax_basis",
       "o.tax_state",
       "o.total_cents",
+      "o.currency",
       "o.carrier",
       "o.tracking_number",
       "o.paid_cents",

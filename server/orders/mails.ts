@@ -3,7 +3,7 @@
  * so it carries nothing the person at the keyboard typed: no name, no address, only the catalog's
  * item names, the amounts and the store's own link.
  */
-import { formatMoney } from "../../app/lib/money.ts";
+import { formatMoney, type Currency } from "../../app/lib/money.ts";
 import type { Transaction } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { OutgoingMail } from "../mail/queue.ts";
@@ -36,15 +36,17 @@ export interface MailOrder {
   /** Sales tax added to the total (US); 0 where tax is inside the prices. */
   tax_cents: number;
   total_cents: number;
+  /** The currency of its amounts. */
+  currency: Currency;
   /** A trade order's purchase-order number. */
   po_number?: string | null;
 }
 
 const taxWords = (order: MailOrder) =>
-  order.tax_cents ? `sales tax ${formatMoney(order.tax_cents)}` : "taxes included";
+  order.tax_cents ? `sales tax ${formatMoney(order.tax_cents, order.currency)}` : "taxes included";
 
-const itemLine = (l: MailLine) =>
-  `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""} — ${formatMoney(l.line_total_cents)}`;
+const itemLine = (currency: Currency) => (l: MailLine) =>
+  `${l.quantity} × ${l.title}${l.color ? ` (${l.color})` : ""} — ${formatMoney(l.line_total_cents, currency)}`;
 
 /** The mail that confirms a placed order (a member's at once; a guest's once confirmed). */
 export function orderPlacedMail(
@@ -52,13 +54,14 @@ export function orderPlacedMail(
   lines: MailLine[],
   options: { link: string; paymentLabel: string },
 ): OutgoingMail {
+  const money = (minor: number) => formatMoney(minor, order.currency);
   const mail = renderMail({
     heading: `Thank you for your order ${order.number}`,
     paragraphs: [
       `Hello ${order.ship_name},`,
       `We've received your order ${order.number}. Here is what you ordered:`,
-      ...lines.map(itemLine),
-      `Subtotal ${formatMoney(order.subtotal_cents)}; member discount −${formatMoney(order.member_discount_cents)}; shipping ${order.shipping_cents ? formatMoney(order.shipping_cents) : "free"}; ${taxWords(order)}. Total ${formatMoney(order.total_cents)}.`,
+      ...lines.map(itemLine(order.currency)),
+      `Subtotal ${money(order.subtotal_cents)}; member discount −${money(order.member_discount_cents)}; shipping ${order.shipping_cents ? money(order.shipping_cents) : "free"}; ${taxWords(order)}. Total ${money(order.total_cents)}.`,
       `Payment: ${options.paymentLabel}.`,
       ...(order.po_number ? [`Your PO number: ${order.po_number}.`] : []),
     ],
@@ -78,8 +81,8 @@ export function confirmOrderMail(
     heading: `Please confirm your order ${order.number}`,
     paragraphs: [
       `An order was placed at ToolHub Wholesale with this email address. We are holding it for ${options.holdMinutes} minutes: open the link below and choose "Confirm order" to have it shipped.`,
-      ...lines.map(itemLine),
-      `Total ${formatMoney(order.total_cents)}, ${taxWords(order)}.`,
+      ...lines.map(itemLine(order.currency)),
+      `Total ${formatMoney(order.total_cents, order.currency)}, ${taxWords(order)}.`,
       `If you did not place this order, ignore this email: nothing is shipped or charged, and the order is cancelled automatically.`,
     ],
     action: { label: "Review and confirm your order", url: options.link },
@@ -162,18 +165,25 @@ export function orderReturnMail(
 
 export function orderRefundMail(
   order: FulfilmentMailOrder,
-  refund: { amountCents: number; totalRefundedCents: number; paidCents: number; reason: string | null },
+  refund: {
+    amountCents: number;
+    totalRefundedCents: number;
+    paidCents: number;
+    reason: string | null;
+    currency: Currency;
+  },
 ): OutgoingMail {
+  const money = (minor: number) => formatMoney(minor, refund.currency);
   const whole = refund.totalRefundedCents >= refund.paidCents;
   const subject = whole
     ? `Your payment for order ${order.number} was refunded`
     : `Part of your payment for order ${order.number} was refunded`;
   return fulfilmentMail(order, subject, subject, [
-    `We've refunded ${formatMoney(refund.amountCents)} to the card you paid order ${order.number} with.`,
+    `We've refunded ${money(refund.amountCents)} to the card you paid order ${order.number} with.`,
     ...(refund.reason ? [`Reason: ${refund.reason}`] : []),
     whole
-      ? `That is the whole of the ${formatMoney(refund.paidCents)} you paid.`
-      : `In all, ${formatMoney(refund.totalRefundedCents)} of the ${formatMoney(refund.paidCents)} you paid has been refunded.`,
+      ? `That is the whole of the ${money(refund.paidCents)} you paid.`
+      : `In all, ${money(refund.totalRefundedCents)} of the ${money(refund.paidCents)} you paid has been refunded.`,
     "Refunds usually reach your account within 5 to 10 working days, depending on your bank.",
   ]);
 }

@@ -23,7 +23,7 @@ import { priceLines, tradeRuleFor, type VolumeBreak } from "../../app/lib/pricin
 import { buyerPriceRules, groupVolumeBreaks } from "../trade/prices.ts";
 import { buyerTerms } from "../trade/limits.ts";
 import { requestApproval } from "../trade/approvals.ts";
-import { formatMoney } from "../../app/lib/money.ts";
+import { formatMoney, STORE_CURRENCY } from "../../app/lib/money.ts";
 import { checkCredit, NET30_METHOD, NET30_NOT_OFFERED_MESSAGE } from "../invoices/credit.ts";
 import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
 import { markQuoteAccepted, quoteOrderLines } from "../quotes/accept.ts";
@@ -264,6 +264,7 @@ async function placeInTransaction(
     .insertInto("orders")
     .values({
       number: keys.number,
+      currency: STORE_CURRENCY,
       access_token: keys.accessToken,
       checkout_token: checkout.checkoutToken,
       user_id: input.userId,
@@ -371,6 +372,7 @@ async function placeInTransaction(
     shipping_cents: summary.shippingCents,
     tax_cents: summary.taxCents,
     total_cents: summary.totalCents,
+    currency: STORE_CURRENCY,
     po_number: trade ? checkout.poNumber : null,
   };
   const mail = keys.confirmToken

@@ -30,6 +30,7 @@ export const ORDER_VIEW_COLUMNS = [
   "shipping_cents",
   "tax_cents",
   "total_cents",
+  "currency",
   "po_number",
 ] as const;
 
@@ -38,7 +39,7 @@ const LINE_VIEW_COLUMNS = ["title", "color", "quantity", "unit_price_cents", "li
 export async function listOrdersForUser(db: Db, userId: string) {
   return db
     .selectFrom("orders")
-    .select(["number", "status", "total_cents", "created_at", "payment_method", "payment_status"])
+    .select(["number", "status", "total_cents", "currency", "created_at", "payment_method", "payment_status"])
     .where("user_id", "=", userId)
     .orderBy("id", "desc")
     .limit(100)

@@ -8,7 +8,6 @@ import type Stripe from "stripe";
 import { config } from "../config.ts";
 import { settleSession } from "./reconcile.ts";
 import { sessionFacts } from "./settle.ts";
-import { STORE_CURRENCY } from "../../app/lib/money.ts";
 import type { Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
@@ -118,7 +117,7 @@ export async function openPaymentPage(
         {
           quantity: 1,
           price_data: {
-            currency: STORE_CURRENCY,
+            currency: order.currency,
             unit_amount: order.total_cents,
             product_data: { name: `ToolHub Wholesale order ${order.number}` },
           },

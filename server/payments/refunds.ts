@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import Stripe from "stripe";
-import { formatMoney } from "../../app/lib/money.ts";
+import { formatMoney, type Currency } from "../../app/lib/money.ts";
 import { refundSchema, type RefundInput } from "../../app/lib/order-admin-schema.ts";
 import { writeAudit } from "../audit/audit.ts";
 import { dbKind, type Db } from "../db/connection.ts";
@@ -56,6 +56,7 @@ function readPaymentOrder(trx: Handle) {
       "payment_intent_id",
       "paid_cents",
       "refunded_cents",
+      "currency",
     ]);
 }
 
@@ -79,7 +80,9 @@ async function requestRefund(db: Db, staff: StaffActor, number: string, input: R
         throw new ConflictError("NOTHING_TO_REFUND", "Everything paid for this order has already been refunded.");
       const amount = input.amount ?? left;
       if (amount > left)
-        throw new OrderInputError({ amount: `You can refund at most ${formatMoney(left)} on this order.` });
+        throw new OrderInputError({
+          amount: `You can refund at most ${formatMoney(left, order.currency)} on this order.`,
+        });
       const bumped = await trx
         .updateTable("orders")
         .set({ version: order.version + 1, updated_at: now.toISOString() })
@@ -114,7 +117,14 @@ async function requestRefund(db: Db, staff: StaffActor, number: string, input: R
         },
         now,
       );
-      return { refundId: Number(row.id), key, amount, intent: order.payment_intent_id, number: order.number };
+      return {
+        refundId: Number(row.id),
+        key,
+        amount,
+        intent: order.payment_intent_id,
+        number: order.number,
+        currency: order.currency,
+      };
     }),
   );
 }
@@ -178,14 +188,22 @@ async function settleRefundTotals(
     orderId,
     actor: refund.actor,
     kind: "payment",
-    details: { reason: `Refunded ${formatMoney(refund.amountCents)}${refund.reason ? `: ${refund.reason}` : ""}` },
+    details: {
+      reason: `Refunded ${formatMoney(refund.amountCents, order.currency)}${refund.reason ? `: ${refund.reason}` : ""}`,
+    },
     now: refund.now,
   });
   await enqueueMail(
     trx,
     orderRefundMail(
       { ...order, link: customerOrderLink(order, refund.siteUrl) },
-      { amountCents: refund.amountCents, totalRefundedCents: refunded, paidCents: paid, reason: refund.reason },
+      {
+        amountCents: refund.amountCents,
+        totalRefundedCents: refunded,
+        paidCents: paid,
+        reason: refund.reason,
+        currency: order.currency,
+      },
     ),
   );
 }
@@ -203,7 +221,7 @@ async function failRefund(db: Db, refundId: number, message: string, now: Date) 
 async function sendRefund(
   db: Db,
   payments: Payments,
-  refund: { refundId: number; key: string; amount: number; intent: string; number: string },
+  refund: { refundId: number; key: string; amount: number; intent: string; number: string; currency: Currency },
   options: { now?: Date; siteUrl?: string } = {},
 ) {
   const now = options.now ?? new Date();
@@ -262,7 +280,7 @@ export async function refundOrder(
   await sendRefund(db, payments, refund, options);
   return {
     number: refund.number,
-    message: `Refunded ${formatMoney(refund.amount)} on order ${refund.number}. The customer has been emailed.`,
+    message: `Refunded ${formatMoney(refund.amount, refund.currency)} on order ${refund.number}. The customer has been emailed.`,
   };
 }
 
@@ -276,7 +294,7 @@ export async function resendPendingRefunds(
   const rows = await db
     .selectFrom("payment_refunds as r")
     .innerJoin("orders as o", "o.id", "r.order_id")
-    .select(["r.id", "r.idempotency_key", "r.amount_cents", "o.payment_intent_id", "o.number"])
+    .select(["r.id", "r.idempotency_key", "r.amount_cents", "o.payment_intent_id", "o.number", "o.currency"])
     .where("r.status", "=", "pending")
     .where("r.updated_at", "<=", new Date(now.getTime() - 60_000).toISOString())
     .orderBy("r.id")
@@ -295,6 +313,7 @@ export async function resendPendingRefunds(
           amount: row.amount_cents,
           intent: row.payment_intent_id,
           number: row.number,
+          currency: row.currency,
         },
         options,
       );
@@ -352,7 +371,7 @@ export async function recordChargeRefunds(
   });
   return {
     result: "ignored",
-    detail: `recorded a refund of ${formatMoney(unknown)} made outside the store`,
+    detail: `recorded a refund of ${formatMoney(unknown, order.currency)} made outside the store`,
     orderId: order.id,
   };
 }

@@ -7,7 +7,7 @@
  */
 import { sql, type Transaction } from "kysely";
 import type Stripe from "stripe";
-import { formatMoney, STORE_CURRENCY } from "../../app/lib/money.ts";
+import { centsToDecimalString, CURRENCIES, formatMoney, type Currency } from "../../app/lib/money.ts";
 import { PAYMENT_METHODS } from "../../app/lib/order-rules.ts";
 import type { Database } from "../db/schema.ts";
 import { LinesOutOfStockError } from "../inventory/stock.ts";
@@ -93,8 +93,13 @@ async function updateIfUnchanged(
   if (Number(updated.numUpdatedRows) !== 1) throw new OrderConflictError();
 }
 
-const money = (cents: number | null, currency: string | null) =>
-  `${formatMoney(cents ?? 0)} ${(currency ?? "?").toUpperCase()}`;
+/** An amount Stripe reports, with its currency's code, as a staff note names it: "£154.79 GBP", "154.79 EUR". */
+const money = (cents: number | null, currency: string | null) => {
+  const code = (currency ?? "?").toUpperCase();
+  return CURRENCIES.includes(currency as Currency)
+    ? `${formatMoney(cents ?? 0, currency as Currency)} ${code}`
+    : `${centsToDecimalString(cents ?? 0)} ${code}`;
+};
 
 async function paymentEvent(
   trx: Transaction<Database>,
@@ -238,13 +243,13 @@ async function settlePaid(
       `Paid twice: a second payment of ${money(facts.amountTotal, facts.currency)} (${facts.paymentIntentId}) arrived after ${order.payment_intent_id}. Refund one of them.`,
     );
   }
-  if (facts.amountTotal !== order.total_cents || facts.currency !== STORE_CURRENCY) {
+  if (facts.amountTotal !== order.total_cents || facts.currency !== order.currency) {
     return flag(
       trx,
       order,
       facts,
       ctx,
-      `Amount paid ${money(facts.amountTotal, facts.currency)} differs from the order total ${money(order.total_cents, STORE_CURRENCY)}.`,
+      `Amount paid ${money(facts.amountTotal, facts.currency)} differs from the order total ${money(order.total_cents, order.currency)}.`,
     );
   }
   if (order.status === "awaiting_payment") return placePaidOrder(trx, order, facts, ctx);

@@ -178,6 +178,7 @@ export async function decideApproval(
       "o.shipping_cents",
       "o.tax_cents",
       "o.total_cents",
+      "o.currency",
       "o.po_number",
       "o.payment_method",
       "o.user_id",

@@ -103,12 +103,12 @@ describe.each(dialects)("customers on %s", (kind) => {
 
   it("shows placed orders, lifetime value and sign-in methods", async () => {
     const [ada] = (await listCustomers(t.db, { q: "lovelace" })).rows;
-    expect(ada).toMatchObject({ orders: 3, lifetimeValueCents: 3900, role: "customer", banned: false });
+    expect(ada).toMatchObject({ orders: 3, lifetimeValue: { usd: 3900, gbp: 0 }, role: "customer", banned: false });
     expect(ada.methods.sort()).toEqual(["google", "password"]);
     const detail = await getCustomer(t.db, ids.ada);
     expect(detail).toMatchObject({
       orderCount: 3,
-      lifetimeValueCents: 3900,
+      lifetimeValue: { usd: 3900, gbp: 0 },
       allOrders: 5,
       email: "ada.lovelace@example.com",
     });

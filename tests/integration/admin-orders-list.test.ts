@@ -109,6 +109,13 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
       o.gbInvoice.number,
     ]);
     expect(await numbers({ ...range, country: "US", status: "shipped" })).toEqual([]);
+    // Each order's currency: every order here is in dollars until one is moved to pounds.
+    expect(await numbers({ ...range, currency: "gbp" })).toEqual([]);
+    await t.db.updateTable("orders").set({ currency: "gbp" }).where("number", "=", o.gbPod.number).execute();
+    expect(await numbers({ ...range, currency: "gbp" })).toEqual([o.gbPod.number]);
+    expect(await numbers({ ...range, currency: "usd" })).not.toContain(o.gbPod.number);
+    expect((await list({ number: o.gbPod.number })).rows[0]).toMatchObject({ currency: "gbp" });
+    await t.db.updateTable("orders").set({ currency: "usd" }).where("number", "=", o.gbPod.number).execute();
   });
 
   it("refuses bad filter values with a message per field", () => {
@@ -118,13 +125,24 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
       to: "yesterday",
       payment: "bitcoin",
       country: "FR",
+      currency: "eur",
       number: "12",
       email: "x".repeat(300),
       after: "1; DROP TABLE orders",
     });
     expect(bad.success).toBe(false);
     const fields = new Set(bad.error!.issues.map((i) => String(i.path[0])));
-    expect([...fields].sort()).toEqual(["after", "country", "email", "from", "number", "payment", "status", "to"]);
+    expect([...fields].sort()).toEqual([
+      "after",
+      "country",
+      "currency",
+      "email",
+      "from",
+      "number",
+      "payment",
+      "status",
+      "to",
+    ]);
     const reversed = orderFilterSchema.safeParse({ from: "2001-03-05", to: "2001-03-01" });
     expect(reversed.error!.issues[0].path).toEqual(["to"]);
   });

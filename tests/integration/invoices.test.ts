@@ -98,6 +98,7 @@ describe.each(dialects)("invoices on %s", (kind) => {
       `Total${formatMoney(placed.total_cents)}`,
       `Includes VAT 20%${formatMoney(vat.taxCents)}`,
       "Prices include UK VAT.",
+      "All amounts are in US dollars (USD).",
       "5%",
       "net 30 days",
     ]) {
@@ -115,6 +116,17 @@ describe.each(dialects)("invoices on %s", (kind) => {
     expect(await pdfText(await invoicePdf(invoice))).toContain("we don't collect it for deliveries to New York");
     expect((await invoiceForAccessToken(t.db, placed.access_token))!.number).toBe(invoice.number);
     expect(await invoiceForAccessToken(t.db, "x".repeat(32))).toBeNull();
+  });
+
+  it("an order in pounds has its invoice in pounds and says so", async () => {
+    const placed = await order("user-uk", { country: "GB", postcode: "SW1A 1AA", city: "London", region: "" });
+    await t.db.updateTable("orders").set({ currency: "gbp" }).where("number", "=", placed.number).execute();
+    const invoice = (await invoiceForCustomer(t.db, "user-uk", placed.number))!;
+    expect(invoice.currency).toBe("gbp");
+    const text = (await pdfText(await invoicePdf(invoice))).replace(/\s+/g, "");
+    expect(text).toContain(`Total${formatMoney(placed.total_cents, "gbp")}`.replace(/\s+/g, ""));
+    expect(text).toContain("Allamountsareinpoundssterling(GBP).");
+    expect(text).not.toContain("$");
   });
 
   it("includedVatCents is the VAT inside a tax-inclusive amount", () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { formatMoney } from "../../app/lib/money.ts";
 import { addToCart } from "../../server/cart/cart.ts";
 import { expireOverdueHolds } from "../../server/orders/holds.ts";
 import { reconcilePayments } from "../../server/payments/reconcile.ts";
@@ -306,5 +307,42 @@ describe.each(dialects)("card payments on %s", (kind) => {
     expect((await reconcilePayments(h.db, h.payments, { now: later, siteUrl: SITE })).checked).toBe(0);
     expect(await ledgerOf(h.db, order.id)).toEqual([["order", -2]]);
     expect(await orderRow(h.db, order.number)).toEqual(row);
+  });
+
+  it("an order in pounds is charged in pounds; its mail says pounds; a payment in dollars for it is flagged, never taken", async () => {
+    await setStock(h.db, 1, 10);
+    // UK market orders are made in pounds (the checkout's market); here the order is moved to pounds by hand.
+    const inPounds = async () => {
+      const order = await cardOrder(h.db, [{ productId: 1, quantity: 1 }]);
+      await h.db.updateTable("orders").set({ currency: "gbp" }).where("id", "=", order.id).execute();
+      await payPage(h, order);
+      return order;
+    };
+    const paid = await inPounds();
+    const sessionId = await sessionIdOf(h.db, paid.id);
+    const total = (await orderRow(h.db, paid.number)).total_cents;
+    expect(await h.payments.stripe.checkout.sessions.retrieve(sessionId)).toMatchObject({
+      currency: "gbp",
+      amount_total: total,
+    });
+    await h.fake.completeSession(sessionId);
+    await h.fake.idle();
+    expect(await orderRow(h.db, paid.number)).toMatchObject({
+      status: "placed",
+      payment_status: "paid",
+      payment_flag: null,
+    });
+    const [mail] = await mailsTo(h.db, paid.email);
+    expect(mail.text_body).toContain(`Total ${formatMoney(total, "gbp")}`);
+
+    const wrong = await inPounds();
+    await h.fake.completeSession(await sessionIdOf(h.db, wrong.id), { currency: "usd" });
+    await h.fake.idle();
+    const row = await orderRow(h.db, wrong.number);
+    expect(row).toMatchObject({ status: "awaiting_payment", payment_status: "pending" });
+    expect(row.payment_flag).toBe(
+      `Amount paid ${formatMoney(row.total_cents, "usd")} USD differs from the order total ${formatMoney(row.total_cents, "gbp")} GBP.`,
+    );
+    expect(await placedMails(h.db, wrong)).toBe(0);
   });
 });

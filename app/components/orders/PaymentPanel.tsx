@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useLocation, useNavigation, useRevalidator } from "react-router";
-import { formatMoney } from "../../lib/money.ts";
+import { formatMoney, type Currency } from "../../lib/money.ts";
+import { Money } from "../ui/Money.tsx";
 import type { PaymentReturn, PaymentView } from "../../../server/payments/order-page.ts";
 
 /** While a payment is being confirmed, the page asks again every few seconds (for two minutes). */
@@ -125,7 +126,7 @@ export function PaymentPanel({
   if (payment.state === "paid" && returned === "return") {
     return (
       <p role="status" className={`${BOX} bg-green-50 text-green-900`}>
-        Thank you! We received your payment of {formatMoney(payment.paidCents ?? 0)}, and order{" "}
+        Thank you! We received your payment of <Money minor={payment.paidCents ?? 0} />, and order{" "}
         <strong>{number}</strong> is placed. A confirmation email is on its way to {email}.
       </p>
     );
@@ -133,11 +134,11 @@ export function PaymentPanel({
   return null;
 }
 
-/** "Paid", "Refunded $12.00 of $80.00" … for the order's payment line. */
-export function paymentStatusText(payment: PaymentView): string {
-  if (payment.state === "refunded") return `refunded (${formatMoney(payment.refundedCents)})`;
+/** "Paid", "Refunded $12.00 of $80.00" … for the order's payment line, in the order's currency. */
+export function paymentStatusText(payment: PaymentView, currency: Currency): string {
+  if (payment.state === "refunded") return `refunded (${formatMoney(payment.refundedCents, currency)})`;
   if (payment.state === "paid" && payment.refundedCents > 0)
-    return `paid, ${formatMoney(payment.refundedCents)} of ${formatMoney(payment.paidCents ?? 0)} refunded`;
+    return `paid, ${formatMoney(payment.refundedCents, currency)} of ${formatMoney(payment.paidCents ?? 0, currency)} refunded`;
   const words: Record<PaymentView["state"], string> = {
     awaiting: "not paid yet",
     processing: "processing",

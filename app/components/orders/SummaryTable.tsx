@@ -1,4 +1,6 @@
+import { marketOfCurrency } from "../../lib/markets.ts";
 import { formatMoney } from "../../lib/money.ts";
+import { useCurrency } from "../ui/Money.tsx";
 import type { OrderSummary, SummaryTax } from "../../lib/order-rules.ts";
 
 /** The summary of a stored order (its columns). */
@@ -36,27 +38,30 @@ export function SummaryTable({
   totalTestId?: string;
   className?: string;
 }) {
+  const currency = useCurrency();
+  const money = (minor: number) => formatMoney(minor, currency);
+  const threshold = money(marketOfCurrency(currency).memberDiscountThresholdMinor);
   return (
     <dl className={className} data-testid="order-summary">
       <div className="flex justify-between">
         <dt>Subtotal</dt>
-        <dd data-testid="summary-subtotal">{formatMoney(summary.subtotalCents)}</dd>
+        <dd data-testid="summary-subtotal">{money(summary.subtotalCents)}</dd>
       </div>
       <div className="flex justify-between">
-        <dt>Member discount{isMember ? " (5% over $120.00)" : ""}</dt>
+        <dt>Member discount{isMember ? ` (5% over ${threshold})` : ""}</dt>
         <dd data-testid="summary-discount">
-          {summary.memberDiscountCents ? `−${formatMoney(summary.memberDiscountCents)}` : formatMoney(0)}
+          {summary.memberDiscountCents ? `−${money(summary.memberDiscountCents)}` : money(0)}
         </dd>
       </div>
       <div className="flex justify-between">
         <dt>Shipping</dt>
-        <dd data-testid="summary-shipping">{summary.shippingCents ? formatMoney(summary.shippingCents) : "Free"}</dd>
+        <dd data-testid="summary-shipping">{summary.shippingCents ? money(summary.shippingCents) : "Free"}</dd>
       </div>
       {tax?.lines.length ? (
         tax.lines.map((line) => (
           <div key={line.label} className="flex justify-between gap-3" data-testid="summary-tax-line">
             <dt>{line.included ? `${line.label} (included)` : line.label}</dt>
-            <dd>{formatMoney(line.taxCents)}</dd>
+            <dd>{money(line.taxCents)}</dd>
           </div>
         ))
       ) : (
@@ -67,7 +72,7 @@ export function SummaryTable({
       )}
       <div className="flex justify-between border-t border-slate-300 pt-2 text-base font-bold text-ink">
         <dt>Total</dt>
-        <dd data-testid={totalTestId}>{formatMoney(summary.totalCents)}</dd>
+        <dd data-testid={totalTestId}>{money(summary.totalCents)}</dd>
       </div>
     </dl>
   );

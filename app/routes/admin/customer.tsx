@@ -12,7 +12,7 @@ import {
 import { AdminList } from "../../components/admin/list/AdminList.tsx";
 import { When } from "../../components/admin/list/When.tsx";
 import { doneMessage, fieldErrorOf, ResultMessage } from "../../components/admin/ResultMessage.tsx";
-import { formatMoney } from "../../lib/money.ts";
+import { formatMoney, formatPerCurrency } from "../../lib/money.ts";
 import { banCustomer, checkBanReason, unbanCustomer } from "../../../server/customers/ban.ts";
 import { getCustomer } from "../../../server/customers/detail.ts";
 import { getDb } from "../../../server/db/connection.ts";
@@ -110,7 +110,7 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
         <dt className="font-semibold text-ink">Placed orders</dt>
         <dd>{c.orderCount}</dd>
         <dt className="font-semibold text-ink">Lifetime value</dt>
-        <dd>{formatMoney(c.lifetimeValueCents)}</dd>
+        <dd>{formatPerCurrency(c.lifetimeValue)}</dd>
       </dl>
 
       <HeadedSection
@@ -134,7 +134,7 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
             },
             { header: "Placed", cell: (o) => <When iso={o.createdAt} /> },
             { header: "Status", cell: (o) => o.status.replace(/_/g, " ") },
-            { header: "Total", cell: (o) => formatMoney(o.totalCents) },
+            { header: "Total", cell: (o) => formatMoney(o.totalCents, o.currency) },
           ]}
           empty="No orders on this account."
         />

@@ -5,7 +5,7 @@ import { FilterField, FilterForm } from "../../components/admin/list/FilterForm.
 import { When } from "../../components/admin/list/When.tsx";
 import { MAX_SEARCH_LENGTH, methodLabels, ROLE_LABELS } from "../../lib/admin/customer-labels.ts";
 import { hrefWith, numberedPager } from "../../lib/admin/list-pager.ts";
-import { formatMoney } from "../../lib/money.ts";
+import { formatPerCurrency } from "../../lib/money.ts";
 import { customerListFilters } from "../../../server/admin/list-filters.ts";
 import { loadListPage } from "../../../server/admin/list-page.ts";
 import { listCustomers, type CustomerSort } from "../../../server/customers/list.ts";
@@ -117,7 +117,7 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
           { header: "Sign-in methods", cell: (c) => methodLabels(c.methods).join(", ") },
           { header: "Role", cell: (c) => ROLE_LABELS[c.role] },
           { header: "Orders", cell: (c) => c.orders },
-          { header: "Lifetime value", cell: (c) => formatMoney(c.lifetimeValueCents) },
+          { header: "Lifetime value", cell: (c) => formatPerCurrency(c.lifetimeValue) },
           { header: "Joined", sort: sortBy(query, "newest", "oldest"), cell: (c) => <When iso={c.createdAt} /> },
         ]}
         empty={`No account matches ${query.q ? `"${query.q}"` : "these filters"}.`}

@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/index";
 import { RevenueChart } from "../../components/admin/dashboard/RevenueChart.tsx";
-import { CURRENCIES, formatMoney } from "../../lib/money.ts";
+import { CURRENCIES, formatMoney, formatPerCurrency } from "../../lib/money.ts";
 import { formatCount } from "../../lib/numbers.ts";
 import { COUNT_CAP, loadDashboard } from "../../../server/admin/dashboard.ts";
 import { getDb } from "../../../server/db/connection.ts";
@@ -90,7 +90,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             key={s.label}
             label={s.label}
             value={formatCount(s.value)}
-            detail={`${s.revenueLabel}: ${CURRENCIES.map((c) => formatMoney(s.revenue[c], c)).join(" and ")}`}
+            detail={`${s.revenueLabel}: ${formatPerCurrency(s.revenue)}`}
           />
         ))}
       </dl>

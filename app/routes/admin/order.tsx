@@ -1,5 +1,6 @@
 import { data, Link, redirect, useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/order";
+import { InCurrency } from "../../components/ui/Money.tsx";
 import { OrderActions } from "../../components/admin/orders/OrderActions.tsx";
 import type { ActionResult } from "../../components/admin/orders/MoveForms.tsx";
 import { OrderHistory, OrderReturns } from "../../components/admin/orders/OrderHistory.tsx";
@@ -112,7 +113,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const result: ActionResult | undefined =
     fetcher.data ?? actionData ?? (done ? { ok: true, message: done } : undefined);
   return (
-    <>
+    <InCurrency currency={order.currency}>
       <p className="text-sm">
         <Link to="/admin/orders" className="font-semibold text-brand-800 underline">
           ← All orders
@@ -166,6 +167,6 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       <OrderActions order={order} fetcher={fetcher} result={result} />
       <OrderReturns returns={order.returns} />
       <OrderHistory createdAt={order.created_at} events={order.events} />
-    </>
+    </InCurrency>
   );
 }

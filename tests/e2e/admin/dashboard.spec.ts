@@ -26,8 +26,8 @@ test("the dashboard shows today's sales per currency, a 30-day revenue chart per
   await expect(todayCard).toContainText(`Revenue today: ${usd(expected.usd.revenue)} and ${gbp(expected.gbp.revenue)}`);
 
   for (const [currency, words, money] of [
-    ["usd", "US dollars", usd],
-    ["gbp", "pounds sterling", gbp],
+    ["usd", "US dollars (USD)", usd],
+    ["gbp", "pounds sterling (GBP)", gbp],
   ] as const) {
     const chart = page.getByTestId(`revenue-chart-${currency}`);
     await expect(chart).toBeVisible();

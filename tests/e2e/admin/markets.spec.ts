@@ -5,10 +5,12 @@
  * rule but can't change it; and the rule's form works without JavaScript. The tests run in order
  * in one worker, as they share the one rule.
  */
+import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { derivedPriceMinor } from "../../../app/lib/price-derivation.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { queryOne } from "../support/db.ts";
+import { insertOrder } from "./people-fixtures.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
@@ -47,7 +49,7 @@ test("an admin changes the UK price rule and every derived UK price follows; a b
   await page.goto("/admin/markets");
   await waitForHydration(page);
   const markets = page.getByRole("table", { name: "The store's markets" });
-  await expect(markets.getByRole("row", { name: /United Kingdom/ })).toContainText("Pounds sterling (GBP)");
+  await expect(markets.getByRole("row", { name: /United Kingdom/ })).toContainText("pounds sterling (GBP)");
   await expect(markets.getByRole("row", { name: /United Kingdom/ })).toContainText("£100.00");
   await expect(markets.getByRole("row", { name: /United States/ })).toContainText("$120.00");
   await expect(page.getByTestId("uk-price-examples")).toContainText("$10.00 → £7.99");
@@ -135,6 +137,34 @@ test("staff who aren't admins read the UK price rule but can't change it", async
   // The back office's rule: what a role may not do answers as if it weren't there.
   expect(post.status()).toBe(404);
   expect(rule()).toEqual(before);
+});
+
+test("an order in pounds shows pounds on its own page and in the back office, which filters orders by currency", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const number = insertOrder({ status: "placed", totalCents: 5_432, currency: "gbp" });
+  // The fixture's token is shorter than a real one; the guest link wants 32 characters.
+  const accessToken = randomBytes(16).toString("hex");
+  storeDb().prepare("UPDATE orders SET access_token = ? WHERE number = ?").run(accessToken, number);
+  const shopper = await browser.newPage();
+  await shopper.goto(`/orders/${accessToken}`);
+  await expect(shopper.getByRole("heading", { level: 1, name: `Order ${number}` })).toBeVisible();
+  await expect(shopper.getByTestId("summary-total")).toHaveText("£54.32");
+  await shopper.close();
+
+  await useSharedStaffSession(page.context(), baseURL!, "staff");
+  await page.goto("/admin/orders");
+  await page.getByLabel("Currency").selectOption({ label: "pounds sterling (GBP)" });
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  await expect(page).toHaveURL(/currency=gbp/);
+  const row = page.getByRole("row", { name: new RegExp(number) });
+  await expect(row).toContainText("£54.32");
+  await expect(page.getByRole("main").getByText("$54.32")).toHaveCount(0);
+  await row.getByRole("link", { name: number }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(number);
+  await expect(page.getByTestId("order-total")).toHaveText("£54.32");
 });
 
 test.describe("without JavaScript", () => {

@@ -1,4 +1,4 @@
-import { formatMoney, type Currency } from "../../../lib/money.ts";
+import { CURRENCY_NAMES, formatMoney, type Currency } from "../../../lib/money.ts";
 
 export interface ChartDay {
   day: string;
@@ -6,9 +6,6 @@ export interface ChartDay {
   ordersIn: Record<Currency, number>;
   revenue: Record<Currency, number>;
 }
-
-/** How the dashboard names a currency. */
-export const CURRENCY_WORDS: Readonly<Record<Currency, string>> = { usd: "US dollars", gbp: "pounds sterling" };
 
 const WIDTH = 720;
 const HEIGHT = 220;
@@ -27,7 +24,7 @@ function formatDay(day: string): string {
 export function RevenueChart({ days, currency }: { days: ChartDay[]; currency: Currency }) {
   const amounts = days.map((d) => d.revenue[currency]);
   const highest = Math.max(0, ...amounts);
-  const caption = `Daily revenue in ${CURRENCY_WORDS[currency]}, last 30 days`;
+  const caption = `Daily revenue in ${CURRENCY_NAMES[currency]}, last 30 days`;
   const max = Math.max(1, highest);
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;

@@ -1,8 +1,7 @@
 import { MARKETS, type Market } from "../../../lib/markets.ts";
-import { formatMoney } from "../../../lib/money.ts";
+import { CURRENCY_NAMES, formatMoney } from "../../../lib/money.ts";
 import { ListTable } from "../list/ListTable.tsx";
 
-const CURRENCY_NAMES = { gbp: "Pounds sterling (GBP)", usd: "US dollars (USD)" } as const;
 const PRICE_MODES = { inclusive: "Include VAT", exclusive: "Before sales tax" } as const;
 
 /** The store's markets as app/lib/markets.ts defines them: what each sells in and how it prices. */

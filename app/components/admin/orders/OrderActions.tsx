@@ -18,13 +18,14 @@ type Order = Pick<
   | "invoice_number"
   | "invoice_due_at"
   | "total_cents"
+  | "currency"
 >;
 
 function invoiceIntro(order: Order): string {
   const due = order.invoice_due_at ? new Date(order.invoice_due_at) : null;
   const when = due ? longDate(due) : "";
   const overdue = due && due.getTime() < Date.now() ? " It is overdue." : "";
-  return `Invoice ${order.invoice_number} for ${formatMoney(order.total_cents)} is unpaid${when ? `, due ${when}` : ""}.${overdue} Mark it paid when the money has arrived.`;
+  return `Invoice ${order.invoice_number} for ${formatMoney(order.total_cents, order.currency)} is unpaid${when ? `, due ${when}` : ""}.${overdue} Mark it paid when the money has arrived.`;
 }
 
 /**
@@ -139,7 +140,7 @@ export function OrderActions({
           intent="refund"
           version={version}
           title="Refund the card payment"
-          intro={`Up to ${formatMoney(order.refundableCents)} can be refunded. Leave the amount blank to refund all of it. The refund goes through Stripe to the customer's card, and the customer is emailed.`}
+          intro={`Up to ${formatMoney(order.refundableCents, order.currency)} can be refunded. Leave the amount blank to refund all of it. The refund goes through Stripe to the customer's card, and the customer is emailed.`}
           className="mt-6 grid gap-3 border-t border-slate-200 pt-4 sm:grid-cols-2"
           headingClassName="sm:col-span-2"
         >

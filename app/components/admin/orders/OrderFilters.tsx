@@ -4,11 +4,12 @@ import { Link } from "react-router";
 import { FILTER_STATUSES } from "../../../lib/order-admin-constants.ts";
 import { ADMIN_STATUS_LABELS } from "../../../lib/order-labels.ts";
 import { COUNTRIES, PAYMENT_METHODS } from "../../../lib/order-rules.ts";
+import { CURRENCIES, CURRENCY_NAMES } from "../../../lib/money.ts";
 import { fieldAria, FieldShell } from "../fields.tsx";
 import { FilterForm } from "../list/FilterForm.tsx";
 
 export type FilterValues = Partial<
-  Record<"status" | "from" | "to" | "payment" | "country" | "email" | "number" | "attention", string>
+  Record<"status" | "from" | "to" | "payment" | "country" | "currency" | "email" | "number" | "attention", string>
 >;
 
 interface FilterControl {
@@ -100,6 +101,13 @@ export function OrderFilters({
         anyLabel="Any"
         options={COUNTRIES.map((c) => ({ value: c.code, label: c.name }))}
         {...props("country")}
+      />
+      <FilterSelect
+        name="currency"
+        label="Currency"
+        anyLabel="Any"
+        options={CURRENCIES.map((c) => ({ value: c, label: CURRENCY_NAMES[c] }))}
+        {...props("currency")}
       />
       <FilterInput name="from" label="Placed from" type="date" {...props("from")} />
       <FilterInput name="to" label="Placed until" type="date" {...props("to")} />

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { StaffOrderDetail } from "../../../../server/orders/admin-queries.ts";
 import { formatMoney } from "../../../lib/money.ts";
+import { Money } from "../../ui/Money.tsx";
 import { PAYMENT_STATUS_LABELS, paymentLabel } from "../../../lib/order-labels.ts";
 import { LinesTable, type LineColumn } from "../../ui/LinesTable.tsx";
 import { ShippingAddress, type AddressFields } from "../../orders/ShippingAddress.tsx";
@@ -15,8 +16,8 @@ const STAFF_ORDER_COLUMNS: LineColumn<Order["lines"][number]>[] = [
   { header: "Colour", className: "py-2 pr-3", cell: (l) => l.color || "—" },
   { header: "Quantity", className: "py-2 pr-3 text-right", cell: (l) => l.quantity },
   { header: "Returned", className: "py-2 pr-3 text-right", cell: (l) => l.returned },
-  { header: "Unit price", className: "py-2 pr-3 text-right", cell: (l) => formatMoney(l.unit_price_cents) },
-  { header: "Total", className: "py-2 text-right", cell: (l) => formatMoney(l.line_total_cents) },
+  { header: "Unit price", className: "py-2 pr-3 text-right", cell: (l) => <Money minor={l.unit_price_cents} /> },
+  { header: "Total", className: "py-2 text-right", cell: (l) => <Money minor={l.line_total_cents} /> },
 ];
 
 export function OrderLines({ order }: { order: Order }) {
@@ -75,9 +76,11 @@ export function OrderFacts({ order, customerId }: { order: Order; customerId: st
         <p className="mt-2">{paymentLabel(order.payment_method)}</p>
         <p className="text-slate-700" data-testid="payment-status">
           {PAYMENT_STATUS_LABELS[order.payment_status] ?? order.payment_status}
-          {order.paid_cents != null ? ` · received ${formatMoney(order.paid_cents)}` : ""}
-          {order.refunded_cents > 0 ? ` · refunded ${formatMoney(order.refunded_cents)}` : ""}
-          {order.pendingRefundCents > 0 ? ` · ${formatMoney(order.pendingRefundCents)} refund waiting for Stripe` : ""}
+          {order.paid_cents != null ? ` · received ${formatMoney(order.paid_cents, order.currency)}` : ""}
+          {order.refunded_cents > 0 ? ` · refunded ${formatMoney(order.refunded_cents, order.currency)}` : ""}
+          {order.pendingRefundCents > 0
+            ? ` · ${formatMoney(order.pendingRefundCents, order.currency)} refund waiting for Stripe`
+            : ""}
         </p>
         {order.payment_flag ? (
           <p className="mt-2 rounded-md bg-red-50 p-2 text-red-900" data-testid="payment-flag">

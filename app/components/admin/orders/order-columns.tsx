@@ -75,7 +75,7 @@ export function orderColumns(sort: SortState, sortHref: (s: SortState) => string
       header: "Total",
       sort: sortBy("total", sort, sortHref),
       className: "whitespace-nowrap text-right",
-      cell: (o) => formatMoney(o.total_cents),
+      cell: (o) => formatMoney(o.total_cents, o.currency),
     },
   ];
 }
