@@ -31,16 +31,24 @@ export function UkPriceRuleSection({
   const saving = navigation.state === "submitting";
   const typed = answer?.typed;
   return (
-    <HeadedSection id="uk-prices-heading" title="UK prices" headingClassName="text-xl font-semibold text-ink" className="space-y-3">
+    <HeadedSection
+      id="uk-prices-heading"
+      title="UK prices"
+      headingClassName="text-xl font-semibold text-ink"
+      className="space-y-3"
+    >
       <p className="max-w-3xl text-sm text-slate-700">
         A product&apos;s UK price is the one staff set on its page or, when they set none, its US price times the rate
         below, raised to the price ending. Derived prices are saved with the products when the rule or a US price
-        changes. {formatCount(counts.derived)} products have a derived UK price; {formatCount(counts.set)} have one
-        set by staff.
+        changes. {formatCount(counts.derived)} products have a derived UK price; {formatCount(counts.set)} have one set
+        by staff.
       </p>
       <p className="text-sm text-slate-700" data-testid="uk-price-examples">
         With the rule in force:{" "}
-        {EXAMPLES_CENTS.map((cents) => `${formatMoney(cents)} → ${formatMoney(derivedPriceMinor(cents, rule), "gbp")}`).join("; ")}.
+        {EXAMPLES_CENTS.map(
+          (cents) => `${formatMoney(cents)} → ${formatMoney(derivedPriceMinor(cents, rule), "gbp")}`,
+        ).join("; ")}
+        .
       </p>
       <ResultMessage result={answer} />
       {canChange ? (
