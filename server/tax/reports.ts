@@ -77,33 +77,24 @@ export interface UkVatRow {
 /** Every UK sale of the quarter with the VAT inside it, and the VAT inside what was refunded. */
 export async function ukVatRows(db: Db, actor: StaffActor, period: ReportPeriod): Promise<UkVatRow[]> {
   assertCan(actor, { tax: ["view"] });
+  const orderColumns = [
+    "o.number",
+    "o.created_at",
+    "o.status",
+    "o.currency",
+    "o.total_cents",
+    "o.refunded_cents",
+    "o.tax_basis",
+  ] as const;
   const rows = await db
     .selectFrom("orders as o")
     .leftJoin("order_tax_lines as t", (join) => join.onRef("t.order_id", "=", "o.id").on("t.included", "=", 1))
-    .select((eb) => [
-      "o.number",
-      "o.created_at",
-      "o.status",
-      "o.currency",
-      "o.total_cents",
-      "o.refunded_cents",
-      "o.tax_basis",
-      eb.fn.coalesce(eb.fn.sum<number>("t.tax_cents"), eb.lit(0)).as("vat"),
-    ])
+    .select((eb) => [...orderColumns, eb.fn.coalesce(eb.fn.sum<number>("t.tax_cents"), eb.lit(0)).as("vat")])
     .where("o.ship_country", "=", "GB")
     .where("o.status", "in", SOLD)
     .where("o.created_at", ">=", period.from)
     .where("o.created_at", "<", period.to)
-    .groupBy([
-      "o.id",
-      "o.number",
-      "o.created_at",
-      "o.status",
-      "o.currency",
-      "o.total_cents",
-      "o.refunded_cents",
-      "o.tax_basis",
-    ])
+    .groupBy(["o.id", ...orderColumns])
     .orderBy("o.created_at")
     .orderBy("o.id")
     .execute();
