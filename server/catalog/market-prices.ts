@@ -7,7 +7,7 @@ import { sql, type Kysely, type Transaction } from "kysely";
 import { type DerivationRule, derivedPriceMinor, parseDerivationRule } from "../../app/lib/price-derivation.ts";
 import { discountedPriceCents } from "../../app/lib/pricing.ts";
 import { writeAudit } from "../audit/audit.ts";
-import type { Db } from "../db/connection.ts";
+import { dbKind, type Db } from "../db/connection.ts";
 import { withTransactionRetry } from "../db/retry.ts";
 import type { Database } from "../db/schema.ts";
 import { ConflictError, InvalidError } from "../errors.ts";
@@ -22,13 +22,19 @@ export interface UkPriceRule extends DerivationRule {
   updatedAt: string | null;
 }
 
-/** The rule that derives UK prices from US prices. */
-export async function readUkPriceRule(db: Handle): Promise<UkPriceRule> {
-  const row = await db
+/**
+ * The rule that derives UK prices from US prices. A transaction that stores a derived price reads
+ * it with `forSaving`: on PostgreSQL that holds the rule row shared until it commits, so a new
+ * rule is saved either before it (and it derives by the new rule) or after it (and the new rule's
+ * re-derivation reads its new US price). SQLite runs one writing transaction at a time.
+ */
+export async function readUkPriceRule(db: Handle, options: { forSaving?: boolean } = {}): Promise<UkPriceRule> {
+  let query = db
     .selectFrom("market_price_rules")
     .select(["rate_micros", "ending", "version", "updated_at"])
-    .where("market", "=", "uk")
-    .executeTakeFirstOrThrow();
+    .where("market", "=", "uk");
+  if (options.forSaving && dbKind(db) === "postgres") query = query.forShare();
+  const row = await query.executeTakeFirstOrThrow();
   return {
     rateMicros: Number(row.rate_micros),
     ending: row.ending === null ? null : Number(row.ending),

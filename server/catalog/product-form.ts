@@ -142,7 +142,7 @@ export async function insertProduct(
 ): Promise<number> {
   const refs = await resolveBrandAndCategory(trx, input.brand, input.category);
   await assertSkuFree(trx, input.sku);
-  const columns = productColumns(input, refs, await readUkPriceRule(trx));
+  const columns = productColumns(input, refs, await readUkPriceRule(trx, { forSaving: true }));
   const now = new Date().toISOString();
   const row = await trx
     .insertInto("products")
@@ -207,7 +207,7 @@ export async function applyProductEdit(
   if (expectedVersion !== null && versionOf(current) !== expectedVersion) throw new ProductConflictError();
   const refs = await resolveBrandAndCategory(trx, input.brand, input.category);
   await assertSkuFree(trx, input.sku, id);
-  const columns = productColumns(input, refs, await readUkPriceRule(trx));
+  const columns = productColumns(input, refs, await readUkPriceRule(trx, { forSaving: true }));
   const diff = diffFields(current as unknown as Record<string, unknown>, columns);
   if (Object.keys(diff.after).length === 0) return diff;
   const textBefore = current.archived_at ? null : await searchTextOf(trx, id);

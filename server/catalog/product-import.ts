@@ -180,6 +180,8 @@ async function plan(
   // Line ends as a browser posts them (a textarea sends CRLF) must not change the plan's hash.
   const text = raw.replace(/\r\n?/g, "\n");
   const { mode, rows, errors, ukPrices } = parseRows(text);
+  // Before the products are locked: the rule's lock is always taken first (market-prices.ts).
+  const ukRule = await readUkPriceRule(db, { forSaving: lock });
   const existing = new Map<string, Awaited<ReturnType<typeof loadBySku>>[number]>();
   for (let i = 0; i < rows.length; i += LOOKUP_BATCH) {
     for (const p of await loadBySku(
@@ -193,7 +195,6 @@ async function plan(
     db.selectFrom("brands").select(["id", "name", "slug"]).execute(),
     db.selectFrom("categories").select(["id", "name", "slug"]).execute(),
   ]);
-  const ukRule = await readUkPriceRule(db);
   const find = (list: { id: number; name: string; slug: string }[], v: string) =>
     list.find((o) => o.slug === v.toLowerCase() || o.name.toLowerCase() === v.toLowerCase());
   const planned: PlannedRow[] = [];

@@ -179,6 +179,25 @@ describe.each(dialects)("UK prices (%s)", (kind) => {
     expect((await readUkPriceRule(t.db)).version).toBe(rule.version + 1);
   });
 
+  it("a product saved while an admin saves a new rule ends with the UK price of its new US price by the new rule", async () => {
+    const id = await createProduct(t.db, staff, product({ sku: "UK-RACE", price: "50.00" }));
+    for (const [price, rate] of [
+      ["61.00", "0.7"],
+      ["72.50", "0.9"],
+      ["33.33", "0.66"],
+    ] as const) {
+      const rule = await readUkPriceRule(t.db);
+      await Promise.all([
+        updateProduct(t.db, staff, id, product({ sku: "UK-RACE", price }), versionOf(await ukColumns(id))),
+        setUkPriceRule(t.db, admin, { rate, ending: "99", version: rule.version }),
+      ]);
+      const now = await readUkPriceRule(t.db);
+      const row = await ukColumns(id);
+      expect(row.price_cents).toBe(Math.round(Number(price) * 100));
+      expect(row.uk_price_pence).toBe(derivedPriceMinor(row.price_cents, now));
+    }
+  });
+
   it("exports the UK price staff set and the one in use; an import without the column keeps them", async () => {
     let csv = "";
     for await (const chunk of exportProductsCsv(t.db, staff)) csv += chunk;
