@@ -4,34 +4,20 @@
  * and the guard's session and second-factor columns. Runs against the third e2e store
  * (scripts/e2e-server.mjs --postgres) when TEST_DATABASE_URL is set, as in `npm test`.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
-import pg from "pg";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { GOOD_PASSWORD, registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
 import { signInViaApi } from "../shopping/support.ts";
+import { HAS_POSTGRES_STORE, pgQuery, POSTGRES_BASE } from "../support/postgres-store.ts";
 import { enrolTwoFactor } from "./support.ts";
 
-const port = Number(process.env.E2E_PORT ?? 3100) + 70;
-const base = `http://127.0.0.1:${port}`;
+const base = POSTGRES_BASE;
+const query = pgQuery;
 
-test.skip(!process.env.TEST_DATABASE_URL, "needs TEST_DATABASE_URL (a PostgreSQL server), as npm test has");
+test.skip(!HAS_POSTGRES_STORE, "needs TEST_DATABASE_URL (a PostgreSQL server), as npm test has");
 test.use({ baseURL: base });
-
-async function query<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({
-    connectionString: readFileSync(path.resolve(".tmp", `e2e-${port}`, "database-url"), "utf8").trim(),
-  });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 async function staffOnPostgres(request: APIRequestContext, tag: string): Promise<string> {
   const email = uniqueEmail(tag);

@@ -15,21 +15,13 @@ import {
   fillCheckout,
   ordersFor,
   placeOrderButton,
+  SEATTLE,
   setProduct,
   storeDb,
   summary,
   UK_ADDRESS,
   usd,
 } from "./support.ts";
-
-const SEATTLE = {
-  country: "United States",
-  name: "Sam Seller",
-  line1: "400 Broad Street",
-  city: "Seattle",
-  region: "WA",
-  postcode: "98109",
-} as const;
 
 const taxLines = (page: Page) => page.getByRole("main").getByTestId("summary-tax-line");
 

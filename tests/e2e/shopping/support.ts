@@ -164,6 +164,16 @@ export const US_ADDRESS = {
   region: "NY",
   postcode: "10118",
 } as const;
+/** A delivery address in Washington (ZIP code 98109), a state no SQLite-store test but sales-tax.spec.ts collects in. */
+export const SEATTLE = {
+  country: "United States",
+  name: "Sam Seller",
+  line1: "400 Broad Street",
+  city: "Seattle",
+  region: "WA",
+  postcode: "98109",
+} as const;
+
 export const UK_ADDRESS = {
   country: "United Kingdom",
   name: "Bea Buyer",
