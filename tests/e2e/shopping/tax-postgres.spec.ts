@@ -2,13 +2,16 @@
  * Tax from product page to invoice on the PostgreSQL store (issue 51): a US shopper delivering to a
  * state where the store collects sees the sales tax before placing the order, and the order, its
  * stored tax lines and its invoice keep it; a UK shopper's order and invoice show the VAT inside
- * the prices. tests/e2e/shopping/sales-tax.spec.ts runs the same flows on the SQLite store.
+ * the prices; a trade buyer whose company has a verified exemption certificate orders without sales
+ * tax. tests/e2e/shopping/sales-tax.spec.ts and trade/tax-exemptions.spec.ts run the same flows on
+ * the SQLite store.
  */
 import type { Page } from "@playwright/test";
 import { extractText, getDocumentProxy } from "unpdf";
 import { registerViaApi, uniqueEmail } from "../support/accounts.ts";
 import { expect, test } from "../support/fixtures.ts";
-import { HAS_POSTGRES_STORE, pgQuery, POSTGRES_BASE } from "../support/postgres-store.ts";
+import { HAS_POSTGRES_STORE, pgQuery, pgStoreSql, POSTGRES_BASE } from "../support/postgres-store.ts";
+import { exemptOrderToMichigan } from "../trade/exempt-order.ts";
 import { waitForHydration } from "../support/site.ts";
 import {
   addFromProductPage,
@@ -106,4 +109,10 @@ test("on PostgreSQL a UK shopper's order and invoice show the VAT inside the pri
   const invoice = await invoiceText(page, number);
   for (const part of [`IncludesVAT20%${usd(vat.tax_cents)}`, "Total$109.97", "PricesincludeUKVAT."])
     expect(invoice).toContain(part);
+});
+
+test("on PostgreSQL a trade buyer whose company has a verified certificate orders to Michigan without sales tax", async ({
+  page,
+}) => {
+  await exemptOrderToMichigan(page, POSTGRES_BASE, pgStoreSql, 485);
 });

@@ -22,3 +22,12 @@ export async function pgQuery<T = Record<string, unknown>>(text: string, values:
     await client.end();
   }
 }
+
+/** pgQuery with `?` placeholders, as statements shared with the SQLite store write them. */
+export const pgStoreSql = (text: string, values: unknown[]) => {
+  let n = 0;
+  return pgQuery(
+    text.replace(/\?/g, () => `$${++n}`),
+    values,
+  );
+};

@@ -7,38 +7,21 @@
  * that state (Michigan, which no other test collects in).
  */
 import type { Page } from "@playwright/test";
-import { extractText, getDocumentProxy } from "unpdf";
 import { uniqueEmail, registerViaApi } from "../support/accounts.ts";
 import { expectNoAxeViolations } from "../support/axe.ts";
 import { queryAll, queryOne } from "../support/db.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { waitForHydration } from "../support/site.ts";
 import { useSharedStaffSession } from "../support/staff.ts";
-import {
-  addFromProductPage,
-  confirmedOrderNumber,
-  fillCheckout,
-  placeOrderButton,
-  setProduct,
-  signInViaApi,
-  storeDb,
-  summary,
-} from "../shopping/support.ts";
-import { approvedCompany } from "./company-fixtures.ts";
+import { signInViaApi, storeDb } from "../shopping/support.ts";
+import { approvedCompany, sqliteStore } from "./company-fixtures.ts";
+import { exemptOrderToMichigan } from "./exempt-order.ts";
 
 // A scanned certificate's size (2 MB), far past the 16 KB every plain form may post.
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n% an exemption certificate\n"), Buffer.alloc(2 * 1024 * 1024, 0x20)]);
 const PDF_FILE = { name: "cert.pdf", mimeType: "application/pdf", buffer: PDF };
 const status = (page: Page) => page.getByRole("main").getByRole("status");
 const nextYear = `${new Date().getUTCFullYear() + 1}-06-30`;
-const DETROIT = {
-  country: "United States",
-  name: "Olive Owner",
-  line1: "1 Woodward Avenue",
-  city: "Detroit",
-  region: "MI",
-  postcode: "48226",
-} as const;
 
 async function upload(
   page: Page,
@@ -252,46 +235,5 @@ test("a trade buyer whose company has a verified certificate for Michigan orders
   page,
   baseURL,
 }) => {
-  storeDb()
-    .prepare("UPDATE tax_us_states SET rate_ppm = 60000, collect = 1, version = version + 1 WHERE code = 'MI'")
-    .run();
-  const p = setProduct(485, { stock: 30, priceCents: 4_999, discountPercent: null });
-  const company = await approvedCompany(page.request, baseURL!, "US");
-  // Verified as staff verify it (the first test walks that); valid until next year.
-  const now = new Date().toISOString();
-  const certificate = storeDb()
-    .prepare(
-      `INSERT INTO tax_exemption_certificates (organization_id, state, number, expires_on, file_key, file_type, status, uploaded_by, uploaded_at, decided_by, decided_at)
-       VALUES (?, 'MI', 'MI-RESALE-7', ?, 'e2e.pdf', 'application/pdf', 'verified', 'e2e', ?, 'e2e', ?) RETURNING id`,
-    )
-    .get(company.organizationId, nextYear, now, now) as { id: number };
-  await signInViaApi(page.request, baseURL!, company.email);
-  await addFromProductPage(page, p.id, { quantity: 2 });
-  await page.goto("/checkout");
-  await waitForHydration(page);
-  await fillCheckout(page, { ...DETROIT });
-  await placeOrderButton(page).click();
-  const number = await confirmedOrderNumber(page);
-
-  const note = "No sales tax: exempt by your company's verified certificate for Michigan.";
-  await expect(summary(page, "tax")).toHaveText(note);
-  await expect(summary(page, "total")).toHaveText("$99.98");
-  expect(
-    queryOne(
-      "SELECT tax_basis, tax_state, tax_certificate_id, tax_cents, total_cents FROM orders WHERE number = ?",
-      number,
-    ),
-  ).toEqual({
-    tax_basis: "exempt",
-    tax_state: "MI",
-    tax_certificate_id: certificate.id,
-    tax_cents: 0,
-    total_cents: 9_998,
-  });
-  const invoice = await page.request.get(`/account/orders/${number}/invoice.pdf`);
-  expect(invoice.status()).toBe(200);
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(await invoice.body())), {
-    mergePages: true,
-  });
-  expect(text.replace(/\s+/g, " ")).toContain(note);
+  await exemptOrderToMichigan(page, baseURL!, sqliteStore, 485);
 });
