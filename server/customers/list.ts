@@ -1,4 +1,4 @@
-import type { Currency } from "../../app/lib/money.ts";
+import { CURRENCIES, type Currency } from "../../app/lib/money.ts";
 /**
  * The back office's customer directory: Better Auth's `user` table with the store's figures
  * (placed orders and lifetime value) and how each account can sign in.
@@ -70,23 +70,28 @@ export async function orderFigures(
 ): Promise<Map<string, { orders: number; lifetimeValue: Record<Currency, number> }>> {
   const out = new Map(userIds.map((id) => [id, { orders: 0, lifetimeValue: { usd: 0, gbp: 0 } }]));
   if (userIds.length === 0) return out;
+  // One row per account, each currency summed beside the others (GROUP BY the account alone keeps
+  // the plan a read of orders_user_idx, which holds the status, currency and total).
   const rows = await db
     .selectFrom("orders")
-    .select([
+    .select((eb) => [
       "user_id",
-      "currency",
-      (eb) => eb.fn.countAll<number>().as("n"),
-      (eb) => eb.fn.sum<number>("total_cents").as("total"),
+      eb.fn.countAll<number>().as("n"),
+      ...CURRENCIES.map((currency) =>
+        eb.fn
+          .sum<number>(eb.case().when("currency", "=", currency).then(eb.ref("total_cents")).end())
+          .as(`total_${currency}` as const),
+      ),
     ])
     .where("user_id", "in", userIds)
     .where("status", "in", [...SALE_STATUSES])
-    .groupBy(["user_id", "currency"])
+    .groupBy("user_id")
     .execute();
   for (const r of rows) {
     const figures = r.user_id ? out.get(r.user_id) : undefined;
     if (!figures) continue;
-    figures.orders += Number(r.n);
-    figures.lifetimeValue[r.currency] += Number(r.total ?? 0);
+    figures.orders = Number(r.n);
+    for (const currency of CURRENCIES) figures.lifetimeValue[currency] = Number(r[`total_${currency}`] ?? 0);
   }
   return out;
 }

@@ -34,6 +34,7 @@ import * as taxExemptions from "./migrations/030_tax_exemptions.ts";
 import * as orderTaxLines from "./migrations/031_order_tax_lines.ts";
 import * as productTaxRules from "./migrations/032_product_tax_rules.ts";
 import * as marketPrices from "./migrations/033_market_prices.ts";
+import * as invoiceDueIndex from "./migrations/034_invoice_due_index.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -72,6 +73,7 @@ const migrations: Record<string, DialectMigration> = {
   "031_order_tax_lines": orderTaxLines,
   "032_product_tax_rules": productTaxRules,
   "033_market_prices": marketPrices,
+  "034_invoice_due_index": invoiceDueIndex,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -8,8 +8,8 @@ import { rederiveUkPrices } from "../../catalog/market-prices.ts";
  * either set by staff (`uk_price_set` = 1) or derived from the US price by the rule staff keep in
  * `market_price_rules` (a rate and a price ending). The derived price is stored, never computed
  * while a page is served. Existing products get the default rule's prices. Each order records the
- * currency of its amounts (every order so far was in US dollars), and the dashboard's sales, now
- * summed per currency, keep reading only the orders_created_idx index.
+ * currency of its amounts (every order so far was in US dollars), and the back office's sums, now
+ * per currency, keep reading indexes only.
  */
 export async function up(db: Kysely<any>, _kind: DbKind): Promise<void> {
   await db.schema
@@ -40,7 +40,15 @@ export async function up(db: Kysely<any>, _kind: DbKind): Promise<void> {
     .alterTable("orders")
     .addColumn("currency", "text", (c) => c.notNull().defaultTo("usd"))
     .execute();
-  await sql`drop index orders_created_idx`.execute(db);
-  await sql`create index orders_created_idx on orders (created_at, id, status, currency, total_cents)`.execute(db);
+  // The indexes that let the back office sum orders without reading them (migrations 011 and 020)
+  // carry the currency too, as sums are now per currency.
+  for (const [name, columns, where] of [
+    ["orders_created_idx", "created_at, id, status, currency, total_cents", ""],
+    ["orders_status_idx", "status, created_at, id, currency, total_cents", ""],
+    ["orders_user_idx", "user_id, id, status, currency, total_cents", " where user_id is not null"],
+  ]) {
+    await sql.raw(`drop index ${name}`).execute(db);
+    await sql.raw(`create index ${name} on orders (${columns})${where}`).execute(db);
+  }
   await rederiveUkPrices(db, DEFAULT_UK_PRICE_RULE);
 }
