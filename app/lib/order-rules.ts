@@ -126,8 +126,3 @@ export const PAYMENT_METHODS = [
   { id: "invoice-net30", label: "Invoice (business accounts, net 30)" },
 ] as const;
 export type PaymentMethodId = (typeof PAYMENT_METHODS)[number]["id"];
-
-export function isValidTaxNumber(country: ShippingCountry, value: string): boolean {
-  const v = value.replace(/\s/g, "").toUpperCase();
-  return country === "US" ? /^\d{2}-?\d{7}$/.test(v) : /^(GB)?(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/.test(v);
-}
