@@ -74,16 +74,14 @@ export function endingValue(ending: number | null): string {
   return ending === null ? "none" : String(ending);
 }
 
-/** A rule from the form's text, or what is wrong with it. */
+/** A rule from the form's text, or what is wrong with it and in which field. */
 export function parseDerivationRule(input: {
   rate: string;
   ending: string;
-}): { rule: DerivationRule } | { problem: string } {
+}): { rule: DerivationRule } | { problem: string; field: "rate" | "ending" } {
   const rateMicros = parseRate(input.rate);
-  if (rateMicros === null) return { problem: "Enter a rate above 0 and at most 100, like 0.79" };
+  if (rateMicros === null) return { problem: "Enter a rate above 0 and at most 100, like 0.79", field: "rate" };
   const option = PRICE_ENDING_OPTIONS.find((o) => o.value === input.ending.trim());
-  if (!option) return { problem: "Choose a price ending." };
-  const rule = { rateMicros, ending: option.value === "none" ? null : Number(option.value) };
-  const problem = derivationRuleProblem(rule);
-  return problem ? { problem } : { rule };
+  if (!option) return { problem: "Choose a price ending.", field: "ending" };
+  return { rule: { rateMicros, ending: option.value === "none" ? null : Number(option.value) } };
 }

@@ -62,8 +62,10 @@ export function ukPriceColumns(
 
 /** The rule's form holds a bad rate or ending. */
 export class PriceRuleInvalidError extends InvalidError {
-  constructor(message: string) {
+  readonly field: "rate" | "ending";
+  constructor(message: string, field: "rate" | "ending") {
     super("invalid_price_rule", message);
+    this.field = field;
   }
 }
 
@@ -89,7 +91,7 @@ export async function setUkPriceRule(
 ): Promise<{ changed: boolean; repriced: number }> {
   assertCan(actor, { market: ["update"] });
   const parsed = parseDerivationRule(input);
-  if ("problem" in parsed) throw new PriceRuleInvalidError(parsed.problem);
+  if ("problem" in parsed) throw new PriceRuleInvalidError(parsed.problem, parsed.field);
   const rule = parsed.rule;
   return withTransactionRetry(() =>
     db.transaction().execute(async (trx) => {

@@ -93,9 +93,13 @@ describe("derived prices", () => {
     expect(parseDerivationRule({ rate: "0.79", ending: "0" })).toEqual({ rule: { rateMicros: 790_000, ending: 0 } });
     expect(parseDerivationRule({ rate: "zero", ending: "99" })).toEqual({
       problem: "Enter a rate above 0 and at most 100, like 0.79",
+      field: "rate",
     });
     for (const ending of ["", "98", "1.5", "abc"])
-      expect(parseDerivationRule({ rate: "0.79", ending })).toEqual({ problem: "Choose a price ending." });
+      expect(parseDerivationRule({ rate: "0.79", ending })).toEqual({
+        problem: "Choose a price ending.",
+        field: "ending",
+      });
     for (const rate of ["0.79", "1.2665", "1", "100", "0.000001"]) expect(formatRate(parseRate(rate)!)).toBe(rate);
     expect(endingValue(null)).toBe("none");
     expect(endingValue(99)).toBe("99");

@@ -7,6 +7,7 @@ import { formText } from "../../lib/form-text.ts";
 import { can } from "../../../server/auth/permissions.ts";
 import {
   PriceRuleConflictError,
+  PriceRuleInvalidError,
   readUkPriceRule,
   setUkPriceRule,
   ukPriceCounts,
@@ -42,8 +43,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-/** A refused save; `typed` (what the admin typed) is left out after a stale form, which shows the saved rule. */
-export type MarketsAnswer = { ok: false; message: string; typed?: { rate: string; ending: string } };
+/**
+ * A refused save: the field at fault, if one is; `typed` (what the admin typed) is left out after
+ * a stale form, which shows the saved rule.
+ */
+export type MarketsAnswer = {
+  ok: false;
+  message: string;
+  field?: "rate" | "ending";
+  typed?: { rate: string; ending: string };
+};
 
 export async function action({ request }: Route.ActionArgs) {
   const staff = await requireStaff(request, { market: ["update"] });
@@ -55,8 +64,9 @@ export async function action({ request }: Route.ActionArgs) {
   } catch (error) {
     if (!isDomainError(error)) throw error;
     const stale = error instanceof PriceRuleConflictError;
+    const field = error instanceof PriceRuleInvalidError ? error.field : undefined;
     return data<MarketsAnswer>(
-      { ok: false, message: error.message, typed: stale ? undefined : typed },
+      { ok: false, message: error.message, field, typed: stale ? undefined : typed },
       { status: error.status },
     );
   }

@@ -63,6 +63,12 @@ test("an admin changes the UK price rule and every derived UK price follows; a b
   await expect(rate).toHaveAttribute("aria-invalid", "true");
   await expect(rate).toHaveValue("abc");
   expect(rule()).toMatchObject({ rate_micros: 790_000, ending: 99 });
+  // An ending the list doesn't offer, or no form at all, posted by hand: refused with the reason.
+  for (const form of [{ rate: "0.8", ending: "98", version: String(rule().version) }, {}]) {
+    const post = await page.request.post("/admin/markets", { form, headers: { origin: baseURL! }, maxRedirects: 0 });
+    expect(post.status()).toBe(400);
+  }
+  expect(rule()).toMatchObject({ rate_micros: 790_000, ending: 99 });
 
   await rate.fill("0.8");
   await page.getByLabel("Price ending").selectOption({ label: ".95" });

@@ -62,7 +62,7 @@ export function UkPriceRuleSection({
             maxLength={12}
             defaultValue={typed?.rate ?? formatRate(rule.rateMicros)}
             hint="Like 0.79: $10.00 becomes £7.90 before the ending."
-            error={typed && answer?.message.startsWith("Enter a rate") ? answer.message : undefined}
+            error={answer?.field === "rate" ? answer.message : undefined}
           />
           <Select
             id="uk-ending"
@@ -71,6 +71,7 @@ export function UkPriceRuleSection({
             options={PRICE_ENDING_OPTIONS}
             defaultValue={typed?.ending ?? endingValue(rule.ending)}
             hint="Each derived price is raised to the nearest amount with this ending."
+            error={answer?.field === "ending" ? answer.message : undefined}
           />
           <button type="submit" className="btn-primary" disabled={saving}>
             {saving ? "Saving…" : "Save the UK price rule"}
