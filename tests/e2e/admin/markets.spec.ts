@@ -64,7 +64,8 @@ test("an admin changes the UK price rule and every derived UK price follows; a b
   await expect(rate).toHaveValue("abc");
   expect(rule()).toMatchObject({ rate_micros: 790_000, ending: 99 });
   // An ending the list doesn't offer, or no form at all, posted by hand: refused with the reason.
-  for (const form of [{ rate: "0.8", ending: "98", version: String(rule().version) }, {}]) {
+  const handPosted: Record<string, string>[] = [{ rate: "0.8", ending: "98", version: String(rule().version) }, {}];
+  for (const form of handPosted) {
     const post = await page.request.post("/admin/markets", { form, headers: { origin: baseURL! }, maxRedirects: 0 });
     expect(post.status()).toBe(400);
   }
