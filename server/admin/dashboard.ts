@@ -14,6 +14,7 @@ import { countQuoteRequests } from "../quotes/staff-quotes.ts";
 import { sql } from "kysely";
 import { CURRENCIES, type Currency } from "../../app/lib/money.ts";
 import type { Db } from "../db/connection.ts";
+import { inCurrency } from "../orders/currency-sums.ts";
 import type { OrderStatus } from "../orders/states.ts";
 import { countUnhandledMessages } from "../contact/inbox.ts";
 import { countStuckMail } from "../mail/admin-queue.ts";
@@ -107,14 +108,10 @@ async function dailySales(db: Db, now = new Date(), days = CHART_DAYS): Promise<
     .selectFrom("orders")
     .select((eb) => [
       DAY.as("day"),
-      ...CURRENCIES.flatMap((currency) => {
-        const inCurrency = <T extends "total_cents" | "id">(column: T) =>
-          eb.case().when("currency", "=", currency).then(eb.ref(column)).end();
-        return [
-          eb.fn.count<number>(inCurrency("id")).as(`orders_${currency}` as const),
-          eb.fn.sum<number>(inCurrency("total_cents")).as(`revenue_${currency}` as const),
-        ];
-      }),
+      ...CURRENCIES.flatMap((currency) => [
+        eb.fn.count<number>(inCurrency(eb, currency, "id")).as(`orders_${currency}` as const),
+        eb.fn.sum<number>(inCurrency(eb, currency, "total_cents")).as(`revenue_${currency}` as const),
+      ]),
     ])
     .where("created_at", ">=", `${range[0]}T00:00:00.000Z`)
     .where("status", "in", [...SALE_STATUSES])

@@ -1,4 +1,5 @@
 import { CURRENCIES, type Currency } from "../../app/lib/money.ts";
+import { inCurrency } from "../orders/currency-sums.ts";
 /**
  * The back office's customer directory: Better Auth's `user` table with the store's figures
  * (placed orders and lifetime value) and how each account can sign in.
@@ -78,9 +79,7 @@ export async function orderFigures(
       "user_id",
       eb.fn.countAll<number>().as("n"),
       ...CURRENCIES.map((currency) =>
-        eb.fn
-          .sum<number>(eb.case().when("currency", "=", currency).then(eb.ref("total_cents")).end())
-          .as(`total_${currency}` as const),
+        eb.fn.sum<number>(inCurrency(eb, currency, "total_cents")).as(`total_${currency}` as const),
       ),
     ])
     .where("user_id", "in", userIds)

@@ -10,21 +10,16 @@
 // Texas, where the store collects no sales tax; the default), `us-taxed` (Texas collects 6.25%: each
 // shopper places the order with the tax the checkout showed) or `uk` (London, VAT lines stored).
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
-import path from "node:path";
-import pg from "pg";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
 import { addToCart } from "../../server/cart/cart.ts";
-import { createDb } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { seedCatalog } from "../../server/db/seed/seed.ts";
 import { placeOrder } from "../../server/orders/place-order.ts";
 import { checkoutTax } from "../../server/tax/checkout-tax.ts";
+import { freshBenchDb } from "./support.mjs";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const SHOPPERS = Number(process.env.BENCH_ORDERS ?? 400);
 const IN_FLIGHT = 10;
-const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const MARKET = process.env.BENCH_MARKET ?? "us";
 const ADDRESSES = {
   us: { city: "Austin", postcode: "73301", country: "US" },
@@ -32,30 +27,6 @@ const ADDRESSES = {
   uk: { city: "London", postcode: "SW1A 1AA", country: "GB" },
 };
 if (!ADDRESSES[MARKET]) throw new Error(`BENCH_MARKET must be one of ${Object.keys(ADDRESSES).join(", ")}`);
-
-async function openDb(kind) {
-  if (kind === "sqlite") {
-    const dir = path.join(root, ".tmp/bench");
-    mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, "orders.db");
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
-    const db = createDb({ kind, sqlitePath: file });
-    return { db, drop: () => db.destroy() };
-  }
-  const schema = `bench_orders_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const db = createDb({ kind, url: PG_URL, pgSchema: schema, poolSize: IN_FLIGHT + 2 });
-  return {
-    db,
-    async drop() {
-      await db.destroy();
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
-    },
-  };
-}
 
 /** Every owner checks out, IN_FLIGHT at a time; each checkout's time is kept. */
 const shownTax = new Map();
@@ -103,7 +74,7 @@ async function race(db, owners) {
 }
 
 async function run(kind) {
-  const { db, drop } = await openDb(kind);
+  const { db, drop } = await freshBenchDb(kind, "orders", { poolSize: IN_FLIGHT + 2 });
   try {
     await migrateToLatest(db);
     await seedCatalog(db, { products: 200 });

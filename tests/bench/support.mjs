@@ -1,6 +1,7 @@
 // What the benchmark scripts share: logging, the build check, and starting and stopping the
 // production server in its own process group (so its cluster workers stop with it).
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import path from "node:path";
@@ -206,6 +207,36 @@ export async function runBenchScript(name, { main, cleanup, lastResort = () => {
     await cleanup();
   }
   process.exit(exitCode);
+}
+
+/**
+ * A fresh, empty database for a bench inside this process: a SQLite file .tmp/bench/<name>.db,
+ * or a schema of its own in BENCH_PG_URL's "postgres" database, dropped again by `drop()`.
+ */
+export async function freshBenchDb(kind, name, { poolSize = 10 } = {}) {
+  const { createDb } = await import("../../server/db/connection.ts");
+  if (kind === "sqlite") {
+    mkdirSync(benchDir, { recursive: true });
+    const file = path.join(benchDir, `${name}.db`);
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+    const db = createDb({ kind, sqlitePath: file });
+    return { db, drop: () => db.destroy() };
+  }
+  const { default: pg } = await import("pg");
+  const url = `${BENCH_PG_BASE}/postgres`;
+  const schema = `bench_${name.replace(/\W/g, "_")}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const db = createDb({ kind, url, pgSchema: schema, poolSize });
+  return {
+    db,
+    async drop() {
+      await db.destroy();
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    },
+  };
 }
 
 /** A numeric command-line flag (`--samples 10`), or the fallback. */

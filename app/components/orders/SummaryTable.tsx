@@ -1,6 +1,5 @@
 import { marketOfCurrency } from "../../lib/markets.ts";
-import { formatMoney } from "../../lib/money.ts";
-import { useCurrency } from "../ui/Money.tsx";
+import { useCurrency, useMoney } from "../ui/Money.tsx";
 import type { OrderSummary, SummaryTax } from "../../lib/order-rules.ts";
 
 /** The summary of a stored order (its columns). */
@@ -38,9 +37,8 @@ export function SummaryTable({
   totalTestId?: string;
   className?: string;
 }) {
-  const currency = useCurrency();
-  const money = (minor: number) => formatMoney(minor, currency);
-  const threshold = money(marketOfCurrency(currency).memberDiscountThresholdMinor);
+  const money = useMoney();
+  const threshold = money(marketOfCurrency(useCurrency()).memberDiscountThresholdMinor);
   return (
     <dl className={className} data-testid="order-summary">
       <div className="flex justify-between">

@@ -17,7 +17,7 @@ export function useCurrency(): Currency {
 }
 
 /** Writes minor units in the currency of the part of the page it is called in. */
-function useMoney(): (minor: number) => string {
+export function useMoney(): (minor: number) => string {
   const currency = useCurrency();
   return (minor) => formatMoney(minor, currency);
 }
