@@ -11,6 +11,8 @@ import { googleConfigured } from "../server/auth/auth.ts";
 import { trustedOrigins } from "../server/auth/origins.ts";
 import { getDb } from "../server/db/connection.ts";
 import { readVisitor as readVisitorOf } from "../server/shopper/visitor.ts";
+import { pageMarket } from "../server/shopper/market.ts";
+import { pageMarketContext } from "./lib/market-context.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -24,15 +26,26 @@ export const links: Route.LinksFunction = () => [
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cfg = config();
+  const { market, trade } = context.get(pageMarketContext);
   const shared = {
     siteUrl: cfg.siteUrl,
     year: new Date().getFullYear(),
     googleEnabled: googleConfigured(cfg),
     authorizedOrigins: trustedOrigins(cfg),
+    market,
+    tradeMarket: trade,
   };
   const visitor: Visitor | null = context.get(sharedPage) ? null : await readVisitorOf(getDb(), request);
   return { ...shared, visitor };
 }
+
+/** Which market every route of this request shows (server/shopper/market.ts). */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request, context }, next) => {
+    context.set(pageMarketContext, await pageMarket(getDb(), request));
+    return next();
+  },
+];
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 

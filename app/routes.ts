@@ -55,6 +55,7 @@ export default [
   route("newsletter/unsubscribe", "routes/newsletter-unsubscribe.tsx"),
   route("search/suggest", "routes/search-suggest.ts"),
   route("visitor", "routes/visitor.ts"),
+  route("market", "routes/market.tsx"),
   // The back office: every loader and action calls requireStaff/requireAdmin (server/staff/guard.ts).
   // (A path on the layout rather than prefix(): prefix() puts "admin" on the index route itself.)
   route("admin", "routes/admin/layout.tsx", [

@@ -302,6 +302,13 @@ function pageCacheHttp(fleet) {
         default 0;
         "~session_token=" 1;
     }
+
+    # The market a visitor chose (issue 51): a catalog page is priced in it, so it is part of the
+    # page's key. Anything but a known market is the default market's page.
+    map $cookie_market $toolstore_market {
+        default us;
+        uk uk;
+    }
 `;
 }
 
@@ -310,8 +317,9 @@ function pageCacheLocation() {
   return `
             # Page cache (see proxy_cache_path above). Only GET and HEAD are looked up (nginx's default).
             proxy_cache toolstore_pages;
-            # The page is the URL with its query string: /shop?q=drill and /shop?q=saw are two entries.
-            proxy_cache_key $scheme$host$request_uri;
+            # The page is the URL with its query string and the visitor's market: /shop?q=drill and
+            # /shop?q=saw are two entries, and so are /shop for a UK and for a US visitor.
+            proxy_cache_key $scheme$host$request_uri|$toolstore_market;
             # No cache lock (nginx's default, said here on purpose). With proxy_cache_lock on,
             # concurrent requests for one URL whose answer is never stored (anonymous /visitor or
             # /cart: "private, no-store") queue behind one another, each waiter polling every 500 ms:

@@ -26,6 +26,16 @@ const envSchema = z.object({
    * IPs/CIDRs trusts those hops (Express's `trust proxy`).
    */
   TRUST_PROXY: z.string().trim().default("false"),
+  /**
+   * A request header in which a trusted proxy or CDN names the visitor's country (e.g.
+   * CF-IPCountry): a first visit is then offered that country's market. Unset, only the browser's
+   * Accept-Language proposes one.
+   */
+  COUNTRY_HEADER: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]*$/)
+    .optional(),
   /** Seconds a SIGTERM waits for requests in flight before closing what is left. */
   SHUTDOWN_TIMEOUT_S: z.coerce.number().min(0).max(600).default(10),
   /** Addresses (IPs or CIDRs, comma-separated) that may read /metrics; "loopback" = 127.0.0.0/8 and ::1. */

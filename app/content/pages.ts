@@ -75,7 +75,7 @@ const contentPages: ContentPage[] = [
       {
         heading: "Prices and payment",
         paragraphs: [
-          "Prices are shown in US dollars and include tax. Delivery is free on US orders and a flat $9.99 on UK orders. Signed-in members receive a 5% discount on every order over $120.00, applied automatically at checkout.",
+          "Prices are shown in the currency of the market you shop in, chosen at the top of every page: in the United States in US dollars, with sales tax added at checkout where we collect it; in the United Kingdom in pounds sterling, VAT included. Delivery is free on US orders and a flat £9.99 on UK orders. Signed-in members receive a 5% discount on every order over $120.00 (£100.00 in the United Kingdom), applied automatically at checkout. Trade accounts buy in US dollars.",
           "You can pay by Pay on delivery or, for businesses with a VAT or EIN number, by Invoice (business accounts, net 30). Invoices are due 30 days from the invoice date, and we may pause further invoice orders while an invoice is overdue.",
         ],
       },

@@ -1,4 +1,6 @@
 import { createContext, type MiddlewareFunction } from "react-router";
+import { pageMarketContext } from "./market-context.ts";
+import { marketFromSearch } from "./markets.ts";
 
 /** Anything personal, and every answer that says nothing else: no cache may keep it. */
 export const PERSONAL_CACHE_CONTROL = "private, no-store";
@@ -18,13 +20,18 @@ export const SESSION_COOKIE = /(?:^|;\s*)[\w.-]*session_token=/;
 export const sharedPage = createContext(false);
 
 /**
- * A catalog route's `middleware`. For an anonymous visitor the page is shared: nothing of theirs
+ * A catalog route's `middleware`. The page shows the market its URL names, if any (not to a
+ * trade buyer, who buys in the US market). For an anonymous visitor the page is shared: nothing of theirs
  * is rendered into it (their cart count, wishlist and a guest's header come from /visitor in the
  * browser) and a shared cache may keep it. A signed-in visitor's page is rendered for them (their
  * header, a trade buyer's prices), so it reads right without JavaScript too, and is never stored.
  */
 export const sharedPageMiddleware: MiddlewareFunction<Response>[] = [
   async ({ request, context }, next) => {
+    // A catalog page's URL may name the market it shows (hreflang alternates, the sitemap).
+    const named = marketFromSearch(new URL(request.url).searchParams);
+    const shopper = context.get(pageMarketContext);
+    if (named && !shopper.trade) context.set(pageMarketContext, { market: named, trade: false });
     if (SESSION_COOKIE.test(request.headers.get("cookie") ?? "")) return next();
     context.set(sharedPage, true);
     const response = await next();

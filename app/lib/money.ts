@@ -10,7 +10,8 @@ export const CURRENCY_NAMES: Readonly<Record<Currency, string>> = {
   gbp: "pounds sterling (GBP)",
 };
 
-const CURRENCY_SYMBOL: Readonly<Record<Currency, string>> = { gbp: "£", usd: "$" };
+/** The sign written before an amount. */
+export const CURRENCY_SYMBOL: Readonly<Record<Currency, string>> = { gbp: "£", usd: "$" };
 
 /**
  * Formats integer minor units (cents, pence) with two decimals, e.g. 123456 → "$1,234.56" or

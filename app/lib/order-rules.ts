@@ -1,10 +1,12 @@
-import { MEMBER_DISCOUNT_THRESHOLD_CENTS } from "./site.ts";
 import { formatCount } from "./numbers.ts";
+import { MARKETS, type MarketId } from "./markets.ts";
 
-/** Signed-in members get this percent off an order whose subtotal is over the threshold. */
+/**
+ * Signed-in members get this percent off an order whose subtotal is over their market's threshold
+ * (app/lib/markets.ts: $120 in the US, £100 in the UK).
+ */
 export const MEMBER_DISCOUNT_PERCENT = 5;
-export { MEMBER_DISCOUNT_THRESHOLD_CENTS };
-/** Every US order ships free; UK orders pay this flat rate. */
+/** Every US order ships free; UK deliveries pay this flat rate, in the order's currency (£9.99, or $9.99 on a US-dollar trade order). */
 export const UK_FLAT_SHIPPING_CENTS = 999;
 /** The most units of one cart line (one product in one color) a single order may hold. */
 export const MAX_LINE_QUANTITY = 100;
@@ -60,18 +62,20 @@ function percentOf(cents: number, percent: number): number {
   return Math.floor((cents * percent + 50) / 100);
 }
 
-export function memberDiscountCents(subtotalCents: number, isMember: boolean): number {
-  return isMember && subtotalCents > MEMBER_DISCOUNT_THRESHOLD_CENTS
+/** The member discount on a subtotal in a market's minor units: 5% above the market's threshold. */
+export function memberDiscountCents(subtotalCents: number, isMember: boolean, market: MarketId = "us"): number {
+  return isMember && subtotalCents > MARKETS[market].memberDiscountThresholdMinor
     ? percentOf(subtotalCents, MEMBER_DISCOUNT_PERCENT)
     : 0;
 }
 
+/** An order's amounts before tax, in the minor units of its market's currency. */
 export function summarizeOrder(
   lines: PricedLine[],
-  options: { isMember: boolean; country: ShippingCountry | null },
+  options: { isMember: boolean; country: ShippingCountry | null; market?: MarketId },
 ): OrderSummary {
   const subtotalCents = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
-  const discount = memberDiscountCents(subtotalCents, options.isMember);
+  const discount = memberDiscountCents(subtotalCents, options.isMember, options.market);
   const shipping = lines.length ? shippingCents(options.country) : 0;
   return {
     subtotalCents,

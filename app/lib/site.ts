@@ -8,7 +8,6 @@ export const HERO_TRANSITION_MS = 1000;
 export const PRODUCT_SLIDESHOW_MS = 3000;
 export const ALERT_MS = 1500;
 export const LOGOUT_NOTICE_MS = 3000;
-export const MEMBER_DISCOUNT_THRESHOLD_CENTS = 12000;
 export const NOT_FOUND_TEXT =
   "Sorry, the requested page isn't found. Perhaps a typo or a broken link. Redirecting back to safety.";
 export const STORE_ADDRESS = {

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import type { PublicUser } from "./auth-rules.ts";
+import type { MarketId } from "./markets.ts";
 import type { PriceListRules, TradeRule } from "./pricing.ts";
 
 /** A trade price list's rules as JSON: [id, rule] pairs instead of Maps. */
@@ -20,11 +21,13 @@ export interface Visitor {
   wishlistIds: number[];
   /** A signed-in trade buyer's price list, to show their prices beside the list prices. */
   priceList: PriceListRulesJson | null;
+  /** The market to offer a visitor who hasn't chosen one (from their browser), else null. */
+  marketProposal: MarketId | null;
 }
 
 const VISITOR_PATH = "/visitor";
 
-const GUEST: Visitor = { user: null, cartCount: 0, wishlistIds: [], priceList: null };
+const GUEST: Visitor = { user: null, cartCount: 0, wishlistIds: [], priceList: null, marketProposal: null };
 
 export function priceListToJson(rules: PriceListRules): PriceListRulesJson {
   return {

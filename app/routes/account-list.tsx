@@ -1,5 +1,6 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/account-list";
+import { pageMarketContext } from "../lib/market-context.ts";
 import { ViewCartLink } from "../components/cart/ViewCartLink.tsx";
 import { ListCartReport } from "../components/lists/ListCartReport.tsx";
 import { ListMessage } from "../components/lists/ListMessage.tsx";
@@ -31,12 +32,12 @@ const DONE: Record<string, string> = {
   "saved-cart": "Your cart is saved as this list.",
 };
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const session = await requireCustomer(request);
   const id = parseRowId(params.id);
   if (id == null) throw data("Not found", { status: 404 });
   try {
-    const list = await savedListView(getDb(), session.userId, id);
+    const list = await savedListView(getDb(), session.userId, id, context.get(pageMarketContext).market);
     const done = DONE[new URL(request.url).searchParams.get("done") ?? ""];
     return { list, done: done ? { ok: true, message: done } : null, nameMax: SAVED_LIST_NAME_MAX };
   } catch (error) {

@@ -1,5 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/account-order";
+import { pageMarketContext } from "../lib/market-context.ts";
+import type { MarketId } from "../lib/markets.ts";
 import { OrderAgain } from "../components/orders/OrderAgain.tsx";
 import { OrderDetail } from "../components/orders/OrderDetail.tsx";
 import { getSessionInfo } from "../../server/auth/session.ts";
@@ -35,10 +37,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 }
 
 /** "Order again": a signed-in customer's post from this store, within the limit on account changes. */
-async function orderAgainAction(request: Request, number: string) {
+async function orderAgainAction(request: Request, number: string, market: MarketId) {
   const session = await requireCustomer(request);
   try {
-    return { reorder: await orderAgain(getDb(), session.userId, number) };
+    return { reorder: await orderAgain(getDb(), session.userId, number, market) };
   } catch (error) {
     if (isDomainError(error) && error.status === 404) throw data("Order not found", { status: 404 });
     throw error;
@@ -46,9 +48,10 @@ async function orderAgainAction(request: Request, number: string) {
 }
 
 /** "Order again"; else "Pay now" / "Try again" on a card order: on to Stripe's payment page for this same order. */
-export async function action({ params, request }: Route.ActionArgs) {
+export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await readSmallForm(request);
-  if (form.get("intent") === "order-again") return orderAgainAction(request, params.number);
+  if (form.get("intent") === "order-again")
+    return orderAgainAction(request, params.number, context.get(pageMarketContext).market);
   const session = await getSessionInfo(request);
   if (!session) throw data("Order not found", { status: 404 });
   try {

@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/account-quotes";
+import { pageMarketContext } from "../lib/market-context.ts";
 import { BackToAccount } from "../components/account/BackToAccount.tsx";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { LinesTable, type LineColumn } from "../components/ui/LinesTable.tsx";
@@ -29,14 +30,19 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /** "Request a quote" from the cart posts here. */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const session = await requireCustomer(request);
   const form = await readSmallForm(request);
   try {
     const cfg = config();
     const number = await requestQuote(
       getDb(),
-      { userId: session.userId, email: session.user.email, owner: ownerForUser(session.userId) },
+      {
+        userId: session.userId,
+        email: session.user.email,
+        owner: ownerForUser(session.userId),
+        market: context.get(pageMarketContext).market,
+      },
       { message: form.get("message"), siteUrl: cfg.siteUrl, storeInbox: cfg.STORE_INBOX },
     );
     throw redirect(`/account/quotes/${number}?requested=1`, { status: 303 });

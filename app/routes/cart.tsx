@@ -1,10 +1,11 @@
-import { Link, useFetchers } from "react-router";
+import { data, Link, useFetchers } from "react-router";
 import type { Route } from "./+types/cart";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { StaticAlert } from "../components/ui/Alert.tsx";
 import { CartLinesTable, cartLineKey } from "../components/cart/CartLines.tsx";
 import type { CartLine } from "../lib/cart-types.ts";
-import { formatMoney } from "../lib/money.ts";
+import { Money } from "../components/ui/Money.tsx";
+import { cartMarketText } from "../lib/markets.ts";
 import { priceLines } from "../lib/pricing.ts";
 import { seo } from "../lib/seo.ts";
 import { applyCartAction } from "../../server/cart/actions.ts";
@@ -15,21 +16,34 @@ import { resolveShopper } from "../../server/shopper/identity.ts";
 import { quoteOffer } from "../../server/quotes/quotes.ts";
 import { RequestQuote } from "../components/quotes/RequestQuote.tsx";
 import { formText } from "../lib/form-text.ts";
+import { pageMarketContext } from "../lib/market-context.ts";
+import { repricedNotice } from "../../server/shopper/market-action.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
   return seo({ title: "Cart", description: "Your shopping cart.", path: "/cart", matches, noindex: true });
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const shopper = await resolveShopper(request);
-  const cart = await getCart(getDb(), shopper.owner);
-  return { cart, quote: await quoteOffer(getDb(), shopper.session?.userId ?? null, cart) };
+  const { market } = context.get(pageMarketContext);
+  const cart = await getCart(getDb(), shopper.owner, market);
+  const repriced = repricedNotice(request, market);
+  return data(
+    {
+      cart,
+      market,
+      repriced: repriced?.message ?? null,
+      quote: await quoteOffer(getDb(), shopper.session?.userId ?? null, cart, market),
+    },
+    { headers: repriced ? { "Set-Cookie": repriced.clear } : undefined },
+  );
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const { market } = context.get(pageMarketContext);
   return shopperFormAction(
     request,
-    (owner, form) => applyCartAction(getDb(), owner, form),
+    (owner, form) => applyCartAction(getDb(), owner, form, market),
     () => "/cart",
   );
 }
@@ -71,6 +85,14 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       <PageHeader title="Cart" />
       {actionData && !actionData.ok ? <StaticAlert tone="error" text={actionData.message} /> : null}
       <div className="mx-auto max-w-7xl overflow-x-auto px-4 py-10">
+        {loaderData.repriced ? (
+          <p role="status" className="mb-4 rounded-md bg-brand-50 p-3 text-sm font-semibold text-ink">
+            {loaderData.repriced}
+          </p>
+        ) : null}
+        <p className="mb-4 text-sm text-slate-700" data-testid="cart-market">
+          {cartMarketText(loaderData.market)}
+        </p>
         <CartLinesTable lines={lines} />
         <div className="mt-6 flex flex-col items-end gap-2">
           <p className="text-sm">
@@ -83,7 +105,10 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             Total Quantity: <strong data-testid="total-quantity">{totalQuantity}</strong>
           </p>
           <p>
-            Total price: <strong data-testid="total-price">{formatMoney(totalCents)}</strong>
+            Total price:{" "}
+            <strong data-testid="total-price">
+              <Money minor={totalCents} />
+            </strong>
           </p>
           {lines.length && !blocked ? (
             <Link to="/checkout" className="btn-primary">

@@ -23,6 +23,8 @@ import { resolveShopper } from "../../server/shopper/identity.ts";
 import { buyerTerms } from "../../server/trade/limits.ts";
 import { creditStanding } from "../../server/invoices/credit.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
+import { pageMarketContext } from "../lib/market-context.ts";
+import { InCurrency, Money } from "../components/ui/Money.tsx";
 import { longDate } from "../lib/dates.ts";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -39,13 +41,18 @@ async function quotePreview(userId: string | null, number: string) {
   return { ...preview, quote: { number: preview.number, validUntil: preview.validUntil } };
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const shopper = await resolveShopper(request);
   const quoteNumber = new URL(request.url).searchParams.get("quote");
+  const { market, trade: tradeMarket } = context.get(pageMarketContext);
   const found =
     quoteNumber != null
       ? await quotePreview(shopper.session?.userId ?? null, quoteNumber)
-      : await checkoutPreview(getDb(), shopper.owner, Boolean(shopper.session));
+      : await checkoutPreview(getDb(), shopper.owner, Boolean(shopper.session), {
+          market,
+          trade: tradeMarket,
+          quote: false,
+        });
   const preview = {
     cart: {
       lines: found.cart.lines.map((l) => ({
@@ -58,6 +65,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     summaries: found.summaries,
     taxes: found.taxes,
+    currency: found.currency,
     checkoutToken: found.checkoutToken,
   };
   const quote = "quote" in found ? found.quote : null;
@@ -87,14 +95,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const shopper = await resolveShopper(request);
+  const { market, trade } = context.get(pageMarketContext);
   const form = await readSmallForm(request);
   const result = await submitCheckout(
     getDb(),
     form,
     { ip: clientIp(request), origin: returnOrigin(request) },
-    { owner: shopper.owner, userId: shopper.session?.userId ?? null, email: shopper.session?.user.email ?? null },
+    {
+      owner: shopper.owner,
+      userId: shopper.session?.userId ?? null,
+      email: shopper.session?.user.email ?? null,
+      market,
+      trade,
+    },
     defaultCheckoutDeps(),
   );
   if (result.ok) throw redirect(result.location);
@@ -149,8 +164,20 @@ function Field({
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, summaries, taxes, checkoutToken, quote, member, trade, holdMinutes, cardHoldMinutes, awaitingPayment } =
-    loaderData;
+  const {
+    cart,
+    summaries,
+    taxes,
+    currency,
+    checkoutToken,
+    quote,
+    member,
+    trade,
+    holdMinutes,
+    cardHoldMinutes,
+    awaitingPayment,
+  } = loaderData;
+  const countries = COUNTRIES.filter((c) => Object.hasOwn(summaries, c.code));
   // Net 30 is offered only to a company with net-30 terms (its credit is checked again on placing);
   // a quote is paid on delivery or by invoice.
   const methods = PAYMENT_METHODS.filter(
@@ -161,7 +188,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const typed = { errors, values };
   // The refilled form echoes what was posted: only a country the summaries know may pick one.
   const [country, setCountry] = useState<ShippingCountry>(
-    values.country && Object.hasOwn(summaries, values.country) ? (values.country as ShippingCountry) : "US",
+    values.country && Object.hasOwn(summaries, values.country) ? (values.country as ShippingCountry) : countries[0].code,
   );
   const [payment, setPayment] = useState(values.paymentMethod || "pay-on-delivery");
   // The sales tax the server will charge at the address last posted (shown before the order is placed).
@@ -171,7 +198,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const hydrated = useHydrated();
   const submitting = navigation.state !== "idle" && (navigation.formAction ?? "").startsWith("/checkout");
   return (
-    <>
+    <InCurrency currency={currency}>
       <PageHeader title="Checkout" />
       <Form method="post" className="mx-auto grid max-w-6xl gap-10 px-4 py-10 lg:grid-cols-[1fr_22rem]" noValidate>
         <input type="hidden" name="checkoutToken" value={values.checkoutToken || checkoutToken} />
@@ -236,8 +263,18 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 onChange={(e) => setCountry(e.currentTarget.value as ShippingCountry)}
                 className="field mt-1"
               >
-                <Options options={COUNTRIES.map((c) => ({ value: c.code, label: c.name }))} />
+                <Options options={countries.map((c) => ({ value: c.code, label: c.name }))} />
               </select>
+              {countries.length === 1 ? (
+                <p className="mt-1 text-xs text-slate-600">
+                  Delivering to another country? Change market at the top of the page: your cart will be repriced.
+                </p>
+              ) : null}
+              {errors.country ? (
+                <p className="mt-1 text-sm font-semibold text-red-700" role="alert">
+                  {errors.country}
+                </p>
+              ) : null}
             </div>
             <div className="sm:col-span-2">
               <Field name="name" label="Full name" autoComplete="name" {...typed} defaultValue={member?.name} />
@@ -319,15 +356,17 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 <span>
                   {line.quantity} × {line.title}
                 </span>
-                <span>{formatMoney(line.lineTotalCents)}</span>
+                <span>
+                  <Money minor={line.lineTotalCents} />
+                </span>
               </li>
             ))}
           </ul>
           <SummaryTable
             summary={
               salesTax
-                ? { ...summaries.US, taxCents: salesTax.taxCents, totalCents: salesTax.totalCents }
-                : summaries[country]
+                ? { ...summaries.US!, taxCents: salesTax.taxCents, totalCents: salesTax.totalCents }
+                : summaries[country]!
             }
             tax={
               salesTax ? { lines: salesTax.lines.map((l) => ({ ...l, included: false })), note: null } : taxes[country]
@@ -348,13 +387,18 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             </div>
           ) : null}
           <p className="mt-2 text-xs text-slate-600">
-            Free shipping on every US order; UK orders ship at a flat {formatMoney(summaries.GB.shippingCents)}.
+            {[
+              summaries.US ? "Free shipping on every US order." : null,
+              summaries.GB ? `UK orders ship at a flat ${formatMoney(summaries.GB.shippingCents, currency)}.` : null,
+            ]
+              .filter(Boolean)
+              .join(" ")}
           </p>
           <button type="submit" className="btn-primary mt-6 w-full" disabled={submitting}>
             {hydrated && payment === "card" ? "Continue to payment" : "Place order"}
           </button>
         </aside>
       </Form>
-    </>
+    </InCurrency>
   );
 }

@@ -7,12 +7,14 @@ import { STORE_ADDRESS, STORE_NAME, STORE_PHONE } from "../lib/site.ts";
 import { listBestProducts, listFacets, listFeaturedProducts } from "../../server/catalog/catalog.ts";
 import { getDb } from "../../server/db/connection.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
+import { pageMarketContext } from "../lib/market-context.ts";
 
-export async function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
   const db = getDb();
+  const { market } = context.get(pageMarketContext);
   const [featured, best, facets] = await Promise.all([
-    listFeaturedProducts(db),
-    listBestProducts(db, 10),
+    listFeaturedProducts(db, 4, market),
+    listBestProducts(db, 10, market),
     listFacets(db),
   ]);
   // The fixed copy travels as loader data, so it is not shipped again inside the page's JavaScript.
@@ -37,6 +39,7 @@ export function meta({ matches }: Route.MetaArgs) {
         "Wholesale-priced power tools, hand tools, safety, electrical, automotive, gardening and construction equipment for the UK and the US.",
       path: "/",
       matches,
+      perMarket: true,
     }),
     {
       "script:ld+json": {

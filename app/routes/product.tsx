@@ -8,17 +8,20 @@ import { getDb } from "../../server/db/connection.ts";
 import { isProductId } from "../../server/catalog/product-rows.ts";
 import { productVolumeBreaks } from "../../server/trade/prices.ts";
 import { sharedPageMiddleware } from "../lib/cache-control.ts";
+import { pageMarketContext } from "../lib/market-context.ts";
+import { MARKETS, marketOfCurrency, marketPath } from "../lib/markets.ts";
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const id = /^\d{1,12}$/.test(params.id) ? Number(params.id) : NaN;
   const db = getDb();
+  const { market } = context.get(pageMarketContext);
   // Volume breaks are everyone's; a trade buyer's own prices come from /visitor (root.tsx).
   const [product, breaks] = await Promise.all([
-    getProductDetail(db, id),
+    getProductDetail(db, id, market),
     isProductId(id) ? productVolumeBreaks(db, id) : [],
   ]);
   if (!product) throw data("Product not found", { status: 404 });
-  const page: ProductData = { product, volumeBreaks: breaks };
+  const page: ProductData = { product, volumeBreaks: breaks, currency: MARKETS[market].currency };
   return page;
 }
 
@@ -37,6 +40,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
       matches,
       image: product.images[0],
       type: "product",
+      perMarket: true,
     }),
     {
       "script:ld+json": {
@@ -50,9 +54,9 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
         brand: { "@type": "Brand", name: product.brandName },
         offers: {
           "@type": "Offer",
-          url: `${origin}/shop/${product.id}`,
+          url: `${origin}${marketPath(`/shop/${product.id}`, marketOfCurrency(loaderData.currency).id)}`,
           price: centsToDecimalString(product.salePriceCents),
-          priceCurrency: "USD",
+          priceCurrency: loaderData.currency.toUpperCase(),
           availability: product.stockQuantity > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
           itemCondition: "https://schema.org/NewCondition",
         },

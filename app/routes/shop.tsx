@@ -7,17 +7,24 @@ import { seo } from "../lib/seo.ts";
 import { parseShopQuery, shopHref, shopTitle } from "../lib/shop-query.ts";
 import { searchProducts } from "../../server/catalog/search.ts";
 import { getDb } from "../../server/db/connection.ts";
+import { pageMarketContext } from "../lib/market-context.ts";
+import { MARKET_PARAM, marketFromSearch, withMarketParam } from "../lib/markets.ts";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   // React Router's client names the routes it wants data for; that is not part of the page's state.
   url.searchParams.delete("_routes");
+  // A market the URL names stays in it (the page's hreflang alternates and the sitemap use it).
+  const named = marketFromSearch(url.searchParams);
+  url.searchParams.delete(MARKET_PARAM);
   const query = parseShopQuery(url.searchParams);
   // One URL per state: a GET form without JavaScript sends empty fields and defaults; tidy them
   // (and any hand-made URL) into the canonical form, which is what links and sharing use.
   const canonical = shopHref(query);
-  if (url.search !== new URL(canonical, url).search) throw redirect(canonical);
+  if (url.search !== new URL(canonical, url).search || (new URL(request.url).searchParams.has(MARKET_PARAM) && !named))
+    throw redirect(named ? withMarketParam(canonical, named) : canonical);
   const results = await searchProducts(getDb(), {
+    market: context.get(pageMarketContext).market,
     q: query.q,
     categories: query.categories,
     brands: query.brands,
@@ -50,6 +57,7 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
     path: page > 1 && !q ? `/shop?page=${page}` : "/shop",
     matches,
     noindex: Boolean(q),
+    perMarket: true,
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/wishlist";
+import { pageMarketContext } from "../lib/market-context.ts";
 import { PageHeader } from "../components/layout/PageHeader.tsx";
 import { StaticAlert } from "../components/ui/Alert.tsx";
 import { WishlistTable } from "../components/cart/WishlistLines.tsx";
@@ -19,15 +20,16 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const shopper = await resolveShopper(request);
-  return { lines: await getWishlist(getDb(), shopper.owner) };
+  return { lines: await getWishlist(getDb(), shopper.owner, context.get(pageMarketContext).market) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const { market } = context.get(pageMarketContext);
   return shopperFormAction(
     request,
-    (owner, form) => applyWishlistAction(getDb(), owner, form),
+    (owner, form) => applyWishlistAction(getDb(), owner, form, market),
     (form) => (form.get("intent") === "to-cart" ? "/cart" : "/wishlist"),
   );
 }

@@ -8,6 +8,7 @@ import type { Db } from "../db/connection.ts";
 import { InvalidError } from "../errors.ts";
 import { addToCart, removeFromCart, setCartQuantity, type CapReason } from "./cart.ts";
 import { formText } from "../../app/lib/form-text.ts";
+import { DEFAULT_MARKET, type MarketId } from "../../app/lib/markets.ts";
 
 type CartIntent = "add" | "set" | "remove";
 
@@ -54,14 +55,19 @@ function color(form: FormData): string {
  * Applies one cart form post. Only ids, colors and quantities are read: any price a client
  * sends is ignored, because prices always come from the database.
  */
-export async function applyCartAction(db: Db, owner: string, form: FormData): Promise<CartActionResult> {
+export async function applyCartAction(
+  db: Db,
+  owner: string,
+  form: FormData,
+  market: MarketId = DEFAULT_MARKET,
+): Promise<CartActionResult> {
   const intent = (formText(form, "intent") || "add") as CartIntent;
   const productId = requireProductId(form);
   switch (intent) {
     case "add": {
       // More than one line may hold is clamped to the cap (and said so), like more than the stock.
       const quantity = Math.min(requireQuantity(form.get("quantity"), 1), MAX_LINE_QUANTITY + 1);
-      return { message: capMessage(await addToCart(db, owner, { productId, quantity, color: color(form) || null })) };
+      return { message: capMessage(await addToCart(db, owner, { productId, quantity, color: color(form) || null }, market)) };
     }
     case "set": {
       // The minus and plus buttons send the quantity they lead to, so repeated clicks stay consistent.

@@ -6,6 +6,8 @@
 import { sql } from "kysely";
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules.ts";
 import { dbKind, type Db } from "../db/connection.ts";
+import { DEFAULT_MARKET, type MarketId } from "../../app/lib/markets.ts";
+import { salePriceIn } from "../catalog/market-columns.ts";
 
 export interface LineToAdd {
   productId: number;
@@ -36,7 +38,12 @@ export function cappedAddText(added: number, why: string): string {
 
 const CHUNK = 200;
 
-export async function addLinesToCart(db: Db, owner: string, lines: LineToAdd[]): Promise<AddedLine[]> {
+export async function addLinesToCart(
+  db: Db,
+  owner: string,
+  lines: LineToAdd[],
+  market: MarketId = DEFAULT_MARKET,
+): Promise<AddedLine[]> {
   if (!lines.length) return [];
   return db.transaction().execute(async (trx) => {
     // Two quick orders into one cart at once (two tabs) take turns, so neither's sums are lost.
@@ -46,11 +53,11 @@ export async function addLinesToCart(db: Db, owner: string, lines: LineToAdd[]):
     for (let i = 0; i < ids.length; i += CHUNK) {
       const rows = await trx
         .selectFrom("products")
-        .select(["id", "stock_quantity", "sale_price_cents"])
+        .select(["id", "stock_quantity", "sale_price_cents", "uk_sale_price_pence"])
         .where("id", "in", ids.slice(i, i + CHUNK))
         .where("archived_at", "is", null)
         .execute();
-      for (const r of rows) products.set(r.id, { stock: r.stock_quantity, price: r.sale_price_cents });
+      for (const r of rows) products.set(r.id, { stock: r.stock_quantity, price: salePriceIn(r, market) });
     }
     const existing = await trx
       .selectFrom("cart_items")

@@ -7,14 +7,17 @@ import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY, QUANTITY_LIMIT_MESSAGES } from "
 import type { Db } from "../db/connection.ts";
 import { ConflictError, InvalidError, NotFoundError, OutOfStockError } from "../errors.ts";
 import { userOfOwner } from "../trade/prices.ts";
-import { LINE_PRODUCT_COLUMNS, priceLinesForBuyer } from "./priced-lines.ts";
+import { lineProductColumns, priceLinesForBuyer } from "./priced-lines.ts";
+import { DEFAULT_MARKET, MARKETS, type MarketId } from "../../app/lib/markets.ts";
+import type { Currency } from "../../app/lib/money.ts";
+import { marketSalePrice, salePriceIn } from "../catalog/market-columns.ts";
 
 const now = () => new Date().toISOString();
 
 async function productForCart(db: Db, productId: number) {
   const product = await db
     .selectFrom("products")
-    .select(["id", "title", "colors", "stock_quantity", "sale_price_cents"])
+    .select(["id", "title", "colors", "stock_quantity", "sale_price_cents", "uk_sale_price_pence"])
     .where("id", "=", productId)
     .where("archived_at", "is", null)
     .executeTakeFirst();
@@ -57,8 +60,10 @@ export async function addToCart(
   db: Db,
   owner: string,
   input: { productId: number; quantity: number; color?: string | null },
+  market: MarketId = DEFAULT_MARKET,
 ) {
   const product = await productForCart(db, input.productId);
+  const seenPrice = salePriceIn(product, market);
   if (product.stock_quantity < 1) throw new OutOfStockError("OUT_OF_STOCK", `${product.title} is out of stock.`);
   const color = chosenColor(product.colors, input.color);
   const room = MAX_ORDER_QUANTITY - (await otherUnits(db, owner, product.id, color));
@@ -81,14 +86,14 @@ export async function addToCart(
       product_id: product.id,
       color,
       quantity: Math.min(input.quantity, limit),
-      seen_price_cents: product.sale_price_cents,
+      seen_price_cents: seenPrice,
       created_at: now(),
       updated_at: now(),
     })
     .onConflict((oc) =>
       oc.columns(["owner", "product_id", "color"]).doUpdateSet({
         quantity: cappedSum(limit),
-        seen_price_cents: product.sale_price_cents,
+        seen_price_cents: seenPrice,
         updated_at: now(),
       }),
     )
@@ -134,30 +139,33 @@ export async function removeFromCart(db: Db, owner: string, input: { productId: 
 
 export const NO_LONGER_SOLD = "No longer sold — remove it to check out.";
 
-function noticeFor(row: {
-  quantity: number;
-  stock_quantity: number;
-  sale_price_cents: number;
-  seen_price_cents: number;
-  archived_at: string | null;
-}): string | null {
+function noticeFor(
+  row: {
+    quantity: number;
+    stock_quantity: number;
+    sale_price_cents: number;
+    seen_price_cents: number;
+    archived_at: string | null;
+  },
+  currency: Currency,
+): string | null {
   if (row.archived_at) return NO_LONGER_SOLD;
   if (row.stock_quantity === 0) return "Out of stock — remove it to check out.";
   if (row.quantity > row.stock_quantity)
     return `Only ${row.stock_quantity} left in stock — lower the quantity to check out.`;
   if (row.sale_price_cents !== row.seen_price_cents) {
-    return `Price changed from ${formatMoney(row.seen_price_cents)} to ${formatMoney(row.sale_price_cents)} since you added it.`;
+    return `Price changed from ${formatMoney(row.seen_price_cents, currency)} to ${formatMoney(row.sale_price_cents, currency)} since you added it.`;
   }
   return null;
 }
 
-/** The cart with today's prices and stock from the database. */
-export async function getCart(db: Db, owner: string): Promise<CartView> {
+/** The cart with today's prices (the market's) and stock from the database. */
+export async function getCart(db: Db, owner: string, market: MarketId = DEFAULT_MARKET): Promise<CartView> {
   if (!owner) return { lines: [], totalQuantity: 0, totalCents: 0 };
   const rows = await db
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", ...LINE_PRODUCT_COLUMNS])
+    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", ...lineProductColumns(market)])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
@@ -184,7 +192,7 @@ export async function getCart(db: Db, owner: string): Promise<CartView> {
     // An archived product can't be bought: the cart shows it as having none to sell.
     stockQuantity: row.archived_at ? 0 : row.stock_quantity,
     lineTotalCents: unit.unitCents * row.quantity,
-    notice: noticeFor(row),
+    notice: noticeFor(row, MARKETS[market].currency),
   }));
   return {
     lines,
@@ -193,12 +201,15 @@ export async function getCart(db: Db, owner: string): Promise<CartView> {
   };
 }
 
-/** Marks the current prices as seen, so a flagged price change stops being flagged. */
-export async function acknowledgePrices(db: Db, owner: string) {
+/**
+ * Marks the current prices (the market's) as seen, so a flagged price change stops being
+ * flagged: also when the cart changes market, which the cart page says instead.
+ */
+export async function acknowledgePrices(db: Db, owner: string, market: MarketId = DEFAULT_MARKET) {
   const rows = await db
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "p.sale_price_cents"])
+    .select(["ci.product_id", "ci.color", marketSalePrice(market)])
     .where("ci.owner", "=", owner)
     .execute();
   for (const row of rows) {

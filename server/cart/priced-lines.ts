@@ -5,6 +5,8 @@
  */
 import { priceLines, tradeRuleFor, type TradeRule, type UnitPrice, type VolumeBreak } from "../../app/lib/pricing.ts";
 import type { Db } from "../db/connection.ts";
+import type { MarketId } from "../../app/lib/markets.ts";
+import { marketSalePrice } from "../catalog/market-columns.ts";
 import { buyerPriceRules, volumeBreaksFor } from "../trade/prices.ts";
 
 /** A line as read with its product: what pricing needs of it. */
@@ -17,17 +19,20 @@ export interface BuyerLineRow {
 
 /**
  * What a cart, quote or order line reads of its product (as `p`): to price it (a price list rule
- * may go by category), to check it is still sold and in stock, and its tax rules.
+ * may go by category), to check it is still sold and in stock, and its tax rules. Its price is
+ * the market's, as `sale_price_cents`.
  */
-export const LINE_PRODUCT_COLUMNS = [
-  "p.title",
-  "p.sale_price_cents",
-  "p.archived_at",
-  "p.category_id",
-  "p.stock_quantity",
-  "p.vat_class",
-  "p.prop65",
-] as const;
+export function lineProductColumns(market: MarketId) {
+  return [
+    "p.title",
+    marketSalePrice(market),
+    "p.archived_at",
+    "p.category_id",
+    "p.stock_quantity",
+    "p.vat_class",
+    "p.prop65",
+  ] as const;
+}
 
 export interface PricedLine<T extends BuyerLineRow> {
   row: T;

@@ -14,6 +14,8 @@ import { references, type RefOption } from "./search-references.ts";
 import { coverImageUrls, listProductImages } from "./product-images.ts";
 import { isProductId, parseJsonList, productSpecs, productsWithSlugs } from "./product-rows.ts";
 import { toSummary } from "./summary.ts";
+import { marketListPrice, marketSalePrice, rowInMarket } from "./market-columns.ts";
+import { DEFAULT_MARKET, type MarketId } from "../../app/lib/markets.ts";
 
 /** Categories and brands in display order (cached with the search's references, search-references.ts). */
 export async function listFacets(db: Db): Promise<{ categories: FacetOption[]; brands: FacetOption[] }> {
@@ -22,7 +24,7 @@ export async function listFacets(db: Db): Promise<{ categories: FacetOption[]; b
   return { categories: refs.categories.map(option), brands: refs.brands.map(option) };
 }
 
-function summaryQuery(db: Db) {
+function summaryQuery(db: Db, market: MarketId) {
   return db
     .selectFrom("products as p")
     .innerJoin("brands as b", "b.id", "p.brand_id")
@@ -30,9 +32,9 @@ function summaryQuery(db: Db) {
       "p.id",
       "p.slug",
       "p.title",
-      "p.price_cents",
+      marketListPrice(market),
       "p.discount_percent",
-      "p.sale_price_cents",
+      marketSalePrice(market),
       "p.stock_quantity",
       "b.name as brand_name",
     ]);
@@ -45,10 +47,16 @@ const productDetailRows = compiledOnce((db: Db, id: number) =>
     .where("p.archived_at", "is", null),
 );
 
-export async function getProductDetail(db: Db, id: number): Promise<ProductDetail | null> {
+/** A product's page in a market: its prices are the market's. */
+export async function getProductDetail(
+  db: Db,
+  id: number,
+  market: MarketId = DEFAULT_MARKET,
+): Promise<ProductDetail | null> {
   if (!isProductId(id)) return null;
-  const [row] = await productDetailRows(db, id);
-  if (!row) return null;
+  const [found] = await productDetailRows(db, id);
+  if (!found) return null;
+  const row = rowInMarket(found, market);
   const uploads = await listProductImages(db, row.id);
   return {
     ...toSummary(row, uploads[0]?.url),
@@ -81,8 +89,12 @@ export async function getProductImageInfo(db: Db, id: number) {
 
 const idsOf = (rows: { id: number }[]) => rows.map((r) => r.id);
 
-export async function listFeaturedProducts(db: Db, limit = 4): Promise<FeaturedProduct[]> {
-  const rows = await summaryQuery(db)
+export async function listFeaturedProducts(
+  db: Db,
+  limit = 4,
+  market: MarketId = DEFAULT_MARKET,
+): Promise<FeaturedProduct[]> {
+  const rows = await summaryQuery(db, market)
     .innerJoin("categories as c", "c.id", "p.category_id")
     .select(["p.description", "p.features", "c.name as category_name"])
     .where("p.featured", "=", 1)
@@ -100,8 +112,12 @@ export async function listFeaturedProducts(db: Db, limit = 4): Promise<FeaturedP
 }
 
 /** The home page's best products: the biggest discounts among products in stock. */
-export async function listBestProducts(db: Db, limit = 8): Promise<ProductSummary[]> {
-  const rows = await summaryQuery(db)
+export async function listBestProducts(
+  db: Db,
+  limit = 8,
+  market: MarketId = DEFAULT_MARKET,
+): Promise<ProductSummary[]> {
+  const rows = await summaryQuery(db, market)
     .where("p.stock_quantity", ">", 0)
     .where("p.discount_percent", "is not", null)
     .where("p.featured", "=", 0)

@@ -1,3 +1,5 @@
+import type { MarketId } from "../../app/lib/markets.ts";
+import { marketSaleColumn } from "./market-columns.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { DbKind } from "../db/connection.ts";
 import { SQLITE_MATCH_INDEX, SQLITE_MATCH_INDEX_COLUMNS } from "../db/migrations/022_search_match_index.ts";
@@ -115,9 +117,25 @@ function searchProductsFor(columns: string[]): RawBuilder<unknown> {
   return sql.raw(covered ? `search_products s INDEXED BY ${SQLITE_MATCH_INDEX}` : "search_products s");
 }
 
-/** `s.column` for each column (`product_id` as `id`). */
-export function selectList(columns: string[]): RawBuilder<unknown> {
-  return sql.raw(columns.map((c) => (c === "product_id" ? "s.product_id AS id" : `s.${c}`)).join(", "));
+/**
+ * `s.column` for each column (`product_id` as `id`). In another market than the US one the price
+ * is that market's, read from the product by its key (search_products keeps the US price).
+ */
+export function selectList(columns: string[], market: MarketId = "us"): RawBuilder<unknown> {
+  return sql.raw(
+    columns
+      .map((c) => {
+        if (c === "product_id") return "s.product_id AS id";
+        if (c === "sale_price_cents" && market !== "us") return `${marketPriceOfSearchRow(market)} AS sale_price_cents`;
+        return `s.${c}`;
+      })
+      .join(", "),
+  );
+}
+
+/** The market's sale price of a search_products row `s`, from its product. */
+function marketPriceOfSearchRow(market: MarketId): string {
+  return `(SELECT p.${marketSaleColumn(market)} FROM products p WHERE p.id = s.product_id)`;
 }
 
 /**
@@ -129,15 +147,16 @@ export function matchSource(
   terms: ResolvedTerm[],
   columns: string[],
   names: ScoreNames | null,
+  market: MarketId = "us",
 ): RawBuilder<unknown> {
   if (kind === "postgres") {
     return sql`
-      SELECT ${selectList(columns)}, ${names ? score(kind, terms, names) : sql`0`} AS score
+      SELECT ${selectList(columns, market)}, ${names ? score(kind, terms, names) : sql`0`} AS score
       FROM search_products s
       WHERE s.document @@ to_tsquery('search_words', ${tsQuery(terms)})`;
   }
   return sql`
-    SELECT ${selectList(columns)}, ${names ? score(kind, terms, names) : sql`0`} AS score
+    SELECT ${selectList(columns, market)}, ${names ? score(kind, terms, names) : sql`0`} AS score
     FROM products_fts JOIN ${searchProductsFor(columns)} ON s.product_id = products_fts.rowid
     WHERE products_fts MATCH ${ftsQuery(terms)}`;
 }
@@ -149,9 +168,10 @@ export function matchSource(
  * order by id walks the index in its own order (`ORDER BY s.product_id` sorted every match first:
  * 15 ms for "drill" at 1,000,000 products).
  */
-export function titleMatchSource(terms: ResolvedTerm[]): RawBuilder<unknown> {
+export function titleMatchSource(terms: ResolvedTerm[], market: MarketId = "us"): RawBuilder<unknown> {
+  const price = sql.raw(market === "us" ? "s.sale_price_cents" : `${marketPriceOfSearchRow(market)} AS sale_price_cents`);
   return sql`
-    SELECT products_fts.rowid AS id, s.category_id, s.brand_id, s.sale_price_cents, s.discount_percent, s.stock_quantity
+    SELECT products_fts.rowid AS id, s.category_id, s.brand_id, ${price}, s.discount_percent, s.stock_quantity
     FROM products_fts JOIN ${searchProductsFor(SQLITE_MATCH_INDEX_COLUMNS)} ON s.product_id = products_fts.rowid
     WHERE products_fts MATCH ${ftsQuery(terms, "title")}`;
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_MARKET, type MarketId } from "../../app/lib/markets.ts";
+import { marketListPrice, marketSalePrice } from "./market-columns.ts";
 import { sql } from "kysely";
 import { productImageUrl } from "../../app/lib/catalog-types.ts";
 import { dbKind, type Db } from "../db/connection.ts";
@@ -68,19 +70,27 @@ async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, e
 }
 
 /** Products, categories and brands for the search box, fast enough to run on every keystroke. */
+/** Suggestions for the search box, the products' prices in `market`'s currency. */
 export async function suggestSearch(
   db: Db,
   text: string,
   limits: SuggestLimits = SUGGEST_LIMITS,
+  market: MarketId = DEFAULT_MARKET,
 ): Promise<Suggestions> {
   const q = cleanQueryText(text);
   const terms = queryTerms(q);
   if (terms.length === 0 || terms.join("").length < 2) return { q, options: [] };
-  const key = `${limits.products}/${limits.categories}/${limits.brands}/${q}`;
-  return cachedSuggestions(db, key, () => computeSuggestions(db, q, terms, limits));
+  const key = `${market}/${limits.products}/${limits.categories}/${limits.brands}/${q}`;
+  return cachedSuggestions(db, key, () => computeSuggestions(db, q, terms, limits, market));
 }
 
-async function computeSuggestions(db: Db, q: string, terms: string[], limits: SuggestLimits): Promise<Suggestions> {
+async function computeSuggestions(
+  db: Db,
+  q: string,
+  terms: string[],
+  limits: SuggestLimits,
+  market: MarketId,
+): Promise<Suggestions> {
   const refs = await references(db);
   const resolved = await resolveTerms(db, terms, { completeLast: true });
   // A word no product uses (by the vocabulary), with nothing close to it, matches no product name.
@@ -101,7 +111,7 @@ async function computeSuggestions(db: Db, q: string, terms: string[], limits: Su
   const rows = ids.length
     ? await db
         .selectFrom("products")
-        .select(["id", "title", "price_cents", "sale_price_cents"])
+        .select(["id", "title", marketListPrice(market, "products"), marketSalePrice(market, "products")])
         .where("id", "in", ids)
         .execute()
     : [];

@@ -1,6 +1,7 @@
 /** Shapes the search hands to screens (types only, safe to import from components). */
 import type { ProductSummary, SortKey } from "../../app/lib/catalog-types.ts";
 import type { TextSegment } from "./search-text.ts";
+import type { MarketId } from "../../app/lib/markets.ts";
 
 export type { TextSegment };
 
@@ -23,6 +24,8 @@ export interface ProductQuery {
 export interface SearchQuery extends ProductQuery {
   /** Free text; capped and cleaned by the search itself as well. */
   q?: string;
+  /** The market whose prices the hits show and the price filter and sort use (default the US). */
+  market?: MarketId;
 }
 
 export interface SearchHit extends ProductSummary {

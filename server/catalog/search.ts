@@ -1,3 +1,5 @@
+import type { MarketId } from "../../app/lib/markets.ts";
+import { marketListPrice, marketSalePrice } from "./market-columns.ts";
 import { sql, type RawBuilder } from "kysely";
 import type { SortKey } from "../../app/lib/catalog-types.ts";
 import { PRODUCTS_PER_PAGE } from "../../app/lib/site.ts";
@@ -66,8 +68,8 @@ function columnsFor(f: Filters, sort: SortKey): string[] {
 }
 
 /** Every product, same columns. */
-function allSource(columns: string[]): RawBuilder<unknown> {
-  return sql`SELECT ${selectList(columns)}, 0 AS score FROM search_products s`;
+function allSource(columns: string[], market: MarketId): RawBuilder<unknown> {
+  return sql`SELECT ${selectList(columns, market)}, 0 AS score FROM search_products s`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,8 +176,11 @@ async function cellsFromMap(db: Db, terms: ResolvedTerm[], f: Filters): Promise<
   return countCells(map, rows[0]?.ids ?? "");
 }
 
-async function browseCells(db: Db, f: Filters): Promise<Cell[]> {
+async function browseCells(db: Db, f: Filters, market: MarketId): Promise<Cell[]> {
   const common = commonConditions(f);
+  // Another market's price filter reads each product's price in that market.
+  if (market !== "us" && (f.minCents != null || f.maxCents != null))
+    return matchCells(db, allSource(columnsFor(f, "newest"), market), f);
   const run = () =>
     sql<Cell>`
       SELECT category_id, brand_id, count(*) AS n
@@ -196,6 +201,7 @@ async function browseCells(db: Db, f: Filters): Promise<Cell[]> {
 /** Searches (or, with no words, browses) the catalog: one page of products, the total and the facet counts. */
 export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<SearchResult> {
   const kind = dbKind(db);
+  const market = query.market ?? "us";
   const refs = await references(db);
   const q = cleanQueryText(query.q);
   const terms = queryTerms(q);
@@ -273,7 +279,7 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
   let materialize: boolean;
   const columns = columnsFor(filters, sort);
   if (resolved.length) {
-    source = matchSource(kind, resolved, columns, sort === "relevance" ? refs : null);
+    source = matchSource(kind, resolved, columns, sort === "relevance" ? refs : null, market);
     materialize = true;
     if (sort === "relevance" && kind === "sqlite") {
       // The facet counts need no score. The page does, unless every product on it has every word
@@ -281,11 +287,11 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
       // spends its time on the match, which a second statement would repeat: one statement there.)
       cells =
         (await cellsFromMap(db, resolved, filters)) ??
-        (await matchCells(db, matchSource(kind, resolved, columns, null), filters));
+        (await matchCells(db, matchSource(kind, resolved, columns, null, market), filters));
       const total = facetCounts(refs, cells, filters).total;
       const offset = (requestedPage - 1) * perPage;
       const { rows } = await sql<{ id: number }>`
-        SELECT id FROM (${titleMatchSource(resolved)}) m ${where([...commonConditions(filters), ...groupConditions(filters)])}
+        SELECT id FROM (${titleMatchSource(resolved, market)}) m ${where([...commonConditions(filters), ...groupConditions(filters)])}
         ORDER BY id LIMIT ${perPage} OFFSET ${offset}`.execute(db);
       ids = rows.map((r) => Number(r.id));
       if (offset < total && ids.length < Math.min(perPage, total - offset))
@@ -301,9 +307,9 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
       ids = first.ids;
     }
   } else {
-    source = allSource(columns);
+    source = allSource(columns, market);
     materialize = false;
-    [cells, { ids }] = await Promise.all([browseCells(db, filters), page(source, false, requestedPage, false)]);
+    [cells, { ids }] = await Promise.all([browseCells(db, filters, market), page(source, false, requestedPage, false)]);
   }
 
   const { facets, total } = facetCounts(refs, cells, filters);
@@ -315,7 +321,7 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
   }
 
   const stems = new Set(resolved.flatMap((t) => t.alternatives.map(porterStem)));
-  const items = await loadHits(db, ids, resolved, stems);
+  const items = await loadHits(db, ids, resolved, stems, market);
   const adjusted = resolved
     .filter((t) => t.kind === "completed" || t.kind === "corrected")
     .map((t) => ({ input: t.input, used: t.alternatives.filter((w) => w !== t.input) }));
@@ -334,7 +340,13 @@ export async function searchProducts(db: Db, query: SearchQuery = {}): Promise<S
   };
 }
 
-async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set<string>): Promise<SearchHit[]> {
+async function loadHits(
+  db: Db,
+  ids: number[],
+  terms: ResolvedTerm[],
+  stems: Set<string>,
+  market: MarketId,
+): Promise<SearchHit[]> {
   if (ids.length === 0) return [];
   const rows = await productsWithBrandAndCategory(db)
     .select([
@@ -342,9 +354,9 @@ async function loadHits(db: Db, ids: number[], terms: ResolvedTerm[], stems: Set
       "p.slug",
       "p.title",
       "p.description",
-      "p.price_cents",
+      marketListPrice(market),
       "p.discount_percent",
-      "p.sale_price_cents",
+      marketSalePrice(market),
       "p.stock_quantity",
       "b.name as brand_name",
       "p.category_id",

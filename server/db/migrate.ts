@@ -35,6 +35,7 @@ import * as orderTaxLines from "./migrations/031_order_tax_lines.ts";
 import * as productTaxRules from "./migrations/032_product_tax_rules.ts";
 import * as marketPrices from "./migrations/033_market_prices.ts";
 import * as invoiceDueIndex from "./migrations/034_invoice_due_index.ts";
+import * as shopperMarkets from "./migrations/035_shopper_markets.ts";
 
 type DialectMigration = { up(db: Kysely<any>, kind: DbKind): Promise<void> };
 
@@ -74,6 +75,7 @@ const migrations: Record<string, DialectMigration> = {
   "032_product_tax_rules": productTaxRules,
   "033_market_prices": marketPrices,
   "034_invoice_due_index": invoiceDueIndex,
+  "035_shopper_markets": shopperMarkets,
 };
 
 function staticProvider(kind: DbKind): MigrationProvider {

@@ -14,6 +14,13 @@ export interface MarketPriceRuleTable {
   updated_at: string | null;
 }
 
+/** A signed-in shopper's chosen market (migration 035_shopper_markets), keyed like the cart. */
+export interface ShopperMarketTable {
+  owner: string;
+  market: MarketId;
+  updated_at: string;
+}
+
 declare module "./schema.ts" {
   interface OrderTable {
     /** The currency the order's amounts are in (migration 033): its market's. */
@@ -21,5 +28,6 @@ declare module "./schema.ts" {
   }
   interface Database {
     market_price_rules: MarketPriceRuleTable;
+    shopper_markets: ShopperMarketTable;
   }
 }

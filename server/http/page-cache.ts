@@ -1,3 +1,4 @@
+import { DEFAULT_MARKET, marketFromCookieHeader } from "../../app/lib/markets.ts";
 import type { NextFunction, Request, Response } from "express";
 import { readCatalogVersion } from "../catalog/version.ts";
 import type { Db } from "../db/connection.ts";
@@ -73,7 +74,8 @@ export function pageCache(db: Db, { maxBytes }: PageCacheOptions) {
   return async function pageCacheMiddleware(req: Request, res: Response, next: NextFunction) {
     if (maxBytes === 0 || req.method !== "GET" || SESSION_COOKIE.test(req.headers.cookie ?? "")) return next();
     const counter = metrics().pageCache;
-    const key = `${req.protocol}://${req.host}${req.originalUrl}`;
+    // A catalog page is priced in the visitor's chosen market (its cookie): part of the key.
+    const key = `${req.protocol}://${req.host}${req.originalUrl}|${marketFromCookieHeader(req.headers.cookie) ?? DEFAULT_MARKET}`;
     let version: number;
     try {
       version = await readCatalogVersion(db);

@@ -1,6 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
-import { summarizeOrder, type PricedLine, type ShippingCountry, type SummaryTax } from "../../app/lib/order-rules.ts";
+import {
+  summarizeOrder,
+  type OrderSummary,
+  type PricedLine,
+  type ShippingCountry,
+  type SummaryTax,
+} from "../../app/lib/order-rules.ts";
+import { DEFAULT_MARKET, MARKETS, type MarketId } from "../../app/lib/markets.ts";
+import { checkoutCountries, deliveryMarketProblem, orderMarket, type CheckoutBuyer } from "./checkout-market.ts";
 import { getCart } from "../cart/cart.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
@@ -17,9 +25,17 @@ import { quoteForCustomer } from "../quotes/quotes.ts";
 import { checkoutTax } from "../tax/checkout-tax.ts";
 import { CheckoutReviewError, type CheckoutReview } from "./checkout-review.ts";
 
-/** What the checkout page shows: the cart at today's prices and the summary for each country. */
-export async function checkoutPreview(db: Db, owner: string, isMember: boolean) {
-  const cart = await getCart(db, owner);
+/**
+ * What the checkout page shows: the cart at today's prices in the buyer's market and the summary
+ * for each country it delivers to.
+ */
+export async function checkoutPreview(
+  db: Db,
+  owner: string,
+  isMember: boolean,
+  buyer: CheckoutBuyer = { market: DEFAULT_MARKET, trade: false, quote: false },
+) {
+  const cart = await getCart(db, owner, buyer.market);
   const priced = cart.lines.map((l) => ({
     productId: l.productId,
     unitPriceCents: l.unitPriceCents,
@@ -27,7 +43,7 @@ export async function checkoutPreview(db: Db, owner: string, isMember: boolean) 
   }));
   return {
     cart,
-    ...(await previewSummaries(db, priced, isMember)),
+    ...(await previewSummaries(db, priced, isMember, buyer)),
     checkoutToken: randomBytes(18).toString("base64url"),
   };
 }
@@ -42,11 +58,19 @@ const US_TAX_AT_CHECKOUT = "By ZIP code, shown before you place the order";
  * Each country's summary before the address is known, and its tax: the VAT inside UK prices, and
  * for the US that the ZIP code decides the sales tax.
  */
-async function previewSummaries(db: Db, priced: (PricedLine & { productId: number })[], isMember: boolean) {
-  const summaries = {
-    US: summarizeOrder(priced, { isMember, country: "US" }),
-    GB: summarizeOrder(priced, { isMember, country: "GB" }),
-  };
+async function previewSummaries(
+  db: Db,
+  priced: (PricedLine & { productId: number })[],
+  isMember: boolean,
+  buyer: CheckoutBuyer,
+) {
+  const summaryFor = (country: ShippingCountry) =>
+    summarizeOrder(priced, { isMember, country, market: orderMarket(country, buyer) });
+  const countries = checkoutCountries(buyer);
+  const summaries: Partial<Record<ShippingCountry, OrderSummary>> = Object.fromEntries(
+    countries.map((c) => [c, summaryFor(c)]),
+  );
+  const gb = summaries.GB ?? summaryFor("GB");
   const ids = [...new Set(priced.map((l) => l.productId))];
   const rules = ids.length
     ? await db.selectFrom("products").select(["id", "vat_class"]).where("id", "in", ids).execute()
@@ -60,15 +84,15 @@ async function previewSummaries(db: Db, priced: (PricedLine & { productId: numbe
       amountCents: l.unitPriceCents * l.quantity,
       vatClass: vatClassOf.get(l.productId) ?? "standard",
     })),
-    discountCents: summaries.GB.memberDiscountCents,
-    shippingCents: summaries.GB.shippingCents,
+    discountCents: gb.memberDiscountCents,
+    shippingCents: gb.shippingCents,
     today: new Date().toISOString().slice(0, 10),
   });
   const taxes: Record<ShippingCountry, SummaryTax> = {
     GB: { lines: vat.lines.map((l) => ({ label: l.label, taxCents: l.taxCents, included: true })), note: null },
     US: { lines: [], note: US_TAX_AT_CHECKOUT },
   };
-  return { summaries, taxes };
+  return { summaries, taxes, currency: MARKETS[buyer.trade || buyer.quote ? "us" : buyer.market].currency };
 }
 
 /**
@@ -97,7 +121,7 @@ export async function quoteCheckoutPreview(db: Db, userId: string, number: strin
     number: quote.number,
     validUntil: quote.valid_until!,
     cart: { lines },
-    ...(await previewSummaries(db, priced, false)),
+    ...(await previewSummaries(db, priced, false, { market: "us", trade: false, quote: true })),
     checkoutToken: randomBytes(18).toString("base64url"),
   };
 }
@@ -123,6 +147,9 @@ export interface CheckoutShopper {
   userId: string | null;
   /** A member's account email; a guest types one. */
   email: string | null;
+  /** The market the shopper's cart is priced in (default the US), and whether they buy for a trade account. */
+  market?: MarketId;
+  trade?: boolean;
 }
 
 export type FieldErrors = Partial<Record<string, string>>;
@@ -189,6 +216,14 @@ export async function submitCheckout(
     return { ok: false, status: 400, data: { errors, message: "Please correct the highlighted fields.", values } };
   }
   const checkout = parsed.data;
+  const quoteField = form.get("quote");
+  const quoteNumber = typeof quoteField === "string" && quoteField ? quoteField.slice(0, 20) : null;
+  const wrongMarket = deliveryMarketProblem(checkout.country, {
+    market: shopper.market ?? DEFAULT_MARKET,
+    trade: shopper.trade ?? false,
+    quote: quoteNumber != null,
+  });
+  if (wrongMarket) return { ok: false, status: 409, data: { errors: { country: wrongMarket }, message: wrongMarket, values } };
   if (checkout.paymentMethod === "card" && !deps.payments) {
     const message = "Card payment isn't available on this store. Choose another way to pay.";
     return { ok: false, status: 400, data: { errors: { paymentMethod: message }, message, values } };
@@ -218,11 +253,10 @@ export async function submitCheckout(
     }
   }
   try {
-    const quote = form.get("quote");
     const order = await placeOrder(db, {
       owner: shopper.owner,
       userId: shopper.userId,
-      quoteNumber: typeof quote === "string" && quote ? quote.slice(0, 20) : null,
+      quoteNumber,
       checkout,
       siteUrl: deps.siteUrl,
       holdMinutes: deps.holdMinutes,

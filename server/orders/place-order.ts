@@ -23,11 +23,13 @@ import { priceLines, tradeRuleFor, type VolumeBreak } from "../../app/lib/pricin
 import { buyerPriceRules, groupVolumeBreaks } from "../trade/prices.ts";
 import { buyerTerms } from "../trade/limits.ts";
 import { requestApproval } from "../trade/approvals.ts";
-import { formatMoney, STORE_CURRENCY } from "../../app/lib/money.ts";
+import { formatMoney } from "../../app/lib/money.ts";
+import { MARKETS, type MarketId } from "../../app/lib/markets.ts";
+import { orderMarket } from "./checkout-market.ts";
 import { checkCredit, NET30_METHOD, NET30_NOT_OFFERED_MESSAGE } from "../invoices/credit.ts";
 import { issueInvoiceInTransaction } from "../invoices/invoices.ts";
 import { markQuoteAccepted, quoteOrderLines } from "../quotes/accept.ts";
-import { LINE_PRODUCT_COLUMNS } from "../cart/priced-lines.ts";
+import { lineProductColumns } from "../cart/priced-lines.ts";
 import { checkoutTax, insertOrderTaxLines, usTablesFor } from "../tax/checkout-tax.ts";
 import type { UsTaxTables } from "../tax/order-tax.ts";
 import { CheckoutReviewError, unseenReview } from "./checkout-review.ts";
@@ -92,23 +94,33 @@ interface OrderKeys {
   now: Date;
 }
 
-/** A cart's lines with their products and volume breaks, one row per break, in the cart's order. */
-const cartLinesWithBreaks = compiledOnce((db: Db, owner: string) =>
-  db
-    .selectFrom("cart_items as ci")
-    .innerJoin("products as p", "p.id", "ci.product_id")
-    .leftJoin("volume_breaks as vb", "vb.product_id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", ...LINE_PRODUCT_COLUMNS, "vb.min_quantity", "vb.percent_off"])
-    .where("ci.owner", "=", owner)
-    .orderBy("ci.created_at")
-    .orderBy("ci.product_id")
-    .orderBy("ci.color"),
-);
+/** A cart's lines with their products (priced in a market) and volume breaks, one row per break, in the cart's order. */
+const cartLinesWithBreaksIn = (market: MarketId) =>
+  compiledOnce((db: Db, owner: string) =>
+    db
+      .selectFrom("cart_items as ci")
+      .innerJoin("products as p", "p.id", "ci.product_id")
+      .leftJoin("volume_breaks as vb", "vb.product_id", "ci.product_id")
+      .select([
+        "ci.product_id",
+        "ci.color",
+        "ci.quantity",
+        ...lineProductColumns(market),
+        "vb.min_quantity",
+        "vb.percent_off",
+      ])
+      .where("ci.owner", "=", owner)
+      .orderBy("ci.created_at")
+      .orderBy("ci.product_id")
+      .orderBy("ci.color"),
+  );
+const cartLinesWithBreaks = { us: cartLinesWithBreaksIn("us"), uk: cartLinesWithBreaksIn("uk") };
+
 /** Empties a cart (the order took its lines). */
 const emptyCart = compiledOnce((db: Db, owner: string) => db.deleteFrom("cart_items").where("owner", "=", owner));
 
 /** The cart's lines and their products' volume breaks (read together), or an accepted quote's lines at its prices. */
-async function orderSource(trx: Transaction<Database>, input: PlaceOrderInput, now: Date) {
+async function orderSource(trx: Transaction<Database>, input: PlaceOrderInput, now: Date, market: MarketId) {
   if (input.quoteNumber) {
     const quote = await quoteOrderLines(trx, input.userId, input.quoteNumber, now);
     return {
@@ -118,7 +130,7 @@ async function orderSource(trx: Transaction<Database>, input: PlaceOrderInput, n
       breaks: new Map<number, VolumeBreak[]>(),
     };
   }
-  const rows = await cartLinesWithBreaks(trx, input.owner);
+  const rows = await cartLinesWithBreaks[market](trx, input.owner);
   const lines: Omit<(typeof rows)[number], "min_quantity" | "percent_off">[] = [];
   for (const { min_quantity: _min, percent_off: _percent, ...line } of rows) {
     const previous = lines.at(-1);
@@ -147,7 +159,10 @@ async function placeInTransaction(
   usTables: UsTaxTables | undefined,
 ): Promise<PlacedOrder> {
   const { checkout, owner } = input;
-  const { quoteId, lines, quotedCents, breaks } = await orderSource(trx, input, keys.now);
+  const [rules, trade] = await Promise.all([buyerPriceRules(trx, input.userId), buyerTerms(trx, input.userId)]);
+  const market = orderMarket(checkout.country, { trade: trade != null, quote: Boolean(input.quoteNumber) });
+  const currency = MARKETS[market].currency;
+  const { quoteId, lines, quotedCents, breaks } = await orderSource(trx, input, keys.now, market);
   if (lines.length === 0) throw new ConflictError("EMPTY_CART", "Your cart is empty.");
   const archived = lines.find((l) => l.archived_at);
   if (archived)
@@ -163,7 +178,6 @@ async function placeInTransaction(
     );
 
   // The one price rule, as the cart showed it: list, volume break or the buyer's trade price.
-  const [rules, trade] = await Promise.all([buyerPriceRules(trx, input.userId), buyerTerms(trx, input.userId)]);
   if (trade?.poRequired && !checkout.poNumber)
     throw new InvalidError("PO_REQUIRED", `${trade.companyName} asks for a purchase-order number on every order.`);
   // A quote's prices are the agreed ones: no other discount goes on top of them.
@@ -180,7 +194,7 @@ async function placeInTransaction(
     ).map((l) => l.unit.unitCents);
   const beforeTax = summarizeOrder(
     lines.map((l, i) => ({ unitPriceCents: unitCents[i], quantity: l.quantity })),
-    { isMember: input.userId != null && quoteId == null, country: checkout.country },
+    { isMember: input.userId != null && quoteId == null, country: checkout.country, market },
   );
   const tax = await checkoutTax(trx, {
     country: checkout.country,
@@ -264,7 +278,7 @@ async function placeInTransaction(
     .insertInto("orders")
     .values({
       number: keys.number,
-      currency: STORE_CURRENCY,
+      currency,
       access_token: keys.accessToken,
       checkout_token: checkout.checkoutToken,
       user_id: input.userId,
@@ -372,7 +386,7 @@ async function placeInTransaction(
     shipping_cents: summary.shippingCents,
     tax_cents: summary.taxCents,
     total_cents: summary.totalCents,
-    currency: STORE_CURRENCY,
+    currency,
     po_number: trade ? checkout.poNumber : null,
   };
   const mail = keys.confirmToken

@@ -8,6 +8,8 @@ import { formatMoney } from "../../app/lib/money.ts";
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules.ts";
 import { addLinesToCart, type AddedLine } from "../cart/add-lines.ts";
 import { getCart } from "../cart/cart.ts";
+import { DEFAULT_MARKET, MARKETS, type MarketId } from "../../app/lib/markets.ts";
+import type { Currency } from "../../app/lib/money.ts";
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 import { ownOrderId } from "./own-order.ts";
@@ -44,6 +46,8 @@ interface OrderedLine {
   color: string;
   quantity: number;
   paidUnitCents: number;
+  /** The order's currency (the paid price's). */
+  currency: Currency;
 }
 
 interface ProductNow {
@@ -63,10 +67,11 @@ async function linesOfOwnOrder(db: Db, userId: string, number: string): Promise<
   const order = await ownOrderId(db, userId, number);
   if (!order) throw new NotFoundError("ORDER_NOT_FOUND", "That order doesn't exist.");
   const rows = await db
-    .selectFrom("order_lines")
-    .select(["product_id", "title", "color", "quantity", "unit_price_cents"])
-    .where("order_id", "=", order.id)
-    .orderBy("id")
+    .selectFrom("order_lines as l")
+    .innerJoin("orders as o", "o.id", "l.order_id")
+    .select(["l.product_id", "l.title", "l.color", "l.quantity", "l.unit_price_cents", "o.currency"])
+    .where("l.order_id", "=", order.id)
+    .orderBy("l.id")
     .execute();
   return rows.map((r) => ({
     productId: r.product_id,
@@ -74,6 +79,7 @@ async function linesOfOwnOrder(db: Db, userId: string, number: string): Promise<
     color: r.color,
     quantity: r.quantity,
     paidUnitCents: r.unit_price_cents,
+    currency: r.currency,
   }));
 }
 
@@ -95,9 +101,11 @@ function stillSold(product: ProductNow | undefined, color: string): boolean {
   return product.colors.includes(color) || (product.colors.length === 0 && color === "");
 }
 
-function priceChange(line: OrderedLine, todayUnitCents: number | null): string | null {
-  if (todayUnitCents == null || todayUnitCents === line.paidUnitCents) return null;
-  return `price changed from ${formatMoney(line.paidUnitCents)} to ${formatMoney(todayUnitCents)}`;
+function priceChange(line: OrderedLine, todayUnitCents: number | null, currency: Currency): string | null {
+  if (todayUnitCents == null) return null;
+  if (currency !== line.currency) return `now ${formatMoney(todayUnitCents, currency)} in your market's currency`;
+  if (todayUnitCents === line.paidUnitCents) return null;
+  return `price changed from ${formatMoney(line.paidUnitCents, currency)} to ${formatMoney(todayUnitCents, currency)}`;
 }
 
 function shortfall(result: AddedLine): string | null {
@@ -108,13 +116,18 @@ function shortfall(result: AddedLine): string | null {
 }
 
 /** `result` is undefined for a line that was not offered to the cart (not sold any more). */
-function outcome(line: OrderedLine, result: AddedLine | undefined, todayUnitCents: number | null): ReorderedLine {
+function outcome(
+  line: OrderedLine,
+  result: AddedLine | undefined,
+  todayUnitCents: number | null,
+  currency: Currency,
+): ReorderedLine {
   const base = { title: line.title, color: line.color, ordered: line.quantity, paidUnitCents: line.paidUnitCents };
   if (!result) return { ...base, added: 0, todayUnitCents: null, status: "no-longer-sold", reason: "no longer sold" };
   if (result.cappedBy === "gone")
     return { ...base, added: 0, todayUnitCents: null, status: "out-of-stock", reason: "out of stock" };
   const short = shortfall(result);
-  const changed = priceChange(line, todayUnitCents);
+  const changed = priceChange(line, todayUnitCents, currency);
   const status: ReorderStatus = short ? "partly-added" : changed ? "price-changed" : "added";
   return {
     ...base,
@@ -130,7 +143,12 @@ function outcome(line: OrderedLine, result: AddedLine | undefined, todayUnitCent
  * lines of archived or sold-out products, or of a color no longer offered, are not added. Another
  * user's order, or no such order, is a 404 and changes nothing.
  */
-export async function orderAgain(db: Db, userId: string, number: string): Promise<ReorderResult> {
+export async function orderAgain(
+  db: Db,
+  userId: string,
+  number: string,
+  market: MarketId = DEFAULT_MARKET,
+): Promise<ReorderResult> {
   const ordered = await linesOfOwnOrder(db, userId, number);
   const products = await productsNow(
     db,
@@ -142,15 +160,16 @@ export async function orderAgain(db: Db, userId: string, number: string): Promis
     db,
     owner,
     addable.map(({ productId, color, quantity }) => ({ productId, color, quantity })),
+    market,
   );
   const results = new Map(addable.map((l, i) => [l, added[i]]));
   const todayPrices = new Map(
-    (await getCart(db, owner)).lines.map((l) => [keyOf(l.productId, l.color), l.unitPriceCents]),
+    (await getCart(db, owner, market)).lines.map((l) => [keyOf(l.productId, l.color), l.unitPriceCents]),
   );
   const lines = ordered.map((line) => {
     const result = results.get(line);
     const today = result && result.inCart > 0 ? (todayPrices.get(keyOf(line.productId, line.color)) ?? null) : null;
-    return outcome(line, result, today);
+    return outcome(line, result, today, MARKETS[market].currency);
   });
   const inCart = lines.filter((l) => l.todayUnitCents != null).length;
   return { number, lines, inCart, summary: summaryOf(inCart, lines.length) };

@@ -4,7 +4,7 @@
  *
  * Deleted: the user row, its accounts (password hash, Google link and tokens), every session,
  * verification rows for the account (sign-in links for its email, reset tokens for its id), its
- * cart, wishlist and saved lists (shared ones too), the newsletter subscriber row for its email,
+ * cart, wishlist, chosen market and saved lists (shared ones too), the newsletter subscriber row for its email,
  * and contact messages sent from its email.
  * Quotes (issue 48): a quote that never became an order is deleted with its lines; an accepted
  * one is kept for the accounts (number, lines, prices, dates, staff's note) with its email and
@@ -256,6 +256,7 @@ export async function eraseAccount(db: Db, userId: string, options: { now?: Date
     const ordersAnonymised = await anonymiseOrders(trx, userId);
     await trx.deleteFrom("cart_items").where("owner", "=", owner).execute();
     await trx.deleteFrom("wishlist_items").where("owner", "=", owner).execute();
+    await trx.deleteFrom("shopper_markets").where("owner", "=", owner).execute();
     const lists = trx.selectFrom("saved_lists").select("id").where("user_id", "=", userId);
     await trx.deleteFrom("saved_list_lines").where("list_id", "in", lists).execute();
     await trx.deleteFrom("saved_lists").where("user_id", "=", userId).execute();

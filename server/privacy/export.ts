@@ -28,7 +28,7 @@ export async function exportAccountData(
   if (!user) throw new NotFoundError("ACCOUNT_NOT_FOUND", "This account no longer exists.");
   const owner = ownerForUser(userId);
 
-  const [accounts, sessions, orders, wishlist, cart, subscriber] = await Promise.all([
+  const [accounts, sessions, orders, wishlist, cart, subscriber, market] = await Promise.all([
     db
       .selectFrom("account")
       .select(["providerId", "createdAt"])
@@ -66,6 +66,7 @@ export async function exportAccountData(
       .select(["status", "created_at", "confirmed_at", "unsubscribed_at"])
       .where("email", "=", user.email.trim().toLowerCase())
       .executeTakeFirst(),
+    db.selectFrom("shopper_markets").select(["market", "updated_at"]).where("owner", "=", owner).executeTakeFirst(),
   ]);
   const savedLists = await db
     .selectFrom("saved_lists")
@@ -282,6 +283,7 @@ export async function exportAccountData(
       quantity: c.quantity,
       addedAt: iso(c.created_at),
     })),
+    market: market ? { chosen: market.market, chosenAt: iso(market.updated_at) } : null,
     newsletter: subscriber
       ? {
           email: user.email,

@@ -8,7 +8,7 @@ import { quoteState } from "../../app/lib/quotes.ts";
 import { dbKind } from "../db/connection.ts";
 import type { Database } from "../db/schema.ts";
 import { ConflictError, DomainError, NotFoundError } from "../errors.ts";
-import { LINE_PRODUCT_COLUMNS } from "../cart/priced-lines.ts";
+import { lineProductColumns } from "../cart/priced-lines.ts";
 import { QUOTE_NUMBER } from "./quotes.ts";
 
 const day = (iso: string) =>
@@ -43,7 +43,7 @@ export async function quoteOrderLines(trx: Transaction<Database>, userId: string
   const lines = await trx
     .selectFrom("quote_lines as ql")
     .innerJoin("products as p", "p.id", "ql.product_id")
-    .select(["ql.product_id", "ql.color", "ql.quantity", ...LINE_PRODUCT_COLUMNS, "ql.quoted_unit_cents"])
+    .select(["ql.product_id", "ql.color", "ql.quantity", ...lineProductColumns("us"), "ql.quoted_unit_cents"])
     .where("ql.quote_id", "=", quote.id)
     .orderBy("ql.id")
     .execute();

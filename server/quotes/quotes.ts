@@ -12,6 +12,7 @@ import {
   quoteState,
 } from "../../app/lib/quotes.ts";
 import { getCart, NO_LONGER_SOLD } from "../cart/cart.ts";
+import type { MarketId } from "../../app/lib/markets.ts";
 import type { Db } from "../db/connection.ts";
 import { ConflictError, InvalidError, NotFoundError, TooManyError } from "../errors.ts";
 import { enqueueMail } from "../mail/queue.ts";
@@ -25,13 +26,26 @@ export interface QuoteRequester {
   userId: string;
   email: string;
   owner: string;
+  /** The shopper's market (default the US): quotes are made in US dollars, so only its cart may ask for one. */
+  market?: MarketId;
 }
 
+/** Why a cart in another market than the US one can't ask for a quote. */
+export const QUOTE_MARKET_MESSAGE =
+  "Quotes are made in US dollars: change market to the United States to ask for one.";
+
 /** Whether this shopper's cart may be sent for a quote now (the cart page offers it then). */
-export async function quoteOffer(db: Db, userId: string | null, cart: { totalQuantity: number; lines: unknown[] }) {
+export async function quoteOffer(
+  db: Db,
+  userId: string | null,
+  cart: { totalQuantity: number; lines: unknown[] },
+  market: MarketId = "us",
+) {
   const trade = userId ? await buyerTerms(db, userId) : null;
   return {
-    allowed: mayRequestQuote({ totalQuantity: cart.totalQuantity, lineCount: cart.lines.length }, trade != null),
+    allowed:
+      market === "us" &&
+      mayRequestQuote({ totalQuantity: cart.totalQuantity, lineCount: cart.lines.length }, trade != null),
     signedIn: userId != null,
     minUnits: QUOTE_MIN_UNITS,
   };
@@ -48,7 +62,8 @@ export async function requestQuote(
     throw new InvalidError("QUOTE_MESSAGE", `Keep the message to ${QUOTE_MESSAGE_MAX} characters or fewer.`);
   if (CONTROL_IN_TEXT.test(message))
     throw new InvalidError("QUOTE_MESSAGE", "The message contains characters that aren't allowed.");
-  const [cart, trade] = await Promise.all([getCart(db, who.owner), buyerTerms(db, who.userId)]);
+  if ((who.market ?? "us") !== "us") throw new ConflictError("QUOTE_MARKET", QUOTE_MARKET_MESSAGE);
+  const [cart, trade] = await Promise.all([getCart(db, who.owner, "us"), buyerTerms(db, who.userId)]);
   if (cart.lines.length === 0)
     throw new ConflictError("EMPTY_CART", "Your cart is empty: add what you need, then ask for a quote.");
   if (!mayRequestQuote({ totalQuantity: cart.totalQuantity, lineCount: cart.lines.length }, trade != null)) {

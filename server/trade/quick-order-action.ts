@@ -4,6 +4,7 @@ import type { QuickOrderCheck } from "../../app/lib/quick-order-types.ts";
 import { countText } from "../../app/lib/numbers.ts";
 import { isTrustedOrigin, originPolicy } from "../auth/origins.ts";
 import { config } from "../config.ts";
+import { shopperMarket } from "../shopper/market.ts";
 import { getDb } from "../db/connection.ts";
 import { isDomainError } from "../errors.ts";
 import { QUICK_ORDER_BODY_LIMIT_BYTES } from "../http/body-limit.ts";
@@ -130,7 +131,8 @@ export async function quickOrderAction(request: Request) {
       const body: QuickOrderActionData = { ok: true, intent, message: summary(check), check, rows, csv };
       return data(body, { headers });
     }
-    const result = await addQuickOrderToCart(db, shopper.owner, raw, new Set(strings(form, "takeAvailable")));
+    const { market } = await shopperMarket(db, request);
+    const result = await addQuickOrderToCart(db, shopper.owner, raw, new Set(strings(form, "takeAvailable")), market);
     const left = result.leftOver.length;
     const message = result.addedLines
       ? `${countText(result.addedLines, "line")} (${countText(result.addedUnits, "unit")}) added to your cart.${left ? ` ${countText(left, "line")} not added: see why below.` : ""}`

@@ -8,6 +8,7 @@ import { MAX_LINE_QUANTITY, parseWholeQuantity } from "../../app/lib/order-rules
 import { formatCount } from "../../app/lib/numbers.ts";
 import { QUICK_ORDER_MAX_LINES, type QuickOrderCheck, type QuickOrderLine } from "../../app/lib/quick-order-types.ts";
 import { addLinesToCart, CAP_REASONS, cappedAddText } from "../cart/add-lines.ts";
+import { DEFAULT_MARKET, type MarketId } from "../../app/lib/markets.ts";
 import type { Db } from "../db/connection.ts";
 import { DomainError, InvalidError } from "../errors.ts";
 
@@ -191,6 +192,7 @@ export async function addQuickOrderToCart(
   owner: string,
   raw: RawQuickOrderLine[],
   takeAvailable: ReadonlySet<string>,
+  market: MarketId = DEFAULT_MARKET,
 ): Promise<QuickOrderAdded> {
   const check = await checkQuickOrder(db, raw);
   const chosen = check.lines.filter(
@@ -204,6 +206,7 @@ export async function addQuickOrderToCart(
       color: l.color!,
       quantity: l.status === "ok" ? l.quantity! : l.available!,
     })),
+    market,
   );
   added.forEach((result, i) => {
     const line = chosen[i];

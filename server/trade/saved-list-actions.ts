@@ -9,6 +9,7 @@ import { getDb } from "../db/connection.ts";
 import { DomainError, NotFoundError, isDomainError } from "../errors.ts";
 import { readSmallForm } from "../http/form-action.ts";
 import { requireCustomer } from "./guard.ts";
+import { shopperMarket } from "../shopper/market.ts";
 import { addAvailableToCart, addListToCart, saveCartAsList, type ListCartLine } from "./saved-list-cart.ts";
 import { parseLineColor } from "./saved-list-rules.ts";
 import {
@@ -98,11 +99,12 @@ export async function listPageAction(request: Request, idParam: string | undefin
       case "unshare":
         return ok(await shareList(db, user, listId, intent === "share"));
       case "add-all": {
-        const result = await addListToCart(db, user, listId);
+        const result = await addListToCart(db, user, listId, (await shopperMarket(db, request)).market);
         return ok(result.message, result.lines, result.ok ? 200 : 409);
       }
       case "add-available": {
-        const result = await addAvailableToCart(db, user, listId, lineKey(form));
+        const { market } = await shopperMarket(db, request);
+        const result = await addAvailableToCart(db, user, listId, lineKey(form), market);
         return ok(result.message, result.lines, result.ok ? 200 : 409);
       }
       default:

@@ -6,6 +6,7 @@
 import { MAX_LINE_QUANTITY, MAX_ORDER_QUANTITY } from "../../app/lib/order-rules.ts";
 import { countText, formatCount } from "../../app/lib/numbers.ts";
 import { addLinesToCart, CAP_REASONS, cappedAddText, type AddedLine, type LineToAdd } from "../cart/add-lines.ts";
+import { DEFAULT_MARKET, type MarketId } from "../../app/lib/markets.ts";
 import type { Db } from "../db/connection.ts";
 import { InvalidError, NotFoundError } from "../errors.ts";
 import { ownerForUser } from "../shopper/guest.ts";
@@ -114,13 +115,14 @@ async function addToCart(
   lines: ListLine[],
   chosen: { line: ListLine; quantity: number }[],
   problems: Map<ListLine, ListCartLine>,
+  market: MarketId,
 ): Promise<ListCartResult> {
   const toAdd: LineToAdd[] = chosen.map(({ line, quantity }) => ({
     productId: line.productId,
     color: line.color,
     quantity,
   }));
-  const added = await addLinesToCart(db, ownerForUser(userId), toAdd);
+  const added = await addLinesToCart(db, ownerForUser(userId), toAdd, market);
   const results = new Map(chosen.map(({ line }, i) => [line, outcome(line, added[i])]));
   const report = lines.map((line) => results.get(line) ?? problems.get(line)!);
   const addedUnits = report.reduce((n, l) => n + l.added, 0);
@@ -133,7 +135,12 @@ async function addToCart(
  * their cart in one transaction. A line above the stock or one order's cap is not added; it is
  * reported with the amount that could go in instead (addAvailableToCart takes that offer).
  */
-export async function addListToCart(db: Db, userId: string, listId: number): Promise<ListCartResult> {
+export async function addListToCart(
+  db: Db,
+  userId: string,
+  listId: number,
+  market: MarketId = DEFAULT_MARKET,
+): Promise<ListCartResult> {
   await visibleList(db, userId, listId);
   const lines = await linesOf(db, listId);
   if (!lines.length) throw new InvalidError("LIST_EMPTY", "This list is empty: add products to it first.");
@@ -154,7 +161,7 @@ export async function addListToCart(db: Db, userId: string, listId: number): Pro
       });
     else chosen.push({ line, quantity: line.quantity });
   }
-  return addToCart(db, userId, lines, chosen, problems);
+  return addToCart(db, userId, lines, chosen, problems, market);
 }
 
 /** One line of the list into the cart with as many as there are (the offer of a short line). */
@@ -163,6 +170,7 @@ export async function addAvailableToCart(
   userId: string,
   listId: number,
   key: { productId: number; color: string },
+  market: MarketId = DEFAULT_MARKET,
 ): Promise<ListCartResult> {
   await visibleList(db, userId, listId);
   const line = (await linesOf(db, listId)).find((l) => l.productId === key.productId && l.color === key.color);
@@ -184,6 +192,7 @@ export async function addAvailableToCart(
     [line],
     [{ line, quantity: Math.min(line.quantity, line.stock, MAX_LINE_QUANTITY) }],
     new Map(),
+    market,
   );
 }
 

@@ -13,6 +13,8 @@ import type { Database } from "../db/schema.ts";
 import { ConflictError, InvalidError, NotAllowedError, NotFoundError } from "../errors.ts";
 import { companyMember, companyOf, type CompanyMembership } from "./company.ts";
 import { priceLinesForBuyer } from "../cart/priced-lines.ts";
+import { DEFAULT_MARKET, type MarketId } from "../../app/lib/markets.ts";
+import { marketSalePrice } from "../catalog/market-columns.ts";
 import { checkQuickOrder } from "./quick-order.ts";
 import {
   listQuantity,
@@ -433,9 +435,14 @@ function noticeFor(row: { quantity: number; stock_quantity: number; archived_at:
 }
 
 /** The list with today's prices for this buyer (volume breaks and their company's price list). */
-export async function savedListView(db: Db, userId: string, listId: number): Promise<SavedListView> {
+export async function savedListView(
+  db: Db,
+  userId: string,
+  listId: number,
+  market: MarketId = DEFAULT_MARKET,
+): Promise<SavedListView> {
   const { list, owned, membership } = await visibleList(db, userId, listId);
-  const rows = await listLineRows(db, listId).select(["p.sale_price_cents", "p.category_id"]).execute();
+  const rows = await listLineRows(db, listId).select([marketSalePrice(market), "p.category_id"]).execute();
   const priced = await priceLinesForBuyer(db, userId, rows);
   const lines = priced.map(({ row, unit }) => ({
     productId: row.product_id,

@@ -4,6 +4,7 @@ import { isDomainError } from "../errors.ts";
 import { MAX_FORM_BYTES } from "../http/form-action.ts";
 import { resolveShopper } from "../shopper/identity.ts";
 import { applyWishlistAction } from "./actions.ts";
+import { shopperMarket } from "../shopper/market.ts";
 
 const json = (body: { ok: boolean; message: string }, status: number, headers: Headers) =>
   Response.json(body, { status, headers });
@@ -35,7 +36,8 @@ export async function wishlistJsonAction(
   }
   const shopper = await resolveShopper(request, { create: true });
   try {
-    const { message } = await applyWishlistAction(db, shopper.owner, form);
+    const { market } = await shopperMarket(db, request);
+    const { message } = await applyWishlistAction(db, shopper.owner, form, market);
     if (shopper.setCookie) headers.append("Set-Cookie", shopper.setCookie);
     return json({ ok: true, message }, 200, headers);
   } catch (error) {

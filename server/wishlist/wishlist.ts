@@ -1,5 +1,7 @@
 import { cardImage, coverImageUrls } from "../catalog/product-images.ts";
 import type { WishlistLine } from "../../app/lib/cart-types.ts";
+import { DEFAULT_MARKET, type MarketId } from "../../app/lib/markets.ts";
+import { marketListPrice, marketSalePrice } from "../catalog/market-columns.ts";
 import type { Db } from "../db/connection.ts";
 import { NotFoundError } from "../errors.ts";
 
@@ -60,12 +62,25 @@ export async function wishlistProductIds(db: Db, owner: string): Promise<number[
   return rows.map((r) => r.product_id);
 }
 
-export async function getWishlist(db: Db, owner: string): Promise<WishlistLine[]> {
+/** The wishlist with its products' prices in the shopper's market. */
+export async function getWishlist(
+  db: Db,
+  owner: string,
+  market: MarketId = DEFAULT_MARKET,
+): Promise<WishlistLine[]> {
   if (!owner) return [];
   const rows = await db
     .selectFrom("wishlist_items as w")
     .innerJoin("products as p", "p.id", "w.product_id")
-    .select(["p.id", "p.title", "p.stock_quantity", "p.price_cents", "p.sale_price_cents", "p.archived_at", "w.color"])
+    .select([
+      "p.id",
+      "p.title",
+      "p.stock_quantity",
+      marketListPrice(market),
+      marketSalePrice(market),
+      "p.archived_at",
+      "w.color",
+    ])
     .where("w.owner", "=", owner)
     .orderBy("w.created_at")
     .orderBy("p.id")

@@ -38,7 +38,15 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     t = await freshSeededDb(kind, 12);
     await t.db
       .updateTable("products")
-      .set({ price_cents: 10_000, sale_price_cents: 10_000, discount_percent: null, stock_quantity: 500 })
+      // The same figure in both markets: $100.00 and £100.00.
+      .set({
+        price_cents: 10_000,
+        sale_price_cents: 10_000,
+        uk_price_pence: 10_000,
+        uk_sale_price_pence: 10_000,
+        discount_percent: null,
+        stock_quantity: 500,
+      })
       .where("id", "=", PRODUCT)
       .execute();
     // The store collects in California (7.25%, delivery not taxed) and knows 90001's local rates.
@@ -200,7 +208,13 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     const placed = await guestOrder(owner, checkout({ country: "GB", postcode: "SW1A 1AA", region: "" }));
     const order = await orderRow(placed.number);
     // £200.00 of goods and £9.99 delivery: VAT 20% inside £209.99 is £35.00 (34.998 rounded once).
-    expect(order).toMatchObject({ total_cents: 20_999, tax_cents: 0, tax_basis: "included", tax_state: null });
+    expect(order).toMatchObject({
+      currency: "gbp",
+      total_cents: 20_999,
+      tax_cents: 0,
+      tax_basis: "included",
+      tax_state: null,
+    });
     expect(
       (await taxLines(order.id)).map((l) => [
         l.label,
@@ -240,7 +254,15 @@ describe.each(dialects)("sales tax and VAT at checkout (%s)", (kind) => {
     const rate = (id: number, vat_class: "standard" | "reduced" | "zero") =>
       t.db
         .updateTable("products")
-        .set({ price_cents: 6_000, sale_price_cents: 6_000, discount_percent: null, stock_quantity: 50, vat_class })
+        .set({
+          price_cents: 6_000,
+          sale_price_cents: 6_000,
+          uk_price_pence: 6_000,
+          uk_sale_price_pence: 6_000,
+          discount_percent: null,
+          stock_quantity: 50,
+          vat_class,
+        })
         .where("id", "=", id)
         .execute();
     await Promise.all([rate(10, "reduced"), rate(11, "zero")]);

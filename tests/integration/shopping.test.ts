@@ -58,9 +58,12 @@ describe.each(dialects)("shopping on %s", (kind) => {
     if (id > 50) throw new Error("out of seeded products");
     const set: Record<string, number | null> = { stock_quantity: options.stock };
     if (options.priceCents != null)
+      // The same figure in both markets' minor units (cents and pence).
       Object.assign(set, {
         price_cents: options.priceCents,
         sale_price_cents: options.priceCents,
+        uk_price_pence: options.priceCents,
+        uk_sale_price_pence: options.priceCents,
         discount_percent: null,
       });
     await t.db.updateTable("products").set(set).where("id", "=", id).execute();
@@ -73,7 +76,13 @@ describe.each(dialects)("shopping on %s", (kind) => {
   const setPrice = (id: number, cents: number) =>
     t.db
       .updateTable("products")
-      .set({ price_cents: cents, sale_price_cents: cents, discount_percent: null })
+      .set({
+        price_cents: cents,
+        sale_price_cents: cents,
+        uk_price_pence: cents,
+        uk_sale_price_pence: cents,
+        discount_percent: null,
+      })
       .where("id", "=", id)
       .execute();
   const cartRows = (owner: string) =>
@@ -519,6 +528,7 @@ describe.each(dialects)("shopping on %s", (kind) => {
         total_cents: 2 * 5_500 + 3 * 1_250 + UK_FLAT_SHIPPING_CENTS,
       });
       expect(await orderRecord(placed.number)).toMatchObject({
+        currency: "gbp",
         user_id: null,
         payment_status: "due_on_delivery",
         checkout_token: input.checkoutToken,
@@ -551,7 +561,8 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(mail.subject).toBe(`Confirm your ToolHub Wholesale order ${placed.number}`);
       expect(mail.text_body).toContain(`${SITE}/orders/${placed.accessToken}?confirm=`);
       expect(mail.text_body).toContain(a.title);
-      expect(mail.text_body).toContain("$110.00");
+      // A shopper's UK delivery is a UK-market order: in pounds.
+      expect(mail.text_body).toContain("£110.00");
       expect(mail.html_body).toContain(`${SITE}/orders/${placed.accessToken}`);
     });
 
@@ -637,22 +648,25 @@ describe.each(dialects)("shopping on %s", (kind) => {
       expect(await count("orders")).toBe(before);
     });
 
-    it("checkoutPreview shows both countries' summaries and a token the schema accepts", async () => {
+    it("checkoutPreview shows the US market's summary (a trade buyer's both countries') and a token the schema accepts", async () => {
       const p = await freshProduct({ stock: 10, priceCents: 6_001 });
       const owner = guest();
       await addToCart(t.db, owner, { productId: p.id, quantity: 2 });
       const member = await checkoutPreview(t.db, owner, true);
-      expect(member.summaries.US).toMatchObject({
+      expect(Object.keys(member.summaries)).toEqual(["US"]);
+      expect(member.currency).toBe("usd");
+      const trade = await checkoutPreview(t.db, owner, true, { market: "us", trade: true, quote: false });
+      expect(trade.summaries.US).toMatchObject({
         subtotalCents: 12_002,
         memberDiscountCents: 600,
         shippingCents: 0,
         totalCents: 11_402,
       });
-      expect(member.summaries.GB).toMatchObject({
+      expect(trade.summaries.GB).toMatchObject({
         shippingCents: UK_FLAT_SHIPPING_CENTS,
         totalCents: 11_402 + UK_FLAT_SHIPPING_CENTS,
       });
-      expect((await checkoutPreview(t.db, owner, false)).summaries.US.memberDiscountCents).toBe(0);
+      expect((await checkoutPreview(t.db, owner, false)).summaries.US!.memberDiscountCents).toBe(0);
       expect(checkout({ checkoutToken: member.checkoutToken }).checkoutToken).toBe(member.checkoutToken);
       expect(member.checkoutToken).not.toBe((await checkoutPreview(t.db, owner, true)).checkoutToken);
     });

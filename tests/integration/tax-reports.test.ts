@@ -48,13 +48,22 @@ describe("report periods", () => {
   });
 });
 
+const body0 = (csv: string[][]) => csv.slice(1, -1);
+
 describe.each(dialects)("tax reports (%s)", (kind) => {
   let t: TestDb;
   beforeAll(async () => {
     t = await freshSeededDb(kind, 12);
     await t.db
       .updateTable("products")
-      .set({ price_cents: 4_999, sale_price_cents: 4_999, discount_percent: null, stock_quantity: 500 })
+      .set({
+        price_cents: 4_999,
+        sale_price_cents: 4_999,
+        uk_price_pence: 4_199,
+        uk_sale_price_pence: 4_199,
+        discount_percent: null,
+        stock_quantity: 500,
+      })
       .where("id", "in", [8, 9])
       .execute();
     const ca = await t.db.selectFrom("tax_us_states").selectAll().where("code", "=", "CA").executeTakeFirstOrThrow();
@@ -142,7 +151,9 @@ describe.each(dialects)("tax reports (%s)", (kind) => {
       "vat_refunded",
     ]);
     const total = csv.at(-1)!;
-    expect(total.slice(0, 4)).toEqual(["Total", "", "3 orders", "USD"]);
+    // A shopper's UK order is in pounds (at the UK price, £41.99 a unit).
+    expect(total.slice(0, 4)).toEqual(["Total", "", "3 orders", "GBP"]);
+    expect(body0(csv).every((r) => r[3] === "GBP")).toBe(true);
     expect(total[6]).toBe((vat / 100).toFixed(2));
     const body = csv.slice(1, -1);
     expect(body.reduce((s, r) => s + Math.round(Number(r[6]) * 100), 0)).toBe(vat);

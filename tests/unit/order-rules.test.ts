@@ -5,7 +5,6 @@ import {
   isValidPostcode,
   MAX_LINE_QUANTITY,
   MEMBER_DISCOUNT_PERCENT,
-  MEMBER_DISCOUNT_THRESHOLD_CENTS,
   memberDiscountCents,
   parseRowId,
   parseQuantity,
@@ -15,13 +14,15 @@ import {
   type ShippingCountry,
 } from "../../app/lib/order-rules.ts";
 import { validCheckoutForm } from "../support/checkout-form.ts";
+import { MARKETS, type MarketId } from "../../app/lib/markets.ts";
 
 const one = (cents: number) => [{ unitPriceCents: cents, quantity: 1 }];
 
 describe("named constants", () => {
-  it("match the issue: 5% off orders over $120.00, a flat UK rate, a sane line cap", () => {
+  it("match the issue: 5% off orders over $120.00 (£100.00 in the UK), a flat UK rate, a sane line cap", () => {
     expect(MEMBER_DISCOUNT_PERCENT).toBe(5);
-    expect(MEMBER_DISCOUNT_THRESHOLD_CENTS).toBe(12_000);
+    expect(MARKETS.us.memberDiscountThresholdMinor).toBe(12_000);
+    expect(MARKETS.uk.memberDiscountThresholdMinor).toBe(10_000);
     expect(Number.isInteger(UK_FLAT_SHIPPING_CENTS)).toBe(true);
     expect(UK_FLAT_SHIPPING_CENTS).toBeGreaterThan(0);
     expect(MAX_LINE_QUANTITY).toBe(100);
@@ -44,6 +45,14 @@ describe("summarizeOrder: member discount", () => {
     const s = summarizeOrder(one(12_001), { isMember: true, country: "US" });
     expect(s.memberDiscountCents).toBe(600);
     expect(s.totalCents).toBe(12_001 - 600);
+  });
+
+  it("gives a UK member 5% above £100.00, not at it, in pence", () => {
+    expect(summarizeOrder(one(10_000), { isMember: true, country: "GB", market: "uk" }).memberDiscountCents).toBe(0);
+    expect(summarizeOrder(one(10_001), { isMember: true, country: "GB", market: "uk" }).memberDiscountCents).toBe(500);
+    // £110 is above the UK threshold but $110 is under the US one.
+    expect(memberDiscountCents(11_000, true, "uk")).toBe(550);
+    expect(memberDiscountCents(11_000, true, "us")).toBe(0);
   });
 
   it("rounds half a cent up", () => {
@@ -121,8 +130,9 @@ describe("summarizeOrder: shipping and taxes", () => {
         ),
         fc.boolean(),
         fc.constantFrom<ShippingCountry>("US", "GB"),
-        (lines, isMember, country) => {
-          const s = summarizeOrder(lines, { isMember, country });
+        fc.constantFrom<MarketId>("us", "uk"),
+        (lines, isMember, country, market) => {
+          const s = summarizeOrder(lines, { isMember, country, market });
           const subtotal = lines.reduce((n, l) => n + l.unitPriceCents * l.quantity, 0);
           expect(s.subtotalCents).toBe(subtotal);
           expect(s.totalCents).toBe(s.subtotalCents - s.memberDiscountCents + s.shippingCents);
@@ -130,7 +140,8 @@ describe("summarizeOrder: shipping and taxes", () => {
           expect(s.memberDiscountCents).toBeLessThanOrEqual(s.subtotalCents);
           expect(Number.isInteger(s.memberDiscountCents)).toBe(true);
           expect(s.totalCents).toBeGreaterThanOrEqual(0);
-          if (!isMember || subtotal <= MEMBER_DISCOUNT_THRESHOLD_CENTS) expect(s.memberDiscountCents).toBe(0);
+          if (!isMember || subtotal <= MARKETS[market].memberDiscountThresholdMinor)
+            expect(s.memberDiscountCents).toBe(0);
           else
             expect(Math.abs(s.memberDiscountCents - (subtotal * MEMBER_DISCOUNT_PERCENT) / 100)).toBeLessThanOrEqual(
               0.5,

@@ -1,7 +1,7 @@
 import { createContext, useContext } from "react";
 import { Link, useFetcher, type FetcherWithComponents } from "react-router";
 import type { CartLine } from "../../lib/cart-types.ts";
-import { formatMoney } from "../../lib/money.ts";
+import { Money } from "../ui/Money.tsx";
 import { LineRow, LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
 import { LineFormFields, RemoveLineFields, UnitPrice } from "../ui/line-cells.tsx";
 
@@ -114,7 +114,7 @@ const CART_COLUMNS: LineColumn<CartLine>[] = [
     header: "Total",
     className: HEADER,
     testId: "line-total",
-    cell: (line) => formatMoney(line.lineTotalCents),
+    cell: (line) => <Money minor={line.lineTotalCents} />,
   },
   { header: "Remove", headerClassName: HEADER, cellClassName: "py-3", cell: (line) => <RemoveButton line={line} /> },
 ];

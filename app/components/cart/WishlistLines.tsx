@@ -2,7 +2,7 @@ import { createContext, useContext } from "react";
 import { ProductImage } from "../catalog/ProductImage.tsx";
 import { Link, useFetcher, type FetcherWithComponents } from "react-router";
 import type { WishlistLine } from "../../lib/cart-types.ts";
-import { formatMoney } from "../../lib/money.ts";
+import { Money } from "../ui/Money.tsx";
 import { WISHLIST_TITLE_MAX } from "../../lib/site.ts";
 import { CartIcon, CloseIcon } from "../ui/icons.tsx";
 import { LineRow, LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
@@ -91,13 +91,13 @@ const WISHLIST_COLUMNS: LineColumn<WishlistLine>[] = [
     header: "Unit Price",
     headerClassName: HEADER,
     cellClassName: CELL,
-    cell: (line) => formatMoney(line.unitPriceCents),
+    cell: (line) => <Money minor={line.unitPriceCents} />,
   },
   {
     header: "Total Price",
     headerClassName: HEADER,
     cellClassName: CELL,
-    cell: (line) => formatMoney(line.totalPriceCents),
+    cell: (line) => <Money minor={line.totalPriceCents} />,
   },
   { header: "Action", headerClassName: HEADER, cellClassName: "py-3", cell: (line) => <ActionsCell line={line} /> },
 ];

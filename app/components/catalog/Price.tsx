@@ -1,4 +1,4 @@
-import { formatMoney } from "../../lib/money.ts";
+import { useMoney } from "../ui/Money.tsx";
 import { isDiscounted } from "../../lib/pricing.ts";
 
 interface PriceProps {
@@ -9,17 +9,18 @@ interface PriceProps {
 }
 
 export function Price({ priceCents, salePriceCents, discountPercent, size = "md" }: PriceProps) {
+  const money = useMoney();
   const big = `${size === "lg" ? "text-3xl" : "text-lg"} font-bold text-ink`;
-  if (!isDiscounted(discountPercent)) return <span className={big}>{formatMoney(priceCents)}</span>;
+  if (!isDiscounted(discountPercent)) return <span className={big}>{money(priceCents)}</span>;
   return (
     <span className="inline-flex flex-wrap items-baseline gap-2">
       <span className={big}>
         <span className="sr-only">Sale price </span>
-        {formatMoney(salePriceCents)}
+        {money(salePriceCents)}
       </span>
       <s className="text-sm text-slate-600">
         <span className="sr-only">Original price </span>
-        {formatMoney(priceCents)}
+        {money(priceCents)}
       </s>
     </span>
   );

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { ProductImage } from "./ProductImage.tsx";
 import type { ProductSummary } from "../../lib/catalog-types.ts";
-import { formatMoney } from "../../lib/money.ts";
+import { Money } from "../ui/Money.tsx";
 import type { TextSegment } from "../../../server/catalog/search-types.ts";
 import { AddToCartButton, WishlistToggle } from "../cart/ShopForms.tsx";
 import { Highlight } from "../search/Highlight.tsx";
@@ -101,7 +101,7 @@ export function ProductCard({
           />
           {yourPriceCents != null ? (
             <p className="text-sm font-semibold text-green-800" data-testid="your-price">
-              Your price {formatMoney(yourPriceCents)}
+              Your price <Money minor={yourPriceCents} />
             </p>
           ) : null}
         </div>

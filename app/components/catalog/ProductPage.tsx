@@ -5,12 +5,15 @@ import { AddToCartForm, WishlistButton } from "../cart/ShopForms.tsx";
 import { Carousel } from "../ui/Carousel.tsx";
 import { PRODUCT_SLIDESHOW_MS } from "../../lib/site.ts";
 import type { ProductDetail } from "../../lib/catalog-types.ts";
+import type { Currency } from "../../lib/money.ts";
 import { tradeRuleFor, type VolumeBreak } from "../../lib/pricing.ts";
 import { priceListFromJson, useVisitor } from "../../lib/visitor.ts";
 
 export interface ProductData {
   product: ProductDetail;
   volumeBreaks: VolumeBreak[];
+  /** The currency of the page's market, which its prices are in. */
+  currency: Currency;
 }
 
 /** A product's page content (app/routes/product.tsx); a signed-in trade buyer's prices come from their price list, read in the browser. */

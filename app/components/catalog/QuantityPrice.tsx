@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { formatMoney } from "../../lib/money.ts";
+import { useMoney } from "../ui/Money.tsx";
 import { unitPrice, volumeBreakRows, type TradeRule, type VolumeBreak } from "../../lib/pricing.ts";
 
 interface Props {
@@ -16,6 +16,7 @@ interface Props {
  */
 export function QuantityPrice({ listCents, volumeBreaks, trade, stockQuantity }: Props) {
   const [quantity, setQuantity] = useState(1);
+  const money = useMoney();
   const inStock = stockQuantity > 0;
   const rows = volumeBreakRows(listCents, volumeBreaks);
   const unit = unitPrice({ listCents, quantity, volumeBreaks, trade });
@@ -63,7 +64,7 @@ export function QuantityPrice({ listCents, volumeBreaks, trade, stockQuantity }:
                 aria-current={r === current ? "true" : undefined}
               >
                 <td className="py-1 pr-4">{r.to == null ? `${r.from}+` : `${r.from}–${r.to}`}</td>
-                <td className="py-1 pr-4">{formatMoney(r.unitCents)}</td>
+                <td className="py-1 pr-4">{money(r.unitCents)}</td>
                 <td className="py-1">{r.percentOff ? `${r.percentOff}%` : "—"}</td>
               </tr>
             ))}
@@ -73,8 +74,8 @@ export function QuantityPrice({ listCents, volumeBreaks, trade, stockQuantity }:
       {rows.length || trade ? (
         <p className="text-sm text-slate-700" aria-live="polite" data-testid="price-for-quantity">
           {unit.source === "trade" ? "Your trade price" : "Price"} for {quantity}:{" "}
-          <strong className="text-ink">{formatMoney(unit.unitCents)}</strong> each,{" "}
-          {formatMoney(unit.unitCents * quantity)} in all
+          <strong className="text-ink">{money(unit.unitCents)}</strong> each,{" "}
+          {money(unit.unitCents * quantity)} in all
         </p>
       ) : null}
     </>

@@ -54,7 +54,16 @@ function IconLink({
 const LOGO_SRC = "/images/logo.svg";
 const MENU_ID = "mobile-menu";
 
-export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: number; wishlistCount?: number }) {
+export function Header({
+  cartCount = 0,
+  wishlistCount = 0,
+  top,
+}: {
+  cartCount?: number;
+  wishlistCount?: number;
+  /** What the header shows above its own row (the market picker). */
+  top?: React.ReactNode;
+}) {
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
   const [params] = useSearchParams();
@@ -69,6 +78,7 @@ export function Header({ cartCount = 0, wishlistCount = 0 }: { cartCount?: numbe
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur print:hidden">
+      {top}
       <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
         <Link to="/" className="shrink-0" aria-label={`${STORE_NAME} home`}>
           <img src={LOGO_SRC} alt={STORE_NAME} width={160} height={40} fetchPriority="high" />

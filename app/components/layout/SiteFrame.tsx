@@ -5,20 +5,36 @@ import { useVisitorReader, useVisitorState } from "../../lib/visitor.ts";
 import { AlertProvider } from "../ui/Alert.tsx";
 import { Footer, footerYear } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
+import { MarketBar, MarketProposal } from "../market/MarketPicker.tsx";
+import { InCurrency } from "../ui/Money.tsx";
+import { DEFAULT_MARKET, MARKETS } from "../../lib/markets.ts";
 
 /** Every page's header, main and footer around the route's content, with the user and alert contexts. */
 export function SiteFrame({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   useVisitorReader();
   const { visitor, known } = useVisitorState();
+  const market = data?.market ?? DEFAULT_MARKET;
+  const proposal = known && !data?.tradeMarket ? visitor.marketProposal : null;
   return (
     <CurrentUserProvider serverUser={visitor.user} known={known}>
       <AlertProvider>
-        <Header cartCount={visitor.cartCount} wishlistCount={visitor.wishlistIds.length} />
-        <main id="main" className="flex-1">
-          {children}
-        </main>
-        <Footer year={footerYear(data)} />
+        <InCurrency currency={MARKETS[market].currency}>
+          <Header
+            cartCount={visitor.cartCount}
+            wishlistCount={visitor.wishlistIds.length}
+            top={
+              <>
+                <MarketBar market={market} trade={Boolean(data?.tradeMarket)} />
+                {proposal && proposal !== market ? <MarketProposal current={market} proposal={proposal} /> : null}
+              </>
+            }
+          />
+          <main id="main" className="flex-1">
+            {children}
+          </main>
+          <Footer year={footerYear(data)} />
+        </InCurrency>
       </AlertProvider>
     </CurrentUserProvider>
   );

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { formatMoney } from "../../lib/money.ts";
+import { Money } from "../ui/Money.tsx";
 import { LinesTable, type LineColumn } from "../ui/LinesTable.tsx";
 import { LineFormFields, RemoveLineFields, UnitPrice } from "../ui/line-cells.tsx";
 import type { SavedListLineView } from "../../../server/trade/saved-lists.ts";
@@ -67,7 +67,7 @@ function listColumns(editable: boolean): LineColumn<SavedListLineView>[] {
       testId: "list-unit-price",
       cell: (line) => <UnitPrice line={line} noteClassName="block text-xs" />,
     },
-    { header: "Total", className: "py-2 pr-2", cell: (line) => formatMoney(line.lineTotalCents) },
+    { header: "Total", className: "py-2 pr-2", cell: (line) => <Money minor={line.lineTotalCents} /> },
   ];
   if (!editable) return columns;
   return [
@@ -109,7 +109,7 @@ export function SavedListLines({
           <th scope="row" colSpan={4} className="py-2 pr-2 text-right text-ink">
             List total at today's prices
           </th>
-          <td className="py-2 pr-2 font-semibold text-ink">{formatMoney(totalCents)}</td>
+          <td className="py-2 pr-2 font-semibold text-ink"><Money minor={totalCents} /></td>
           {editable ? <td /> : null}
         </tr>
       }

@@ -1,4 +1,4 @@
-import { formatMoney } from "../../lib/money.ts";
+import { Money } from "./Money.tsx";
 
 /** A line's title with its colour under it, when it has one. */
 export function TitleWithColor({ title, color }: { title: string; color: string }) {
@@ -20,11 +20,13 @@ export function UnitPrice({
 }) {
   return (
     <>
-      {formatMoney(line.unitPriceCents)}
+      <Money minor={line.unitPriceCents} />
       {line.priceSource !== "list" ? (
         <span className={noteClassName}>
           {line.priceSource === "volume" ? "Volume price" : "Your trade price"} (list{" "}
-          <s>{formatMoney(line.listPriceCents)}</s>)
+          <s>
+            <Money minor={line.listPriceCents} />
+          </s>)
         </span>
       ) : null}
     </>

@@ -14,6 +14,8 @@ import {
   readProduct,
   setProduct,
   setStock,
+  shopInMarket,
+  gbp,
   signInViaApi,
   summary,
   UK_ADDRESS,
@@ -156,35 +158,42 @@ test.describe("checkout as a guest", () => {
     await expect(page.getByRole("button", { name: "Confirm order" })).toHaveCount(0);
   });
 
-  test("UK: the flat shipping rate is shown before placing, and the postcode is checked", async ({ page }) => {
-    const p = setProduct(231, { stock: 40, priceCents: 3_000, discountPercent: null });
+  test("UK: a UK-market shopper pays in pounds, sees the flat shipping rate before placing, and the postcode is checked", async ({
+    page,
+    baseURL,
+  }) => {
+    const p = setProduct(231, { stock: 40, priceCents: 3_800, discountPercent: null, ukPricePence: 3_000 });
     const email = uniqueEmail("guest-uk");
+    await shopInMarket(page, baseURL!, "uk");
     await addFromProductPage(page, p.id);
     await goToCheckout(page);
-    await expect(page.getByRole("main")).toContainText(`UK orders ship at a flat ${usd(UK_FLAT)}`);
+    await expect(page.getByRole("main")).toContainText(`UK orders ship at a flat ${gbp(UK_FLAT)}`);
+    // The UK market delivers to the United Kingdom only; the country list says so.
+    await expect(page.getByRole("main").getByLabel("Country").getByRole("option")).toHaveText(["United Kingdom"]);
 
     await fillCheckout(page, { ...UK_ADDRESS, email, postcode: "10001" });
     await expect(page.getByRole("main").getByLabel("Postcode")).toBeVisible();
     await expect(page.getByRole("main").getByLabel("County (optional)")).toBeVisible();
-    await expect(summary(page, "shipping")).toHaveText("$9.99");
-    await expect(summary(page, "total")).toHaveText(usd(3_000 + UK_FLAT));
+    await expect(summary(page, "shipping")).toHaveText("£9.99");
+    await expect(summary(page, "total")).toHaveText(gbp(3_000 + UK_FLAT));
 
     await placeOrderButton(page).click();
     await expect(page.getByRole("main").getByText("Enter a valid UK postcode, like SW1A 1AA")).toBeVisible();
     expect(ordersFor(email)).toHaveLength(0);
     // The form keeps the country after the failed attempt, and still shows the UK rate.
     await expect(page.getByRole("main").getByLabel("Country")).toHaveValue("GB");
-    await expect(summary(page, "shipping")).toHaveText("$9.99");
+    await expect(summary(page, "shipping")).toHaveText("£9.99");
 
     await page.getByRole("main").getByLabel("Postcode").fill("sw1a2aa");
     await placeOrderButton(page).click();
     const number = await confirmedOrderNumber(page);
-    await expect(summary(page, "shipping")).toHaveText("$9.99");
-    await expect(summary(page, "total")).toHaveText("$39.99");
+    await expect(summary(page, "shipping")).toHaveText("£9.99");
+    await expect(summary(page, "total")).toHaveText("£39.99");
     await expect(page.getByRole("main")).toContainText("United Kingdom");
     await expect(page.getByRole("main")).toContainText("SW1A2AA");
     expect(ordersFor(email)[0]).toMatchObject({
       number,
+      currency: "gbp",
       ship_country: "GB",
       shipping_cents: UK_FLAT,
       total_cents: 3_000 + UK_FLAT,
@@ -282,11 +291,6 @@ test.describe("member discount", () => {
     await expect(summary(page, "discount")).toHaveText("−$6.00");
     await expect(page.getByRole("main")).toContainText("Member discount (5% over $120.00)");
     await expect(summary(page, "total")).toHaveText("$114.01");
-    // UK: the discount stays, and the flat rate is added.
-    await page.getByRole("main").getByLabel("Country").selectOption("GB");
-    await expect(summary(page, "discount")).toHaveText("−$6.00");
-    await expect(summary(page, "total")).toHaveText(usd(11_401 + UK_FLAT));
-    await page.getByRole("main").getByLabel("Country").selectOption("US");
     await fillCheckout(page, US_ADDRESS);
     await placeOrderButton(page).click();
     const number = await confirmedOrderNumber(page);

@@ -98,23 +98,31 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("main")).toContainText("Your wishlist is empty.");
   });
 
-  test("checkout: validation messages, then the order and its confirmation page", async ({ page }) => {
-    const p = setProduct(264, { stock: 30, priceCents: 4_000, discountPercent: null });
+  test("checkout: the market picker, validation messages, then the order in pounds and its confirmation page", async ({
+    page,
+  }) => {
+    const p = setProduct(264, { stock: 30, priceCents: 5_000, discountPercent: null, ukPricePence: 4_000 });
     const email = uniqueEmail("nojs");
     await page.goto(`/shop/${p.id}`);
+    await expect(page.getByRole("main").getByText("$50.00", { exact: true })).toBeVisible();
+    // The header's market picker is a form: it works without JavaScript and comes back to this page.
+    await page.getByLabel("Market", { exact: true }).selectOption({ label: "United Kingdom (GBP £)" });
+    await page.getByRole("button", { name: "Change market" }).click();
+    await expect(page).toHaveURL(new RegExp(`/shop/${p.id}$`));
+    await expect(page.getByRole("main").getByText("£40.00", { exact: true })).toBeVisible();
     await page.getByRole("main").getByRole("button", { name: "Add to cart" }).click();
     await page.getByRole("link", { name: "Checkout" }).click();
     await expect(page).toHaveURL(/\/checkout$/);
-    await expect(summary(page, "shipping")).toHaveText("Free");
-    await expect(page.getByRole("main")).toContainText("UK orders ship at a flat $9.99");
+    await expect(summary(page, "shipping")).toHaveText("£9.99");
+    await expect(page.getByRole("main")).toContainText("UK orders ship at a flat £9.99");
 
     // A UK address with a US ZIP: the page comes back with the message and the UK summary.
     await fillCheckout(page, { ...UK_ADDRESS, email, postcode: "10001" });
     await placeOrderButton(page).click();
     await expect(page.getByRole("main").getByText("Enter a valid UK postcode, like SW1A 1AA")).toBeVisible();
     await expect(page.getByRole("main").getByLabel("Country")).toHaveValue("GB");
-    await expect(summary(page, "shipping")).toHaveText("$9.99");
-    await expect(summary(page, "total")).toHaveText("$49.99");
+    await expect(summary(page, "shipping")).toHaveText("£9.99");
+    await expect(summary(page, "total")).toHaveText("£49.99");
     await expect(page.getByRole("main").getByLabel("Full name")).toHaveValue(UK_ADDRESS.name);
     expect(ordersFor(email)).toHaveLength(0);
 
@@ -124,8 +132,8 @@ test.describe("without JavaScript", () => {
       .fill("EC1A 1BB");
     await placeOrderButton(page).click();
     const number = await confirmedOrderNumber(page);
-    await expect(summary(page, "total")).toHaveText("$49.99");
-    expect(ordersFor(email)).toMatchObject([{ number, ship_country: "GB", total_cents: 4_999 }]);
+    await expect(summary(page, "total")).toHaveText("£49.99");
+    expect(ordersFor(email)).toMatchObject([{ number, currency: "gbp", ship_country: "GB", total_cents: 4_999 }]);
   });
 
   test("a double click on Place order makes exactly one order and shows it", async ({ page }) => {

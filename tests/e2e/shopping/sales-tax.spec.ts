@@ -17,6 +17,7 @@ import {
   placeOrderButton,
   SEATTLE,
   setProduct,
+  shopInMarket,
   storeDb,
   summary,
   UK_ADDRESS,
@@ -76,18 +77,21 @@ test.describe("without JavaScript", () => {
 
   test("a UK shopper's summary and order show the VAT inside the prices; a US ZIP code outside the states is refused", async ({
     page,
+    baseURL,
   }) => {
-    const p = setProduct(481, { stock: 30, priceCents: 12_000, discountPercent: null });
+    const p = setProduct(481, { stock: 30, priceCents: 15_000, discountPercent: null, ukPricePence: 12_000 });
     const email = uniqueEmail("tax-uk");
+    await shopInMarket(page, baseURL!, "uk");
     await checkoutWith(page, p.id, 1);
     await fillCheckout(page, { ...UK_ADDRESS, email });
     await placeOrderButton(page).click();
     const number = await confirmedOrderNumber(page);
-    // $120.00 and $9.99 delivery: the VAT inside $129.99 is $21.67 (21.665 rounded half-up once).
-    await expect(taxLines(page)).toHaveText(["VAT 20% (included)$21.67"]);
-    await expect(page.getByTestId("summary-total")).toHaveText("$129.99");
-    expect(ordersFor(email)).toMatchObject([{ number, tax_cents: 0, total_cents: 12_999 }]);
+    // £120.00 and £9.99 delivery: the VAT inside £129.99 is £21.67 (21.665 rounded half-up once).
+    await expect(taxLines(page)).toHaveText(["VAT 20% (included)£21.67"]);
+    await expect(page.getByTestId("summary-total")).toHaveText("£129.99");
+    expect(ordersFor(email)).toMatchObject([{ number, currency: "gbp", tax_cents: 0, total_cents: 12_999 }]);
 
+    await shopInMarket(page, baseURL!, "us");
     await checkoutWith(page, p.id, 1);
     await fillCheckout(page, { ...SEATTLE, email, postcode: "00901" });
     await placeOrderButton(page).click();

@@ -51,10 +51,13 @@ function bumpCatalogVersion() {
   if (exists) db.prepare("UPDATE catalog_version SET version = version + 1 WHERE id = 1").run();
 }
 
-/** Puts a product into a known state; the sale price follows the store's own rule. */
+/**
+ * Puts a product into a known state; the sale price follows the store's own rule. `ukPricePence`
+ * sets its UK price too (as staff would, so no rule re-derives it).
+ */
 export function setProduct(
   id: number,
-  state: { stock?: number; priceCents?: number; discountPercent?: number | null },
+  state: { stock?: number; priceCents?: number; discountPercent?: number | null; ukPricePence?: number },
 ): ShopProduct {
   const current = readProduct(id);
   const price = state.priceCents ?? current.price_cents;
@@ -64,8 +67,30 @@ export function setProduct(
       "UPDATE products SET price_cents = ?, discount_percent = ?, sale_price_cents = ?, stock_quantity = ? WHERE id = ?",
     )
     .run(price, discount, discountedPriceCents(price, discount), state.stock ?? current.stock_quantity, id);
+  if (state.ukPricePence != null)
+    storeDb()
+      .prepare("UPDATE products SET uk_price_pence = ?, uk_sale_price_pence = ?, uk_price_set = 1 WHERE id = ?")
+      .run(state.ukPricePence, discountedPriceCents(state.ukPricePence, discount), id);
   bumpCatalogVersion();
   return readProduct(id);
+}
+
+/** Chooses a market with the header's picker (its label and its Change market button), from the home page. */
+export async function chooseMarket(page: Page, label: "United Kingdom (GBP £)" | "United States (USD $)") {
+  await page.goto("/");
+  await page.getByLabel("Market", { exact: true }).selectOption({ label });
+  await page.getByRole("button", { name: "Change market" }).click();
+  await expect(page.getByLabel("Market", { exact: true })).toHaveValue(label.startsWith("United Kingdom") ? "uk" : "us");
+}
+
+/** Shops in a market from now on, as the header's market picker leaves it: the `market` cookie. */
+export async function shopInMarket(page: Page, baseURL: string, market: "uk" | "us") {
+  await page.context().addCookies([{ name: "market", value: market, url: baseURL }]);
+}
+
+/** Pounds as the store writes them: 12999 → "£129.99". */
+export function gbp(pence: number): string {
+  return usd(pence).replace("$", "£");
 }
 
 export function setStock(id: number, stock: number) {
@@ -217,7 +242,12 @@ export async function signInViaApi(
  * Adds a product from its page (`quantity` when given), then orders the cart through /checkout with `address`;
  * returns the number on the confirmation page.
  */
+/**
+ * Adds the product and places the order through the checkout screens; a UK address is a UK-market
+ * order, so the header's market picker chooses the United Kingdom first.
+ */
 export async function orderThroughCheckout(page: Page, productId: number, address: Address, quantity?: number) {
+  if (address.country === "United Kingdom") await chooseMarket(page, "United Kingdom (GBP £)");
   await addFromProductPage(page, productId, { quantity });
   await page.goto("/checkout");
   await waitForHydration(page);

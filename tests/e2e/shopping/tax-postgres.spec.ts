@@ -19,6 +19,8 @@ import {
   fillCheckout,
   placeOrderButton,
   SEATTLE,
+  gbp,
+  shopInMarket,
   signInViaApi,
   summary,
   UK_ADDRESS,
@@ -30,10 +32,14 @@ test.use({ baseURL: POSTGRES_BASE });
 
 const PRODUCT = 484;
 
-/** A signed-in shopper on the PostgreSQL store with two of the product, $49.99 each, in the cart, at the checkout. */
+/**
+ * A signed-in shopper on the PostgreSQL store with two of the product, $49.99 each (£49.99 in the
+ * UK market), in the cart, at the checkout.
+ */
 async function shopperAtCheckout(page: Page, tag: string): Promise<string> {
   await pgQuery(
-    "UPDATE products SET price_cents = 4999, discount_percent = NULL, sale_price_cents = 4999, stock_quantity = 50 WHERE id = $1",
+    `UPDATE products SET price_cents = 4999, discount_percent = NULL, sale_price_cents = 4999, stock_quantity = 50,
+       uk_price_pence = 4999, uk_sale_price_pence = 4999, uk_price_set = 1 WHERE id = $1`,
     [PRODUCT],
   );
   await pgQuery("UPDATE catalog_version SET version = version + 1");
@@ -92,22 +98,30 @@ test("on PostgreSQL a US shopper sees Washington's sales tax before placing the 
     expect(invoice).toContain(part);
 });
 
-test("on PostgreSQL a UK shopper's order and invoice show the VAT inside the prices", async ({ page }) => {
+test("on PostgreSQL a UK shopper's order and invoice are in pounds with the VAT inside the prices", async ({ page }) => {
+  await shopInMarket(page, POSTGRES_BASE, "uk");
   await shopperAtCheckout(page, "pg-tax-uk");
   await fillCheckout(page, UK_ADDRESS);
   await placeOrderButton(page).click();
   const number = await confirmedOrderNumber(page);
 
-  // $99.98 of goods and $9.99 delivery, all at the standard rate: one VAT line inside the total,
+  // £99.98 of goods and £9.99 delivery, all at the standard rate: one VAT line inside the total,
   // whose taxable amount is the total without it.
   const [vat] = await storedTaxLines(number);
   expect(vat).toMatchObject({ jurisdiction: "GB", rate_ppm: 200_000, included: 1 });
   expect(vat.tax_cents).toBe(Math.round((10_997 * 20) / 120));
   expect(vat.taxable_cents).toBe(10_997 - vat.tax_cents);
-  await expect(page.getByTestId("summary-tax-line")).toHaveText([`VAT 20% (included)${usd(vat.tax_cents)}`]);
-  await expect(summary(page, "total")).toHaveText(usd(10_997));
+  await expect(page.getByTestId("summary-tax-line")).toHaveText([`VAT 20% (included)${gbp(vat.tax_cents)}`]);
+  await expect(summary(page, "total")).toHaveText(gbp(10_997));
+  const [order] = await pgQuery("SELECT currency, total_cents FROM orders WHERE number = $1", [number]);
+  expect(order).toEqual({ currency: "gbp", total_cents: 10_997 });
   const invoice = await invoiceText(page, number);
-  for (const part of [`IncludesVAT20%${usd(vat.tax_cents)}`, "Total$109.97", "PricesincludeUKVAT."])
+  for (const part of [
+    `IncludesVAT20%${gbp(vat.tax_cents)}`,
+    "Total£109.97",
+    "PricesincludeUKVAT.",
+    "Allamountsareinpoundssterling(GBP).",
+  ])
     expect(invoice).toContain(part);
 });
 

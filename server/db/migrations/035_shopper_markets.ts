@@ -1,0 +1,16 @@
+import type { Kysely } from "kysely";
+import type { DbKind } from "../connection.ts";
+
+/**
+ * The market a signed-in shopper chose (issue 51), kept on the account so another device starts
+ * in it; a guest's choice lives in the `market` cookie alone (server/shopper/market.ts). Keyed
+ * like the cart, by owner (`u:<user id>`).
+ */
+export async function up(db: Kysely<any>, _kind: DbKind): Promise<void> {
+  await db.schema
+    .createTable("shopper_markets")
+    .addColumn("owner", "text", (c) => c.primaryKey())
+    .addColumn("market", "text", (c) => c.notNull())
+    .addColumn("updated_at", "text", (c) => c.notNull())
+    .execute();
+}
