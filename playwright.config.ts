@@ -18,7 +18,17 @@ const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium-headless-shell";
  * Nothing is retried: a test that fails once fails the run. A test found flaky is fixed, or put here
  * by its full title with the reason and the issue that tracks it, and skipped until it is fixed.
  */
-const QUARANTINE: { title: string; reason: string }[] = [];
+const QUARANTINE: { title: string; reason: string }[] = [
+  {
+    title: "footer About Us and Contact Us work in the browser",
+    reason:
+      "CI-9 (5d07811): the click on Contact Us on /about waited 60 s for a stable link; cause not found. " +
+      "Not reproduced in 61 loaded runs of its steps (CPU hogs; 20-30x CPU throttling) nor with 3 s delays on " +
+      "/visitor, .data, .css, the logos or the route chunks; /about has no animation, its logos keep their 160x64 size, the " +
+      "redirect stays in the document, and the scroll to the top is one instant jump. Issue 50 tracks it; to learn " +
+      "more, run it under CI's load with E2E_TRACE=retain-on-failure.",
+  },
+];
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export default defineConfig({

@@ -188,7 +188,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const typed = { errors, values };
   // The refilled form echoes what was posted: only a country the summaries know may pick one.
   const [country, setCountry] = useState<ShippingCountry>(
-    values.country && Object.hasOwn(summaries, values.country) ? (values.country as ShippingCountry) : countries[0].code,
+    values.country && Object.hasOwn(summaries, values.country)
+      ? (values.country as ShippingCountry)
+      : countries[0].code,
   );
   const [payment, setPayment] = useState(values.paymentMethod || "pay-on-delivery");
   // The sales tax the server will charge at the address last posted (shown before the order is placed).

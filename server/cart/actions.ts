@@ -67,7 +67,9 @@ export async function applyCartAction(
     case "add": {
       // More than one line may hold is clamped to the cap (and said so), like more than the stock.
       const quantity = Math.min(requireQuantity(form.get("quantity"), 1), MAX_LINE_QUANTITY + 1);
-      return { message: capMessage(await addToCart(db, owner, { productId, quantity, color: color(form) || null }, market)) };
+      return {
+        message: capMessage(await addToCart(db, owner, { productId, quantity, color: color(form) || null }, market)),
+      };
     }
     case "set": {
       // The minus and plus buttons send the quantity they lead to, so repeated clicks stay consistent.

@@ -169,7 +169,9 @@ export function matchSource(
  * 15 ms for "drill" at 1,000,000 products).
  */
 export function titleMatchSource(terms: ResolvedTerm[], market: MarketId = "us"): RawBuilder<unknown> {
-  const price = sql.raw(market === "us" ? "s.sale_price_cents" : `${marketPriceOfSearchRow(market)} AS sale_price_cents`);
+  const price = sql.raw(
+    market === "us" ? "s.sale_price_cents" : `${marketPriceOfSearchRow(market)} AS sale_price_cents`,
+  );
   return sql`
     SELECT products_fts.rowid AS id, s.category_id, s.brand_id, ${price}, s.discount_percent, s.stock_quantity
     FROM products_fts JOIN ${searchProductsFor(SQLITE_MATCH_INDEX_COLUMNS)} ON s.product_id = products_fts.rowid

@@ -223,7 +223,8 @@ export async function submitCheckout(
     trade: shopper.trade ?? false,
     quote: quoteNumber != null,
   });
-  if (wrongMarket) return { ok: false, status: 409, data: { errors: { country: wrongMarket }, message: wrongMarket, values } };
+  if (wrongMarket)
+    return { ok: false, status: 409, data: { errors: { country: wrongMarket }, message: wrongMarket, values } };
   if (checkout.paymentMethod === "card" && !deps.payments) {
     const message = "Card payment isn't available on this store. Choose another way to pay.";
     return { ok: false, status: 400, data: { errors: { paymentMethod: message }, message, values } };

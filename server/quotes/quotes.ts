@@ -31,8 +31,7 @@ export interface QuoteRequester {
 }
 
 /** Why a cart in another market than the US one can't ask for a quote. */
-export const QUOTE_MARKET_MESSAGE =
-  "Quotes are made in US dollars: change market to the United States to ask for one.";
+const QUOTE_MARKET_MESSAGE = "Quotes are made in US dollars: change market to the United States to ask for one.";
 
 /** Whether this shopper's cart may be sent for a quote now (the cart page offers it then). */
 export async function quoteOffer(

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MARKETS, MARKET_PARAM, isMarketId, type MarketId } from "../../app/lib/markets.ts";
+import { CONTROL_IN_LINE } from "../../app/lib/control-characters.ts";
 import { CURRENCY_NAMES } from "../../app/lib/money.ts";
 import { acknowledgePrices, cartCount } from "../cart/cart.ts";
 import { config } from "../config.ts";
@@ -15,7 +16,7 @@ import { resolveShopper } from "./identity.ts";
 import { marketCookie, saveAccountMarket, shopperMarket, storeCookie } from "./market.ts";
 
 /** The short-lived cookie that tells the cart page its prices changed market (and from which). */
-export const REPRICED_COOKIE = "market_repriced";
+const REPRICED_COOKIE = "market_repriced";
 
 export const MARKET_CHOICE_PROBLEM = "Choose a market: United Kingdom or United States.";
 
@@ -33,21 +34,21 @@ export type MarketActionResult =
  * `market` parameter, which would outrank the choice just made. Anything else is the home page.
  */
 export function returnPath(value: string): string {
-  if (!/^\/(?![/\\])/.test(value) || /[\u0000-\u001f]/.test(value)) return "/";
+  if (!/^\/(?![/\\])/.test(value) || CONTROL_IN_LINE.test(value)) return "/";
   const url = new URL(value, "http://store.invalid");
   url.searchParams.delete(MARKET_PARAM);
   return `${url.pathname}${url.search}`;
 }
 
 /** What the picker says once a market is chosen (and the cart repriced, when it was). */
-export function marketChosenMessage(market: MarketId, repriced: boolean): string {
+function marketChosenMessage(market: MarketId, repriced: boolean): string {
   const { name, currency } = MARKETS[market];
   const prices = `Prices are now in ${CURRENCY_NAMES[currency]} for ${marketPlace(name)}.`;
   return repriced ? `${prices} Your cart has been repriced.` : prices;
 }
 
 /** "the United Kingdom", "the United States": how a sentence names a market's country. */
-export function marketPlace(name: string): string {
+function marketPlace(name: string): string {
   return `the ${name}`;
 }
 
@@ -63,7 +64,7 @@ export async function changeMarket(db: Db, request: Request, limiter: RateLimite
     },
   });
   if (checked.refusal) return { status: checked.refusal.status, ok: false, message: checked.refusal.message };
-  const market = checked.data.market as MarketId;
+  const { market } = checked.data;
   const [before, shopper] = await Promise.all([shopperMarket(db, request), resolveShopper(request)]);
   if (shopper.session) await saveAccountMarket(db, shopper.session.userId, market);
   const repriced = before.market !== market && shopper.owner !== "" && (await cartCount(db, shopper.owner)) > 0;

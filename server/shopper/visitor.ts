@@ -11,7 +11,8 @@ export async function readVisitor(db: Db, request: Request): Promise<Visitor> {
   const [shopper, market] = await Promise.all([resolveShopper(request), shopperMarket(db, request)]);
   const offer = market.chosen ? null : marketProposal(request);
   const marketOffer = offer !== market.market ? offer : null;
-  if (!shopper.owner) return { user: null, cartCount: 0, wishlistIds: [], priceList: null, marketProposal: marketOffer };
+  if (!shopper.owner)
+    return { user: null, cartCount: 0, wishlistIds: [], priceList: null, marketProposal: marketOffer };
   const userId = shopper.session?.userId ?? null;
   const [count, wishlistIds, rules] = await Promise.all([
     cartCount(db, shopper.owner),

@@ -442,7 +442,9 @@ export async function savedListView(
   market: MarketId = DEFAULT_MARKET,
 ): Promise<SavedListView> {
   const { list, owned, membership } = await visibleList(db, userId, listId);
-  const rows = await listLineRows(db, listId).select([marketSalePrice(market), "p.category_id"]).execute();
+  const rows = await listLineRows(db, listId)
+    .select([marketSalePrice(market), "p.category_id"])
+    .execute();
   const priced = await priceLinesForBuyer(db, userId, rows);
   const lines = priced.map(({ row, unit }) => ({
     productId: row.product_id,

@@ -63,11 +63,7 @@ export async function wishlistProductIds(db: Db, owner: string): Promise<number[
 }
 
 /** The wishlist with its products' prices in the shopper's market. */
-export async function getWishlist(
-  db: Db,
-  owner: string,
-  market: MarketId = DEFAULT_MARKET,
-): Promise<WishlistLine[]> {
+export async function getWishlist(db: Db, owner: string, market: MarketId = DEFAULT_MARKET): Promise<WishlistLine[]> {
   if (!owner) return [];
   const rows = await db
     .selectFrom("wishlist_items as w")

@@ -4,7 +4,8 @@
  * nginx, on the catalog pages, /cart and /visitor; none ever sees another's header, cart or prices.
  * Anonymous catalog pages are one shared HTML, served from nginx's cache; a signed-in visitor's are
  * rendered for them and bypass it; /cart and /visitor are never stored; nothing served from the
- * cache sets a cookie; and a catalog change reaches an anonymous visitor within the pages' bound.
+ * cache sets a cookie; a visitor who chose the UK market is served the UK page, kept apart from the
+ * US one; and a catalog change reaches an anonymous visitor within the pages' bound.
  * Needs TEST_DATABASE_URL, nginx and a production build (BUILD_DIR), as tests/fleet/fleet.test.ts.
  */
 import { rmSync, existsSync } from "node:fs";
@@ -217,6 +218,38 @@ describe.skipIf(skipReason !== null)(
       }
       expect(visitors[0].browser.jar.cookies.size, "the guest was never given a cookie").toBe(0);
       console.log(`page cache: ${served.length} requests in 3 rounds in ${elapsed} ms`);
+    });
+
+    it("a visitor who chose the UK market and one who didn't are cached apart: each is only ever served its own market's page", async () => {
+      const [row] = await db
+        .selectFrom("products")
+        .select("id")
+        .where("archived_at", "is", null)
+        .orderBy("id")
+        .offset(10)
+        .limit(1)
+        .execute();
+      const page = `/shop/${row!.id}`;
+      const uk = browserFor(f);
+      const chose = await uk.postForm("/market", { market: "uk", returnTo: page });
+      expect(chose.status).toBe(303);
+      expect(chose.location).toBe(page);
+      const us = browserFor(f);
+      const statuses: string[] = [];
+      for (let round = 0; round < 3; round++) {
+        for (const [browser, own, other] of [
+          [uk, "GBP", "USD"],
+          [us, "USD", "GBP"],
+        ] as const) {
+          const reply = await browser.get(page);
+          expect(reply.status).toBe(200);
+          expect(reply.body).toContain(`"priceCurrency":"${own}"`);
+          expect(reply.body).not.toContain(`"priceCurrency":"${other}"`);
+          statuses.push(cacheStatus(reply));
+        }
+      }
+      // Each market's page filled its own entry once, then came from nginx's cache.
+      expect(statuses).toEqual(["MISS", "MISS", "HIT", "HIT", "HIT", "HIT"]);
     });
 
     async function sequential(order: Visitor[], path: string): Promise<Reply[]> {

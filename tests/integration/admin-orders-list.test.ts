@@ -111,7 +111,11 @@ describe.each(dialects)("the back office's order list and order page on %s", (ki
     expect(await numbers({ ...range, country: "US", status: "shipped" })).toEqual([]);
     // Each order's currency: a shopper's UK delivery is in pounds; a trade company's order is in dollars wherever it goes.
     expect(await numbers({ ...range, currency: "gbp" })).toEqual([o.gbPod.number]);
-    expect(await numbers({ ...range, currency: "usd" })).toEqual([o.gbInvoice.number, o.usInvoice.number, o.usPod.number]);
+    expect(await numbers({ ...range, currency: "usd" })).toEqual([
+      o.gbInvoice.number,
+      o.usInvoice.number,
+      o.usPod.number,
+    ]);
     expect((await list({ number: o.gbPod.number })).rows[0]).toMatchObject({ currency: "gbp" });
   });
 

@@ -1,6 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isMarketId, MARKETS, marketForCountry } from "../../app/lib/markets.ts";
+import {
+  cartMarketText,
+  isMarketId,
+  marketChoiceLabel,
+  MARKETS,
+  marketForCountry,
+  marketFromCookieHeader,
+  marketFromSearch,
+  marketPath,
+  proposedMarket,
+  withMarketParam,
+} from "../../app/lib/markets.ts";
 import { formatMoney } from "../../app/lib/money.ts";
 import { stateOfRegion, stateOfZip, US_STATE_NAMES } from "../../app/lib/us-states.ts";
 import {
@@ -39,6 +50,53 @@ describe("markets", () => {
     expect(formatMoney(-5, "gbp")).toBe("-£0.05");
     expect(formatMoney(123_456, "usd")).toBe("$1,234.56");
     expect(formatMoney(123_456)).toBe("$1,234.56");
+  });
+});
+
+describe("which market a shopper is in", () => {
+  it("offers the market of the first language with a region, or of the trusted country header, never a guess", () => {
+    expect(proposedMarket("en-GB,en;q=0.9")).toBe("uk");
+    expect(proposedMarket("en-US,en;q=0.9")).toBe("us");
+    expect(proposedMarket("en;q=0.9, en-GB;q=0.8")).toBe("uk");
+    expect(proposedMarket("fr-FR, en-GB;q=0.5")).toBeNull();
+    expect(proposedMarket("de-DE;q=0.2, en-gb;q=0.7")).toBe("uk");
+    expect(proposedMarket("en-UK")).toBe("uk");
+    expect(proposedMarket("en")).toBeNull();
+    expect(proposedMarket("")).toBeNull();
+    expect(proposedMarket(null)).toBeNull();
+    expect(proposedMarket("en-GB;q=0")).toBeNull();
+    expect(proposedMarket("en-US", "GB")).toBe("uk");
+    expect(proposedMarket("en-GB", "FR")).toBe("uk");
+    expect(proposedMarket("en-GB", "us")).toBe("us");
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), fc.option(fc.string({ maxLength: 8 })), (header, country) => {
+        const offer = proposedMarket(header, country);
+        expect(offer === null || isMarketId(offer)).toBe(true);
+      }),
+    );
+  });
+
+  it("reads the market cookie and the URL's market parameter, and nothing else", () => {
+    expect(marketFromCookieHeader("guest=abc; market=uk; other=1")).toBe("uk");
+    expect(marketFromCookieHeader("market=us")).toBe("us");
+    expect(marketFromCookieHeader("market=fr")).toBeNull();
+    expect(marketFromCookieHeader("supermarket=uk")).toBeNull();
+    expect(marketFromCookieHeader("market=ukx")).toBeNull();
+    expect(marketFromCookieHeader(null)).toBeNull();
+    expect(marketFromSearch("?q=drill&market=uk")).toBe("uk");
+    expect(marketFromSearch(new URLSearchParams("market=UK"))).toBeNull();
+    expect(marketFromSearch("?market=__proto__")).toBeNull();
+  });
+
+  it("writes each market's URL of a page: the default market's without a parameter", () => {
+    expect(marketPath("/shop/12", "uk")).toBe("/shop/12?market=uk");
+    expect(marketPath("/shop/12?market=uk", "us")).toBe("/shop/12");
+    expect(marketPath("/shop?page=2", "uk")).toBe("/shop?page=2&market=uk");
+    expect(marketPath("/", "us")).toBe("/");
+    expect(withMarketParam("/shop?q=saw", "us")).toBe("/shop?q=saw&market=us");
+    expect(marketChoiceLabel(MARKETS.uk)).toBe("United Kingdom (GBP £)");
+    expect(marketChoiceLabel(MARKETS.us)).toBe("United States (USD $)");
+    expect(cartMarketText("uk")).toMatch(/^Prices in pounds sterling \(GBP\) for delivery to the United Kingdom\./);
   });
 });
 

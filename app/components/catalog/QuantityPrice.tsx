@@ -74,8 +74,7 @@ export function QuantityPrice({ listCents, volumeBreaks, trade, stockQuantity }:
       {rows.length || trade ? (
         <p className="text-sm text-slate-700" aria-live="polite" data-testid="price-for-quantity">
           {unit.source === "trade" ? "Your trade price" : "Price"} for {quantity}:{" "}
-          <strong className="text-ink">{money(unit.unitCents)}</strong> each,{" "}
-          {money(unit.unitCents * quantity)} in all
+          <strong className="text-ink">{money(unit.unitCents)}</strong> each, {money(unit.unitCents * quantity)} in all
         </p>
       ) : null}
     </>

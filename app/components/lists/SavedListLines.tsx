@@ -109,7 +109,9 @@ export function SavedListLines({
           <th scope="row" colSpan={4} className="py-2 pr-2 text-right text-ink">
             List total at today's prices
           </th>
-          <td className="py-2 pr-2 font-semibold text-ink"><Money minor={totalCents} /></td>
+          <td className="py-2 pr-2 font-semibold text-ink">
+            <Money minor={totalCents} />
+          </td>
           {editable ? <td /> : null}
         </tr>
       }

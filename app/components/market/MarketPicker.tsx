@@ -53,20 +53,10 @@ export function MarketProposal({ current, proposal }: { current: MarketId; propo
         <p className="text-ink">
           {`Shopping from the ${offered.name}? See prices in ${CURRENCY_NAMES[offered.currency]}.`}
         </p>
-        <button
-          type="submit"
-          name="market"
-          value={offered.id}
-          className="btn-primary py-1"
-        >
+        <button type="submit" name="market" value={offered.id} className="btn-primary py-1">
           {`Shop in the ${offered.name}`}
         </button>
-        <button
-          type="submit"
-          name="market"
-          value={kept.id}
-          className="btn-outline py-1"
-        >
+        <button type="submit" name="market" value={kept.id} className="btn-outline py-1">
           {`Stay in the ${kept.name}`}
         </button>
       </Form>

@@ -26,7 +26,8 @@ export function UnitPrice({
           {line.priceSource === "volume" ? "Volume price" : "Your trade price"} (list{" "}
           <s>
             <Money minor={line.listPriceCents} />
-          </s>)
+          </s>
+          )
         </span>
       ) : null}
     </>

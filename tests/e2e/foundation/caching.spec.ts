@@ -84,6 +84,7 @@ test("catalog pages are one shared HTML for anonymous visitors; a signed-in visi
       cartCount: 0,
       wishlistIds: [],
       priceList: null,
+      marketProposal: null,
     });
     // Personal pages are never stored anywhere.
     for (const path of ["/cart", "/account", "/wishlist", "/checkout"]) {

@@ -20,7 +20,6 @@ import {
   summary,
   UK_ADDRESS,
   US_ADDRESS,
-  usd,
 } from "./support.ts";
 
 test.describe.configure({ timeout: 60_000 });

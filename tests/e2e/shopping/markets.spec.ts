@@ -91,10 +91,9 @@ test("changing market reprices the cart and says so once; each market's page is 
   await expect(page.getByTestId("total-price")).toHaveText("$50.00");
   await marketPicker(page).selectOption({ label: "United Kingdom (GBP £)" });
   await page.getByRole("button", { name: "Change market" }).click();
-  const notice = page
-    .getByRole("main")
-    .getByRole("status")
-    .filter({ hasText: "Your cart was repriced in pounds sterling (GBP) when you changed market to the United Kingdom." });
+  const notice = page.getByRole("main").getByRole("status").filter({
+    hasText: "Your cart was repriced in pounds sterling (GBP) when you changed market to the United Kingdom.",
+  });
   await expect(notice).toBeVisible();
   await expect(page.getByTestId("total-price")).toHaveText("£39.98");
   await expect(page.getByRole("main").getByText(/Price changed/)).toHaveCount(0);
@@ -117,13 +116,21 @@ test("changing market reprices the cart and says so once; each market's page is 
   }
   const alternates = await usPage
     .locator('link[rel="alternate"][hreflang]')
-    .evaluateAll((links) => links.map((l) => `${l.getAttribute("hreflang")} ${new URL(l.getAttribute("href")!).pathname}${new URL(l.getAttribute("href")!).search}`));
+    .evaluateAll((links) =>
+      links.map(
+        (l) =>
+          `${l.getAttribute("hreflang")} ${new URL(l.getAttribute("href")!).pathname}${new URL(l.getAttribute("href")!).search}`,
+      ),
+    );
   expect(alternates).toEqual([`en-GB /shop/${p.id}?market=uk`, `en-US /shop/${p.id}`, `x-default /shop/${p.id}`]);
   await expect(usPage.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`/shop/${p.id}$`));
   // The UK page's own URL shows pounds to anyone, and is its canonical URL.
   await usPage.goto(`/shop/${p.id}?market=uk`);
   await expect(price(usPage, "£19.99")).toBeVisible();
-  await expect(usPage.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`/shop/${p.id}\\?market=uk$`));
+  await expect(usPage.locator('link[rel="canonical"]')).toHaveAttribute(
+    "href",
+    new RegExp(`/shop/${p.id}\\?market=uk$`),
+  );
   const sitemap = await (await usPage.request.get("/sitemap.xml")).text();
   expect(sitemap).toContain(`/shop/${p.id}?market=uk</loc>`);
   expect(sitemap).toMatch(new RegExp(`hreflang="en-GB" href="[^"]*/shop/${p.id}\\?market=uk"`));

@@ -76,11 +76,13 @@ export function setProduct(
 }
 
 /** Chooses a market with the header's picker (its label and its Change market button), from the home page. */
-export async function chooseMarket(page: Page, label: "United Kingdom (GBP £)" | "United States (USD $)") {
+async function chooseMarket(page: Page, label: "United Kingdom (GBP £)" | "United States (USD $)") {
   await page.goto("/");
   await page.getByLabel("Market", { exact: true }).selectOption({ label });
   await page.getByRole("button", { name: "Change market" }).click();
-  await expect(page.getByLabel("Market", { exact: true })).toHaveValue(label.startsWith("United Kingdom") ? "uk" : "us");
+  await expect(page.getByLabel("Market", { exact: true })).toHaveValue(
+    label.startsWith("United Kingdom") ? "uk" : "us",
+  );
 }
 
 /** Shops in a market from now on, as the header's market picker leaves it: the `market` cookie. */

@@ -98,7 +98,9 @@ test("on PostgreSQL a US shopper sees Washington's sales tax before placing the 
     expect(invoice).toContain(part);
 });
 
-test("on PostgreSQL a UK shopper's order and invoice are in pounds with the VAT inside the prices", async ({ page }) => {
+test("on PostgreSQL a UK shopper's order and invoice are in pounds with the VAT inside the prices", async ({
+  page,
+}) => {
   await shopInMarket(page, POSTGRES_BASE, "uk");
   await shopperAtCheckout(page, "pg-tax-uk");
   await fillCheckout(page, UK_ADDRESS);
