@@ -26,7 +26,7 @@ const marketForm = z.object({
 });
 
 export type MarketActionResult =
-  | { status: 200; ok: true; message: string; location: string; cookies: string[] }
+  | { status: 200; ok: true; location: string; cookies: string[]; repriced: boolean }
   | { status: 400 | 413 | 429; ok: false; message: string };
 
 /**
@@ -38,18 +38,6 @@ export function returnPath(value: string): string {
   const url = new URL(value, "http://store.invalid");
   url.searchParams.delete(MARKET_PARAM);
   return `${url.pathname}${url.search}`;
-}
-
-/** What the picker says once a market is chosen (and the cart repriced, when it was). */
-function marketChosenMessage(market: MarketId, repriced: boolean): string {
-  const { name, currency } = MARKETS[market];
-  const prices = `Prices are now in ${CURRENCY_NAMES[currency]} for ${marketPlace(name)}.`;
-  return repriced ? `${prices} Your cart has been repriced.` : prices;
-}
-
-/** "the United Kingdom", "the United States": how a sentence names a market's country. */
-function marketPlace(name: string): string {
-  return `the ${name}`;
 }
 
 export async function changeMarket(db: Db, request: Request, limiter: RateLimiter): Promise<MarketActionResult> {
@@ -74,9 +62,9 @@ export async function changeMarket(db: Db, request: Request, limiter: RateLimite
   return {
     status: 200,
     ok: true,
-    message: marketChosenMessage(market, repriced),
     location: returnPath(checked.data.returnTo),
     cookies,
+    repriced,
   };
 }
 
@@ -97,7 +85,7 @@ export function repricedNotice(request: Request, market: MarketId): { message: s
   if (!from || !isMarketId(from[1]) || from[1] === market) return null;
   const { name, currency } = MARKETS[market];
   return {
-    message: `Your cart was repriced in ${CURRENCY_NAMES[currency]} when you changed market to ${marketPlace(name)}.`,
+    message: `Your cart was repriced in ${CURRENCY_NAMES[currency]} when you changed market to the ${name}.`,
     clear: storeCookie(REPRICED_COOKIE, "", 0),
   };
 }

@@ -19,7 +19,8 @@
 // Environment: BUILD_DIR, BENCH_PORT (3900), WEB_CONCURRENCY (2), BENCH_DURATION (10),
 // BENCH_CONNECTIONS (10), BENCH_WARMUP (2, seconds before each target's measurement: longer lets the
 // page cache fill as it would on a server that has been up a while), BENCH_REBUILD (1 = build even
-// when a build exists).
+// when a build exists), BENCH_MARKET (`us`, the default, or `uk`: every request carries the
+// `market=uk` cookie the header's market picker sets, so pages and carts are the UK market's).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
@@ -50,6 +51,11 @@ const WEB_CONCURRENCY = process.env.WEB_CONCURRENCY || "2";
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const WARMUP = Number(process.env.BENCH_WARMUP || 2);
+const MARKET = process.env.BENCH_MARKET || "us";
+if (!["us", "uk"].includes(MARKET)) fail(`BENCH_MARKET must be us or uk, not ${MARKET}`);
+/** The cookie a shopper who chose the market carries (none for the default market). */
+const MARKET_COOKIE = MARKET === "uk" ? "market=uk" : "";
+const withMarket = (cookie) => [cookie, MARKET_COOKIE].filter(Boolean).join("; ");
 const PRODUCTS = 100_000;
 const SITE_URL = `http://127.0.0.1:${PORT}`;
 const dbPath = path.join(benchDir, "store-100k.db");
@@ -125,7 +131,7 @@ function ensureCatalog() {
 }
 
 async function startServer() {
-  log(`WEB_CONCURRENCY=${WEB_CONCURRENCY}`);
+  log(`WEB_CONCURRENCY=${WEB_CONCURRENCY}, market ${MARKET}`);
   // Migrations on a fresh 100k catalog can take a while.
   server = await startStoreServer({
     buildDir: BUILD_DIR,
@@ -155,6 +161,7 @@ function cannon(opts) {
     connections: CONNECTIONS,
     pipelining: 1,
     timeout: 10,
+    ...(MARKET_COOKIE ? { headers: { cookie: MARKET_COOKIE } } : {}),
     ...opts,
   });
 }
@@ -236,7 +243,11 @@ async function benchCart(inStock) {
     path: "/cart",
     setupRequest: (req, context) => ({
       ...req,
-      headers: { ...req.headers, ...cartHeaders, ...(context.cookie ? { cookie: context.cookie } : {}) },
+      headers: {
+        ...req.headers,
+        ...cartHeaders,
+        ...(withMarket(context.cookie) ? { cookie: withMarket(context.cookie) } : {}),
+      },
       body: CART_BODY(pick()),
     }),
     onResponse: (_status, _body, context, headers) => {
