@@ -1,9 +1,9 @@
+import { lazy, Suspense } from "react";
 import { Links, Meta, Outlet, Scripts } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { ScrollToTop } from "./components/layout/ScrollToTop.tsx";
 import { SiteFrame } from "./components/layout/SiteFrame.tsx";
-import { RouteErrorPage } from "./components/errors/RouteErrorPage.tsx";
 import { sharedPage } from "./lib/cache-control.ts";
 import type { Visitor } from "./lib/visitor.ts";
 import { config } from "../server/config.ts";
@@ -75,6 +75,16 @@ export default function App() {
   return <Outlet />;
 }
 
+// Loaded only when a page fails: not part of every page's first load. The server renders it
+// whole, and the browser keeps that HTML until the module has arrived to hydrate it.
+const RouteErrorPage = lazy(() =>
+  import("./components/errors/RouteErrorPage.tsx").then((m) => ({ default: m.RouteErrorPage })),
+);
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <RouteErrorPage error={error} family="storefront" />;
+  return (
+    <Suspense fallback={null}>
+      <RouteErrorPage error={error} family="storefront" />
+    </Suspense>
+  );
 }

@@ -1,9 +1,10 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useRevalidator } from "react-router";
 import { useCurrentUser } from "../../lib/current-user.tsx";
 import { LOGOUT_NOTICE_MS } from "../../lib/site.ts";
 import { useAlert } from "../ui/Alert.tsx";
-import { LogoutDialog } from "./LogoutDialog.tsx";
+// Loaded when a member asks to log out: not part of every page's first load.
+const LogoutDialog = lazy(() => import("./LogoutDialog.tsx").then((m) => ({ default: m.LogoutDialog })));
 
 export function UserAvatar({
   fullName,
@@ -56,6 +57,8 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
   const alert = useAlert();
   const revalidator = useRevalidator();
   const [confirming, setConfirming] = useState(false);
+  // The dialog stays in the page once it has been asked for, so closing it returns focus to Logout.
+  const [asked, setAsked] = useState(false);
   const [busy, setBusy] = useState(false);
 
   if (!user && !known) {
@@ -115,6 +118,7 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
         action="/logout"
         onSubmit={(e) => {
           e.preventDefault();
+          setAsked(true);
           setConfirming(true);
         }}
       >
@@ -122,13 +126,17 @@ export function UserMenu({ variant }: { variant: "desktop" | "mobile" }) {
           Logout
         </button>
       </form>
-      <LogoutDialog
-        id={`logout-${variant}`}
-        open={confirming}
-        busy={busy}
-        onConfirm={logOut}
-        onCancel={() => setConfirming(false)}
-      />
+      {asked ? (
+        <Suspense fallback={null}>
+          <LogoutDialog
+            id={`logout-${variant}`}
+            open={confirming}
+            busy={busy}
+            onConfirm={logOut}
+            onCancel={() => setConfirming(false)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { useRouteLoaderData } from "react-router";
 import type { RootData } from "../../root.tsx";
 import { CurrentUserProvider } from "../../lib/current-user.tsx";
@@ -5,9 +6,12 @@ import { useVisitorReader, useVisitorState } from "../../lib/visitor.ts";
 import { AlertProvider } from "../ui/Alert.tsx";
 import { Footer, footerYear } from "./Footer.tsx";
 import { Header } from "./Header.tsx";
-import { MarketBar, MarketProposal } from "../market/MarketPicker.tsx";
+import { MarketBar } from "../market/MarketPicker.tsx";
 import { InCurrency } from "../ui/Money.tsx";
 import { DEFAULT_MARKET, MARKETS } from "../../lib/markets.ts";
+
+// Only a visitor offered another market needs it, once /visitor has answered: not in every page's first load.
+const MarketProposal = lazy(() => import("../market/MarketProposal.tsx"));
 
 /** Every page's header, main and footer around the route's content, with the user and alert contexts. */
 export function SiteFrame({ children }: { children: React.ReactNode }) {
@@ -20,15 +24,15 @@ export function SiteFrame({ children }: { children: React.ReactNode }) {
     <CurrentUserProvider serverUser={visitor.user} known={known}>
       <AlertProvider>
         <InCurrency currency={MARKETS[market].currency}>
+          {proposal && proposal !== market ? (
+            <Suspense fallback={null}>
+              <MarketProposal current={market} proposal={proposal} />
+            </Suspense>
+          ) : null}
           <Header
             cartCount={visitor.cartCount}
             wishlistCount={visitor.wishlistIds.length}
-            top={
-              <>
-                <MarketBar market={market} trade={Boolean(data?.tradeMarket)} />
-                {proposal && proposal !== market ? <MarketProposal current={market} proposal={proposal} /> : null}
-              </>
-            }
+            top={<MarketBar market={market} trade={Boolean(data?.tradeMarket)} />}
           />
           <main id="main" className="flex-1">
             {children}

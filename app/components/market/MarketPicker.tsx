@@ -34,36 +34,6 @@ export function MarketPicker({ market, id }: { market: MarketId; id: string }) {
   );
 }
 
-/**
- * Offers a first-time visitor the market their browser points at, with both answers as buttons;
- * either one is a choice, so the offer is not made again. Never switches by itself.
- */
-export function MarketProposal({ current, proposal }: { current: MarketId; proposal: MarketId }) {
-  const { pathname, search } = useLocation();
-  const offered = MARKETS[proposal];
-  const kept = MARKETS[current];
-  return (
-    <section aria-label="Market suggestion" className="border-b border-amber-200 bg-amber-50">
-      <Form
-        method="post"
-        action="/market"
-        className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 text-sm"
-      >
-        <input type="hidden" name="returnTo" value={`${pathname}${search}`} />
-        <p className="text-ink">
-          {`Shopping from the ${offered.name}? See prices in ${CURRENCY_NAMES[offered.currency]}.`}
-        </p>
-        <button type="submit" name="market" value={offered.id} className="btn-primary py-1">
-          {`Shop in the ${offered.name}`}
-        </button>
-        <button type="submit" name="market" value={kept.id} className="btn-outline py-1">
-          {`Stay in the ${kept.name}`}
-        </button>
-      </Form>
-    </section>
-  );
-}
-
 /** The strip above the header: the market picker, or, for a trade buyer, the market they buy in. */
 export function MarketBar({ market, trade }: { market: MarketId; trade: boolean }) {
   return (

@@ -14,7 +14,9 @@ import {
   readProduct,
   setProduct,
   signInViaApi,
+  shopInMarket,
   storeDb,
+  UK_ADDRESS,
   US_ADDRESS,
   usd,
 } from "../shopping/support.ts";
@@ -110,6 +112,27 @@ test("pay by card: stock held while paying, the order placed and mailed only onc
   expect(mail.body).toContain("Card, Apple Pay or Google Pay (paid)");
   await expectCartCount(page, 0);
   await expectNoAxeViolations(page);
+});
+
+test("a UK shopper pays by card in pounds: Stripe is asked for pounds, and the order records what was paid", async ({
+  page,
+  baseURL,
+}) => {
+  const p = setProduct(459, { stock: 20, priceCents: 5_000, discountPercent: null, ukPricePence: 3_500 });
+  const email = await signedInShopper(page, baseURL!, "card-uk");
+  await shopInMarket(page, baseURL!, "uk");
+  await addFromProductPage(page, p.id, { quantity: 2 });
+  await checkoutByCard(page, UK_ADDRESS);
+  // £70.00 of goods and £9.99 delivery; under £100, so no member discount.
+  const [order] = ordersFor(email);
+  expect(order).toMatchObject({ status: "awaiting_payment", currency: "gbp", total_cents: 7_999 });
+  await expect(page.getByRole("main")).toContainText("Total due: £79.99");
+  await page.getByRole("button", { name: "Pay £79.99" }).click();
+  await expect(page).toHaveURL(new RegExp(`/account/orders/${order.number}\\?payment=return$`));
+  await expect(page.getByRole("main").getByRole("status").first()).toContainText(
+    `We received your payment of £79.99, and order ${order.number} is placed`,
+  );
+  expect(orderRow(order.number)).toMatchObject({ status: "placed", payment_status: "paid", paid_cents: 7_999 });
 });
 
 test("cancel on the payment page releases the items; Try again pays the same order (never a second one)", async ({
