@@ -26,10 +26,10 @@ import { changeMarket, MARKET_CHOICE_PROBLEM, repricedNotice, returnPath } from 
 import { validCheckoutForm } from "../support/checkout-form.ts";
 import { dialects, freshSeededDb, type TestDb } from "./databases.ts";
 import { insertCompany, insertMember } from "./trade-support.ts";
+import { signUpAndIn } from "./sign-in-support.ts";
 
 const SITE = "http://127.0.0.1:3997";
 const cfg = loadConfig({ SITE_URL: SITE, NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
-const PASSWORD = "Sturdy-Hammer-42";
 const PRODUCT = 3;
 const token = () => randomBytes(18).toString("base64url");
 const guest = () => `g:${randomBytes(18).toString("base64url")}`;
@@ -48,19 +48,7 @@ describe.each(dialects)("shopping in a market (%s)", (kind) => {
   let t: TestDb;
   let auth: Auth;
 
-  async function member(name: string): Promise<{ id: string; cookie: string; email: string }> {
-    const email = `${name.toLowerCase()}.${randomBytes(4).toString("hex")}@example.com`;
-    await auth.api.signUpEmail({ body: { email, password: PASSWORD, name } });
-    const { headers, response } = await auth.api.signInEmail({
-      body: { email, password: PASSWORD },
-      returnHeaders: true,
-    });
-    const cookie = headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    return { id: response.user.id, cookie, email };
-  }
+  const member = (name: string) => signUpAndIn(auth, name);
   const request = (cookie = "", path = "/shop") => new Request(`${SITE}${path}`, { headers: cookie ? { cookie } : {} });
   function picker(fields: Record<string, string>, cookie = "") {
     return new Request(`${SITE}/market`, {

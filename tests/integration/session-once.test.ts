@@ -5,7 +5,6 @@
  * and React Router's own static handler (what the server runtime answers a page with), so the
  * claim "the root and the page loader get the same Request" is tested, not assumed.
  */
-import { randomBytes } from "node:crypto";
 import { createStaticHandler } from "react-router";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAuth, useAuthForTests, type Auth } from "../../server/auth/auth.ts";
@@ -13,10 +12,10 @@ import { getSessionInfo } from "../../server/auth/session.ts";
 import { loadConfig } from "../../server/config.ts";
 import { resolveShopper } from "../../server/shopper/identity.ts";
 import { dialects, freshDb, type TestDb } from "./databases.ts";
+import { signUpAndIn as signUpAndInWith } from "./sign-in-support.ts";
 
 const SITE = "http://127.0.0.1:3996";
 const cfg = loadConfig({ SITE_URL: SITE, NODE_ENV: "test", AUTH_SECRET: "integration-secret-0123456789abcdef0123" });
-const PASSWORD = "Sturdy-Hammer-42";
 
 describe.each(dialects)("the session is looked up once per request on %s", (kind) => {
   let t: TestDb;
@@ -24,18 +23,9 @@ describe.each(dialects)("the session is looked up once per request on %s", (kind
   const users: Record<"ada" | "bob", { id: string; cookie: string }> = {} as never;
 
   async function signUpAndIn(name: string): Promise<{ id: string; cookie: string }> {
-    const email = `${name}.${randomBytes(4).toString("hex")}@example.com`;
-    await auth.api.signUpEmail({ body: { email, password: PASSWORD, name } });
-    const { headers, response } = await auth.api.signInEmail({
-      body: { email, password: PASSWORD },
-      returnHeaders: true,
-    });
-    const cookie = headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    expect(cookie).toContain("session_token=");
-    return { id: response.user.id, cookie };
+    const user = await signUpAndInWith(auth, name);
+    expect(user.cookie).toContain("session_token=");
+    return user;
   }
 
   beforeAll(async () => {
