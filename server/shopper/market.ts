@@ -36,7 +36,23 @@ const MARKET_COOKIE_SECONDS = 60 * 60 * 24 * 365;
  * The shopper's market: a trade buyer's is the US market; anyone else's is the cookie's (this
  * device's latest choice), else the account's, else the default (not chosen).
  */
-export async function shopperMarket(db: Db, request: Request): Promise<ShopperMarket> {
+export function shopperMarket(db: Db, request: Request): Promise<ShopperMarket> {
+  // The root's middleware, /visitor and an action may each ask during one request: read once.
+  let found = readings.get(request);
+  if (!found) {
+    found = readShopperMarket(db, request);
+    readings.set(request, found);
+    const failed = found;
+    failed.catch(() => {
+      if (readings.get(request) === failed) readings.delete(request);
+    });
+  }
+  return found;
+}
+
+const readings = new WeakMap<Request, Promise<ShopperMarket>>();
+
+async function readShopperMarket(db: Db, request: Request): Promise<ShopperMarket> {
   const fromCookie = marketFromCookieHeader(request.headers.get("cookie"));
   const session = await getSessionInfo(request);
   if (session) {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Auth } from "../../server/auth/auth.ts";
 
-export const TEST_PASSWORD = "Sturdy-Hammer-42";
+const TEST_PASSWORD = "Sturdy-Hammer-42";
 
 /**
  * A new customer account, signed up and signed in through Better Auth's API: its id, email and
