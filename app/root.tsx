@@ -26,13 +26,14 @@ export const links: Route.LinksFunction = () => [
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const cfg = config();
-  const { market, trade } = context.get(pageMarketContext);
+  const { market, shopper: shopperMarket, trade } = context.get(pageMarketContext);
   const shared = {
     siteUrl: cfg.siteUrl,
     year: new Date().getFullYear(),
     googleEnabled: googleConfigured(cfg),
     authorizedOrigins: trustedOrigins(cfg),
     market,
+    shopperMarket,
     tradeMarket: trade,
   };
   const visitor: Visitor | null = context.get(sharedPage) ? null : await readVisitorOf(getDb(), request);
@@ -78,8 +79,27 @@ export default function App() {
 // Loaded only when a page fails: not part of every page's first load. The server renders it
 // whole, and the browser keeps that HTML until the module has arrived to hydrate it.
 const RouteErrorPage = lazy(() =>
-  import("./components/errors/RouteErrorPage.tsx").then((m) => ({ default: m.RouteErrorPage })),
+  import("./components/errors/RouteErrorPage.tsx").then(
+    (m) => ({ default: m.RouteErrorPage }),
+    () => ({ default: ErrorPageUnavailable }),
+  ),
 );
+
+/** What a failed page says when even the error page can't load (an old tab after a deploy). */
+function ErrorPageUnavailable() {
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-24 text-center">
+      <h1 className="text-2xl font-bold">Something went wrong</h1>
+      <p className="mt-4">
+        This page couldn't load.{" "}
+        <button type="button" className="underline" onClick={() => window.location.reload()}>
+          Reload the page
+        </button>{" "}
+        or <a href="/">go to the home page</a>.
+      </p>
+    </section>
+  );
+}
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (

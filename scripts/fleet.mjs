@@ -304,10 +304,12 @@ function pageCacheHttp(fleet) {
     }
 
     # The market a visitor chose (issue 51): a catalog page is priced in it, so it is part of the
-    # page's key. Anything but a known market is the default market's page.
+    # page's key. Anything but exactly "uk" is the default market's page (a regex, so the match is
+    # case-sensitive; the app never lets a shared cache keep a page answered to a market cookie it
+    # can't read exactly, so "MARKET=uk" or "market=UK" can't fill the UK key with a US page).
     map $cookie_market $toolstore_market {
         default us;
-        uk uk;
+        "~^uk$" uk;
     }
 `;
 }

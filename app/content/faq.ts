@@ -54,7 +54,7 @@ export const faqCategories: FaqCategory[] = [
       {
         question: "Do your prices include tax?",
         answer:
-          "Yes. The price shown on each product page includes tax, and all prices are shown in US dollars with two decimal places. Discounted items show the original price struck through next to the sale price.",
+          "In the United Kingdom, yes: prices are in pounds sterling and include VAT. In the United States prices are in US dollars before sales tax, which is added at checkout where we collect it, and shown before you place the order. Choose your market at the top of any page. Prices have two decimal places, and discounted items show the original price struck through next to the sale price.",
       },
     ],
   },

@@ -383,7 +383,7 @@ const contentPages: ContentPage[] = [
       {
         heading: "Payment options",
         paragraphs: [
-          "You can choose Pay on delivery, or, if you buy for a business with a VAT or EIN number, Invoice (business accounts, net 30). Prices are shown in US dollars and include tax.",
+          "You can choose Pay on delivery, or, if you buy for a business with a VAT or EIN number, Invoice (business accounts, net 30). Prices are shown in your market's currency: pounds sterling with VAT included in the United Kingdom, US dollars before sales tax in the United States.",
         ],
       },
       {

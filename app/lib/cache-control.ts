@@ -1,6 +1,6 @@
 import { createContext, type MiddlewareFunction } from "react-router";
 import { pageMarketContext } from "./market-context.ts";
-import { marketFromSearch } from "./markets.ts";
+import { marketFromSearch, unclearMarketCookie } from "./markets.ts";
 
 /** Anything personal, and every answer that says nothing else: no cache may keep it. */
 export const PERSONAL_CACHE_CONTROL = "private, no-store";
@@ -31,8 +31,9 @@ export const sharedPageMiddleware: MiddlewareFunction<Response>[] = [
     // A catalog page's URL may name the market it shows (hreflang alternates, the sitemap).
     const named = marketFromSearch(new URL(request.url).searchParams);
     const shopper = context.get(pageMarketContext);
-    if (named && !shopper.trade) context.set(pageMarketContext, { market: named, trade: false });
-    if (SESSION_COOKIE.test(request.headers.get("cookie") ?? "")) return next();
+    if (named && !shopper.trade) context.set(pageMarketContext, { ...shopper, market: named });
+    const cookie = request.headers.get("cookie") ?? "";
+    if (SESSION_COOKIE.test(cookie) || unclearMarketCookie(cookie)) return next();
     context.set(sharedPage, true);
     const response = await next();
     if (response.status === 200 && !response.headers.has("Set-Cookie"))

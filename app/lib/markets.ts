@@ -75,6 +75,18 @@ export function marketFromCookieHeader(header: string | null | undefined): Marke
   return match && isMarketId(match[1]) ? match[1] : null;
 }
 
+/**
+ * True when a Cookie header holds a `market` cookie the store doesn't read as exactly one market
+ * ("MARKET=uk", "market=UK", "market = uk", two of them …). A shared cache may read such a header
+ * its own way (nginx matches cookie names and map values ignoring case), so a page answered to it
+ * must not be shared.
+ */
+export function unclearMarketCookie(header: string | null | undefined): boolean {
+  const named = (header ?? "").match(/(?:^|;)\s*market\s*=/gi) ?? [];
+  if (named.length === 0) return false;
+  return named.length > 1 || marketFromCookieHeader(header) === null;
+}
+
 /** The market a URL names with `?market=`, or null when it names none (or an unknown one). */
 export function marketFromSearch(search: string | URLSearchParams): MarketId | null {
   const value = (typeof search === "string" ? new URLSearchParams(search) : search).get(MARKET_PARAM);

@@ -4,10 +4,12 @@ import { formatCount } from "./numbers.ts";
 export type Currency = "gbp" | "usd";
 /** In the order the back office lists them: the US market's first, as most orders are. */
 export const CURRENCIES: readonly Currency[] = ["usd", "gbp"];
-/** A currency's name as a sentence, a list or an invoice writes it. */
+/** A currency's name in words: "Amount in pounds sterling". */
+export const CURRENCY_WORDS: Readonly<Record<Currency, string>> = { usd: "US dollars", gbp: "pounds sterling" };
+/** A currency's name as a sentence, a list or an invoice writes it: "pounds sterling (GBP)". */
 export const CURRENCY_NAMES: Readonly<Record<Currency, string>> = {
-  usd: "US dollars (USD)",
-  gbp: "pounds sterling (GBP)",
+  usd: `${CURRENCY_WORDS.usd} (USD)`,
+  gbp: `${CURRENCY_WORDS.gbp} (GBP)`,
 };
 
 /** The sign written before an amount. */
@@ -48,10 +50,3 @@ export function parseDollarsToCents(input: string): number | null {
   const [whole, fraction = ""] = trimmed.split(".");
   return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }
-
-/**
- * The currency new orders are placed in until the UK market's checkout takes pounds. Everything
- * after placing (order pages, mails, invoices, the card payment, refunds) follows the order's own
- * `currency`.
- */
-export const STORE_CURRENCY: Currency = "usd";

@@ -65,19 +65,22 @@ export type ShipInput = z.infer<typeof shipSchema>;
 
 export const cancelSchema = z.object({ version, reason: optionalText("The reason") });
 
-/** A card refund: an amount in dollars ("12.50"; blank = everything not yet refunded) and a reason the customer is told. */
+/**
+ * A card refund: an amount in the order's currency ("12.50"; blank = everything not yet refunded)
+ * and a reason the customer is told.
+ */
 export const refundSchema = z.object({
   version,
   amount: z.preprocess(
-    (v) => (typeof v === "string" ? (v.trim() === "" ? null : v.trim().replace(/^\$/, "")) : v),
+    (v) => (typeof v === "string" ? (v.trim() === "" ? null : v.trim().replace(/^[$£]/, "")) : v),
     z
       .string({ error: "Enter the amount to refund, like 12.50." })
-      .regex(/^\d{1,9}(\.\d{1,2})?$/, { error: "Enter the amount to refund in dollars and cents, like 12.50." })
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, { error: "Enter the amount to refund with two decimals at most, like 12.50." })
       .transform((v) => {
         const [whole, fraction = ""] = v.split(".");
         return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
       })
-      .refine((cents) => cents > 0, { error: "The amount to refund must be more than $0.00." })
+      .refine((cents) => cents > 0, { error: "The amount to refund must be more than 0.00." })
       .nullable(),
   ),
   reason: optionalText("The reason"),

@@ -1,5 +1,5 @@
 import { formatCount } from "./numbers.ts";
-import { MARKETS, type MarketId } from "./markets.ts";
+import { DEFAULT_MARKET, MARKETS, type MarketId } from "./markets.ts";
 
 /**
  * Signed-in members get this percent off an order whose subtotal is over their market's threshold
@@ -63,7 +63,11 @@ function percentOf(cents: number, percent: number): number {
 }
 
 /** The member discount on a subtotal in a market's minor units: 5% above the market's threshold. */
-export function memberDiscountCents(subtotalCents: number, isMember: boolean, market: MarketId = "us"): number {
+export function memberDiscountCents(
+  subtotalCents: number,
+  isMember: boolean,
+  market: MarketId = DEFAULT_MARKET,
+): number {
   return isMember && subtotalCents > MARKETS[market].memberDiscountThresholdMinor
     ? percentOf(subtotalCents, MEMBER_DISCOUNT_PERCENT)
     : 0;

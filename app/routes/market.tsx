@@ -30,7 +30,8 @@ export async function action({ request }: Route.ActionArgs) {
 
 // Where a refused choice (or a visit without a form) lands: the picker on a page of its own.
 export default function Market({ actionData }: Route.ComponentProps) {
-  const market = useRouteLoaderData<RootData>("root")?.market ?? DEFAULT_MARKET;
+  const root = useRouteLoaderData<RootData>("root");
+  const market = root?.shopperMarket ?? DEFAULT_MARKET;
   return (
     <>
       <PageHeader
@@ -39,7 +40,11 @@ export default function Market({ actionData }: Route.ComponentProps) {
       />
       <div className="mx-auto max-w-7xl space-y-4 px-4 py-8">
         {actionData?.message ? <StaticAlert tone="error" text={actionData.message} /> : null}
-        <MarketPicker market={market} id="market-page-select" />
+        {root?.tradeMarket ? (
+          <p>Your trade account buys in US dollars: its prices, spending limits, credit and quotes are in dollars.</p>
+        ) : (
+          <MarketPicker market={market} id="market-page-select" />
+        )}
       </div>
     </>
   );

@@ -8,7 +8,7 @@ import { marketFromSearch } from "../lib/markets.ts";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const q = url.searchParams.get("q") ?? "";
-  // The search box names the page's market, so a browser's cached answer is that market's.
+  // The shopper's market (a caller may name one with ?market=).
   const market = marketFromSearch(url.searchParams) ?? context.get(pageMarketContext).market;
   const suggestions = await suggestSearch(getDb(), q, undefined, market);
   return Response.json(suggestions, {

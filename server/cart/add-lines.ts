@@ -69,7 +69,10 @@ export async function addLinesToCart(
 
     const now = new Date().toISOString();
     const results: AddedLine[] = [];
-    const writes = new Map<string, { product_id: number; color: string; quantity: number; seen_price_cents: number }>();
+    const writes = new Map<
+      string,
+      { product_id: number; color: string; quantity: number; seen_price_cents: number; seen_market: MarketId }
+    >();
     for (const line of lines) {
       const key = `${line.productId}:${line.color}`;
       const product = products.get(line.productId);
@@ -94,6 +97,7 @@ export async function addLinesToCart(
           color: line.color,
           quantity: before + added,
           seen_price_cents: product.price,
+          seen_market: market,
         });
       results.push({ ...line, added, inCart: before + added, cappedBy });
     }
@@ -106,6 +110,7 @@ export async function addLinesToCart(
           oc.columns(["owner", "product_id", "color"]).doUpdateSet((eb) => ({
             quantity: eb.ref("excluded.quantity"),
             seen_price_cents: eb.ref("excluded.seen_price_cents"),
+            seen_market: eb.ref("excluded.seen_market"),
             updated_at: now,
           })),
         )

@@ -9,7 +9,6 @@ import { ConflictError, InvalidError, NotFoundError, OutOfStockError } from "../
 import { userOfOwner } from "../trade/prices.ts";
 import { lineProductColumns, priceLinesForBuyer } from "./priced-lines.ts";
 import { DEFAULT_MARKET, MARKETS, type MarketId } from "../../app/lib/markets.ts";
-import type { Currency } from "../../app/lib/money.ts";
 import { marketSalePrice, salePriceIn } from "../catalog/market-columns.ts";
 
 const now = () => new Date().toISOString();
@@ -87,6 +86,7 @@ export async function addToCart(
       color,
       quantity: Math.min(input.quantity, limit),
       seen_price_cents: seenPrice,
+      seen_market: market,
       created_at: now(),
       updated_at: now(),
     })
@@ -94,6 +94,7 @@ export async function addToCart(
       oc.columns(["owner", "product_id", "color"]).doUpdateSet({
         quantity: cappedSum(limit),
         seen_price_cents: seenPrice,
+        seen_market: market,
         updated_at: now(),
       }),
     )
@@ -145,15 +146,18 @@ function noticeFor(
     stock_quantity: number;
     sale_price_cents: number;
     seen_price_cents: number;
+    seen_market: MarketId;
     archived_at: string | null;
   },
-  currency: Currency,
+  market: MarketId,
 ): string | null {
   if (row.archived_at) return NO_LONGER_SOLD;
   if (row.stock_quantity === 0) return "Out of stock — remove it to check out.";
   if (row.quantity > row.stock_quantity)
     return `Only ${row.stock_quantity} left in stock — lower the quantity to check out.`;
-  if (row.sale_price_cents !== row.seen_price_cents) {
+  // A price seen in another market (before a sign-in brought the account's market) is not compared.
+  if (row.seen_market === market && row.sale_price_cents !== row.seen_price_cents) {
+    const { currency } = MARKETS[market];
     return `Price changed from ${formatMoney(row.seen_price_cents, currency)} to ${formatMoney(row.sale_price_cents, currency)} since you added it.`;
   }
   return null;
@@ -165,7 +169,14 @@ export async function getCart(db: Db, owner: string, market: MarketId = DEFAULT_
   const rows = await db
     .selectFrom("cart_items as ci")
     .innerJoin("products as p", "p.id", "ci.product_id")
-    .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", ...lineProductColumns(market)])
+    .select([
+      "ci.product_id",
+      "ci.color",
+      "ci.quantity",
+      "ci.seen_price_cents",
+      "ci.seen_market",
+      ...lineProductColumns(market),
+    ])
     .where("ci.owner", "=", owner)
     .orderBy("ci.created_at")
     .orderBy("ci.product_id")
@@ -192,7 +203,7 @@ export async function getCart(db: Db, owner: string, market: MarketId = DEFAULT_
     // An archived product can't be bought: the cart shows it as having none to sell.
     stockQuantity: row.archived_at ? 0 : row.stock_quantity,
     lineTotalCents: unit.unitCents * row.quantity,
-    notice: noticeFor(row, MARKETS[market].currency),
+    notice: noticeFor(row, market),
   }));
   return {
     lines,
@@ -215,7 +226,7 @@ export async function acknowledgePrices(db: Db, owner: string, market: MarketId 
   for (const row of rows) {
     await db
       .updateTable("cart_items")
-      .set({ seen_price_cents: row.sale_price_cents })
+      .set({ seen_price_cents: row.sale_price_cents, seen_market: market })
       .where("owner", "=", owner)
       .where("product_id", "=", row.product_id)
       .where("color", "=", row.color)
@@ -240,7 +251,7 @@ export async function mergeCarts(db: Db, fromOwner: string, toOwner: string) {
     const guestLines = await trx
       .selectFrom("cart_items as ci")
       .innerJoin("products as p", "p.id", "ci.product_id")
-      .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", "p.stock_quantity"])
+      .select(["ci.product_id", "ci.color", "ci.quantity", "ci.seen_price_cents", "ci.seen_market", "p.stock_quantity"])
       .where("ci.owner", "=", fromOwner)
       .execute();
     for (const line of guestLines) {
@@ -253,6 +264,7 @@ export async function mergeCarts(db: Db, fromOwner: string, toOwner: string) {
           color: line.color,
           quantity: Math.min(line.quantity, limit),
           seen_price_cents: line.seen_price_cents,
+          seen_market: line.seen_market,
           created_at: now(),
           updated_at: now(),
         })

@@ -69,8 +69,10 @@ async function suggestProductIds(db: Db, terms: ResolvedTerm[], limit: number, e
   return rows.map((r) => Number(r.id));
 }
 
-/** Products, categories and brands for the search box, fast enough to run on every keystroke. */
-/** Suggestions for the search box, the products' prices in `market`'s currency. */
+/**
+ * Products, categories and brands for the search box, fast enough to run on every keystroke; the
+ * products' prices in `market`'s currency.
+ */
 export async function suggestSearch(
   db: Db,
   text: string,

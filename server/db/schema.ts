@@ -1,3 +1,4 @@
+import type { MarketId } from "../../app/lib/markets.ts";
 import type { Generated, Insertable, Selectable } from "kysely";
 import type { OrderTaxBasis } from "./schema-tax.ts";
 import type { VatClass } from "../../app/lib/product-tax.ts";
@@ -190,6 +191,8 @@ interface CartItemTable {
   quantity: number;
   /** Unit price when the line was added, to flag later price changes. */
   seen_price_cents: number;
+  /** The market that price is in (migration 035): a change is flagged only within it. */
+  seen_market: Generated<MarketId>;
   created_at: string;
   updated_at: string;
 }

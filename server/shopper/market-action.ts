@@ -26,18 +26,24 @@ const marketForm = z.object({
 });
 
 export type MarketActionResult =
-  | { status: 200; ok: true; location: string; cookies: string[]; repriced: boolean }
-  | { status: 400 | 413 | 429; ok: false; message: string };
+  | { status: 200; ok: true; location: string; cookies: string[] }
+  | { status: 400 | 409 | 413 | 429; ok: false; message: string };
+
+export const TRADE_MARKET_MESSAGE =
+  "Your trade account buys in US dollars: its prices, spending limits, credit and quotes are in dollars.";
 
 /**
  * Where to go back to: a path of this store (never another site's, never `//host`), without a
  * `market` parameter, which would outrank the choice just made. Anything else is the home page.
  */
 export function returnPath(value: string): string {
-  if (!/^\/(?![/\\])/.test(value) || CONTROL_IN_LINE.test(value)) return "/";
+  const local = (path: string) => /^\/(?![/\\])/.test(path) && !CONTROL_IN_LINE.test(path);
+  if (!local(value)) return "/";
   const url = new URL(value, "http://store.invalid");
   url.searchParams.delete(MARKET_PARAM);
-  return `${url.pathname}${url.search}`;
+  // Checked again once resolved: "/.//evil.example" resolves to "//evil.example", another site.
+  const path = `${url.pathname}${url.search}`;
+  return url.origin === "http://store.invalid" && local(path) ? path : "/";
 }
 
 export async function changeMarket(db: Db, request: Request, limiter: RateLimiter): Promise<MarketActionResult> {
@@ -54,6 +60,7 @@ export async function changeMarket(db: Db, request: Request, limiter: RateLimite
   if (checked.refusal) return { status: checked.refusal.status, ok: false, message: checked.refusal.message };
   const { market } = checked.data;
   const [before, shopper] = await Promise.all([shopperMarket(db, request), resolveShopper(request)]);
+  if (before.trade) return { status: 409, ok: false, message: TRADE_MARKET_MESSAGE };
   if (shopper.session) await saveAccountMarket(db, shopper.session.userId, market);
   const repriced = before.market !== market && shopper.owner !== "" && (await cartCount(db, shopper.owner)) > 0;
   if (repriced) await acknowledgePrices(db, shopper.owner, market);
@@ -64,7 +71,6 @@ export async function changeMarket(db: Db, request: Request, limiter: RateLimite
     ok: true,
     location: returnPath(checked.data.returnTo),
     cookies,
-    repriced,
   };
 }
 

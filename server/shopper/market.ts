@@ -62,7 +62,14 @@ async function readShopperMarket(db: Db, request: Request): Promise<ShopperMarke
         .select("market")
         .where("owner", "=", ownerForUser(session.userId))
         .executeTakeFirst(),
-      db.selectFrom("member").select("id").where("userId", "=", session.userId).limit(1).executeTakeFirst(),
+      // A trade buyer as the checkout knows one (buyerTerms): a member of an approved company.
+      db
+        .selectFrom("member as m")
+        .innerJoin("companies as c", "c.organization_id", "m.organizationId")
+        .select("m.id")
+        .where("m.userId", "=", session.userId)
+        .limit(1)
+        .executeTakeFirst(),
     ]);
     if (member) return { market: "us", chosen: true, trade: true };
     const market = fromCookie ?? (saved && isMarketId(saved.market) ? saved.market : null);
@@ -79,7 +86,7 @@ async function readShopperMarket(db: Db, request: Request): Promise<ShopperMarke
  */
 export async function pageMarket(db: Db, request: Request): Promise<PageMarket> {
   const { market, trade } = await shopperMarket(db, request);
-  return { market, trade };
+  return { market, shopper: market, trade };
 }
 
 /** The market a first visit is offered, from its languages and the trusted country header. */

@@ -10,6 +10,7 @@ import {
   marketFromSearch,
   marketPath,
   proposedMarket,
+  unclearMarketCookie,
   withMarketParam,
 } from "../../app/lib/markets.ts";
 import { formatMoney } from "../../app/lib/money.ts";
@@ -86,6 +87,19 @@ describe("which market a shopper is in", () => {
     expect(marketFromSearch("?q=drill&market=uk")).toBe("uk");
     expect(marketFromSearch(new URLSearchParams("market=UK"))).toBeNull();
     expect(marketFromSearch("?market=__proto__")).toBeNull();
+    // A market cookie read another way by a shared cache (names and values ignoring case, spaces):
+    // the page answered to it must not be shared.
+    for (const unclear of [
+      "MARKET=uk",
+      "market=UK",
+      "market = uk",
+      "a=1; Market=uk",
+      "market=uk; market=us",
+      "market=fr",
+    ])
+      expect(unclearMarketCookie(unclear), unclear).toBe(true);
+    for (const clear of ["market=uk", "guest=x; market=us", "", "supermarket=uk", "marketing=1"])
+      expect(unclearMarketCookie(clear), clear).toBe(false);
   });
 
   it("writes each market's URL of a page: the default market's without a parameter", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkoutSchema } from "../../app/lib/checkout-schema.ts";
-import { STORE_CURRENCY } from "../../app/lib/money.ts";
+import { MARKETS } from "../../app/lib/markets.ts";
 import { refundSchema } from "../../app/lib/order-admin-schema.ts";
 import { customerStatusLabel } from "../../app/lib/order-labels.ts";
 import { paymentView } from "../../server/payments/order-page.ts";
@@ -105,6 +105,7 @@ describe("the refund form", () => {
       amount: 700,
       reason: "Scratched",
     });
+    expect(refundSchema.parse({ version: 0, amount: "£7.5" }).amount).toBe(750);
     expect(refundSchema.parse({ version: 0, amount: "  " }).amount).toBeNull();
   });
 
@@ -167,8 +168,8 @@ describe("Stripe facts and configuration", () => {
     expect(failed).toMatchObject({ orderNumber: "TH-AAAAAAAAAA", asyncFailed: true, paymentIntentId: "pi_2" });
   });
 
-  it("the currency is one constant, in Stripe's lower case", () => {
-    expect(STORE_CURRENCY).toBe("usd");
+  it("each market's currency is in Stripe's lower case", () => {
+    expect(Object.values(MARKETS).map((m) => m.currency)).toEqual(["gbp", "usd"]);
   });
 
   it("payments are configured only with both keys, and hold minutes are checked", () => {

@@ -1,10 +1,22 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState, type ComponentProps, type ComponentType } from "react";
+import type { LogoutDialog as Dialog } from "./LogoutDialog.tsx";
 import { useRevalidator } from "react-router";
 import { useCurrentUser } from "../../lib/current-user.tsx";
 import { LOGOUT_NOTICE_MS } from "../../lib/site.ts";
 import { useAlert } from "../ui/Alert.tsx";
 // Loaded when a member asks to log out: not part of every page's first load.
-const LogoutDialog = lazy(() => import("./LogoutDialog.tsx").then((m) => ({ default: m.LogoutDialog })));
+// If it can't load (an old tab after a deploy), the confirmation page without JavaScript asks instead.
+const LogoutDialog = lazy<ComponentType<ComponentProps<typeof Dialog>>>(() =>
+  import("./LogoutDialog.tsx").then(
+    (m) => ({ default: m.LogoutDialog }),
+    () => ({ default: AskOnLogoutPage }),
+  ),
+);
+
+function AskOnLogoutPage() {
+  useEffect(() => window.location.assign("/logout"), []);
+  return null;
+}
 
 export function UserAvatar({
   fullName,

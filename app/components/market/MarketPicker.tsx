@@ -34,15 +34,23 @@ export function MarketPicker({ market, id }: { market: MarketId; id: string }) {
   );
 }
 
-/** The strip above the header: the market picker, or, for a trade buyer, the market they buy in. */
-export function MarketBar({ market, trade }: { market: MarketId; trade: boolean }) {
+/**
+ * The strip above the header: the market picker (set to the shopper's own market), or, for a
+ * trade buyer, the market they buy in. A page whose URL names another market says so.
+ */
+export function MarketBar({ market, chosen, trade }: { market: MarketId; chosen: MarketId; trade: boolean }) {
   return (
     <div className="border-b border-slate-200 bg-slate-100 text-sm print:hidden">
-      <div className="mx-auto flex max-w-7xl items-center justify-end px-4 py-1">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-end gap-x-4 gap-y-1 px-4 py-1">
         {trade ? (
           <p className="text-slate-700">Trade account: prices in {CURRENCY_NAMES[MARKETS[market].currency]}</p>
         ) : (
-          <MarketPicker market={market} id="market-select" />
+          <>
+            {market !== chosen ? (
+              <p className="text-slate-700">{`This page shows ${MARKETS[market].name} prices.`}</p>
+            ) : null}
+            <MarketPicker market={chosen} id="market-select" />
+          </>
         )}
       </div>
     </div>

@@ -23,7 +23,7 @@ export default function MarketProposal({ current, proposal }: { current: MarketI
         className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 text-sm"
       >
         <input type="hidden" name="returnTo" value={`${pathname}${search}`} />
-        <p className="text-ink">
+        <p role="status" className="text-ink">
           {`Shopping from the ${offered.name}? See prices in ${CURRENCY_NAMES[offered.currency]}.`}
         </p>
         <button type="submit" name="market" value={offered.id} className="btn-primary py-1">

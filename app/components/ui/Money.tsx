@@ -1,6 +1,7 @@
 /**
  * The currency of the amounts in a part of the page: an order's (every order records its own) or,
- * elsewhere, the store's dollars. Components inside write amounts with <Money> or useMoney().
+ * elsewhere, the page's market's (the site frame sets it). Components inside write amounts with
+ * <Money> or useMoney().
  */
 import { createContext, useContext, type ReactNode } from "react";
 import { formatMoney, type Currency } from "../../lib/money.ts";

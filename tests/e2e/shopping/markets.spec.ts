@@ -127,6 +127,9 @@ test("changing market reprices the cart and says so once; each market's page is 
   // The UK page's own URL shows pounds to anyone, and is its canonical URL.
   await usPage.goto(`/shop/${p.id}?market=uk`);
   await expect(price(usPage, "£19.99")).toBeVisible();
+  // The picker stays on the visitor's own market (their cart's) and the page says whose prices these are.
+  await expect(usPage.getByText("This page shows United Kingdom prices.")).toBeVisible();
+  await expect(marketPicker(usPage)).toHaveValue("us");
   await expect(usPage.locator('link[rel="canonical"]')).toHaveAttribute(
     "href",
     new RegExp(`/shop/${p.id}\\?market=uk$`),

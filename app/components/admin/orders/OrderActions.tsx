@@ -1,6 +1,6 @@
 import type { StaffOrderDetail } from "../../../../server/orders/admin-queries.ts";
 import { CARRIERS, NOTE_MAX, type OrderAction } from "../../../lib/order-admin-constants.ts";
-import { formatMoney } from "../../../lib/money.ts";
+import { CURRENCY_WORDS, formatMoney } from "../../../lib/money.ts";
 import { Select, sameOptions, TextArea, TextInput } from "../fields.tsx";
 import { longDate } from "../../../lib/dates.ts";
 import { MoveForm, StepForm, type ActionResult, type Fetcher } from "./MoveForms.tsx";
@@ -146,7 +146,7 @@ export function OrderActions({
         >
           <TextInput
             {...field("refund", "amount", "refund-amount")}
-            label="Amount to refund in US dollars (optional)"
+            label={`Amount to refund in ${CURRENCY_WORDS[order.currency]} (optional)`}
             required={false}
             inputMode="decimal"
             maxLength={13}
