@@ -25,11 +25,14 @@ export function orderMarket(country: ShippingCountry, options: { trade: boolean;
   return marketForCountry(country)?.id ?? "us";
 }
 
+/** The market the checkout prices in: the US market for trade and quotes, else the shopper's. */
+export function buyingMarket(buyer: CheckoutBuyer): MarketId {
+  return buyer.trade || buyer.quote ? "us" : buyer.market;
+}
+
 /** The countries this checkout delivers to: the shopper's market's, or both for trade and quotes. */
 export function checkoutCountries(buyer: CheckoutBuyer): ShippingCountry[] {
-  return COUNTRIES.map((c) => c.code).filter(
-    (code) => orderMarket(code, buyer) === (buyer.trade || buyer.quote ? "us" : buyer.market),
-  );
+  return COUNTRIES.map((c) => c.code).filter((code) => orderMarket(code, buyer) === buyingMarket(buyer));
 }
 
 /** Why the checkout can't deliver to this country from the shopper's market, or null when it can. */

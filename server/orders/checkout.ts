@@ -8,7 +8,13 @@ import {
   type SummaryTax,
 } from "../../app/lib/order-rules.ts";
 import { DEFAULT_MARKET, MARKETS, type MarketId } from "../../app/lib/markets.ts";
-import { checkoutCountries, deliveryMarketProblem, orderMarket, type CheckoutBuyer } from "./checkout-market.ts";
+import {
+  buyingMarket,
+  checkoutCountries,
+  deliveryMarketProblem,
+  orderMarket,
+  type CheckoutBuyer,
+} from "./checkout-market.ts";
 import { getCart } from "../cart/cart.ts";
 import { config } from "../config.ts";
 import type { Db } from "../db/connection.ts";
@@ -92,7 +98,7 @@ async function previewSummaries(
     GB: { lines: vat.lines.map((l) => ({ label: l.label, taxCents: l.taxCents, included: true })), note: null },
     US: { lines: [], note: US_TAX_AT_CHECKOUT },
   };
-  return { summaries, taxes, currency: MARKETS[buyer.trade || buyer.quote ? "us" : buyer.market].currency };
+  return { summaries, taxes, currency: MARKETS[buyingMarket(buyer)].currency };
 }
 
 /**
